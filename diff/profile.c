@@ -1,0 +1,98 @@
+#include <stdlib.h>
+#include <string.h>
+#include "diff/profile.h"
+#include "utils/banned.h"
+
+struct profile *profile_new(void)
+{
+	struct profile *p = calloc(1, sizeof(*p));
+
+	if (p)
+		p->rank = -1;
+	return p;
+}
+
+static void sym_release(struct profile_sym *s)
+{
+	free(s->name);
+	free(s->print_name);
+	free(s->file);
+}
+
+void profile_free(struct profile *p)
+{
+	size_t i;
+
+	if (!p)
+		return;
+	for (i = 0; i < p->nsyms; i++)
+		sym_release(&p->syms[i]);
+	for (i = 0; i < p->ngmon; i++)
+		free(p->gmon_files[i]);
+	free(p->gmon_files);
+	free(p->syms);
+	free(p->arcs);
+	free(p->binary);
+	free(p->label);
+	free(p);
+}
+
+/* Grow an array to hold one more element, doubling. */
+static int grow(void **arr, size_t n, size_t elem)
+{
+	size_t cap;
+	void *q;
+
+	if (n & (n - 1) || (n != 0 && n < 16))
+		return 0; /* not at a power-of-two boundary: room left */
+	cap = n ? 2 * n : 16;
+	q = realloc(*arr, cap * elem);
+	if (!q)
+		return -1;
+	*arr = q;
+	return 0;
+}
+
+long profile_add_sym(struct profile *p, const struct profile_sym *s)
+{
+	if (grow((void **)&p->syms, p->nsyms, sizeof(*p->syms)) < 0)
+		return -1;
+	p->syms[p->nsyms] = *s;
+	return (long)p->nsyms++;
+}
+
+long profile_add_arc(struct profile *p, const struct profile_arc *a)
+{
+	if (grow((void **)&p->arcs, p->narcs, sizeof(*p->arcs)) < 0)
+		return -1;
+	p->arcs[p->narcs] = *a;
+	return (long)p->narcs++;
+}
+
+int profile_add_gmon_file(struct profile *p, const char *path)
+{
+	char *copy = strdup(path);
+
+	if (!copy || grow((void **)&p->gmon_files, p->ngmon, sizeof(char *)) < 0) {
+		free(copy);
+		return -1;
+	}
+	p->gmon_files[p->ngmon++] = copy;
+	return 0;
+}
+
+long profile_find(const struct profile *p, const char *name, const char *file)
+{
+	size_t i;
+
+	for (i = 0; i < p->nsyms; i++) {
+		const struct profile_sym *s = &p->syms[i];
+
+		if (strcmp(s->name, name) != 0)
+			continue;
+		if (file && (!s->file || strcmp(s->file, file) != 0))
+			continue;
+		return (long)i;
+	}
+	return -1;
+}

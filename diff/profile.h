@@ -1,0 +1,110 @@
+#ifndef EGPROF_PROFILE_H
+#define EGPROF_PROFILE_H
+/*
+ * The profile model: one side of a comparison, as upstream gprof computed it
+ * (its symbols, histogram assignment, call counts, cycles and propagated
+ * times).  The adapter (gprof-ext/upstream.c) fills it from upstream's
+ * globals, usually in a child process, and profile_write()/profile_read()
+ * carry it back through a pipe.  Everything else (diff, graphs, rank
+ * statistics, call paths) reads only this model, never upstream's globals.
+ *
+ * Ownership: a struct profile owns all its strings and arrays;
+ * profile_free() releases them and the struct.
+ *
+ * Invariants:
+ *  - syms[] is in upstream symbol-table order (ascending address); cycle
+ *    "symbols" (gprof's "<cycle N as a whole>") come after the real ones,
+ *    flagged PSYM_CYCLE, with cycle == N.
+ *  - arcs[] refer to symbols by index into syms[] (parent, child); they are
+ *    upstream's arcs between real symbols, in upstream's order.
+ *  - Times are in ticks (histogram samples, weighted as gprof weights them);
+ *    seconds are ticks / hz.  Two profiles may have different hz.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum profile_sym_flag {
+	PSYM_STATIC = 1 << 0,   /* local symbol (static function) */
+	PSYM_IN_FLAT = 1 << 1,  /* selected for the flat profile (-p/-P specs) */
+	PSYM_IN_GRAPH = 1 << 2, /* selected for the call graph (-q/-Q specs) */
+	PSYM_CYCLE = 1 << 3,    /* a cycle as a whole, not a function */
+	PSYM_FUNC = 1 << 4,     /* a function entry point */
+};
+
+enum profile_input {
+	PROFILE_HAS_HIST = 1 << 0, /* gmon had a histogram */
+	PROFILE_HAS_CG = 1 << 1,   /* gmon had call-graph arcs */
+};
+
+struct profile_sym {
+	char *name;       /* symbol-table name, mangled for C++ */
+	char *print_name; /* the name as gprof prints it (demangled per options) */
+	char *file;       /* source file from debug info, or NULL */
+	int line;         /* source line, 0 if unknown */
+	uint64_t addr;    /* link-time address */
+	uint64_t end_addr;
+	unsigned flags;   /* enum profile_sym_flag */
+	int cycle;        /* cycle number, 0 when not in a cycle */
+	int cg_index;     /* gprof's call-graph index ("[N]"), 0 when unprinted */
+	double self_ticks;   /* histogram samples in this symbol */
+	uint64_t ncalls;     /* calls from other functions (gprof's "called") */
+	uint64_t self_calls; /* recursive calls (gprof's "+N") */
+	double prop_self;    /* self time propagated, ticks (gprof's cg.prop.self) */
+	double prop_child;   /* children's time propagated, ticks */
+};
+
+struct profile_arc {
+	uint32_t parent;   /* index into syms[] */
+	uint32_t child;
+	uint64_t count;    /* calls along this arc */
+	double time;       /* self time inherited along the arc, ticks */
+	double child_time; /* children's time inherited along the arc, ticks */
+};
+
+struct profile {
+	char *binary;       /* the image file */
+	char **gmon_files;  /* the gmon files summed into this profile */
+	size_t ngmon;
+	char *label;        /* how to name this profile to a reader ("rank 3") */
+	int rank;           /* MPI rank from a sidecar, -1 when unknown */
+	double hz;          /* samples per second */
+	unsigned input;     /* enum profile_input */
+	double total_ticks; /* sum of self_ticks over real symbols */
+	double print_ticks; /* gprof's total for percentages (after -E/-N) */
+	struct profile_sym *syms;
+	size_t nsyms;
+	struct profile_arc *arcs;
+	size_t narcs;
+};
+
+struct profile *profile_new(void);
+void profile_free(struct profile *p);
+
+/* Append a symbol or arc; the profile takes ownership of the strings in *s.
+ * Return the new index, or -1 when out of memory. */
+long profile_add_sym(struct profile *p, const struct profile_sym *s);
+long profile_add_arc(struct profile *p, const struct profile_arc *a);
+int profile_add_gmon_file(struct profile *p, const char *path);
+
+/* Seconds of a tick count in this profile. */
+static inline double profile_seconds(const struct profile *p, double ticks)
+{
+	return p->hz > 0 ? ticks / p->hz : 0.0;
+}
+
+/* The symbol with this symbol-table name and source file (file may be NULL
+ * to match any); -1 when absent.  Linear: for lookups in a loop, build an
+ * index of your own. */
+long profile_find(const struct profile *p, const char *name, const char *file);
+
+/*
+ * Serialisation, for the pipe between a loader child and the front end.
+ * The format is private to one egprof binary (no compatibility promise):
+ * magic, version, then the fields in order.  profile_read() checks every
+ * length against the remaining input and fails with a message naming `what`.
+ */
+int profile_write(FILE *fp, const struct profile *p);
+int profile_read(FILE *fp, const char *what, struct profile **out);
+
+#endif

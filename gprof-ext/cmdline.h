@@ -1,0 +1,36 @@
+#ifndef EGPROF_CMDLINE_H
+#define EGPROF_CMDLINE_H
+/*
+ * Splitting a gprof command line the way upstream's getopt_long will parse
+ * it: which arguments are options (and which option each is), which are
+ * option arguments, and which are operands (image and gmon files).  Uses
+ * upstream's own option table (upstream_option_spec), so it cannot drift.
+ *
+ * Ownership: a struct cmdline points into the argv it was built from (which
+ * must outlive it) and owns its arrays; cmdline_release() frees them.
+ */
+#include <stddef.h>
+
+struct cmdline_opt {
+	int val;           /* the short option character, or upstream's value */
+	const char *name;  /* the long option name, or NULL for a short one */
+	const char *arg;   /* its argument, or NULL */
+	int argi;          /* index in argv where the option starts */
+};
+
+struct cmdline {
+	char **args;       /* argv elements that are options or their arguments */
+	size_t nargs;
+	char **operands;   /* the rest, in order */
+	size_t noperands;
+	struct cmdline_opt *opts;
+	size_t nopts;
+};
+
+int cmdline_split(struct cmdline *cl, int argc, char **argv);
+void cmdline_release(struct cmdline *cl);
+
+/* "-x" or "--name", for messages. */
+const char *cmdline_opt_spelling(const struct cmdline_opt *o, char *buf, size_t n);
+
+#endif

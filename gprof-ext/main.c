@@ -1,0 +1,50 @@
+/*
+ * egprof's main: our options are taken out of argv, everything else goes to
+ * upstream gprof untouched.  Without our options this is GNU gprof, byte for
+ * byte; see doc/HACKING.md for how upstream is wrapped.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include "gprof-ext/commands.h"
+#include "gprof-ext/options.h"
+#include "gprof-ext/upstream.h"
+#include "utils/error.h"
+#include "utils/banned.h"
+
+static void version_line(FILE *out)
+{
+	fprintf(out, "egprof %s: differential profiling extensions (--help lists them)\n",
+		EGPROF_VERSION);
+}
+
+static int uses_extensions(const struct egprof_opts *o)
+{
+	return o->mode != MODE_GPROF || o->gml_path || o->dot_path ||
+	       o->graphml_path || o->callpath || o->folded_path;
+}
+
+int main(int argc, char **argv)
+{
+	struct upstream_hooks hooks = { options_help, version_line };
+	struct egprof_opts o;
+	int status;
+
+	/* Upstream names itself by argv[0]; so do our messages. */
+	error_set_program(argv[0]);
+	upstream_set_hooks(&hooks);
+	options_init(&o);
+	if (options_parse(&o, argc, argv) < 0) {
+		options_release(&o);
+		return 1;
+	}
+	if (!uses_extensions(&o))
+		status = upstream_main(o.argc, o.argv);
+	else if (o.mode == MODE_DIFF)
+		status = cmd_diff(&o);
+	else if (o.mode == MODE_RANK_STATS)
+		status = cmd_rank_stats(&o);
+	else
+		status = cmd_gprof(&o);
+	options_release(&o);
+	return status;
+}

@@ -1,0 +1,24 @@
+# gprof-ext/: the front end around upstream gprof.
+#
+# Upstream's gprof.c is compiled unmodified: its main is renamed and its calls
+# to getopt_long and gmon_out_read go through our adapter (upstream.c).
+GPROF_EXT_OBJS = gprof-ext/main.o gprof-ext/options.o gprof-ext/cmdline.o \
+	gprof-ext/cmd_gprof.o gprof-ext/cmd_diff.o gprof-ext/cmd_rank_stats.o
+EGPROF_OBJS += $(GPROF_EXT_OBJS)
+
+UPSTREAM_RENAMES = -Dmain=gprof_upstream_main -Dgetopt_long=egprof_getopt_long \
+	-Dgmon_out_read=egprof_gmon_out_read
+
+gprof-ext/upstream_gprof.o: $(UP)/stamp-build
+	@mkdir -p $(@D)
+	@echo "  CC       $@ (upstream gprof.c, main renamed)"
+	@$(CC) $(UP_CPPFLAGS) -g -O2 $(SAN_CFLAGS) $(UPSTREAM_RENAMES) \
+	  -c $(UP_SRC)/gprof/gprof.c -o $@
+
+# The adapter includes upstream's headers, so it gets their flags too.
+gprof-ext/upstream.o: $(srcdir)/gprof-ext/upstream.c $(UP)/stamp-build
+	@mkdir -p $(@D)
+	@echo "  CC       $@"
+	@$(CC) $(UP_CPPFLAGS) $(EG_CFLAGS) -Wno-unused-parameter -MMD -MP \
+	  -c $(srcdir)/gprof-ext/upstream.c -o $@
+

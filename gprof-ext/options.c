@@ -1,0 +1,243 @@
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "gprof-ext/options.h"
+#include "utils/error.h"
+#include "utils/banned.h"
+
+enum arg_kind { ARG_NONE, ARG_REQUIRED, ARG_OPTIONAL };
+
+enum option_id {
+	OPT_DIFF,
+	OPT_EXTENDED,
+	OPT_NOISE,
+	OPT_GML,
+	OPT_DOT,
+	OPT_GRAPHML,
+	OPT_NODE_THRES,
+	OPT_EDGE_THRES,
+	OPT_NO_NODE_SIZE,
+	OPT_CALLPATH,
+	OPT_FOLDED,
+	OPT_RANK_STATS,
+	OPT_JOBS,
+};
+
+struct option_spec {
+	enum option_id id;
+	const char *name;
+	enum arg_kind arg;
+	const char *argname;
+	const char *help;
+};
+
+/* The one table: parsing, --help and the manual's list come from it. */
+static const struct option_spec table[] = {
+	{ OPT_DIFF, "diff", ARG_NONE, NULL,
+	  "APP1 GMON1 APP2 GMON2 (or APP GMON1 GMON2): print the profile of\n"
+	  "the first run minus the second; a GMON may be a directory of rank files" },
+	{ OPT_EXTENDED, "extended", ARG_NONE, NULL,
+	  "with --diff: side-by-side table of both runs and their difference" },
+	{ OPT_NOISE, "noise", ARG_REQUIRED, "K",
+	  "with --diff: mark differences within K standard deviations of\n"
+	  "sampling noise (default 2)" },
+	{ OPT_GML, "gml", ARG_REQUIRED, "FILE",
+	  "write the call graph as GML for yEd" },
+	{ OPT_DOT, "dot", ARG_REQUIRED, "FILE",
+	  "write the call graph as Graphviz DOT" },
+	{ OPT_GRAPHML, "graphml", ARG_REQUIRED, "FILE",
+	  "write the call graph as GraphML (yEd, networkx, Gephi)" },
+	{ OPT_NODE_THRES, "node-thres", ARG_REQUIRED, "PCT",
+	  "graphs: leave out functions under PCT% of the total (or of the\n"
+	  "sum of |differences|)" },
+	{ OPT_EDGE_THRES, "edge-thres", ARG_REQUIRED, "PCT",
+	  "graphs: leave out calls under PCT% of all calls (or of |changes|)" },
+	{ OPT_NO_NODE_SIZE, "no-node-size", ARG_NONE, NULL,
+	  "graphs: draw every function the same size" },
+	{ OPT_CALLPATH, "callpath", ARG_OPTIONAL, "FILE",
+	  "print call-path profiles from GMON.callpath (or FILE), written\n"
+	  "by programs linked with -lcallpath" },
+	{ OPT_FOLDED, "folded", ARG_REQUIRED, "FILE",
+	  "write call paths as folded stacks (flamegraph.pl, speedscope)" },
+	{ OPT_RANK_STATS, "rank-stats", ARG_NONE, NULL,
+	  "APP FILES...|DIR: per-function statistics across MPI ranks" },
+	{ OPT_JOBS, "jobs", ARG_REQUIRED, "N",
+	  "read up to N profile files at once (default: the number of CPUs)" },
+};
+
+#define NOPTIONS (sizeof(table) / sizeof(table[0]))
+
+void options_init(struct egprof_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->mode = MODE_GPROF;
+	o->noise_sigmas = 2.0;
+	o->jobs = 0;
+}
+
+void options_release(struct egprof_opts *o)
+{
+	free(o->argv);
+	o->argv = NULL;
+}
+
+static int parse_number(const char *opt, const char *arg, double lo, double hi, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (errno || end == arg || *end || !isfinite(v) || v < lo || v > hi)
+		return error("option '--%s' needs a number from %g to %g, not '%s'",
+			     opt, lo, hi, arg);
+	*out = v;
+	return 0;
+}
+
+static int apply(struct egprof_opts *o, const struct option_spec *s, const char *arg)
+{
+	double v;
+
+	switch (s->id) {
+	case OPT_DIFF:
+		if (o->mode == MODE_RANK_STATS)
+			return error("--diff and --rank-stats cannot be combined");
+		o->mode = MODE_DIFF;
+		return 0;
+	case OPT_RANK_STATS:
+		if (o->mode == MODE_DIFF)
+			return error("--diff and --rank-stats cannot be combined");
+		o->mode = MODE_RANK_STATS;
+		return 0;
+	case OPT_EXTENDED:
+		o->extended = 1;
+		return 0;
+	case OPT_NOISE:
+		return parse_number(s->name, arg, 0, 1000, &o->noise_sigmas);
+	case OPT_GML:
+		o->gml_path = arg;
+		return 0;
+	case OPT_DOT:
+		o->dot_path = arg;
+		return 0;
+	case OPT_GRAPHML:
+		o->graphml_path = arg;
+		return 0;
+	case OPT_NODE_THRES:
+		return parse_number(s->name, arg, 0, 100, &o->node_thres);
+	case OPT_EDGE_THRES:
+		return parse_number(s->name, arg, 0, 100, &o->edge_thres);
+	case OPT_NO_NODE_SIZE:
+		o->no_node_size = 1;
+		return 0;
+	case OPT_CALLPATH:
+		o->callpath = 1;
+		o->callpath_file = arg;
+		return 0;
+	case OPT_FOLDED:
+		o->folded_path = arg;
+		return 0;
+	case OPT_JOBS:
+		if (parse_number(s->name, arg, 1, 1024, &v) < 0)
+			return -1;
+		o->jobs = (int)v;
+		return 0;
+	}
+	return error("internal error: option '--%s' has no handler", s->name);
+}
+
+static const struct option_spec *lookup(const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < NOPTIONS; i++)
+		if (strlen(table[i].name) == len && !strncmp(table[i].name, name, len))
+			return &table[i];
+	return NULL;
+}
+
+/*
+ * Only exact names are ours: an abbreviation stays upstream's to resolve,
+ * so every command line GNU gprof accepts means what it meant.
+ */
+int options_parse(struct egprof_opts *o, int argc, char **argv)
+{
+	int i;
+
+	o->argv = calloc((size_t)argc + 1, sizeof(char *));
+	if (!o->argv)
+		return error("out of memory");
+	o->argc = 0;
+	o->argv[o->argc++] = argv[0];
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const char *eq, *arg = NULL;
+		const struct option_spec *s;
+
+		if (!strcmp(a, "--")) {
+			while (i < argc)
+				o->argv[o->argc++] = argv[i++];
+			break;
+		}
+		if (strncmp(a, "--", 2) != 0) {
+			o->argv[o->argc++] = argv[i];
+			continue;
+		}
+		eq = strchr(a + 2, '=');
+		s = lookup(a + 2, eq ? (size_t)(eq - a - 2) : strlen(a + 2));
+		if (!s) {
+			o->argv[o->argc++] = argv[i];
+			continue;
+		}
+		if (eq)
+			arg = eq + 1;
+		if (s->arg == ARG_NONE && eq)
+			return error("option '--%s' takes no argument", s->name);
+		if (s->arg == ARG_REQUIRED && !eq) {
+			if (i + 1 >= argc)
+				return error("option '--%s' needs an argument (%s)",
+					     s->name, s->argname);
+			arg = argv[++i];
+		}
+		if (apply(o, s, arg) < 0)
+			return -1;
+	}
+	o->argv[o->argc] = NULL;
+	return 0;
+}
+
+void options_help(FILE *out)
+{
+	size_t i;
+
+	fprintf(out, "\negprof %s extensions:\n", EGPROF_VERSION);
+	for (i = 0; i < NOPTIONS; i++) {
+		const struct option_spec *s = &table[i];
+		char head[64];
+		const char *h = s->help;
+
+		if (s->arg == ARG_REQUIRED)
+			snprintf(head, sizeof(head), "--%s %s", s->name, s->argname);
+		else if (s->arg == ARG_OPTIONAL)
+			snprintf(head, sizeof(head), "--%s[=%s]", s->name, s->argname);
+		else
+			snprintf(head, sizeof(head), "--%s", s->name);
+		fprintf(out, "  %-22s ", head);
+		/* Continuation lines of the help text line up under the first. */
+		while (*h) {
+			const char *nl = strchr(h, '\n');
+			size_t n = nl ? (size_t)(nl - h) : strlen(h);
+
+			fprintf(out, "%.*s\n", (int)n, h);
+			h += n;
+			if (*h == '\n') {
+				h++;
+				fprintf(out, "  %-22s ", "");
+			}
+		}
+	}
+	fprintf(out, "See egprof(1) and doc/ for details.\n");
+}

@@ -1,0 +1,48 @@
+#ifndef EGPROF_OPTIONS_H
+#define EGPROF_OPTIONS_H
+/*
+ * egprof's own options.  One table (options.c) drives parsing, --help and
+ * defaults.  Everything that is not ours is left in argv for upstream gprof,
+ * in its original order, so `gprof` without our options is GNU gprof.
+ *
+ *   struct egprof_opts o;
+ *   options_init(&o);
+ *   if (options_parse(&o, argc, argv) < 0) exit(1);
+ *   ... o.argc/o.argv is what upstream gets ...
+ *   options_release(&o);
+ */
+#include <stdio.h>
+
+enum egprof_mode {
+	MODE_GPROF,      /* plain gprof (maybe with exports or call paths) */
+	MODE_DIFF,       /* --diff */
+	MODE_RANK_STATS, /* --rank-stats */
+};
+
+struct egprof_opts {
+	enum egprof_mode mode;
+	int extended;              /* --extended: side-by-side diff table */
+	const char *gml_path;      /* --gml FILE */
+	const char *dot_path;      /* --dot FILE */
+	const char *graphml_path;  /* --graphml FILE */
+	double node_thres;         /* --node-thres PCT: prune smaller nodes */
+	double edge_thres;         /* --edge-thres PCT */
+	int no_node_size;          /* --no-node-size: all nodes one size */
+	int callpath;              /* --callpath[=FILE] */
+	const char *callpath_file; /* explicit sidecar, else GMON.callpath */
+	const char *folded_path;   /* --folded FILE */
+	double noise_sigmas;       /* --noise K: |d| < K*sqrt(nA+nB) is noise */
+	int jobs;                  /* --jobs N: files read at once */
+
+	/* What upstream gets: argv[0] and every argument that is not ours. */
+	int argc;
+	char **argv;
+};
+
+void options_init(struct egprof_opts *o);
+int options_parse(struct egprof_opts *o, int argc, char **argv);
+void options_release(struct egprof_opts *o);
+/* Our section of --help. */
+void options_help(FILE *out);
+
+#endif

@@ -1,0 +1,624 @@
+/*
+ * The adapter to upstream gprof: the one file that includes upstream's
+ * headers and touches its globals.  See upstream.h for the contract.
+ */
+#include "gprof.h"
+#include "libiberty.h"
+#include "search_list.h"
+#include "source.h"
+#include "symtab.h"
+#include "cg_arcs.h"
+#include "cg_print.h"
+#include "corefile.h"
+#include "gmon_io.h"
+#include "hist.h"
+#include "sym_ids.h"
+#include "demangle.h"
+#include "getopt.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "gprof-ext/upstream.h"
+#include "utils/error.h"
+#include "utils/banned.h"
+
+/* Provided by upstream's gprof.c, compiled with -Dmain=gprof_upstream_main. */
+int gprof_upstream_main(int argc, char **argv);
+/* Our replacements for the two calls we route through this module. */
+int egprof_getopt_long(int argc, char *const *argv, const char *shortopts,
+		       const struct option *longopts, int *longind);
+void egprof_gmon_out_read(const char *filename);
+
+/*
+ * State of the adapter.  Upstream is a program of globals; these are ours,
+ * kept beside them and only here.
+ */
+static struct upstream_hooks hooks;
+
+static struct {
+	int probing;                 /* upstream_option_spec() is asking */
+	jmp_buf probe_jmp;
+	const char *optstring;
+	const struct option *longopts;
+} spec;
+
+static struct {
+	int active;          /* this process is a loader */
+	int out_fd;          /* frames go here (loader) or a raw profile (worker) */
+	int each;
+	int jobs;
+	char *const *files;
+	size_t nfiles;
+	int in_worker;       /* a per-file worker: read only files[worker_index] */
+	size_t worker_index;
+} loader;
+
+/* ------------------------------------------------------------------------ */
+/* Running upstream                                                          */
+
+static void help_at_exit(void)
+{
+	if (hooks.after_help)
+		hooks.after_help(stdout);
+}
+
+static void version_at_exit(void)
+{
+	if (hooks.after_version)
+		hooks.after_version(stdout);
+}
+
+int egprof_getopt_long(int argc, char *const *argv, const char *shortopts,
+		       const struct option *longopts, int *longind)
+{
+	int c;
+
+	if (spec.probing) {
+		spec.optstring = shortopts;
+		spec.longopts = longopts;
+		longjmp(spec.probe_jmp, 1);
+	}
+	c = getopt_long(argc, argv, shortopts, longopts, longind);
+	/* Upstream prints its help or version and exits; ours follows at exit. */
+	if (c == 'h')
+		atexit(help_at_exit);
+	else if (c == 'v')
+		atexit(version_at_exit);
+	return c;
+}
+
+int upstream_main(int argc, char **argv)
+{
+	return gprof_upstream_main(argc, argv);
+}
+
+void upstream_set_hooks(const struct upstream_hooks *h)
+{
+	hooks = *h;
+}
+
+int upstream_option_spec(const char **optstring, const struct option **longopts)
+{
+	/* Upstream's main passes its (static) tables to getopt_long before doing
+	 * anything else but setlocale and argument-file expansion; stop it there. */
+	static char arg0[] = "gprof";
+	char *argv[] = { arg0, NULL };
+
+	if (!spec.optstring) {
+		spec.probing = 1;
+		if (setjmp(spec.probe_jmp) == 0)
+			gprof_upstream_main(1, argv);
+		spec.probing = 0;
+		optind = 1; /* we interrupted a getopt session before it began */
+	}
+	if (!spec.optstring)
+		return error("internal error: upstream gprof did not parse options");
+	*optstring = spec.optstring;
+	*longopts = spec.longopts;
+	return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Upstream's state to our model                                            */
+
+static char *xstrdup_or_null(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
+/* The name as upstream's print_name_only() prints it, without the cycle and
+ * index suffixes print_name() adds. */
+static char *printed_name(const Sym *sym)
+{
+	const char *name = sym->name;
+	char *demangled = NULL;
+	char *out;
+	size_t n;
+
+	if (!name)
+		return strdup("");
+	if (!bsd_style_output && demangle) {
+		demangled = bfd_demangle(core_bfd, name, DMGL_ANSI | DMGL_PARAMS);
+		if (demangled)
+			name = demangled;
+	}
+	if (inline_file_names && sym->file) {
+		const char *filename = sym->file->name;
+		const char *slash = strrchr(filename, '/');
+
+		if (!print_path && slash)
+			filename = slash + 1;
+		n = strlen(name) + strlen(filename) + 32;
+		out = malloc(n);
+		if (out)
+			snprintf(out, n, "%s (%s:%d)", name, filename, sym->line_num);
+	} else {
+		out = strdup(name);
+	}
+	free(demangled);
+	return out;
+}
+
+static int in_flat(const Sym *sym)
+{
+	return sym_lookup(&syms[INCL_FLAT], sym->addr) ||
+	       (syms[INCL_FLAT].len == 0 && !sym_lookup(&syms[EXCL_FLAT], sym->addr));
+}
+
+static int add_sym(struct profile *p, const Sym *sym, unsigned extra_flags,
+		   char *print_name)
+{
+	struct profile_sym s;
+
+	memset(&s, 0, sizeof(s));
+	s.name = strdup(sym->name ? sym->name : "");
+	s.print_name = print_name;
+	s.file = xstrdup_or_null(sym->file ? sym->file->name : NULL);
+	s.line = sym->line_num;
+	s.addr = sym->addr;
+	s.end_addr = sym->end_addr;
+	s.flags = extra_flags | (sym->is_static ? PSYM_STATIC : 0) |
+		  (sym->is_func ? PSYM_FUNC : 0) |
+		  (sym->cg.print_flag ? PSYM_IN_GRAPH : 0);
+	s.cycle = sym->cg.cyc.num;
+	s.cg_index = sym->cg.index;
+	s.self_ticks = sym->hist.time;
+	s.ncalls = sym->ncalls;
+	s.self_calls = sym->cg.self_calls;
+	s.prop_self = sym->cg.prop.self;
+	s.prop_child = sym->cg.prop.child;
+	if (!s.name || !s.print_name || profile_add_sym(p, &s) < 0) {
+		free(s.name);
+		free(s.print_name);
+		free(s.file);
+		return -1;
+	}
+	return 0;
+}
+
+static double histogram_ticks(void)
+{
+	double total = 0;
+	unsigned h;
+	bfd_vma i;
+
+	for (h = 0; h < num_histograms; h++)
+		for (i = 0; i < histograms[h].num_bins; i++)
+			total += histograms[h].sample[i];
+	return total;
+}
+
+int upstream_current_profile(struct profile **out)
+{
+	struct profile *p = profile_new();
+	unsigned int i;
+	int n;
+
+	*out = NULL;
+	if (!p)
+		return error("out of memory");
+	p->binary = xstrdup_or_null(a_out_name);
+	p->hz = (double)hz;
+	p->input = ((gmon_input & INPUT_HISTOGRAM) ? PROFILE_HAS_HIST : 0) |
+		   ((gmon_input & INPUT_CALL_GRAPH) ? PROFILE_HAS_CG : 0);
+	p->total_ticks = histogram_ticks();
+	p->print_ticks = print_time;
+
+	for (i = 0; i < symtab.len; i++) {
+		const Sym *sym = &symtab.base[i];
+
+		if (add_sym(p, sym, in_flat(sym) ? PSYM_IN_FLAT : 0, printed_name(sym)) < 0)
+			goto oom;
+	}
+	/* gprof's cycles as a whole, numbered from 1 (cg_arcs.c). */
+	for (n = 1; cycle_header && n <= (int)num_cycles; n++) {
+		char name[64];
+		char *pn;
+
+		snprintf(name, sizeof(name), "<cycle %d as a whole>", n);
+		pn = strdup(name);
+		if (!pn || add_sym(p, &cycle_header[n], PSYM_CYCLE, pn) < 0)
+			goto oom;
+		free(p->syms[p->nsyms - 1].name);
+		p->syms[p->nsyms - 1].name = strdup(name);
+		p->syms[p->nsyms - 1].cycle = n;
+		if (!p->syms[p->nsyms - 1].name)
+			goto oom;
+	}
+	for (i = 0; i < symtab.len; i++) {
+		const Sym *sym = &symtab.base[i];
+		const Arc *arc;
+
+		for (arc = sym->cg.children; arc; arc = arc->next_child) {
+			struct profile_arc a;
+
+			if (arc->child < symtab.base || arc->child >= symtab.base + symtab.len)
+				continue; /* not a symbol of the table */
+			a.parent = i;
+			a.child = (uint32_t)(arc->child - symtab.base);
+			a.count = arc->count;
+			a.time = arc->time;
+			a.child_time = arc->child_time;
+			if (profile_add_arc(p, &a) < 0)
+				goto oom;
+		}
+	}
+	*out = p;
+	return 0;
+oom:
+	profile_free(p);
+	return error("out of memory");
+}
+
+/* ------------------------------------------------------------------------ */
+/* Loader processes                                                         */
+
+/*
+ * The loader is a child of the front end running upstream's main with the
+ * user's options plus -P -Q (which, given last, leave upstream nothing to
+ * print while it still assigns samples and assembles the call graph).  It
+ * sends frames on its pipe: u64 index, u64 length, the profile bytes; a
+ * length of UINT64_MAX says file `index` failed.  With `each`, our
+ * gmon_out_read hook forks one worker per file after upstream has read the
+ * binary's symbols, so the binary is read once for a thousand rank files.
+ */
+#define FRAME_FAILED UINT64_MAX
+
+static int write_all(int fd, const void *buf, size_t n)
+{
+	const char *p = buf;
+
+	while (n) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+static int write_frame(int fd, uint64_t index, const char *buf, uint64_t len)
+{
+	uint64_t hdr[2] = { index, len };
+
+	if (write_all(fd, hdr, sizeof(hdr)) < 0)
+		return -1;
+	return len == FRAME_FAILED ? 0 : write_all(fd, buf, len);
+}
+
+static int serialize_current(char **buf, size_t *len)
+{
+	struct profile *p;
+	FILE *mem;
+	int ret;
+
+	if (upstream_current_profile(&p) < 0)
+		return -1;
+	mem = open_memstream(buf, len);
+	if (!mem) {
+		profile_free(p);
+		return error("out of memory");
+	}
+	ret = profile_write(mem, p);
+	if (fclose(mem) != 0)
+		ret = -1;
+	profile_free(p);
+	return ret;
+}
+
+struct worker {
+	pid_t pid;
+	int fd;
+	size_t index;
+	char *buf;
+	size_t len, cap;
+};
+
+static int worker_read(struct worker *w)
+{
+	ssize_t r;
+
+	if (w->len == w->cap) {
+		size_t cap = w->cap ? 2 * w->cap : 65536;
+		char *q = realloc(w->buf, cap);
+
+		if (!q)
+			return -1;
+		w->buf = q;
+		w->cap = cap;
+	}
+	do
+		r = read(w->fd, w->buf + w->len, w->cap - w->len);
+	while (r < 0 && errno == EINTR);
+	if (r > 0)
+		w->len += (size_t)r;
+	return (int)r;
+}
+
+/* Runs in the loader: forks workers, relays their profiles and exits.
+ * Returns only in a worker, which goes on in upstream's main. */
+static void run_workers(void)
+{
+	struct worker *w = calloc((size_t)loader.jobs, sizeof(*w));
+	struct pollfd *pfd = calloc((size_t)loader.jobs, sizeof(*pfd));
+	size_t next = 0, running = 0;
+	int failed = 0, i;
+
+	if (!w || !pfd)
+		_exit(2);
+	fflush(NULL);
+	while ((next < loader.nfiles && !failed) || running) {
+		for (i = 0; i < loader.jobs && next < loader.nfiles && !failed; i++) {
+			int fds[2];
+
+			if (w[i].pid)
+				continue;
+			if (pipe(fds) < 0)
+				_exit(2);
+			w[i].pid = fork();
+			if (w[i].pid < 0)
+				_exit(2);
+			if (w[i].pid == 0) {
+				close(fds[0]);
+				loader.in_worker = 1;
+				loader.worker_index = next;
+				loader.out_fd = fds[1];
+				gmon_out_read(loader.files[next]);
+				free(w);
+				free(pfd);
+				return; /* back to upstream's main, in the worker */
+			}
+			close(fds[1]);
+			w[i].fd = fds[0];
+			w[i].index = next++;
+			w[i].len = 0;
+			running++;
+		}
+		for (i = 0; i < loader.jobs; i++) {
+			pfd[i].fd = w[i].pid ? w[i].fd : -1;
+			pfd[i].events = POLLIN;
+		}
+		if (poll(pfd, (nfds_t)loader.jobs, -1) < 0 && errno != EINTR)
+			_exit(2);
+		for (i = 0; i < loader.jobs; i++) {
+			int status, r;
+
+			if (!w[i].pid || !(pfd[i].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			r = worker_read(&w[i]);
+			if (r > 0)
+				continue;
+			close(w[i].fd);
+			waitpid(w[i].pid, &status, 0);
+			if (r == 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+				if (write_frame(loader.out_fd, w[i].index, w[i].buf, w[i].len) < 0)
+					_exit(2);
+			} else {
+				write_frame(loader.out_fd, w[i].index, NULL, FRAME_FAILED);
+				failed = 1;
+			}
+			w[i].pid = 0;
+			running--;
+		}
+	}
+	_exit(failed ? 1 : 0);
+}
+
+void egprof_gmon_out_read(const char *filename)
+{
+	if (!loader.active || !loader.each) {
+		gmon_out_read(filename);
+		return;
+	}
+	if (loader.in_worker)
+		return; /* a worker reads its one file, already read */
+	run_workers();
+}
+
+/* Runs in the loader child; never returns. */
+static void ATTRIBUTE_NORETURN loader_main(const struct upstream_load *req, int out_fd)
+{
+	static char opt_p[] = "-P", opt_q[] = "-Q";
+	size_t argc = 0, i;
+	char **argv = calloc(req->nargs + req->ngmon + 5, sizeof(char *));
+	char *buf = NULL;
+	size_t len = 0;
+	int devnull;
+
+	if (!argv)
+		_exit(2);
+	argv[argc++] = (char *)req->argv0;
+	for (i = 0; i < req->nargs; i++)
+		argv[argc++] = req->gprof_args[i];
+	argv[argc++] = opt_p;
+	argv[argc++] = opt_q;
+	argv[argc++] = (char *)req->binary;
+	for (i = 0; i < req->ngmon; i++)
+		argv[argc++] = req->gmon_files[i];
+
+	loader.active = 1;
+	loader.out_fd = out_fd;
+	loader.each = req->each;
+	loader.jobs = req->jobs > 0 ? req->jobs : 1;
+	loader.files = req->gmon_files;
+	loader.nfiles = req->ngmon;
+
+	/* Upstream's output goes nowhere; its errors still reach the user. */
+	devnull = open("/dev/null", O_WRONLY);
+	if (devnull >= 0) {
+		fflush(stdout);
+		dup2(devnull, STDOUT_FILENO);
+		close(devnull);
+	}
+	optind = 0; /* a fresh getopt session: glibc resets on optind == 0 */
+	gprof_upstream_main((int)argc, argv);
+
+	/* Upstream returned: its globals hold the profile. */
+	if (serialize_current(&buf, &len) < 0)
+		_exit(2);
+	if (loader.in_worker) {
+		if (write_all(loader.out_fd, buf, len) < 0)
+			_exit(2);
+	} else if (write_frame(out_fd, 0, buf, len) < 0) {
+		_exit(2);
+	}
+	_exit(0);
+}
+
+struct upstream_job {
+	pid_t pid;
+	int fd;
+	size_t nexpected;
+	char *binary;
+	char **files;
+};
+
+int upstream_load_start(const struct upstream_load *req, struct upstream_job **jobp)
+{
+	struct upstream_job *job;
+	int fds[2];
+	size_t i;
+
+	*jobp = NULL;
+	if (req->ngmon == 0)
+		return error("no gmon file to read for '%s'", req->binary);
+	job = calloc(1, sizeof(*job));
+	if (!job)
+		return error("out of memory");
+	job->nexpected = req->each ? req->ngmon : 1;
+	job->binary = strdup(req->binary);
+	job->files = calloc(req->ngmon + 1, sizeof(char *));
+	if (!job->binary || !job->files)
+		goto oom;
+	for (i = 0; i < req->ngmon; i++)
+		if (!(job->files[i] = strdup(req->gmon_files[i])))
+			goto oom;
+	if (pipe(fds) < 0) {
+		error("cannot create a pipe: %s", strerror(errno));
+		goto fail;
+	}
+	fflush(NULL);
+	job->pid = fork();
+	if (job->pid < 0) {
+		error("cannot fork: %s", strerror(errno));
+		close(fds[0]);
+		close(fds[1]);
+		goto fail;
+	}
+	if (job->pid == 0) {
+		close(fds[0]);
+		loader_main(req, fds[1]);
+	}
+	close(fds[1]);
+	job->fd = fds[0];
+	*jobp = job;
+	return 0;
+oom:
+	error("out of memory");
+fail:
+	if (job->files)
+		for (i = 0; job->files[i]; i++)
+			free(job->files[i]);
+	free(job->files);
+	free(job->binary);
+	free(job);
+	return -1;
+}
+
+static void job_free(struct upstream_job *job)
+{
+	size_t i;
+
+	for (i = 0; job->files[i]; i++)
+		free(job->files[i]);
+	free(job->files);
+	free(job->binary);
+	free(job);
+}
+
+int upstream_load_finish(struct upstream_job *job, struct profile ***profilesp, size_t *np)
+{
+	struct profile **profiles = calloc(job->nexpected, sizeof(*profiles));
+	FILE *in = fdopen(job->fd, "r");
+	size_t got = 0, i;
+	int status = 0, ret = -1;
+
+	*profilesp = NULL;
+	*np = 0;
+	if (!profiles || !in) {
+		error("out of memory");
+		if (in)
+			fclose(in);
+		else
+			close(job->fd);
+		goto wait;
+	}
+	while (got < job->nexpected) {
+		uint64_t hdr[2];
+		const char *what;
+
+		if (fread(hdr, sizeof(hdr), 1, in) != 1)
+			break; /* the loader stopped: its status says why */
+		if (hdr[0] >= job->nexpected)
+			break;
+		what = job->files[job->nexpected == 1 && !hdr[0] ? 0 : hdr[0]];
+		if (hdr[1] == FRAME_FAILED)
+			break; /* upstream already said what is wrong with the file */
+		if (profile_read(in, what, &profiles[hdr[0]]) < 0)
+			break;
+		got++;
+	}
+	fclose(in);
+wait:
+	while (waitpid(job->pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (got == job->nexpected && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+		*profilesp = profiles;
+		*np = got;
+		ret = 0;
+	} else {
+		if (WIFSIGNALED(status))
+			error("reading '%s' failed: the reader was killed by signal %d",
+			      job->binary, WTERMSIG(status));
+		for (i = 0; profiles && i < job->nexpected; i++)
+			profile_free(profiles[i]);
+		free(profiles);
+	}
+	job_free(job);
+	return ret;
+}

@@ -1,0 +1,66 @@
+#ifndef EGPROF_UPSTREAM_H
+#define EGPROF_UPSTREAM_H
+/*
+ * The adapter to upstream GNU gprof.  Upstream keeps its whole state in
+ * globals and exits on errors, so this module is the only one that touches
+ * them; everything else sees `struct profile` (diff/profile.h).
+ *
+ * Upstream's gprof.c is compiled unmodified with its main renamed to
+ * gprof_upstream_main and its calls to getopt_long and gmon_out_read routed
+ * through this module (-D on its compile line), which lets us (1) learn
+ * upstream's option table, (2) add our section to --help and our line to -v,
+ * and (3) fork once per gmon file after the binary's symbols are read.
+ *
+ * Calling sequence for loading profiles (each side of a diff, each rank):
+ *
+ *   struct upstream_job *job;
+ *   upstream_load_start(&req, &job);     forks the loader; returns at once
+ *   ... start another ...
+ *   upstream_load_finish(job, &profiles, &n);   reads, waits, frees job
+ *
+ * Loaders run upstream gprof with the user's options, print nothing on
+ * stdout, and let upstream's own error messages reach stderr.
+ */
+#include <stddef.h>
+#include <getopt.h>
+#include "diff/profile.h"
+
+/* Exactly GNU gprof: upstream's main on this argv.  May exit. */
+int upstream_main(int argc, char **argv);
+
+/* Upstream's short-option string and long-option table, as its main passes
+ * them to getopt_long, so our front end splits argv exactly as upstream
+ * will.  The pointers are upstream's static data: do not free. */
+int upstream_option_spec(const char **optstring, const struct option **longopts);
+
+struct upstream_load {
+	const char *argv0;         /* program name for upstream's messages */
+	char *const *gprof_args;   /* the user's gprof options, no operands */
+	size_t nargs;
+	const char *binary;
+	char *const *gmon_files;
+	size_t ngmon;
+	int each;                  /* one profile per gmon file, not their sum */
+	int jobs;                  /* with each: files read at once (>= 1) */
+};
+
+struct upstream_job;
+
+int upstream_load_start(const struct upstream_load *req, struct upstream_job **job);
+/* On success *profiles is a malloc'd array of *n profiles (one, or one per
+ * gmon file with `each`, in the order given); the caller owns both. */
+int upstream_load_finish(struct upstream_job *job, struct profile ***profiles, size_t *n);
+
+/* The profile upstream computed in this process, after upstream_main
+ * returned (for exports of a single profile next to gprof's own output). */
+int upstream_current_profile(struct profile **out);
+
+/* Hooks our front end registers before calling upstream_main: text to add
+ * after upstream's --help and after its -v lines. */
+struct upstream_hooks {
+	void (*after_help)(FILE *out);
+	void (*after_version)(FILE *out);
+};
+void upstream_set_hooks(const struct upstream_hooks *hooks);
+
+#endif

@@ -1,0 +1,141 @@
+/* Unit tests for the profile model and its pipe serialisation. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "diff/profile.h"
+#include "utils/banned.h"
+
+/*
+ *   main --3--> f --1--> g      (f also has 7 self ticks, g 2)
+ */
+static struct profile *make_profile(void)
+{
+	struct profile *p = profile_new();
+	const char *names[] = { "main", "f", "g" };
+	size_t i;
+
+	assert_non_null(p);
+	p->binary = strdup("a.out");
+	p->hz = 100;
+	p->input = PROFILE_HAS_HIST | PROFILE_HAS_CG;
+	p->total_ticks = 9;
+	assert_int_equal(profile_add_gmon_file(p, "gmon.out"), 0);
+	for (i = 0; i < 3; i++) {
+		struct profile_sym s = { 0 };
+
+		s.name = strdup(names[i]);
+		s.print_name = strdup(names[i]);
+		s.file = i == 1 ? strdup("f.c") : NULL;
+		s.addr = 0x1000 + 0x100 * i;
+		s.self_ticks = i == 1 ? 7 : i == 2 ? 2 : 0;
+		s.ncalls = i;
+		assert_int_equal(profile_add_sym(p, &s), (long)i);
+	}
+	{
+		struct profile_arc a1 = { 0, 1, 3, 0, 0 }, a2 = { 1, 2, 1, 0, 0 };
+		assert_int_equal(profile_add_arc(p, &a1), 0);
+		assert_int_equal(profile_add_arc(p, &a2), 1);
+	}
+	return p;
+}
+
+static char *serialize(const struct profile *p, size_t *len)
+{
+	char *buf = NULL;
+	FILE *mem = open_memstream(&buf, len);
+
+	assert_non_null(mem);
+	assert_int_equal(profile_write(mem, p), 0);
+	fclose(mem);
+	return buf;
+}
+
+static void test_profile__round_trip_keeps_every_field(void **state)
+{
+	struct profile *p = make_profile(), *q;
+	size_t len;
+	char *buf = serialize(p, &len);
+	FILE *in = fmemopen(buf, len, "r");
+
+	(void)state;
+	assert_int_equal(profile_read(in, "test", &q), 0);
+	assert_int_equal(q->nsyms, 3);
+	assert_int_equal(q->narcs, 2);
+	assert_string_equal(q->syms[1].name, "f");
+	assert_string_equal(q->syms[1].file, "f.c");
+	assert_null(q->syms[0].file);
+	assert_true(q->syms[1].self_ticks == 7.0);
+	assert_int_equal(q->arcs[0].count, 3);
+	assert_int_equal(q->arcs[1].parent, 1);
+	assert_string_equal(q->gmon_files[0], "gmon.out");
+	assert_true(q->hz == 100.0);
+	assert_int_equal(q->rank, -1);
+	fclose(in);
+	free(buf);
+	profile_free(p);
+	profile_free(q);
+}
+
+static void test_profile__read_rejects_every_truncation(void **state)
+{
+	struct profile *p = make_profile(), *q;
+	size_t len, cut;
+	char *buf = serialize(p, &len);
+
+	(void)state;
+	for (cut = 0; cut < len; cut++) {
+		FILE *in = fmemopen(buf, cut ? cut : 1, "r");
+
+		if (cut == 0)
+			fgetc(in); /* an empty stream */
+		assert_int_equal(profile_read(in, "test", &q), -1);
+		assert_null(q);
+		fclose(in);
+	}
+	free(buf);
+	profile_free(p);
+}
+
+static void test_profile__read_rejects_arc_to_missing_symbol(void **state)
+{
+	struct profile *p = make_profile(), *q;
+	size_t len;
+	char *buf;
+	FILE *in;
+
+	(void)state;
+	p->arcs[1].child = 17;
+	buf = serialize(p, &len);
+	in = fmemopen(buf, len, "r");
+	assert_int_equal(profile_read(in, "test", &q), -1);
+	fclose(in);
+	free(buf);
+	profile_free(p);
+}
+
+static void test_profile__find_tells_static_functions_apart_by_file(void **state)
+{
+	struct profile *p = make_profile();
+
+	(void)state;
+	assert_int_equal(profile_find(p, "f", NULL), 1);
+	assert_int_equal(profile_find(p, "f", "f.c"), 1);
+	assert_int_equal(profile_find(p, "f", "other.c"), -1);
+	assert_int_equal(profile_find(p, "nope", NULL), -1);
+	profile_free(p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_profile__round_trip_keeps_every_field),
+		cmocka_unit_test(test_profile__read_rejects_every_truncation),
+		cmocka_unit_test(test_profile__read_rejects_arc_to_missing_symbol),
+		cmocka_unit_test(test_profile__find_tells_static_functions_apart_by_file),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
