@@ -3,7 +3,8 @@
 # Upstream's gprof.c is compiled unmodified: its main is renamed and its calls
 # to getopt_long and gmon_out_read go through our adapter (upstream.c).
 GPROF_EXT_OBJS = gprof-ext/main.o gprof-ext/options.o gprof-ext/cmdline.o \
-	gprof-ext/cmd_gprof.o gprof-ext/cmd_diff.o gprof-ext/cmd_rank_stats.o
+	gprof-ext/cmd_gprof.o gprof-ext/cmd_diff.o gprof-ext/cmd_rank_stats.o \
+	gprof-ext/operands.o
 EGPROF_OBJS += $(GPROF_EXT_OBJS)
 
 UPSTREAM_RENAMES = -Dmain=gprof_upstream_main -Dgetopt_long=egprof_getopt_long \

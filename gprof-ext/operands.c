@@ -1,0 +1,121 @@
+#define _GNU_SOURCE /* strverscmp */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "gprof-ext/operands.h"
+#include "utils/error.h"
+#include "utils/banned.h"
+
+int gmon_operand_is_dir(const char *operand)
+{
+	struct stat st;
+
+	return stat(operand, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+void operands_free(char **files, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(files[i]);
+	free(files);
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+	size_t a = strlen(s), b = strlen(suffix);
+
+	return a >= b && !strcmp(s + a - b, suffix);
+}
+
+static int is_gmon_file(const char *path)
+{
+	char magic[4];
+	FILE *fp = fopen(path, "rb");
+	int ok;
+
+	if (!fp)
+		return 0;
+	ok = fread(magic, 1, 4, fp) == 4 && !memcmp(magic, "gmon", 4);
+	fclose(fp);
+	return ok;
+}
+
+static int cmp_natural(const void *pa, const void *pb)
+{
+	const char *a = *(char *const *)pa, *b = *(char *const *)pb;
+
+	/* strverscmp orders digit runs by value: gmon.9 < gmon.10 */
+	return strverscmp(a, b);
+}
+
+int gmon_operand_expand(const char *operand, char ***filesp, size_t *np)
+{
+	struct stat st;
+	DIR *dir;
+	struct dirent *de;
+	char **files = NULL;
+	size_t n = 0, cap = 0;
+
+	*filesp = NULL;
+	*np = 0;
+	if (stat(operand, &st) < 0)
+		return error("cannot read '%s': %s", operand, strerror(errno));
+	if (!S_ISDIR(st.st_mode)) {
+		files = malloc(sizeof(char *));
+		if (!files || !(files[0] = strdup(operand))) {
+			free(files);
+			return error("out of memory");
+		}
+		*filesp = files;
+		*np = 1;
+		return 0;
+	}
+	dir = opendir(operand);
+	if (!dir)
+		return error("cannot read directory '%s': %s", operand, strerror(errno));
+	while ((de = readdir(dir))) {
+		size_t len;
+		char *path;
+		struct stat fst;
+
+		if (de->d_name[0] == '.' || ends_with(de->d_name, ".sum") ||
+		    ends_with(de->d_name, ".callpath") || strstr(de->d_name, ".tmp."))
+			continue;
+		len = strlen(operand) + strlen(de->d_name) + 2;
+		path = malloc(len);
+		if (!path)
+			goto oom;
+		snprintf(path, len, "%s/%s", operand, de->d_name);
+		if (stat(path, &fst) < 0 || !S_ISREG(fst.st_mode) || !is_gmon_file(path)) {
+			free(path);
+			continue;
+		}
+		if (n == cap) {
+			char **q = realloc(files, (cap = cap ? 2 * cap : 16) * sizeof(char *));
+			if (!q) {
+				free(path);
+				goto oom;
+			}
+			files = q;
+		}
+		files[n++] = path;
+	}
+	closedir(dir);
+	if (n == 0) {
+		free(files);
+		return error("'%s': no gmon files in this directory", operand);
+	}
+	qsort(files, n, sizeof(char *), cmp_natural);
+	*filesp = files;
+	*np = n;
+	return 0;
+oom:
+	closedir(dir);
+	operands_free(files, n);
+	return error("out of memory");
+}

@@ -1,0 +1,22 @@
+#ifndef EGPROF_OPERANDS_H
+#define EGPROF_OPERANDS_H
+/*
+ * GMON operands: a gmon file, or a directory of them (one per MPI rank or
+ * per run, as GMON_OUT_PREFIX=dir/gmon leaves them).
+ *
+ * A directory's members are its regular files that start with gmon's magic
+ * "gmon", except sums (*.sum, which would count ranks twice), sidecars
+ * (*.callpath) and temporary files (*.tmp.*).  They are sorted by name with
+ * numbers compared as numbers (gmon.9 before gmon.10), so rank order is
+ * stable.  An empty directory is an error naming it.
+ *
+ * On success *files is a malloc'd array of *n malloc'd paths; free with
+ * operands_free().
+ */
+#include <stddef.h>
+
+int gmon_operand_expand(const char *operand, char ***files, size_t *n);
+int gmon_operand_is_dir(const char *operand);
+void operands_free(char **files, size_t n);
+
+#endif
