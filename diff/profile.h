@@ -52,6 +52,8 @@ struct profile_sym {
 	uint64_t self_calls; /* recursive calls (gprof's "+N") */
 	double prop_self;    /* self time propagated, ticks (gprof's cg.prop.self) */
 	double prop_child;   /* children's time propagated, ticks */
+	double child_ticks;  /* gprof's cg.child_time: children's time before
+				-E/-F fractions (the flat "total" column) */
 };
 
 struct profile_arc {
@@ -72,6 +74,8 @@ struct profile {
 	unsigned input;     /* enum profile_input */
 	double total_ticks; /* sum of self_ticks over real symbols */
 	double print_ticks; /* gprof's total for percentages (after -E/-N) */
+	uint64_t hist_lowpc;  /* first histogram's address range, 0 if none */
+	uint64_t hist_highpc;
 	struct profile_sym *syms;
 	size_t nsyms;
 	struct profile_arc *arcs;

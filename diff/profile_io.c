@@ -5,7 +5,7 @@
 #include "utils/banned.h"
 
 #define PROFILE_MAGIC "EGPM"
-#define PROFILE_VERSION 1u
+#define PROFILE_VERSION 2u
 
 /* Writers: fixed-width native-endian fields (the reader is the same binary). */
 static int put(FILE *fp, const void *v, size_t n)
@@ -40,6 +40,8 @@ int profile_write(FILE *fp, const struct profile *p)
 	r |= put_u64(fp, p->input);
 	r |= put_f64(fp, p->total_ticks);
 	r |= put_f64(fp, p->print_ticks);
+	r |= put_u64(fp, p->hist_lowpc);
+	r |= put_u64(fp, p->hist_highpc);
 	r |= put_u64(fp, p->ngmon);
 	for (i = 0; i < p->ngmon; i++)
 		r |= put_str(fp, p->gmon_files[i]);
@@ -61,6 +63,7 @@ int profile_write(FILE *fp, const struct profile *p)
 		r |= put_u64(fp, s->self_calls);
 		r |= put_f64(fp, s->prop_self);
 		r |= put_f64(fp, s->prop_child);
+		r |= put_f64(fp, s->child_ticks);
 	}
 	r |= put_u64(fp, p->narcs);
 	for (i = 0; i < p->narcs && !r; i++) {
@@ -163,6 +166,8 @@ int profile_read(FILE *fp, const char *what, struct profile **out)
 	p->input = (unsigned)get_u64(&rd);
 	p->total_ticks = get_f64(&rd);
 	p->print_ticks = get_f64(&rd);
+	p->hist_lowpc = get_u64(&rd);
+	p->hist_highpc = get_u64(&rd);
 	n = get_u64(&rd);
 	for (i = 0; i < n && !rd.failed; i++) {
 		char *g = get_str(&rd);
@@ -190,6 +195,7 @@ int profile_read(FILE *fp, const char *what, struct profile **out)
 		s.self_calls = get_u64(&rd);
 		s.prop_self = get_f64(&rd);
 		s.prop_child = get_f64(&rd);
+		s.child_ticks = get_f64(&rd);
 		if (rd.failed || !s.name || !s.print_name ||
 		    profile_add_sym(p, &s) < 0) {
 			free(s.name);

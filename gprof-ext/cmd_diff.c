@@ -1,8 +1,390 @@
+/*
+ * gprof --diff APP1 GMON1 APP2 GMON2 (or APP GMON1 GMON2): load each side
+ * with upstream gprof's own code, in two loader processes running at once
+ * (gprof-ext/upstream.h), match and subtract them (diff/diff.h), and print
+ * (diff/print.h).  See doc/diff.md.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 #include "gprof-ext/commands.h"
+#include "gprof-ext/cmdline.h"
+#include "gprof-ext/operands.h"
+#include "gprof-ext/upstream.h"
+#include "diff/diff.h"
+#include "diff/noise.h"
+#include "diff/print.h"
+#include "gml/graph_cli.h"
+#include "callpath/cmd_callpath.h"
 #include "utils/error.h"
+#include "utils/banned.h"
+
+/* gprof options that mean something for a diff; every other is refused. */
+static const struct {
+	int val;
+	const char *name; /* for long-only options, else NULL */
+} allowed[] = {
+	{ 'p', NULL }, { 'P', NULL }, { 'q', NULL }, { 'Q', NULL }, { 'b', NULL },
+	{ 'z', NULL }, { 'e', NULL }, { 'E', NULL }, { 'f', NULL }, { 'F', NULL },
+	{ 'n', NULL }, { 'N', NULL }, { 'k', NULL }, { 'T', NULL }, { 'w', NULL },
+	{ 'a', NULL }, { 'L', NULL },
+	{ 0, "demangle" }, { 0, "no-demangle" }, { 0, "inline-file-names" },
+};
+
+/* Why the common refusals do not apply, for the message. */
+static const struct {
+	int val;
+	const char *why;
+} refusals[] = {
+	{ 'l', "line-level profiles are not compared" },
+	{ 'A', "annotated source is not compared" },
+	{ 'J', "annotated source is not compared" },
+	{ 'C', "basic-block counts are not compared" },
+	{ 'Z', "basic-block counts are not compared" },
+	{ 'x', "basic-block counts are not compared" },
+	{ 's', "a diff does not write a sum; a directory operand is summed" },
+	{ 'r', "function ordering is not compared" },
+	{ 'R', "file ordering is not compared" },
+	{ 'i', "it prints gmon file information, not a profile" },
+	{ 'c', "the static call graph is not compared" },
+	{ 'y', "annotated source is not compared" },
+	{ 'm', "basic-block counts are not compared" },
+	{ 't', "annotated source is not compared" },
+	{ 'I', "annotated source is not compared" },
+	{ 'D', "symbols are matched by name across binaries" },
+	{ 'S', "symbols are matched by name across binaries" },
+	{ 'O', "both sides are read in gprof's own format" },
+	{ 'd', "debugging output is per profile" },
+};
+
+struct side {
+	const char *binary;
+	const char *operand;
+	char **files;
+	size_t nfiles;
+	int is_dir;
+	struct upstream_job *sum_job, *each_job;
+	struct profile **sum;
+	size_t nsum;
+	struct profile **each;
+	size_t neach;
+	char *label;
+};
+
+struct layout {
+	int flat, graph;
+	struct diff_print_opts po;
+};
+
+static int option_allowed(const struct cmdline_opt *co)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(allowed) / sizeof(allowed[0]); i++) {
+		if (allowed[i].name ? (co->name && !strcmp(co->name, allowed[i].name))
+				    : (co->val == allowed[i].val))
+			return 1;
+	}
+	return 0;
+}
+
+static int check_options(const struct cmdline *cl, struct layout *lay)
+{
+	int style_flat = 0, style_graph = 0, user_flat = 0, user_graph = 0;
+	size_t i, k;
+
+	for (i = 0; i < cl->nopts; i++) {
+		const struct cmdline_opt *co = &cl->opts[i];
+		const char *why = "it does not apply to a diff";
+		char spell[64];
+
+		if (!option_allowed(co)) {
+			for (k = 0; k < sizeof(refusals) / sizeof(refusals[0]); k++)
+				if (refusals[k].val == co->val)
+					why = refusals[k].why;
+			return error("option '%s' cannot be used with --diff (%s)",
+				     cmdline_opt_spelling(co, spell, sizeof(spell)), why);
+		}
+		/* Upstream's output-style rules (gprof.c), for our two tables. */
+		switch (co->val) {
+		case 'p':
+			style_flat = 1;
+			user_flat = 1;
+			break;
+		case 'P':
+			if (!co->arg)
+				style_flat = 0;
+			user_flat = 1;
+			break;
+		case 'q':
+			style_graph = 1;
+			user_graph = 1;
+			break;
+		case 'Q':
+			if (!co->arg)
+				style_graph = 0;
+			user_graph = 1;
+			break;
+		case 'b':
+			lay->po.brief = 1;
+			break;
+		case 'z':
+			lay->po.zeros = 1;
+			break;
+		case 'T':
+			lay->po.bsd = 1;
+			break;
+		}
+	}
+	if (!style_flat && !style_graph) {
+		style_flat = !user_flat;
+		style_graph = !user_graph;
+	}
+	lay->flat = style_flat;
+	lay->graph = style_graph;
+	return 0;
+}
+
+static int check_readable(const char *path)
+{
+	if (access(path, R_OK) != 0)
+		return error("cannot read '%s': %s", path, strerror(errno));
+	return 0;
+}
+
+static char *side_label(const struct side *s)
+{
+	size_t n = strlen(s->binary) + strlen(s->operand) + 64;
+	char *out = malloc(n);
+
+	if (!out)
+		return NULL;
+	if (s->is_dir)
+		snprintf(out, n, "%s %s (%zu gmon files)", s->binary, s->operand, s->nfiles);
+	else
+		snprintf(out, n, "%s %s", s->binary, s->operand);
+	return out;
+}
+
+static int start(struct side *s, const struct cmdline *cl, const char *argv0,
+		 int each, int jobs)
+{
+	struct upstream_load req;
+
+	memset(&req, 0, sizeof(req));
+	req.argv0 = argv0;
+	req.gprof_args = cl->args;
+	req.nargs = cl->nargs;
+	req.binary = s->binary;
+	req.gmon_files = s->files;
+	req.ngmon = s->nfiles;
+	req.each = each;
+	req.jobs = jobs;
+	return upstream_load_start(&req, each ? &s->each_job : &s->sum_job);
+}
+
+/*
+ * Upstream silently gives nothing for a gmon file of another program: its
+ * samples and arcs fall outside every function.  Refuse that, naming the
+ * files.
+ */
+static int check_belongs(const struct side *s, const struct profile *p)
+{
+	uint64_t lo = UINT64_MAX, hi = 0;
+	double assigned = 0;
+	int any_calls = 0;
+	size_t i;
+
+	for (i = 0; i < p->nsyms; i++) {
+		const struct profile_sym *y = &p->syms[i];
+
+		if (y->flags & PSYM_CYCLE)
+			continue;
+		if (y->addr < lo)
+			lo = y->addr;
+		if (y->end_addr > hi)
+			hi = y->end_addr;
+		assigned += y->self_ticks;
+		any_calls |= y->ncalls != 0;
+	}
+	if ((p->input & PROFILE_HAS_HIST) && p->hist_highpc > p->hist_lowpc &&
+	    (p->hist_highpc <= lo || p->hist_lowpc >= hi))
+		return error("'%s' does not belong to '%s': its histogram covers "
+			     "0x%llx-0x%llx, the binary's functions 0x%llx-0x%llx",
+			     s->operand, s->binary, (unsigned long long)p->hist_lowpc,
+			     (unsigned long long)p->hist_highpc, (unsigned long long)lo,
+			     (unsigned long long)hi);
+	if ((p->input & PROFILE_HAS_HIST) && p->total_ticks > 0 && assigned == 0)
+		return error("'%s' does not belong to '%s': none of its %.0f samples "
+			     "falls in a function of the binary",
+			     s->operand, s->binary, p->total_ticks);
+	if ((p->input & PROFILE_HAS_CG) && p->narcs == 0 && !any_calls)
+		return error("'%s' does not belong to '%s': none of its calls "
+			     "connects two functions of the binary", s->operand, s->binary);
+	return 0;
+}
+
+static int finish(struct side *s)
+{
+	int ret = 0;
+
+	if (s->sum_job) {
+		if (upstream_load_finish(s->sum_job, &s->sum, &s->nsum) < 0 || s->nsum != 1)
+			ret = error("cannot read the profile '%s' of '%s'", s->operand, s->binary);
+		s->sum_job = NULL;
+	}
+	if (s->each_job) {
+		if (upstream_load_finish(s->each_job, &s->each, &s->neach) < 0)
+			ret = error("cannot read the profiles in '%s' of '%s'", s->operand, s->binary);
+		s->each_job = NULL;
+	}
+	if (ret == 0 && check_belongs(s, s->sum[0]) < 0)
+		ret = -1;
+	return ret;
+}
+
+static void side_release(struct side *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nsum; i++)
+		profile_free(s->sum[i]);
+	free(s->sum);
+	for (i = 0; i < s->neach; i++)
+		profile_free(s->each[i]);
+	free(s->each);
+	operands_free(s->files, s->nfiles);
+	free(s->label);
+}
+
+static int default_jobs(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n > 0 ? (int)(n > 64 ? 64 : n) : 1;
+}
 
 int cmd_diff(struct egprof_opts *o)
 {
-	(void)o;
-	return error("--diff is not built yet") ? 1 : 1;
+	struct side sides[DIFF_NSIDES];
+	struct layout lay;
+	struct cmdline cl;
+	struct diff d;
+	struct diff_opts dopts = DIFF_OPTS_INIT;
+	int status = 1, have_diff = 0, s, jobs;
+	const char *argv0 = o->argv[0];
+
+	memset(sides, 0, sizeof(sides));
+	memset(&lay, 0, sizeof(lay));
+	memset(&d, 0, sizeof(d));
+	if (cmdline_split(&cl, o->argc, o->argv) < 0)
+		return 1;
+	if (check_options(&cl, &lay) < 0)
+		goto out;
+	if (cl.noperands == 4) {
+		sides[0].binary = cl.operands[0];
+		sides[0].operand = cl.operands[1];
+		sides[1].binary = cl.operands[2];
+		sides[1].operand = cl.operands[3];
+	} else if (cl.noperands == 3) {
+		sides[0].binary = sides[1].binary = cl.operands[0];
+		sides[0].operand = cl.operands[1];
+		sides[1].operand = cl.operands[2];
+	} else {
+		error("--diff takes APP1 GMON1 APP2 GMON2, or APP GMON1 GMON2 (got %zu operands)",
+		      cl.noperands);
+		goto out;
+	}
+	for (s = 0; s < DIFF_NSIDES; s++) {
+		struct side *x = &sides[s];
+
+		if (check_readable(x->binary) < 0 ||
+		    gmon_operand_expand(x->operand, &x->files, &x->nfiles) < 0)
+			goto out;
+		x->is_dir = gmon_operand_is_dir(x->operand);
+		if (!(x->label = side_label(x))) {
+			error("out of memory");
+			goto out;
+		}
+	}
+
+	/* Both sides load at once; a directory side is also read file by file
+	 * when the noise rule needs the spread across its runs. */
+	jobs = o->jobs > 0 ? o->jobs : default_jobs();
+	dopts.noise_sigmas = o->noise_sigmas;
+	for (s = 0; s < DIFF_NSIDES; s++)
+		if (start(&sides[s], &cl, argv0, 0, 1) < 0)
+			goto out;
+	for (s = 0; s < DIFF_NSIDES; s++)
+		if (o->noise_sigmas > 0 && sides[s].nfiles > 1 &&
+		    start(&sides[s], &cl, argv0, 1, jobs) < 0)
+			goto out;
+	status = 0;
+	for (s = 0; s < DIFF_NSIDES; s++)
+		if (finish(&sides[s]) < 0)
+			status = 1;
+	if (status)
+		goto out;
+	status = 1;
+
+	if (diff_compute(&d, sides[0].sum[0], sides[1].sum[0], &dopts) < 0)
+		goto out;
+	have_diff = 1;
+	for (s = 0; s < DIFF_NSIDES; s++)
+		if (sides[s].neach > 1 &&
+		    noise_set_spread(&d, s, sides[s].each, sides[s].neach) < 0)
+			goto out;
+	noise_apply(&d, dopts.noise_sigmas);
+
+	lay.po.extended = o->extended;
+	lay.po.noise_marker = o->noise_sigmas > 0;
+	for (s = 0; s < DIFF_NSIDES; s++)
+		lay.po.label[s] = sides[s].label;
+	print_convention(stdout, &d, &lay.po);
+	if (lay.flat && (o->extended ? print_extended_flat(stdout, &d, &lay.po)
+				     : print_classic_flat(stdout, &d, &lay.po)) < 0)
+		goto out;
+	if (lay.flat && lay.graph)
+		printf("\f\n");
+	if (lay.graph && print_cg(stdout, &d, &lay.po) < 0)
+		goto out;
+	if (fflush(stdout) != 0) {
+		error("cannot write the output: %s", strerror(errno));
+		goto out;
+	}
+	if (graph_export_diff_cli(o, &d) < 0)
+		goto out;
+	/* call paths of both sides, when they have sidecars (callpath/cmd_callpath.h) */
+	if (callpath_cmd_diff(o, &(struct callpath_side){ sides[0].sum[0], sides[0].files,
+			      sides[0].nfiles, sides[0].label },
+			      &(struct callpath_side){ sides[1].sum[0], sides[1].files,
+			      sides[1].nfiles, sides[1].label }) != 0)
+		goto out;
+	status = 0;
+out:
+	/* A failed start leaves jobs running: collect them. */
+	for (s = 0; s < DIFF_NSIDES; s++) {
+		struct profile **p;
+		size_t n, i;
+
+		if (sides[s].sum_job && upstream_load_finish(sides[s].sum_job, &p, &n) == 0) {
+			for (i = 0; i < n; i++)
+				profile_free(p[i]);
+			free(p);
+		}
+		if (sides[s].each_job && upstream_load_finish(sides[s].each_job, &p, &n) == 0) {
+			for (i = 0; i < n; i++)
+				profile_free(p[i]);
+			free(p);
+		}
+		sides[s].sum_job = sides[s].each_job = NULL;
+	}
+	if (have_diff)
+		diff_release(&d);
+	for (s = 0; s < DIFF_NSIDES; s++)
+		side_release(&sides[s]);
+	cmdline_release(&cl);
+	return status;
 }

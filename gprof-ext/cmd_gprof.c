@@ -8,6 +8,8 @@
 #include "gprof-ext/commands.h"
 #include "gprof-ext/upstream.h"
 #include "diff/profile.h"
+#include "gml/graph_cli.h"
+#include "callpath/cmd_callpath.h"
 #include "utils/error.h"
 #include "utils/banned.h"
 
@@ -23,6 +25,11 @@ int cmd_gprof(struct egprof_opts *o)
 	if (upstream_current_profile(&p) < 0)
 		return 1;
 	/* Exports and call-path reports are added here by their modules. */
+	if (graph_export_profile_cli(o, p) < 0)
+		status = 1;
+	/* call paths: --callpath[=FILE], --folded FILE (callpath/cmd_callpath.h) */
+	if (callpath_cmd_gprof(o, p) != 0)
+		status = 1;
 	profile_free(p);
-	return 0;
+	return status;
 }

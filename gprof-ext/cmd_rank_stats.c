@@ -1,8 +1,144 @@
+/*
+ * gprof --rank-stats APP FILES...|DIR: one profile per rank file, read in
+ * parallel by the adapter (the binary's symbols once, a worker per file),
+ * then statistics across ranks (diff/rankstats.h).  Ranks come from the
+ * call-path sidecars when the files have them (diff/ranks.h).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "diff/ranks.h"
+#include "diff/rankstats.h"
+#include "gprof-ext/cmdline.h"
 #include "gprof-ext/commands.h"
+#include "gprof-ext/operands.h"
+#include "gprof-ext/upstream.h"
 #include "utils/error.h"
+#include "utils/banned.h"
+
+static int default_jobs(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n < 1 ? 1 : n > 64 ? 64 : (int)n;
+}
+
+/* All gmon files of the operands after the first, directories expanded. */
+static int collect_files(char **operands, size_t noperands, char ***filesp, size_t *np)
+{
+	char **all = NULL;
+	size_t n = 0, i;
+
+	for (i = 0; i < noperands; i++) {
+		char **files, **q;
+		size_t k;
+
+		if (gmon_operand_expand(operands[i], &files, &k) < 0)
+			goto fail;
+		q = realloc(all, (n + k) * sizeof(*all));
+		if (!q) {
+			operands_free(files, k);
+			error("out of memory");
+			goto fail;
+		}
+		all = q;
+		memcpy(all + n, files, k * sizeof(*files));
+		n += k;
+		free(files); /* the paths moved to `all` */
+	}
+	*filesp = all;
+	*np = n;
+	return 0;
+fail:
+	operands_free(all, n);
+	return -1;
+}
+
+static void title_of(char *buf, size_t len, const char *binary,
+		     const struct rank_id *ids, size_t n)
+{
+	size_t known = ranks_known(ids, n);
+
+	if (known == n)
+		snprintf(buf, len, "'%s', %zu gmon files, ranks from call-path sidecars",
+			 binary, n);
+	else if (known == 0)
+		snprintf(buf, len, "'%s', %zu gmon files, no sidecars: ranks are "
+			 "#index in file-name order", binary, n);
+	else
+		snprintf(buf, len, "'%s', %zu gmon files, %zu with ranks from sidecars, "
+			 "the others #index", binary, n, known);
+}
 
 int cmd_rank_stats(struct egprof_opts *o)
 {
-	(void)o;
-	return error("--rank-stats is not built yet") ? 1 : 1;
+	struct cmdline cl;
+	char **files = NULL, **sorted = NULL, **tags = NULL;
+	size_t nfiles = 0, nprof = 0, i, *order = NULL;
+	struct rank_id *ids = NULL;
+	struct profile **profiles = NULL;
+	struct rankstats *rs = NULL;
+	struct upstream_job *job;
+	struct upstream_load req;
+	struct rankstats_opts ropts = RANKSTATS_OPTS_INIT;
+	char title[1024];
+	int status = 1;
+
+	if (cmdline_split(&cl, o->argc, o->argv) < 0)
+		return 1;
+	if (cl.noperands < 2) {
+		error("--rank-stats needs the program and its rank files: APP FILES...|DIR");
+		goto out;
+	}
+	if (collect_files(cl.operands + 1, cl.noperands - 1, &files, &nfiles) < 0)
+		goto out;
+	if (ranks_identify(files, nfiles, &ids) < 0)
+		goto out;
+	order = malloc(nfiles * sizeof(*order));
+	sorted = calloc(nfiles, sizeof(*sorted));
+	tags = calloc(nfiles, sizeof(*tags));
+	if (!order || !sorted || !tags) {
+		error("out of memory");
+		goto out;
+	}
+	ranks_sort(ids, nfiles, order);
+	for (i = 0; i < nfiles; i++) {
+		sorted[i] = ids[order[i]].gmon;   /* borrowed from ids */
+		tags[i] = ids[order[i]].tag;
+	}
+
+	memset(&req, 0, sizeof(req));
+	req.argv0 = o->argv[0];
+	req.gprof_args = cl.args;
+	req.nargs = cl.nargs;
+	req.binary = cl.operands[0];
+	req.gmon_files = sorted;
+	req.ngmon = nfiles;
+	req.each = 1;
+	req.jobs = o->jobs > 0 ? o->jobs : default_jobs();
+	if (upstream_load_start(&req, &job) < 0)
+		goto out;
+	if (upstream_load_finish(job, &profiles, &nprof) < 0)
+		goto out;
+	if (rankstats_compute(profiles, tags, nprof, &rs) < 0)
+		goto out;
+	title_of(title, sizeof(title), cl.operands[0], ids, nfiles);
+	ropts.files = sorted;
+	rankstats_print(stdout, rs, &ropts, title);
+	status = fflush(stdout) == 0 ? 0 : 1;
+	if (status)
+		error("cannot write the report: %s", "write error on standard output");
+out:
+	rankstats_free(rs);
+	for (i = 0; i < nprof; i++)
+		profile_free(profiles[i]);
+	free(profiles);
+	free(order);
+	free(sorted);
+	free(tags);
+	ranks_free(ids, nfiles);
+	operands_free(files, nfiles);
+	cmdline_release(&cl);
+	return status;
 }

@@ -38,7 +38,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (!uses_extensions(&o))
-		status = upstream_main(o.argc, o.argv);
+		/* upstream_main, except that -s also sums sidecars (cmd_sum.c) */
+		status = cmd_sum(&o);
 	else if (o.mode == MODE_DIFF)
 		status = cmd_diff(&o);
 	else if (o.mode == MODE_RANK_STATS)

@@ -198,6 +198,7 @@ static int add_sym(struct profile *p, const Sym *sym, unsigned extra_flags,
 	s.self_calls = sym->cg.self_calls;
 	s.prop_self = sym->cg.prop.self;
 	s.prop_child = sym->cg.prop.child;
+	s.child_ticks = sym->cg.child_time;
 	if (!s.name || !s.print_name || profile_add_sym(p, &s) < 0) {
 		free(s.name);
 		free(s.print_name);
@@ -234,6 +235,10 @@ int upstream_current_profile(struct profile **out)
 		   ((gmon_input & INPUT_CALL_GRAPH) ? PROFILE_HAS_CG : 0);
 	p->total_ticks = histogram_ticks();
 	p->print_ticks = print_time;
+	if (num_histograms > 0) {
+		p->hist_lowpc = histograms[0].lowpc;
+		p->hist_highpc = histograms[0].highpc;
+	}
 
 	for (i = 0; i < symtab.len; i++) {
 		const Sym *sym = &symtab.base[i];
@@ -621,4 +626,22 @@ wait:
 	}
 	job_free(job);
 	return ret;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Source positions (callpath/report.c names call sites with -l)            */
+
+int upstream_addr_to_line(uint64_t addr, const char **file, int *line)
+{
+	const char *fname = NULL, *func = NULL;
+	unsigned int l = 0;
+
+	if (!core_bfd || !core_text_sect || addr < core_text_sect->vma ||
+	    !bfd_find_nearest_line(core_bfd, core_text_sect, NULL,
+				   addr - core_text_sect->vma, &fname, &func, &l) ||
+	    !fname || !l)
+		return -1;
+	*file = fname;
+	*line = (int)l;
+	return 0;
 }

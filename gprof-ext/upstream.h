@@ -22,6 +22,7 @@
  * stdout, and let upstream's own error messages reach stderr.
  */
 #include <stddef.h>
+#include <stdint.h>
 #include <getopt.h>
 #include "diff/profile.h"
 
@@ -54,6 +55,11 @@ int upstream_load_finish(struct upstream_job *job, struct profile ***profiles, s
 /* The profile upstream computed in this process, after upstream_main
  * returned (for exports of a single profile next to gprof's own output). */
 int upstream_current_profile(struct profile **out);
+
+/* The source position of a link-time text address in the image upstream
+ * read (after upstream_main returned), from its debug info.  *file is owned
+ * by BFD.  0, or -1 when unknown. */
+int upstream_addr_to_line(uint64_t addr, const char **file, int *line);
 
 /* Hooks our front end registers before calling upstream_main: text to add
  * after upstream's --help and after its -v lines. */

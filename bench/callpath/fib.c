@@ -1,0 +1,14 @@
+/* fib.c - recursive fib(N): the worst case for per-call cost. */
+#include <stdio.h>
+#include <stdlib.h>
+
+__attribute__((noinline)) long fib(int n)
+{
+	return n < 2 ? n : fib(n - 1) + fib(n - 2);
+}
+
+int main(int argc, char **argv)
+{
+	printf("%ld\n", fib(argc > 1 ? atoi(argv[1]) : 32));
+	return 0;
+}

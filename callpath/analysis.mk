@@ -1,0 +1,20 @@
+# callpath/analysis.mk: the analysis side of call paths (`--callpath`,
+# `--folded`, path diffs, summed sidecars), linked into gprof-ext/gprof.
+# The runtime and the sidecar format are callpath/module.mk's; this fragment
+# only links their sidecar.o.
+#
+# cmd_callpath.o is the glue to the front end; the others know nothing of it
+# and are unit-tested alone.
+CALLPATH_ANALYSIS_OBJS = callpath/report.o callpath/folded.o \
+	callpath/pathdiff.o callpath/sum.o
+EGPROF_OBJS += $(CALLPATH_ANALYSIS_OBJS) callpath/cmd_callpath.o
+# The sidecar reader is shared with the MPI rank files; whichever fragment
+# lists it first links it.
+CALLPATH_SIDECAR_OBJ := $(filter-out $(EGPROF_OBJS),callpath/sidecar.o)
+EGPROF_OBJS += $(CALLPATH_SIDECAR_OBJ)
+
+UNIT_TESTS += testsuite/unit/test_callpath_report testsuite/unit/test_pathdiff
+testsuite/unit/test_callpath_report: testsuite/unit/test_callpath_report.o \
+	$(CALLPATH_ANALYSIS_OBJS) callpath/sidecar.o diff/profile.o $(UTILS_OBJS)
+testsuite/unit/test_pathdiff: testsuite/unit/test_pathdiff.o \
+	$(CALLPATH_ANALYSIS_OBJS) callpath/sidecar.o diff/profile.o $(UTILS_OBJS)

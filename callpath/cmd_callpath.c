@@ -1,0 +1,253 @@
+/*
+ * cmd_callpath.c - the call-path features wired to the front end: find the
+ * sidecars beside the gmon operands, check they belong to the image, name
+ * them through the profile and print or write what the options ask for.
+ */
+#include "callpath/cmd_callpath.h"
+
+#include <elf.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "callpath/folded.h"
+#include "callpath/pathdiff.h"
+#include "callpath/report.h"
+#include "callpath/sidecar.h"
+#include "callpath/sum.h"
+#include "diff/profile.h"
+#include "gprof-ext/cmdline.h"
+#include "gprof-ext/options.h"
+#include "gprof-ext/upstream.h"
+#include "utils/error.h"
+#include "utils/banned.h"
+
+/*
+ * The GNU build-id note of an ELF64 image, read from its section headers.
+ * Returns its length, 0 when the image has none or is not ELF64 (nothing to
+ * compare then), -1 when the file cannot be read.
+ */
+static int elf_build_id(const char *path, unsigned char *id, size_t max)
+{
+	FILE *f = fopen(path, "rb");
+	Elf64_Ehdr eh;
+	int ret = 0;
+
+	if (!f)
+		return -1;
+	if (fread(&eh, sizeof(eh), 1, f) != 1 || memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
+	    eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_ident[EI_DATA] != ELFDATA2LSB ||
+	    eh.e_shentsize != sizeof(Elf64_Shdr))
+		goto out;
+	for (unsigned i = 0; i < eh.e_shnum && !ret; i++) {
+		Elf64_Shdr sh;
+		unsigned char buf[1024];
+		size_t len, off = 0;
+
+		if (fseek(f, (long)(eh.e_shoff + (uint64_t)i * sizeof(sh)), SEEK_SET) ||
+		    fread(&sh, sizeof(sh), 1, f) != 1)
+			break;
+		if (sh.sh_type != SHT_NOTE || sh.sh_size > sizeof(buf))
+			continue;
+		len = (size_t)sh.sh_size;
+		if (fseek(f, (long)sh.sh_offset, SEEK_SET) || fread(buf, 1, len, f) != len)
+			continue;
+		while (off + sizeof(Elf64_Nhdr) <= len) {
+			Elf64_Nhdr nh;
+			size_t name_at = off + sizeof(nh), desc_at;
+
+			memcpy(&nh, buf + off, sizeof(nh));
+			desc_at = name_at + ((nh.n_namesz + 3) & ~3u);
+			if (desc_at + nh.n_descsz > len)
+				break;
+			if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+			    !memcmp(buf + name_at, "GNU", 4) && nh.n_descsz <= max) {
+				memcpy(id, buf + desc_at, nh.n_descsz);
+				ret = (int)nh.n_descsz;
+				break;
+			}
+			off = desc_at + ((nh.n_descsz + 3) & ~3u);
+		}
+	}
+out:
+	fclose(f);
+	return ret;
+}
+
+static int check_build_id(const struct sidecar *sc, const char *source,
+			  const char *image)
+{
+	unsigned char id[SIDECAR_BUILD_ID_MAX];
+	int n;
+
+	if (!sc->build_id_len || !image)
+		return 0;
+	n = elf_build_id(image, id, sizeof(id));
+	if (n <= 0)
+		return 0;	/* upstream read it; it has no build-id to compare */
+	if ((uint32_t)n != sc->build_id_len || memcmp(id, sc->build_id, (size_t)n))
+		return error("'%s' was recorded from another binary than '%s' "
+			     "(build-id differs)", source, image);
+	return 0;
+}
+
+/* Sidecars beside every gmon file, summed; an error when some lack one. */
+static int load_sidecar(const char *explicit_file, char *const *gmons, size_t n,
+			struct sidecar **out, char *source, size_t source_len)
+{
+	char err[4096];
+	size_t missing;
+
+	if (explicit_file) {
+		snprintf(source, source_len, "%s", explicit_file);
+		if (sidecar_read(explicit_file, out, err, sizeof(err)) < 0)
+			return error("%s", err);
+		return 0;
+	}
+	if (callpath_sum_read(gmons, n, out, &missing) < 0)
+		return -1;
+	if (missing != n) {
+		char name[4096];
+
+		if (sidecar_name_for(gmons[missing], name, sizeof(name)) < 0)
+			snprintf(name, sizeof(name), "%s", SIDECAR_SUFFIX);
+		if (!*out)
+			return error("cannot read '%s': %s (run the program with "
+				     "libcallpath to record call paths)",
+				     name, strerror(ENOENT));
+		sidecar_free(*out);
+		*out = NULL;
+		return error("cannot read '%s': %s (the other gmon files have "
+			     "call-path sidecars)", name, strerror(ENOENT));
+	}
+	if (n == 1)
+		snprintf(source, source_len, "%s%s", gmons[0], SIDECAR_SUFFIX);
+	else
+		snprintf(source, source_len, "%s%s and %zu more", gmons[0],
+			 SIDECAR_SUFFIX, n - 1);
+	return 0;
+}
+
+int callpath_cmd_gprof(const struct egprof_opts *o, const struct profile *p)
+{
+	static char default_image[] = "a.out", default_gmon[] = "gmon.out";
+	char *default_gmons[] = { default_gmon };
+	struct callpath_symopts so = { 0, 0, upstream_addr_to_line };
+	struct sidecar *sc = NULL;
+	struct callpath_model *m = NULL;
+	struct folded *f = NULL;
+	struct cmdline cl;
+	char source[4200];
+	const char *image;
+	char *const *gmons;
+	size_t ngmon;
+	int ret = 1;
+
+	if (!o->callpath && !o->folded_path)
+		return 0;
+	if (cmdline_split(&cl, o->argc, o->argv) < 0)
+		return 1;
+	for (size_t i = 0; i < cl.nopts; i++) {
+		so.lines |= cl.opts[i].val == 'l';
+		so.full_paths |= cl.opts[i].val == 'L';
+	}
+	image = cl.noperands ? cl.operands[0] : default_image;
+	gmons = cl.noperands > 1 ? cl.operands + 1 : default_gmons;
+	ngmon = cl.noperands > 1 ? cl.noperands - 1 : 1;
+
+	if (load_sidecar(o->callpath_file, gmons, ngmon, &sc, source,
+			 sizeof(source)) < 0 ||
+	    check_build_id(sc, source, image) < 0 ||
+	    callpath_model_build(sc, p, &so, &m) < 0)
+		goto out;
+	if (o->callpath) {
+		fflush(stdout);
+		if (callpath_report_print(stdout, m, source) < 0)
+			goto out;
+		fflush(stdout);
+	}
+	if (o->folded_path &&
+	    (folded_build(m, &f) < 0 || folded_save(o->folded_path, f) < 0))
+		goto out;
+	ret = 0;
+out:
+	folded_free(f);
+	callpath_model_free(m);
+	sidecar_free(sc);
+	cmdline_release(&cl);
+	return ret;
+}
+
+/* One side's folded stacks; *out NULL when it has no sidecars. */
+static int side_folded(const struct callpath_side *s, int required,
+		       struct folded **out)
+{
+	char *const *gmons = s->gmon_files ? s->gmon_files : s->p->gmon_files;
+	size_t n = s->gmon_files ? s->ngmon : s->p->ngmon, missing;
+	struct callpath_symopts so = { 0, 0, NULL };	/* names only */
+	struct callpath_model *m = NULL;
+	struct sidecar *sc = NULL;
+	char source[4200];
+	int ret = -1;
+
+	*out = NULL;
+	if (!required) {
+		/* only look: a side without sidecars turns the feature off */
+		if (callpath_sum_read(gmons, n, &sc, &missing) < 0)
+			return -1;
+		if (!sc || missing != n) {
+			sidecar_free(sc);
+			return 0;
+		}
+		snprintf(source, sizeof(source), "%s%s", n ? gmons[0] : "?",
+			 SIDECAR_SUFFIX);
+	} else if (load_sidecar(NULL, gmons, n, &sc, source, sizeof(source)) < 0) {
+		return -1;
+	}
+	if (check_build_id(sc, source, s->p->binary) < 0 ||
+	    callpath_model_build(sc, s->p, &so, &m) < 0 || folded_build(m, out) < 0)
+		goto out;
+	ret = 0;
+out:
+	callpath_model_free(m);
+	sidecar_free(sc);
+	return ret;
+}
+
+int callpath_cmd_diff(const struct egprof_opts *o, const struct callpath_side *a,
+		      const struct callpath_side *b)
+{
+	struct folded *fa = NULL, *fb = NULL;
+	struct pathdiff *d = NULL;
+	int ret = 1;
+
+	if (!o->callpath && !o->folded_path && !o->extended)
+		return 0;
+	if (side_folded(a, o->callpath, &fa) < 0 || side_folded(b, o->callpath, &fb) < 0)
+		goto out;
+	if (!fa || !fb) {
+		if (o->folded_path)
+			warning("not writing '%s': both profiles need call-path "
+				"sidecars", o->folded_path);
+		ret = 0;
+		goto out;
+	}
+	if (pathdiff_compute(fa, fb, &d) < 0)
+		goto out;
+	if (o->callpath || o->extended) {
+		fflush(stdout);
+		if (pathdiff_print(stdout, d, a->label ? a->label : "A",
+				   b->label ? b->label : "B") < 0)
+			goto out;
+		fflush(stdout);
+	}
+	if (o->folded_path && folded_save_diff(o->folded_path, d) < 0)
+		goto out;
+	ret = 0;
+out:
+	pathdiff_free(d);
+	folded_free(fa);
+	folded_free(fb);
+	return ret;
+}

@@ -1,0 +1,39 @@
+#ifndef CALLPATH_CMD_CALLPATH_H
+#define CALLPATH_CMD_CALLPATH_H
+/*
+ * cmd_callpath.h - the call-path features as the front end runs them: one
+ * call each from gprof-ext/cmd_gprof.c and cmd_diff.c.  (`gprof -s` sums
+ * sidecars in gprof-ext/cmd_sum.c.)  This is the
+ * only call-path file that knows the front end (options, command line,
+ * upstream adapter); report.c, folded.c, pathdiff.c and sum.c do not, so
+ * they are unit-tested alone.
+ *
+ * Each returns an exit status (0, or 1 after reporting the error).
+ */
+#include <stddef.h>
+
+struct egprof_opts;
+struct profile;
+
+/* After upstream printed a single profile `p`: --callpath prints the
+ * call-path profile and calling-context tree, --folded FILE writes folded
+ * stacks.  The sidecar is --callpath=FILE, else the sum of GMON.callpath
+ * over the gmon operands. */
+int callpath_cmd_gprof(const struct egprof_opts *o, const struct profile *p);
+
+/* One side of --diff; gmon_files NULL means p->gmon_files. */
+struct callpath_side {
+	const struct profile *p;
+	char *const *gmon_files;
+	size_t ngmon;
+	const char *label;
+};
+
+/* After the diff tables: when both sides have sidecars, the path
+ * differences (with --extended or --callpath) and, with --folded FILE, the
+ * two-column folded file.  Without sidecars, nothing (an error if
+ * --callpath asked for them). */
+int callpath_cmd_diff(const struct egprof_opts *o, const struct callpath_side *a,
+		      const struct callpath_side *b);
+
+#endif

@@ -1,0 +1,229 @@
+/*
+ * cpdump - print call-path sidecars (a debugging aid until
+ * `gprof --callpath/--folded` exists).
+ *
+ *   cpdump [-f] [-H] [-s NMFILE] FILE...
+ *
+ * Several files are summed (sidecar_merge).  Default output: the header and
+ * the tree, one node per line, indented by depth.  -f prints folded paths
+ * ("a;b;c COUNT", one per node with a non-zero count) instead, -H the
+ * header only.  -s NMFILE names addresses using `nm -n` output of the
+ * executable (addresses are taken relative to the recorded load address, so
+ * PIE works); without it addresses are printed raw.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sidecar.h"
+#include "utils/banned.h"
+
+struct sym {
+	uint64_t addr;
+	uint64_t size;		/* 0 when nm was run without -S */
+	char *name;
+};
+
+struct symtab {
+	struct sym *syms;
+	size_t nr, alloc;
+	int sized;		/* nm -S: symbols without a size match nothing */
+};
+
+static int symtab_load(struct symtab *st, const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char line[4096];
+
+	if (!f) {
+		fprintf(stderr, "cpdump: cannot read '%s'\n", path);
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long addr, size = 0;
+		char type, name[3072];
+
+		if (sscanf(line, "%llx %llx %c %3071s", &addr, &size, &type,
+			   name) != 4) {
+			size = 0;
+			if (sscanf(line, "%llx %c %3071s", &addr, &type, name) != 3)
+				continue;
+		}
+		if (type != 't' && type != 'T' && type != 'W' && type != 'w')
+			continue;
+		if (st->nr == st->alloc) {
+			size_t na = st->alloc ? st->alloc * 2 : 256;
+			struct sym *ns = realloc(st->syms, na * sizeof(*ns));
+
+			if (!ns)
+				goto oom;
+			st->syms = ns;
+			st->alloc = na;
+		}
+		st->syms[st->nr].addr = addr;
+		st->syms[st->nr].size = size;
+		st->sized |= size != 0;
+		st->syms[st->nr].name = strdup(name);
+		if (!st->syms[st->nr].name)
+			goto oom;
+		st->nr++;
+	}
+	fclose(f);
+	return 0;
+oom:
+	fclose(f);
+	fprintf(stderr, "cpdump: out of memory\n");
+	return -1;
+}
+
+static void symtab_release(struct symtab *st)
+{
+	for (size_t i = 0; i < st->nr; i++)
+		free(st->syms[i].name);
+	free(st->syms);
+}
+
+/* The symbol containing addr (nm -n output is sorted), or NULL. */
+static const struct sym *symtab_find(const struct symtab *st, uint64_t addr)
+{
+	size_t lo = 0, hi = st->nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (st->syms[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? &st->syms[lo - 1] : NULL;
+}
+
+static void put_addr(FILE *out, const struct symtab *st, uint64_t bias,
+		     uint64_t addr, int with_offset)
+{
+	const struct sym *s = st->nr ? symtab_find(st, addr - bias) : NULL;
+
+	if (s && st->sized && addr - bias >= s->addr + s->size)
+		s = NULL;
+	if (!s || addr < bias) {
+		fprintf(out, "0x%" PRIx64, addr);
+		return;
+	}
+	if (with_offset)
+		fprintf(out, "%s+0x%" PRIx64, s->name, addr - bias - s->addr);
+	else
+		fputs(s->name, out);
+}
+
+static void print_header(FILE *out, const struct sidecar *sc)
+{
+	fprintf(out, "version %u\npid %" PRIu64 "\nppid %" PRIu64 "\nrank %d\n",
+		sc->version, sc->pid, sc->ppid, sc->rank);
+	fprintf(out, "host %s\nexe %s\nbuild-id ", sc->host, sc->exe);
+	for (uint32_t i = 0; i < sc->build_id_len; i++)
+		fprintf(out, "%02x", sc->build_id[i]);
+	fprintf(out, "\nload-address 0x%" PRIx64 "\ndepth %u\nflags 0x%x\n",
+		sc->load_address, sc->depth, sc->flags);
+	fprintf(out, "threads %u\nnodes %u\ncalls %" PRIu64 "\nfailure %s\n",
+		sc->threads, sc->nr_nodes, sidecar_total(sc),
+		sc->failure < SIDECAR_FAIL_NR ? sidecar_failure_names[sc->failure]
+					      : "unknown");
+	for (int d = 0; d < SIDECAR_DROP_NR; d++)
+		fprintf(out, "dropped-%s %" PRIu64 "\n", sidecar_drop_names[d],
+			sc->dropped[d]);
+}
+
+static int print_nodes(FILE *out, const struct sidecar *sc,
+		       const struct symtab *st, int folded)
+{
+	uint32_t *path = malloc(((size_t)sc->nr_nodes + 1) * sizeof(*path));
+
+	if (!path)
+		return -1;
+	for (uint32_t i = 0; i < sc->nr_nodes; i++) {
+		const struct sidecar_node *n = &sc->nodes[i];
+		uint32_t depth = sidecar_path(sc, i, path, sc->nr_nodes);
+
+		if (folded) {
+			if (!n->count)
+				continue;
+			for (uint32_t d = 0; d < depth; d++) {
+				if (d)
+					fputc(';', out);
+				put_addr(out, st, sc->load_address,
+					 sc->nodes[path[d]].callee, 0);
+			}
+			fprintf(out, " %" PRIu64 "\n", n->count);
+			continue;
+		}
+		fprintf(out, "%*s%" PRIu64 " ", (int)(2 * (depth - 1)), "", n->count);
+		put_addr(out, st, sc->load_address, n->callee, 0);
+		fputs(" <- ", out);
+		put_addr(out, st, sc->load_address, n->call_site, 1);
+		fputc('\n', out);
+	}
+	free(path);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct symtab st = { 0 };
+	struct sidecar *total = NULL;
+	int folded = 0, header_only = 0, opt, ret = 1;
+	char err[4096];
+
+	while ((opt = getopt(argc, argv, "fHs:")) != -1) {
+		switch (opt) {
+		case 'f':
+			folded = 1;
+			break;
+		case 'H':
+			header_only = 1;
+			break;
+		case 's':
+			if (symtab_load(&st, optarg) < 0)
+				goto out;
+			break;
+		default:
+			fprintf(stderr, "usage: cpdump [-f] [-H] [-s NMFILE] FILE...\n");
+			goto out;
+		}
+	}
+	if (optind >= argc) {
+		fprintf(stderr, "usage: cpdump [-f] [-H] [-s NMFILE] FILE...\n");
+		goto out;
+	}
+	for (int i = optind; i < argc; i++) {
+		struct sidecar *sc;
+
+		if (sidecar_read(argv[i], &sc, err, sizeof(err)) < 0) {
+			fprintf(stderr, "cpdump: %s\n", err);
+			goto out;
+		}
+		if (!total) {
+			total = sc;
+			continue;
+		}
+		if (sidecar_merge(total, sc, err, sizeof(err)) < 0) {
+			fprintf(stderr, "cpdump: %s\n", err);
+			sidecar_free(sc);
+			goto out;
+		}
+		sidecar_free(sc);
+	}
+	if (!folded)
+		print_header(stdout, total);
+	if (!header_only && print_nodes(stdout, total, &st, folded) < 0) {
+		fprintf(stderr, "cpdump: out of memory\n");
+		goto out;
+	}
+	ret = 0;
+out:
+	sidecar_free(total);
+	symtab_release(&st);
+	return ret;
+}

@@ -1,0 +1,84 @@
+# testlib.sh - helpers for the callpath end-to-end scripts (source it).
+#
+#   . "$SRCDIR/callpath/examples/testlib.sh"
+#   cp_cc prog acceptance.c -O1            # gcc -pg, from callpath/examples
+#   (cd dir && LD_PRELOAD=$CP_SO ./prog)
+#   cp_folded prog gmon.out.callpath       # "main;a;c 3" lines, summed, sorted
+#   cp_check "name" test "$a" = "$b"       # one TAP line
+#   cp_done                                # plan line, exit status
+set -u
+: "${SRCDIR:?}" "${BUILDDIR:?}" "${WORKDIR:?}"
+export LC_ALL=C
+unset GMON_OUT_PREFIX CALLPATH_DEPTH CALLPATH_MAX_NODES CALLPATH_MAX_DEPTH LD_PRELOAD
+CP_EX="$SRCDIR/callpath/examples"
+CP_LIB="$BUILDDIR/callpath"
+CP_SO="$CP_LIB/libcallpath.so"
+CP_A="$CP_LIB/libcallpath.a"
+CP_NOOP="$CP_LIB/libcallpath-noop.so"
+CP_DUMP="$CP_LIB/cpdump"
+CP_N=0
+CP_FAILED=0
+
+# cp_cc OUT SRC [FLAGS...]: build $WORKDIR/OUT with -pg (g++ for .cc).
+cp_cc() {
+	local out=$1 src=$2 cc=gcc
+	shift 2
+	case $src in *.cc) cc=g++ ;; esac
+	$cc -pg "$@" -o "$WORKDIR/$out" "$CP_EX/$src" -lpthread
+}
+
+# cp_folded PROG SIDECAR...: folded paths of the summed sidecars, named with
+# nm, identical paths summed (one line per path), sorted.
+cp_folded() {
+	local prog=$1
+	shift
+	nm -nS "$prog" > "$prog.nm" &&
+	"$CP_DUMP" -f -s "$prog.nm" "$@" |
+		awk '{ c[$1] += $2 } END { for (k in c) print k, c[k] }' | sort
+}
+
+# cp_header SIDECAR KEY: one header field as printed by cpdump -H.
+cp_header() {
+	"$CP_DUMP" -H "$1" | awk -v k="$2" '$1 == k { print $2 }'
+}
+
+# cp_calls_of GPROF_BIN PROG GMON NAME: calls of NAME in the flat profile.
+cp_calls_of() {
+	"$1" -b -p "$2" "$3" | awk -v n="$4" '$NF == n && NF == 7 { print $4 }'
+}
+
+# cp_graph_counts GPROF_BIN PROG GMON: the call graph without time columns
+# and index numbers (those depend on the symbol table).
+cp_graph_counts() {
+	"$1" -b -q "$2" "$3" | sed -E 's/[0-9]+\.[0-9]+//g; s/\[[0-9]+\]//g; s/[[:space:]]+/ /g'
+}
+
+cp_check() {
+	local name=$1
+	shift
+	CP_N=$((CP_N + 1))
+	if "$@"; then
+		echo "ok $CP_N - $name"
+	else
+		echo "not ok $CP_N - $name"
+		CP_FAILED=$((CP_FAILED + 1))
+	fi
+}
+
+# cp_same NAME EXPECTED_FILE ACTUAL_FILE: TAP line, diff on failure.
+cp_same() {
+	CP_N=$((CP_N + 1))
+	if diff -u "$2" "$3" > "$WORKDIR/diff.$CP_N"; then
+		echo "ok $CP_N - $1"
+	else
+		echo "not ok $CP_N - $1"
+		sed 's/^/# /' "$WORKDIR/diff.$CP_N"
+		CP_FAILED=$((CP_FAILED + 1))
+	fi
+}
+
+cp_done() {
+	echo "1..$CP_N"
+	[ "$CP_FAILED" -eq 0 ]
+	exit $?
+}

@@ -1,0 +1,54 @@
+#ifndef CALLPATH_FOLDED_H
+#define CALLPATH_FOLDED_H
+/*
+ * folded.h - call paths as folded stacks (`--folded FILE`), the input of
+ * flamegraph.pl and speedscope: one line per path, function names from the
+ * outermost to the called one separated by ';', a space, then the number of
+ * calls of the last function along that path:
+ *
+ *   main;b;d;c 2
+ *
+ * Every frame of the calling-context tree is a line, so "main;b 9" sits
+ * beside "main;b;c 7".  Paths that differ only in their call sites are one
+ * line with their counts summed; lines are sorted by stack.  With --diff,
+ * folded_write_diff() writes difffolded.pl's two-column form,
+ * "main;b;c 7 9" (first profile, second profile).
+ *
+ *   struct folded *f;
+ *   if (folded_build(model, &f) < 0) return -1;
+ *   folded_write(fp, f);
+ *   folded_free(f);
+ *
+ * Ownership: a struct folded owns its stacks and their strings.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct callpath_model;
+struct pathdiff;
+
+struct folded_stack {
+	char *stack;		/* "main;b;c" */
+	uint64_t count;
+};
+
+struct folded {
+	struct folded_stack *stacks;	/* sorted by strcmp, no duplicates */
+	size_t nr;
+};
+
+/* 0 or -1 (out of memory, reported). Frames with no calls are left out. */
+int folded_build(const struct callpath_model *m, struct folded **out);
+void folded_free(struct folded *f);
+
+/* 0 or -1 when the stream reports an error. */
+int folded_write(FILE *fp, const struct folded *f);
+int folded_write_diff(FILE *fp, const struct pathdiff *d);
+
+/* Write to `path` through a temporary file (utils/outfile.h): a failed run
+ * leaves no file.  0 or -1, reported with error(). */
+int folded_save(const char *path, const struct folded *f);
+int folded_save_diff(const char *path, const struct pathdiff *d);
+
+#endif

@@ -1,0 +1,179 @@
+/*
+ * pathdiff.c - call paths of two profiles matched by the names along them.
+ */
+#include "callpath/pathdiff.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "callpath/folded.h"
+#include "utils/error.h"
+#include "utils/banned.h"
+
+static int add_row(struct pathdiff *d, const char *stack, uint64_t a, uint64_t b)
+{
+	struct pathdiff_row *r = &d->rows[d->nr];
+	const char *semi;
+
+	r->stack = strdup(stack);
+	if (!r->stack)
+		return -1;
+	semi = strrchr(r->stack, ';');
+	r->func = semi ? semi + 1 : r->stack;
+	r->a = a;
+	r->b = b;
+	d->total_a += a;
+	d->total_b += b;
+	d->changed += a != b;
+	d->nr++;
+	return 0;
+}
+
+/* Both inputs are sorted by stack without duplicates: merge them. */
+int pathdiff_compute(const struct folded *a, const struct folded *b,
+		     struct pathdiff **out)
+{
+	struct pathdiff *d = calloc(1, sizeof(*d));
+	size_t i = 0, j = 0;
+
+	*out = NULL;
+	if (!d)
+		goto oom;
+	d->rows = calloc(a->nr + b->nr + 1, sizeof(*d->rows));
+	if (!d->rows)
+		goto oom;
+	while (i < a->nr || j < b->nr) {
+		int c = i == a->nr ? 1 : j == b->nr ? -1
+			: strcmp(a->stacks[i].stack, b->stacks[j].stack);
+		int rc;
+
+		if (c < 0) {
+			rc = add_row(d, a->stacks[i].stack, a->stacks[i].count, 0);
+			i++;
+		} else if (c > 0) {
+			rc = add_row(d, b->stacks[j].stack, 0, b->stacks[j].count);
+			j++;
+		} else {
+			rc = add_row(d, a->stacks[i].stack, a->stacks[i].count,
+				     b->stacks[j].count);
+			i++;
+			j++;
+		}
+		if (rc < 0)
+			goto oom;
+	}
+	*out = d;
+	return 0;
+oom:
+	pathdiff_free(d);
+	return error("out of memory while comparing call paths");
+}
+
+void pathdiff_free(struct pathdiff *d)
+{
+	if (!d)
+		return;
+	for (size_t i = 0; i < d->nr; i++)
+		free(d->rows[i].stack);
+	free(d->rows);
+	free(d);
+}
+
+static int64_t delta(const struct pathdiff_row *r)
+{
+	return (int64_t)(r->b - r->a);
+}
+
+static uint64_t magnitude(int64_t v)
+{
+	return v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+}
+
+/* Per called function: the sum of |change| over its paths, for ordering. */
+struct func_change {
+	const char *func;
+	uint64_t moved;
+	int64_t net;
+};
+
+static int cmp_func_name(const void *pa, const void *pb)
+{
+	const struct pathdiff_row *a = *(const struct pathdiff_row *const *)pa;
+	const struct pathdiff_row *b = *(const struct pathdiff_row *const *)pb;
+	uint64_t ma, mb;
+	int c = strcmp(a->func, b->func);
+
+	if (c)
+		return c;
+	ma = magnitude(delta(a));
+	mb = magnitude(delta(b));
+	if (ma != mb)
+		return ma > mb ? -1 : 1;
+	return strcmp(a->stack, b->stack);
+}
+
+static int cmp_func_change(const void *pa, const void *pb)
+{
+	const struct func_change *a = pa, *b = pb;
+
+	if (a->moved != b->moved)
+		return a->moved > b->moved ? -1 : 1;
+	return strcmp(a->func, b->func);
+}
+
+/* "+2", "-3", "0" */
+static const char *signed_text(char *buf, size_t n, int64_t v)
+{
+	snprintf(buf, n, "%s%" PRIu64, v < 0 ? "-" : v > 0 ? "+" : "", magnitude(v));
+	return buf;
+}
+
+int pathdiff_print(FILE *out, const struct pathdiff *d, const char *label_a,
+		   const char *label_b)
+{
+	const struct pathdiff_row **rows = malloc((d->changed + 1) * sizeof(*rows));
+	struct func_change *funcs = calloc(d->changed + 1, sizeof(*funcs));
+	size_t n = 0, nf = 0;
+
+	if (!rows || !funcs) {
+		free(rows);
+		free(funcs);
+		return error("out of memory while printing call-path changes");
+	}
+	for (size_t i = 0; i < d->nr; i++)
+		if (d->rows[i].a != d->rows[i].b)
+			rows[n++] = &d->rows[i];
+	qsort(rows, n, sizeof(*rows), cmp_func_name);
+	for (size_t i = 0; i < n; i++) {
+		if (!nf || strcmp(funcs[nf - 1].func, rows[i]->func))
+			funcs[nf++].func = rows[i]->func;
+		funcs[nf - 1].moved += magnitude(delta(rows[i]));
+		funcs[nf - 1].net += delta(rows[i]);
+	}
+	qsort(funcs, nf, sizeof(*funcs), cmp_func_change);
+
+	fprintf(out, "\f\n\t\t\tCall-path differences\n\n"
+		"Paths are matched by the function names along them; A is '%s',\n"
+		"B is '%s'.  %zu of %zu paths changed; calls %" PRIu64 " -> %" PRIu64 ".\n",
+		label_a, label_b, d->changed, d->nr, d->total_a, d->total_b);
+	for (size_t k = 0; k < nf; k++) {
+		char buf[32];
+
+		fprintf(out, "\n%s: %s calls\n", funcs[k].func,
+			signed_text(buf, sizeof(buf), funcs[k].net));
+		fputs("    A calls     B calls      change  path\n", out);
+		/* rows of one function are adjacent, largest change first */
+		for (size_t i = 0; i < n; i++) {
+			if (strcmp(rows[i]->func, funcs[k].func))
+				continue;
+			fprintf(out, "%11" PRIu64 " %11" PRIu64 " %11s  %s\n",
+				rows[i]->a, rows[i]->b,
+				signed_text(buf, sizeof(buf), delta(rows[i])),
+				rows[i]->stack);
+		}
+	}
+	free(rows);
+	free(funcs);
+	return ferror(out) ? -1 : 0;
+}

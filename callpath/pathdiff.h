@@ -1,0 +1,51 @@
+#ifndef CALLPATH_PATHDIFF_H
+#define CALLPATH_PATHDIFF_H
+/*
+ * pathdiff.h - subtract the call paths of two profiles (`--diff` with
+ * sidecars on both sides).
+ *
+ * Paths are matched by the function names along them (their folded
+ * stacks, folded.h), not by addresses, so the two sides may come from two
+ * builds of a program.  A path seen on one side only is a row with 0 calls
+ * on the other (a placeholder, so printers need no special case).
+ *
+ *   struct pathdiff *d;
+ *   if (pathdiff_compute(fa, fb, &d) < 0) return -1;
+ *   pathdiff_print(stdout, d, "old", "new");
+ *   pathdiff_free(d);
+ *
+ * Ownership: a struct pathdiff owns its rows and their strings; it keeps no
+ * pointer into the folded stacks it was computed from.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct folded;
+
+struct pathdiff_row {
+	char *stack;		/* "main;b;c", owned */
+	const char *func;	/* the called function: the stack's last name */
+	uint64_t a, b;		/* calls along the path on each side */
+};
+
+struct pathdiff {
+	struct pathdiff_row *rows;	/* sorted by stack */
+	size_t nr;
+	uint64_t total_a, total_b;
+	size_t changed;			/* rows with a != b */
+};
+
+int pathdiff_compute(const struct folded *a, const struct folded *b,
+		     struct pathdiff **out);
+void pathdiff_free(struct pathdiff *d);
+
+/*
+ * The table: rows whose counts differ, grouped by called function (the
+ * functions whose calls changed most first), each path with both counts
+ * and the change.  0 or -1 (out of memory).
+ */
+int pathdiff_print(FILE *out, const struct pathdiff *d, const char *label_a,
+		   const char *label_b);
+
+#endif

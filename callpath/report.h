@@ -1,0 +1,102 @@
+#ifndef CALLPATH_REPORT_H
+#define CALLPATH_REPORT_H
+/*
+ * report.h - the symbolised call-path model, and the call-path profile and
+ * calling-context tree printed after gprof's own output (`--callpath`).
+ *
+ * A sidecar (sidecar.h) records run-time addresses.  callpath_model_build()
+ * names them through a struct profile (diff/profile.h: upstream's symbols
+ * with link-time addresses): the sidecar's load_address is subtracted
+ * first, so PIE programs work.  Callees become function names as gprof
+ * prints them; call sites (return addresses) become "function+0xOFFSET", or
+ * "file:line" when the options ask for lines and debug info has them.
+ * Addresses outside every symbol become "[unknown]".
+ *
+ * The model is a calling-context tree of names: sidecar nodes that name the
+ * same (parent, function, call site) are one frame, so sidecars of several
+ * runs of one program (different load addresses, different return
+ * addresses into the C library) read as one tree.
+ *
+ *   struct callpath_model *m;
+ *   struct callpath_symopts so = { .lines = 0 };
+ *   if (callpath_model_build(sc, prof, &so, &m) < 0) return -1;
+ *   callpath_report_print(stdout, m, "gmon.out.callpath");
+ *   callpath_model_free(m);
+ *
+ * Invariants: frames[i].parent is CALLPATH_NONE or < i (parents first);
+ * func and site index names[]; no two frames share (parent, func, site).
+ * Ownership: the model owns its frames and names; it keeps no pointer to the
+ * sidecar or the profile it was built from.
+ */
+#include <stdint.h>
+#include <stdio.h>
+
+struct sidecar;
+struct profile;
+
+#define CALLPATH_NONE UINT32_MAX
+
+struct callpath_symopts {
+	int lines;	/* call sites as file:line (gprof -l) */
+	int full_paths;	/* with lines: the file as debug info names it, not
+			   its last component (gprof -L) */
+	/* Source position of a link-time address, or -1; NULL: none known.
+	 * *file stays owned by the callee. */
+	int (*addr_to_line)(uint64_t addr, const char **file, int *line);
+};
+
+struct callpath_frame {
+	uint32_t parent;	/* CALLPATH_NONE for a top-level frame */
+	uint32_t func;		/* index into names[]: the function called */
+	uint32_t site;		/* index into names[]: where it was called from */
+	uint64_t count;		/* calls along this path */
+};
+
+struct callpath_model {
+	struct callpath_frame *frames;
+	uint32_t nr_frames;
+	char **names;		/* interned function names and call-site labels */
+	uint32_t nr_names;
+	uint64_t total;		/* sum of all counts */
+
+	/* private: capacities and the interning and frame indexes */
+	uint32_t alloc_frames, alloc_names;
+	uint32_t *name_index, name_mask;
+	uint32_t *frame_index, frame_mask;
+};
+
+/* An empty model; NULL when out of memory. */
+struct callpath_model *callpath_model_new(void);
+void callpath_model_free(struct callpath_model *m);
+
+/* The index of `s` in names[], added when missing; CALLPATH_NONE when out
+ * of memory. */
+uint32_t callpath_model_intern(struct callpath_model *m, const char *s);
+
+/* Add `count` to the frame (parent, func, site), created when missing; its
+ * index in *idx.  0 or -1 (out of memory or bad parent). */
+int callpath_model_add(struct callpath_model *m, uint32_t parent, uint32_t func,
+		       uint32_t site, uint64_t count, uint32_t *idx);
+
+/* Name the sidecar's nodes through the profile's symbols.  0 or -1 (out of
+ * memory, reported with error()). */
+int callpath_model_build(const struct sidecar *sc, const struct profile *p,
+			 const struct callpath_symopts *so,
+			 struct callpath_model **out);
+
+/* Depth of frame `idx` (1 for top level); fills up to `max` frame indices
+ * of its path, root first, when `path` is not NULL. */
+uint32_t callpath_model_path(const struct callpath_model *m, uint32_t idx,
+			     uint32_t *path, uint32_t max);
+
+/*
+ * The report: a heading naming `source`, then for each function (most
+ * calls first) each distinct path that reached it with its calls and its
+ * share of the function's calls (iPath's call-path profile), then the
+ * calling-context tree indented two spaces per level (GPTL; a '*' marks a
+ * function reached along more than one path).  0 or -1 (out of memory).
+ */
+int callpath_report_print(FILE *out, const struct callpath_model *m,
+			  const char *source);
+
+#endif

@@ -1,0 +1,678 @@
+/*
+ * sidecar.c - read, write and merge call-path sidecars.
+ *
+ * All integers are little-endian on disk and read byte by byte, so a reader
+ * on any host accepts a file from any host.  See doc/sidecar-format.md.
+ */
+#include "sidecar.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "utils/banned.h"
+
+#define HDR_FIXED 112u		/* bytes before the strings */
+#define NODE_SIZE_MAX 4096u	/* sanity bound for node_size from a file */
+
+const char *const sidecar_drop_names[SIDECAR_DROP_NR] = {
+	[SIDECAR_DROP_REENTRY] = "reentry",
+	[SIDECAR_DROP_NODES] = "node-limit",
+	[SIDECAR_DROP_DEPTH] = "depth-limit",
+	[SIDECAR_DROP_STOPPED] = "stopped",
+};
+
+const char *const sidecar_failure_names[SIDECAR_FAIL_NR] = {
+	[SIDECAR_FAIL_NONE] = "none",
+	[SIDECAR_FAIL_MMAP] = "cannot map memory",
+	[SIDECAR_FAIL_NO_NEXT_MCOUNT] = "glibc mcount not found",
+	[SIDECAR_FAIL_HASH] = "node index cannot grow",
+};
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err || !errlen)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+/* ---- little-endian helpers ---- */
+
+static void put16(unsigned char *p, uint16_t v)
+{
+	p[0] = (unsigned char)v;
+	p[1] = (unsigned char)(v >> 8);
+}
+
+static void put32(unsigned char *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static void put64(unsigned char *p, uint64_t v)
+{
+	for (int i = 0; i < 8; i++)
+		p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static uint16_t get16(const unsigned char *p)
+{
+	return (uint16_t)(p[0] | (p[1] << 8));
+}
+
+static uint32_t get32(const unsigned char *p)
+{
+	uint32_t v = 0;
+
+	for (int i = 3; i >= 0; i--)
+		v = (v << 8) | p[i];
+	return v;
+}
+
+static uint64_t get64(const unsigned char *p)
+{
+	uint64_t v = 0;
+
+	for (int i = 7; i >= 0; i--)
+		v = (v << 8) | p[i];
+	return v;
+}
+
+/* ---- tree and index ---- */
+
+struct sidecar *sidecar_new(void)
+{
+	struct sidecar *sc = calloc(1, sizeof(*sc));
+
+	if (!sc)
+		return NULL;
+	sc->version = SIDECAR_VERSION;
+	sc->rank = -1;
+	sc->host = strdup("");
+	sc->exe = strdup("");
+	if (!sc->host || !sc->exe) {
+		sidecar_free(sc);
+		return NULL;
+	}
+	return sc;
+}
+
+void sidecar_free(struct sidecar *sc)
+{
+	if (!sc)
+		return;
+	free(sc->host);
+	free(sc->exe);
+	free(sc->nodes);
+	free(sc->index);
+	free(sc);
+}
+
+int sidecar_set_strings(struct sidecar *sc, const char *host, const char *exe)
+{
+	char *h = strdup(host ? host : "");
+	char *e = strdup(exe ? exe : "");
+
+	if (!h || !e) {
+		free(h);
+		free(e);
+		return -1;
+	}
+	free(sc->host);
+	free(sc->exe);
+	sc->host = h;
+	sc->exe = e;
+	return 0;
+}
+
+static uint32_t key_hash(uint32_t parent, uint64_t call_site, uint64_t callee)
+{
+	uint64_t h = call_site * 0x9e3779b97f4a7c15ull;
+
+	h ^= callee + 0x632be59bd9b4e019ull + (h << 6) + (h >> 2);
+	h ^= (uint64_t)parent * 0xc2b2ae3d27d4eb4full;
+	h ^= h >> 29;
+	return (uint32_t)(h ^ (h >> 32));
+}
+
+static int node_is(const struct sidecar_node *n, uint32_t parent,
+		   uint64_t call_site, uint64_t callee)
+{
+	return n->parent == parent && n->call_site == call_site &&
+	       n->callee == callee;
+}
+
+/* Rebuild the index with room for at least twice the nodes. */
+static int index_grow(struct sidecar *sc)
+{
+	uint32_t size = sc->index ? (sc->index_mask + 1) * 2 : 64;
+	uint32_t *index;
+
+	while (size < 2u * sc->nr_nodes + 2)
+		size *= 2;
+	index = malloc((size_t)size * sizeof(*index));
+	if (!index)
+		return -1;
+	memset(index, 0xff, (size_t)size * sizeof(*index));
+	for (uint32_t i = 0; i < sc->nr_nodes; i++) {
+		const struct sidecar_node *n = &sc->nodes[i];
+		uint32_t h = key_hash(n->parent, n->call_site, n->callee);
+
+		while (index[h & (size - 1)] != SIDECAR_ROOT)
+			h++;
+		index[h & (size - 1)] = i;
+	}
+	free(sc->index);
+	sc->index = index;
+	sc->index_mask = size - 1;
+	return 0;
+}
+
+uint32_t sidecar_find(const struct sidecar *sc, uint32_t parent,
+		      uint64_t call_site, uint64_t callee)
+{
+	uint32_t h;
+
+	if (!sc->index)
+		return SIDECAR_ROOT;
+	for (h = key_hash(parent, call_site, callee);; h++) {
+		uint32_t i = sc->index[h & sc->index_mask];
+
+		if (i == SIDECAR_ROOT)
+			return SIDECAR_ROOT;
+		if (node_is(&sc->nodes[i], parent, call_site, callee))
+			return i;
+	}
+}
+
+int sidecar_add(struct sidecar *sc, uint32_t parent, uint64_t call_site,
+		uint64_t callee, uint64_t count, uint32_t *idx)
+{
+	uint32_t i, h;
+
+	if (parent != SIDECAR_ROOT && parent >= sc->nr_nodes)
+		return -1;
+	/* the index is built lazily so that decoding stays linear */
+	if (!sc->index || 2u * (sc->nr_nodes + 1) > sc->index_mask + 1) {
+		if (index_grow(sc) < 0)
+			return -1;
+	}
+	i = sidecar_find(sc, parent, call_site, callee);
+	if (i != SIDECAR_ROOT) {
+		sc->nodes[i].count += count;
+		*idx = i;
+		return 0;
+	}
+	if (sc->nr_nodes >= SIDECAR_ROOT - 1)
+		return -1;
+	if (sc->nr_nodes == sc->alloc_nodes) {
+		uint32_t alloc = sc->alloc_nodes ? sc->alloc_nodes * 2 : 64;
+		struct sidecar_node *nodes;
+
+		if (alloc < sc->alloc_nodes)
+			alloc = SIDECAR_ROOT - 1;
+		nodes = realloc(sc->nodes, (size_t)alloc * sizeof(*nodes));
+		if (!nodes)
+			return -1;
+		sc->nodes = nodes;
+		sc->alloc_nodes = alloc;
+	}
+	i = sc->nr_nodes++;
+	sc->nodes[i] = (struct sidecar_node){
+		.parent = parent,
+		.call_site = call_site,
+		.callee = callee,
+		.count = count,
+	};
+	for (h = key_hash(parent, call_site, callee);
+	     sc->index[h & sc->index_mask] != SIDECAR_ROOT; h++)
+		;
+	sc->index[h & sc->index_mask] = i;
+	*idx = i;
+	return 0;
+}
+
+int sidecar_merge(struct sidecar *dst, const struct sidecar *src,
+		  char *err, size_t errlen)
+{
+	uint32_t *map = NULL;
+	int ret = -1;
+
+	if (src->nr_nodes) {
+		map = malloc((size_t)src->nr_nodes * sizeof(*map));
+		if (!map) {
+			set_err(err, errlen, "cannot merge sidecars: out of memory");
+			goto out;
+		}
+	}
+	/* parents precede children, so map[parent] is known in time */
+	for (uint32_t i = 0; i < src->nr_nodes; i++) {
+		const struct sidecar_node *n = &src->nodes[i];
+		uint32_t parent = n->parent == SIDECAR_ROOT ? SIDECAR_ROOT
+							    : map[n->parent];
+
+		if (sidecar_add(dst, parent, n->call_site, n->callee, n->count,
+				&map[i]) < 0) {
+			set_err(err, errlen,
+				"cannot merge sidecars: out of memory at node %u", i);
+			goto out;
+		}
+	}
+	for (int d = 0; d < SIDECAR_DROP_NR; d++)
+		dst->dropped[d] += src->dropped[d];
+	dst->threads += src->threads;
+	dst->flags |= src->flags & (SIDECAR_F_DEPTH_LIMITED | SIDECAR_F_MERGED);
+	if (dst->pid != src->pid)
+		dst->flags |= SIDECAR_F_MERGED;
+	if (!dst->failure)
+		dst->failure = src->failure;
+	ret = 0;
+out:
+	free(map);
+	return ret;
+}
+
+uint32_t sidecar_path(const struct sidecar *sc, uint32_t idx,
+		      uint32_t *path, uint32_t max)
+{
+	uint32_t depth = 0;
+
+	for (uint32_t i = idx; i != SIDECAR_ROOT; i = sc->nodes[i].parent)
+		depth++;
+	if (path) {
+		uint32_t d = depth;
+
+		for (uint32_t i = idx; i != SIDECAR_ROOT; i = sc->nodes[i].parent) {
+			d--;
+			if (d < max)
+				path[d] = i;
+		}
+	}
+	return depth;
+}
+
+uint64_t sidecar_total(const struct sidecar *sc)
+{
+	uint64_t total = 0;
+
+	for (uint32_t i = 0; i < sc->nr_nodes; i++)
+		total += sc->nodes[i].count;
+	return total;
+}
+
+/* ---- encoding ---- */
+
+static size_t str_len16(const char *s)
+{
+	size_t n = strlen(s);
+
+	return n > UINT16_MAX ? UINT16_MAX : n;
+}
+
+static size_t header_size(const struct sidecar *sc)
+{
+	size_t n = HDR_FIXED + str_len16(sc->host) + str_len16(sc->exe) +
+		   sc->build_id_len;
+
+	return (n + 7) & ~(size_t)7;
+}
+
+size_t sidecar_encoded_size(const struct sidecar *sc)
+{
+	return header_size(sc) + (size_t)sc->nr_nodes * SIDECAR_NODE_SIZE_V1;
+}
+
+static void encode_nodes(const struct sidecar *sc, uint32_t first, uint32_t n,
+			 unsigned char *p)
+{
+	for (uint32_t i = first; i < first + n; i++, p += SIDECAR_NODE_SIZE_V1) {
+		const struct sidecar_node *node = &sc->nodes[i];
+
+		put32(p, node->parent);
+		put32(p + 4, node->flags);
+		put64(p + 8, node->call_site);
+		put64(p + 16, node->callee);
+		put64(p + 24, node->count);
+		put64(p + 32, 0);	/* extension slot, see sidecar-format.md */
+	}
+}
+
+static void encode_header(const struct sidecar *sc, unsigned char *buf)
+{
+	size_t hsize = header_size(sc);
+	size_t host_len = str_len16(sc->host), exe_len = str_len16(sc->exe);
+	uint32_t bid_len = sc->build_id_len > SIDECAR_BUILD_ID_MAX
+				   ? SIDECAR_BUILD_ID_MAX : sc->build_id_len;
+	unsigned char *p;
+
+	memset(buf, 0, hsize);
+	memcpy(buf, SIDECAR_MAGIC, 8);
+	put32(buf + 8, SIDECAR_VERSION);
+	put32(buf + 12, (uint32_t)hsize);
+	put32(buf + 16, SIDECAR_NODE_SIZE_V1);
+	put32(buf + 20, sc->flags);
+	put64(buf + 24, sc->nr_nodes);
+	put64(buf + 32, sc->pid);
+	put64(buf + 40, sc->ppid);
+	put32(buf + 48, (uint32_t)sc->rank);
+	put32(buf + 52, sc->depth);
+	put32(buf + 56, sc->failure);
+	put32(buf + 60, sc->threads);
+	put64(buf + 64, sc->load_address);
+	for (int d = 0; d < SIDECAR_DROP_NR; d++)
+		put64(buf + 72 + 8 * d, sc->dropped[d]);
+	put16(buf + 104, (uint16_t)host_len);
+	put16(buf + 106, (uint16_t)exe_len);
+	put16(buf + 108, (uint16_t)bid_len);
+	p = buf + HDR_FIXED;
+	memcpy(p, sc->host, host_len);
+	p += host_len;
+	memcpy(p, sc->exe, exe_len);
+	p += exe_len;
+	memcpy(p, sc->build_id, bid_len);
+}
+
+void sidecar_encode(const struct sidecar *sc, unsigned char *buf)
+{
+	encode_header(sc, buf);
+	encode_nodes(sc, 0, sc->nr_nodes, buf + header_size(sc));
+}
+
+static int write_all(int fd, const unsigned char *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+#define WRITE_CHUNK 1024u	/* nodes encoded per write(2) */
+
+int sidecar_write_atomic(const struct sidecar *sc, const char *path,
+			 char *err, size_t errlen)
+{
+	size_t hsize = header_size(sc);
+	size_t buflen = hsize > WRITE_CHUNK * SIDECAR_NODE_SIZE_V1
+				? hsize : WRITE_CHUNK * SIDECAR_NODE_SIZE_V1;
+	size_t tmplen = strlen(path) + 16;
+	unsigned char *buf = malloc(buflen);
+	char *tmp = malloc(tmplen);
+	int fd = -1, ret = -1;
+
+	if (!buf || !tmp) {
+		set_err(err, errlen, "cannot write '%s': out of memory", path);
+		goto out;
+	}
+	snprintf(tmp, tmplen, "%s.tmpXXXXXX", path);
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		set_err(err, errlen, "cannot create '%s': %s", tmp, strerror(errno));
+		goto out;
+	}
+	/* encode in chunks: a big tree is not copied whole at exit */
+	encode_header(sc, buf);
+	if (write_all(fd, buf, hsize) < 0)
+		goto write_error;
+	for (uint32_t i = 0; i < sc->nr_nodes; i += WRITE_CHUNK) {
+		uint32_t n = sc->nr_nodes - i < WRITE_CHUNK ? sc->nr_nodes - i
+							     : WRITE_CHUNK;
+
+		encode_nodes(sc, i, n, buf);
+		if (write_all(fd, buf, (size_t)n * SIDECAR_NODE_SIZE_V1) < 0)
+			goto write_error;
+	}
+	/* mkstemp creates 0600; gmon.out is 0666 & ~umask, match it */
+	{
+		mode_t mask = umask(0);
+
+		umask(mask);
+		fchmod(fd, 0666 & ~mask);
+	}
+	if (close(fd) < 0) {
+		fd = -1;
+		goto write_error;
+	}
+	fd = -1;
+	if (rename(tmp, path) < 0) {
+		set_err(err, errlen, "cannot rename '%s' to '%s': %s", tmp, path,
+			strerror(errno));
+		goto out_unlink;
+	}
+	ret = 0;
+	goto out;
+write_error:
+	set_err(err, errlen, "cannot write '%s': %s", tmp, strerror(errno));
+out_unlink:
+	if (fd >= 0)
+		close(fd);
+	fd = -1;
+	unlink(tmp);
+out:
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	free(tmp);
+	return ret;
+}
+
+/* ---- decoding ---- */
+
+static char *dup_bytes(const unsigned char *p, size_t n)
+{
+	char *s = malloc(n + 1);
+
+	if (!s)
+		return NULL;
+	memcpy(s, p, n);
+	s[n] = '\0';
+	return s;
+}
+
+int sidecar_decode(const void *data, size_t len, const char *name,
+		   struct sidecar **out, char *err, size_t errlen)
+{
+	const unsigned char *buf = data;
+	struct sidecar *sc = NULL;
+	uint32_t version, hsize, node_size;
+	uint64_t nr_nodes;
+	size_t host_len, exe_len, bid_len, table;
+
+	*out = NULL;
+	if (len < 8 && memcmp(buf, SIDECAR_MAGIC, len) == 0) {
+		set_err(err, errlen, "cannot read '%s': truncated header at byte %zu",
+			name, len);
+		return -1;
+	}
+	if (len < 8 || memcmp(buf, SIDECAR_MAGIC, 8) != 0) {
+		set_err(err, errlen,
+			"cannot read '%s': bad magic (not a call-path sidecar)", name);
+		return -1;
+	}
+	if (len < 12) {
+		set_err(err, errlen, "cannot read '%s': truncated header at byte %zu",
+			name, len);
+		return -1;
+	}
+	version = get32(buf + 8);
+	if (version != SIDECAR_VERSION) {
+		set_err(err, errlen,
+			"cannot read '%s': unsupported version %u (this reader knows %u)",
+			name, version, SIDECAR_VERSION);
+		return -1;
+	}
+	if (len < HDR_FIXED) {
+		set_err(err, errlen, "cannot read '%s': truncated header at byte %zu",
+			name, len);
+		return -1;
+	}
+	hsize = get32(buf + 12);
+	node_size = get32(buf + 16);
+	nr_nodes = get64(buf + 24);
+	host_len = get16(buf + 104);
+	exe_len = get16(buf + 106);
+	bid_len = get16(buf + 108);
+	if (hsize < HDR_FIXED + host_len + exe_len + bid_len || hsize % 8) {
+		set_err(err, errlen, "cannot read '%s': bad header size %u",
+			name, hsize);
+		return -1;
+	}
+	if (bid_len > SIDECAR_BUILD_ID_MAX) {
+		set_err(err, errlen, "cannot read '%s': build-id of %zu bytes is too long",
+			name, bid_len);
+		return -1;
+	}
+	if (len < hsize) {
+		set_err(err, errlen, "cannot read '%s': truncated header at byte %zu",
+			name, len);
+		return -1;
+	}
+	if (node_size < SIDECAR_NODE_SIZE_V1 || node_size > NODE_SIZE_MAX ||
+	    node_size % 8) {
+		set_err(err, errlen, "cannot read '%s': bad node size %u",
+			name, node_size);
+		return -1;
+	}
+	if (nr_nodes >= SIDECAR_ROOT ||
+	    nr_nodes > (SIZE_MAX - hsize) / node_size) {
+		set_err(err, errlen, "cannot read '%s': bad node count %llu",
+			name, (unsigned long long)nr_nodes);
+		return -1;
+	}
+	table = (size_t)nr_nodes * node_size;
+	if (len - hsize < table) {
+		set_err(err, errlen, "cannot read '%s': truncated node table at byte %zu",
+			name, len);
+		return -1;
+	}
+	if (len - hsize > table) {
+		set_err(err, errlen, "cannot read '%s': trailing data at byte %zu",
+			name, hsize + table);
+		return -1;
+	}
+
+	sc = calloc(1, sizeof(*sc));
+	if (!sc)
+		goto oom;
+	sc->version = version;
+	sc->flags = get32(buf + 20);
+	sc->pid = get64(buf + 32);
+	sc->ppid = get64(buf + 40);
+	sc->rank = (int32_t)get32(buf + 48);
+	sc->depth = get32(buf + 52);
+	sc->failure = get32(buf + 56);
+	sc->threads = get32(buf + 60);
+	sc->load_address = get64(buf + 64);
+	for (int d = 0; d < SIDECAR_DROP_NR; d++)
+		sc->dropped[d] = get64(buf + 72 + 8 * d);
+	sc->host = dup_bytes(buf + HDR_FIXED, host_len);
+	sc->exe = dup_bytes(buf + HDR_FIXED + host_len, exe_len);
+	if (!sc->host || !sc->exe)
+		goto oom;
+	memcpy(sc->build_id, buf + HDR_FIXED + host_len + exe_len, bid_len);
+	sc->build_id_len = (uint32_t)bid_len;
+
+	if (nr_nodes) {
+		sc->nodes = malloc((size_t)nr_nodes * sizeof(*sc->nodes));
+		if (!sc->nodes)
+			goto oom;
+		sc->alloc_nodes = (uint32_t)nr_nodes;
+	}
+	for (uint32_t i = 0; i < nr_nodes; i++) {
+		const unsigned char *p = buf + hsize + (size_t)i * node_size;
+		struct sidecar_node *n = &sc->nodes[i];
+
+		n->parent = get32(p);
+		n->flags = get32(p + 4);
+		n->call_site = get64(p + 8);
+		n->callee = get64(p + 16);
+		n->count = get64(p + 24);
+		if (n->parent != SIDECAR_ROOT && n->parent >= i) {
+			set_err(err, errlen,
+				"cannot read '%s': node %u has bad parent %u at byte %zu",
+				name, i, n->parent, (size_t)(p - buf));
+			sidecar_free(sc);
+			return -1;
+		}
+		sc->nr_nodes = i + 1;
+	}
+	*out = sc;
+	return 0;
+oom:
+	set_err(err, errlen, "cannot read '%s': out of memory", name);
+	sidecar_free(sc);
+	return -1;
+}
+
+int sidecar_read(const char *path, struct sidecar **out, char *err, size_t errlen)
+{
+	unsigned char *buf = NULL;
+	size_t len = 0, alloc = 0;
+	int fd, ret = -1;
+
+	*out = NULL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		set_err(err, errlen, "cannot read '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	for (;;) {
+		ssize_t n;
+
+		if (len == alloc) {
+			size_t na = alloc ? alloc * 2 : 65536;
+			unsigned char *nb = realloc(buf, na);
+
+			if (!nb) {
+				set_err(err, errlen, "cannot read '%s': out of memory", path);
+				goto out;
+			}
+			buf = nb;
+			alloc = na;
+		}
+		n = read(fd, buf + len, alloc - len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			set_err(err, errlen, "cannot read '%s': %s", path, strerror(errno));
+			goto out;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	ret = sidecar_decode(buf ? buf : (unsigned char *)"", len, path, out,
+			     err, errlen);
+out:
+	close(fd);
+	free(buf);
+	return ret;
+}
+
+int sidecar_name_for(const char *gmon_name, char *buf, size_t buflen)
+{
+	int n = snprintf(buf, buflen, "%s%s", gmon_name, SIDECAR_SUFFIX);
+
+	if (n < 0 || (size_t)n >= buflen)
+		return -1;
+	return n;
+}

@@ -1,0 +1,166 @@
+/*
+ * sidecar.h - the call-path sidecar format (`gmon.out.callpath`).
+ *
+ * One module shared by the runtime (writer, at process exit) and the
+ * analysis side (reader, `gprof --callpath/--folded`).  The byte layout is
+ * documented in doc/sidecar-format.md; this header is the in-memory model.
+ *
+ * The model is a calling-context tree.  A node is one (call site, callee)
+ * pair under its parent; the path of a node is the vector of call sites
+ * from the root (iPath's representation).  Invariants kept by every function
+ * here and checked by the reader:
+ *   - nodes[i].parent is SIDECAR_ROOT or an index < i (parents come first,
+ *     so one pass in index order visits parents before children);
+ *   - no two children of one parent share (call_site, callee).
+ *
+ * Calling sequence:
+ *   writer:  sc = sidecar_new(); sidecar_add(sc, ...) per node, fill the
+ *            header fields; sidecar_write_atomic(sc, path, ...); sidecar_free(sc);
+ *   reader:  sidecar_read(path, &sc, err, sizeof(err)); ...; sidecar_free(sc);
+ *   summing: sidecar_merge(total, one, ...) for each rank/thread file.
+ *
+ * Ownership: a struct sidecar owns its nodes, strings and index.  Nothing
+ * returned by these functions points into another sidecar.  Library code
+ * never exits: failures return -1 with a message in `err` that names the
+ * file and what is wrong first, e.g.
+ *   cannot read 'x.callpath': truncated node table at byte 4112
+ */
+#ifndef CALLPATH_SIDECAR_H
+#define CALLPATH_SIDECAR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define SIDECAR_MAGIC        "EGPROFCP"	/* 8 bytes, no terminator on disk */
+#define SIDECAR_VERSION      1u
+#define SIDECAR_NODE_SIZE_V1 40u	/* bytes per node record in version 1 */
+#define SIDECAR_ROOT         UINT32_MAX	/* parent index of top-level nodes */
+#define SIDECAR_BUILD_ID_MAX 64
+#define SIDECAR_SUFFIX       ".callpath"
+
+/* Header flags. */
+enum {
+	SIDECAR_F_FENTRY = 1u << 0,	/* recorded through __fentry__ (-mfentry) */
+	SIDECAR_F_DEPTH_LIMITED = 1u << 1,	/* paths cut to the last `depth` frames */
+	SIDECAR_F_MERGED = 1u << 2,	/* sum of several processes (sidecar_merge) */
+};
+
+/* Why calls were not recorded; one counter each in the header. */
+enum sidecar_drop {
+	SIDECAR_DROP_REENTRY,	/* call arrived while this thread was inside the runtime */
+	SIDECAR_DROP_NODES,	/* node bound (CALLPATH_MAX_NODES) reached */
+	SIDECAR_DROP_DEPTH,	/* shadow stack full (CALLPATH_MAX_DEPTH) */
+	SIDECAR_DROP_STOPPED,	/* recording stopped (failure, or after exit began) */
+	SIDECAR_DROP_NR
+};
+extern const char *const sidecar_drop_names[SIDECAR_DROP_NR];
+
+/* Internal failures of the runtime; the first one stops recording. */
+enum sidecar_failure {
+	SIDECAR_FAIL_NONE,
+	SIDECAR_FAIL_MMAP,		/* could not map a node pool, table or stack */
+	SIDECAR_FAIL_NO_NEXT_MCOUNT,	/* glibc's mcount/__fentry__ not found */
+	SIDECAR_FAIL_HASH,		/* node index could not grow */
+	SIDECAR_FAIL_NR
+};
+extern const char *const sidecar_failure_names[SIDECAR_FAIL_NR];
+
+struct sidecar_node {
+	uint32_t parent;	/* SIDECAR_ROOT or index of the parent node */
+	uint32_t flags;		/* reserved for per-node extensions; 0 in v1 */
+	uint64_t call_site;	/* return address in the caller (run-time address) */
+	uint64_t callee;	/* address inside the callee (mcount's selfpc) */
+	uint64_t count;		/* calls along this path */
+};
+
+struct sidecar {
+	uint32_t version;
+	uint32_t flags;		/* SIDECAR_F_* */
+	uint64_t pid;
+	uint64_t ppid;		/* pid of the parent if this process is a fork child, else 0 */
+	int32_t rank;		/* MPI rank, -1 when none was set */
+	uint32_t depth;		/* CALLPATH_DEPTH, 0 = full paths */
+	uint32_t failure;	/* enum sidecar_failure */
+	uint32_t threads;	/* threads whose trees were merged */
+	uint64_t load_address;	/* load bias of the main program (0 unless PIE) */
+	uint64_t dropped[SIDECAR_DROP_NR];
+	char *host;		/* owned, NUL-terminated, never NULL after sidecar_new */
+	char *exe;		/* owned, NUL-terminated, never NULL after sidecar_new */
+	unsigned char build_id[SIDECAR_BUILD_ID_MAX];
+	uint32_t build_id_len;
+
+	struct sidecar_node *nodes;	/* owned; nr_nodes valid entries */
+	uint32_t nr_nodes;
+
+	/* private: capacity and the (parent, call site, callee) index */
+	uint32_t alloc_nodes;
+	uint32_t *index;
+	uint32_t index_mask;
+};
+
+/* An empty tree with version set and rank -1; NULL when out of memory. */
+struct sidecar *sidecar_new(void);
+void sidecar_free(struct sidecar *sc);
+
+/* Replace host/exe (copied).  0 or -1 (out of memory). */
+int sidecar_set_strings(struct sidecar *sc, const char *host, const char *exe);
+
+/*
+ * Find the child (call_site, callee) of `parent`, creating it when missing,
+ * and add `count` to it.  Its index is stored in *idx.  0 or -1 (out of
+ * memory, bad parent, or more than UINT32_MAX - 1 nodes).
+ */
+int sidecar_add(struct sidecar *sc, uint32_t parent, uint64_t call_site,
+		uint64_t callee, uint64_t count, uint32_t *idx);
+
+/* Index of the child or SIDECAR_ROOT when there is none. */
+uint32_t sidecar_find(const struct sidecar *sc, uint32_t parent,
+		      uint64_t call_site, uint64_t callee);
+
+/*
+ * Add every path of `src` into `dst` (counts summed where (call site, callee)
+ * paths match, new paths appended), and sum the dropped counters and thread
+ * counts.  Header identity fields of `dst` are kept; `dst` is flagged
+ * SIDECAR_F_MERGED when the pids differ.  0 or -1 with `err` set.
+ */
+int sidecar_merge(struct sidecar *dst, const struct sidecar *src,
+		  char *err, size_t errlen);
+
+/*
+ * Depth of node `idx` (1 for a top-level node); stores up to `max` node
+ * indices of its path, root side first, in `path` (may be NULL).
+ */
+uint32_t sidecar_path(const struct sidecar *sc, uint32_t idx,
+		      uint32_t *path, uint32_t max);
+
+/* Sum of the counts of all nodes. */
+uint64_t sidecar_total(const struct sidecar *sc);
+
+/* Serialised size in bytes; sidecar_encode fills a buffer of that size. */
+size_t sidecar_encoded_size(const struct sidecar *sc);
+void sidecar_encode(const struct sidecar *sc, unsigned char *buf);
+
+/*
+ * Write `sc` to `path` through a temporary file in the same folder and
+ * rename(2), so readers never see a half-written file.  0 or -1.
+ */
+int sidecar_write_atomic(const struct sidecar *sc, const char *path,
+			 char *err, size_t errlen);
+
+/*
+ * Parse `len` bytes; `name` is used in messages only.  On success *out owns
+ * a new tree.  Truncated, foreign, future-version or inconsistent input
+ * returns -1 with `err` like "cannot read 'NAME': bad magic".
+ */
+int sidecar_decode(const void *buf, size_t len, const char *name,
+		   struct sidecar **out, char *err, size_t errlen);
+int sidecar_read(const char *path, struct sidecar **out,
+		 char *err, size_t errlen);
+
+/*
+ * The sidecar name for a gmon file name: "gmon.out" -> "gmon.out.callpath".
+ * Returns the length written (like snprintf) or -1 when it does not fit.
+ */
+int sidecar_name_for(const char *gmon_name, char *buf, size_t buflen);
+
+#endif

@@ -1,0 +1,341 @@
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "diff/diff.h"
+#include "diff/match.h"
+#include "diff/noise.h"
+#include "utils/error.h"
+#include "utils/banned.h"
+
+static void fill_side(struct diff_side_sym *s, const struct profile *p, long idx)
+{
+	const struct profile_sym *y;
+
+	memset(s, 0, sizeof(*s));
+	s->sym = idx;
+	if (idx < 0)
+		return; /* the placeholder: absent, no samples, no calls */
+	y = &p->syms[idx];
+	s->present = 1;
+	s->ticks = y->self_ticks;
+	s->has_samples = y->self_ticks != 0;
+	s->has_calls = y->ncalls != 0 || y->self_calls != 0;
+	s->self_sec = profile_seconds(p, y->self_ticks);
+	s->child_sec = profile_seconds(p, y->child_ticks);
+	s->prop_self_sec = profile_seconds(p, y->prop_self);
+	s->prop_child_sec = profile_seconds(p, y->prop_child);
+	s->calls = y->ncalls;
+	s->self_calls = y->self_calls;
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
+/* The printed name: a clone without its own partner shows its base name
+ * (with both sides' names when they differ), so a cloning or inlining change
+ * is visible instead of looking like two unrelated functions. */
+static char *entry_print_name(const struct profile_sym *x, const struct profile_sym *y,
+			      int kind)
+{
+	const struct profile_sym *one = x ? x : y;
+	char base[512];
+	size_t n;
+	char *out;
+
+	if (kind == MATCH_NAME)
+		return strdup(x->print_name);
+	if (kind == MATCH_CLONE_BASE) {
+		if (!match_clone_base(x->print_name, base, sizeof(base)) &&
+		    !match_clone_base(y->print_name, base, sizeof(base)))
+			snprintf(base, sizeof(base), "%s", x->print_name);
+		n = strlen(base) + strlen(x->print_name) + strlen(y->print_name) + 8;
+		out = malloc(n);
+		if (out)
+			snprintf(out, n, "%s [%s | %s]", base, x->print_name, y->print_name);
+		return out;
+	}
+	if (!match_clone_base(one->print_name, base, sizeof(base)))
+		return strdup(one->print_name);
+	n = strlen(base) + strlen(one->print_name) + 4;
+	out = malloc(n);
+	if (out)
+		snprintf(out, n, "%s [%s]", base, one->print_name);
+	return out;
+}
+
+static const struct diff *name_ctx;
+
+static int cmp_print_name(const void *lp, const void *rp)
+{
+	return strcmp(name_ctx->entries[*(const size_t *)lp].print_name,
+		      name_ctx->entries[*(const size_t *)rp].print_name);
+}
+
+/* Static functions that share a name stay separate entries; give each the
+ * file it comes from so a reader can tell them apart. */
+static int disambiguate(struct diff *d)
+{
+	size_t *order = malloc((d->nentries + 1) * sizeof(size_t));
+	size_t i, j;
+
+	if (!order)
+		return error("out of memory");
+	for (i = 0; i < d->nentries; i++)
+		order[i] = i;
+	name_ctx = d;
+	qsort(order, d->nentries, sizeof(size_t), cmp_print_name);
+	name_ctx = NULL;
+	for (i = 0; i < d->nentries; i = j) {
+		for (j = i + 1; j < d->nentries &&
+		     strcmp(d->entries[order[i]].print_name,
+			    d->entries[order[j]].print_name) == 0; j++)
+			;
+		for (size_t k = i; j - i > 1 && k < j; k++) {
+			struct diff_entry *e = &d->entries[order[k]];
+			const char *f = e->file ? strrchr(e->file, '/') : NULL;
+			size_t n;
+			char *q;
+
+			if (!e->file)
+				continue;
+			f = f ? f + 1 : e->file;
+			n = strlen(e->print_name) + strlen(f) + 4;
+			q = malloc(n);
+			if (!q) {
+				free(order);
+				return error("out of memory");
+			}
+			snprintf(q, n, "%s (%s)", e->print_name, f);
+			free(e->print_name);
+			e->print_name = q;
+		}
+	}
+	free(order);
+	return 0;
+}
+
+/* Arcs: a hash from (parent entry, child entry) to the diff arc. */
+struct arc_map {
+	long *slot;   /* diff arc index + 1 */
+	size_t mask;
+};
+
+static size_t arc_hash(uint32_t p, uint32_t c)
+{
+	uint64_t h = ((uint64_t)p << 32 | c) * 0x9E3779B97F4A7C15ull;
+
+	return (size_t)(h >> 17);
+}
+
+static int add_arcs(struct diff *d, const long *entry_of[DIFF_NSIDES])
+{
+	size_t total = d->prof[0]->narcs + d->prof[1]->narcs, cap = 16, k, s;
+	struct arc_map map;
+
+	while (cap < 2 * total + 2)
+		cap *= 2;
+	map.slot = calloc(cap, sizeof(long));
+	map.mask = cap - 1;
+	d->arcs = calloc(total + 1, sizeof(*d->arcs));
+	if (!map.slot || !d->arcs) {
+		free(map.slot);
+		return error("out of memory");
+	}
+	for (s = 0; s < DIFF_NSIDES; s++) {
+		const struct profile *p = d->prof[s];
+
+		for (k = 0; k < p->narcs; k++) {
+			const struct profile_arc *a = &p->arcs[k];
+			long pe = entry_of[s][a->parent], ce = entry_of[s][a->child];
+			struct diff_arc *da;
+			size_t h;
+
+			if (pe < 0 || ce < 0)
+				continue; /* an arc touching a cycle pseudo-symbol */
+			for (h = arc_hash((uint32_t)pe, (uint32_t)ce) & map.mask; map.slot[h];
+			     h = (h + 1) & map.mask) {
+				da = &d->arcs[map.slot[h] - 1];
+				if (da->parent == (uint32_t)pe && da->child == (uint32_t)ce)
+					break;
+			}
+			if (!map.slot[h]) {
+				map.slot[h] = (long)d->narcs + 1;
+				da = &d->arcs[d->narcs++];
+				da->parent = (uint32_t)pe;
+				da->child = (uint32_t)ce;
+			}
+			da = &d->arcs[map.slot[h] - 1];
+			da->present[s] = 1;
+			da->count[s] += a->count;
+			da->time_sec[s] += profile_seconds(p, a->time);
+			da->child_time_sec[s] += profile_seconds(p, a->child_time);
+		}
+	}
+	for (k = 0; k < d->narcs; k++)
+		d->arcs[k].count_diff = (int64_t)d->arcs[k].count[0] - (int64_t)d->arcs[k].count[1];
+	free(map.slot);
+	return 0;
+}
+
+int diff_compute(struct diff *d, const struct profile *base,
+		 const struct profile *second, const struct diff_opts *opts)
+{
+	struct match m;
+	long *entry_of[DIFF_NSIDES] = { NULL, NULL };
+	size_t i, s;
+	int ret = -1;
+
+	memset(d, 0, sizeof(*d));
+	d->prof[DIFF_BASE] = base;
+	d->prof[DIFF_SECOND] = second;
+	if (match_compute(&m, base, second) < 0)
+		return -1;
+	d->entries = calloc(m.npairs + 1, sizeof(*d->entries));
+	for (s = 0; s < DIFF_NSIDES; s++) {
+		entry_of[s] = malloc((d->prof[s]->nsyms + 1) * sizeof(long));
+		for (i = 0; entry_of[s] && i < d->prof[s]->nsyms; i++)
+			entry_of[s][i] = -1;
+	}
+	if (!d->entries || !entry_of[0] || !entry_of[1]) {
+		error("out of memory");
+		goto out;
+	}
+	for (i = 0; i < m.npairs; i++) {
+		const struct match_pair *mp = &m.pairs[i];
+		struct diff_entry *e = &d->entries[d->nentries++];
+		const struct profile_sym *x = mp->sym[0] >= 0 ? &base->syms[mp->sym[0]] : NULL;
+		const struct profile_sym *y = mp->sym[1] >= 0 ? &second->syms[mp->sym[1]] : NULL;
+		const struct profile_sym *one = x ? x : y;
+
+		e->match = (enum diff_match_kind)mp->kind;
+		e->name = strdup(one->name);
+		e->file = dup_or_null(one->file ? one->file : (y ? y->file : NULL));
+		e->print_name = entry_print_name(x, y, mp->kind);
+		if (!e->name || !e->print_name) {
+			error("out of memory");
+			goto out;
+		}
+		e->flags = (x ? x->flags : 0) | (y ? y->flags : 0);
+		e->in_flat = !!(e->flags & PSYM_IN_FLAT);
+		e->in_graph = !!(e->flags & PSYM_IN_GRAPH);
+		for (s = 0; s < DIFF_NSIDES; s++) {
+			fill_side(&e->side[s], d->prof[s], mp->sym[s]);
+			if (mp->sym[s] >= 0)
+				entry_of[s][mp->sym[s]] = (long)i;
+		}
+		e->self_diff = e->side[0].self_sec - e->side[1].self_sec;
+		e->child_diff = e->side[0].child_sec - e->side[1].child_sec;
+		e->calls_diff = (int64_t)e->side[0].calls - (int64_t)e->side[1].calls;
+		d->abs_sum += fabs(e->self_diff);
+		d->total_sec[0] += e->side[0].self_sec;
+		d->total_sec[1] += e->side[1].self_sec;
+	}
+	if (disambiguate(d) < 0)
+		goto out;
+	for (s = 0; s < DIFF_NSIDES; s++)
+		d->nruns[s] = 1;
+	for (i = 0; i < d->nentries; i++)
+		d->entries[i].impact = d->abs_sum > 0 ?
+			100.0 * d->entries[i].self_diff / d->abs_sum : 0.0;
+	for (s = 0; s < DIFF_NSIDES; s++) {
+		d->has_hist[s] = !!(d->prof[s]->input & PROFILE_HAS_HIST);
+		d->has_cg[s] = !!(d->prof[s]->input & PROFILE_HAS_CG);
+	}
+	if (add_arcs(d, (const long **)entry_of) < 0)
+		goto out;
+	noise_apply(d, opts ? opts->noise_sigmas : 2.0);
+	ret = 0;
+out:
+	match_release(&m);
+	free(entry_of[0]);
+	free(entry_of[1]);
+	if (ret < 0)
+		diff_release(d);
+	return ret;
+}
+
+static int cmp_entry(const struct diff_entry *l, const struct diff_entry *r)
+{
+	double dl = fabs(l->self_diff), dr = fabs(r->self_diff);
+	int64_t cl = l->calls_diff < 0 ? -l->calls_diff : l->calls_diff;
+	int64_t cr = r->calls_diff < 0 ? -r->calls_diff : r->calls_diff;
+	int c;
+
+	if (dl != dr)
+		return dl > dr ? -1 : 1;
+	if (cl != cr)
+		return cl > cr ? -1 : 1;
+	c = strcmp(l->print_name, r->print_name);
+	return c ? c : strcmp(l->file ? l->file : "", r->file ? r->file : "");
+}
+
+static const struct diff *sort_ctx;
+
+static int cmp_index(const void *lp, const void *rp)
+{
+	size_t l = *(const size_t *)lp, r = *(const size_t *)rp;
+	int c = cmp_entry(&sort_ctx->entries[l], &sort_ctx->entries[r]);
+
+	return c ? c : (l < r ? -1 : l > r);
+}
+
+void diff_sort(struct diff *d)
+{
+	size_t *order = malloc((d->nentries + 1) * sizeof(size_t));
+	size_t *newpos = malloc((d->nentries + 1) * sizeof(size_t));
+	struct diff_entry *sorted = malloc((d->nentries + 1) * sizeof(*sorted));
+	size_t i;
+
+	if (!order || !newpos || !sorted) {
+		/* Out of memory: leave the (valid) match order. */
+		free(order);
+		free(newpos);
+		free(sorted);
+		return;
+	}
+	for (i = 0; i < d->nentries; i++)
+		order[i] = i;
+	sort_ctx = d;
+	qsort(order, d->nentries, sizeof(size_t), cmp_index);
+	sort_ctx = NULL;
+	for (i = 0; i < d->nentries; i++) {
+		sorted[i] = d->entries[order[i]];
+		newpos[order[i]] = i;
+	}
+	for (i = 0; i < d->narcs; i++) {
+		d->arcs[i].parent = (uint32_t)newpos[d->arcs[i].parent];
+		d->arcs[i].child = (uint32_t)newpos[d->arcs[i].child];
+	}
+	free(d->entries);
+	d->entries = sorted;
+	free(order);
+	free(newpos);
+}
+
+long diff_find(const struct diff *d, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < d->nentries; i++)
+		if (strcmp(d->entries[i].name, name) == 0 ||
+		    strcmp(d->entries[i].print_name, name) == 0)
+			return (long)i;
+	return -1;
+}
+
+void diff_release(struct diff *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->nentries; i++) {
+		free(d->entries[i].name);
+		free(d->entries[i].print_name);
+		free(d->entries[i].file);
+	}
+	free(d->entries);
+	free(d->arcs);
+	memset(d, 0, sizeof(*d));
+}

@@ -1,0 +1,142 @@
+#ifndef EGPROF_DIFF_H
+#define EGPROF_DIFF_H
+/*
+ * A differential profile: two profiles (diff/profile.h) matched symbol by
+ * symbol and subtracted, baseline minus second (the paper's convention: a
+ * positive difference is time the second run no longer spends).
+ *
+ * Match, then link (perf's hists__match/hists__link): every function of
+ * either side becomes one entry with both sides filled in.  A function that
+ * exists on one side only still has both sides: the missing one is a
+ * placeholder (sym == -1, present == 0, zero numbers, has_samples and
+ * has_calls 0), so printers and graph writers never test for a missing side;
+ * they print side[i] and the difference.  Zero differences are kept: in a
+ * diff a zero means "equal", not "no data".
+ *
+ * Calling sequence:
+ *
+ *   struct diff d;
+ *   struct diff_opts opts = DIFF_OPTS_INIT;
+ *   if (diff_compute(&d, base, second, &opts) < 0) ... error reported ...
+ *   diff_sort(&d);                 optional: entries by |self_diff|
+ *   ... d.entries[i].side[DIFF_BASE].self_sec, d.arcs[j].count_diff ...
+ *   diff_release(&d);
+ *
+ * Ownership: the diff owns its arrays and the strings in its entries.  It
+ * keeps pointers to the two profiles (prof[]), which the caller owns and
+ * must keep alive until diff_release().
+ *
+ * Invariants:
+ *  - entries[] holds every matched or one-sided function (cycles "as a
+ *    whole" are left out: their numbering is per side and means nothing
+ *    across sides).  arcs[] refer to entries by index (parent, child), and
+ *    stay valid after diff_sort() (which renumbers them).
+ *  - side[s].sym is an index into prof[s]->syms[], or -1 for a placeholder;
+ *    present == (sym >= 0).
+ *  - self_diff == side[0].self_sec - side[1].self_sec, in seconds (each
+ *    side's ticks over its own hz: sampling rates may differ).
+ *  - calls_diff == side[0].calls - side[1].calls, counting a side without
+ *    call counts as 0.
+ *  - impact == 100 * self_diff / abs_sum, 0 when abs_sum == 0.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include "diff/profile.h"
+
+enum diff_side_id { DIFF_BASE = 0, DIFF_SECOND = 1, DIFF_NSIDES = 2 };
+
+/* How an entry was matched (for the reader, and for tests of each rule). */
+enum diff_match_kind {
+	MATCH_NONE,       /* on one side only */
+	MATCH_NAME,       /* same (mangled) name, and same file when static */
+	MATCH_CLONE_BASE, /* a GCC clone matched by its base name */
+	MATCH__COUNT
+};
+
+/* Sampling-noise verdict for an entry's self_diff (diff/noise.h). */
+enum diff_noise {
+	NOISE_NONE,       /* the difference stands out of the noise */
+	NOISE_WITHIN,     /* |self_diff| is within the combined sampling noise */
+	NOISE__COUNT
+};
+
+struct diff_side_sym {
+	long sym;            /* index into prof[side]->syms[], -1: placeholder */
+	int present;         /* the symbol exists in this side's binary */
+	int has_samples;     /* this side has histogram samples in it ("---") */
+	int has_calls;       /* this side has a call count for it ("-") */
+	double ticks;        /* self samples, in this side's ticks */
+	double self_sec;     /* self seconds */
+	double child_sec;    /* children's time, seconds (gprof's
+				cg.child_time: the flat "total" column) */
+	double prop_self_sec;  /* call graph's "self" (after -E/-F), seconds */
+	double prop_child_sec; /* call graph's "children", seconds */
+	uint64_t calls;      /* calls from others (gprof's "called") */
+	uint64_t self_calls; /* recursive calls (gprof's "+N") */
+	double spread_sec;   /* std deviation of self seconds across the
+				side's runs or ranks; 0 with one gmon file */
+};
+
+struct diff_entry {
+	char *name;          /* symbol name (mangled for C++) */
+	char *print_name;    /* as gprof prints it; a clone without a partner
+				of its own name shows its base name first
+				("foo [foo.isra.0]"); a name several static
+				functions share gets " (file.c)" */
+	char *file;          /* source file, or NULL */
+	unsigned flags;      /* PSYM_* of the side(s) it comes from */
+	enum diff_match_kind match;
+	struct diff_side_sym side[DIFF_NSIDES];
+	double self_diff;    /* seconds, baseline - second */
+	double child_diff;   /* seconds */
+	int64_t calls_diff;
+	double impact;       /* percent of sum |self_diff| */
+	double noise_sec;    /* the noise threshold applied, seconds */
+	enum diff_noise noise;
+	int in_flat;         /* selected for the flat profile on either side */
+	int in_graph;        /* selected for the call graph on either side */
+};
+
+struct diff_arc {
+	uint32_t parent;     /* index into entries[] */
+	uint32_t child;
+	int present[DIFF_NSIDES];   /* the arc was recorded on that side */
+	uint64_t count[DIFF_NSIDES];/* 0 on a side without it */
+	int64_t count_diff;  /* count[0] - count[1] */
+	double time_sec[DIFF_NSIDES];       /* self time along the arc */
+	double child_time_sec[DIFF_NSIDES]; /* children's time along it */
+};
+
+struct diff_opts {
+	double noise_sigmas; /* K in |d| < K*sigma (see diff/noise.h) */
+};
+#define DIFF_OPTS_INIT { 2.0 }
+
+struct diff {
+	const struct profile *prof[DIFF_NSIDES];  /* borrowed, see above */
+	struct diff_entry *entries;
+	size_t nentries;
+	struct diff_arc *arcs;
+	size_t narcs;
+	double abs_sum;      /* sum of |self_diff| over entries */
+	double total_sec[DIFF_NSIDES]; /* each side's total self seconds */
+	int has_hist[DIFF_NSIDES];     /* each side had a histogram */
+	int has_cg[DIFF_NSIDES];       /* each side had call-graph arcs */
+	size_t nruns[DIFF_NSIDES];     /* runs or ranks summed into each side
+					  (set by noise_set_spread, else 1) */
+};
+
+/* Match and subtract.  Returns 0, or -1 (reported) when out of memory. */
+int diff_compute(struct diff *d, const struct profile *base,
+		 const struct profile *second, const struct diff_opts *opts);
+
+/* Order entries by |self_diff| descending, then |calls_diff| descending,
+ * then name: the order of both diff tables.  Remaps arcs. */
+void diff_sort(struct diff *d);
+
+/* The entry index for a symbol of one side, -1 when none (linear). */
+long diff_find(const struct diff *d, const char *name);
+
+void diff_release(struct diff *d);
+
+#endif

@@ -1,0 +1,41 @@
+#ifndef EGPROF_PRINT_H
+#define EGPROF_PRINT_H
+/*
+ * The printers of a differential profile (struct diff, diff/diff.h): one
+ * module, one file per table.
+ *
+ *   print_convention()    the header saying what is subtracted from what
+ *   print_classic_flat()  gprof's flat profile layout, signed (print_classic.c)
+ *   print_extended_flat() the paper's Figure 1 (bottom) table (print_extended.c)
+ *   print_cg()            gprof's call-graph layout, signed (print_cg.c)
+ *
+ * Printers read entries and arcs and never test for a missing side: an
+ * absent side is a placeholder whose has_samples/has_calls are 0, which is
+ * what prints "---" and "-".  Each returns 0, or -1 (reported) when out of
+ * memory.  Sorting is theirs (they do not change the diff).
+ */
+#include <stdio.h>
+#include "diff/diff.h"
+
+struct diff_print_opts {
+	int brief;            /* -b: no header, no explanations */
+	int zeros;            /* -z: print functions without data too */
+	int bsd;              /* -T: gprof's traditional (BSD) number layout */
+	int extended;         /* --extended */
+	int noise_marker;     /* mark entries within sampling noise */
+	const char *label[DIFF_NSIDES]; /* how each side is named ("app gmon") */
+};
+
+void print_convention(FILE *out, const struct diff *d, const struct diff_print_opts *po);
+int print_classic_flat(FILE *out, const struct diff *d, const struct diff_print_opts *po);
+int print_extended_flat(FILE *out, const struct diff *d, const struct diff_print_opts *po);
+int print_cg(FILE *out, const struct diff *d, const struct diff_print_opts *po);
+
+/* For the printers: entry indices of the flat tables, in print order
+ * (|self diff|, then |calls diff|, then name); the caller frees *order. */
+int print_flat_order(const struct diff *d, const struct diff_print_opts *po,
+		     size_t **order, size_t *n);
+/* The noise marker column ("  ~" or ""). */
+const char *print_noise_mark(const struct diff_entry *e, const struct diff_print_opts *po);
+
+#endif

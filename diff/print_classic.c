@@ -1,0 +1,117 @@
+/*
+ * The classic differential flat profile: gprof's flat-profile layout with
+ * signed numbers, so scripts that parse gprof output keep working.
+ *
+ *   % time      the impact: self diff / sum |self diff| * 100
+ *   cumulative  running sum of |self diff| in printed order
+ *   self        self seconds, baseline - second
+ *   calls       calls, baseline - second (blank when neither side has any)
+ *   self/call   change of the cost of one call: self/calls of the baseline
+ *               minus that of the second run; a side without calls counts
+ *               as 0 per call (blank when neither side has calls)
+ *   total/call  the same with self + children time
+ */
+#include <math.h>
+#include <stdlib.h>
+#include "diff/print.h"
+#include "utils/error.h"
+#include "utils/banned.h"
+
+/* gprof's SI table (hist.c), for the per-call unit. */
+static const struct { char prefix; double scale; } si[] = {
+	{ 'T', 1e-12 }, { 'G', 1e-09 }, { 'M', 1e-06 }, { 'K', 1e-03 },
+	{ ' ', 1 }, { 'm', 1e+03 }, { 'u', 1e+06 }, { 'n', 1e+09 },
+	{ 'p', 1e+12 }, { 'f', 1e+15 }, { 'a', 1e+18 },
+};
+
+static double per_call(const struct diff_side_sym *s, int with_children)
+{
+	if (!s->calls)
+		return 0;
+	return (s->self_sec + (with_children ? s->child_sec : 0)) / (double)s->calls;
+}
+
+static int any_calls(const struct diff_entry *e)
+{
+	return e->side[DIFF_BASE].calls || e->side[DIFF_SECOND].calls;
+}
+
+static double print_per_call_diff(const struct diff_entry *e, int with_children)
+{
+	return per_call(&e->side[DIFF_BASE], with_children) -
+	       per_call(&e->side[DIFF_SECOND], with_children);
+}
+
+static void sample_line(FILE *out, const struct diff *d)
+{
+	double a = d->prof[DIFF_BASE]->hz, b = d->prof[DIFF_SECOND]->hz;
+
+	if (a == b)
+		fprintf(out, "\nEach sample counts as %g seconds.\n", a > 0 ? 1.0 / a : 0.0);
+	else
+		fprintf(out, "\nEach sample counts as %g seconds in the baseline, %g in the second run.\n",
+			a > 0 ? 1.0 / a : 0.0, b > 0 ? 1.0 / b : 0.0);
+}
+
+int print_classic_flat(FILE *out, const struct diff *d, const struct diff_print_opts *po)
+{
+	size_t *order, n, i, scale = 4;
+	double top = 0, cum = 0;
+	char unit[16];
+
+	if (print_flat_order(d, po, &order, &n) < 0)
+		return -1;
+	if (po->bsd) {
+		scale = 5; /* milliseconds, as gprof -T */
+	} else {
+		for (i = 0; i < n; i++) {
+			const struct diff_entry *e = &d->entries[order[i]];
+
+			if (any_calls(e) && fabs(print_per_call_diff(e, 1)) > top)
+				top = fabs(print_per_call_diff(e, 1));
+		}
+		if (top > 0)
+			for (scale = 0; scale < sizeof(si) / sizeof(si[0]) - 1; scale++)
+				if (si[scale].scale * top >= 1.0 && si[scale].scale * top < 1000.0)
+					break;
+	}
+	snprintf(unit, sizeof(unit), "%cs/call", si[scale].prefix);
+
+	fprintf(out, "Flat profile:\n");
+	sample_line(out, d);
+	fprintf(out, "%5.5s %10.10s %8.8s %8.8s %8.8s %8.8s  %-8.8s\n",
+		"%  ", "cumulative", "self  ", "", "self  ", "total ", "");
+	fprintf(out, "%5.5s %9.9s  %8.8s %8.8s %8.8s %8.8s  %-8.8s\n",
+		"time", "seconds", "seconds", "calls", unit, unit, "name");
+	for (i = 0; i < n; i++) {
+		const struct diff_entry *e = &d->entries[order[i]];
+
+		cum += fabs(e->self_diff);
+		fprintf(out, po->bsd ? "%5.1f %10.2f %8.2f" : "%6.2f %9.2f %8.2f",
+			e->impact, cum, e->self_diff);
+		if (any_calls(e))
+			fprintf(out, " %8lld %8.2f %8.2f  ", (long long)e->calls_diff,
+				si[scale].scale * print_per_call_diff(e, 0),
+				si[scale].scale * print_per_call_diff(e, 1));
+		else
+			fprintf(out, " %8.8s %8.8s %8.8s  ", "", "", "");
+		fprintf(out, "%s%s\n", e->print_name, print_noise_mark(e, po));
+	}
+	if (!po->brief)
+		fprintf(out,
+			"\n"
+			" %%         the impact of this function on the change: its self\n"
+			"           seconds difference over the sum of all |differences|.\n\n"
+			"cumulative a running sum of |self seconds| differences, in this order.\n\n"
+			"self       self seconds of the baseline minus the second run's.\n\n"
+			"calls      calls of the baseline minus the second run's; blank when\n"
+			"           neither run counted calls of the function.\n\n"
+			"self       the change of the cost of one call: self seconds per call\n"
+			"s/call     in the baseline minus that in the second run (a run without\n"
+			"           calls counts as 0 per call).\n\n"
+			"total      the same with self and children time.\n"
+			"s/call\n\n"
+			"name       the function; rows are sorted by |self| difference.\n\n");
+	free(order);
+	return 0;
+}

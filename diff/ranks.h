@@ -1,0 +1,63 @@
+#ifndef EGPROF_RANKS_H
+#define EGPROF_RANKS_H
+/*
+ * Rank identity: which MPI rank wrote which gmon file.
+ *
+ * glibc writes one gmon file per process ("$GMON_OUT_PREFIX.<pid>"), and
+ * libcallpath writes "<gmon file>.callpath" beside it, recording the pid and
+ * the MPI rank (callpath/sidecar.h).  A file with a readable sidecar takes
+ * the rank from it; a file without one is labelled by its name, and its pid
+ * is taken from a numeric last suffix when there is one.
+ *
+ *   struct rank_id *ids; size_t n;
+ *   ranks_identify(files, nfiles, &ids);    one entry per file, same order
+ *   ranks_sort(ids, n, order);              known ranks first, by rank
+ *   ... ids[i].label, ids[i].rank ...
+ *   ranks_free(ids, n);
+ *
+ * Summing sidecars (gprof -s, --diff of rank directories):
+ *   ranks_merge_sidecars(files, n, &sc, &nfound)   sum of the sidecars that exist
+ *   ranks_write_sidecar_sum(files, n, "gmon.sum.callpath")
+ *
+ * Ownership: a struct rank_id owns its strings; ranks_free() releases an
+ * array of them.  A merged sidecar belongs to the caller (sidecar_free()).
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+struct sidecar;
+
+struct rank_id {
+	char *gmon;       /* the gmon file, as given */
+	char *sidecar;    /* its sidecar when one was read, else NULL */
+	int rank;         /* MPI rank from the sidecar, -1 when unknown */
+	uint64_t pid;     /* from the sidecar or the file name, 0 when unknown */
+	char *label;      /* "rank 3", or the file's base name */
+	char *tag;        /* short column form: "3", or "#5" (index in files) */
+};
+
+/* One rank_id per file.  Unreadable sidecars are warned about and the file
+ * is labelled by name; two files claiming one rank are warned about.
+ * 0, or -1 when out of memory. */
+int ranks_identify(char *const *files, size_t n, struct rank_id **out);
+void ranks_free(struct rank_id *ids, size_t n);
+
+/* Fill order[0..n) with indices of ids: known ranks ascending, then the
+ * files without a rank in their given order. */
+void ranks_sort(const struct rank_id *ids, size_t n, size_t *order);
+
+/* How many ids have a rank. */
+size_t ranks_known(const struct rank_id *ids, size_t n);
+
+/* Sum the sidecars "<file>.callpath" of those files that have one.
+ * *out is NULL and *nfound 0 when none has; a sidecar that cannot be read
+ * is an error.  0 or -1. */
+int ranks_merge_sidecars(char *const *files, size_t n, struct sidecar **out,
+			 size_t *nfound);
+
+/* Write the sum of the files' sidecars to `path` (atomically) when at least
+ * one exists; warn when only some files have one.  Returns the number of
+ * sidecars summed (0: nothing written), or -1. */
+long ranks_write_sidecar_sum(char *const *files, size_t n, const char *path);
+
+#endif

@@ -1,0 +1,164 @@
+/*
+ * The --rank-stats report.  Three parts, as GPTL prints per-thread tables
+ * and then per-region sums across threads: the functions across ranks
+ * (sorted by cost), the ranks (when there are few enough to read), and a
+ * summary naming what to look at first.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "diff/rankstats.h"
+#include "utils/banned.h"
+
+static int tag_width(const struct rankstats *rs)
+{
+	size_t i, w = 4;
+
+	for (i = 0; i < rs->nranks; i++)
+		if (strlen(rs->ranks[i].tag) > w)
+			w = strlen(rs->ranks[i].tag);
+	return (int)w;
+}
+
+static void print_functions(FILE *fp, const struct rankstats *rs)
+{
+	int tw = tag_width(rs);
+	size_t i;
+	char ran[48];
+
+	fprintf(fp, "%9s %6s %9s %8s %8s %8s %*s %*s %11s %11s %9s  %s\n",
+		"cost", "imbal", "total", "min", "mean", "max", tw, "min@", tw, "max@",
+		"calls min", "calls max", "ran", "name");
+	fprintf(fp, "%9s %6s %9s %8s %8s %8s %*s %*s %11s %11s %9s\n",
+		"seconds", "", "seconds", "seconds", "seconds", "seconds", tw, "", tw, "",
+		"", "", "ranks");
+	for (i = 0; i < rs->nfns; i++) {
+		const struct rankstats_fn *f = &rs->fns[i];
+		char imb[16];
+
+		if (f->imbalance > 0)
+			snprintf(imb, sizeof(imb), "%.2f", f->imbalance);
+		else
+			snprintf(imb, sizeof(imb), "-");
+		snprintf(ran, sizeof(ran), "%zu/%zu", f->nran, rs->nranks);
+		fprintf(fp, "%9.2f %6s %9.2f %8.2f %8.3f %8.2f %*s %*s %11llu %11llu %9s  %s\n",
+			f->cost, imb, f->self_total, f->self_min, f->self_mean, f->self_max,
+			tw, rs->ranks[f->self_min_rank].tag, tw, rs->ranks[f->self_max_rank].tag,
+			(unsigned long long)f->calls_min, (unsigned long long)f->calls_max,
+			ran, f->name);
+	}
+}
+
+static void print_ranks(FILE *fp, const struct rankstats *rs, char *const *files)
+{
+	double mean = rs->total_self / (double)rs->nranks;
+	int tw = tag_width(rs);
+	size_t i;
+
+	fprintf(fp, "\nPer rank:\n");
+	fprintf(fp, "%*s %9s %7s %12s %6s %9s %9s %8s  %s\n", tw, "rank", "self s",
+		"x mean", "calls", "funcs", "time mix", "call mix", "calls", "file");
+	fprintf(fp, "%*s %9s %7s %12s %6s %9s %9s %8s\n", tw, "", "", "", "", "ran",
+		"distance", "distance", "differ");
+	for (i = 0; i < rs->nranks; i++) {
+		const struct rankstats_rank *k = &rs->ranks[i];
+
+		fprintf(fp, "%*s %9.2f %7.2f %12llu %6zu %9.3f %9.3f %8zu  %s\n", tw, k->tag,
+			k->self, mean > 0 ? k->self / mean : 0, (unsigned long long)k->calls,
+			k->nran, k->time_dist, k->calls_dist, k->ncalls_differ,
+			files && files[i] ? files[i] : "");
+	}
+}
+
+static int cmp_imbalance(const void *pa, const void *pb)
+{
+	const struct rankstats_fn *a = *(const struct rankstats_fn *const *)pa;
+	const struct rankstats_fn *b = *(const struct rankstats_fn *const *)pb;
+
+	if (a->imbalance != b->imbalance)
+		return a->imbalance > b->imbalance ? -1 : 1;
+	return strcmp(a->name, b->name);
+}
+
+static void print_summary(FILE *fp, const struct rankstats *rs, size_t items)
+{
+	const struct rankstats_fn **sel = malloc((rs->nfns + 1) * sizeof(*sel));
+	double mean = rs->total_self / (double)rs->nranks;
+	size_t i, n = 0, slow = 0, fast = 0;
+
+	fprintf(fp, "\nSummary:\n");
+	if (!sel)
+		return;
+	/* Imbalance matters where there is time: at least 1% of the job's. */
+	for (i = 0; i < rs->nfns; i++)
+		if (rs->fns[i].imbalance > 0 && rs->fns[i].self_total >= 0.01 * rs->total_self)
+			sel[n++] = &rs->fns[i];
+	qsort(sel, n, sizeof(*sel), cmp_imbalance);
+	fprintf(fp, "  most imbalanced functions (max/mean self time, of those with >= 1%% of it):\n");
+	if (!n)
+		fprintf(fp, "    none: no function has samples\n");
+	for (i = 0; i < n && i < items; i++)
+		fprintf(fp, "    %-24s %6.2f  max %.2f s on rank %s, min %.2f s on rank %s\n",
+			sel[i]->name, sel[i]->imbalance, sel[i]->self_max,
+			rs->ranks[sel[i]->self_max_rank].tag, sel[i]->self_min,
+			rs->ranks[sel[i]->self_min_rank].tag);
+
+	n = 0;
+	for (i = 0; i < rs->nfns; i++)
+		if (rs->fns[i].nran < rs->nranks)
+			sel[n++] = &rs->fns[i];
+	fprintf(fp, "  functions that ran on some ranks only: %zu\n", n);
+	for (i = 0; i < n && i < items; i++) {
+		fprintf(fp, "    %-24s %zu/%zu", sel[i]->name, sel[i]->nran, rs->nranks);
+		if (sel[i]->nran == 1)
+			fprintf(fp, "  only rank %s", rs->ranks[sel[i]->only_rank].tag);
+		fprintf(fp, "  (calls up to %llu on rank %s)\n",
+			(unsigned long long)sel[i]->calls_max,
+			rs->ranks[sel[i]->calls_max_rank].tag);
+	}
+	free(sel);
+
+	for (i = 1; i < rs->nranks; i++) {
+		if (rs->ranks[i].self > rs->ranks[slow].self)
+			slow = i;
+		if (rs->ranks[i].self < rs->ranks[fast].self)
+			fast = i;
+	}
+	fprintf(fp, "  slowest rank %s: %.2f s self (%.2fx mean); fastest rank %s: %.2f s (%.2fx)\n",
+		rs->ranks[slow].tag, rs->ranks[slow].self,
+		mean > 0 ? rs->ranks[slow].self / mean : 0, rs->ranks[fast].tag,
+		rs->ranks[fast].self, mean > 0 ? rs->ranks[fast].self / mean : 0);
+
+	if (rs->nranks < 3) {
+		fprintf(fp, "  outlier ranks: need 3 ranks or more\n");
+		return;
+	}
+	fprintf(fp, "  outlier ranks (mix of time and calls least like the others'):\n");
+	for (i = 0; i < rs->nranks && i < items; i++) {
+		const struct rankstats_rank *k = &rs->ranks[rs->outliers[i]];
+
+		if (k->time_dist + k->calls_dist <= 0)
+			break;
+		fprintf(fp, "    rank %s: distance %.3f (time %.3f, calls %.3f); "
+			"functions run on under half the ranks: %zu; calls off the median: %zu\n",
+			k->tag, k->time_dist + k->calls_dist, k->time_dist, k->calls_dist,
+			k->nunique, k->ncalls_differ);
+	}
+	if (i == 0)
+		fprintf(fp, "    none: every rank has the same mix\n");
+}
+
+void rankstats_print(FILE *fp, const struct rankstats *rs,
+		     const struct rankstats_opts *o, const char *title)
+{
+	fprintf(fp, "Rank statistics: %s\n", title);
+	fprintf(fp, "%zu ranks, %zu functions, %.2f self seconds in all. "
+		"imbal = max/mean; cost = ranks x max.\n\n",
+		rs->nranks, rs->nfns, rs->total_self);
+	print_functions(fp, rs);
+	if (rs->nranks <= o->max_rank_rows)
+		print_ranks(fp, rs, o->files);
+	else
+		fprintf(fp, "\n(per-rank table left out: %zu ranks; the summary names the outliers)\n",
+			rs->nranks);
+	print_summary(fp, rs, o->summary_items);
+}

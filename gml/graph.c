@@ -1,0 +1,701 @@
+/*
+ * The graph model: building from a single profile, pruning, labels, sizes,
+ * colours and the layout by call depth.  The differential builder is in
+ * graph_diff.c; the writers only translate what is computed here.
+ */
+#define _GNU_SOURCE /* asprintf */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "gml/graph.h"
+#include "gml/gml_write.h"
+#include "gml/dot_write.h"
+#include "gml/graphml_write.h"
+#include "utils/error.h"
+#include "utils/banned.h"
+
+const char *const graph_node_kind_names[GNODE__COUNT] = {
+	[GNODE_FUNCTION] = "function",
+	[GNODE_CYCLE] = "cycle",
+	[GNODE_LEGEND] = "legend",
+};
+
+const char *const graph_presence_names[GPRES__COUNT] = {
+	[GPRES_BOTH] = "both",
+	[GPRES_BASE_ONLY] = "first",
+	[GPRES_SECOND_ONLY] = "second",
+};
+
+const char *const graph_edge_kind_names[GEDGE__COUNT] = {
+	[GEDGE_CALL] = "call",
+	[GEDGE_MEMBER] = "member",
+};
+
+/* ------------------------------------------------------------------------ */
+/* Storage                                                                  */
+
+struct graph *graph_new(int is_diff)
+{
+	struct graph *g = calloc(1, sizeof(*g));
+
+	if (g)
+		g->is_diff = is_diff;
+	return g;
+}
+
+/* Grow an array to hold one more element, doubling at powers of two. */
+static int grow(void **arr, size_t n, size_t elem)
+{
+	size_t cap;
+	void *q;
+
+	if (n & (n - 1) || (n != 0 && n < 16))
+		return 0;
+	cap = n ? 2 * n : 16;
+	q = realloc(*arr, cap * elem);
+	if (!q)
+		return -1;
+	*arr = q;
+	return 0;
+}
+
+long graph_add_node(struct graph *g, const struct graph_node *n)
+{
+	if (grow((void **)&g->nodes, g->nnodes, sizeof(*g->nodes)) < 0)
+		return -1;
+	g->nodes[g->nnodes] = *n;
+	return (long)g->nnodes++;
+}
+
+long graph_add_edge(struct graph *g, const struct graph_edge *e)
+{
+	if (grow((void **)&g->edges, g->nedges, sizeof(*g->edges)) < 0)
+		return -1;
+	g->edges[g->nedges] = *e;
+	return (long)g->nedges++;
+}
+
+void graph_free(struct graph *g)
+{
+	size_t i;
+
+	if (!g)
+		return;
+	for (i = 0; i < g->nnodes; i++) {
+		free(g->nodes[i].name);
+		free(g->nodes[i].label);
+	}
+	for (i = 0; i < g->nedges; i++)
+		free(g->edges[i].label);
+	free(g->nodes);
+	free(g->edges);
+	free(g->title);
+	free(g->legend);
+	free(g);
+}
+
+const char *graph_color_str(uint32_t rgb, char *buf)
+{
+	snprintf(buf, 8, "#%06x", (unsigned)(rgb & 0xffffff));
+	return buf;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Pruning                                                                  */
+
+/*
+ * Thresholds apply to absolute values (weights are never negative), so a
+ * large change in either direction stays.  Cycle-member links are pruned
+ * only with their nodes: they carry no calls.
+ */
+static void prune(struct graph *g, const struct graph_opts *opts)
+{
+	double nmin = opts->node_thres / 100.0 * g->node_total;
+	double emin = opts->edge_thres / 100.0 * g->edge_total;
+	size_t *newidx = NULL;
+	size_t i, n = 0, m = 0;
+
+	if (opts->node_thres <= 0 && opts->edge_thres <= 0)
+		return;
+	newidx = malloc((g->nnodes ? g->nnodes : 1) * sizeof(*newidx));
+	if (!newidx)
+		return; /* keep everything rather than fail an export */
+	for (i = 0; i < g->nnodes; i++) {
+		struct graph_node *nd = &g->nodes[i];
+
+		if (opts->node_thres > 0 && nd->kind != GNODE_LEGEND && nd->weight < nmin) {
+			free(nd->name);
+			free(nd->label);
+			newidx[i] = SIZE_MAX;
+			continue;
+		}
+		newidx[i] = n;
+		g->nodes[n++] = *nd;
+	}
+	g->pruned_nodes += g->nnodes - n;
+	g->nnodes = n;
+	for (i = 0; i < g->nedges; i++) {
+		struct graph_edge *e = &g->edges[i];
+
+		if (newidx[e->from] == SIZE_MAX || newidx[e->to] == SIZE_MAX ||
+		    (opts->edge_thres > 0 && e->kind == GEDGE_CALL && e->weight < emin)) {
+			free(e->label);
+			continue;
+		}
+		e->from = newidx[e->from];
+		e->to = newidx[e->to];
+		g->edges[m++] = *e;
+	}
+	g->pruned_edges += g->nedges - m;
+	g->nedges = m;
+	free(newidx);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Labels                                                                   */
+
+static char *node_label(const struct graph *g, const struct graph_node *n)
+{
+	char *s = NULL;
+	const char *side = n->presence == GPRES_BASE_ONLY ? "\nonly in the first run" :
+			   n->presence == GPRES_SECOND_ONLY ? "\nonly in the second run" : "";
+	int r;
+
+	if (!g->is_diff)
+		r = asprintf(&s, "%s\nself %.2f s (%.1f%%)\ntotal %.2f s (%.1f%%)",
+			     n->name, n->self[0], n->self_pct, n->total[0], n->total_pct);
+	else
+		r = asprintf(&s, "%s\nself %.2f | %.2f s, diff %+.2f (%.1f%%)%s\n"
+			     "total %.2f | %.2f s, diff %+.2f%s",
+			     n->name, n->self[0], n->self[1], n->self_diff, n->self_pct,
+			     n->noise ? " ~noise" : "", n->total[0], n->total[1],
+			     n->total_diff, side);
+	return r < 0 ? NULL : s;
+}
+
+static char *edge_label(const struct graph *g, const struct graph_edge *e)
+{
+	char *s = NULL;
+	int r;
+
+	if (e->kind == GEDGE_MEMBER)
+		r = asprintf(&s, "member");
+	else if (!g->is_diff)
+		r = asprintf(&s, "%llu", (unsigned long long)e->calls[0]);
+	else
+		r = asprintf(&s, "%llu | %llu (%+lld)", (unsigned long long)e->calls[0],
+			     (unsigned long long)e->calls[1], (long long)e->calls_diff);
+	return r < 0 ? NULL : s;
+}
+
+static const char diff_legend[] =
+	"Legend: diff = first run - second run\n"
+	"blue: less time in the second run\n"
+	"red: more time in the second run\n"
+	"grey: unchanged, or within sampling noise\n"
+	"deeper colour: larger change of self time\n"
+	"dashed: only in the first run\n"
+	"dotted: only in the second run\n"
+	"edges: blue fewer calls, red more calls,\n"
+	"width by the change in calls";
+
+static const char single_legend[] =
+	"Legend: height = inclusive time, width = self time\n"
+	"deeper orange: more inclusive time; edges: calls";
+
+/* ------------------------------------------------------------------------ */
+/* Sizes and colours                                                        */
+
+/* Readable minimum and the span the times scale into, pixels. */
+enum { CHAR_W = 7, LINE_H = 16, PAD = 12, MIN_W = 80, MIN_H = 40,
+       SPAN_W = 320, SPAN_H = 160, MAX_LABEL_W = 480 };
+
+static void label_box(const char *label, double *w, double *h)
+{
+	size_t lines = 1, len = 0, longest = 0;
+	const char *c;
+
+	for (c = label; *c; c++) {
+		if (*c == '\n') {
+			lines++;
+			len = 0;
+			continue;
+		}
+		if (++len > longest)
+			longest = len;
+	}
+	*w = (double)longest * CHAR_W + PAD;
+	if (*w > MAX_LABEL_W)
+		*w = MAX_LABEL_W; /* longer C++ names overflow the box */
+	*h = (double)lines * LINE_H + PAD;
+}
+
+static uint32_t lerp_rgb(uint32_t a, uint32_t b, double t)
+{
+	uint32_t out = 0;
+	int shift;
+
+	if (t < 0)
+		t = 0;
+	if (t > 1)
+		t = 1;
+	for (shift = 16; shift >= 0; shift -= 8) {
+		double ca = (a >> shift) & 0xff, cb = (b >> shift) & 0xff;
+		out |= (uint32_t)lround(ca + (cb - ca) * t) << shift;
+	}
+	return out;
+}
+
+/* The diverging palette (ColorBrewer RdBu ends, lightened so black labels
+ * stay readable); grey is "no change". */
+#define GREY 0xd9d9d9u
+#define LESS 0x4393c3u   /* less time / fewer calls in the second run */
+#define MORE 0xd6604du   /* more time / more calls in the second run */
+#define EDGE_GREY 0x999999u
+
+/* Intensity of a change: never as pale as grey, so a small real change is
+ * still told apart from "unchanged". */
+static uint32_t diverging(double d, double maxabs)
+{
+	double t;
+
+	if (d == 0 || maxabs <= 0)
+		return GREY;
+	t = 0.3 + 0.7 * fabs(d) / maxabs;
+	return lerp_rgb(GREY, d > 0 ? LESS : MORE, t);
+}
+
+static double frac(double v, double max)
+{
+	return max > 0 ? fabs(v) / max : 0;
+}
+
+static void style(struct graph *g, const struct graph_opts *opts)
+{
+	double max_self = 0, max_total = 0, max_calls = 0;
+	size_t i;
+
+	for (i = 0; i < g->nnodes; i++) {
+		const struct graph_node *n = &g->nodes[i];
+		double s = g->is_diff ? fabs(n->self_diff) : n->self[0];
+		double t = g->is_diff ? fabs(n->total_diff) : n->total[0];
+
+		if (n->kind == GNODE_LEGEND)
+			continue;
+		if (s > max_self)
+			max_self = s;
+		if (t > max_total)
+			max_total = t;
+	}
+	for (i = 0; i < g->nedges; i++) {
+		const struct graph_edge *e = &g->edges[i];
+		double c = g->is_diff ? fabs((double)e->calls_diff) : (double)e->calls[0];
+
+		if (e->kind == GEDGE_CALL && c > max_calls)
+			max_calls = c;
+	}
+
+	for (i = 0; i < g->nnodes; i++) {
+		struct graph_node *n = &g->nodes[i];
+		double lw, lh, fs, ft;
+
+		label_box(n->label, &lw, &lh);
+		fs = frac(g->is_diff ? n->self_diff : n->self[0], max_self);
+		ft = frac(g->is_diff ? n->total_diff : n->total[0], max_total);
+		n->w = lw;
+		n->h = lh;
+		if (!opts->no_node_size && n->kind != GNODE_LEGEND) {
+			/* The paper's sizing: width by exclusive, height by
+			 * inclusive time, never below what the label needs. */
+			n->w = fmax(lw, MIN_W + SPAN_W * fs);
+			n->h = fmax(lh, MIN_H + SPAN_H * ft);
+		}
+		n->outline = 0x000000;
+		n->outline_width = 1;
+		n->outline_style = GLINE_SOLID;
+		n->shape = "rectangle";
+		if (n->kind == GNODE_LEGEND) {
+			n->fill = 0xffffff;
+			n->shape = "rectangle";
+			n->outline = 0x666666;
+		} else if (g->is_diff) {
+			n->fill = n->noise ? GREY : diverging(n->self_diff, max_self);
+		} else {
+			n->fill = lerp_rgb(0xfff5eb, 0xfd8d3c, ft);
+		}
+		if (n->kind == GNODE_CYCLE) {
+			n->shape = "octagon";
+			if (!g->is_diff)
+				n->fill = 0xe6e6fa;
+		}
+		if (n->presence != GPRES_BOTH) {
+			n->outline_width = 3;
+			n->outline_style = n->presence == GPRES_BASE_ONLY ? GLINE_DASHED
+									  : GLINE_DOTTED;
+		}
+	}
+	for (i = 0; i < g->nedges; i++) {
+		struct graph_edge *e = &g->edges[i];
+
+		if (e->kind == GEDGE_MEMBER) {
+			e->color = 0x8080c0;
+			e->width = 1;
+			e->style = GLINE_DOTTED;
+			continue;
+		}
+		if (g->is_diff) {
+			e->color = e->calls_diff == 0 ? EDGE_GREY
+				   : lerp_rgb(GREY, e->calls_diff > 0 ? LESS : MORE,
+					      0.3 + 0.7 * frac((double)e->calls_diff, max_calls));
+			e->width = 1 + 5 * frac((double)e->calls_diff, max_calls);
+		} else {
+			e->color = 0x404040;
+			e->width = 1 + 4 * frac((double)e->calls[0], max_calls);
+		}
+		e->style = e->presence == GPRES_BASE_ONLY ? GLINE_DASHED :
+			   e->presence == GPRES_SECOND_ONLY ? GLINE_DOTTED : GLINE_SOLID;
+	}
+}
+
+/* ------------------------------------------------------------------------ */
+/* Layout: rows by call depth                                               */
+
+enum { HGAP = 40, VGAP = 80 };
+
+/* Roots first by inclusive weight, so the row starts with the heavy part. */
+static const struct graph *sort_graph;
+static int by_weight_desc(const void *a, const void *b)
+{
+	const struct graph_node *na = &sort_graph->nodes[*(const size_t *)a];
+	const struct graph_node *nb = &sort_graph->nodes[*(const size_t *)b];
+	double wa = fabs(na->total[0]) + fabs(na->total[1]);
+	double wb = fabs(nb->total[0]) + fabs(nb->total[1]);
+
+	if (wa != wb)
+		return wa > wb ? -1 : 1;
+	return *(const size_t *)a < *(const size_t *)b ? -1 :
+	       *(const size_t *)a > *(const size_t *)b;
+}
+
+static int layout(struct graph *g)
+{
+	size_t nn = g->nnodes, i, head = 0, tail = 0, nroots = 0;
+	size_t *start = calloc(nn + 1, sizeof(size_t));
+	size_t *adj = malloc((g->nedges ? g->nedges : 1) * sizeof(size_t));
+	size_t *indeg = calloc(nn ? nn : 1, sizeof(size_t));
+	size_t *queue = malloc((nn ? nn : 1) * sizeof(size_t));
+	size_t *roots = malloc((nn ? nn : 1) * sizeof(size_t));
+	double *row_w = NULL, *row_h = NULL, *row_x = NULL, *row_y = NULL;
+	int maxdepth = 0, ret = -1;
+
+	if (!start || !adj || !indeg || !queue || !roots)
+		goto out;
+	/* Call edges as adjacency lists (CSR), self-calls left out. */
+	for (i = 0; i < g->nedges; i++) {
+		const struct graph_edge *e = &g->edges[i];
+
+		if (e->kind == GEDGE_CALL && e->from != e->to) {
+			start[e->from + 1]++;
+			indeg[e->to]++;
+		}
+	}
+	for (i = 0; i < nn; i++)
+		start[i + 1] += start[i];
+	{
+		size_t *fill = malloc((nn ? nn : 1) * sizeof(size_t));
+
+		if (!fill)
+			goto out;
+		memcpy(fill, start, nn * sizeof(size_t));
+		for (i = 0; i < g->nedges; i++) {
+			const struct graph_edge *e = &g->edges[i];
+
+			if (e->kind == GEDGE_CALL && e->from != e->to)
+				adj[fill[e->from]++] = e->to;
+		}
+		free(fill);
+	}
+	for (i = 0; i < nn; i++) {
+		g->nodes[i].depth = g->nodes[i].kind == GNODE_LEGEND ? -1 : -2;
+		if (g->nodes[i].kind == GNODE_FUNCTION)
+			roots[nroots++] = i;
+	}
+	sort_graph = g;
+	qsort(roots, nroots, sizeof(*roots), by_weight_desc);
+	/* Breadth first from the uncalled functions; then from the heaviest
+	 * function not reached yet (a cycle nobody enters from outside). */
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t r = 0; r < nroots; r++) {
+			size_t s = roots[r];
+
+			if (g->nodes[s].depth != -2 || (pass == 0 && indeg[s] != 0))
+				continue;
+			g->nodes[s].depth = 0;
+			queue[tail++] = s;
+			while (head < tail) {
+				size_t u = queue[head++];
+
+				for (size_t k = start[u]; k < start[u + 1]; k++) {
+					size_t v = adj[k];
+
+					if (g->nodes[v].depth == -2) {
+						g->nodes[v].depth = g->nodes[u].depth + 1;
+						queue[tail++] = v;
+					}
+				}
+			}
+		}
+	}
+	/* A cycle's node sits on the row of its shallowest member. */
+	for (i = 0; i < g->nedges; i++) {
+		const struct graph_edge *e = &g->edges[i];
+		struct graph_node *c = &g->nodes[e->from];
+		int d = g->nodes[e->to].depth;
+
+		if (e->kind == GEDGE_MEMBER && d >= 0 && (c->depth == -2 || d < c->depth))
+			c->depth = d;
+	}
+	for (i = 0; i < nn; i++) {
+		if (g->nodes[i].depth == -2)
+			g->nodes[i].depth = 0;
+		if (g->nodes[i].depth > maxdepth)
+			maxdepth = g->nodes[i].depth;
+	}
+	/* Row r holds depth r - 1 (row 0: the legend). */
+	row_w = calloc((size_t)maxdepth + 2, sizeof(double));
+	row_h = calloc((size_t)maxdepth + 2, sizeof(double));
+	row_x = calloc((size_t)maxdepth + 2, sizeof(double));
+	row_y = calloc((size_t)maxdepth + 2, sizeof(double));
+	if (!row_w || !row_h || !row_x || !row_y)
+		goto out;
+	/* Within a row, nodes go in the order the search reached them. */
+	for (i = 0; i < nn; i++)
+		if (g->nodes[i].kind != GNODE_FUNCTION)
+			queue[tail++] = i;
+	for (i = 0; i < tail; i++) {
+		const struct graph_node *n = &g->nodes[queue[i]];
+		size_t r = (size_t)(n->depth + 1);
+
+		row_w[r] += n->w + (row_w[r] > 0 ? HGAP : 0);
+		if (n->h > row_h[r])
+			row_h[r] = n->h;
+	}
+	for (size_t r = 0; r <= (size_t)maxdepth + 1; r++) {
+		row_x[r] = -row_w[r] / 2;
+		/* no gap above the first row when there is no legend row */
+		row_y[r] = r == 0 ? 0 : row_y[r - 1] + row_h[r - 1] / 2 +
+					(row_h[r - 1] > 0 ? VGAP : 0) + row_h[r] / 2;
+	}
+	for (i = 0; i < tail; i++) {
+		struct graph_node *n = &g->nodes[queue[i]];
+		size_t r = (size_t)(n->depth + 1);
+
+		n->x = row_x[r] + n->w / 2;
+		n->y = row_y[r];
+		row_x[r] += n->w + HGAP;
+	}
+	ret = 0;
+out:
+	free(start);
+	free(adj);
+	free(indeg);
+	free(queue);
+	free(roots);
+	free(row_w);
+	free(row_h);
+	free(row_x);
+	free(row_y);
+	return ret < 0 ? error("out of memory") : 0;
+}
+
+int graph_finish(struct graph *g, const struct graph_opts *opts)
+{
+	size_t i;
+
+	prune(g, opts);
+	if (g->is_diff) {
+		struct graph_node legend = { 0 };
+
+		legend.name = strdup("legend");
+		legend.label = strdup(diff_legend);
+		legend.kind = GNODE_LEGEND;
+		if (!legend.name || !legend.label || graph_add_node(g, &legend) < 0) {
+			free(legend.name);
+			free(legend.label);
+			return error("out of memory");
+		}
+	}
+	g->legend = strdup(g->is_diff ? diff_legend : single_legend);
+	if (!g->legend)
+		return error("out of memory");
+	for (i = 0; i < g->nnodes; i++) {
+		struct graph_node *n = &g->nodes[i];
+
+		if (!n->label && !(n->label = node_label(g, n)))
+			return error("out of memory");
+	}
+	for (i = 0; i < g->nedges; i++) {
+		struct graph_edge *e = &g->edges[i];
+
+		if (!e->label && !(e->label = edge_label(g, e)))
+			return error("out of memory");
+	}
+	style(g, opts);
+	return layout(g);
+}
+
+/* ------------------------------------------------------------------------ */
+/* From one profile                                                         */
+
+/* gprof's call graph leaves out unselected symbols and lines of zeros. */
+static int in_graph(const struct profile_sym *s)
+{
+	return (s->flags & PSYM_IN_GRAPH) &&
+	       (s->ncalls || s->self_calls || s->prop_self != 0 || s->prop_child != 0);
+}
+
+int graph_from_profile(struct graph **out, const struct profile *p,
+		       const struct graph_opts *opts)
+{
+	struct graph *g = graph_new(0);
+	long *node_of = NULL;
+	double total = p->print_ticks > 0 ? p->print_ticks : p->total_ticks;
+	size_t i;
+
+	*out = NULL;
+	if (!g || !(node_of = malloc((p->nsyms ? p->nsyms : 1) * sizeof(long))))
+		goto oom;
+	if (asprintf(&g->title, "call graph of %s%s%s", p->binary ? p->binary : "?",
+		     p->ngmon ? " " : "", p->ngmon ? p->gmon_files[0] : "") < 0) {
+		g->title = NULL;
+		goto oom;
+	}
+	for (i = 0; i < p->nsyms; i++) {
+		const struct profile_sym *s = &p->syms[i];
+		struct graph_node n = { 0 };
+		double incl = s->prop_self + s->prop_child;
+
+		node_of[i] = -1;
+		if (!in_graph(s))
+			continue;
+		n.name = strdup(s->print_name ? s->print_name : s->name);
+		n.kind = (s->flags & PSYM_CYCLE) ? GNODE_CYCLE : GNODE_FUNCTION;
+		/* A cycle's own histogram time is its members'; gprof shows
+		 * the cycle's self as the propagated self of the whole. */
+		n.self[0] = profile_seconds(p, (s->flags & PSYM_CYCLE) ? s->prop_self
+									: s->self_ticks);
+		n.total[0] = profile_seconds(p, incl);
+		n.calls[0] = s->ncalls;
+		n.self_pct = total > 0 ? 100.0 * ((s->flags & PSYM_CYCLE) ? s->prop_self
+								       : s->self_ticks) / total : 0;
+		n.total_pct = total > 0 ? 100.0 * incl / total : 0;
+		n.weight = n.total[0];
+		if (!n.name || (node_of[i] = graph_add_node(g, &n)) < 0) {
+			free(n.name);
+			goto oom;
+		}
+	}
+	g->node_total = profile_seconds(p, total);
+	for (i = 0; i < p->narcs; i++) {
+		const struct profile_arc *a = &p->arcs[i];
+		struct graph_edge e = { 0 };
+
+		if (a->parent >= p->nsyms || a->child >= p->nsyms ||
+		    node_of[a->parent] < 0 || node_of[a->child] < 0)
+			continue;
+		e.from = (size_t)node_of[a->parent];
+		e.to = (size_t)node_of[a->child];
+		e.calls[0] = a->count;
+		e.weight = (double)a->count;
+		g->edge_total += (double)a->count;
+		if (graph_add_edge(g, &e) < 0)
+			goto oom;
+	}
+	/* Cycle members: link each cycle node to the functions in it. */
+	for (i = 0; i < p->nsyms; i++) {
+		const struct profile_sym *s = &p->syms[i];
+		size_t c;
+
+		if (node_of[i] < 0 || !s->cycle || (s->flags & PSYM_CYCLE))
+			continue;
+		for (c = 0; c < p->nsyms; c++) {
+			const struct profile_sym *cs = &p->syms[c];
+			struct graph_edge e = { 0 };
+
+			if (!(cs->flags & PSYM_CYCLE) || cs->cycle != s->cycle || node_of[c] < 0)
+				continue;
+			e.from = (size_t)node_of[c];
+			e.to = (size_t)node_of[i];
+			e.kind = GEDGE_MEMBER;
+			if (graph_add_edge(g, &e) < 0)
+				goto oom;
+			break;
+		}
+	}
+	free(node_of);
+	if (graph_finish(g, opts) < 0) {
+		graph_free(g);
+		return -1;
+	}
+	*out = g;
+	return 0;
+oom:
+	free(node_of);
+	graph_free(g);
+	return error("out of memory");
+}
+
+/* ------------------------------------------------------------------------ */
+/* Export                                                                   */
+
+int graph_export(const struct graph *g, const struct graph_opts *opts)
+{
+	int ret = 0;
+
+	if (opts->node_thres > 0 || opts->edge_thres > 0)
+		fprintf(stderr, "%s: graph: pruned %zu functions (--node-thres %g%%) and "
+			"%zu calls (--edge-thres %g%%); %zu and %zu left\n",
+			error_program(), g->pruned_nodes, opts->node_thres,
+			g->pruned_edges, opts->edge_thres, g->nnodes, g->nedges);
+	if (opts->gml_path && gml_write(g, opts->gml_path) < 0)
+		ret = -1;
+	if (opts->dot_path && dot_write(g, opts->dot_path) < 0)
+		ret = -1;
+	if (opts->graphml_path && graphml_write(g, opts->graphml_path) < 0)
+		ret = -1;
+	return ret;
+}
+
+static int wanted(const struct graph_opts *opts)
+{
+	return opts->gml_path || opts->dot_path || opts->graphml_path;
+}
+
+int graph_export_profile(const struct graph_opts *opts, const struct profile *p)
+{
+	struct graph *g;
+	int ret;
+
+	if (!wanted(opts))
+		return 0;
+	if (graph_from_profile(&g, p, opts) < 0)
+		return -1;
+	ret = graph_export(g, opts);
+	graph_free(g);
+	return ret;
+}
+
+int graph_export_diff(const struct graph_opts *opts, const struct diff *d)
+{
+	struct graph *g;
+	int ret;
+
+	if (!wanted(opts))
+		return 0;
+	if (graph_from_diff(&g, d, opts) < 0)
+		return -1;
+	ret = graph_export(g, opts);
+	graph_free(g);
+	return ret;
+}

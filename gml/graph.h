@@ -1,0 +1,168 @@
+#ifndef EGPROF_GRAPH_H
+#define EGPROF_GRAPH_H
+/*
+ * The call graph as the graph writers see it: nodes (functions, gprof's
+ * cycles, and a legend in differential graphs) and edges (calls, and
+ * "member of cycle" links), each already labelled, sized, coloured and
+ * placed.  A graph is built from one profile (diff/profile.h) or from a
+ * differential profile (diff/diff.h); the writers (gml_write.h,
+ * dot_write.h, graphml_write.h) only translate it into their format, so
+ * every format shows the same nodes, labels, sizes and colours.
+ *
+ * Calling sequence (what graph_export_profile/graph_export_diff do):
+ *
+ *   struct graph_opts go = GRAPH_OPTS_INIT;   go.gml_path = "cg.gml"; ...
+ *   struct graph *g;
+ *   if (graph_from_profile(&g, p, &go) < 0) ... reported ...
+ *         (or graph_from_diff(&g, d, &go))
+ *   gml_write(g, go.gml_path);  dot_write(...);  graphml_write(...);
+ *   graph_free(g);
+ *
+ * A builder adds raw nodes and edges (graph_add_node/graph_add_edge) and
+ * then calls graph_finish(), which prunes by the thresholds, writes labels,
+ * sizes, colours and borders, and lays the nodes out in rows by call depth.
+ *
+ * Ownership: a graph owns its arrays and every string in them.
+ *
+ * Invariants after graph_finish():
+ *  - edges[].from/.to are indices into nodes[]; no edge touches a pruned
+ *    node (pruned nodes and edges are gone, their counts are in pruned_*).
+ *  - Differences are baseline minus second run, as in diff/diff.h and the
+ *    paper: a positive difference is time the second run no longer spends.
+ *  - x, y are node centres in pixels (y grows downwards, one row per call
+ *    depth); w, h are the node's size in pixels.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include "diff/profile.h"
+
+struct diff;
+
+struct graph_opts {
+	const char *gml_path;     /* NULL: no GML */
+	const char *dot_path;     /* NULL: no DOT */
+	const char *graphml_path; /* NULL: no GraphML */
+	double node_thres;        /* percent; 0 keeps every node */
+	double edge_thres;        /* percent; 0 keeps every edge */
+	int no_node_size;         /* every node the same (readable) size */
+};
+#define GRAPH_OPTS_INIT { NULL, NULL, NULL, 0.0, 0.0, 0 }
+
+enum graph_node_kind {
+	GNODE_FUNCTION,
+	GNODE_CYCLE,   /* gprof's "<cycle N as a whole>" */
+	GNODE_LEGEND,  /* differential graphs: what the colours mean */
+	GNODE__COUNT
+};
+
+/* Which runs of a diff an element comes from (single profiles: BOTH). */
+enum graph_presence {
+	GPRES_BOTH,
+	GPRES_BASE_ONLY,   /* only in the first run: drawn dashed */
+	GPRES_SECOND_ONLY, /* only in the second run: drawn dotted */
+	GPRES__COUNT
+};
+
+enum graph_line_style { GLINE_SOLID, GLINE_DASHED, GLINE_DOTTED, GLINE__COUNT };
+
+extern const char *const graph_node_kind_names[GNODE__COUNT];
+extern const char *const graph_presence_names[GPRES__COUNT];
+
+struct graph_node {
+	char *name;      /* as gprof prints it (demangled per the options) */
+	char *label;     /* lines separated by '\n', plain text, not escaped */
+	enum graph_node_kind kind;
+	enum graph_presence presence;
+	int noise;       /* diff: the change is within sampling noise */
+	/* Numbers, in seconds: [0] the profile or baseline, [1] the second
+	 * run (unused for a single profile). */
+	double self[2];
+	double total[2];   /* inclusive: self + children */
+	uint64_t calls[2]; /* gprof's "called" (without recursive calls) */
+	double self_diff, total_diff; /* [0] - [1] */
+	int64_t calls_diff;
+	double self_pct, total_pct;   /* single: of the total time;
+					 diff: of sum |self_diff| */
+	double weight;   /* what --node-thres compares (builder sets it) */
+
+	/* Drawing, set by graph_finish(). */
+	int depth;        /* row: calls from a root; -1 for the legend */
+	double x, y, w, h;
+	uint32_t fill;    /* 0xRRGGBB */
+	uint32_t outline;
+	double outline_width;
+	enum graph_line_style outline_style;
+	const char *shape; /* yEd/DOT shape name, static string */
+};
+
+enum graph_edge_kind {
+	GEDGE_CALL,
+	GEDGE_MEMBER,  /* cycle node -> one of its members */
+	GEDGE__COUNT
+};
+
+extern const char *const graph_edge_kind_names[GEDGE__COUNT];
+
+struct graph_edge {
+	size_t from, to;  /* indices into nodes[] */
+	enum graph_edge_kind kind;
+	enum graph_presence presence;
+	uint64_t calls[2];
+	int64_t calls_diff; /* calls[0] - calls[1] */
+	char *label;        /* plain text */
+	double weight;      /* what --edge-thres compares */
+
+	uint32_t color;
+	double width;
+	enum graph_line_style style;
+};
+
+struct graph {
+	int is_diff;
+	char *title;      /* a line naming the profile(s) */
+	char *legend;     /* what sizes and colours mean, lines with '\n' */
+	struct graph_node *nodes;
+	size_t nnodes;
+	struct graph_edge *edges;
+	size_t nedges;
+	/* Denominators of the thresholds: the total time (single) or
+	 * sum |self_diff| (diff); all calls or sum |calls_diff|. */
+	double node_total;
+	double edge_total;
+	size_t pruned_nodes;
+	size_t pruned_edges;
+};
+
+/* Build from one profile: the functions gprof's call graph prints (the
+ * -q/-Q selection, zero lines left out as gprof leaves them out) and its
+ * cycles.  Returns 0, or -1 (reported). */
+int graph_from_profile(struct graph **out, const struct profile *p,
+		       const struct graph_opts *opts);
+/* Build from a differential profile (gml/graph_diff.c). */
+int graph_from_diff(struct graph **out, const struct diff *d,
+		    const struct graph_opts *opts);
+
+/* For builders. */
+struct graph *graph_new(int is_diff);
+/* Append a node/edge (copied; the graph takes ownership of n->name and
+ * e->label).  Return the index, or -1 when out of memory. */
+long graph_add_node(struct graph *g, const struct graph_node *n);
+long graph_add_edge(struct graph *g, const struct graph_edge *e);
+/* Prune, label, size, colour and lay out.  Returns 0 or -1 (reported). */
+int graph_finish(struct graph *g, const struct graph_opts *opts);
+
+void graph_free(struct graph *g);
+
+/* Write every file opts asks for; say on stderr what pruning left out.
+ * Return 0, or -1 after reporting (files that could not be written are
+ * not left behind; the others are written). */
+int graph_export(const struct graph *g, const struct graph_opts *opts);
+/* Build and export in one call: what cmd_gprof.c and cmd_diff.c call.
+ * Nothing is done (and 0 returned) when opts names no file. */
+int graph_export_profile(const struct graph_opts *opts, const struct profile *p);
+int graph_export_diff(const struct graph_opts *opts, const struct diff *d);
+
+/* "#rrggbb" of a colour, into buf (at least 8 bytes). */
+const char *graph_color_str(uint32_t rgb, char *buf);
+
+#endif

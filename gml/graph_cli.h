@@ -1,0 +1,41 @@
+#ifndef EGPROF_GRAPH_CLI_H
+#define EGPROF_GRAPH_CLI_H
+/*
+ * Glue between the front end's options (gprof-ext/options.h) and the graph
+ * exports, so a command exports graphs in one line:
+ *
+ *   if (graph_export_diff_cli(o, &d) < 0) status = 1;
+ *
+ * The gml/ modules themselves take only struct graph_opts.
+ */
+#include "gml/graph.h"
+#include "gprof-ext/options.h"
+
+static inline void graph_opts_from_cli(struct graph_opts *g, const struct egprof_opts *o)
+{
+	g->gml_path = o->gml_path;
+	g->dot_path = o->dot_path;
+	g->graphml_path = o->graphml_path;
+	g->node_thres = o->node_thres;
+	g->edge_thres = o->edge_thres;
+	g->no_node_size = o->no_node_size;
+}
+
+static inline int graph_export_profile_cli(const struct egprof_opts *o,
+					   const struct profile *p)
+{
+	struct graph_opts g = GRAPH_OPTS_INIT;
+
+	graph_opts_from_cli(&g, o);
+	return graph_export_profile(&g, p);
+}
+
+static inline int graph_export_diff_cli(const struct egprof_opts *o, const struct diff *d)
+{
+	struct graph_opts g = GRAPH_OPTS_INIT;
+
+	graph_opts_from_cli(&g, o);
+	return graph_export_diff(&g, d);
+}
+
+#endif

@@ -1,0 +1,125 @@
+/*
+ * The differential call graph: one node per diff entry (matched, or
+ * linked to a placeholder on the other side), one edge per diff arc.
+ * Because the diff links one-sided entries to placeholders, nothing here
+ * tests for a missing side: presence only chooses the border.
+ */
+#define _GNU_SOURCE /* asprintf */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "gml/graph.h"
+#include "diff/diff.h"
+#include "utils/error.h"
+#include "utils/banned.h"
+
+static enum graph_presence presence(int base, int second)
+{
+	if (base && !second)
+		return GPRES_BASE_ONLY;
+	if (second && !base)
+		return GPRES_SECOND_ONLY;
+	return GPRES_BOTH;
+}
+
+/* As gprof leaves lines of zeros out of its call graph, on both sides. */
+static int entry_in_graph(const struct diff_entry *e)
+{
+	int s;
+
+	if (!e->in_graph)
+		return 0;
+	for (s = 0; s < DIFF_NSIDES; s++)
+		if (e->side[s].calls || e->side[s].self_calls ||
+		    e->side[s].self_sec != 0 || e->side[s].child_sec != 0)
+			return 1;
+	return 0;
+}
+
+static const char *side_name(const struct profile *p)
+{
+	return p && p->binary ? p->binary : "?";
+}
+
+static const char *side_gmon(const struct profile *p)
+{
+	return p && p->ngmon ? p->gmon_files[0] : "";
+}
+
+int graph_from_diff(struct graph **out, const struct diff *d,
+		    const struct graph_opts *opts)
+{
+	struct graph *g = graph_new(1);
+	long *node_of = NULL;
+	size_t i;
+
+	*out = NULL;
+	if (!g || !(node_of = malloc((d->nentries ? d->nentries : 1) * sizeof(long))))
+		goto oom;
+	if (asprintf(&g->title, "differential call graph: %s %s minus %s %s",
+		     side_name(d->prof[0]), side_gmon(d->prof[0]),
+		     side_name(d->prof[1]), side_gmon(d->prof[1])) < 0) {
+		g->title = NULL;
+		goto oom;
+	}
+	g->node_total = d->abs_sum;
+	for (i = 0; i < d->nentries; i++) {
+		const struct diff_entry *e = &d->entries[i];
+		struct graph_node n = { 0 };
+		int s;
+
+		node_of[i] = -1;
+		if (!entry_in_graph(e))
+			continue;
+		n.name = strdup(e->print_name ? e->print_name : e->name);
+		n.kind = GNODE_FUNCTION;
+		n.presence = presence(e->side[0].present, e->side[1].present);
+		n.noise = e->noise == NOISE_WITHIN;
+		for (s = 0; s < DIFF_NSIDES; s++) {
+			n.self[s] = e->side[s].self_sec;
+			n.total[s] = e->side[s].self_sec + e->side[s].child_sec;
+			n.calls[s] = e->side[s].calls;
+		}
+		n.self_diff = e->self_diff;
+		n.total_diff = e->self_diff + e->child_diff;
+		n.calls_diff = e->calls_diff;
+		n.self_pct = e->impact;
+		n.total_pct = d->abs_sum > 0 ? 100.0 * n.total_diff / d->abs_sum : 0;
+		/* Absolute values: a large change either way stays. */
+		n.weight = fmax(fabs(n.total_diff), fabs(n.self_diff));
+		if (!n.name || (node_of[i] = graph_add_node(g, &n)) < 0) {
+			free(n.name);
+			goto oom;
+		}
+	}
+	for (i = 0; i < d->narcs; i++) {
+		const struct diff_arc *a = &d->arcs[i];
+		struct graph_edge e = { 0 };
+
+		if (a->parent >= d->nentries || a->child >= d->nentries ||
+		    node_of[a->parent] < 0 || node_of[a->child] < 0)
+			continue;
+		e.from = (size_t)node_of[a->parent];
+		e.to = (size_t)node_of[a->child];
+		e.presence = presence(a->present[0], a->present[1]);
+		e.calls[0] = a->count[0];
+		e.calls[1] = a->count[1];
+		e.calls_diff = a->count_diff;
+		e.weight = fabs((double)a->count_diff);
+		g->edge_total += e.weight;
+		if (graph_add_edge(g, &e) < 0)
+			goto oom;
+	}
+	free(node_of);
+	if (graph_finish(g, opts) < 0) {
+		graph_free(g);
+		return -1;
+	}
+	*out = g;
+	return 0;
+oom:
+	free(node_of);
+	graph_free(g);
+	return error("out of memory");
+}

@@ -1,0 +1,323 @@
+/*
+ * egprof-sum: sum the gmon files of many ranks with MPI, for runs too large
+ * for one `gprof -s` (see doc/mpi.md).
+ *
+ *   mpirun -np P egprof-sum [-o OUT] FILES...|DIR...
+ *
+ * Process p reads files p, p+P, p+2P, ... and sums them (mpi/gmonsum.h);
+ * the P partial sums then meet in a binomial tree (log2 P rounds, each
+ * process sending once), and process 0 writes OUT (default gmon.sum).
+ * Call-path sidecars beside the files are summed the same way into
+ * OUT.callpath.  Every process reports its own errors; they agree on
+ * failure before the tree, so a bad file cannot leave the others waiting.
+ */
+#include <mpi.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "callpath/sidecar.h"
+#include "gprof-ext/operands.h"
+#include "mpi/gmonsum.h"
+#include "utils/banned.h"
+
+static int rank, nprocs;
+
+static void say(const char *msg)
+{
+	fprintf(stderr, "egprof-sum: %s\n", msg);
+}
+
+/* Files of the operands, directories expanded the way gprof does. */
+static int list_files(int argc, char **argv, int first, char ***filesp, size_t *np)
+{
+	char **all = NULL;
+	size_t n = 0;
+	int i;
+
+	for (i = first; i < argc; i++) {
+		char **f, **q;
+		size_t k;
+
+		if (gmon_operand_expand(argv[i], &f, &k) < 0)
+			goto fail;
+		q = realloc(all, (n + k) * sizeof(*q));
+		if (!q) {
+			operands_free(f, k);
+			goto fail;
+		}
+		all = q;
+		memcpy(all + n, f, k * sizeof(*f));
+		n += k;
+		free(f);
+	}
+	*filesp = all;
+	*np = n;
+	return 0;
+fail:
+	operands_free(all, n);
+	return -1;
+}
+
+/* The sum of this process's share, gmon files and sidecars. */
+static int sum_share(char **files, size_t n, struct gmonsum *g, struct sidecar **scp)
+{
+	char err[512], path[4096];
+	size_t i;
+
+	for (i = (size_t)rank; i < n; i += (size_t)nprocs) {
+		struct stat st;
+		struct sidecar *sc;
+
+		if (gmonsum_read(g, files[i], err, sizeof(err)) < 0) {
+			say(err);
+			return -1;
+		}
+		if (sidecar_name_for(files[i], path, sizeof(path)) < 0 || stat(path, &st) < 0)
+			continue;
+		if (sidecar_read(path, &sc, err, sizeof(err)) < 0) {
+			say(err);
+			return -1;
+		}
+		if (!*scp) {
+			*scp = sc;
+			continue;
+		}
+		if ((*scp)->rank != sc->rank)
+			(*scp)->rank = -1;
+		if (sidecar_merge(*scp, sc, err, sizeof(err)) < 0) {
+			sidecar_free(sc);
+			say(err);
+			return -1;
+		}
+		sidecar_free(sc);
+	}
+	return 0;
+}
+
+/* One message: u64 gmon length, gmon bytes, u64 sidecar length (0: none),
+ * sidecar bytes. */
+static unsigned char *pack(const struct gmonsum *g, const struct sidecar *sc, size_t *len)
+{
+	unsigned char *gb, *b;
+	size_t gl, sl = sc ? sidecar_encoded_size(sc) : 0;
+	uint64_t v;
+
+	if (gmonsum_encode(g, &gb, &gl) < 0)
+		return NULL;
+	b = malloc(16 + gl + sl);
+	if (b) {
+		v = gl;
+		memcpy(b, &v, 8);
+		memcpy(b + 8, gb, gl);
+		v = sl;
+		memcpy(b + 8 + gl, &v, 8);
+		if (sc)
+			sidecar_encode(sc, b + 16 + gl);
+		*len = 16 + gl + sl;
+	}
+	free(gb);
+	return b;
+}
+
+static int unpack_add(const unsigned char *b, size_t len, struct gmonsum *g, struct sidecar **scp)
+{
+	char err[512];
+	uint64_t gl, sl;
+	struct gmonsum part;
+	struct sidecar *sc;
+	int r;
+
+	if (len < 16)
+		return -1;
+	memcpy(&gl, b, 8);
+	if (gl > len - 16)
+		return -1;
+	memcpy(&sl, b + 8 + gl, 8);
+	if (sl != len - 16 - gl)
+		return -1;
+	if (gmonsum_decode(b + 8, gl, &part, err, sizeof(err)) < 0) {
+		say(err);
+		return -1;
+	}
+	r = gmonsum_add(g, &part, err, sizeof(err));
+	gmonsum_release(&part);
+	if (r < 0) {
+		say(err);
+		return -1;
+	}
+	if (!sl)
+		return 0;
+	if (sidecar_decode(b + 16 + gl, sl, "a partial sum", &sc, err, sizeof(err)) < 0) {
+		say(err);
+		return -1;
+	}
+	if (!*scp) {
+		*scp = sc;
+		return 0;
+	}
+	if ((*scp)->rank != sc->rank)
+		(*scp)->rank = -1;
+	r = sidecar_merge(*scp, sc, err, sizeof(err));
+	sidecar_free(sc);
+	if (r < 0)
+		say(err);
+	return r;
+}
+
+/* Binomial tree: in round k, processes with bit k set send to p - 2^k. */
+static int reduce(struct gmonsum *g, struct sidecar **scp)
+{
+	int step;
+
+	for (step = 1; step < nprocs; step <<= 1) {
+		if (rank & step) {
+			size_t len = 0;
+			unsigned char *b = pack(g, *scp, &len);
+			uint64_t l = b ? len : UINT64_MAX;
+
+			MPI_Send(&l, 1, MPI_UINT64_T, rank - step, 0, MPI_COMM_WORLD);
+			if (!b || len > INT32_MAX) {
+				free(b);
+				say("a partial sum is too large for one message");
+				return -1;
+			}
+			MPI_Send(b, (int)len, MPI_BYTE, rank - step, 1, MPI_COMM_WORLD);
+			free(b);
+			return 0;
+		}
+		if (rank + step < nprocs) {
+			uint64_t l;
+			unsigned char *b;
+
+			MPI_Recv(&l, 1, MPI_UINT64_T, rank + step, 0, MPI_COMM_WORLD,
+				 MPI_STATUS_IGNORE);
+			if (l == UINT64_MAX || l > INT32_MAX)
+				return -1;
+			b = malloc(l ? l : 1);
+			if (!b)
+				return -1;
+			MPI_Recv(b, (int)l, MPI_BYTE, rank + step, 1, MPI_COMM_WORLD,
+				 MPI_STATUS_IGNORE);
+			if (unpack_add(b, l, g, scp) < 0) {
+				free(b);
+				return -1;
+			}
+			free(b);
+		}
+	}
+	return 0;
+}
+
+/* Process 0 lists the files and sends the list to everyone. */
+static int share_list(int argc, char **argv, int first, char ***filesp, size_t *np)
+{
+	char *blob = NULL, **files;
+	uint64_t len = 0, n = 0, i;
+	int ok = 1;
+
+	if (rank == 0) {
+		char **f;
+		size_t k, at = 0;
+
+		if (list_files(argc, argv, first, &f, &k) < 0) {
+			ok = 0;
+		} else {
+			for (i = 0; i < k; i++)
+				len += strlen(f[i]) + 1;
+			blob = malloc(len ? len : 1);
+			if (!blob)
+				ok = 0;
+			for (i = 0; ok && i < k; i++) {
+				size_t l = strlen(f[i]) + 1;
+
+				memcpy(blob + at, f[i], l);
+				at += l;
+			}
+			n = k;
+			operands_free(f, k);
+		}
+		if (!ok)
+			len = UINT64_MAX;
+	}
+	MPI_Bcast(&len, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+	if (len == UINT64_MAX || len > INT32_MAX) {
+		free(blob);
+		return -1;
+	}
+	MPI_Bcast(&n, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+	if (rank != 0)
+		blob = malloc(len ? len : 1);
+	if (!blob)
+		MPI_Abort(MPI_COMM_WORLD, 2);
+	MPI_Bcast(blob, (int)len, MPI_CHAR, 0, MPI_COMM_WORLD);
+	files = calloc(n ? n : 1, sizeof(*files));
+	if (!files)
+		MPI_Abort(MPI_COMM_WORLD, 2);
+	for (i = 0, len = 0; i < n; i++) {
+		files[i] = strdup(blob + len);
+		if (!files[i])
+			MPI_Abort(MPI_COMM_WORLD, 2);
+		len += strlen(blob + len) + 1;
+	}
+	free(blob);
+	*filesp = files;
+	*np = n;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *out = "gmon.sum";
+	char **files = NULL, err[512], path[4096];
+	size_t n = 0, i;
+	struct gmonsum g;
+	struct sidecar *sc = NULL;
+	int first = 1, bad, anybad, status = 0;
+
+	MPI_Init(&argc, &argv);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+	if (argc > 2 && !strcmp(argv[1], "-o")) {
+		out = argv[2];
+		first = 3;
+	}
+	if (first >= argc || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		if (rank == 0)
+			fprintf(stderr, "usage: mpirun -np P egprof-sum [-o OUT] FILES...|DIR...\n"
+				"sums gmon files (and their .callpath sidecars) into OUT "
+				"(default gmon.sum)\n");
+		MPI_Finalize();
+		return 2;
+	}
+	if (share_list(argc, argv, first, &files, &n) < 0) {
+		MPI_Finalize();
+		return 1;
+	}
+	gmonsum_init(&g);
+	bad = sum_share(files, n, &g, &sc) < 0;
+	MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
+	if (anybad) {
+		status = 1;
+	} else if (reduce(&g, &sc) < 0) {
+		say("summing the partial sums failed");
+		MPI_Abort(MPI_COMM_WORLD, 1);
+	} else if (rank == 0) {
+		if (gmonsum_write(&g, out, err, sizeof(err)) < 0) {
+			say(err);
+			status = 1;
+		} else if (sc && (sidecar_name_for(out, path, sizeof(path)) < 0 ||
+				  sidecar_write_atomic(sc, path, err, sizeof(err)) < 0)) {
+			say(err);
+			status = 1;
+		}
+	}
+	gmonsum_release(&g);
+	sidecar_free(sc);
+	for (i = 0; i < n; i++)
+		free(files[i]);
+	free(files);
+	MPI_Finalize();
+	return status;
+}

@@ -1,0 +1,444 @@
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "mpi/gmonsum.h"
+#include "utils/banned.h"
+
+enum { TAG_HIST = 0, TAG_ARC = 1, TAG_BB = 2 };
+#define HIST_HDR 40 /* lowpc, highpc, nbins, rate, dimen[15], abbrev */
+#define ARC_REC 20  /* from, self, u32 count */
+
+static int fail(char *err, size_t len, const char *fmt, const char *what, const char *why)
+{
+	snprintf(err, len, fmt, what, why);
+	return -1;
+}
+
+static uint64_t get64(const unsigned char *p)
+{
+	uint64_t v = 0;
+	int i;
+
+	for (i = 7; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+static uint32_t get32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static void put64(unsigned char *p, uint64_t v)
+{
+	int i;
+
+	for (i = 0; i < 8; i++, v >>= 8)
+		p[i] = (unsigned char)v;
+}
+
+static void put32(unsigned char *p, uint32_t v)
+{
+	int i;
+
+	for (i = 0; i < 4; i++, v >>= 8)
+		p[i] = (unsigned char)v;
+}
+
+void gmonsum_init(struct gmonsum *s)
+{
+	memset(s, 0, sizeof(*s));
+}
+
+void gmonsum_release(struct gmonsum *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nhists; i++)
+		free(s->hists[i].bins);
+	free(s->hists);
+	free(s->arcs);
+	free(s->slots);
+	gmonsum_init(s);
+}
+
+/* ------------------------------------------------------------------------ */
+
+static int add_hist(struct gmonsum *s, const struct gmonsum_hist *h, const unsigned char *bins16,
+		    const uint32_t *bins32, char *err, size_t errlen, const char *what)
+{
+	struct gmonsum_hist *d = NULL;
+	size_t i;
+
+	for (i = 0; i < s->nhists; i++)
+		if (s->hists[i].lowpc == h->lowpc && s->hists[i].highpc == h->highpc)
+			d = &s->hists[i];
+	if (d && (d->nbins != h->nbins || d->rate != h->rate ||
+		  memcmp(d->dimen, h->dimen, sizeof(d->dimen)) || d->abbrev != h->abbrev))
+		return fail(err, errlen, "cannot sum '%s': %s", what,
+			    "histogram differs in bins, rate or dimension from the first file's");
+	if (!d) {
+		struct gmonsum_hist *q = realloc(s->hists, (s->nhists + 1) * sizeof(*q));
+
+		if (!q)
+			return fail(err, errlen, "cannot sum '%s': %s", what, "out of memory");
+		s->hists = q;
+		d = &s->hists[s->nhists];
+		*d = *h;
+		d->bins = calloc(h->nbins ? h->nbins : 1, sizeof(uint32_t));
+		if (!d->bins)
+			return fail(err, errlen, "cannot sum '%s': %s", what, "out of memory");
+		s->nhists++;
+	}
+	for (i = 0; i < h->nbins; i++)
+		d->bins[i] += bins16 ? (uint32_t)(bins16[2 * i] | bins16[2 * i + 1] << 8) : bins32[i];
+	return 0;
+}
+
+static size_t arc_hash(uint64_t from, uint64_t self)
+{
+	uint64_t h = from * 0x9e3779b97f4a7c15ULL ^ (self + 0x632be59bd9b4e019ULL);
+
+	return (size_t)(h ^ h >> 29);
+}
+
+static int rehash(struct gmonsum *s)
+{
+	size_t n = s->nslots ? 2 * s->nslots : 1024, i;
+	size_t *slots = calloc(n, sizeof(*slots));
+
+	if (!slots)
+		return -1;
+	for (i = 0; i < s->narcs; i++) {
+		size_t j = arc_hash(s->arcs[i].from, s->arcs[i].self) & (n - 1);
+
+		while (slots[j])
+			j = (j + 1) & (n - 1);
+		slots[j] = i + 1;
+	}
+	free(s->slots);
+	s->slots = slots;
+	s->nslots = n;
+	return 0;
+}
+
+static int add_arc(struct gmonsum *s, uint64_t from, uint64_t self, uint64_t count)
+{
+	size_t j;
+
+	if (2 * (s->narcs + 1) > s->nslots && rehash(s) < 0)
+		return -1;
+	j = arc_hash(from, self) & (s->nslots - 1);
+	while (s->slots[j]) {
+		struct gmonsum_arc *a = &s->arcs[s->slots[j] - 1];
+
+		if (a->from == from && a->self == self) {
+			a->count += count;
+			return 0;
+		}
+		j = (j + 1) & (s->nslots - 1);
+	}
+	if (s->narcs == s->arcs_cap) {
+		size_t cap = s->arcs_cap ? 2 * s->arcs_cap : 256;
+		struct gmonsum_arc *q = realloc(s->arcs, cap * sizeof(*q));
+
+		if (!q)
+			return -1;
+		s->arcs = q;
+		s->arcs_cap = cap;
+	}
+	s->arcs[s->narcs].from = from;
+	s->arcs[s->narcs].self = self;
+	s->arcs[s->narcs].count = count;
+	s->slots[j] = ++s->narcs;
+	return 0;
+}
+
+static int read_all(const char *path, unsigned char **buf, size_t *len)
+{
+	FILE *fp = fopen(path, "rb");
+	unsigned char *b = NULL;
+	size_t n = 0, cap = 0, r;
+
+	if (!fp)
+		return -1;
+	do {
+		if (n == cap) {
+			unsigned char *q = realloc(b, cap = cap ? 2 * cap : 65536);
+
+			if (!q) {
+				free(b);
+				fclose(fp);
+				errno = ENOMEM;
+				return -1;
+			}
+			b = q;
+		}
+		r = fread(b + n, 1, cap - n, fp);
+		n += r;
+	} while (r > 0);
+	if (ferror(fp)) {
+		free(b);
+		fclose(fp);
+		return -1;
+	}
+	fclose(fp);
+	*buf = b;
+	*len = n;
+	return 0;
+}
+
+int gmonsum_read(struct gmonsum *s, const char *path, char *err, size_t errlen)
+{
+	unsigned char *b;
+	size_t len, at = 20;
+	int ret = -1;
+
+	if (read_all(path, &b, &len) < 0)
+		return fail(err, errlen, "cannot read '%s': %s", path, strerror(errno));
+	if (len < 20 || memcmp(b, "gmon", 4) || get32(b + 4) != 1) {
+		fail(err, errlen, "cannot read '%s': %s", path,
+		     "not a gmon file of version 1 (the format glibc writes)");
+		goto out;
+	}
+	while (at < len) {
+		unsigned tag = b[at++];
+
+		if (tag == TAG_HIST) {
+			struct gmonsum_hist h;
+
+			if (len - at < HIST_HDR)
+				goto truncated;
+			memset(&h, 0, sizeof(h));
+			h.lowpc = get64(b + at);
+			h.highpc = get64(b + at + 8);
+			h.nbins = get32(b + at + 16);
+			h.rate = get32(b + at + 20);
+			memcpy(h.dimen, b + at + 24, 15);
+			h.abbrev = (char)b[at + 39];
+			at += HIST_HDR;
+			if ((len - at) / 2 < h.nbins)
+				goto truncated;
+			if (add_hist(s, &h, b + at, NULL, err, errlen, path) < 0)
+				goto out;
+			at += 2 * (size_t)h.nbins;
+		} else if (tag == TAG_ARC) {
+			if (len - at < ARC_REC)
+				goto truncated;
+			if (add_arc(s, get64(b + at), get64(b + at + 8), get32(b + at + 16)) < 0) {
+				fail(err, errlen, "cannot sum '%s': %s", path, "out of memory");
+				goto out;
+			}
+			at += ARC_REC;
+		} else if (tag == TAG_BB) {
+			fail(err, errlen, "cannot sum '%s': %s", path,
+			     "basic-block records are not supported; use gprof -s");
+			goto out;
+		} else {
+			char why[64];
+
+			snprintf(why, sizeof(why), "bad record tag %u at byte %zu", tag, at - 1);
+			fail(err, errlen, "cannot read '%s': %s", path, why);
+			goto out;
+		}
+	}
+	s->nfiles++;
+	ret = 0;
+	goto out;
+truncated:
+	fail(err, errlen, "cannot read '%s': %s", path, "truncated record");
+out:
+	free(b);
+	return ret;
+}
+
+int gmonsum_add(struct gmonsum *dst, const struct gmonsum *src, char *err, size_t errlen)
+{
+	size_t i;
+
+	for (i = 0; i < src->nhists; i++)
+		if (add_hist(dst, &src->hists[i], NULL, src->hists[i].bins, err, errlen,
+			     "a partial sum") < 0)
+			return -1;
+	for (i = 0; i < src->narcs; i++)
+		if (add_arc(dst, src->arcs[i].from, src->arcs[i].self, src->arcs[i].count) < 0)
+			return fail(err, errlen, "cannot sum '%s': %s", "a partial sum",
+				    "out of memory");
+	dst->nfiles += src->nfiles;
+	return 0;
+}
+
+/*
+ * Wire format between MPI processes (same binary, so no versioning):
+ * u64 nfiles, u64 nhists, per hist: header (HIST_HDR bytes) + u32 bins,
+ * u64 narcs, per arc: from, self, count (u64 each).
+ */
+int gmonsum_encode(const struct gmonsum *s, unsigned char **bufp, size_t *lenp)
+{
+	size_t len = 24 + s->narcs * 24, i, at = 0;
+	unsigned char *b;
+
+	for (i = 0; i < s->nhists; i++)
+		len += HIST_HDR + 4 * (size_t)s->hists[i].nbins + 8;
+	b = malloc(len);
+	if (!b)
+		return -1;
+	put64(b + at, s->nfiles), at += 8;
+	put64(b + at, s->nhists), at += 8;
+	for (i = 0; i < s->nhists; i++) {
+		const struct gmonsum_hist *h = &s->hists[i];
+		uint32_t k;
+
+		put64(b + at, h->lowpc);
+		put64(b + at + 8, h->highpc);
+		put32(b + at + 16, h->nbins);
+		put32(b + at + 20, h->rate);
+		memcpy(b + at + 24, h->dimen, 15);
+		b[at + 39] = (unsigned char)h->abbrev;
+		at += HIST_HDR;
+		for (k = 0; k < h->nbins; k++)
+			put32(b + at, h->bins[k]), at += 4;
+	}
+	put64(b + at, s->narcs), at += 8;
+	for (i = 0; i < s->narcs; i++) {
+		put64(b + at, s->arcs[i].from);
+		put64(b + at + 8, s->arcs[i].self);
+		put64(b + at + 16, s->arcs[i].count);
+		at += 24;
+	}
+	*bufp = b;
+	*lenp = at;
+	return 0;
+}
+
+int gmonsum_decode(const unsigned char *b, size_t len, struct gmonsum *out,
+		   char *err, size_t errlen)
+{
+	size_t at = 16, i;
+	uint64_t nh, na;
+
+	gmonsum_init(out);
+	if (len < 16)
+		goto bad;
+	out->nfiles = get64(b);
+	nh = get64(b + 8);
+	for (i = 0; i < nh; i++) {
+		struct gmonsum_hist h;
+		uint32_t *bins;
+		uint32_t k;
+
+		if (len - at < HIST_HDR)
+			goto bad;
+		memset(&h, 0, sizeof(h));
+		h.lowpc = get64(b + at);
+		h.highpc = get64(b + at + 8);
+		h.nbins = get32(b + at + 16);
+		h.rate = get32(b + at + 20);
+		memcpy(h.dimen, b + at + 24, 15);
+		h.abbrev = (char)b[at + 39];
+		at += HIST_HDR;
+		if ((len - at) / 4 < h.nbins)
+			goto bad;
+		bins = malloc((h.nbins ? h.nbins : 1) * sizeof(*bins));
+		if (!bins)
+			goto bad;
+		for (k = 0; k < h.nbins; k++)
+			bins[k] = get32(b + at + 4 * (size_t)k);
+		at += 4 * (size_t)h.nbins;
+		if (add_hist(out, &h, NULL, bins, err, errlen, "a partial sum") < 0) {
+			free(bins);
+			gmonsum_release(out);
+			return -1;
+		}
+		free(bins);
+	}
+	if (len - at < 8)
+		goto bad;
+	na = get64(b + at);
+	at += 8;
+	if ((len - at) / 24 < na)
+		goto bad;
+	for (i = 0; i < na; i++, at += 24)
+		if (add_arc(out, get64(b + at), get64(b + at + 8), get64(b + at + 16)) < 0)
+			goto bad;
+	return 0;
+bad:
+	gmonsum_release(out);
+	return fail(err, errlen, "cannot read '%s': %s", "a partial sum", "malformed message");
+}
+
+static int cmp_arc(const void *pa, const void *pb)
+{
+	const struct gmonsum_arc *a = pa, *b = pb;
+
+	if (a->from != b->from)
+		return a->from < b->from ? -1 : 1;
+	return a->self < b->self ? -1 : a->self > b->self;
+}
+
+int gmonsum_write(struct gmonsum *s, const char *path, char *err, size_t errlen)
+{
+	size_t tlen = strlen(path) + 32, i;
+	char *tmp = malloc(tlen);
+	unsigned char rec[64];
+	FILE *fp;
+	int bad;
+
+	if (!tmp)
+		return fail(err, errlen, "cannot write '%s': %s", path, "out of memory");
+	snprintf(tmp, tlen, "%s.tmp.%ld", path, (long)getpid());
+	fp = fopen(tmp, "wb");
+	if (!fp) {
+		fail(err, errlen, "cannot write '%s': %s", tmp, strerror(errno));
+		free(tmp);
+		return -1;
+	}
+	/* The arc index is rebuilt on the next add; sorting breaks it. */
+	qsort(s->arcs, s->narcs, sizeof(*s->arcs), cmp_arc);
+	free(s->slots);
+	s->slots = NULL;
+	s->nslots = 0;
+	memset(rec, 0, sizeof(rec));
+	memcpy(rec, "gmon", 4);
+	put32(rec + 4, 1);
+	memset(rec + 8, 0, 12);
+	bad = fwrite(rec, 20, 1, fp) != 1;
+	for (i = 0; i < s->nhists && !bad; i++) {
+		const struct gmonsum_hist *h = &s->hists[i];
+		uint32_t k;
+
+		rec[0] = TAG_HIST;
+		put64(rec + 1, h->lowpc);
+		put64(rec + 9, h->highpc);
+		put32(rec + 17, h->nbins);
+		put32(rec + 21, h->rate);
+		memcpy(rec + 25, h->dimen, 15);
+		rec[40] = (unsigned char)h->abbrev;
+		bad |= fwrite(rec, 1 + HIST_HDR, 1, fp) != 1;
+		for (k = 0; k < h->nbins && !bad; k++) {
+			unsigned char c[2] = { (unsigned char)h->bins[k],
+					       (unsigned char)(h->bins[k] >> 8) };
+
+			bad |= fwrite(c, 2, 1, fp) != 1;
+		}
+	}
+	for (i = 0; i < s->narcs && !bad; i++) {
+		rec[0] = TAG_ARC;
+		put64(rec + 1, s->arcs[i].from);
+		put64(rec + 9, s->arcs[i].self);
+		put32(rec + 17, (uint32_t)s->arcs[i].count);
+		bad |= fwrite(rec, 1 + ARC_REC, 1, fp) != 1;
+	}
+	bad |= fflush(fp) != 0 || fsync(fileno(fp)) != 0;
+	bad |= fclose(fp) != 0;
+	if (bad || rename(tmp, path) < 0) {
+		fail(err, errlen, "cannot write '%s': %s", path, strerror(errno ? errno : EIO));
+		unlink(tmp);
+		free(tmp);
+		return -1;
+	}
+	free(tmp);
+	return 0;
+}

@@ -1,0 +1,31 @@
+# mpi/: MPI ranks.  This fragment adds the whole feature:
+#  - rank identity and statistics across ranks (diff/ranks.c, diff/rankstats*.c),
+#    --rank-stats (gprof-ext/cmd_rank_stats.c, listed by gprof-ext/module.mk)
+#    and -s summing sidecars too (gprof-ext/cmd_sum.c);
+#  - egprof-sum, the MPI-parallel summing tool, built only when mpicc exists.
+# See doc/mpi.md.
+RANK_OBJS = diff/ranks.o diff/rankstats.o diff/rankstats_print.o
+EGPROF_OBJS += $(RANK_OBJS) gprof-ext/cmd_sum.o
+# The sidecar reader is shared with --callpath; whichever fragment lists it
+# first links it.
+RANK_SIDECAR_OBJ := $(filter-out $(EGPROF_OBJS),callpath/sidecar.o)
+EGPROF_OBJS += $(RANK_SIDECAR_OBJ)
+
+UNIT_TESTS += testsuite/unit/test_rankstats
+testsuite/unit/test_rankstats: testsuite/unit/test_rankstats.o $(RANK_OBJS) \
+	diff/profile.o callpath/sidecar.o $(UTILS_OBJS)
+
+MPICC := $(shell command -v mpicc 2>/dev/null)
+ifneq ($(MPICC),)
+# mpicc compiles with our flags; the sanitizers stay out, since OpenMPI's
+# own allocations would drown their reports.
+MPI_CFLAGS = $(filter-out -fsanitize%,$(EG_CFLAGS))
+EGPROF_SUM_SRCS = mpi/egprof-sum.c mpi/gmonsum.c callpath/sidecar.c \
+	gprof-ext/operands.c utils/error.c
+mpi/egprof-sum: $(addprefix $(srcdir)/,$(EGPROF_SUM_SRCS)) $(srcdir)/mpi/gmonsum.h \
+	$(srcdir)/callpath/sidecar.h $(srcdir)/gprof-ext/operands.h
+	@mkdir -p $(@D)
+	@echo "  MPICC    $@"
+	@$(MPICC) $(MPI_CFLAGS) -o $@ $(addprefix $(srcdir)/,$(EGPROF_SUM_SRCS))
+ALL_TARGETS += mpi/egprof-sum
+endif

@@ -1,0 +1,14 @@
+#include "cxxmix.h"
+
+namespace {
+// Same name as the helper in left.cc; both have internal linkage.
+long helper(int n) { return static_cast<long>(c_linkage_spin(20) & 3) * n; }
+} // namespace
+
+long use_right(int n)
+{
+	long s = 0;
+	for (int i = 0; i < n; i++)
+		s += helper(i);
+	return s;
+}

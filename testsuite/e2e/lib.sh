@@ -1,0 +1,352 @@
+# lib.sh - helpers shared by the end-to-end scripts (source it, don't run it).
+#
+# Environment (set by testsuite/run): EGPROF (our gprof), SYSGPROF (Debian's
+# /usr/bin/gprof), SRCDIR (repo top), BUILDDIR, WORKDIR (fresh scratch dir).
+#
+# Calling sequence of a parity script:
+#
+#   . "$SRCDIR/testsuite/e2e/lib.sh"
+#   e2e_build cmix-O0g cmix cc "-O0 -g -fno-pie" "-no-pie" &   # any number, in parallel
+#   wait; e2e_check_builds cmix-O0g ...                        # bails out if one failed
+#   e2e_case cmix-O0g 'gprof -b prog gmon.out'                  # queue cases
+#   e2e_run_cases                                               # run them, print TAP
+#   e2e_done                                                    # plan line, exit status
+#
+# A case is a bash snippet run twice: once with `gprof` on PATH meaning
+# $EGPROF, once meaning $SYSGPROF. Both runs get argv[0] = "gprof" (bash runs
+# a PATH command under the name it was typed as), so stderr needs no editing.
+# Each run starts in a directory of its own holding symlinks to the files of
+# a program's directory ("template"), so files a run writes (gmon.sum, *-ann)
+# are compared too and the runs cannot see each other. Snippets must only
+# create new files, never write to a template's files; e2e_run_cases checks
+# afterwards that the templates are unchanged. The comparison covers stdout,
+# stderr, the exit status and every file in the directory afterwards; in
+# gmon.sum, bytes 8..19 (the spare header bytes upstream leaves
+# uninitialised) are zeroed first.
+#
+# Template layout, $WORKDIR/p/<id>/ (see e2e_build):
+#   prog         the program, built with -pg
+#   gmon.out     profile of `prog 2`;  gmon.2: `prog 1`;  gmon.3: `prog 3`
+#                (gmon.3 is written through GMON_OUT_PREFIX)
+#   mapfile      `nm -A --extern-only --defined-only` of the objects (for -R)
+#   syms.nm      `nm prog` (for -S)
+#   sources      copied from testsuite/corpus/<dir>/, compiled from here
+# The template "empty" is an empty directory.
+
+set -u
+
+: "${EGPROF:?EGPROF must name our gprof}"
+: "${SYSGPROF:?SYSGPROF must name /usr/bin/gprof}"
+: "${SRCDIR:?SRCDIR must name the repository top}"
+: "${WORKDIR:?WORKDIR must name a scratch directory}"
+
+CORPUS="$SRCDIR/testsuite/corpus"
+E2E_LIB="$SRCDIR/testsuite/e2e/lib.sh"
+
+# Translations and search paths must not leak in from the caller; scripts
+# that test them set them per case.
+export LC_ALL=C
+unset LANGUAGE LANG GPROF_PATH LOCPATH
+export WORKDIR EGPROF SYSGPROF SRCDIR E2E_LIB
+
+E2E_N=0
+E2E_FAILED=0
+
+# --- TAP -------------------------------------------------------------------
+
+ok() {
+	E2E_N=$((E2E_N + 1))
+	echo "ok $E2E_N - $*"
+}
+
+not_ok() {
+	E2E_N=$((E2E_N + 1))
+	E2E_FAILED=$((E2E_FAILED + 1))
+	echo "not ok $E2E_N - $*"
+}
+
+# Print stdin as TAP comments, at most 20 lines.
+diag() {
+	head -n 20 | sed 's/^/# /'
+}
+
+e2e_done() {
+	[ "$E2E_N" -gt 0 ] || not_ok "the script ran no test"
+	echo "1..$E2E_N"
+	[ "$E2E_FAILED" -eq 0 ]
+	exit
+}
+
+# --- building and running corpus programs ----------------------------------
+
+# e2e_build ID DIR LANG CFLAGS LDFLAGS
+#   Build testsuite/corpus/DIR with -pg into template $WORKDIR/p/ID and run it
+#   to produce gmon.out, gmon.2 and gmon.3. LANG is cc or c++. Sources are
+#   compiled by relative name from inside the template directory, so the
+#   debug info names $WORKDIR/p/ID as compilation directory; add
+#   -fdebug-prefix-map=@P@=. to CFLAGS to get relative names instead (@P@ is
+#   replaced by the template path). Prints nothing; on failure leaves
+#   $WORKDIR/p/ID.log for e2e_check_builds.
+e2e_build() (
+	local id=$1 dir=$2 lang=$3 cflags=$4 ldflags=$5
+	local p="$WORKDIR/p/$id" o="$WORKDIR/o/$id" f objs=() cc=gcc
+	[ "$lang" = c++ ] && cc=g++
+	cflags=${cflags//@P@/$p}
+	rm -f "$p.ok"
+	mkdir -p "$p" "$o"
+	{
+		cp "$CORPUS/$dir"/* "$p/" &&
+		cd "$p" &&
+		for f in *.c *.cc; do
+			[ -e "$f" ] || continue
+			# shellcheck disable=SC2086 # flag lists are word-split on purpose
+			$cc -pg $cflags -c "$f" -o "$o/${f%.*}.o" || exit 1
+			objs+=("$o/${f%.*}.o")
+		done &&
+		# shellcheck disable=SC2086
+		$cc -pg $ldflags "${objs[@]}" -o prog &&
+		(cd "$o" && nm -A --extern-only --defined-only -- *.o) >mapfile &&
+		nm prog >syms.nm &&
+		./prog 1 >/dev/null && mv gmon.out gmon.2 &&
+		GMON_OUT_PREFIX=gmon.pfx ./prog 3 >/dev/null && mv gmon.pfx.* gmon.3 &&
+		./prog 2 >/dev/null &&
+		[ -s gmon.out ] && [ -s gmon.2 ] && [ -s gmon.3 ] &&
+		touch "$p.ok"
+	} >"$p.log" 2>&1
+)
+
+# e2e_check_builds ID...: bail out (TAP "Bail out!") unless all were built.
+e2e_check_builds() {
+	local id bad=0
+	for id in "$@"; do
+		if [ ! -e "$WORKDIR/p/$id.ok" ]; then
+			echo "Bail out! building corpus program $id failed"
+			diag <"$WORKDIR/p/$id.log"
+			bad=1
+		fi
+	done
+	[ "$bad" -eq 0 ] || exit 1
+}
+
+# The standard corpus variants: C and C++, -O0 and -O2, PIE and not, with
+# and without -g. csmall-rel has relative source names in its debug info
+# (compiled with -fdebug-prefix-map), so annotation must search for them.
+E2E_STD_VARIANTS="cmix-O0g-nopie cmix-O2-pie cmix-O2g-nopie cmix-O0-pie
+	cxx-O0g-pie cxx-O2-nopie cxx-O2g-pie csmall-O0g-pie csmall-rel"
+
+# e2e_build_std ID...: build standard variants in parallel; bail out if one
+# fails.
+e2e_build_std() {
+	local id
+	for id in "$@"; do
+		case $id in
+		cmix-O0g-nopie) e2e_build "$id" cmix cc "-O0 -g -fno-pie" "-no-pie" & ;;
+		cmix-O2-pie)    e2e_build "$id" cmix cc "-O2 -fpie" "-pie" & ;;
+		cmix-O2g-nopie) e2e_build "$id" cmix cc "-O2 -g -fno-pie" "-no-pie" & ;;
+		cmix-O0-pie)    e2e_build "$id" cmix cc "-O0 -fpie" "-pie" & ;;
+		cxx-O0g-pie)    e2e_build "$id" cxxmix c++ "-O0 -g -fpie" "-pie" & ;;
+		cxx-O2-nopie)   e2e_build "$id" cxxmix c++ "-O2 -fno-pie" "-no-pie" & ;;
+		cxx-O2g-pie)    e2e_build "$id" cxxmix c++ "-O2 -g -fpie" "-pie" & ;;
+		csmall-O0g-pie) e2e_build "$id" csmall cc "-O0 -g -fpie" "-pie" & ;;
+		csmall-rel)     e2e_build "$id" csmall cc "-O0 -g -fdebug-prefix-map=@P@=." "" & ;;
+		*) echo "Bail out! e2e_build_std: unknown variant $id"; exit 1 ;;
+		esac
+	done
+	wait
+	e2e_check_builds "$@"
+}
+
+# e2e_template_copy FROM TO: a new template starting as a copy of FROM.
+e2e_template_copy() {
+	rm -rf "$WORKDIR/p/$2"
+	cp -a "$WORKDIR/p/$1" "$WORKDIR/p/$2"
+}
+
+# e2e_line FILE TAG: the line number of the "LINE:TAG" marker in a corpus
+# source file (for file:line symbol specs).
+e2e_line() {
+	grep -n "LINE:$2 " "$CORPUS/$1" | cut -d: -f1
+}
+
+# le64 V / le32 V: write V as a little-endian 64-bit / 32-bit integer.
+le64() { le__bytes "$1" 8; }
+le32() { le__bytes "$1" 4; }
+le__bytes() {
+	local v=$1 i s=
+	for ((i = 0; i < $2; i++)); do
+		s+=$(printf '\\x%02x' $(((v >> (8 * i)) & 255)))
+	done
+	printf "$s"
+}
+
+# e2e_bad_gmons ID: add broken profiles derived from ID's gmon.out to its
+# template: empty, truncated at several points, bad version, bad record tag,
+# short text, and BSD-format headers that are inconsistent.
+# (Long text or zero-filled files make upstream allocate gigabytes: BSD
+# headers read from them claim huge histograms. Not useful here.)
+e2e_bad_gmons() {
+	local p="$WORKDIR/p/$1" size
+	size=$(stat -c %s "$p/gmon.out")
+	: >"$p/gmon.empty"
+	head -c 3 "$p/gmon.out" >"$p/gmon.t3"
+	head -c 19 "$p/gmon.out" >"$p/gmon.t19"
+	head -c 21 "$p/gmon.out" >"$p/gmon.t21"
+	head -c 40 "$p/gmon.out" >"$p/gmon.t40"
+	head -c $((size / 2)) "$p/gmon.out" >"$p/gmon.half"
+	head -c $((size - 1)) "$p/gmon.out" >"$p/gmon.short1"
+	cp "$p/gmon.out" "$p/gmon.badver"
+	printf '\x07' | dd of="$p/gmon.badver" bs=1 seek=4 conv=notrunc status=none
+	cp "$p/gmon.out" "$p/gmon.badtag"
+	printf '\x09' | dd of="$p/gmon.badtag" bs=1 seek=20 conv=notrunc status=none
+	printf 'not a gmon file\n' >"$p/gmon.text"
+	# 4.4BSD headers (low pc, high pc, byte count, version, profrate, spare[3]):
+	# low pc above high pc; byte count smaller than the header; more bins
+	# than the file holds.
+	{ le64 8192; le64 4096; le32 40; le32 0x00051879; le32 100; head -c 12 /dev/zero; } \
+		>"$p/gmon.bsdlohi"
+	{ le64 4096; le64 8192; le32 100000; le32 0x00051879; le32 100; head -c 52 /dev/zero; } \
+		>"$p/gmon.bsdbig"
+	# old BSD header (low pc, high pc, byte count) with a short histogram
+	{ le64 4096; le64 8192; le32 100; head -c 30 /dev/zero; } >"$p/gmon.oldbsd"
+}
+
+# --- cases -----------------------------------------------------------------
+
+E2E_CASES="$WORKDIR/cases.list"
+
+# e2e_case TEMPLATE SNIPPET [MODE]
+#   Queue a case. MODE is
+#     exact    (default) stdout, stderr, status and files all identical;
+#     version  like exact, but only the first 3 lines of stdout must match and
+#              ours may print one more line (it names egprof);
+#     help     upstream's stdout must be a prefix of ours (ours appends a
+#              section about its own options); rest exact.
+e2e_case() {
+	local tpl=$1 snip=$2 mode=${3:-exact}
+	case $snip in *$'\n'*) echo "e2e_case: snippet has a newline: $snip" >&2; exit 2 ;; esac
+	printf '%s\0%s\0%s\0' "$tpl" "$mode" "$snip" >>"$E2E_CASES"
+}
+
+# Run one side of a case in $d/SIDE: e2e__side SIDE TEMPLATE SNIPPET
+# leaves out, err, rc and the directory run/ the snippet ran in.
+e2e__side() {
+	local side=$1 tpl=$2 snip=$3 s="$d/$1" magic size
+	[ "$tpl" = empty ] || ln -s "$WORKDIR/p/$tpl"/* "$s/run/"
+	cd "$s/run" || return
+	PATH="$WORKDIR/bin.$side:$PATH" timeout 10 bash -c "$snip" \
+		</dev/null >"$s/out" 2>"$s/err"
+	echo $? >"$s/rc"
+	cd "$WORKDIR" || return
+	# Upstream leaves the spare bytes 8..19 of a gmon.sum header
+	# uninitialised. Only the "gmon" format has them: BSD-format sums
+	# (-Ob/-O4) are compared whole.
+	if [ -f "$s/run/gmon.sum" ]; then
+		read -r -N 4 magic <"$s/run/gmon.sum"
+		size=$(stat -c %s "$s/run/gmon.sum")
+		if [ "$magic" = gmon ] && [ "$size" -ge 20 ]; then
+			head -c 12 /dev/zero |
+				dd of="$s/run/gmon.sum" bs=1 seek=8 conv=notrunc status=none
+		fi
+	fi
+}
+
+# Explain why the two sides of a case differ (runs only on failure).
+e2e__explain() {
+	local f
+	cmp -s sys/out ours/out ||
+		diff -u --label sys.stdout --label ours.stdout sys/out ours/out | head -n 12
+	cmp -s sys/err ours/err ||
+		diff -u --label sys.stderr --label ours.stderr sys/err ours/err | head -n 8
+	cmp -s sys/rc ours/rc ||
+		echo "exit status: sys $(cat sys/rc), ours $(cat ours/rc)"
+	diff -rq sys/run ours/run 2>&1 | head -n 4
+	for f in $(diff -rq sys/run ours/run 2>/dev/null |
+		   sed -n 's/^Files sys\/run\/\(.*\) and .* differ$/\1/p' | head -n 2); do
+		cmp -l "sys/run/$f" "ours/run/$f" 2>&1 | head -n 3 | sed "s|^|$f: |"
+	done
+}
+
+# e2e__run_one N TEMPLATE MODE SNIPPET: run case N on both sides, compare,
+# and write "ok" or "not ok" plus diagnostics to $WORKDIR/c/N/result.
+e2e__run_one() {
+	local n=$1 tpl=$2 mode=$3 snip=$4
+	local d="$WORKDIR/c/$n" why=
+	mkdir -p "$d/ours/run" "$d/sys/run"
+	e2e__side ours "$tpl" "$snip"
+	e2e__side sys "$tpl" "$snip"
+	cd "$d" || return
+	case $mode in
+	version)
+		# ours may add one line naming egprof after upstream's three
+		[ "$(wc -l <ours/out)" -le 4 ] || why="ours prints more than 4 lines; "
+		mv sys/out sys/out.full
+		mv ours/out ours/out.full
+		head -n 3 sys/out.full >sys/out
+		head -n 3 ours/out.full >ours/out ;;
+	help)
+		# ours appends a section about its own options to upstream's help
+		mv ours/out ours/out.full
+		head -c "$(stat -c %s sys/out)" ours/out.full >ours/out ;;
+	esac
+	if [ -z "$why" ] && diff -r sys ours >/dev/null 2>&1; then
+		echo ok >result
+		rm -rf ours sys
+	else
+		{ echo "not ok"; echo "$why"; e2e__explain; } >result 2>&1
+	fi
+	cd "$WORKDIR" || return
+}
+
+# Worker: e2e__run_many N TPL MODE SNIPPET [N TPL MODE SNIPPET]...
+e2e__run_many() {
+	while [ $# -ge 4 ]; do
+		e2e__run_one "$1" "$2" "$3" "$4"
+		shift 4
+	done
+}
+
+# Run every queued case, two at a time, then print one TAP line per case.
+e2e_run_cases() {
+	local side bin tpl mode snip n=0 first
+	for side in ours sys; do
+		bin=$EGPROF
+		[ "$side" = sys ] && bin=$SYSGPROF
+		mkdir -p "$WORKDIR/bin.$side"
+		ln -sf "$bin" "$WORKDIR/bin.$side/gprof"
+	done
+	[ -s "$E2E_CASES" ] || { not_ok "no cases queued"; return; }
+	# Number the cases: feed "N TPL MODE SNIPPET" quadruples to the workers.
+	while IFS= read -r -d '' tpl && IFS= read -r -d '' mode && IFS= read -r -d '' snip; do
+		n=$((n + 1))
+		printf '%s\0%s\0%s\0%s\0' "$n" "$tpl" "$mode" "$snip"
+	done <"$E2E_CASES" >"$E2E_CASES.numbered"
+	[ -s "$E2E_CASES.numbered" ] || { not_ok "cannot number the cases"; return; }
+	e2e__template_sums >"$WORKDIR/templates.before"
+	xargs -0 -n 32 -P "${E2E_JOBS:-2}" bash -c '. "$E2E_LIB"; e2e__run_many "$@"' e2e \
+		<"$E2E_CASES.numbered"
+	e2e__template_sums >"$WORKDIR/templates.after"
+	while IFS= read -r -d '' n && IFS= read -r -d '' tpl &&
+	      IFS= read -r -d '' mode && IFS= read -r -d '' snip; do
+		first=
+		[ -e "$WORKDIR/c/$n/result" ] && read -r first <"$WORKDIR/c/$n/result"
+		if [ "$first" = ok ]; then
+			ok "$tpl: $snip"
+		else
+			not_ok "$tpl: $snip"
+			tail -n +2 "$WORKDIR/c/$n/result" 2>/dev/null | grep -v '^$' | diag
+		fi
+	done <"$E2E_CASES.numbered"
+	if cmp -s "$WORKDIR/templates.before" "$WORKDIR/templates.after"; then
+		ok "no case wrote to its input files"
+	else
+		not_ok "no case wrote to its input files"
+		diff "$WORKDIR/templates.before" "$WORKDIR/templates.after" | diag
+	fi
+	: >"$E2E_CASES"
+}
+
+# Checksums of every template file, to catch a gprof writing to its inputs.
+e2e__template_sums() {
+	[ -d "$WORKDIR/p" ] || return 0
+	(cd "$WORKDIR/p" && find . -type f -print0 | sort -z | xargs -0 -r md5sum)
+}

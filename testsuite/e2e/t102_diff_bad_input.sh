@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# --diff on bad input: a clear error naming the file, a non-zero exit and no
+# crash (an exit status >= 128 or a sanitizer report would be a crash).
+. "$SRCDIR/testsuite/e2e/diff_lib.sh"
+dl_fig1 || { echo "not ok 1 - build the Figure 1 fixture"; exit 1; }
+F=$WORKDIR/fig1
+A=$F/fig1-a.gmon
+
+# refuses NAME WORD ARGS...: exit 1..127, stderr names WORD, no sanitizer report
+refuses() {
+	local name=$1 word=$2 rc
+	shift 2
+	"$EGPROF" "$@" > out.txt 2> err.txt
+	rc=$?
+	check "$name: fails cleanly" bash -c "[ $rc -gt 0 ] && [ $rc -lt 128 ] && ! grep -q Sanitizer err.txt"
+	check "$name: the message names '$word'" grep -qF -- "$word" err.txt
+	check "$name: nothing on stdout" test ! -s out.txt
+}
+
+refuses "missing gmon file" "nosuch.gmon" --diff "$F/demo" "$A" nosuch.gmon
+refuses "missing binary" "nosuch-app" --diff nosuch-app "$A" "$F/demo" "$A"
+
+head -c 30 "$A" > trunc.gmon
+refuses "truncated gmon file" "trunc.gmon" --diff "$F/demo" "$A" trunc.gmon
+
+head -c 4000 /dev/urandom > garbage.gmon
+refuses "garbage gmon file" "garbage.gmon" --diff "$F/demo" garbage.gmon "$A"
+
+mkdir empty
+refuses "empty directory" "empty" --diff "$F/demo" "$A" empty
+
+# A gmon file of another program: its addresses are nowhere in demo.
+cc -O1 -no-pie -o other "$SRCDIR/testsuite/fixtures/fig1/demo.c"
+python3 "$SRCDIR/testsuite/fixtures/fig1/mkgmon.py" other other.gmon f_d=50 'f_c>f_d=3'
+refuses "gmon file of another binary" "other.gmon" --diff "$F/demo" "$A" "$F/demo" other.gmon
+check "... and says it does not belong" grep -q "does not belong to" err.txt
+
+refuses "not a binary" "fig1-a.gmon" --diff "$A" "$A" "$A"
+dl_done

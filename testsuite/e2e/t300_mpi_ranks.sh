@@ -1,0 +1,185 @@
+#!/usr/bin/env bash
+# MPI ranks with a real mpirun (OpenMPI): a -pg program linked with
+# libcallpath (testsuite/mpi/ranks.c: rank 0 alone calls timers(), work grows
+# with the rank) runs twice with 4 ranks, each run into its own directory.
+# Checks rank identity from sidecars, --rank-stats, --diff of the two
+# directories, -s (byte-identical to /usr/bin/gprof, plus sidecar sum) and
+# egprof-sum under mpirun.  Skips when OpenMPI is not installed.
+set -u
+. "$SRCDIR/testsuite/e2e/lib.sh"
+
+if ! command -v mpirun >/dev/null || ! command -v mpicc >/dev/null; then
+	echo "ok 1 - # SKIP mpirun or mpicc not installed (apt-get install openmpi-bin libopenmpi-dev)"
+	echo "1..1"
+	exit 0
+fi
+
+CP="$BUILDDIR/callpath"
+MPIRUN=(mpirun --oversubscribe)
+[ "$(id -u)" = 0 ] && MPIRUN+=(--allow-run-as-root)
+export OMPI_MCA_btl_vader_single_copy_mechanism=none  # containers without CMA
+cd "$WORKDIR" || exit 1
+
+# Not PIE: the ranks then share addresses, so their sidecars' paths match
+# when summed (see doc/mpi.md).
+if mpicc -pg -O1 -g -no-pie -o ranks "$SRCDIR/testsuite/mpi/ranks.c" \
+	-L"$CP" -lcallpath -Wl,-rpath,"$CP" >build.log 2>&1; then
+	ok "MPI test program builds with -pg and -lcallpath"
+else
+	not_ok "MPI test program builds with -pg and -lcallpath"
+	diag <build.log
+	e2e_done
+fi
+
+run() { # DIR SIZE
+	mkdir -p "$1"
+	GMON_OUT_PREFIX="$WORKDIR/$1/gmon" "${MPIRUN[@]}" -np 4 -x GMON_OUT_PREFIX ./ranks "$2" \
+		>"$1.log" 2>&1
+}
+if run run1 2 && run run2 4; then
+	ok "mpirun -np 4 runs twice"
+else
+	not_ok "mpirun -np 4 runs twice"
+	diag <run1.log
+	diag <run2.log 2>/dev/null
+	e2e_done
+fi
+
+for d in run1 run2; do
+	ng=$(find $d -name 'gmon.[0-9]*' ! -name '*.callpath' | wc -l)
+	ns=$(find $d -name 'gmon.[0-9]*.callpath' | wc -l)
+	if [ "$ng" = 4 ] && [ "$ns" = 4 ]; then
+		ok "$d: four gmon files and four sidecars"
+	else
+		not_ok "$d: four gmon files and four sidecars (found $ng and $ns)"
+		ls $d | diag
+	fi
+	ranks=$(for s in $d/*.callpath; do "$CP/cpdump" -H "$s" | sed -n 's/^rank //p'; done | sort -n | tr '\n' ' ')
+	pids_ok=1
+	for s in $d/*.callpath; do
+		pid=$("$CP/cpdump" -H "$s" | sed -n 's/^pid //p')
+		[ "$s" = "$d/gmon.$pid.callpath" ] || pids_ok=0
+	done
+	if [ "$ranks" = "0 1 2 3 " ] && [ $pids_ok = 1 ]; then
+		ok "$d: sidecars record ranks 0..3 and the pids of their gmon files"
+	else
+		not_ok "$d: sidecars record ranks 0..3 and the pids of their gmon files (ranks: $ranks)"
+	fi
+done
+
+# --rank-stats on a directory.
+"$EGPROF" --rank-stats ./ranks run2 >stats.out 2>stats.err
+rc=$?
+if [ $rc = 0 ] && grep -q 'ranks from call-path sidecars' stats.out; then
+	ok "--rank-stats APP DIR runs and takes ranks from the sidecars"
+else
+	not_ok "--rank-stats APP DIR runs and takes ranks from the sidecars (status $rc)"
+	diag <stats.err
+fi
+if grep -Eq ' 1/4  timers$' stats.out && grep -q 'timers .* only rank 0' stats.out; then
+	ok "--rank-stats finds timers on rank 0 only (1/4)"
+else
+	not_ok "--rank-stats finds timers on rank 0 only (1/4)"
+	diag <stats.out
+fi
+# work_unit: imbalance column (2nd) about 4/2.5 = 1.6, max on rank 3, min on rank 0.
+line=$(grep -E ' work_unit$' stats.out)
+if awk -v l="$line" 'BEGIN { split(l, f); exit !(f[2] > 1.3 && f[2] < 1.9 && f[7] == "0" && f[8] == "3" && f[11] == "4/4") }'; then
+	ok "--rank-stats shows work_unit imbalanced, min on rank 0, max on rank 3"
+else
+	not_ok "--rank-stats shows work_unit imbalanced, min on rank 0, max on rank 3"
+	echo "$line" | diag
+fi
+if grep -q '^    rank 0: distance' stats.out && grep -q '^  slowest rank 3' stats.out; then
+	ok "--rank-stats summary: rank 0 is the outlier, rank 3 the slowest"
+else
+	not_ok "--rank-stats summary: rank 0 is the outlier, rank 3 the slowest"
+	sed -n '/^Summary/,$p' stats.out | diag
+fi
+
+# The same from a list of files, and without sidecars (labels by file name).
+"$EGPROF" --rank-stats --jobs 2 ./ranks $(ls run2/gmon.* | grep -v callpath) >files.out 2>&1
+if cmp -s stats.out files.out; then
+	ok "--rank-stats APP FILES... equals APP DIR"
+else
+	not_ok "--rank-stats APP FILES... equals APP DIR"
+	diff stats.out files.out | diag
+fi
+mkdir -p bare && cp run2/gmon.[0-9]* bare/ && rm -f bare/*.callpath
+"$EGPROF" --rank-stats ./ranks bare >bare.out 2>&1
+if grep -q 'no sidecars' bare.out && grep -Eq ' 1/4  timers$' bare.out; then
+	ok "--rank-stats without sidecars labels ranks by file and still finds 1/4"
+else
+	not_ok "--rank-stats without sidecars labels ranks by file and still finds 1/4"
+	diag <bare.out
+fi
+
+# --diff of the two run directories (the diff feature sums each side).
+"$EGPROF" --diff ./ranks run2 run1 >diff.out 2>diff.err
+rc=$?
+if grep -q 'not built yet' diff.err; then
+	echo "ok $((E2E_N + 1)) - # SKIP --diff is not built yet"
+	E2E_N=$((E2E_N + 1))
+elif [ $rc = 0 ] && grep -q 'work_unit' diff.out; then
+	ok "--diff APP DIR1 DIR2 compares the summed runs"
+else
+	not_ok "--diff APP DIR1 DIR2 compares the summed runs (status $rc)"
+	diag <diff.err
+	diag <diff.out
+fi
+
+# -s: gmon.sum byte-identical to /usr/bin/gprof's (bar the spare header
+# bytes upstream leaves uninitialised), and gmon.sum.callpath beside it.
+files=$(cd run1 && ls gmon.* | grep -v callpath | tr '\n' ' ')
+for side in ours sys; do
+	rm -rf sum.$side && cp -a run1 sum.$side
+	bin=$EGPROF
+	[ $side = sys ] && bin=$SYSGPROF
+	(cd sum.$side && "$bin" -s ../ranks $files >out 2>err; echo $? >rc)
+	head -c 12 /dev/zero | dd of=sum.$side/gmon.sum bs=1 seek=8 conv=notrunc status=none
+done
+if cmp -s sum.ours/gmon.sum sum.sys/gmon.sum && cmp -s sum.ours/out sum.sys/out &&
+   cmp -s sum.ours/err sum.sys/err && cmp -s sum.ours/rc sum.sys/rc; then
+	ok "-s over rank files: gmon.sum, output and status as /usr/bin/gprof's"
+else
+	not_ok "-s over rank files: gmon.sum, output and status as /usr/bin/gprof's"
+	cat sum.ours/err | diag
+fi
+total() { "$CP/cpdump" -H "$1" | sed -n 's/^calls //p'; }
+want=0
+for s in run1/*.callpath; do want=$((want + $(total "$s"))); done
+if [ -f sum.ours/gmon.sum.callpath ] && [ "$(total sum.ours/gmon.sum.callpath)" = "$want" ] &&
+   [ ! -e sum.sys/gmon.sum.callpath ]; then
+	ok "-s also sums the sidecars into gmon.sum.callpath ($want calls)"
+else
+	not_ok "-s also sums the sidecars into gmon.sum.callpath (want $want calls)"
+fi
+rm -rf sum.bare && cp -a bare sum.bare
+(cd sum.bare && "$EGPROF" -s ../ranks gmon.[0-9]* && [ -f gmon.sum ] && [ ! -e gmon.sum.callpath ])
+if [ $? = 0 ]; then
+	ok "-s without sidecars writes gmon.sum only"
+else
+	not_ok "-s without sidecars writes gmon.sum only"
+fi
+
+# egprof-sum: an MPI-parallel sum reads as gprof -s's does.
+if [ -x "$BUILDDIR/mpi/egprof-sum" ]; then
+	mkdir -p psum
+	if (cd psum && "${MPIRUN[@]}" -np 3 "$BUILDDIR/mpi/egprof-sum" -o p.sum ../run1 >log 2>&1); then
+		"$SYSGPROF" -b ./ranks psum/p.sum >p.txt 2>&1
+		"$SYSGPROF" -b ./ranks sum.sys/gmon.sum >s.txt 2>&1
+		if cmp -s p.txt s.txt && [ "$(total psum/p.sum.callpath)" = "$want" ]; then
+			ok "mpirun -np 3 egprof-sum: gprof reads it as gprof -s's sum; sidecars summed"
+		else
+			not_ok "mpirun -np 3 egprof-sum: gprof reads it as gprof -s's sum; sidecars summed"
+			diff p.txt s.txt | diag
+		fi
+	else
+		not_ok "mpirun -np 3 egprof-sum runs"
+		diag <psum/log
+	fi
+else
+	not_ok "egprof-sum was built (mpicc exists)"
+fi
+
+e2e_done

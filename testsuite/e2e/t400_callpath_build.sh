@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# The runtime library as built: only the entry points exported, never built
+# with -pg, and a per-call path that touches no vector register.
+. "$SRCDIR/callpath/examples/testlib.sh"
+
+exports=$(nm -D --defined-only "$CP_SO" | awk '{ print $3 }' | sort | tr '\n' ' ')
+cp_check "libcallpath.so exports only mcount, _mcount and __fentry__" \
+	test "$exports" = "__fentry__ _mcount mcount "
+cp_check "libcallpath.so is not built with -pg" \
+	bash -c "! nm -D '$CP_SO' | grep -q ' U \\(__gmon_start__\\|__monstartup\\)'"
+cp_check "libcallpath.a has mcount" bash -c "nm '$CP_A' | grep -q ' T mcount$'"
+rec="$CP_LIB/rt/record.o"
+cp_check "the fast path uses no vector registers" \
+	bash -c "! objdump -d '$rec' | grep -qE '%[xyz]mm'"
+undef=$(nm -u "$rec" | awk '$2 !~ /^cp_|^_GLOBAL_OFFSET_TABLE_$/ { print $2 }' | sort | tr '\n' ' ')
+cp_check "the fast path calls only mmap and munmap" test "$undef" = "mmap munmap "
+noop=$(nm -D --defined-only "$CP_NOOP" | awk '{ print $3 }' | sort | tr '\n' ' ')
+cp_check "the no-op build exports the same entry points" \
+	test "$noop" = "__fentry__ _mcount mcount "
+cp_done

@@ -1,0 +1,376 @@
+/*
+ * test_callpath_report.c - naming sidecars through a profile, the printed
+ * call-path profile and tree, folded stacks and summed sidecars
+ * (callpath/report.c, folded.c, sum.c).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "callpath/folded.h"
+#include "callpath/report.h"
+#include "callpath/sidecar.h"
+#include "callpath/sum.h"
+#include "diff/profile.h"
+#include "utils/banned.h"
+
+/* Link-time layout of the fixture program: each function 0x20 bytes. */
+enum { MAIN = 0x1000, A = 0x1020, B = 0x1040, C = 0x1060, D = 0x1080, LIBC = 0x7000 };
+#define LOAD 0x555555554000ull
+
+static void add_fn(struct profile *p, const char *name, uint64_t addr)
+{
+	struct profile_sym s;
+
+	memset(&s, 0, sizeof(s));
+	s.name = strdup(name);
+	s.print_name = strdup(name);
+	s.addr = addr;
+	s.end_addr = addr + 0x1f;
+	s.flags = PSYM_FUNC;
+	assert_true(profile_add_sym(p, &s) >= 0);
+}
+
+static struct profile *fixture_profile(void)
+{
+	struct profile *p = profile_new();
+
+	assert_non_null(p);
+	add_fn(p, "main", MAIN);
+	add_fn(p, "a", A);
+	add_fn(p, "b", B);
+	add_fn(p, "c", C);
+	add_fn(p, "d", D);
+	return p;
+}
+
+/*
+ * The acceptance tree, at run-time addresses (a PIE loaded at LOAD); the
+ * call site of each node is a return address inside its caller:
+ *
+ *   main [1] (from the C library, outside the image)
+ *   ├── a [3] (main+0x5)
+ *   │   └── c [3] (a+0x5)
+ *   └── b [9] (main+0x9)
+ *       ├── c [7] (b+0x5)
+ *       └── d [2] (b+0x9)
+ *           └── c [2] (d+0x5)
+ */
+static struct sidecar *fixture_sidecar(uint64_t load)
+{
+	struct sidecar *sc = sidecar_new();
+	uint32_t m, a, b, d, x;
+
+	assert_non_null(sc);
+	sc->load_address = load;
+	assert_int_equal(sidecar_add(sc, SIDECAR_ROOT, LIBC + load, MAIN + 4 + load, 1, &m), 0);
+	assert_int_equal(sidecar_add(sc, m, MAIN + 5 + load, A + 4 + load, 3, &a), 0);
+	assert_int_equal(sidecar_add(sc, a, A + 5 + load, C + 4 + load, 3, &x), 0);
+	assert_int_equal(sidecar_add(sc, m, MAIN + 9 + load, B + 4 + load, 9, &b), 0);
+	assert_int_equal(sidecar_add(sc, b, B + 5 + load, C + 4 + load, 7, &x), 0);
+	assert_int_equal(sidecar_add(sc, b, B + 9 + load, D + 4 + load, 2, &d), 0);
+	assert_int_equal(sidecar_add(sc, d, D + 5 + load, C + 4 + load, 2, &x), 0);
+	return sc;
+}
+
+static char *folded_text(const struct callpath_model *m)
+{
+	struct folded *f;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+
+	assert_non_null(mem);
+	assert_int_equal(folded_build(m, &f), 0);
+	assert_int_equal(folded_write(mem, f), 0);
+	folded_free(f);
+	fclose(mem);
+	return buf;
+}
+
+static struct callpath_model *build(const struct sidecar *sc, const struct profile *p)
+{
+	struct callpath_model *m;
+
+	assert_int_equal(callpath_model_build(sc, p, NULL, &m), 0);
+	return m;
+}
+
+static const char acceptance_folded[] =
+	"main 1\n"
+	"main;a 3\n"
+	"main;a;c 3\n"
+	"main;b 9\n"
+	"main;b;c 7\n"
+	"main;b;d 2\n"
+	"main;b;d;c 2\n";
+
+static void test_model__pie_addresses_are_named_after_subtracting_the_load_address(void **state)
+{
+	struct profile *p = fixture_profile();
+	struct sidecar *sc = fixture_sidecar(LOAD);
+	struct callpath_model *m = build(sc, p);
+	char *text = folded_text(m);
+
+	(void)state;
+	assert_string_equal(text, acceptance_folded);
+	assert_int_equal(m->total, 27);
+	free(text);
+	callpath_model_free(m);
+	sidecar_free(sc);
+	profile_free(p);
+}
+
+static void test_model__call_sites_are_function_plus_offset(void **state)
+{
+	struct profile *p = fixture_profile();
+	struct sidecar *sc = fixture_sidecar(0);
+	struct callpath_model *m = build(sc, p);
+
+	(void)state;
+	/* node 0 is main, called from outside the image */
+	assert_string_equal(m->names[m->frames[0].site], "[unknown]");
+	assert_string_equal(m->names[m->frames[1].func], "a");
+	assert_string_equal(m->names[m->frames[1].site], "main+0x5");
+	assert_string_equal(m->names[m->frames[6].site], "d+0x5");
+	callpath_model_free(m);
+	sidecar_free(sc);
+	profile_free(p);
+}
+
+static int fake_line(uint64_t addr, const char **file, int *line)
+{
+	*file = "/src/prog.c";
+	*line = (int)(addr & 0xfff);
+	return 0;
+}
+
+static void test_model__with_lines_call_sites_are_file_and_line_of_the_call(void **state)
+{
+	struct profile *p = fixture_profile();
+	struct sidecar *sc = fixture_sidecar(0);
+	struct callpath_symopts so = { 1, 0, fake_line };
+	struct callpath_model *m;
+
+	(void)state;
+	assert_int_equal(callpath_model_build(sc, p, &so, &m), 0);
+	/* return address main+0x5 = 0x1005; the call is the byte before */
+	assert_string_equal(m->names[m->frames[1].site], "prog.c:4");
+	callpath_model_free(m);
+	sidecar_free(sc);
+	profile_free(p);
+}
+
+/*
+ * Two call sites of c in b with the same names: separate frames in the
+ * tree, one folded line with the sum.
+ *   main ── b ─┬─ c (b+0x5) [4]
+ *              └─ c (b+0x9) [5]
+ */
+static void test_folded__same_names_from_two_call_sites_are_one_line(void **state)
+{
+	struct profile *p = fixture_profile();
+	struct sidecar *sc = sidecar_new();
+	struct callpath_model *m;
+	uint32_t mi, b, x;
+	char *text;
+
+	(void)state;
+	assert_int_equal(sidecar_add(sc, SIDECAR_ROOT, LIBC, MAIN, 1, &mi), 0);
+	assert_int_equal(sidecar_add(sc, mi, MAIN + 9, B, 1, &b), 0);
+	assert_int_equal(sidecar_add(sc, b, B + 5, C, 4, &x), 0);
+	assert_int_equal(sidecar_add(sc, b, B + 9, C, 5, &x), 0);
+	m = build(sc, p);
+	assert_int_equal(m->nr_frames, 4);
+	text = folded_text(m);
+	assert_string_equal(text, "main 1\nmain;b 1\nmain;b;c 9\n");
+	free(text);
+	callpath_model_free(m);
+	sidecar_free(sc);
+	profile_free(p);
+}
+
+/* Line symbols (gprof -l) after a function extend it. */
+static void test_model__line_symbols_extend_their_function(void **state)
+{
+	struct profile *p = profile_new();
+	struct profile_sym s;
+	struct sidecar *sc = sidecar_new();
+	struct callpath_model *m;
+	uint32_t x;
+
+	(void)state;
+	add_fn(p, "main", MAIN);
+	p->syms[0].end_addr = MAIN + 0x7;	/* first line only */
+	memset(&s, 0, sizeof(s));
+	s.name = strdup("main");
+	s.print_name = strdup("main");
+	s.line = 12;
+	s.addr = MAIN + 0x8;
+	s.end_addr = MAIN + 0x1f;
+	assert_true(profile_add_sym(p, &s) >= 0);
+	assert_int_equal(sidecar_add(sc, SIDECAR_ROOT, MAIN + 0x10, MAIN + 0x4, 1, &x), 0);
+	m = build(sc, p);
+	assert_string_equal(m->names[m->frames[0].site], "main+0x10");
+	callpath_model_free(m);
+	sidecar_free(sc);
+	profile_free(p);
+}
+
+static char *report_text(const struct callpath_model *m)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+
+	assert_non_null(mem);
+	assert_int_equal(callpath_report_print(mem, m, "gmon.out.callpath"), 0);
+	fclose(mem);
+	return buf;
+}
+
+static void test_report__paths_of_a_function_with_counts_and_shares(void **state)
+{
+	struct profile *p = fixture_profile();
+	struct sidecar *sc = fixture_sidecar(0);
+	struct callpath_model *m = build(sc, p);
+	char *text = report_text(m);
+
+	(void)state;
+	assert_non_null(strstr(text, "From 'gmon.out.callpath': 27 calls along 7 paths "
+				     "to 5 functions.\n"));
+	assert_non_null(strstr(text, "c: 12 calls, 3 paths\n"
+				     "       calls  %calls  path\n"
+				     "           7  58.33  main -> b (main+0x9) -> c (b+0x5)\n"
+				     "           3  25.00  main -> a (main+0x5) -> c (a+0x5)\n"
+				     "           2  16.67  main -> b (main+0x9) -> d (b+0x9) -> c (d+0x5)\n"));
+	free(text);
+	callpath_model_free(m);
+	sidecar_free(sc);
+	profile_free(p);
+}
+
+static void test_report__tree_is_indented_by_depth_and_marks_several_parents(void **state)
+{
+	struct profile *p = fixture_profile();
+	struct sidecar *sc = fixture_sidecar(0);
+	struct callpath_model *m = build(sc, p);
+	char *text = report_text(m);
+
+	(void)state;
+	assert_non_null(strstr(text, "       calls  function (call site)\n"
+				     "           1  main\n"
+				     "           9    b (main+0x9)\n"
+				     "           7      *c (b+0x5)\n"
+				     "           2      d (b+0x9)\n"
+				     "           2        *c (d+0x5)\n"
+				     "           3    a (main+0x5)\n"
+				     "           3      *c (a+0x5)\n"));
+	free(text);
+	callpath_model_free(m);
+	sidecar_free(sc);
+	profile_free(p);
+}
+
+/* Two runs of one PIE at different load addresses sum as one tree. */
+static void test_sum__pie_runs_at_different_addresses_merge(void **state)
+{
+	struct profile *p = fixture_profile();
+	struct sidecar *one = fixture_sidecar(LOAD), *two = fixture_sidecar(LOAD + 0x10000);
+	struct callpath_model *m;
+	char *text;
+
+	(void)state;
+	assert_int_equal(callpath_sum_add(one, two, "two"), 0);
+	assert_int_equal(one->nr_nodes, 7);
+	m = build(one, p);
+	text = folded_text(m);
+	assert_string_equal(text, "main 2\nmain;a 6\nmain;a;c 6\nmain;b 18\n"
+				  "main;b;c 14\nmain;b;d 4\nmain;b;d;c 4\n");
+	free(text);
+	callpath_model_free(m);
+	sidecar_free(one);
+	sidecar_free(two);
+	profile_free(p);
+}
+
+static void test_sum__refuses_another_binary(void **state)
+{
+	struct sidecar *one = fixture_sidecar(0), *two = fixture_sidecar(0);
+
+	(void)state;
+	one->build_id_len = two->build_id_len = 4;
+	memcpy(one->build_id, "\x01\x02\x03\x04", 4);
+	memcpy(two->build_id, "\x01\x02\x03\x05", 4);
+	assert_int_equal(callpath_sum_add(one, two, "two"), -1);
+	sidecar_free(one);
+	sidecar_free(two);
+}
+
+/* Files: gmon.1 and gmon.2 with sidecars write the sum; a third without
+ * one makes it write nothing. */
+static void test_sum__writes_only_when_every_gmon_file_has_a_sidecar(void **state)
+{
+	char dir[] = "/tmp/test_callpath_XXXXXX", g1[64], g2[64], g3[64], s[128], out[128];
+	char *files[3] = { g1, g2, g3 };
+	struct sidecar *sc = fixture_sidecar(0), *sum;
+	char err[512];
+	size_t missing;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(g1, sizeof(g1), "%s/gmon.1", dir);
+	snprintf(g2, sizeof(g2), "%s/gmon.2", dir);
+	snprintf(g3, sizeof(g3), "%s/gmon.3", dir);
+	snprintf(out, sizeof(out), "%s/gmon.sum.callpath", dir);
+	snprintf(s, sizeof(s), "%s.callpath", g1);
+	assert_int_equal(sidecar_write_atomic(sc, s, err, sizeof(err)), 0);
+	snprintf(s, sizeof(s), "%s.callpath", g2);
+	assert_int_equal(sidecar_write_atomic(sc, s, err, sizeof(err)), 0);
+
+	assert_int_equal(callpath_sum_write(files, 3, out), 0);
+	assert_int_not_equal(access(out, F_OK), 0);
+	assert_int_equal(callpath_sum_write(files, 2, out), 0);
+	assert_int_equal(callpath_sum_read(files, 3, &sum, &missing), 0);
+	assert_int_equal(missing, 2);
+	assert_int_equal(sidecar_total(sum), 54);
+	sidecar_free(sum);
+	assert_int_equal(sidecar_read(out, &sum, err, sizeof(err)), 0);
+	assert_int_equal(sidecar_total(sum), 54);
+	sidecar_free(sum);
+
+	/* a truncated sidecar is an error, and the sum is left alone */
+	assert_int_equal(truncate(s, 10), 0);
+	assert_int_equal(callpath_sum_write(files, 2, out), -1);
+	unlink(out);
+	unlink(s);
+	snprintf(s, sizeof(s), "%s.callpath", g1);
+	unlink(s);
+	rmdir(dir);
+	sidecar_free(sc);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_model__pie_addresses_are_named_after_subtracting_the_load_address),
+		cmocka_unit_test(test_model__call_sites_are_function_plus_offset),
+		cmocka_unit_test(test_model__with_lines_call_sites_are_file_and_line_of_the_call),
+		cmocka_unit_test(test_model__line_symbols_extend_their_function),
+		cmocka_unit_test(test_folded__same_names_from_two_call_sites_are_one_line),
+		cmocka_unit_test(test_report__paths_of_a_function_with_counts_and_shares),
+		cmocka_unit_test(test_report__tree_is_indented_by_depth_and_marks_several_parents),
+		cmocka_unit_test(test_sum__pie_runs_at_different_addresses_merge),
+		cmocka_unit_test(test_sum__refuses_another_binary),
+		cmocka_unit_test(test_sum__writes_only_when_every_gmon_file_has_a_sidecar),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,464 @@
+/* Unit tests for the call-graph model (gml/graph.c, gml/graph_diff.c). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "gml/graph.h"
+#include "diff/diff.h"
+#include "utils/banned.h"
+
+/*
+ * The profile (hz 100, ticks):
+ *
+ *   main (self 10) --1--> f_b (self 100) --31--> f_d (self 500)
+ *        \                                        ^
+ *         +------1-----> f_c (self 300) ---22-----+
+ *   unused (never called, no time: gprof leaves it out)
+ *   hidden (-Q excluded: no PSYM_IN_GRAPH)
+ */
+enum { MAIN, FB, FC, FD, UNUSED, HIDDEN, NSYMS };
+
+static struct profile *make_profile(void)
+{
+	static const char *names[NSYMS] = { "main", "f_b", "f_c", "f_d", "unused", "hidden" };
+	static const double self[NSYMS] = { 10, 100, 300, 500, 0, 40 };
+	static const uint64_t calls[NSYMS] = { 0, 1, 1, 53, 0, 1 };
+	struct profile *p = profile_new();
+	size_t i;
+
+	assert_non_null(p);
+	p->binary = strdup("fig1");
+	p->hz = 100;
+	p->total_ticks = p->print_ticks = 950;
+	for (i = 0; i < NSYMS; i++) {
+		struct profile_sym s = { 0 };
+
+		s.name = strdup(names[i]);
+		s.print_name = strdup(names[i]);
+		s.flags = PSYM_FUNC | (i == HIDDEN ? 0 : PSYM_IN_GRAPH);
+		s.self_ticks = self[i];
+		s.ncalls = calls[i];
+		s.prop_self = self[i];
+		assert_int_equal(profile_add_sym(p, &s), (long)i);
+	}
+	/* inclusive: f_d 500, f_b 100 + 31/53*500, f_c 300 + 22/53*500, main all */
+	p->syms[FB].prop_child = 500.0 * 31 / 53;
+	p->syms[FC].prop_child = 500.0 * 22 / 53;
+	p->syms[MAIN].prop_child = 900;
+	{
+		struct profile_arc a[] = {
+			{ MAIN, FB, 1, 0, 0 }, { MAIN, FC, 1, 0, 0 },
+			{ FB, FD, 31, 0, 0 }, { FC, FD, 22, 0, 0 }, { MAIN, HIDDEN, 1, 0, 0 },
+		};
+		for (i = 0; i < sizeof(a) / sizeof(a[0]); i++)
+			assert_true(profile_add_arc(p, &a[i]) >= 0);
+	}
+	return p;
+}
+
+static long node_named(const struct graph *g, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < g->nnodes; i++)
+		if (!strcmp(g->nodes[i].name, name))
+			return (long)i;
+	return -1;
+}
+
+static void test_graph__single_keeps_what_gprofs_call_graph_prints(void **state)
+{
+	struct profile *p = make_profile();
+	struct graph_opts o = GRAPH_OPTS_INIT;
+	struct graph *g;
+
+	(void)state;
+	assert_int_equal(graph_from_profile(&g, p, &o), 0);
+	assert_int_equal(g->nnodes, 4);
+	assert_int_equal(g->nedges, 4);
+	assert_true(node_named(g, "unused") < 0);
+	assert_true(node_named(g, "hidden") < 0);
+	assert_int_equal(g->pruned_nodes, 0);
+	graph_free(g);
+	profile_free(p);
+}
+
+static void test_graph__single_labels_show_seconds_and_percent(void **state)
+{
+	struct profile *p = make_profile();
+	struct graph_opts o = GRAPH_OPTS_INIT;
+	struct graph *g;
+	const struct graph_node *fd;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(graph_from_profile(&g, p, &o), 0);
+	fd = &g->nodes[node_named(g, "f_d")];
+	assert_string_equal(fd->label, "f_d\nself 5.00 s (52.6%)\ntotal 5.00 s (52.6%)");
+	for (i = 0; i < g->nedges; i++)
+		if (g->edges[i].calls[0] == 31)
+			assert_string_equal(g->edges[i].label, "31");
+	graph_free(g);
+	profile_free(p);
+}
+
+static void test_graph__height_follows_inclusive_and_width_exclusive_time(void **state)
+{
+	struct profile *p = make_profile();
+	struct graph_opts o = GRAPH_OPTS_INIT;
+	struct graph *g;
+	const struct graph_node *m, *fd, *fb;
+
+	(void)state;
+	assert_int_equal(graph_from_profile(&g, p, &o), 0);
+	m = &g->nodes[node_named(g, "main")];
+	fd = &g->nodes[node_named(g, "f_d")];
+	fb = &g->nodes[node_named(g, "f_b")];
+	assert_true(m->h > fd->h);   /* main: all the time inclusive */
+	assert_true(fd->w > m->w);   /* f_d: most exclusive time */
+	assert_true(fd->w > fb->w);
+	assert_true(m->w >= 80 && m->h >= 40); /* the readable minimum */
+	graph_free(g);
+	profile_free(p);
+}
+
+static void test_graph__no_node_size_draws_one_size_per_label(void **state)
+{
+	struct profile *p = make_profile();
+	struct graph_opts o = GRAPH_OPTS_INIT;
+	struct graph *g;
+
+	(void)state;
+	o.no_node_size = 1;
+	assert_int_equal(graph_from_profile(&g, p, &o), 0);
+	assert_true(g->nodes[node_named(g, "f_d")].h == g->nodes[node_named(g, "main")].h);
+	assert_true(g->nodes[node_named(g, "f_d")].w == g->nodes[node_named(g, "f_b")].w);
+	graph_free(g);
+	profile_free(p);
+}
+
+static void test_graph__layout_puts_callees_one_row_below_callers(void **state)
+{
+	struct profile *p = make_profile();
+	struct graph_opts o = GRAPH_OPTS_INIT;
+	struct graph *g;
+	const struct graph_node *m, *fb, *fc, *fd;
+
+	(void)state;
+	assert_int_equal(graph_from_profile(&g, p, &o), 0);
+	m = &g->nodes[node_named(g, "main")];
+	fb = &g->nodes[node_named(g, "f_b")];
+	fc = &g->nodes[node_named(g, "f_c")];
+	fd = &g->nodes[node_named(g, "f_d")];
+	assert_int_equal(m->depth, 0);
+	assert_int_equal(fb->depth, 1);
+	assert_int_equal(fc->depth, 1);
+	assert_int_equal(fd->depth, 2);
+	assert_true(m->y < fb->y && fb->y == fc->y && fc->y < fd->y);
+	/* nodes of a row do not overlap */
+	assert_true(fabs(fb->x - fc->x) >= (fb->w + fc->w) / 2);
+	graph_free(g);
+	profile_free(p);
+}
+
+static void test_graph__thresholds_prune_small_nodes_and_edges(void **state)
+{
+	struct profile *p = make_profile();
+	struct graph_opts o = GRAPH_OPTS_INIT;
+	struct graph *g;
+
+	(void)state;
+	o.node_thres = 45; /* of 9.5 s: keeps main (9.1), f_d (5), f_c (5.08) */
+	o.edge_thres = 10; /* of 55 calls: keeps 31 and 22 */
+	assert_int_equal(graph_from_profile(&g, p, &o), 0);
+	assert_int_equal(g->nnodes, 3);
+	assert_true(node_named(g, "f_b") < 0);
+	assert_int_equal(g->pruned_nodes, 1);
+	/* main->f_b, f_b->f_d (node gone), main->f_c (1 call) */
+	assert_int_equal(g->nedges, 1);
+	assert_int_equal(g->pruned_edges, 3);
+	assert_int_equal(g->edges[0].calls[0], 22);
+	graph_free(g);
+	profile_free(p);
+}
+
+/*
+ * Cycles: a <-> b form cycle 1; the cycle node links to both members.
+ *   main --2--> a --5--> b --4--> a
+ */
+static void test_graph__cycle_node_links_its_members(void **state)
+{
+	struct profile *p = profile_new();
+	const char *names[] = { "main", "a", "b", "<cycle 1 as a whole>" };
+	struct graph_opts o = GRAPH_OPTS_INIT;
+	struct graph *g;
+	size_t i, members = 0;
+	long c;
+
+	(void)state;
+	p->hz = 100;
+	p->print_ticks = 10;
+	for (i = 0; i < 4; i++) {
+		struct profile_sym s = { 0 };
+
+		s.name = strdup(names[i]);
+		s.print_name = strdup(names[i]);
+		s.flags = PSYM_IN_GRAPH | (i == 3 ? PSYM_CYCLE : PSYM_FUNC);
+		s.cycle = i == 0 ? 0 : 1;
+		s.ncalls = i == 0 ? 0 : 2;
+		s.prop_self = i == 0 ? 0 : i == 3 ? 10 : 5;
+		s.self_ticks = (i == 1 || i == 2) ? 5 : 0;
+		s.prop_child = i == 0 ? 10 : 0;
+		assert_int_equal(profile_add_sym(p, &s), (long)i);
+	}
+	{
+		struct profile_arc a[] = { { 0, 1, 2, 0, 0 }, { 1, 2, 5, 0, 0 }, { 2, 1, 4, 0, 0 } };
+		for (i = 0; i < 3; i++)
+			assert_true(profile_add_arc(p, &a[i]) >= 0);
+	}
+	assert_int_equal(graph_from_profile(&g, p, &o), 0);
+	assert_int_equal(g->nnodes, 4);
+	c = node_named(g, "<cycle 1 as a whole>");
+	assert_true(c >= 0);
+	assert_int_equal(g->nodes[c].kind, GNODE_CYCLE);
+	assert_string_equal(g->nodes[c].shape, "octagon");
+	for (i = 0; i < g->nedges; i++)
+		if (g->edges[i].kind == GEDGE_MEMBER) {
+			assert_int_equal(g->edges[i].from, c);
+			members++;
+		}
+	assert_int_equal(members, 2);
+	assert_int_equal(g->nedges, 5);
+	assert_int_equal(g->nodes[c].depth, g->nodes[node_named(g, "a")].depth);
+	graph_free(g);
+	profile_free(p);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Differential graphs, from a diff built by hand.                          */
+
+/*
+ * Figure 1 of the paper (seconds, first run | second run):
+ *   f_d self 5.51 | 2.04  calls 31 | 22   (less time in the second run)
+ *   main self 1.15 | 3.08                 (more time)
+ *   f_c 3.19 | 1.91, f_b 1.09 | 1.70, gone only in the first run,
+ *   new only in the second run, still 0.50 | 0.49 (within noise).
+ *   main -> f_b 1|1, main -> f_c 1|1, f_b -> f_d 9|10, f_c -> f_d 22|12
+ */
+struct fig1_row { const char *name; double s0, s1, c0, c1; int p0, p1, noise; };
+static const struct fig1_row rows[] = {
+	{ "f_d", 5.51, 2.04, 0, 0, 1, 1, 0 },
+	{ "main", 1.15, 3.08, 1.0, 5.0, 1, 1, 0 },
+	{ "f_c", 3.19, 1.91, 0, 0, 1, 1, 0 },
+	{ "f_b", 1.09, 1.70, 0, 0, 1, 1, 0 },
+	{ "gone", 0.30, 0, 0, 0, 1, 0, 0 },
+	{ "new", 0, 0.40, 0, 0, 0, 1, 0 },
+	{ "still", 0.50, 0.49, 0, 0, 1, 1, 1 },
+};
+#define NROWS (sizeof(rows) / sizeof(rows[0]))
+
+static void make_diff(struct diff *d)
+{
+	static const struct { uint32_t p, c; uint64_t n0, n1; int p0, p1; } arcs[] = {
+		{ 1, 3, 1, 1, 1, 1 }, { 1, 2, 1, 1, 1, 1 }, { 3, 0, 9, 10, 1, 1 },
+		{ 2, 0, 22, 12, 1, 1 }, { 1, 4, 3, 0, 1, 0 }, { 1, 5, 0, 2, 0, 1 },
+		{ 1, 6, 4, 4, 1, 1 },
+	};
+	size_t i;
+
+	memset(d, 0, sizeof(*d));
+	d->nentries = NROWS;
+	d->entries = calloc(NROWS, sizeof(*d->entries));
+	assert_non_null(d->entries);
+	for (i = 0; i < NROWS; i++) {
+		struct diff_entry *e = &d->entries[i];
+
+		e->name = strdup(rows[i].name);
+		e->print_name = strdup(rows[i].name);
+		e->in_graph = 1;
+		e->side[0].present = rows[i].p0;
+		e->side[1].present = rows[i].p1;
+		e->side[0].sym = rows[i].p0 ? (long)i : -1;
+		e->side[1].sym = rows[i].p1 ? (long)i : -1;
+		e->side[0].self_sec = rows[i].s0;
+		e->side[1].self_sec = rows[i].s1;
+		e->side[0].child_sec = rows[i].c0;
+		e->side[1].child_sec = rows[i].c1;
+		e->self_diff = rows[i].s0 - rows[i].s1;
+		e->child_diff = rows[i].c0 - rows[i].c1;
+		e->noise = rows[i].noise ? NOISE_WITHIN : NOISE_NONE;
+		d->abs_sum += fabs(e->self_diff);
+	}
+	for (i = 0; i < NROWS; i++)
+		d->entries[i].impact = 100 * d->entries[i].self_diff / d->abs_sum;
+	d->narcs = sizeof(arcs) / sizeof(arcs[0]);
+	d->arcs = calloc(d->narcs, sizeof(*d->arcs));
+	assert_non_null(d->arcs);
+	for (i = 0; i < d->narcs; i++) {
+		struct diff_arc *a = &d->arcs[i];
+
+		a->parent = arcs[i].p;
+		a->child = arcs[i].c;
+		a->count[0] = arcs[i].n0;
+		a->count[1] = arcs[i].n1;
+		a->present[0] = arcs[i].p0;
+		a->present[1] = arcs[i].p1;
+		a->count_diff = (int64_t)arcs[i].n0 - (int64_t)arcs[i].n1;
+	}
+}
+
+static void free_diff(struct diff *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->nentries; i++) {
+		free(d->entries[i].name);
+		free(d->entries[i].print_name);
+	}
+	free(d->entries);
+	free(d->arcs);
+}
+
+static uint32_t red_of(uint32_t c) { return c >> 16; }
+static uint32_t blue_of(uint32_t c) { return c & 0xff; }
+
+static void test_graph_diff__colours_say_which_run_spent_more(void **state)
+{
+	struct graph_opts o = GRAPH_OPTS_INIT;
+	struct diff d;
+	struct graph *g;
+	const struct graph_node *fd, *m, *fb, *still;
+
+	(void)state;
+	make_diff(&d);
+	assert_int_equal(graph_from_diff(&g, &d, &o), 0);
+	assert_int_equal(g->nnodes, NROWS + 1); /* and the legend */
+	assert_int_equal(g->nodes[g->nnodes - 1].kind, GNODE_LEGEND);
+	fd = &g->nodes[node_named(g, "f_d")];
+	m = &g->nodes[node_named(g, "main")];
+	fb = &g->nodes[node_named(g, "f_b")];
+	still = &g->nodes[node_named(g, "still")];
+	/* less time in the second run: blue; more: red */
+	assert_true(blue_of(fd->fill) > red_of(fd->fill));
+	assert_true(red_of(m->fill) > blue_of(m->fill));
+	/* intensity by magnitude: f_d (+3.47) a deeper blue than gone (+0.30) */
+	assert_true(red_of(fd->fill) < red_of(g->nodes[node_named(g, "gone")].fill));
+	assert_true(red_of(fb->fill) > blue_of(fb->fill));
+	/* within the noise rule: grey */
+	assert_int_equal(still->fill, 0xd9d9d9);
+	assert_string_equal(fd->label,
+		"f_d\nself 5.51 | 2.04 s, diff +3.47 (43.4%)\ntotal 5.51 | 2.04 s, diff +3.47");
+	graph_free(g);
+	free_diff(&d);
+}
+
+static void test_graph_diff__one_sided_nodes_and_edges_are_drawn_dashed_or_dotted(void **state)
+{
+	struct graph_opts o = GRAPH_OPTS_INIT;
+	struct diff d;
+	struct graph *g;
+	size_t i;
+	int seen = 0;
+
+	(void)state;
+	make_diff(&d);
+	assert_int_equal(graph_from_diff(&g, &d, &o), 0);
+	assert_int_equal(g->nodes[node_named(g, "gone")].outline_style, GLINE_DASHED);
+	assert_int_equal(g->nodes[node_named(g, "new")].outline_style, GLINE_DOTTED);
+	assert_int_equal(g->nodes[node_named(g, "f_d")].outline_style, GLINE_SOLID);
+	for (i = 0; i < g->nedges; i++) {
+		const struct graph_edge *e = &g->edges[i];
+
+		if (e->to == (size_t)node_named(g, "gone")) {
+			assert_int_equal(e->style, GLINE_DASHED);
+			seen++;
+		}
+		if (e->to == (size_t)node_named(g, "new")) {
+			assert_int_equal(e->style, GLINE_DOTTED);
+			seen++;
+		}
+	}
+	assert_int_equal(seen, 2);
+	graph_free(g);
+	free_diff(&d);
+}
+
+static void test_graph_diff__edges_coloured_and_widened_by_change_in_calls(void **state)
+{
+	struct graph_opts o = GRAPH_OPTS_INIT;
+	struct diff d;
+	struct graph *g;
+	const struct graph_edge *fc_fd = NULL, *fb_fd = NULL, *m_fb = NULL;
+	size_t i;
+
+	(void)state;
+	make_diff(&d);
+	assert_int_equal(graph_from_diff(&g, &d, &o), 0);
+	for (i = 0; i < g->nedges; i++) {
+		const struct graph_edge *e = &g->edges[i];
+		const char *from = g->nodes[e->from].name, *to = g->nodes[e->to].name;
+
+		if (!strcmp(from, "f_c") && !strcmp(to, "f_d"))
+			fc_fd = e;
+		if (!strcmp(from, "f_b") && !strcmp(to, "f_d"))
+			fb_fd = e;
+		if (!strcmp(from, "main") && !strcmp(to, "f_b"))
+			m_fb = e;
+	}
+	assert_non_null(fc_fd);
+	assert_non_null(fb_fd);
+	assert_non_null(m_fb);
+	assert_string_equal(fc_fd->label, "22 | 12 (+10)");
+	assert_string_equal(fb_fd->label, "9 | 10 (-1)");
+	assert_true(blue_of(fc_fd->color) > red_of(fc_fd->color)); /* fewer calls */
+	assert_true(red_of(fb_fd->color) > blue_of(fb_fd->color)); /* more calls */
+	assert_int_equal(m_fb->color, 0x999999);                   /* unchanged */
+	assert_true(fc_fd->width > fb_fd->width);
+	assert_true(fb_fd->width > m_fb->width);
+	graph_free(g);
+	free_diff(&d);
+}
+
+static void test_graph_diff__thresholds_keep_large_changes_either_way(void **state)
+{
+	struct graph_opts o = GRAPH_OPTS_INIT;
+	struct diff d;
+	struct graph *g;
+
+	(void)state;
+	make_diff(&d);
+	o.node_thres = 20; /* of sum |diff| = 8.00 s: 1.6 s */
+	assert_int_equal(graph_from_diff(&g, &d, &o), 0);
+	assert_true(node_named(g, "f_d") >= 0);  /* -3.47... +3.47 */
+	assert_true(node_named(g, "main") >= 0); /* more time: -1.93, total -5.93 */
+	assert_true(node_named(g, "f_b") < 0);
+	assert_true(node_named(g, "still") < 0);
+	assert_true(node_named(g, "f_c") < 0);   /* +1.28 */
+	assert_int_equal(g->pruned_nodes, 5);
+	graph_free(g);
+	free_diff(&d);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_graph__single_keeps_what_gprofs_call_graph_prints),
+		cmocka_unit_test(test_graph__single_labels_show_seconds_and_percent),
+		cmocka_unit_test(test_graph__height_follows_inclusive_and_width_exclusive_time),
+		cmocka_unit_test(test_graph__no_node_size_draws_one_size_per_label),
+		cmocka_unit_test(test_graph__layout_puts_callees_one_row_below_callers),
+		cmocka_unit_test(test_graph__thresholds_prune_small_nodes_and_edges),
+		cmocka_unit_test(test_graph__cycle_node_links_its_members),
+		cmocka_unit_test(test_graph_diff__colours_say_which_run_spent_more),
+		cmocka_unit_test(test_graph_diff__one_sided_nodes_and_edges_are_drawn_dashed_or_dotted),
+		cmocka_unit_test(test_graph_diff__edges_coloured_and_widened_by_change_in_calls),
+		cmocka_unit_test(test_graph_diff__thresholds_keep_large_changes_either_way),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,168 @@
+/*
+ * test_pathdiff.c - call paths of two profiles matched by names
+ * (callpath/pathdiff.c) and the two-column folded file (folded.c).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "callpath/folded.h"
+#include "callpath/pathdiff.h"
+#include "callpath/report.h"
+#include "utils/banned.h"
+
+/* A model from folded-style paths, every frame at call site "s". */
+static struct callpath_model *model_of(const char *const *paths, const uint64_t *counts,
+				       size_t n)
+{
+	struct callpath_model *m = callpath_model_new();
+	uint32_t site;
+
+	assert_non_null(m);
+	site = callpath_model_intern(m, "s");
+	for (size_t i = 0; i < n; i++) {
+		char buf[256], *save = NULL, *tok;
+		uint32_t parent = CALLPATH_NONE, idx = CALLPATH_NONE;
+
+		snprintf(buf, sizeof(buf), "%s", paths[i]);
+		for (tok = strtok_r(buf, ";", &save); tok; tok = strtok_r(NULL, ";", &save)) {
+			char *next = save && *save ? save : NULL;
+			uint32_t f = callpath_model_intern(m, tok);
+
+			assert_int_equal(callpath_model_add(m, parent, f, site,
+							    next ? 0 : counts[i], &idx), 0);
+			parent = idx;
+		}
+	}
+	return m;
+}
+
+static struct folded *folded_of(const char *const *paths, const uint64_t *counts, size_t n)
+{
+	struct callpath_model *m = model_of(paths, counts, n);
+	struct folded *f;
+
+	assert_int_equal(folded_build(m, &f), 0);
+	callpath_model_free(m);
+	return f;
+}
+
+/*
+ * Old:  main;a;c 3   main;b;c 7   main;b;d;c 2
+ * New:  main;a;c 3   main;b;c 4   main;e;c 5      (d gone, e new)
+ */
+static const char *const old_paths[] = { "main;a;c", "main;b;c", "main;b;d;c" };
+static const uint64_t old_counts[] = { 3, 7, 2 };
+static const char *const new_paths[] = { "main;a;c", "main;b;c", "main;e;c" };
+static const uint64_t new_counts[] = { 3, 4, 5 };
+
+static void test_pathdiff__paths_on_one_side_get_zero_on_the_other(void **state)
+{
+	struct folded *a = folded_of(old_paths, old_counts, 3);
+	struct folded *b = folded_of(new_paths, new_counts, 3);
+	struct pathdiff *d;
+
+	(void)state;
+	assert_int_equal(pathdiff_compute(a, b, &d), 0);
+	assert_int_equal(d->nr, 4);
+	assert_string_equal(d->rows[0].stack, "main;a;c");
+	assert_int_equal(d->rows[0].a, 3);
+	assert_int_equal(d->rows[0].b, 3);
+	assert_string_equal(d->rows[1].stack, "main;b;c");
+	assert_int_equal(d->rows[1].b, 4);
+	assert_string_equal(d->rows[2].stack, "main;b;d;c");
+	assert_int_equal(d->rows[2].a, 2);
+	assert_int_equal(d->rows[2].b, 0);
+	assert_string_equal(d->rows[3].stack, "main;e;c");
+	assert_int_equal(d->rows[3].a, 0);
+	assert_int_equal(d->rows[3].b, 5);
+	assert_string_equal(d->rows[3].func, "c");
+	assert_int_equal(d->changed, 3);
+	assert_int_equal(d->total_a, 12);
+	assert_int_equal(d->total_b, 12);
+	pathdiff_free(d);
+	folded_free(a);
+	folded_free(b);
+}
+
+static void test_folded__diff_is_difffolded_two_columns(void **state)
+{
+	struct folded *a = folded_of(old_paths, old_counts, 3);
+	struct folded *b = folded_of(new_paths, new_counts, 3);
+	struct pathdiff *d;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+
+	(void)state;
+	assert_int_equal(pathdiff_compute(a, b, &d), 0);
+	assert_int_equal(folded_write_diff(mem, d), 0);
+	fclose(mem);
+	assert_string_equal(buf, "main;a;c 3 3\nmain;b;c 7 4\nmain;b;d;c 2 0\nmain;e;c 0 5\n");
+	free(buf);
+	pathdiff_free(d);
+	folded_free(a);
+	folded_free(b);
+}
+
+static void test_pathdiff__table_lists_changed_paths_by_function(void **state)
+{
+	struct folded *a = folded_of(old_paths, old_counts, 3);
+	struct folded *b = folded_of(new_paths, new_counts, 3);
+	struct pathdiff *d;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+
+	(void)state;
+	assert_int_equal(pathdiff_compute(a, b, &d), 0);
+	assert_int_equal(pathdiff_print(mem, d, "old", "new"), 0);
+	fclose(mem);
+	assert_non_null(strstr(buf, "3 of 4 paths changed; calls 12 -> 12."));
+	assert_non_null(strstr(buf, "\nc: 0 calls\n"
+				    "    A calls     B calls      change  path\n"
+				    "          0           5          +5  main;e;c\n"
+				    "          7           4          -3  main;b;c\n"
+				    "          2           0          -2  main;b;d;c\n"));
+	assert_null(strstr(buf, "main;a;c"));
+	free(buf);
+	pathdiff_free(d);
+	folded_free(a);
+	folded_free(b);
+}
+
+static void test_pathdiff__empty_sides(void **state)
+{
+	struct folded *a = folded_of(NULL, NULL, 0);
+	struct folded *b = folded_of(old_paths, old_counts, 3);
+	struct pathdiff *d;
+
+	(void)state;
+	assert_int_equal(pathdiff_compute(a, a, &d), 0);
+	assert_int_equal(d->nr, 0);
+	pathdiff_free(d);
+	assert_int_equal(pathdiff_compute(a, b, &d), 0);
+	assert_int_equal(d->nr, 3);
+	assert_int_equal(d->changed, 3);
+	pathdiff_free(d);
+	folded_free(a);
+	folded_free(b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_pathdiff__paths_on_one_side_get_zero_on_the_other),
+		cmocka_unit_test(test_folded__diff_is_difffolded_two_columns),
+		cmocka_unit_test(test_pathdiff__table_lists_changed_paths_by_function),
+		cmocka_unit_test(test_pathdiff__empty_sides),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,296 @@
+/* Unit tests for statistics across ranks (diff/rankstats.h) and rank
+ * identity (diff/ranks.h). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include "callpath/sidecar.h"
+#include "diff/ranks.h"
+#include "diff/rankstats.h"
+#include "utils/banned.h"
+
+/*
+ * Four ranks of a Sweep3D-like program (hz 100, so ticks/100 = seconds):
+ *
+ *   main --1--> work      work: 100*(r+1) ticks, calls 10 on every rank
+ *        --2--> timers    rank 0 only: 2 calls, no samples
+ *        --1--> tiny      1 tick on every rank
+ */
+static struct profile *rank_profile(int r)
+{
+	struct profile *p = profile_new();
+	const char *names[] = { "main", "work", "timers", "tiny" };
+	double ticks[] = { 0, 100.0 * (r + 1), 0, 1 };
+	uint64_t calls[] = { 0, 10, r == 0 ? 2 : 0, 1 };
+	size_t i;
+
+	assert_non_null(p);
+	p->hz = 100;
+	for (i = 0; i < 4; i++) {
+		struct profile_sym s = { 0 };
+
+		s.name = strdup(names[i]);
+		s.print_name = strdup(names[i]);
+		s.addr = 0x1000 + 0x100 * i;
+		s.flags = PSYM_FUNC | PSYM_IN_FLAT;
+		s.self_ticks = ticks[i];
+		s.ncalls = calls[i];
+		assert_int_not_equal(profile_add_sym(p, &s), -1);
+	}
+	return p;
+}
+
+static struct rankstats *four_ranks(void)
+{
+	struct profile *p[4];
+	char t0[] = "0", t1[] = "1", t2[] = "2", t3[] = "3";
+	char *tags[] = { t0, t1, t2, t3 };
+	struct rankstats *rs;
+	int i;
+
+	for (i = 0; i < 4; i++)
+		p[i] = rank_profile(i);
+	assert_int_equal(rankstats_compute(p, tags, 4, &rs), 0);
+	for (i = 0; i < 4; i++)
+		profile_free(p[i]);
+	return rs;
+}
+
+static void test_rankstats__function_only_rank_0_called_ran_on_1_of_4(void **state)
+{
+	struct rankstats *rs = four_ranks();
+	const struct rankstats_fn *f = rankstats_find(rs, "timers", NULL);
+
+	(void)state;
+	assert_non_null(f);
+	assert_int_equal(f->nran, 1);
+	assert_int_equal(f->only_rank, 0);
+	assert_int_equal(f->calls_min, 0);
+	assert_int_equal(f->calls_max, 2);
+	assert_int_equal(f->calls_max_rank, 0);
+	assert_true(f->imbalance == 0); /* no samples anywhere: undefined */
+	rankstats_free(rs);
+}
+
+static void test_rankstats__work_growing_with_rank_is_imbalanced(void **state)
+{
+	struct rankstats *rs = four_ranks();
+	const struct rankstats_fn *f = rankstats_find(rs, "work", NULL);
+
+	(void)state;
+	assert_non_null(f);
+	assert_int_equal(f->nran, 4);
+	assert_float_equal(f->self_min, 1.0, 1e-9);
+	assert_float_equal(f->self_max, 4.0, 1e-9);
+	assert_float_equal(f->self_mean, 2.5, 1e-9);
+	assert_float_equal(f->imbalance, 1.6, 1e-9);
+	assert_float_equal(f->cost, 16.0, 1e-9);
+	assert_int_equal(f->self_min_rank, 0);
+	assert_int_equal(f->self_max_rank, 3);
+	/* sd of 1,2,3,4 (n-1) */
+	assert_float_equal(f->self_sd, 1.2909944, 1e-6);
+	rankstats_free(rs);
+}
+
+static void test_rankstats__sorted_by_cost_then_calls_and_idle_symbols_left_out(void **state)
+{
+	struct rankstats *rs = four_ranks();
+
+	(void)state;
+	assert_int_equal(rs->nfns, 3); /* main neither ran nor was sampled */
+	assert_string_equal(rs->fns[0].name, "work");
+	assert_string_equal(rs->fns[1].name, "tiny");
+	assert_string_equal(rs->fns[2].name, "timers");
+	rankstats_free(rs);
+}
+
+static void test_rankstats__rank_with_a_function_of_its_own_is_the_outlier(void **state)
+{
+	struct rankstats *rs = four_ranks();
+
+	(void)state;
+	assert_int_equal(rs->outliers[0], 0);
+	assert_int_equal(rs->ranks[0].nunique, 1);
+	assert_true(rs->ranks[0].calls_dist > rs->ranks[1].calls_dist);
+	assert_float_equal(rs->ranks[3].self, 4.01, 1e-9);
+	rankstats_free(rs);
+}
+
+static void test_rankstats__same_name_in_two_files_are_two_functions(void **state)
+{
+	struct profile *p = profile_new();
+	char t0[] = "0";
+	char *tags[] = { t0 };
+	struct rankstats *rs;
+	int i;
+
+	(void)state;
+	p->hz = 100;
+	for (i = 0; i < 2; i++) {
+		struct profile_sym s = { 0 };
+
+		s.name = strdup("helper");
+		s.print_name = strdup("helper");
+		s.file = strdup(i ? "b.c" : "a.c");
+		s.flags = PSYM_STATIC | PSYM_FUNC | PSYM_IN_FLAT;
+		s.self_ticks = 1 + i;
+		assert_int_not_equal(profile_add_sym(p, &s), -1);
+	}
+	assert_int_equal(rankstats_compute(&p, tags, 1, &rs), 0);
+	assert_int_equal(rs->nfns, 2);
+	assert_float_equal(rankstats_find(rs, "helper", "b.c")->self_max, 0.02, 1e-9);
+	rankstats_free(rs);
+	profile_free(p);
+}
+
+static void test_rankstats__report_shows_1_of_4_and_outlier_rank(void **state)
+{
+	struct rankstats *rs = four_ranks();
+	struct rankstats_opts o = RANKSTATS_OPTS_INIT;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+
+	(void)state;
+	assert_non_null(mem);
+	rankstats_print(mem, rs, &o, "test");
+	fclose(mem);
+	assert_non_null(strstr(buf, "1/4  timers"));
+	assert_non_null(strstr(buf, "only rank 0"));
+	assert_non_null(strstr(buf, "    rank 0: distance"));
+	assert_non_null(strstr(buf, "slowest rank 3"));
+	free(buf);
+	rankstats_free(rs);
+	(void)len;
+}
+
+/* ------------------------------------------------------------------------ */
+/* ranks.h, with sidecars written in a scratch directory */
+
+static char scratch[64];
+
+static int make_scratch(void **state)
+{
+	(void)state;
+	snprintf(scratch, sizeof(scratch), "/tmp/test_rankstats.XXXXXX");
+	return mkdtemp(scratch) ? 0 : -1;
+}
+
+static int remove_scratch(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", scratch);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static void write_file(const char *path)
+{
+	FILE *fp = fopen(path, "w");
+
+	assert_non_null(fp);
+	fputs("gmon", fp);
+	fclose(fp);
+}
+
+static void write_sidecar(const char *gmon, int rank, uint64_t pid, uint64_t count)
+{
+	struct sidecar *sc = sidecar_new();
+	char path[256], err[256];
+	uint32_t idx;
+
+	assert_non_null(sc);
+	sc->rank = rank;
+	sc->pid = pid;
+	assert_int_equal(sidecar_add(sc, SIDECAR_ROOT, 0x10, 0x20, count, &idx), 0);
+	assert_true(sidecar_name_for(gmon, path, sizeof(path)) > 0);
+	assert_int_equal(sidecar_write_atomic(sc, path, err, sizeof(err)), 0);
+	sidecar_free(sc);
+}
+
+static void test_ranks__sidecar_gives_rank_else_file_name_and_pid(void **state)
+{
+	char a[128], b[128], c[128];
+	char *files[3] = { a, b, c };
+	struct rank_id *ids;
+	size_t order[3];
+
+	(void)state;
+	snprintf(a, sizeof(a), "%s/gmon.300", scratch);
+	snprintf(b, sizeof(b), "%s/gmon.100", scratch);
+	snprintf(c, sizeof(c), "%s/gmon.200", scratch);
+	write_file(a);
+	write_file(b);
+	write_file(c);
+	write_sidecar(a, 1, 300, 5);
+	write_sidecar(b, 0, 100, 7);
+	assert_int_equal(ranks_identify(files, 3, &ids), 0);
+	assert_int_equal(ids[0].rank, 1);
+	assert_string_equal(ids[0].label, "rank 1");
+	assert_int_equal(ids[1].rank, 0);
+	assert_int_equal(ids[2].rank, -1);
+	assert_string_equal(ids[2].label, "gmon.200");
+	assert_string_equal(ids[2].tag, "#2");
+	assert_int_equal(ids[2].pid, 200);
+	assert_int_equal(ranks_known(ids, 3), 2);
+	ranks_sort(ids, 3, order);
+	assert_int_equal(order[0], 1);
+	assert_int_equal(order[1], 0);
+	assert_int_equal(order[2], 2);
+	ranks_free(ids, 3);
+}
+
+static void test_ranks__sidecar_sum_adds_counts_of_all_ranks(void **state)
+{
+	char a[128], b[128], out[128], err[256];
+	char *files[2] = { a, b };
+	struct sidecar *sc;
+
+	(void)state;
+	snprintf(a, sizeof(a), "%s/gmon.1", scratch);
+	snprintf(b, sizeof(b), "%s/gmon.2", scratch);
+	snprintf(out, sizeof(out), "%s/gmon.sum.callpath", scratch);
+	write_sidecar(a, 0, 1, 5);
+	write_sidecar(b, 1, 2, 7);
+	assert_int_equal(ranks_write_sidecar_sum(files, 2, out), 2);
+	assert_int_equal(sidecar_read(out, &sc, err, sizeof(err)), 0);
+	assert_int_equal(sidecar_total(sc), 12);
+	assert_int_equal(sc->rank, -1);
+	sidecar_free(sc);
+}
+
+static void test_ranks__no_sidecar_writes_nothing(void **state)
+{
+	char a[128], out[128];
+	char *files[1] = { a };
+
+	(void)state;
+	snprintf(a, sizeof(a), "%s/gmon.none", scratch);
+	snprintf(out, sizeof(out), "%s/none.callpath", scratch);
+	write_file(a);
+	assert_int_equal(ranks_write_sidecar_sum(files, 1, out), 0);
+	assert_int_equal(access(out, F_OK), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rankstats__function_only_rank_0_called_ran_on_1_of_4),
+		cmocka_unit_test(test_rankstats__work_growing_with_rank_is_imbalanced),
+		cmocka_unit_test(test_rankstats__sorted_by_cost_then_calls_and_idle_symbols_left_out),
+		cmocka_unit_test(test_rankstats__rank_with_a_function_of_its_own_is_the_outlier),
+		cmocka_unit_test(test_rankstats__same_name_in_two_files_are_two_functions),
+		cmocka_unit_test(test_rankstats__report_shows_1_of_4_and_outlier_rank),
+		cmocka_unit_test(test_ranks__sidecar_gives_rank_else_file_name_and_pid),
+		cmocka_unit_test(test_ranks__sidecar_sum_adds_counts_of_all_ranks),
+		cmocka_unit_test(test_ranks__no_sidecar_writes_nothing),
+	};
+
+	return cmocka_run_group_tests(tests, make_scratch, remove_scratch);
+}

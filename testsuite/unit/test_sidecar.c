@@ -1,0 +1,420 @@
+/*
+ * test_sidecar.c - the call-path sidecar format (callpath/sidecar.c).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "callpath/sidecar.h"
+#include "utils/banned.h"
+
+/* Addresses of the fixture: call sites 0x1xx, callees 0x2xx. */
+enum { MAIN = 0x200, A = 0x210, B = 0x220, C = 0x230 };
+
+/*
+ * The fixture tree (count in brackets):
+ *
+ *   main [1] (called from 0x100)
+ *   ├── a [3] (0x101)
+ *   │   └── c [3] (0x111)
+ *   └── b [9] (0x102)
+ *       └── c [7] (0x121)
+ */
+static struct sidecar *fixture(void)
+{
+	struct sidecar *sc = sidecar_new();
+	uint32_t m, a, b, c;
+
+	assert_non_null(sc);
+	assert_int_equal(sidecar_add(sc, SIDECAR_ROOT, 0x100, MAIN, 1, &m), 0);
+	assert_int_equal(sidecar_add(sc, m, 0x101, A, 3, &a), 0);
+	assert_int_equal(sidecar_add(sc, a, 0x111, C, 3, &c), 0);
+	assert_int_equal(sidecar_add(sc, m, 0x102, B, 9, &b), 0);
+	assert_int_equal(sidecar_add(sc, b, 0x121, C, 7, &c), 0);
+	sc->pid = 4242;
+	sc->ppid = 7;
+	sc->rank = 3;
+	sc->depth = 0;
+	sc->threads = 2;
+	sc->load_address = 0x555555554000ull;
+	sc->dropped[SIDECAR_DROP_REENTRY] = 5;
+	sc->dropped[SIDECAR_DROP_NODES] = 6;
+	sc->failure = SIDECAR_FAIL_MMAP;
+	sc->build_id_len = 20;
+	for (int i = 0; i < 20; i++)
+		sc->build_id[i] = (unsigned char)(0xa0 + i);
+	assert_int_equal(sidecar_set_strings(sc, "node17", "/bin/prog"), 0);
+	return sc;
+}
+
+static unsigned char *encode(const struct sidecar *sc, size_t *len)
+{
+	unsigned char *buf;
+
+	*len = sidecar_encoded_size(sc);
+	buf = malloc(*len);
+	assert_non_null(buf);
+	sidecar_encode(sc, buf);
+	return buf;
+}
+
+static void put32le(unsigned char *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static uint32_t get32le(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+}
+
+static void test_sidecar__round_trip_keeps_header_and_tree(void **state)
+{
+	struct sidecar *sc = fixture(), *back = NULL;
+	char err[256] = "";
+	size_t len;
+	unsigned char *buf = encode(sc, &len);
+
+	(void)state;
+	assert_int_equal(sidecar_decode(buf, len, "mem", &back, err, sizeof(err)), 0);
+	assert_int_equal(back->version, SIDECAR_VERSION);
+	assert_int_equal(back->pid, 4242);
+	assert_int_equal(back->ppid, 7);
+	assert_int_equal(back->rank, 3);
+	assert_int_equal(back->threads, 2);
+	assert_int_equal(back->load_address, 0x555555554000ull);
+	assert_int_equal(back->dropped[SIDECAR_DROP_REENTRY], 5);
+	assert_int_equal(back->dropped[SIDECAR_DROP_NODES], 6);
+	assert_int_equal(back->failure, SIDECAR_FAIL_MMAP);
+	assert_string_equal(back->host, "node17");
+	assert_string_equal(back->exe, "/bin/prog");
+	assert_int_equal(back->build_id_len, 20);
+	assert_memory_equal(back->build_id, sc->build_id, 20);
+	assert_int_equal(back->nr_nodes, 5);
+	for (uint32_t i = 0; i < 5; i++) {
+		assert_int_equal(back->nodes[i].parent, sc->nodes[i].parent);
+		assert_int_equal(back->nodes[i].call_site, sc->nodes[i].call_site);
+		assert_int_equal(back->nodes[i].callee, sc->nodes[i].callee);
+		assert_int_equal(back->nodes[i].count, sc->nodes[i].count);
+	}
+	assert_int_equal(sidecar_total(back), 23);
+	free(buf);
+	sidecar_free(back);
+	sidecar_free(sc);
+}
+
+static void test_sidecar__rejects_every_truncation(void **state)
+{
+	struct sidecar *sc = fixture(), *back;
+	char err[256];
+	size_t len;
+	unsigned char *buf = encode(sc, &len);
+
+	(void)state;
+	for (size_t cut = 0; cut < len; cut++) {
+		/* a copy of exactly `cut` bytes, so ASan sees any over-read */
+		unsigned char *part = malloc(cut ? cut : 1);
+
+		memcpy(part, buf, cut);
+		err[0] = '\0';
+		back = (struct sidecar *)1;
+		assert_int_equal(sidecar_decode(part, cut, "x.callpath", &back,
+						err, sizeof(err)), -1);
+		assert_null(back);
+		assert_non_null(strstr(err, "cannot read 'x.callpath': truncated"));
+		free(part);
+	}
+	free(buf);
+	sidecar_free(sc);
+}
+
+static void test_sidecar__truncated_node_table_names_the_byte(void **state)
+{
+	struct sidecar *sc = fixture(), *back;
+	char err[256], want[128];
+	size_t len;
+	unsigned char *buf = encode(sc, &len);
+
+	(void)state;
+	assert_int_equal(sidecar_decode(buf, len - 3, "x.callpath", &back, err,
+					sizeof(err)), -1);
+	snprintf(want, sizeof(want),
+		 "cannot read 'x.callpath': truncated node table at byte %zu", len - 3);
+	assert_string_equal(err, want);
+	free(buf);
+	sidecar_free(sc);
+}
+
+static void test_sidecar__rejects_bad_magic(void **state)
+{
+	struct sidecar *sc = fixture(), *back;
+	char err[256];
+	size_t len;
+	unsigned char *buf = encode(sc, &len);
+
+	(void)state;
+	memcpy(buf, "gmon\0\0\0\0", 8);
+	assert_int_equal(sidecar_decode(buf, len, "gmon.out", &back, err,
+					sizeof(err)), -1);
+	assert_string_equal(err,
+		"cannot read 'gmon.out': bad magic (not a call-path sidecar)");
+	free(buf);
+	sidecar_free(sc);
+}
+
+static void test_sidecar__rejects_future_version(void **state)
+{
+	struct sidecar *sc = fixture(), *back;
+	char err[256];
+	size_t len;
+	unsigned char *buf = encode(sc, &len);
+
+	(void)state;
+	put32le(buf + 8, SIDECAR_VERSION + 1);
+	assert_int_equal(sidecar_decode(buf, len, "new.callpath", &back, err,
+					sizeof(err)), -1);
+	assert_string_equal(err,
+		"cannot read 'new.callpath': unsupported version 2 (this reader knows 1)");
+	free(buf);
+	sidecar_free(sc);
+}
+
+static void test_sidecar__rejects_trailing_data(void **state)
+{
+	struct sidecar *sc = fixture(), *back;
+	char err[256];
+	size_t len;
+	unsigned char *buf = encode(sc, &len), *longer = calloc(1, len + 8);
+
+	(void)state;
+	memcpy(longer, buf, len);
+	assert_int_equal(sidecar_decode(longer, len + 8, "t", &back, err,
+					sizeof(err)), -1);
+	assert_non_null(strstr(err, "trailing data"));
+	free(longer);
+	free(buf);
+	sidecar_free(sc);
+}
+
+static void test_sidecar__rejects_a_parent_after_its_child(void **state)
+{
+	struct sidecar *sc = fixture(), *back;
+	char err[256];
+	size_t len;
+	unsigned char *buf = encode(sc, &len);
+	uint32_t hsize = get32le(buf + 12);
+
+	(void)state;
+	/* node 1 (a) claims node 3 (b) as its parent: a cycle risk */
+	put32le(buf + hsize + SIDECAR_NODE_SIZE_V1, 3);
+	assert_int_equal(sidecar_decode(buf, len, "c", &back, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "node 1 has bad parent 3"));
+	free(buf);
+	sidecar_free(sc);
+}
+
+static void test_sidecar__skips_extension_bytes_of_larger_nodes(void **state)
+{
+	struct sidecar *sc = fixture(), *back = NULL;
+	char err[256];
+	size_t len, wlen;
+	unsigned char *buf = encode(sc, &len), *wide;
+	uint32_t hsize = get32le(buf + 12);
+
+	(void)state;
+	/* the same file with 48-byte node records (8 extension bytes each) */
+	wlen = hsize + (size_t)sc->nr_nodes * 48;
+	wide = calloc(1, wlen);
+	memcpy(wide, buf, hsize);
+	put32le(wide + 16, 48);
+	for (uint32_t i = 0; i < sc->nr_nodes; i++) {
+		memcpy(wide + hsize + i * 48, buf + hsize + i * SIDECAR_NODE_SIZE_V1,
+		       SIDECAR_NODE_SIZE_V1);
+		memset(wide + hsize + i * 48 + SIDECAR_NODE_SIZE_V1, 0x5a, 8);
+	}
+	assert_int_equal(sidecar_decode(wide, wlen, "w", &back, err, sizeof(err)), 0);
+	assert_int_equal(back->nr_nodes, 5);
+	assert_int_equal(back->nodes[4].count, 7);
+	assert_int_equal(back->nodes[4].callee, C);
+	sidecar_free(back);
+	free(wide);
+	free(buf);
+	sidecar_free(sc);
+}
+
+static void test_sidecar__add_counts_an_existing_child_once(void **state)
+{
+	struct sidecar *sc = fixture();
+	uint32_t idx, again;
+
+	(void)state;
+	assert_int_equal(sidecar_add(sc, 0, 0x102, B, 1, &idx), 0);
+	assert_int_equal(idx, 3);
+	assert_int_equal(sc->nodes[3].count, 10);
+	assert_int_equal(sc->nr_nodes, 5);
+	/* same callee from another call site is another path */
+	assert_int_equal(sidecar_add(sc, 0, 0x103, B, 1, &again), 0);
+	assert_int_equal(again, 5);
+	assert_int_equal(sidecar_find(sc, 0, 0x103, B), 5);
+	assert_int_equal(sidecar_find(sc, 0, 0x104, B), SIDECAR_ROOT);
+	assert_int_equal(sidecar_add(sc, 99, 0x1, 0x2, 1, &idx), -1);
+	sidecar_free(sc);
+}
+
+/*
+ * Merging the fixture with
+ *
+ *   main [1] (0x100)
+ *   ├── b [2] (0x102)
+ *   │   └── c [2] (0x121)        same path: counts add up
+ *   └── c [4] (0x103)            new path: appended
+ *
+ * gives main 2, a 3, a/c 3, b 11, b/c 9, c 4.
+ */
+static void test_sidecar__merge_sums_matching_paths_and_appends_new(void **state)
+{
+	struct sidecar *dst = fixture(), *src = sidecar_new();
+	uint32_t m, b, c;
+	char err[256];
+
+	(void)state;
+	sidecar_add(src, SIDECAR_ROOT, 0x100, MAIN, 1, &m);
+	sidecar_add(src, m, 0x102, B, 2, &b);
+	sidecar_add(src, b, 0x121, C, 2, &c);
+	sidecar_add(src, m, 0x103, C, 4, &c);
+	src->pid = 4243;
+	src->threads = 1;
+	src->dropped[SIDECAR_DROP_REENTRY] = 1;
+	assert_int_equal(sidecar_merge(dst, src, err, sizeof(err)), 0);
+	assert_int_equal(dst->nr_nodes, 6);
+	assert_int_equal(dst->nodes[0].count, 2);
+	assert_int_equal(dst->nodes[1].count, 3);
+	assert_int_equal(dst->nodes[2].count, 3);
+	assert_int_equal(dst->nodes[3].count, 11);
+	assert_int_equal(dst->nodes[4].count, 9);
+	assert_int_equal(dst->nodes[5].count, 4);
+	assert_int_equal(dst->nodes[5].parent, 0);
+	assert_int_equal(dst->threads, 3);
+	assert_int_equal(dst->dropped[SIDECAR_DROP_REENTRY], 6);
+	assert_true(dst->flags & SIDECAR_F_MERGED);
+	assert_int_equal(sidecar_total(dst), 23 + 9);
+	sidecar_free(src);
+	sidecar_free(dst);
+}
+
+static void test_sidecar__path_lists_nodes_from_the_root(void **state)
+{
+	struct sidecar *sc = fixture();
+	uint32_t path[8];
+
+	(void)state;
+	assert_int_equal(sidecar_path(sc, 4, path, 8), 3);
+	assert_int_equal(path[0], 0);
+	assert_int_equal(path[1], 3);
+	assert_int_equal(path[2], 4);
+	assert_int_equal(sidecar_path(sc, 0, NULL, 0), 1);
+	sidecar_free(sc);
+}
+
+static int count_entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	assert_non_null(d);
+	while ((e = readdir(d)))
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
+static void test_sidecar__write_atomic_then_read_from_a_file(void **state)
+{
+	char dir[] = "/tmp/test_sidecar.XXXXXX", path[128], err[256];
+	struct sidecar *sc = fixture(), *back = NULL;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/gmon.out.callpath", dir);
+	assert_int_equal(sidecar_write_atomic(sc, path, err, sizeof(err)), 0);
+	assert_int_equal(count_entries(dir), 1);	/* no temporary left */
+	assert_int_equal(sidecar_read(path, &back, err, sizeof(err)), 0);
+	assert_int_equal(back->nr_nodes, 5);
+	assert_int_equal(sidecar_total(back), 23);
+	sidecar_free(back);
+	unlink(path);
+
+	/* a missing file is named in the message */
+	assert_int_equal(sidecar_read(path, &back, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "cannot read '"));
+	assert_non_null(strstr(err, "gmon.out.callpath': No such file"));
+	/* a folder that does not exist: no file, an error */
+	snprintf(path, sizeof(path), "%s/none/x.callpath", dir);
+	assert_int_equal(sidecar_write_atomic(sc, path, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "cannot create"));
+	rmdir(dir);
+	sidecar_free(sc);
+}
+
+static void test_sidecar__empty_tree_round_trips(void **state)
+{
+	struct sidecar *sc = sidecar_new(), *back = NULL;
+	char err[256];
+	size_t len;
+	unsigned char *buf = encode(sc, &len);
+
+	(void)state;
+	assert_int_equal(sidecar_decode(buf, len, "e", &back, err, sizeof(err)), 0);
+	assert_int_equal(back->nr_nodes, 0);
+	assert_int_equal(back->rank, -1);
+	assert_string_equal(back->host, "");
+	sidecar_free(back);
+	free(buf);
+	sidecar_free(sc);
+}
+
+static void test_sidecar__name_for_appends_the_suffix(void **state)
+{
+	char buf[32];
+
+	(void)state;
+	assert_int_equal(sidecar_name_for("gmon.out", buf, sizeof(buf)), 17);
+	assert_string_equal(buf, "gmon.out.callpath");
+	assert_int_equal(sidecar_name_for("run.1234", buf, sizeof(buf)), 17);
+	assert_string_equal(buf, "run.1234.callpath");
+	assert_int_equal(sidecar_name_for("a-very-long-prefix-name.99", buf,
+					  sizeof(buf)), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sidecar__round_trip_keeps_header_and_tree),
+		cmocka_unit_test(test_sidecar__rejects_every_truncation),
+		cmocka_unit_test(test_sidecar__truncated_node_table_names_the_byte),
+		cmocka_unit_test(test_sidecar__rejects_bad_magic),
+		cmocka_unit_test(test_sidecar__rejects_future_version),
+		cmocka_unit_test(test_sidecar__rejects_trailing_data),
+		cmocka_unit_test(test_sidecar__rejects_a_parent_after_its_child),
+		cmocka_unit_test(test_sidecar__skips_extension_bytes_of_larger_nodes),
+		cmocka_unit_test(test_sidecar__add_counts_an_existing_child_once),
+		cmocka_unit_test(test_sidecar__merge_sums_matching_paths_and_appends_new),
+		cmocka_unit_test(test_sidecar__path_lists_nodes_from_the_root),
+		cmocka_unit_test(test_sidecar__write_atomic_then_read_from_a_file),
+		cmocka_unit_test(test_sidecar__empty_tree_round_trips),
+		cmocka_unit_test(test_sidecar__name_for_appends_the_suffix),
+	};
+
+	return cmocka_run_group_tests_name("sidecar", tests, NULL, NULL);
+}
