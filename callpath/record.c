@@ -1,5 +1,5 @@
 /*
- * record.c - the per-call fast path of the call-path runtime.
+ * record.c - the per-call slow path of the call-path runtime.
  *
  * Each thread keeps a shadow stack of the instrumented frames that are live,
  * identified by the address of their return-address slot (the stack grows
@@ -15,10 +15,15 @@
  *      caller's slot up (binary search: slots decrease towards the top) and
  *      drop the stale entries above it; if the caller is not instrumented,
  *      the nearest instrumented frame stays the parent;
- *   3. find the child (call site, callee) of the top node: first the child
- *      this frame called last (kept in the frame entry), then the node's
- *      last child, then the thread's hash table; create it when new;
+ *   3. find the child (call site, callee) of the top node: first in the
+ *      thread's edge cache, then in its hash table; create it when new;
  *   4. count it and push the frame.
+ *
+ * The trampolines (arch/x86_64/mcount.S) do all of this themselves in the
+ * common case: at most two entries to pop, the caller then on top (mcount),
+ * the edge in the cache, room on the stack and no CALLPATH_DEPTH cut.  They
+ * come here for everything else, and this code must leave the state as they
+ * expect it (struct cp_tls, the sentinels, the edge cache).
  *
  * So a call costs O(1) amortised (each entry is pushed and popped once) and
  * no stack walk is needed.  The only memory read outside our own state is the
@@ -36,11 +41,29 @@
 
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
+#define cold __attribute__((noinline, cold))
 
 #define HASH_INITIAL 4096u	/* slots; grows by doubling up to 2 * max_nodes */
+#define CACHE_SIZE (1u << CP_CACHE_BITS)
+#define SENTINELS (CP_FRAME_POPS + 1)	/* see struct cp_frame */
 
-static __thread struct cp_thread *cp_self
-	__attribute__((tls_model("initial-exec")));
+_Static_assert(offsetof(struct cp_tls, busy) == CP_TLS_BUSY, "cp_tls");
+_Static_assert(offsetof(struct cp_tls, top) == CP_TLS_TOP, "cp_tls");
+_Static_assert(offsetof(struct cp_tls, limit) == CP_TLS_LIMIT, "cp_tls");
+_Static_assert(offsetof(struct cp_tls, cache) == CP_TLS_CACHE, "cp_tls");
+_Static_assert(sizeof(struct cp_frame) == CP_FRAME_SIZE, "cp_frame");
+_Static_assert(offsetof(struct cp_frame, slot) == CP_FRAME_SLOT, "cp_frame");
+_Static_assert(offsetof(struct cp_frame, node) == CP_FRAME_NODE, "cp_frame");
+_Static_assert(sizeof(struct cp_node) == 1u << CP_NODE_SHIFT, "cp_node");
+_Static_assert(offsetof(struct cp_node, count) == CP_NODE_COUNT, "cp_node");
+_Static_assert(sizeof(struct cp_edge) == 1u << CP_EDGE_SHIFT, "cp_edge");
+_Static_assert(CP_EDGE_SHIFT == CP_NODE_SHIFT, "mcount.S: FAST_PUSH");
+_Static_assert(offsetof(struct cp_edge, parent) == CP_EDGE_PARENT, "cp_edge");
+_Static_assert(offsetof(struct cp_edge, call_site) == CP_EDGE_SITE, "cp_edge");
+_Static_assert(offsetof(struct cp_edge, callee) == CP_EDGE_CALLEE, "cp_edge");
+_Static_assert(offsetof(struct cp_edge, child) == CP_EDGE_CHILD, "cp_edge");
+
+__thread struct cp_tls cp_tls __attribute__((tls_model("initial-exec"), aligned(64)));
 
 struct cp_thread *cp_threads;
 
@@ -66,19 +89,28 @@ static uint32_t hash3(uint32_t parent, uint64_t call_site, uint64_t callee)
 	return (uint32_t)(h >> 32) ^ (uint32_t)h;
 }
 
-/* First call on this thread: map its state and register it. */
-static struct cp_thread *thread_start(void)
+/* The entries above the root sentinel: user entry i (from 1) is st(t)[i]. */
+static inline struct cp_frame *st(struct cp_thread *t)
+{
+	return t->stack + SENTINELS - 1;
+}
+
+/* First call on this thread: map its state, register it, fill cp_tls. */
+static cold struct cp_thread *thread_start(void)
 {
 	size_t head = page_round(sizeof(struct cp_thread));
-	size_t stack = page_round((size_t)cp_config.max_depth *
+	size_t cache = page_round(CACHE_SIZE * sizeof(struct cp_edge));
+	size_t stack = page_round(((size_t)cp_config.max_depth + SENTINELS) *
 				  sizeof(struct cp_frame));
+	uint32_t fast = cp_config.max_depth;
 	struct cp_thread *t;
 
 	/* the stack and node pool are only touched as they are used */
-	t = map(head + stack, MAP_NORESERVE);
+	t = map(head + cache + stack, MAP_NORESERVE);
 	if (!t)
 		goto fail;
-	t->stack = (struct cp_frame *)((char *)t + head);
+	cp_tls.cache = (struct cp_edge *)((char *)t + head);
+	t->stack = (struct cp_frame *)((char *)t + head + cache);
 	t->nodes = map((size_t)cp_config.max_nodes * sizeof(struct cp_node),
 		       MAP_NORESERVE);
 	t->hash = map(HASH_INITIAL * sizeof(uint32_t), 0);
@@ -86,26 +118,36 @@ static struct cp_thread *thread_start(void)
 		if (t->nodes)
 			munmap(t->nodes, (size_t)cp_config.max_nodes *
 					 sizeof(struct cp_node));
-		munmap(t, head + stack);
+		munmap(t, head + cache + stack);
+		cp_tls.cache = NULL;
 		goto fail;
 	}
 	for (uint32_t i = 0; i < HASH_INITIAL; i++)
 		t->hash[i] = CP_NONE;
 	t->hash_mask = HASH_INITIAL - 1;
-	t->root_last = CP_NONE;
+	t->root.parent = CP_NONE;
+	for (int i = 0; i < SENTINELS; i++) {
+		t->stack[i].slot = UINTPTR_MAX;
+		t->stack[i].node = &t->root;
+	}
+	/* the zeroed cache holds no edge: no parent is NULL there */
 
 	t->next = __atomic_load_n(&cp_threads, __ATOMIC_RELAXED);
 	while (!__atomic_compare_exchange_n(&cp_threads, &t->next, t, 1,
 					    __ATOMIC_RELEASE, __ATOMIC_RELAXED))
 		;
-	cp_self = t;
+	if (cp_config.depth && cp_config.depth < fast)
+		fast = cp_config.depth;
+	cp_tls.self = t;
+	cp_tls.limit = st(t) + 1 + fast;
+	cp_tls.top = st(t);
 	return t;
 fail:
 	cp_fail(SIDECAR_FAIL_MMAP);
 	return NULL;
 }
 
-static int hash_grow(struct cp_thread *t)
+static cold int hash_grow(struct cp_thread *t)
 {
 	uint32_t size = (t->hash_mask + 1) * 2;
 	uint32_t *hash = map((size_t)size * sizeof(uint32_t), 0);
@@ -130,9 +172,9 @@ static int hash_grow(struct cp_thread *t)
 	return 0;
 }
 
-static __attribute__((noinline)) uint32_t
-child_slow(struct cp_thread *t, uint32_t parent, uint64_t call_site,
-	   uint64_t callee)
+/* Look the child up in the hash table; create it when new.  NULL: bound. */
+static struct cp_node *child_hashed(struct cp_thread *t, uint32_t parent,
+				    uint64_t call_site, uint64_t callee)
 {
 	struct cp_node *n;
 	uint32_t h, i;
@@ -144,13 +186,13 @@ child_slow(struct cp_thread *t, uint32_t parent, uint64_t call_site,
 		n = &t->nodes[i];
 		if (n->parent == parent && n->call_site == call_site &&
 		    n->callee == callee)
-			return i;
+			return n;
 	}
 	if (t->nr_nodes >= cp_config.max_nodes)
-		return CP_NONE;
+		return NULL;
 	if (2u * (t->nr_nodes + 1) > t->hash_mask + 1) {
 		if (hash_grow(t) < 0)
-			return CP_NONE;
+			return NULL;
 		for (h = hash3(parent, call_site, callee);
 		     t->hash[h & t->hash_mask] != CP_NONE; h++)
 			;
@@ -161,64 +203,68 @@ child_slow(struct cp_thread *t, uint32_t parent, uint64_t call_site,
 	n->callee = callee;
 	n->count = 0;
 	n->parent = parent;
-	n->last_child = CP_NONE;
 	t->hash[h & t->hash_mask] = i;
 	/* the exit-time merge reads nodes below nr_nodes */
 	__atomic_store_n(&t->nr_nodes, i + 1, __ATOMIC_RELEASE);
-	return i;
+	return n;
 }
 
-static inline uint32_t child(struct cp_thread *t, uint32_t parent,
+/* The child (call_site, callee) of `parent` (not NULL), or NULL at the bound. */
+static struct cp_node *child(struct cp_thread *t, struct cp_node *parent,
 			     uint64_t call_site, uint64_t callee)
 {
-	uint32_t *last = parent == CP_NONE ? &t->root_last
-					   : &t->nodes[parent].last_child;
-	uint32_t c = *last;
+	struct cp_edge *e = &cp_tls.cache[cp_edge_index(parent, call_site, callee)];
+	struct cp_node *c;
 
-	if (likely(c != CP_NONE && t->nodes[c].call_site == call_site &&
-		   t->nodes[c].callee == callee))
-		return c;
-	c = child_slow(t, parent, call_site, callee);
-	if (c != CP_NONE)
-		*last = c;
+	if (e->parent == parent && e->call_site == call_site &&
+	    e->callee == callee)
+		return e->child;
+	c = child_hashed(t, parent == &t->root ? CP_NONE
+					       : (uint32_t)(parent - t->nodes),
+			 call_site, callee);
+	if (c) {
+		e->parent = parent;
+		e->call_site = call_site;
+		e->callee = callee;
+		e->child = c;
+	}
 	return c;
 }
 
 /* Node of the path made of the last `depth` frames plus the new call. */
-static uint32_t child_limited(struct cp_thread *t, uint32_t sp,
-			      uint64_t call_site, uint64_t callee)
+static struct cp_node *child_limited(struct cp_thread *t,
+				     const struct cp_frame *top,
+				     uint64_t call_site, uint64_t callee)
 {
-	uint32_t k = cp_config.depth, node = CP_NONE;
+	uint32_t k = cp_config.depth;
+	struct cp_node *node = &t->root;
 
-	for (uint32_t i = sp - (k - 1); i < sp; i++) {
-		const struct cp_node *f;
-
-		if (t->stack[i].node == CP_NONE)
-			return CP_NONE;
-		f = &t->nodes[t->stack[i].node];
-		node = child(t, node, f->call_site, f->callee);
-		if (node == CP_NONE)
-			return CP_NONE;
+	for (const struct cp_frame *f = top - ((ptrdiff_t)k - 2); f <= top; f++) {
+		if (!f->node)
+			return NULL;
+		node = child(t, node, f->node->call_site, f->node->callee);
+		if (!node)
+			return NULL;
 	}
 	return child(t, node, call_site, callee);
 }
 
-/* Index of the entry whose slot is `slot`, or `sp` when there is none. */
-static uint32_t find_slot(const struct cp_frame *st, uint32_t sp, uintptr_t slot)
+/* The entry of s[1..n] whose slot is `slot`, or NULL (slots decrease). */
+static struct cp_frame *find_slot(struct cp_frame *s, uint32_t n, uintptr_t slot)
 {
-	uint32_t lo = 0, hi = sp;
+	uint32_t lo = 1, hi = n + 1;
 
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
 
-		if (st[mid].slot == slot)
-			return mid;
-		if (st[mid].slot > slot)
+		if (s[mid].slot == slot)
+			return &s[mid];
+		if (s[mid].slot > slot)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return sp;
+	return NULL;
 }
 
 /*
@@ -228,80 +274,74 @@ static uint32_t find_slot(const struct cp_frame *st, uint32_t sp, uintptr_t slot
 static inline __attribute__((always_inline)) void
 enter(uintptr_t slot, uintptr_t selfpc, uintptr_t caller_slot)
 {
-	struct cp_thread *t = cp_self;
-	struct cp_frame *st;
-	uint32_t sp, parent, node;
+	struct cp_thread *t = cp_tls.self;
+	struct cp_frame *top, *base, *f;
+	struct cp_node *parent, *node;
 	uint64_t call_site;
+	uint32_t sp;
 
 	if (unlikely(!t)) {
 		if (__atomic_load_n(&cp_state, __ATOMIC_RELAXED) != CP_RECORDING) {
 			__atomic_fetch_add(&cp_dropped_early, 1, __ATOMIC_RELAXED);
 			return;
 		}
+		if (cp_tls.busy) {	/* a signal handler during thread_start */
+			cp_tls.early_reentry++;
+			return;
+		}
+		cp_tls.busy = 1;
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);
 		t = thread_start();
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+		cp_tls.busy = 0;
 		if (!t)
 			return;
+		t->dropped[SIDECAR_DROP_REENTRY] += cp_tls.early_reentry;
 	}
-	if (unlikely(t->busy)) {
+	if (unlikely(cp_tls.busy)) {
 		t->dropped[SIDECAR_DROP_REENTRY]++;
 		return;
 	}
-	t->busy = 1;
+	cp_tls.busy = 1;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	if (unlikely(__atomic_load_n(&cp_state, __ATOMIC_RELAXED) != CP_RECORDING)) {
 		t->dropped[SIDECAR_DROP_STOPPED]++;
 		goto out;
 	}
 
-	st = t->stack;
-	sp = t->sp;
-	while (sp && st[sp - 1].slot <= slot)
-		sp--;
-	if (caller_slot && sp && st[sp - 1].slot != caller_slot) {
-		uint32_t j = find_slot(st, sp, caller_slot);
-
-		if (j < sp)
-			sp = j + 1;
+	base = st(t);
+	top = cp_tls.top;
+	while (top->slot <= slot)	/* the root sentinel stops it */
+		top--;
+	if (caller_slot && top != base && top->slot != caller_slot) {
+		f = find_slot(base, (uint32_t)(top - base), caller_slot);
+		if (f)
+			top = f;
 	}
+	sp = (uint32_t)(top - base);
 	if (unlikely(sp >= cp_config.max_depth)) {
-		t->sp = sp;
+		cp_tls.top = top;
 		t->dropped[SIDECAR_DROP_DEPTH]++;
 		goto out;
 	}
 
 	call_site = *(const uintptr_t *)slot;
-	if (likely(sp && st[sp - 1].child_site == call_site &&
-		   st[sp - 1].child_callee == selfpc)) {
-		node = st[sp - 1].child;	/* same call as last time */
-	} else {
-		if (likely(!cp_config.depth || sp < cp_config.depth)) {
-			parent = sp ? st[sp - 1].node : CP_NONE;
-			if (unlikely(sp && parent == CP_NONE))
-				node = CP_NONE;	/* under a call not recorded */
-			else
-				node = child(t, parent, call_site, selfpc);
-		} else {
-			node = child_limited(t, sp, call_site, selfpc);
-		}
-		if (sp) {
-			st[sp - 1].child_site = call_site;
-			st[sp - 1].child_callee = selfpc;
-			st[sp - 1].child = node;
-		}
-	}
-	if (likely(node != CP_NONE))
-		__atomic_store_n(&t->nodes[node].count, t->nodes[node].count + 1,
-				 __ATOMIC_RELAXED);
+	parent = top->node;
+	if (likely(!cp_config.depth || sp < cp_config.depth))
+		node = parent ? child(t, parent, call_site, selfpc)
+			      : NULL;	/* under a call not recorded */
+	else
+		node = child_limited(t, top, call_site, selfpc);
+	if (likely(node))
+		__atomic_store_n(&node->count, node->count + 1, __ATOMIC_RELAXED);
 	else
 		t->dropped[SIDECAR_DROP_NODES]++;
-	st[sp].slot = slot;
-	st[sp].node = node;
-	st[sp].child_site = 0;	/* no call site is 0: the cache starts empty */
-	st[sp].child_callee = 0;
-	t->sp = sp + 1;
+	top[1].slot = slot;
+	top[1].node = node;
+	cp_tls.top = top + 1;
 out:
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	t->busy = 0;
+	cp_tls.busy = 0;
 }
 
 void cp_enter_mcount(uintptr_t frame, uintptr_t selfpc, uintptr_t sp)

@@ -2,10 +2,12 @@
  * runtime.h - internal interfaces of the call-path runtime (libcallpath).
  *
  * Three parts, linked into libcallpath.so / libcallpath.a:
- *   arch/<arch>/mcount.S  entry points mcount/_mcount/__fentry__: save the
- *                         argument registers, call cp_enter_*(), restore,
+ *   arch/<arch>/mcount.S  entry points mcount/_mcount/__fentry__: the fast
+ *                         path (caller on top of the shadow stack, edge in
+ *                         the edge cache) in assembly; otherwise save the
+ *                         argument registers and call cp_enter_*(); then
  *                         tail-jump to glibc's function (cp_next_*);
- *   record.c              the per-call fast path: shadow stack and per-thread
+ *   record.c              the per-call slow path: shadow stack and per-thread
  *                         calling-context tree.  Compiled with
  *                         -mgeneral-regs-only and calling nothing but
  *                         mmap/munmap, so the trampolines need not save
@@ -21,6 +23,31 @@
 #ifndef CALLPATH_RUNTIME_H
 #define CALLPATH_RUNTIME_H
 
+/*
+ * Layout the trampolines read (arch/x86_64/mcount.S includes this file;
+ * record.c checks every offset with _Static_assert).
+ */
+#define CP_TLS_BUSY	0	/* struct cp_tls */
+#define CP_TLS_TOP	8
+#define CP_TLS_LIMIT	16
+#define CP_TLS_CACHE	24
+#define CP_FRAME_SIZE	16	/* struct cp_frame */
+#define CP_FRAME_SLOT	0
+#define CP_FRAME_NODE	8
+#define CP_FRAME_POPS	3	/* stale entries the fast path pops */
+#define CP_NODE_COUNT	16	/* struct cp_node */
+#define CP_NODE_SHIFT	5	/* sizeof(struct cp_node) == 1 << CP_NODE_SHIFT */
+#define CP_CACHE_BITS	10	/* struct cp_edge cache: 1 << CP_CACHE_BITS entries */
+#define CP_EDGE_SHIFT	5	/* sizeof(struct cp_edge) == 1 << CP_EDGE_SHIFT */
+#define CP_EDGE_PARENT	0
+#define CP_EDGE_SITE	8
+#define CP_EDGE_CALLEE	16
+#define CP_EDGE_CHILD	24
+#define CP_HASH_MUL	-1640531535	/* 0x9e3779b1 as a sign-extended imm32 */
+#define CP_STATE_RECORDING 1
+
+#ifndef __ASSEMBLER__
+
 #include <stdint.h>
 
 #include "sidecar.h"
@@ -29,7 +56,7 @@
 #define CP_NONE UINT32_MAX	/* no node; equal to SIDECAR_ROOT */
 
 /* cp_state: recording happens only in CP_RECORDING. */
-enum { CP_IDLE, CP_RECORDING, CP_STOPPED };
+enum { CP_IDLE, CP_RECORDING = CP_STATE_RECORDING, CP_STOPPED };
 
 struct cp_config {
 	uint32_t depth;		/* CALLPATH_DEPTH: keep last k frames, 0 = all */
@@ -43,20 +70,57 @@ struct cp_node {
 	uint64_t callee;
 	uint64_t count;
 	uint32_t parent;	/* CP_NONE for children of the root */
-	uint32_t last_child;	/* cache: the child found last time, or CP_NONE */
+	uint32_t pad;
 };
 
 /*
- * A live instrumented frame: its return-address slot, its node, and the
- * child it called last, so that a loop calling the same function finds the
- * child node without reading the node pool (32 bytes).
+ * A live instrumented frame: its return-address slot and its node, NULL when
+ * the call was not recorded (16 bytes).  Each thread's stack starts with
+ * CP_FRAME_POPS + 1 sentinels whose slot is UINTPTR_MAX, all holding the
+ * thread's root node, so the trampolines may read the CP_FRAME_POPS entries
+ * under the top without checking for the bottom.
  */
 struct cp_frame {
 	uintptr_t slot;
-	uint64_t child_site;	/* (call site, callee) of `child` */
-	uint64_t child_callee;
-	uint32_t node;		/* CP_NONE when the call was not recorded */
-	uint32_t child;		/* CP_NONE when no call was made yet */
+	struct cp_node *node;
+};
+
+/*
+ * One entry of a thread's edge cache: a direct-mapped table of tree edges
+ * (parent, call site, callee) -> child, indexed by cp_edge_index(), filled by
+ * record.c and read by the trampolines' fast path.  Nodes never move, so an
+ * entry never goes stale; a conflict only costs a hash lookup.
+ */
+struct cp_edge {
+	struct cp_node *parent;
+	uint64_t call_site;
+	uint64_t callee;
+	struct cp_node *child;
+};
+
+static inline uint64_t cp_edge_index(const struct cp_node *parent,
+				     uint64_t call_site, uint64_t callee)
+{
+	uint64_t h = (call_site ^ (callee << 7)) * (uint64_t)(int64_t)CP_HASH_MUL;
+
+	return ((h >> 24) ^ ((uintptr_t)parent >> CP_NODE_SHIFT)) &
+	       ((1u << CP_CACHE_BITS) - 1);
+}
+
+/*
+ * What the trampolines read, in initial-exec TLS so that one %fs-relative
+ * load reaches it.  top is NULL until the thread's first call (record.c maps
+ * the thread's state then).  While busy is set the thread is inside the
+ * runtime and calls are dropped (signal handlers).  The fast path pushes only
+ * below limit: above it the shadow stack is full or CALLPATH_DEPTH applies.
+ */
+struct cp_tls {
+	uint32_t busy;
+	uint32_t early_reentry;	/* calls dropped before self was set */
+	struct cp_frame *top;
+	struct cp_frame *limit;
+	struct cp_edge *cache;
+	struct cp_thread *self;
 };
 
 /*
@@ -66,15 +130,12 @@ struct cp_frame {
  */
 struct cp_thread {
 	struct cp_thread *next;	/* registry of all threads (cp_threads) */
-	uint32_t busy;		/* re-entry guard (signal handlers) */
-	uint32_t sp;		/* live entries in stack[] */
 	uint32_t nr_nodes;
-	uint32_t root_last;	/* last_child cache of the root */
 	uint32_t hash_mask;	/* hash has hash_mask + 1 slots */
-	uint32_t pad;
 	uint32_t *hash;		/* open addressing over node indices */
 	struct cp_node *nodes;	/* reserved for max_nodes, touched on demand */
-	struct cp_frame *stack;	/* max_depth entries */
+	struct cp_frame *stack;	/* CP_FRAME_POPS + 1 sentinels, max_depth entries */
+	struct cp_node root;	/* parent of the top-level nodes, not in nodes[] */
 	uint64_t dropped[SIDECAR_DROP_NR];
 };
 
@@ -82,6 +143,8 @@ extern struct cp_config cp_config CP_HIDDEN;
 extern int cp_state CP_HIDDEN;
 extern uint32_t cp_failure CP_HIDDEN;
 extern struct cp_thread *cp_threads CP_HIDDEN;
+extern __thread struct cp_tls cp_tls CP_HIDDEN
+	__attribute__((tls_model("initial-exec")));
 extern uint64_t cp_dropped_early CP_HIDDEN;
 extern int cp_saw_fentry CP_HIDDEN;	/* an -mfentry caller was seen */
 
@@ -97,4 +160,5 @@ void cp_enter_fentry(uintptr_t slot, uintptr_t selfpc) CP_HIDDEN;
 /* Stop recording and keep the first failure code. */
 void cp_fail(uint32_t code) CP_HIDDEN;
 
+#endif /* __ASSEMBLER__ */
 #endif

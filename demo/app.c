@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define N 4096
+#define N 16384
 
 static double grid[N], next[N];
 
@@ -62,7 +62,7 @@ double fast_norm(int n)
 
 int main(int argc, char **argv)
 {
-	int steps = argc > 1 ? atoi(argv[1]) : 300;
+	int steps = argc > 1 ? atoi(argv[1]) : 4000;
 	double r = 0, norm = 0;
 
 	setup(N);

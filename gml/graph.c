@@ -3,7 +3,7 @@
  * colours and the layout by call depth.  The differential builder is in
  * graph_diff.c; the writers only translate what is computed here.
  */
-#define _GNU_SOURCE /* asprintf */
+#define _GNU_SOURCE /* asprintf, qsort_r */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -364,11 +364,11 @@ static void style(struct graph *g, const struct graph_opts *opts)
 enum { HGAP = 40, VGAP = 80 };
 
 /* Roots first by inclusive weight, so the row starts with the heavy part. */
-static const struct graph *sort_graph;
-static int by_weight_desc(const void *a, const void *b)
+static int by_weight_desc(const void *a, const void *b, void *graph)
 {
-	const struct graph_node *na = &sort_graph->nodes[*(const size_t *)a];
-	const struct graph_node *nb = &sort_graph->nodes[*(const size_t *)b];
+	const struct graph *g = graph;
+	const struct graph_node *na = &g->nodes[*(const size_t *)a];
+	const struct graph_node *nb = &g->nodes[*(const size_t *)b];
 	double wa = fabs(na->total[0]) + fabs(na->total[1]);
 	double wb = fabs(nb->total[0]) + fabs(nb->total[1]);
 
@@ -421,8 +421,7 @@ static int layout(struct graph *g)
 		if (g->nodes[i].kind == GNODE_FUNCTION)
 			roots[nroots++] = i;
 	}
-	sort_graph = g;
-	qsort(roots, nroots, sizeof(*roots), by_weight_desc);
+	qsort_r(roots, nroots, sizeof(*roots), by_weight_desc, g);
 	/* Breadth first from the uncalled functions; then from the heaviest
 	 * function not reached yet (a cycle nobody enters from outside). */
 	for (int pass = 0; pass < 2; pass++) {

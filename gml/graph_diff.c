@@ -37,14 +37,16 @@ static int entry_in_graph(const struct diff_entry *e)
 	return 0;
 }
 
-static const char *side_name(const struct profile *p)
+/* "demo (gmon.1)", "rank 3", or just the binary: what the reader knows. */
+static char *side_title(const struct profile *p)
 {
-	return p && p->binary ? p->binary : "?";
-}
+	char *s = NULL;
+	const char *what = p && p->label ? p->label : p && p->ngmon ? p->gmon_files[0] : NULL;
+	const char *bin = p && p->binary ? p->binary : "?";
 
-static const char *side_gmon(const struct profile *p)
-{
-	return p && p->ngmon ? p->gmon_files[0] : "";
+	if ((what ? asprintf(&s, "%s (%s)", bin, what) : asprintf(&s, "%s", bin)) < 0)
+		return NULL;
+	return s;
 }
 
 int graph_from_diff(struct graph **out, const struct diff *d,
@@ -57,11 +59,16 @@ int graph_from_diff(struct graph **out, const struct diff *d,
 	*out = NULL;
 	if (!g || !(node_of = malloc((d->nentries ? d->nentries : 1) * sizeof(long))))
 		goto oom;
-	if (asprintf(&g->title, "differential call graph: %s %s minus %s %s",
-		     side_name(d->prof[0]), side_gmon(d->prof[0]),
-		     side_name(d->prof[1]), side_gmon(d->prof[1])) < 0) {
-		g->title = NULL;
-		goto oom;
+	{
+		char *a = side_title(d->prof[0]), *b = side_title(d->prof[1]);
+
+		if (!a || !b || asprintf(&g->title, "differential call graph: %s minus %s",
+					 a, b) < 0)
+			g->title = NULL;
+		free(a);
+		free(b);
+		if (!g->title)
+			goto oom;
 	}
 	g->node_total = d->abs_sum;
 	for (i = 0; i < d->nentries; i++) {

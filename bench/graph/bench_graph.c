@@ -26,6 +26,14 @@ static double now(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+static double cpu(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
 static uint64_t rng = 88172645463325252ull;
 static uint64_t next(void)
 {
@@ -85,33 +93,33 @@ int main(int argc, char **argv)
 	struct profile *p = synthetic(nodes, edges);
 	struct graph *g;
 	char path[4096];
-	double t0, t_build, t_gml, t_dot, t_graphml;
+	double t0, c0, t_build, t_gml, t_dot, t_graphml, c_build, c_gml, c_dot, c_graphml;
 
-	t0 = now();
+	t0 = now(), c0 = cpu();
 	if (graph_from_profile(&g, p, &o) < 0)
 		return 1;
-	t_build = now() - t0;
+	t_build = now() - t0, c_build = cpu() - c0;
 	snprintf(path, sizeof(path), "%s/bench.gml", dir);
-	t0 = now();
+	t0 = now(), c0 = cpu();
 	if (gml_write(g, path) < 0)
 		return 1;
-	t_gml = now() - t0;
+	t_gml = now() - t0, c_gml = cpu() - c0;
 	snprintf(path, sizeof(path), "%s/bench.dot", dir);
-	t0 = now();
+	t0 = now(), c0 = cpu();
 	if (dot_write(g, path) < 0)
 		return 1;
-	t_dot = now() - t0;
+	t_dot = now() - t0, c_dot = cpu() - c0;
 	snprintf(path, sizeof(path), "%s/bench.graphml", dir);
-	t0 = now();
+	t0 = now(), c0 = cpu();
 	if (graphml_write(g, path) < 0)
 		return 1;
-	t_graphml = now() - t0;
+	t_graphml = now() - t0, c_graphml = cpu() - c0;
 	printf("graph of %zu nodes, %zu edges\n", g->nnodes, g->nedges);
-	printf("build (labels, sizes, colours, layout): %.3f s\n", t_build);
-	printf("GML:     %.3f s\n", t_gml);
-	printf("DOT:     %.3f s\n", t_dot);
-	printf("GraphML: %.3f s\n", t_graphml);
-	printf("all three formats: %.3f s\n", t_build + t_gml + t_dot + t_graphml);
+	printf("%-40s %8s %8s\n", "step", "wall s", "cpu s");
+	printf("%-40s %8.3f %8.3f\n", "build (labels, sizes, colours, layout)", t_build, c_build);
+	printf("%-40s %8.3f %8.3f\n", "GML (incl. fsync)", t_gml, c_gml);
+	printf("%-40s %8.3f %8.3f\n", "DOT through cgraph (incl. fsync)", t_dot, c_dot);
+	printf("%-40s %8.3f %8.3f\n", "GraphML through libxml2 (incl. fsync)", t_graphml, c_graphml);
 	graph_free(g);
 	profile_free(p);
 	return 0;

@@ -23,7 +23,7 @@ refuses "missing binary" "nosuch-app" --diff nosuch-app "$A" "$F/demo" "$A"
 head -c 30 "$A" > trunc.gmon
 refuses "truncated gmon file" "trunc.gmon" --diff "$F/demo" "$A" trunc.gmon
 
-head -c 4000 /dev/urandom > garbage.gmon
+for i in $(seq 100); do echo "this is not a gmon file at all, just text"; done > garbage.gmon
 refuses "garbage gmon file" "garbage.gmon" --diff "$F/demo" garbage.gmon "$A"
 
 mkdir empty
