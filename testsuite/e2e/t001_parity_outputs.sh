@@ -1,13 +1,16 @@
 #!/bin/bash
 # Parity of the report options that take no symbol names: every standard
 # corpus variant (C and C++, -O0/-O2, PIE/non-PIE, with and without -g) times
-# every output option of gprof 2.40, with one and with several gmon files.
+# every output option of gprof 2.40, with one and with several gmon files;
+# also programs built by clang when it is installed.
 # Ours must match /usr/bin/gprof byte for byte (see lib.sh for what is
 # compared).
+# shellcheck source=lib.sh
 . "$SRCDIR/testsuite/e2e/lib.sh"
 
+variants="$E2E_STD_VARIANTS $E2E_CLANG_VARIANTS"
 # shellcheck disable=SC2086
-e2e_build_std $E2E_STD_VARIANTS
+e2e_build_std $variants
 
 opts=(
 	""
@@ -34,14 +37,13 @@ opts=(
 	"-b -c -z -a -D"
 )
 
-# shellcheck disable=SC2086
-for v in $E2E_STD_VARIANTS; do
+for v in $variants; do
 	for o in "${opts[@]}"; do
-		e2e_case "$v" "gprof $o prog gmon.out"
+		e2e_case "$v" "gprof ${o:+$o }prog gmon.out"
 	done
 	# several gmon files, in both orders, and the same one twice
 	for o in "" -b "-b -l" -i -q -z -c -T; do
-		e2e_case "$v" "gprof $o prog gmon.out gmon.2 gmon.3"
+		e2e_case "$v" "gprof ${o:+$o }prog gmon.out gmon.2 gmon.3"
 	done
 	e2e_case "$v" "gprof -b prog gmon.3 gmon.2 gmon.out"
 	e2e_case "$v" "gprof -b -p prog gmon.out gmon.out"

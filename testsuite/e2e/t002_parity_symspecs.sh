@@ -4,6 +4,7 @@
 # file:name (the two static helper() functions), by file:line, by file, by
 # bare line, and with a spec that matches nothing; arcs for -k/-q/-Q; and
 # several specs at once.
+# shellcheck source=lib.sh
 . "$SRCDIR/testsuite/e2e/lib.sh"
 
 e2e_build_std cmix-O0g-nopie cmix-O2-pie cxx-O0g-pie cxx-O2-nopie csmall-O0g-pie

@@ -3,6 +3,7 @@
 # formats (gmon, old BSD, 4.4BSD, prof, unknown) and of reading a profile
 # from stdin. gmon.sum is compared byte for byte except its spare header
 # bytes 8..19 in the gmon format (uninitialised upstream).
+# shellcheck source=lib.sh
 . "$SRCDIR/testsuite/e2e/lib.sh"
 
 vs=(cmix-O0g-nopie cmix-O2-pie cxx-O2-nopie cxx-O0g-pie csmall-O0g-pie)
@@ -14,7 +15,7 @@ e2e_build_std "${vs[@]}"
 for v in "${vs[@]}"; do
 	p="$WORKDIR/p/$v"
 	(cd "$p" && "$SYSGPROF" -s prog gmon.out gmon.2 && mv gmon.sum gmon.fixsum) ||
-		{ echo "Bail out! cannot make gmon.fixsum for $v"; exit 1; }
+		{ not_ok "make gmon.fixsum for $v"; e2e_done; }
 	e2e_gmon_to_bsd "$p/gmon.out" "$p/gmon.bsd44"
 	e2e_gmon_to_bsd "$p/gmon.2" "$p/gmon.bsd44.2"
 	e2e_gmon_to_bsd "$p/gmon.out" "$p/gmon.oldbsd" old
@@ -28,7 +29,7 @@ mkdir "$WORKDIR/p/sumdir/gmon.sum"
 for v in "${vs[@]}"; do
 	# writing
 	for o in "" -b -p -q -i -c -z -l -a -T -x "-b -Pspin" "-b -qmain" -r; do
-		e2e_case "$v" "gprof -s $o prog gmon.out gmon.2"
+		e2e_case "$v" "gprof -s ${o:+$o }prog gmon.out gmon.2"
 	done
 	e2e_case "$v" "gprof -s prog gmon.out"
 	e2e_case "$v" "gprof --sum prog gmon.out gmon.2 gmon.3"
@@ -52,8 +53,8 @@ for v in "${vs[@]}"; do
 	e2e_case "$v" "gprof -l -b prog gmon.fixsum"
 	# file formats
 	for o in "" -Oa -Ob -O4 -Om -Op -Ox --file-format=bsd --file-format=4.4bsd --file-format=magic; do
-		e2e_case "$v" "gprof -b $o prog gmon.bsd44"
-		e2e_case "$v" "gprof -b $o prog gmon.oldbsd"
+		e2e_case "$v" "gprof -b ${o:+$o }prog gmon.bsd44"
+		e2e_case "$v" "gprof -b ${o:+$o }prog gmon.oldbsd"
 	done
 	e2e_case "$v" "gprof -b -Om prog gmon.out"
 	e2e_case "$v" "gprof -b -Oa prog gmon.out gmon.2"

@@ -2,10 +2,40 @@
 # Parity of annotated source (-A -J -x -t -y -I, GPROF_PATH), execution
 # counts (-C -Z -m) and line-by-line profiles (-l, --inline-file-names) on
 # the programs built with -g. Files written by -y (*-ann) are compared too.
+# shellcheck source=lib.sh
 . "$SRCDIR/testsuite/e2e/lib.sh"
 
 vs=(csmall-O0g-pie csmall-rel cmix-O0g-nopie cmix-O2g-nopie cxx-O0g-pie cxx-O2g-pie)
+# shellcheck disable=SC2206 # a list of plain words
+vs+=($E2E_CLANG_VARIANTS)
+# Other ways to carry debug info: DWARF 4, split DWARF (.dwo files, which BFD
+# does not read), and (below) compressed or separate debug files.
+e2e_build cmix-dwarf4 cmix cc "-O0 -gdwarf-4" "" &
+e2e_build cmix-splitdwarf cmix cc "-O0 -g -gsplit-dwarf" "" &
 e2e_build_std "${vs[@]}"
+e2e_check_builds cmix-dwarf4 cmix-splitdwarf
+
+# Debug info moved out of the program: next to it (found through
+# .gnu_debuglink), in .debug/ below it, or missing; and debug sections
+# compressed with zlib and zstd (BFD must be built with both).
+dbg=(cmix-dwarf4 cmix-splitdwarf)
+for t in split dotdebug nodebug zlib zstd; do
+	e2e_template_copy cmix-O0g-nopie "cmix-$t"
+	dbg+=("cmix-$t")
+done
+(
+	cd "$WORKDIR/p/cmix-split" &&
+	objcopy --only-keep-debug prog prog.debug && objcopy --strip-debug prog &&
+	objcopy --add-gnu-debuglink=prog.debug prog &&
+	cd ../cmix-dotdebug && mkdir .debug &&
+	objcopy --only-keep-debug prog .debug/prog.debug && objcopy --strip-debug prog &&
+	objcopy --add-gnu-debuglink=.debug/prog.debug prog &&
+	cd ../cmix-nodebug &&
+	objcopy --only-keep-debug prog prog.debug && objcopy --strip-debug prog &&
+	objcopy --add-gnu-debuglink=prog.debug prog && rm prog.debug &&
+	cd ../cmix-zlib && objcopy --compress-debug-sections=zlib prog &&
+	cd ../cmix-zstd && objcopy --compress-debug-sections=zstd prog
+) >"$WORKDIR/objcopy.log" 2>&1 || { not_ok "split and compress debug info with objcopy"; diag <"$WORKDIR/objcopy.log"; e2e_done; }
 
 # csmall-rel names its sources relatively ("././csmall.c"): templates where
 # they are missing, moved to src/, or where -y cannot create its output.
@@ -33,6 +63,12 @@ for v in "${vs[@]}"; do
 	e2e_case "$v" "gprof -A -x prog gmon.out gmon.2 gmon.3"
 	e2e_case "$v" "gprof -C prog gmon.out gmon.2"
 	e2e_case "$v" "gprof -l -b prog gmon.2 gmon.out"
+done
+
+for v in "${dbg[@]}"; do
+	for o in -A "-A -x" "-A -y" -C "-l -b" "-l -q -b" "--inline-file-names -l -b" "-b"; do
+		e2e_case "$v" "gprof $o prog gmon.out gmon.2"
+	done
 done
 
 # Annotation with symbol specs.

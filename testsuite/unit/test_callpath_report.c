@@ -288,7 +288,7 @@ static void test_sum__pie_runs_at_different_addresses_merge(void **state)
 	char *text;
 
 	(void)state;
-	assert_int_equal(callpath_sum_add(one, two, "two"), 0);
+	assert_int_equal(sidecar_merge(one, two, NULL, 0), 0);
 	assert_int_equal(one->nr_nodes, 7);
 	m = build(one, p);
 	text = folded_text(m);
@@ -301,15 +301,32 @@ static void test_sum__pie_runs_at_different_addresses_merge(void **state)
 	profile_free(p);
 }
 
-static void test_sum__refuses_another_binary(void **state)
+/* gmon.1 and gmon.2 have sidecars of two different binaries. */
+static void test_sum__refuses_sidecars_of_another_binary(void **state)
 {
-	struct sidecar *one = fixture_sidecar(0), *two = fixture_sidecar(0);
+	char dir[] = "/tmp/test_callpath_XXXXXX", g1[64], g2[64], s1[128], s2[128];
+	char *files[2] = { g1, g2 };
+	struct sidecar *one = fixture_sidecar(LOAD), *two = fixture_sidecar(LOAD + 0x10000);
+	struct sidecar *sum = (struct sidecar *)1;
+	char err[512];
+	size_t missing;
 
 	(void)state;
+	assert_non_null(mkdtemp(dir));
 	one->build_id_len = two->build_id_len = 4;
 	memcpy(one->build_id, "\x01\x02\x03\x04", 4);
 	memcpy(two->build_id, "\x01\x02\x03\x05", 4);
-	assert_int_equal(callpath_sum_add(one, two, "two"), -1);
+	snprintf(g1, sizeof(g1), "%s/gmon.1", dir);
+	snprintf(g2, sizeof(g2), "%s/gmon.2", dir);
+	snprintf(s1, sizeof(s1), "%s.callpath", g1);
+	snprintf(s2, sizeof(s2), "%s.callpath", g2);
+	assert_int_equal(sidecar_write_atomic(one, s1, err, sizeof(err)), 0);
+	assert_int_equal(sidecar_write_atomic(two, s2, err, sizeof(err)), 0);
+	assert_int_equal(callpath_sum_read(files, 2, &sum, &missing), -1);
+	assert_null(sum);
+	unlink(s1);
+	unlink(s2);
+	rmdir(dir);
 	sidecar_free(one);
 	sidecar_free(two);
 }
@@ -335,6 +352,10 @@ static void test_sum__writes_only_when_every_gmon_file_has_a_sidecar(void **stat
 	snprintf(s, sizeof(s), "%s.callpath", g2);
 	assert_int_equal(sidecar_write_atomic(sc, s, err, sizeof(err)), 0);
 
+	/* no gmon file with a sidecar (gmon.3 alone): nothing, silently */
+	assert_int_equal(callpath_sum_write(files + 2, 1, out), 0);
+	assert_int_not_equal(access(out, F_OK), 0);
+	/* some with, some without: nothing either (a warning) */
 	assert_int_equal(callpath_sum_write(files, 3, out), 0);
 	assert_int_not_equal(access(out, F_OK), 0);
 	assert_int_equal(callpath_sum_write(files, 2, out), 0);
@@ -368,7 +389,7 @@ int main(void)
 		cmocka_unit_test(test_report__paths_of_a_function_with_counts_and_shares),
 		cmocka_unit_test(test_report__tree_is_indented_by_depth_and_marks_several_parents),
 		cmocka_unit_test(test_sum__pie_runs_at_different_addresses_merge),
-		cmocka_unit_test(test_sum__refuses_another_binary),
+		cmocka_unit_test(test_sum__refuses_sidecars_of_another_binary),
 		cmocka_unit_test(test_sum__writes_only_when_every_gmon_file_has_a_sidecar),
 	};
 

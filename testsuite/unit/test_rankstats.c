@@ -246,38 +246,6 @@ static void test_ranks__sidecar_gives_rank_else_file_name_and_pid(void **state)
 	ranks_free(ids, 3);
 }
 
-static void test_ranks__sidecar_sum_adds_counts_of_all_ranks(void **state)
-{
-	char a[128], b[128], out[128], err[256];
-	char *files[2] = { a, b };
-	struct sidecar *sc;
-
-	(void)state;
-	snprintf(a, sizeof(a), "%s/gmon.1", scratch);
-	snprintf(b, sizeof(b), "%s/gmon.2", scratch);
-	snprintf(out, sizeof(out), "%s/gmon.sum.callpath", scratch);
-	write_sidecar(a, 0, 1, 5);
-	write_sidecar(b, 1, 2, 7);
-	assert_int_equal(ranks_write_sidecar_sum(files, 2, out), 2);
-	assert_int_equal(sidecar_read(out, &sc, err, sizeof(err)), 0);
-	assert_int_equal(sidecar_total(sc), 12);
-	assert_int_equal(sc->rank, -1);
-	sidecar_free(sc);
-}
-
-static void test_ranks__no_sidecar_writes_nothing(void **state)
-{
-	char a[128], out[128];
-	char *files[1] = { a };
-
-	(void)state;
-	snprintf(a, sizeof(a), "%s/gmon.none", scratch);
-	snprintf(out, sizeof(out), "%s/none.callpath", scratch);
-	write_file(a);
-	assert_int_equal(ranks_write_sidecar_sum(files, 1, out), 0);
-	assert_int_equal(access(out, F_OK), -1);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -288,8 +256,6 @@ int main(void)
 		cmocka_unit_test(test_rankstats__same_name_in_two_files_are_two_functions),
 		cmocka_unit_test(test_rankstats__report_shows_1_of_4_and_outlier_rank),
 		cmocka_unit_test(test_ranks__sidecar_gives_rank_else_file_name_and_pid),
-		cmocka_unit_test(test_ranks__sidecar_sum_adds_counts_of_all_ranks),
-		cmocka_unit_test(test_ranks__no_sidecar_writes_nothing),
 	};
 
 	return cmocka_run_group_tests(tests, make_scratch, remove_scratch);
