@@ -1,10 +1,11 @@
 /*
- * cpdump - print call-path sidecars (a debugging aid until
- * `gprof --callpath/--folded` exists).
+ * cpdump - print call-path sidecars raw (a debugging aid; the report is
+ * `gprof --callpath/--folded`, doc/callpath-report.md).
  *
  *   cpdump [-f] [-H] [-s NMFILE] FILE...
  *
- * Several files are summed (sidecar_merge).  Default output: the header and
+ * Several files are summed (sidecar_merge: in the first file's address
+ * space, so runs of one PIE line up; another binary's file is refused).  Default output: the header and
  * the tree, one node per line, indented by depth.  -f prints folded paths
  * ("a;b;c COUNT", one per node with a non-zero count) instead, -H the
  * header only.  -s NMFILE names addresses using `nm -n` output of the
@@ -209,7 +210,8 @@ int main(int argc, char **argv)
 			continue;
 		}
 		if (sidecar_merge(total, sc, err, sizeof(err)) < 0) {
-			fprintf(stderr, "cpdump: %s\n", err);
+			fprintf(stderr, "cpdump: %s (adding '%s' to '%s')\n", err,
+				argv[i], argv[optind]);
 			sidecar_free(sc);
 			goto out;
 		}

@@ -26,15 +26,18 @@ callpath/rt/%.o: $(srcdir)/callpath/%.c
 	@echo "  CC       $@ (runtime)"
 	@$(CC) $(CALLPATH_RT_CFLAGS) -MMD -MP -c $< -o $@
 
+# mcount.S includes runtime.h (struct offsets): -MMD -MP records that, so
+# changing the header rebuilds the trampolines (the .d files are included
+# by the top Makefile with everything else's).
 callpath/rt/mcount.o: $(srcdir)/callpath/arch/x86_64/mcount.S
 	@mkdir -p $(@D)
 	@echo "  AS       $@"
-	@$(CC) -c $< -o $@
+	@$(CC) -MMD -MP -c $< -o $@
 
 callpath/rt/mcount-noop.o: $(srcdir)/callpath/arch/x86_64/mcount.S
 	@mkdir -p $(@D)
 	@echo "  AS       $@ (no-op trampoline)"
-	@$(CC) -DCP_NOOP -c $< -o $@
+	@$(CC) -DCP_NOOP -MMD -MP -c $< -o $@
 
 callpath/libcallpath.so: $(CALLPATH_RT_OBJS)
 	@echo "  LINK     $@"

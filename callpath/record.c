@@ -20,10 +20,12 @@
  *   4. count it and push the frame.
  *
  * The trampolines (arch/x86_64/mcount.S) do all of this themselves in the
- * common case: at most two entries to pop, the caller then on top (mcount),
- * the edge in the cache, room on the stack and no CALLPATH_DEPTH cut.  They
- * come here for everything else, and this code must leave the state as they
- * expect it (struct cp_tls, the sentinels, the edge cache).
+ * common case: the caller among the CP_FRAME_POPS + 1 entries at the top
+ * (mcount; for __fentry__, at most CP_FRAME_POPS entries to pop), the edge
+ * in the cache, room on the stack and no CALLPATH_DEPTH cut.  They come here
+ * for everything else, and this code must leave the state as they expect it
+ * (struct cp_tls, the sentinels, the edge cache).  Both mark the thread busy
+ * the same way: cp_tls.top is NULL while they work.
  *
  * So a call costs O(1) amortised (each entry is pushed and popped once) and
  * no stack walk is needed.  The only memory read outside our own state is the
@@ -47,7 +49,6 @@
 #define CACHE_SIZE (1u << CP_CACHE_BITS)
 #define SENTINELS (CP_FRAME_POPS + 1)	/* see struct cp_frame */
 
-_Static_assert(offsetof(struct cp_tls, busy) == CP_TLS_BUSY, "cp_tls");
 _Static_assert(offsetof(struct cp_tls, top) == CP_TLS_TOP, "cp_tls");
 _Static_assert(offsetof(struct cp_tls, limit) == CP_TLS_LIMIT, "cp_tls");
 _Static_assert(offsetof(struct cp_tls, cache) == CP_TLS_CACHE, "cp_tls");
@@ -66,6 +67,72 @@ _Static_assert(offsetof(struct cp_edge, child) == CP_EDGE_CHILD, "cp_edge");
 __thread struct cp_tls cp_tls __attribute__((tls_model("initial-exec"), aligned(64)));
 
 struct cp_thread *cp_threads;
+void *cp_mcount_internal;
+void *cp_fentry_internal;
+
+/*
+ * glibc's x86_64 mcount and __fentry__ (sysdeps/x86_64/_mcount.S) byte for
+ * byte, the call's rel32 excepted: save rax rcx rdx rsi rdi r8 r9, load
+ * selfpc and frompc, call __mcount_internal, restore, ret.  Only when the
+ * function we chain to is exactly this do the trampolines call the counter
+ * themselves (direct mode); any other build of glibc keeps the tail-jump.
+ */
+#define GLIBC_SAVE 0x48, 0x89, 0x04, 0x24, 0x48, 0x89, 0x4c, 0x24, 0x08, \
+	0x48, 0x89, 0x54, 0x24, 0x10, 0x48, 0x89, 0x74, 0x24, 0x18, \
+	0x48, 0x89, 0x7c, 0x24, 0x20, 0x4c, 0x89, 0x44, 0x24, 0x28, \
+	0x4c, 0x89, 0x4c, 0x24, 0x30
+#define GLIBC_RESTORE 0x4c, 0x8b, 0x4c, 0x24, 0x30, 0x4c, 0x8b, 0x44, 0x24, 0x28, \
+	0x48, 0x8b, 0x7c, 0x24, 0x20, 0x48, 0x8b, 0x74, 0x24, 0x18, \
+	0x48, 0x8b, 0x54, 0x24, 0x10, 0x48, 0x8b, 0x4c, 0x24, 0x08, \
+	0x48, 0x8b, 0x04, 0x24
+static const unsigned char glibc_mcount[] = {
+	0x48, 0x83, 0xec, 0x38, GLIBC_SAVE,
+	0x48, 0x8b, 0x74, 0x24, 0x38,		/* mov 0x38(%rsp),%rsi */
+	0x48, 0x8b, 0x7d, 0x08,			/* mov 0x8(%rbp),%rdi */
+	0xe8, 0, 0, 0, 0, GLIBC_RESTORE,
+	0x48, 0x83, 0xc4, 0x38, 0xc3,
+};
+static const unsigned char glibc_fentry[] = {
+	0x48, 0x83, 0xec, 0x40, GLIBC_SAVE,
+	0x48, 0x8b, 0x74, 0x24, 0x40,		/* mov 0x40(%rsp),%rsi */
+	0x48, 0x8b, 0x7c, 0x24, 0x48,		/* mov 0x48(%rsp),%rdi */
+	0xe8, 0, 0, 0, 0, GLIBC_RESTORE,
+	0x48, 0x83, 0xc4, 0x40, 0xc3,
+};
+/* offset of the call in `code`: before it, restore, add and ret */
+#define GLIBC_CALL(code) \
+	(sizeof(code) - 5 - sizeof((unsigned char[]){ GLIBC_RESTORE }) - 5)
+
+/* The counter `fn` calls if `fn` is `code` (call rel32 at `call`), else NULL. */
+static cold void *glibc_internal(const unsigned char *fn, const unsigned char *code,
+				 size_t len, size_t call)
+{
+	int32_t rel;
+
+	if (!fn)
+		return NULL;
+	for (size_t i = 0; i < len; i++)
+		if ((i <= call || i >= call + 5) && fn[i] != code[i])
+			return NULL;
+	rel = (int32_t)((uint32_t)fn[call + 1] | (uint32_t)fn[call + 2] << 8 |
+			(uint32_t)fn[call + 3] << 16 | (uint32_t)fn[call + 4] << 24);
+	return (void *)(fn + call + 5 + rel);
+}
+
+/* Once, on the first thread's start: may the trampolines use direct mode? */
+static cold void direct_mode_init(void)
+{
+	static int done;
+
+	if (__atomic_exchange_n(&done, 1, __ATOMIC_RELAXED))
+		return;
+	__atomic_store_n(&cp_mcount_internal,
+			 glibc_internal(cp_next_mcount, glibc_mcount, sizeof(glibc_mcount),
+					GLIBC_CALL(glibc_mcount)), __ATOMIC_RELAXED);
+	__atomic_store_n(&cp_fentry_internal,
+			 glibc_internal(cp_next_fentry, glibc_fentry, sizeof(glibc_fentry),
+					GLIBC_CALL(glibc_fentry)), __ATOMIC_RELAXED);
+}
 
 static void *map(size_t len, int flags)
 {
@@ -138,6 +205,7 @@ static cold struct cp_thread *thread_start(void)
 		;
 	if (cp_config.depth && cp_config.depth < fast)
 		fast = cp_config.depth;
+	direct_mode_init();
 	cp_tls.self = t;
 	cp_tls.limit = st(t) + 1 + fast;
 	cp_tls.top = st(t);
@@ -285,24 +353,27 @@ enter(uintptr_t slot, uintptr_t selfpc, uintptr_t caller_slot)
 			__atomic_fetch_add(&cp_dropped_early, 1, __ATOMIC_RELAXED);
 			return;
 		}
-		if (cp_tls.busy) {	/* a signal handler during thread_start */
+		if (cp_tls.starting) {	/* a signal handler during thread_start */
 			cp_tls.early_reentry++;
 			return;
 		}
-		cp_tls.busy = 1;
+		cp_tls.starting = 1;
 		__atomic_signal_fence(__ATOMIC_SEQ_CST);
 		t = thread_start();
 		__atomic_signal_fence(__ATOMIC_SEQ_CST);
-		cp_tls.busy = 0;
+		cp_tls.starting = 0;
 		if (!t)
 			return;
 		t->dropped[SIDECAR_DROP_REENTRY] += cp_tls.early_reentry;
+		cp_tls.early_reentry = 0;
 	}
-	if (unlikely(cp_tls.busy)) {
+	/* top is NULL while this thread is inside the runtime: see cp_tls */
+	top = cp_tls.top;
+	if (unlikely(!top)) {
 		t->dropped[SIDECAR_DROP_REENTRY]++;
 		return;
 	}
-	cp_tls.busy = 1;
+	cp_tls.top = NULL;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	if (unlikely(__atomic_load_n(&cp_state, __ATOMIC_RELAXED) != CP_RECORDING)) {
 		t->dropped[SIDECAR_DROP_STOPPED]++;
@@ -310,7 +381,6 @@ enter(uintptr_t slot, uintptr_t selfpc, uintptr_t caller_slot)
 	}
 
 	base = st(t);
-	top = cp_tls.top;
 	while (top->slot <= slot)	/* the root sentinel stops it */
 		top--;
 	if (caller_slot && top != base && top->slot != caller_slot) {
@@ -320,7 +390,6 @@ enter(uintptr_t slot, uintptr_t selfpc, uintptr_t caller_slot)
 	}
 	sp = (uint32_t)(top - base);
 	if (unlikely(sp >= cp_config.max_depth)) {
-		cp_tls.top = top;
 		t->dropped[SIDECAR_DROP_DEPTH]++;
 		goto out;
 	}
@@ -338,10 +407,10 @@ enter(uintptr_t slot, uintptr_t selfpc, uintptr_t caller_slot)
 		t->dropped[SIDECAR_DROP_NODES]++;
 	top[1].slot = slot;
 	top[1].node = node;
-	cp_tls.top = top + 1;
+	top++;
 out:
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	cp_tls.busy = 0;
+	cp_tls.top = top;
 }
 
 void cp_enter_mcount(uintptr_t frame, uintptr_t selfpc, uintptr_t sp)

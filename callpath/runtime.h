@@ -2,11 +2,11 @@
  * runtime.h - internal interfaces of the call-path runtime (libcallpath).
  *
  * Three parts, linked into libcallpath.so / libcallpath.a:
- *   arch/<arch>/mcount.S  entry points mcount/_mcount/__fentry__: the fast
- *                         path (caller on top of the shadow stack, edge in
- *                         the edge cache) in assembly; otherwise save the
- *                         argument registers and call cp_enter_*(); then
- *                         tail-jump to glibc's function (cp_next_*);
+ *   arch/<arch>/mcount.S  entry points mcount/_mcount/__fentry__: call
+ *                         glibc's counter or tail-jump to glibc's function
+ *                         (cp_next_*); the fast path (caller near the top
+ *                         of the shadow stack, edge in the edge cache) in
+ *                         assembly, otherwise call cp_enter_*();
  *   record.c              the per-call slow path: shadow stack and per-thread
  *                         calling-context tree.  Compiled with
  *                         -mgeneral-regs-only and calling nothing but
@@ -27,10 +27,9 @@
  * Layout the trampolines read (arch/x86_64/mcount.S includes this file;
  * record.c checks every offset with _Static_assert).
  */
-#define CP_TLS_BUSY	0	/* struct cp_tls */
-#define CP_TLS_TOP	8
-#define CP_TLS_LIMIT	16
-#define CP_TLS_CACHE	24
+#define CP_TLS_TOP	0	/* struct cp_tls */
+#define CP_TLS_LIMIT	8
+#define CP_TLS_CACHE	16
 #define CP_FRAME_SIZE	16	/* struct cp_frame */
 #define CP_FRAME_SLOT	0
 #define CP_FRAME_NODE	8
@@ -44,6 +43,7 @@
 #define CP_EDGE_CALLEE	16
 #define CP_EDGE_CHILD	24
 #define CP_HASH_MUL	-1640531535	/* 0x9e3779b1 as a sign-extended imm32 */
+#define CP_HASH_SHIFT	24
 #define CP_STATE_RECORDING 1
 
 #ifndef __ASSEMBLER__
@@ -101,26 +101,28 @@ struct cp_edge {
 static inline uint64_t cp_edge_index(const struct cp_node *parent,
 				     uint64_t call_site, uint64_t callee)
 {
-	uint64_t h = (call_site ^ (callee << 7)) * (uint64_t)(int64_t)CP_HASH_MUL;
+	uint64_t h = (call_site + (callee << 3)) * (uint64_t)(int64_t)CP_HASH_MUL;
 
-	return ((h >> 24) ^ ((uintptr_t)parent >> CP_NODE_SHIFT)) &
+	return ((h >> CP_HASH_SHIFT) ^ ((uintptr_t)parent >> CP_NODE_SHIFT)) &
 	       ((1u << CP_CACHE_BITS) - 1);
 }
 
 /*
  * What the trampolines read, in initial-exec TLS so that one %fs-relative
  * load reaches it.  top is NULL until the thread's first call (record.c maps
- * the thread's state then).  While busy is set the thread is inside the
- * runtime and calls are dropped (signal handlers).  The fast path pushes only
- * below limit: above it the shadow stack is full or CALLPATH_DEPTH applies.
+ * the thread's state then) and while the thread is inside the runtime (the
+ * trampolines' fast path or record.c): calls that find it NULL go to
+ * record.c, which drops and counts them (signal handlers).  The fast path
+ * pushes only below limit: above it the shadow stack is full or
+ * CALLPATH_DEPTH applies.  starting guards thread_start() the same way.
  */
 struct cp_tls {
-	uint32_t busy;
-	uint32_t early_reentry;	/* calls dropped before self was set */
 	struct cp_frame *top;
 	struct cp_frame *limit;
 	struct cp_edge *cache;
 	struct cp_thread *self;
+	uint32_t starting;
+	uint32_t early_reentry;	/* calls dropped before self was set */
 };
 
 /*
@@ -151,6 +153,12 @@ extern int cp_saw_fentry CP_HIDDEN;	/* an -mfentry caller was seen */
 /* The functions the trampolines tail-jump to (glibc's), NULL if unknown. */
 extern void *cp_next_mcount CP_HIDDEN;
 extern void *cp_next_fentry CP_HIDDEN;
+/*
+ * glibc's counters behind them (__mcount_internal), NULL until record.c has
+ * checked that cp_next_* is glibc's exact wrapper; see mcount.S, direct mode.
+ */
+extern void *cp_mcount_internal CP_HIDDEN;
+extern void *cp_fentry_internal CP_HIDDEN;
 void cp_chain_init(void) CP_HIDDEN;
 
 /* Called by the trampolines; see arch/x86_64/mcount.S. */

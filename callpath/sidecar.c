@@ -244,12 +244,38 @@ int sidecar_add(struct sidecar *sc, uint32_t parent, uint64_t call_site,
 	return 0;
 }
 
+static void hex(char *buf, size_t buflen, const unsigned char *id, uint32_t len)
+{
+	size_t k = 0;
+
+	buf[0] = '\0';
+	for (uint32_t i = 0; i < len && k + 3 <= buflen; i++, k += 2)
+		snprintf(buf + k, buflen - k, "%02x", id[i]);
+}
+
 int sidecar_merge(struct sidecar *dst, const struct sidecar *src,
 		  char *err, size_t errlen)
 {
+	/*
+	 * Run-time addresses of one PIE program differ between processes by
+	 * their load biases; the sum is expressed in dst's address space.
+	 * Unsigned arithmetic: the shift is exact modulo 2^64 either way.
+	 */
+	uint64_t shift = dst->load_address - src->load_address;
 	uint32_t *map = NULL;
 	int ret = -1;
 
+	if (dst->build_id_len && src->build_id_len &&
+	    (dst->build_id_len != src->build_id_len ||
+	     memcmp(dst->build_id, src->build_id, dst->build_id_len))) {
+		char a[2 * SIDECAR_BUILD_ID_MAX + 1], b[2 * SIDECAR_BUILD_ID_MAX + 1];
+
+		hex(a, sizeof(a), src->build_id, src->build_id_len);
+		hex(b, sizeof(b), dst->build_id, dst->build_id_len);
+		set_err(err, errlen, "cannot merge sidecars: build-id %s differs "
+			"from %s (recorded from another binary)", a, b);
+		return -1;
+	}
 	if (src->nr_nodes) {
 		map = malloc((size_t)src->nr_nodes * sizeof(*map));
 		if (!map) {
@@ -263,8 +289,8 @@ int sidecar_merge(struct sidecar *dst, const struct sidecar *src,
 		uint32_t parent = n->parent == SIDECAR_ROOT ? SIDECAR_ROOT
 							    : map[n->parent];
 
-		if (sidecar_add(dst, parent, n->call_site, n->callee, n->count,
-				&map[i]) < 0) {
+		if (sidecar_add(dst, parent, n->call_site + shift,
+				n->callee + shift, n->count, &map[i]) < 0) {
 			set_err(err, errlen,
 				"cannot merge sidecars: out of memory at node %u", i);
 			goto out;
@@ -276,6 +302,14 @@ int sidecar_merge(struct sidecar *dst, const struct sidecar *src,
 	dst->flags |= src->flags & (SIDECAR_F_DEPTH_LIMITED | SIDECAR_F_MERGED);
 	if (dst->pid != src->pid)
 		dst->flags |= SIDECAR_F_MERGED;
+	if (dst->rank != src->rank)
+		dst->rank = -1;	/* a sum of several ranks is no one rank */
+	if (!dst->build_id_len && src->build_id_len &&
+	    src->build_id_len <= SIDECAR_BUILD_ID_MAX) {
+		/* later sources are then checked against this binary */
+		memcpy(dst->build_id, src->build_id, src->build_id_len);
+		dst->build_id_len = src->build_id_len;
+	}
 	if (!dst->failure)
 		dst->failure = src->failure;
 	ret = 0;

@@ -17,7 +17,8 @@
  *   writer:  sc = sidecar_new(); sidecar_add(sc, ...) per node, fill the
  *            header fields; sidecar_write_atomic(sc, path, ...); sidecar_free(sc);
  *   reader:  sidecar_read(path, &sc, err, sizeof(err)); ...; sidecar_free(sc);
- *   summing: sidecar_merge(total, one, ...) for each rank/thread file.
+ *   summing: total = the first file read; sidecar_merge(total, one, ...) for
+ *            each further file (callpath/sum.h does this for gmon files).
  *
  * Ownership: a struct sidecar owns its nodes, strings and index.  Nothing
  * returned by these functions points into another sidecar.  Library code
@@ -120,8 +121,23 @@ uint32_t sidecar_find(const struct sidecar *sc, uint32_t parent,
 /*
  * Add every path of `src` into `dst` (counts summed where (call site, callee)
  * paths match, new paths appended), and sum the dropped counters and thread
- * counts.  Header identity fields of `dst` are kept; `dst` is flagged
- * SIDECAR_F_MERGED when the pids differ.  0 or -1 with `err` set.
+ * counts.
+ *
+ * The merged tree is expressed in dst's address space: src's call sites and
+ * callees are shifted by dst->load_address - src->load_address first, so
+ * two processes of one PIE program, loaded at different addresses, line up
+ * (the shift is 0 without PIE and between threads of one process).
+ * Addresses outside the main program (shared libraries) are shifted too and
+ * so do not line up across processes; reports only name main-program code.
+ *
+ * A src whose build-id differs from dst's, when both have one, comes from
+ * another binary: refused with an error naming both build-ids, dst
+ * unchanged.  A dst without a build-id takes src's.
+ *
+ * Other header fields of `dst` are kept, except: SIDECAR_F_MERGED is set
+ * when the pids differ, and rank becomes -1 when the ranks differ (a sum of
+ * several ranks is no one rank).  0 or -1 with `err` set; after an
+ * out-of-memory failure dst holds part of src.
  */
 int sidecar_merge(struct sidecar *dst, const struct sidecar *src,
 		  char *err, size_t errlen);

@@ -3,13 +3,16 @@
 /*
  * sum.h - the sidecars beside several gmon files as one tree.
  *
- * Used where gprof sums gmon files: a profile of several files reads their
- * sidecars summed, and `gprof -s` writes gmon.sum.callpath beside gmon.sum.
+ * The one place that turns gmon file names into a sum of their sidecars:
+ * a profile of several gmon files reads their sidecars summed (--callpath,
+ * --folded, and each side of --diff, where a directory side is its rank
+ * files), and `gprof -s` writes gmon.sum.callpath beside gmon.sum.
  *
- * Sidecars of one PIE program run at different load addresses: each is
- * rebased to the first one's load address before merging, so a function
- * has one address in the sum.  Sidecars with different build-ids come from
- * different binaries and are refused.
+ * Summing itself is sidecar_merge() (callpath/sidecar.h): sidecars of one
+ * PIE program, recorded at different load addresses, are rebased to the
+ * first one's, and sidecars of another binary (build-id) are refused.  This
+ * module adds the file names, the messages naming them, and the policy for
+ * gmon files without a sidecar.
  *
  *   struct sidecar *sc;
  *   size_t missing;
@@ -19,32 +22,28 @@
  *   sidecar_free(sc);
  *
  * Ownership: *out is a new tree owned by the caller.  Errors are reported
- * with error() (the reader's message names the file).
+ * with error() and name the files involved.
  */
 #include <stddef.h>
 
 struct sidecar;
 
 /*
- * Read and sum the sidecars of `gmon_files` (sidecar_name_for).  *out is
- * NULL when none exists; *missing is the index of the first gmon file
- * without one, or n.  0, or -1 when a sidecar cannot be read or merged.
+ * Read and sum the sidecars of `gmon_files` (sidecar_name_for), in order:
+ * the sum is in the first sidecar's address space and carries its header.
+ * *out is NULL when none exists; *missing is the index of the first gmon
+ * file without one, or n.  0, or -1 when a sidecar cannot be read or
+ * merged (e.g. another binary's).
  */
 int callpath_sum_read(char *const *gmon_files, size_t n, struct sidecar **out,
 		      size_t *missing);
 
 /*
- * Add `src` to `dst`, rebasing src's addresses to dst's load address and
- * refusing a different build-id.  `name` names src in messages.  0 or -1.
- */
-int callpath_sum_add(struct sidecar *dst, const struct sidecar *src,
-		     const char *name);
-
-/*
  * `gprof -s`: when every gmon file has a sidecar, write their sum to
- * `out_path` atomically.  When none has one, do nothing; when only some
- * have one, warn and write nothing (a partial sum would not match
- * gmon.sum).  0, or -1 on unreadable input or a failed write.
+ * `out_path` atomically.  When none has one, do nothing (a program not
+ * linked with libcallpath).  When only some have one, warn and write
+ * nothing: a sum of some files would not match the gmon sum of all.
+ * 0, or -1 on unreadable input or a failed write.
  */
 int callpath_sum_write(char *const *gmon_files, size_t n, const char *out_path);
 

@@ -27,6 +27,7 @@ static void fill_side(struct diff_side_sym *s, const struct profile *p, long idx
 	s->prop_child_sec = profile_seconds(p, y->prop_child);
 	s->calls = y->ncalls;
 	s->self_calls = y->self_calls;
+	s->cycle = y->cycle;
 }
 
 static char *dup_or_null(const char *s)
@@ -115,6 +116,47 @@ static int disambiguate(struct diff *d)
 	}
 	free(order);
 	return 0;
+}
+
+/* Each function in a cycle on either side gets the diff's number of that
+ * cycle (the baseline's, when it is in a cycle there). */
+static int number_cycle_members(struct diff *d)
+{
+	int *num[DIFF_NSIDES] = { NULL, NULL }, max[DIFF_NSIDES] = { 0, 0 };
+	size_t i, s;
+	int ret = -1;
+
+	for (i = 0; i < d->nentries; i++)
+		for (s = 0; s < DIFF_NSIDES; s++)
+			if (d->entries[i].side[s].cycle > max[s])
+				max[s] = d->entries[i].side[s].cycle;
+	for (s = 0; s < DIFF_NSIDES; s++)
+		if (!(num[s] = calloc((size_t)max[s] + 1, sizeof(int)))) {
+			error("out of memory");
+			goto out;
+		}
+	for (i = 0; i < d->nentries; i++) {
+		const struct diff_entry *e = &d->entries[i];
+
+		if (e->flags & PSYM_CYCLE)
+			for (s = 0; s < DIFF_NSIDES; s++)
+				if (e->side[s].sym >= 0)
+					num[s][e->side[s].cycle] = e->cycle;
+	}
+	for (i = 0; i < d->nentries; i++) {
+		struct diff_entry *e = &d->entries[i];
+
+		if (e->flags & PSYM_CYCLE)
+			continue;
+		for (s = DIFF_NSIDES; s-- > 0;)
+			if (e->side[s].cycle > 0 && num[s][e->side[s].cycle])
+				e->cycle = num[s][e->side[s].cycle];
+	}
+	ret = 0;
+out:
+	free(num[0]);
+	free(num[1]);
+	return ret;
 }
 
 /* Arcs: a hash from (parent entry, child entry) to the diff arc. */
@@ -210,30 +252,43 @@ int diff_compute(struct diff *d, const struct profile *base,
 		const struct profile_sym *y = mp->sym[1] >= 0 ? &second->syms[mp->sym[1]] : NULL;
 		const struct profile_sym *one = x ? x : y;
 
+		int is_cycle = !!(one->flags & PSYM_CYCLE);
+
 		e->match = (enum diff_match_kind)mp->kind;
-		e->name = strdup(one->name);
-		e->file = dup_or_null(one->file ? one->file : (y ? y->file : NULL));
-		e->print_name = entry_print_name(x, y, mp->kind);
+		if (is_cycle) {
+			char name[64];
+
+			e->cycle = ++d->ncycles;
+			snprintf(name, sizeof(name), "<cycle %d as a whole>", e->cycle);
+			e->name = strdup(name);
+			e->print_name = strdup(name);
+		} else {
+			e->name = strdup(one->name);
+			e->file = dup_or_null(one->file ? one->file : (y ? y->file : NULL));
+			e->print_name = entry_print_name(x, y, mp->kind);
+		}
 		if (!e->name || !e->print_name) {
 			error("out of memory");
 			goto out;
 		}
 		e->flags = (x ? x->flags : 0) | (y ? y->flags : 0);
-		e->in_flat = !!(e->flags & PSYM_IN_FLAT);
+		e->in_flat = !is_cycle && (e->flags & PSYM_IN_FLAT);
 		e->in_graph = !!(e->flags & PSYM_IN_GRAPH);
 		for (s = 0; s < DIFF_NSIDES; s++) {
 			fill_side(&e->side[s], d->prof[s], mp->sym[s]);
-			if (mp->sym[s] >= 0)
+			if (mp->sym[s] >= 0 && !is_cycle)
 				entry_of[s][mp->sym[s]] = (long)i;
 		}
 		e->self_diff = e->side[0].self_sec - e->side[1].self_sec;
 		e->child_diff = e->side[0].child_sec - e->side[1].child_sec;
 		e->calls_diff = (int64_t)e->side[0].calls - (int64_t)e->side[1].calls;
+		if (is_cycle)
+			continue; /* its time is its members' */
 		d->abs_sum += fabs(e->self_diff);
 		d->total_sec[0] += e->side[0].self_sec;
 		d->total_sec[1] += e->side[1].self_sec;
 	}
-	if (disambiguate(d) < 0)
+	if (number_cycle_members(d) < 0 || disambiguate(d) < 0)
 		goto out;
 	for (s = 0; s < DIFF_NSIDES; s++)
 		d->nruns[s] = 1;

@@ -27,10 +27,15 @@
  * must keep alive until diff_release().
  *
  * Invariants:
- *  - entries[] holds every matched or one-sided function (cycles "as a
- *    whole" are left out: their numbering is per side and means nothing
- *    across sides).  arcs[] refer to entries by index (parent, child), and
- *    stay valid after diff_sort() (which renumbers them).
+ *  - entries[] holds every matched or one-sided function, and every cycle
+ *    "as a whole" (flags & PSYM_CYCLE).  Cycle numbers are per side and
+ *    mean nothing across sides, so cycles are matched by their members
+ *    (diff/match.h) and renumbered 1..ncycles; a cycle entry's name is
+ *    "<cycle N as a whole>" with the diff's N, and each member entry has
+ *    cycle == N.  Cycle entries are never in the flat tables (in_flat 0)
+ *    and add nothing to abs_sum or total_sec.  arcs[] refer to entries by
+ *    index (parent, child), only between functions, and stay valid after
+ *    diff_sort() (which renumbers them).
  *  - side[s].sym is an index into prof[s]->syms[], or -1 for a placeholder;
  *    present == (sym >= 0).
  *  - self_diff == side[0].self_sec - side[1].self_sec, in seconds (each
@@ -50,6 +55,7 @@ enum diff_match_kind {
 	MATCH_NONE,       /* on one side only */
 	MATCH_NAME,       /* same (mangled) name, and same file when static */
 	MATCH_CLONE_BASE, /* a GCC clone matched by its base name */
+	MATCH_CYCLE,      /* a cycle matched by its members */
 	MATCH__COUNT
 };
 
@@ -75,6 +81,8 @@ struct diff_side_sym {
 	uint64_t self_calls; /* recursive calls (gprof's "+N") */
 	double spread_sec;   /* std deviation of self seconds across the
 				side's runs or ranks; 0 with one gmon file */
+	int cycle;           /* the side's own cycle number (gprof's
+				"<cycle N>"), 0 when not in a cycle */
 };
 
 struct diff_entry {
@@ -95,6 +103,9 @@ struct diff_entry {
 	enum diff_noise noise;
 	int in_flat;         /* selected for the flat profile on either side */
 	int in_graph;        /* selected for the call graph on either side */
+	int cycle;           /* the diff's cycle number: of the cycle entry,
+				or of the cycle a function belongs to (the
+				baseline's when it is in one), 0 for none */
 };
 
 struct diff_arc {
@@ -124,6 +135,7 @@ struct diff {
 	int has_cg[DIFF_NSIDES];       /* each side had call-graph arcs */
 	size_t nruns[DIFF_NSIDES];     /* runs or ranks summed into each side
 					  (set by noise_set_spread, else 1) */
+	int ncycles;                   /* cycle entries, numbered 1..ncycles */
 };
 
 /* Match and subtract.  Returns 0, or -1 (reported) when out of memory. */

@@ -191,6 +191,132 @@ static long best_same_name(const struct name_index *ixb, const struct profile_sy
 	return best;
 }
 
+/* ---------------------------------------------------------------------- */
+/* Cycles, by their members                                               */
+
+/* The highest cycle number of p, and for each cycle number its symbol
+ * (cyc_sym[n], -1 when p has no cycle symbol numbered n). */
+static int cycle_table(const struct profile *p, long **cyc_sym, int *ncyc)
+{
+	int max = 0, n;
+	size_t i;
+
+	for (i = 0; i < p->nsyms; i++)
+		if (p->syms[i].cycle > max)
+			max = p->syms[i].cycle;
+	*ncyc = max;
+	*cyc_sym = malloc(((size_t)max + 1) * sizeof(long));
+	if (!*cyc_sym)
+		return error("out of memory");
+	for (n = 0; n <= max; n++)
+		(*cyc_sym)[n] = -1;
+	for (i = 0; i < p->nsyms; i++)
+		if ((p->syms[i].flags & PSYM_CYCLE) && p->syms[i].cycle > 0)
+			(*cyc_sym)[p->syms[i].cycle] = (long)i;
+	return 0;
+}
+
+static int cmp_cycle_pair(const void *lp, const void *rp)
+{
+	const int *l = lp, *r = rp;
+
+	return l[0] != r[0] ? (l[0] < r[0] ? -1 : 1) : (l[1] < r[1] ? -1 : l[1] > r[1]);
+}
+
+/*
+ * best[c] for each cycle c of `from`: the cycle of `to` holding the most
+ * partners of c's members (lowest number on a tie), 0 when none.  Sorting
+ * the (member's cycle, partner's cycle) pairs keeps this O(n log n) however
+ * many cycles there are.
+ */
+static int best_cycles(const struct profile *from, int nfrom, const struct profile *to,
+		       int nto, const long *partner, int *best)
+{
+	int (*pairs)[2] = malloc((from->nsyms + 1) * sizeof(*pairs));
+	size_t n = 0, i, j;
+
+	if (!pairs)
+		return error("out of memory");
+	for (i = 0; i < from->nsyms; i++) {
+		const struct profile_sym *x = &from->syms[i];
+		int tc;
+
+		if (x->cycle <= 0 || x->cycle > nfrom || !is_real(x) || partner[i] < 0)
+			continue;
+		tc = to->syms[partner[i]].cycle;
+		if (tc > 0 && tc <= nto && is_real(&to->syms[partner[i]])) {
+			pairs[n][0] = x->cycle;
+			pairs[n][1] = tc;
+			n++;
+		}
+	}
+	qsort(pairs, n, sizeof(*pairs), cmp_cycle_pair);
+	for (i = 0; i <= (size_t)nfrom; i++)
+		best[i] = 0;
+	for (i = 0; i < n; i = j) {
+		size_t top = 0;
+
+		for (j = i; j < n && pairs[j][0] == pairs[i][0];) {
+			size_t k = j;
+
+			while (k < n && pairs[k][0] == pairs[j][0] && pairs[k][1] == pairs[j][1])
+				k++;
+			if (k - j > top) {
+				top = k - j;
+				best[pairs[i][0]] = pairs[j][1];
+			}
+			j = k;
+		}
+	}
+	free(pairs);
+	return 0;
+}
+
+static int match_cycles(struct match *m, size_t *cap, const struct profile *a,
+			const struct profile *b, const long *a_partner, const long *b_partner)
+{
+	long *acyc = NULL, *bcyc = NULL;
+	int *abest = NULL, *bbest = NULL, *bpaired = NULL, na, nb, c;
+	int ret = -1;
+
+	if (cycle_table(a, &acyc, &na) < 0 || cycle_table(b, &bcyc, &nb) < 0)
+		goto out;
+	abest = calloc((size_t)na + 1, sizeof(int));
+	bbest = calloc((size_t)nb + 1, sizeof(int));
+	bpaired = calloc((size_t)nb + 1, sizeof(int));
+	if (!abest || !bbest || !bpaired) {
+		error("out of memory");
+		goto out;
+	}
+	if (best_cycles(a, na, b, nb, a_partner, abest) < 0 ||
+	    best_cycles(b, nb, a, na, b_partner, bbest) < 0)
+		goto out;
+	for (c = 1; c <= na; c++) {
+		int k = abest[c];
+		int mutual = k > 0 && bbest[k] == c && bcyc[k] >= 0;
+
+		if (acyc[c] < 0)
+			continue;
+		if (mutual)
+			bpaired[k] = 1;
+		if (add_pair(m, cap, acyc[c], mutual ? bcyc[k] : -1,
+			     mutual ? MATCH_CYCLE : MATCH_NONE) < 0)
+			goto out;
+	}
+	for (c = 1; c <= nb; c++)
+		if (bcyc[c] >= 0 && !bpaired[c] &&
+		    add_pair(m, cap, -1, bcyc[c], MATCH_NONE) < 0)
+			goto out;
+	ret = 0;
+out:
+	free(acyc);
+	free(bcyc);
+	free(abest);
+	free(bbest);
+	free(bpaired);
+	return ret;
+}
+
 int match_compute(struct match *m, const struct profile *a, const struct profile *b)
 {
 	struct name_index ixb = { 0 }, ixbase = { 0 };
@@ -303,6 +429,8 @@ int match_compute(struct match *m, const struct profile *a, const struct profile
 		if (is_real(&b->syms[i]) && b_partner[i] < 0 &&
 		    add_pair(m, &cap, -1, (long)i, MATCH_NONE) < 0)
 			goto out;
+	if (match_cycles(m, &cap, a, b, a_partner, b_partner) < 0)
+		goto out;
 	ret = 0;
 out:
 	if (ret < 0)

@@ -16,7 +16,13 @@
  *     change, shown under the base name.
  *  3. Anything left is on one side only.
  *
- * Cycle pseudo-symbols (PSYM_CYCLE) are never matched.
+ * Cycles as a whole (PSYM_CYCLE) are matched by their members, never by
+ * number (each side numbers its cycles in its own order): after the
+ * functions are paired, a cycle of a pairs with the cycle of b holding the
+ * most of its members' partners, when that cycle of b also holds the most
+ * of its own members' partners in this cycle of a (identical member sets
+ * always pair).  Ties go to the lower cycle number.  Other cycles are on
+ * one side only.  Cycle pairs come after all function pairs.
  *
  *   struct match m;
  *   match_compute(&m, a, b);      m.pairs[i] = { index in a or -1, in b or -1 }

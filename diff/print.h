@@ -7,7 +7,10 @@
  *   print_convention()    the header saying what is subtracted from what
  *   print_classic_flat()  gprof's flat profile layout, signed (print_classic.c)
  *   print_extended_flat() the paper's Figure 1 (bottom) table (print_extended.c)
- *   print_cg()            gprof's call-graph layout, signed (print_cg.c)
+ *   print_cg()            gprof's call-graph layout, signed, then (unless
+ *                         brief) what its columns mean and the index by
+ *                         function name, as gprof ends its call graph
+ *                         (print_cg.c)
  *
  * Printers read entries and arcs and never test for a missing side: an
  * absent side is a placeholder whose has_samples/has_calls are 0, which is
@@ -23,6 +26,9 @@ struct diff_print_opts {
 	int bsd;              /* -T: gprof's traditional (BSD) number layout */
 	int extended;         /* --extended */
 	int noise_marker;     /* mark entries within sampling noise */
+	int width;            /* -w: width of the index by function name
+				 (0: gprof's default, 80) */
+	int print_path;       /* -L: full source paths in the index */
 	const char *label[DIFF_NSIDES]; /* how each side is named ("app gmon") */
 };
 

@@ -7,11 +7,19 @@
  *                  children seconds, calls (+recursive calls)
  *   parent/child   the time along the arc, and its call count difference
  *   lines          over the function's calls difference ("10/9": the second
- *                  run calls this arc 10 times less); with --extended the
- *                  counts of both runs follow ("31 22").
+ *                  run calls this arc 10 times less); a call within a cycle
+ *                  (or a function calling itself) shows its count only
+ *   cycles         "<cycle N as a whole>" followed by its members, as gprof
+ *                  prints them; N is the diff's own numbering (cycles are
+ *                  matched by their members, diff/match.h)
+ *
+ * With --extended the calls column becomes three aligned columns, +calls,
+ * -calls and diff, on every line (the layout is in doc/diff.md).
  *
  * Functions are ordered by |total difference|; a function of the call graph
- * on either side is listed, with zero differences kept.
+ * on either side is listed, with zero differences kept.  Then, as gprof
+ * ends its call graph: unless brief, what the columns mean; and the index
+ * by function name (-w sets its width).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -22,17 +30,30 @@
 
 struct cg_ctx {
 	const struct diff *d;
-	int *index;        /* entry -> printed index, 0 when not printed */
+	const struct diff_print_opts *po;
+	int *index;        /* entry -> index; printed entries come first */
+	int nprinted;      /* entries with index <= nprinted are printed */
 	size_t *first_in, *next_in;   /* arcs into an entry: linked lists */
 	size_t *first_out, *next_out; /* arcs out of an entry */
+	long *cycle_entry; /* diff cycle number -> its entry, -1 when none */
 };
 
 #define NONE ((size_t)-1)
+
+static int is_cycle(const struct diff_entry *e)
+{
+	return !!(e->flags & PSYM_CYCLE);
+}
 
 static double total_diff(const struct diff_entry *e)
 {
 	return (e->side[0].prop_self_sec + e->side[0].prop_child_sec) -
 	       (e->side[1].prop_self_sec + e->side[1].prop_child_sec);
+}
+
+static int64_t self_calls_diff(const struct diff_entry *e)
+{
+	return (int64_t)e->side[0].self_calls - (int64_t)e->side[1].self_calls;
 }
 
 static const struct diff *sort_d;
@@ -53,18 +74,33 @@ static int cmp_primary(const void *lp, const void *rp)
 	return c ? c : (*(const size_t *)lp < *(const size_t *)rp ? -1 : 1);
 }
 
+/* A call of a function to itself, or between two members of one cycle:
+ * gprof shows its count only (no time is propagated along it). */
+static int within_cycle(const struct diff *d, const struct diff_arc *a)
+{
+	const struct diff_entry *p = &d->entries[a->parent], *c = &d->entries[a->child];
+
+	return a->parent == a->child || (p->cycle && p->cycle == c->cycle);
+}
+
 static double arc_total(const struct diff_arc *a)
 {
 	return (a->time_sec[0] + a->child_time_sec[0]) - (a->time_sec[1] + a->child_time_sec[1]);
 }
 
+/* gprof's order of arcs around a function: self calls, calls within the
+ * cycle, then the rest; here by size of change. */
 static int cmp_arc(const void *lp, const void *rp)
 {
 	const struct diff_arc *l = &sort_d->arcs[*(const size_t *)lp];
 	const struct diff_arc *r = &sort_d->arcs[*(const size_t *)rp];
+	int kl = l->parent == l->child ? 0 : within_cycle(sort_d, l) ? 1 : 2;
+	int kr = r->parent == r->child ? 0 : within_cycle(sort_d, r) ? 1 : 2;
 	double tl = fabs(arc_total(l)), tr = fabs(arc_total(r));
 	int64_t cl = llabs(l->count_diff), cr = llabs(r->count_diff);
 
+	if (kl != kr)
+		return kl < kr ? -1 : 1;
 	if (tl != tr)
 		return tl > tr ? -1 : 1;
 	if (cl != cr)
@@ -72,16 +108,87 @@ static int cmp_arc(const void *lp, const void *rp)
 	return *(const size_t *)lp < *(const size_t *)rp ? -1 : 1;
 }
 
-static void arc_line(FILE *out, const struct cg_ctx *c, const struct diff_arc *a,
-		     uint32_t other, const struct diff_entry *callee,
-		     const struct diff_print_opts *po)
+/* gprof's print_name: the name, " <cycle N>" for a member, and " [index]"
+ * (printed) or " (index)" (not printed). */
+static void print_ref(FILE *out, const struct cg_ctx *c, size_t i)
 {
-	const struct diff_entry *o = &c->d->entries[other];
-	char idx[32] = "";
+	const struct diff_entry *e = &c->d->entries[i];
+	int idx = c->index[i];
 
-	if (c->index[other])
-		snprintf(idx, sizeof(idx), " [%d]", c->index[other]);
-	if (a->parent == a->child) {
+	fputs(e->print_name, out);
+	if (e->cycle && !is_cycle(e))
+		fprintf(out, " <cycle %d>", e->cycle);
+	if (idx)
+		fprintf(out, idx <= c->nprinted ? " [%d]" : " (%d)", idx);
+}
+
+/* A calls cell of the extended layout: "31", "31+2" with recursive calls,
+ * "-" when that side counted none. */
+static const char *calls_cell(char *buf, size_t n, int has, uint64_t calls, uint64_t self)
+{
+	if (!has)
+		return "-";
+	if (self)
+		snprintf(buf, n, "%llu+%llu", (unsigned long long)calls, (unsigned long long)self);
+	else
+		snprintf(buf, n, "%llu", (unsigned long long)calls);
+	return buf;
+}
+
+static const char *diff_cell(char *buf, size_t n, int64_t calls, int64_t self, int with_self)
+{
+	if (with_self)
+		snprintf(buf, n, "%lld+%lld", (long long)calls, (long long)self);
+	else
+		snprintf(buf, n, "%lld", (long long)calls);
+	return buf;
+}
+
+/* The calls columns of a function's own line (primary or cycle member). */
+static void calls_columns(FILE *out, const struct diff_entry *e, int extended)
+{
+	const struct diff_side_sym *a = &e->side[0], *b = &e->side[1];
+	int recursive = a->self_calls || b->self_calls;
+	char c1[48], c2[48], c3[48];
+
+	if (extended) {
+		fprintf(out, " %9s %9s %9s",
+			calls_cell(c1, sizeof(c1), a->has_calls, a->calls, a->self_calls),
+			calls_cell(c2, sizeof(c2), b->has_calls, b->calls, b->self_calls),
+			diff_cell(c3, sizeof(c3), e->calls_diff, self_calls_diff(e), recursive));
+	} else if (a->has_calls || b->has_calls) {
+		fprintf(out, " %7lld", (long long)e->calls_diff);
+		if (recursive)
+			fprintf(out, "+%-7lld", (long long)self_calls_diff(e));
+		else
+			fprintf(out, " %7.7s", "");
+	} else {
+		fprintf(out, " %7.7s %7.7s", "", "");
+	}
+}
+
+/* A parent or child line: the arc to or from `other`; `denom` is the
+ * called function's calls difference (its cycle's, for a member). */
+static void arc_line(FILE *out, const struct cg_ctx *c, const struct diff_arc *a,
+		     uint32_t other, int64_t denom)
+{
+	const struct diff_print_opts *po = c->po;
+	int inner = within_cycle(c->d, a);
+
+	if (po->extended) {
+		char c1[32], c2[32];
+
+		if (inner)
+			fprintf(out, "%6.6s %6.6s %8.8s %9.9s", "", "", "", "");
+		else
+			fprintf(out, "%6.6s %6.6s %8.2f %9.2f", "", "",
+				a->time_sec[0] - a->time_sec[1],
+				a->child_time_sec[0] - a->child_time_sec[1]);
+		fprintf(out, " %9s %9s %9lld       ",
+			calls_cell(c1, sizeof(c1), a->present[0], a->count[0], 0),
+			calls_cell(c2, sizeof(c2), a->present[1], a->count[1], 0),
+			(long long)a->count_diff);
+	} else if (inner) {
 		fprintf(out, po->bsd ? "%6.6s %5.5s %7.7s %11.11s %7lld %7.7s     "
 				     : "%6.6s %5.5s %7.7s %7.7s %7lld %7.7s     ",
 			"", "", "", "", (long long)a->count_diff, "");
@@ -90,35 +197,217 @@ static void arc_line(FILE *out, const struct cg_ctx *c, const struct diff_arc *a
 				     : "%6.6s %5.5s %7.2f %7.2f %7lld/%-7lld     ",
 			"", "", a->time_sec[0] - a->time_sec[1],
 			a->child_time_sec[0] - a->child_time_sec[1],
-			(long long)a->count_diff, (long long)callee->calls_diff);
+			(long long)a->count_diff, (long long)denom);
 	}
+	print_ref(out, c, other);
+	fputc('\n', out);
+}
+
+static void primary_line(FILE *out, const struct cg_ctx *c, size_t i)
+{
+	const struct diff_entry *e = &c->d->entries[i];
+	const struct diff_print_opts *po = c->po;
+	double pct = c->d->abs_sum > 0 ? 100 * total_diff(e) / c->d->abs_sum : 0.0;
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "[%d]", c->index[i]);
 	if (po->extended)
-		fprintf(out, "%s%s  (%llu %llu)\n", o->print_name, idx,
-			(unsigned long long)a->count[0], (unsigned long long)a->count[1]);
+		fprintf(out, "%-6.6s %6.1f %8.2f %9.2f", buf, pct,
+			e->side[0].prop_self_sec - e->side[1].prop_self_sec,
+			e->side[0].prop_child_sec - e->side[1].prop_child_sec);
 	else
-		fprintf(out, "%s%s\n", o->print_name, idx);
+		fprintf(out, po->bsd ? "%-6.6s %5.1f %7.2f %11.2f" : "%-6.6s %5.1f %7.2f %7.2f",
+			buf, pct, e->side[0].prop_self_sec - e->side[1].prop_self_sec,
+			e->side[0].prop_child_sec - e->side[1].prop_child_sec);
+	calls_columns(out, e, po->extended);
+	fputs(po->extended ? "   " : " ", out);
+	print_ref(out, c, i);
+	fprintf(out, "%s\n", print_noise_mark(e, po));
+}
+
+/* A cycle's members under its line, as gprof's print_members. */
+static int member_lines(FILE *out, const struct cg_ctx *c, const struct diff_entry *cyc)
+{
+	const struct diff *d = c->d;
+	size_t *m = malloc((d->nentries + 1) * sizeof(size_t)), n = 0, i;
+
+	if (!m)
+		return error("out of memory");
+	for (i = 0; i < d->nentries; i++)
+		if (!is_cycle(&d->entries[i]) && d->entries[i].cycle == cyc->cycle)
+			m[n++] = i;
+	qsort(m, n, sizeof(size_t), cmp_primary);
+	for (i = 0; i < n; i++) {
+		const struct diff_entry *e = &d->entries[m[i]];
+		double self = e->side[0].prop_self_sec - e->side[1].prop_self_sec;
+		double child = e->side[0].prop_child_sec - e->side[1].prop_child_sec;
+
+		if (c->po->extended)
+			fprintf(out, "%6.6s %6.6s %8.2f %9.2f", "", "", self, child);
+		else
+			fprintf(out, c->po->bsd ? "%6.6s %5.5s %7.2f %11.2f" : "%6.6s %5.5s %7.2f %7.2f",
+				"", "", self, child);
+		calls_columns(out, e, c->po->extended);
+		fputs(c->po->extended ? "       " : "     ", out);
+		print_ref(out, c, m[i]);
+		fputc('\n', out);
+	}
+	free(m);
+	return 0;
+}
+
+static void blurb(FILE *out, int extended)
+{
+	fprintf(out,
+		"\n"
+		" Each entry is a function's line (the one with its [index]), its\n"
+		" callers above it and its callees below it.  Every number is the\n"
+		" baseline's minus the second run's: a positive number is time (or\n"
+		" calls) the second run no longer spends, a negative one is time it\n"
+		" spends in addition.  Entries are sorted by |self + children| change.\n"
+		"\n"
+		" %% time    the change of self + children time, over the sum of all\n"
+		"           |self time changes| (the flat profile's impact).\n"
+		" self      the change of the time spent in the function (in a caller\n"
+		"           or callee line: the change of the time along that call).\n"
+		" children  the change of the time its callees spent for it.\n");
+	if (extended)
+		fprintf(out,
+			" +calls    the baseline's calls: of the function on its own line\n"
+			"           (\"+N\": recursive calls), along the call on the others;\n"
+			"           \"-\": not counted in that run.\n"
+			" -calls    the second run's.\n"
+			" diff      +calls minus -calls.\n");
+	else
+		fprintf(out,
+			" called    the change of the function's calls (\"+N\": of its\n"
+			"           recursive calls); in a caller or callee line, the change\n"
+			"           along that call / the change of the callee's calls (of its\n"
+			"           cycle's, for a member).  A call within a cycle shows only\n"
+			"           its change.  --extended shows both runs' counts.\n");
+	fprintf(out,
+		" name      the function, [index] in this table, (index) when it is\n"
+		"           not printed here.  Cycles are matched across the runs by\n"
+		"           their members and numbered for this table.\n\n");
+}
+
+static const struct diff *name_d;
+
+static int cmp_name(const void *lp, const void *rp)
+{
+	size_t l = *(const size_t *)lp, r = *(const size_t *)rp;
+	int c = strcmp(name_d->entries[l].name, name_d->entries[r].name);
+
+	return c ? c : (l < r ? -1 : l > r);
+}
+
+/* gprof's cg_print_index, over the entries: names in name order, then
+ * the cycles, in three columns of (width - 1) / 3. */
+static int print_index(FILE *out, const struct cg_ctx *c, int next_index)
+{
+	const struct diff *d = c->d;
+	const struct diff_print_opts *po = c->po;
+	size_t *sorted = malloc((d->nentries + 1) * sizeof(size_t));
+	size_t nnames = 0, todo, rows, i, j;
+	int column_width = ((po->width > 0 ? po->width : 80) - 1) / 3;
+
+	if (!sorted)
+		return error("out of memory");
+	for (i = 0; i < d->nentries; i++) {
+		const struct diff_entry *e = &d->entries[i];
+
+		if (is_cycle(e) || (!po->zeros && !e->side[0].has_calls && !e->side[1].has_calls &&
+				    !e->side[0].has_samples && !e->side[1].has_samples))
+			continue;
+		sorted[nnames++] = i;
+	}
+	name_d = d;
+	qsort(sorted, nnames, sizeof(size_t), cmp_name);
+	name_d = NULL;
+	todo = nnames;
+	for (int n = 1; n <= d->ncycles; n++)
+		if (c->cycle_entry[n] >= 0)
+			sorted[todo++] = (size_t)c->cycle_entry[n];
+	/* Entries the graph does not print get indices after the printed
+	 * ones (gprof numbers every symbol), in name order. */
+	for (i = 0; i < todo; i++)
+		if (!c->index[sorted[i]])
+			c->index[sorted[i]] = next_index++;
+
+	fprintf(out, "\f\nIndex by function name\n\n");
+	rows = (todo + 2) / 3;
+	for (i = 0; i < rows; i++) {
+		int col = 0, starting_col = 0;
+
+		for (j = i; j < todo; j += rows) {
+			const struct diff_entry *e = &d->entries[sorted[j]];
+			char buf[32], cyc[32];
+
+			snprintf(buf, sizeof(buf), c->index[sorted[j]] <= c->nprinted ? "[%d]" : "(%d)",
+				 c->index[sorted[j]]);
+			snprintf(cyc, sizeof(cyc), "<cycle %d>", e->cycle);
+			if (po->bsd) {
+				fprintf(out, "%6.6s %-19.19s", buf, j < nnames ? e->name : cyc);
+			} else {
+				const char *name = j < nnames ? e->print_name : cyc;
+
+				for (col += (int)strlen(buf); col < starting_col + 5; ++col)
+					fputc(' ', out);
+				fprintf(out, " %s %s", buf, name);
+				col += (int)strlen(name);
+				if (j < nnames && (e->flags & PSYM_STATIC) && e->file) {
+					const char *f = e->file, *slash = strrchr(f, '/');
+					size_t fl, nl = strlen(name);
+
+					if (!po->print_path && slash)
+						f = slash + 1;
+					fl = strlen(f);
+					/* Shared names already carry their file. */
+					if (!(nl > fl + 3 && name[nl - 1] == ')' &&
+					      strncmp(name + nl - fl - 3, " (", 2) == 0 &&
+					      strncmp(name + nl - fl - 1, f, fl) == 0)) {
+						fprintf(out, " (%s)", f);
+						col += (int)fl + 3;
+					}
+				}
+			}
+			starting_col += column_width;
+		}
+		fputc('\n', out);
+	}
+	free(sorted);
+	return 0;
 }
 
 int print_cg(FILE *out, const struct diff *d, const struct diff_print_opts *po)
 {
-	struct cg_ctx c = { d, NULL, NULL, NULL, NULL, NULL };
+	struct cg_ctx c;
 	size_t *order = NULL, *arcs = NULL, n = 0, i, k, na;
 	int ret = -1;
 
+	memset(&c, 0, sizeof(c));
+	c.d = d;
+	c.po = po;
 	c.index = calloc(d->nentries + 1, sizeof(int));
 	c.first_in = malloc((d->nentries + 1) * sizeof(size_t));
 	c.first_out = malloc((d->nentries + 1) * sizeof(size_t));
 	c.next_in = malloc((d->narcs + 1) * sizeof(size_t));
 	c.next_out = malloc((d->narcs + 1) * sizeof(size_t));
+	c.cycle_entry = malloc(((size_t)d->ncycles + 1) * sizeof(long));
 	order = malloc((d->nentries + 1) * sizeof(size_t));
 	arcs = malloc((d->narcs + 1) * sizeof(size_t));
 	if (!c.index || !c.first_in || !c.first_out || !c.next_in || !c.next_out ||
-	    !order || !arcs) {
+	    !c.cycle_entry || !order || !arcs) {
 		error("out of memory");
 		goto out;
 	}
-	for (i = 0; i < d->nentries; i++)
+	for (i = 0; i <= (size_t)d->ncycles; i++)
+		c.cycle_entry[i] = -1;
+	for (i = 0; i < d->nentries; i++) {
 		c.first_in[i] = c.first_out[i] = NONE;
+		if (is_cycle(&d->entries[i]) && d->entries[i].cycle <= d->ncycles)
+			c.cycle_entry[d->entries[i].cycle] = (long)i;
+	}
 	for (k = d->narcs; k-- > 0;) {
 		c.next_in[k] = c.first_in[d->arcs[k].child];
 		c.first_in[d->arcs[k].child] = k;
@@ -127,7 +416,7 @@ int print_cg(FILE *out, const struct diff *d, const struct diff_print_opts *po)
 	}
 	for (i = 0; i < d->nentries; i++) {
 		const struct diff_entry *e = &d->entries[i];
-		int data = c.first_in[i] != NONE || c.first_out[i] != NONE ||
+		int data = c.first_in[i] != NONE || c.first_out[i] != NONE || is_cycle(e) ||
 			   e->side[0].has_samples || e->side[1].has_samples;
 
 		if (e->in_graph && (data || po->zeros))
@@ -137,62 +426,76 @@ int print_cg(FILE *out, const struct diff *d, const struct diff_print_opts *po)
 	qsort(order, n, sizeof(size_t), cmp_primary);
 	for (i = 0; i < n; i++)
 		c.index[order[i]] = (int)i + 1;
+	c.nprinted = (int)n;
 
 	fprintf(out, "\t\t\tCall graph (differential)\n\n");
 	if (!po->brief)
 		fprintf(out, "Every number is the baseline's minus the second run's.\n\n");
-	fprintf(out, "index %% time    self  children    called     name\n");
+	if (po->extended)
+		fprintf(out, "%-6s %6s %8s %9s %9s %9s %9s   %s\n", "index", "% time", "self",
+			"children", "+calls", "-calls", "diff", "name");
+	else
+		fprintf(out, "index %% time    self  children    called     name\n");
 	for (i = 0; i < n; i++) {
 		const struct diff_entry *e = &d->entries[order[i]];
-		int64_t self_calls_diff = (int64_t)e->side[0].self_calls - (int64_t)e->side[1].self_calls;
-		char buf[32];
+		int64_t denom = e->calls_diff;
+
+		if (is_cycle(e)) {
+			/* gprof's cycle entry: its line, then its members. */
+			primary_line(out, &c, order[i]);
+			if (member_lines(out, &c, e) < 0)
+				goto out;
+			fprintf(out, "-----------------------------------------------\n");
+			continue;
+		}
+		if (e->cycle && e->cycle <= d->ncycles && c.cycle_entry[e->cycle] >= 0)
+			denom = d->entries[c.cycle_entry[e->cycle]].calls_diff;
 
 		/* Parents, then the function, then children: gprof's entry. */
 		na = 0;
 		for (k = c.first_in[order[i]]; k != NONE; k = c.next_in[k])
 			arcs[na++] = k;
 		if (na == 0)
-			fprintf(out, "%6.6s %5.5s %7.7s %7.7s %7.7s %7.7s     <spontaneous>\n",
-				"", "", "", "", "", "");
+			fprintf(out, po->extended ? "%6.6s %6.6s %8.8s %9.9s %9.9s %9.9s %9.9s       <spontaneous>\n"
+						  : "%6.6s %5.5s %7.7s %7.7s %7.7s %7.7s     <spontaneous>\n",
+				"", "", "", "", "", "", "");
 		qsort(arcs, na, sizeof(size_t), cmp_arc);
 		for (k = 0; k < na; k++)
-			arc_line(out, &c, &d->arcs[arcs[k]], d->arcs[arcs[k]].parent, e, po);
+			arc_line(out, &c, &d->arcs[arcs[k]], d->arcs[arcs[k]].parent, denom);
 
-		snprintf(buf, sizeof(buf), "[%d]", c.index[order[i]]);
-		fprintf(out, po->bsd ? "%-6.6s %5.1f %7.2f %11.2f" : "%-6.6s %5.1f %7.2f %7.2f",
-			buf, d->abs_sum > 0 ? 100 * total_diff(e) / d->abs_sum : 0.0,
-			e->side[0].prop_self_sec - e->side[1].prop_self_sec,
-			e->side[0].prop_child_sec - e->side[1].prop_child_sec);
-		if (e->side[0].has_calls || e->side[1].has_calls) {
-			fprintf(out, " %7lld", (long long)e->calls_diff);
-			if (e->side[0].self_calls || e->side[1].self_calls)
-				fprintf(out, "+%-7lld ", (long long)self_calls_diff);
-			else
-				fprintf(out, " %7.7s ", "");
-		} else {
-			fprintf(out, " %7.7s %7.7s ", "", "");
-		}
-		fprintf(out, "%s %s%s\n", e->print_name, buf, print_noise_mark(e, po));
+		primary_line(out, &c, order[i]);
 
 		na = 0;
 		for (k = c.first_out[order[i]]; k != NONE; k = c.next_out[k])
-			if (d->arcs[k].child != d->arcs[k].parent)
-				arcs[na++] = k;
+			arcs[na++] = k;
 		qsort(arcs, na, sizeof(size_t), cmp_arc);
-		for (k = 0; k < na; k++)
-			arc_line(out, &c, &d->arcs[arcs[k]], d->arcs[arcs[k]].child,
-				 &d->entries[d->arcs[arcs[k]].child], po);
+		for (k = 0; k < na; k++) {
+			const struct diff_arc *a = &d->arcs[arcs[k]];
+			const struct diff_entry *callee = &d->entries[a->child];
+			int64_t cd = callee->calls_diff;
+
+			if (callee->cycle && callee->cycle <= d->ncycles &&
+			    c.cycle_entry[callee->cycle] >= 0)
+				cd = d->entries[c.cycle_entry[callee->cycle]].calls_diff;
+			arc_line(out, &c, a, a->child, cd);
+		}
 		fprintf(out, "-----------------------------------------------\n");
 	}
 	sort_d = NULL;
 	fprintf(out, "\n");
+	if (!po->brief)
+		blurb(out, po->extended);
+	if (print_index(out, &c, (int)n + 1) < 0)
+		goto out;
 	ret = 0;
 out:
+	sort_d = NULL;
 	free(c.index);
 	free(c.first_in);
 	free(c.first_out);
 	free(c.next_in);
 	free(c.next_out);
+	free(c.cycle_entry);
 	free(order);
 	free(arcs);
 	return ret;

@@ -15,17 +15,15 @@
  *   ... ids[i].label, ids[i].rank ...
  *   ranks_free(ids, n);
  *
- * Summing sidecars (gprof -s, --diff of rank directories):
- *   ranks_merge_sidecars(files, n, &sc, &nfound)   sum of the sidecars that exist
- *   ranks_write_sidecar_sum(files, n, "gmon.sum.callpath")
+ * Summing the sidecars of rank files (gprof -s, --diff of rank directories)
+ * is callpath/sum.h's job, not this module's.
  *
  * Ownership: a struct rank_id owns its strings; ranks_free() releases an
- * array of them.  A merged sidecar belongs to the caller (sidecar_free()).
+ * array of them.
  */
 #include <stddef.h>
 #include <stdint.h>
 
-struct sidecar;
 
 struct rank_id {
 	char *gmon;       /* the gmon file, as given */
@@ -48,16 +46,5 @@ void ranks_sort(const struct rank_id *ids, size_t n, size_t *order);
 
 /* How many ids have a rank. */
 size_t ranks_known(const struct rank_id *ids, size_t n);
-
-/* Sum the sidecars "<file>.callpath" of those files that have one.
- * *out is NULL and *nfound 0 when none has; a sidecar that cannot be read
- * is an error.  0 or -1. */
-int ranks_merge_sidecars(char *const *files, size_t n, struct sidecar **out,
-			 size_t *nfound);
-
-/* Write the sum of the files' sidecars to `path` (atomically) when at least
- * one exists; warn when only some files have one.  Returns the number of
- * sidecars summed (0: nothing written), or -1. */
-long ranks_write_sidecar_sum(char *const *files, size_t n, const char *path);
 
 #endif

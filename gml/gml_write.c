@@ -1,11 +1,8 @@
-#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include "gml/gml_write.h"
-#include "utils/error.h"
-#include "utils/outfile.h"
 #include "utils/banned.h"
 
 static const char *const yed_line_style[GLINE__COUNT] = {
@@ -115,15 +112,5 @@ int gml_write_fp(const struct graph *g, FILE *fp)
 
 int gml_write(const struct graph *g, const char *path)
 {
-	struct outfile of;
-
-	if (outfile_open(&of, path) < 0)
-		return -1;
-	if (gml_write_fp(g, of.fp) < 0) {
-		int e = errno;
-
-		outfile_abort(&of);
-		return error("cannot write '%s': %s", path, strerror(e ? e : EIO));
-	}
-	return outfile_commit(&of);
+	return graph_write_file(g, path, gml_write_fp);
 }

@@ -12,8 +12,8 @@
  * yEd lays nothing out on open and draws no arrow without targetArrow, so
  * nodes carry the graph's layout (gml/graph.h) and every edge an arrow.
  * The file is 7-bit: '&', '"', '<', '>', newlines and every non-ASCII
- * character are written as entities (&amp; &#10; &#8364;), which yEd and
- * networkx decode; C++ template names are full of them.
+ * character are written as entities (&amp; &#10; &#8364;), which networkx
+ * decodes (yEd: see doc/graphs.md); C++ template names are full of them.
  *
  * The file is written atomically (utils/outfile.h).  Returns 0 or -1
  * (reported, no file left behind).

@@ -4,6 +4,7 @@
  * graph_diff.c; the writers only translate what is computed here.
  */
 #define _GNU_SOURCE /* asprintf, qsort_r */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include "gml/dot_write.h"
 #include "gml/graphml_write.h"
 #include "utils/error.h"
+#include "utils/outfile.h"
 #include "utils/banned.h"
 
 const char *const graph_node_kind_names[GNODE__COUNT] = {
@@ -95,9 +97,16 @@ void graph_free(struct graph *g)
 	free(g);
 }
 
+/* By hand, not snprintf: the writers call it for every node and edge. */
 const char *graph_color_str(uint32_t rgb, char *buf)
 {
-	snprintf(buf, 8, "#%06x", (unsigned)(rgb & 0xffffff));
+	static const char hex[] = "0123456789abcdef";
+	int i;
+
+	buf[0] = '#';
+	for (i = 0; i < 6; i++)
+		buf[1 + i] = hex[(rgb >> (20 - 4 * i)) & 0xf];
+	buf[7] = 0;
 	return buf;
 }
 
@@ -544,6 +553,16 @@ int graph_finish(struct graph *g, const struct graph_opts *opts)
 	return layout(g);
 }
 
+int graph_finish_into(struct graph **out, struct graph *g, const struct graph_opts *opts)
+{
+	if (graph_finish(g, opts) < 0) {
+		graph_free(g);
+		return -1;
+	}
+	*out = g;
+	return 0;
+}
+
 /* ------------------------------------------------------------------------ */
 /* From one profile                                                         */
 
@@ -633,12 +652,7 @@ int graph_from_profile(struct graph **out, const struct profile *p,
 		}
 	}
 	free(node_of);
-	if (graph_finish(g, opts) < 0) {
-		graph_free(g);
-		return -1;
-	}
-	*out = g;
-	return 0;
+	return graph_finish_into(out, g, opts);
 oom:
 	free(node_of);
 	graph_free(g);
@@ -664,6 +678,22 @@ int graph_export(const struct graph *g, const struct graph_opts *opts)
 	if (opts->graphml_path && graphml_write(g, opts->graphml_path) < 0)
 		ret = -1;
 	return ret;
+}
+
+int graph_write_file(const struct graph *g, const char *path,
+		     int (*write_fp)(const struct graph *, FILE *))
+{
+	struct outfile of;
+
+	if (outfile_open(&of, path) < 0)
+		return -1;
+	if (write_fp(g, of.fp) < 0) {
+		int e = errno;
+
+		outfile_abort(&of);
+		return error("cannot write '%s': %s", path, strerror(e ? e : EIO));
+	}
+	return outfile_commit(&of);
 }
 
 static int wanted(const struct graph_opts *opts)

@@ -34,6 +34,7 @@
  */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include "diff/profile.h"
 
 struct diff;
@@ -150,6 +151,8 @@ long graph_add_node(struct graph *g, const struct graph_node *n);
 long graph_add_edge(struct graph *g, const struct graph_edge *e);
 /* Prune, label, size, colour and lay out.  Returns 0 or -1 (reported). */
 int graph_finish(struct graph *g, const struct graph_opts *opts);
+/* The same, then hand g to *out; on failure g is freed (the builders' end). */
+int graph_finish_into(struct graph **out, struct graph *g, const struct graph_opts *opts);
 
 void graph_free(struct graph *g);
 
@@ -161,6 +164,11 @@ int graph_export(const struct graph *g, const struct graph_opts *opts);
  * Nothing is done (and 0 returned) when opts names no file. */
 int graph_export_profile(const struct graph_opts *opts, const struct profile *p);
 int graph_export_diff(const struct graph_opts *opts, const struct diff *d);
+
+/* Write g to path atomically (utils/outfile.h) with one of the writers'
+ * *_write_fp functions.  Returns 0 or -1 (reported, no file left behind). */
+int graph_write_file(const struct graph *g, const char *path,
+		     int (*write_fp)(const struct graph *, FILE *));
 
 /* "#rrggbb" of a colour, into buf (at least 8 bytes). */
 const char *graph_color_str(uint32_t rgb, char *buf);

@@ -80,7 +80,7 @@ int graph_from_diff(struct graph **out, const struct diff *d,
 		if (!entry_in_graph(e))
 			continue;
 		n.name = strdup(e->print_name ? e->print_name : e->name);
-		n.kind = GNODE_FUNCTION;
+		n.kind = (e->flags & PSYM_CYCLE) ? GNODE_CYCLE : GNODE_FUNCTION;
 		n.presence = presence(e->side[0].present, e->side[1].present);
 		n.noise = e->noise == NOISE_WITHIN;
 		for (s = 0; s < DIFF_NSIDES; s++) {
@@ -118,13 +118,30 @@ int graph_from_diff(struct graph **out, const struct diff *d,
 		if (graph_add_edge(g, &e) < 0)
 			goto oom;
 	}
-	free(node_of);
-	if (graph_finish(g, opts) < 0) {
-		graph_free(g);
-		return -1;
+	/* Cycle members, as in a single profile's graph: an edge from the
+	 * cycle's node to each function in it (same diff cycle number). */
+	for (i = 0; i < d->nentries; i++) {
+		const struct diff_entry *m = &d->entries[i];
+		size_t c;
+
+		if (node_of[i] < 0 || !m->cycle || (m->flags & PSYM_CYCLE))
+			continue;
+		for (c = 0; c < d->nentries; c++) {
+			const struct diff_entry *ce = &d->entries[c];
+			struct graph_edge e = { 0 };
+
+			if (!(ce->flags & PSYM_CYCLE) || ce->cycle != m->cycle || node_of[c] < 0)
+				continue;
+			e.from = (size_t)node_of[c];
+			e.to = (size_t)node_of[i];
+			e.kind = GEDGE_MEMBER;
+			if (graph_add_edge(g, &e) < 0)
+				goto oom;
+			break;
+		}
 	}
-	*out = g;
-	return 0;
+	free(node_of);
+	return graph_finish_into(out, g, opts);
 oom:
 	free(node_of);
 	graph_free(g);

@@ -1,11 +1,8 @@
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <libxml/xmlwriter.h>
 #include "gml/graphml_write.h"
-#include "utils/error.h"
-#include "utils/outfile.h"
 #include "utils/banned.h"
 
 #define NS_GRAPHML "http://graphml.graphdrawing.org/xmlns"
@@ -288,15 +285,5 @@ int graphml_write_fp(const struct graph *g, FILE *fp)
 
 int graphml_write(const struct graph *g, const char *path)
 {
-	struct outfile of;
-
-	if (outfile_open(&of, path) < 0)
-		return -1;
-	if (graphml_write_fp(g, of.fp) < 0) {
-		int e = errno;
-
-		outfile_abort(&of);
-		return error("cannot write '%s': %s", path, strerror(e ? e : EIO));
-	}
-	return outfile_commit(&of);
+	return graph_write_file(g, path, graphml_write_fp);
 }

@@ -137,6 +137,13 @@ static int check_options(const struct cmdline *cl, struct layout *lay)
 		case 'T':
 			lay->po.bsd = 1;
 			break;
+		case 'w':
+			/* gprof's rule: a width below 1 is 1 */
+			lay->po.width = co->arg && atoi(co->arg) > 1 ? atoi(co->arg) : 1;
+			break;
+		case 'L':
+			lay->po.print_path = 1;
+			break;
 		}
 	}
 	if (!style_flat && !style_graph) {
@@ -193,8 +200,10 @@ static int gmon_precheck(const char *path)
 			int tag = fgetc(fp);
 
 			if (tag == 1) {
-				pos += 21; /* frompc, selfpc, count */
-				if (fseek(fp, (long)pos, SEEK_SET) != 0)
+				/* frompc, selfpc, count: read past them (a seek per
+				 * arc is a system call per arc) */
+				pos += 21;
+				if (fread(hdr, 1, 20, fp) != 20)
 					break;
 				continue;
 			}
@@ -359,6 +368,11 @@ int cmd_diff(struct egprof_opts *o)
 		      cl.noperands);
 		goto out;
 	}
+	/* Both sides load at once (the baseline's loader starts before the
+	 * second side's files are checked); a directory side is also read
+	 * file by file when the noise rule needs the spread across its runs. */
+	jobs = o->jobs > 0 ? o->jobs : default_jobs();
+	dopts.noise_sigmas = o->noise_sigmas;
 	for (s = 0; s < DIFF_NSIDES; s++) {
 		struct side *x = &sides[s];
 
@@ -373,15 +387,9 @@ int cmd_diff(struct egprof_opts *o)
 			error("out of memory");
 			goto out;
 		}
-	}
-
-	/* Both sides load at once; a directory side is also read file by file
-	 * when the noise rule needs the spread across its runs. */
-	jobs = o->jobs > 0 ? o->jobs : default_jobs();
-	dopts.noise_sigmas = o->noise_sigmas;
-	for (s = 0; s < DIFF_NSIDES; s++)
-		if (start(&sides[s], &cl, argv0, 0, 1) < 0)
+		if (start(x, &cl, argv0, 0, 1) < 0)
 			goto out;
+	}
 	for (s = 0; s < DIFF_NSIDES; s++)
 		if (o->noise_sigmas > 0 && sides[s].nfiles > 1 &&
 		    start(&sides[s], &cl, argv0, 1, jobs) < 0)

@@ -7,11 +7,35 @@
 #include <stdlib.h>
 #include "gprof-ext/commands.h"
 #include "gprof-ext/upstream.h"
+#include "gprof-ext/cmdline.h"
 #include "diff/profile.h"
 #include "gml/graph_cli.h"
 #include "callpath/cmd_callpath.h"
 #include "utils/error.h"
 #include "utils/banned.h"
+
+/*
+ * Upstream reads the gmon files without keeping their names; they are the
+ * operands after the image (gmon.out without any), as its getopt sees them.
+ * Graph titles and call-path reports name them.
+ */
+static int add_gmon_names(struct profile *p, const struct egprof_opts *o)
+{
+	struct cmdline cl;
+	size_t i;
+	int ret = 0;
+
+	if (p->ngmon)
+		return 0;
+	if (cmdline_split(&cl, o->argc, o->argv) < 0)
+		return -1; /* reported */
+	for (i = 1; i < cl.noperands && ret == 0; i++)
+		ret = profile_add_gmon_file(p, cl.operands[i]);
+	if (ret == 0 && cl.noperands < 2)
+		ret = profile_add_gmon_file(p, "gmon.out");
+	cmdline_release(&cl);
+	return ret < 0 ? error("out of memory") : 0;
+}
 
 int cmd_gprof(struct egprof_opts *o)
 {
@@ -24,6 +48,10 @@ int cmd_gprof(struct egprof_opts *o)
 	fflush(stdout);
 	if (upstream_current_profile(&p) < 0)
 		return 1;
+	if (add_gmon_names(p, o) < 0) {
+		profile_free(p);
+		return 1;
+	}
 	/* Exports and call-path reports are added here by their modules. */
 	if (graph_export_profile_cli(o, p) < 0)
 		status = 1;

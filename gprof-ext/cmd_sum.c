@@ -1,24 +1,22 @@
 /*
- * Plain gprof, plus one thing for rank files: `gprof -s` also sums the
- * call-path sidecars of its inputs into gmon.sum.callpath.
+ * `gprof -s` also sums the call-path sidecars of its gmon files into
+ * gmon.sum.callpath, whichever command runs upstream's -s (plain gprof, or
+ * gprof with --callpath, --folded or graph exports).
  *
- * Upstream's -s must stay byte for byte what it is, so when the inputs have
- * no sidecar (always, for programs not linked with libcallpath) this is
- * upstream_main and nothing else.  With sidecars, upstream runs in a child
- * (same stdout, stderr and exit status); only when it succeeded, and so
- * wrote gmon.sum, do we write the sidecar sum beside it.
+ * Upstream's -s must stay byte for byte what it is: gmon.sum, the output
+ * and the exit status are upstream's own.  main() plans before running the
+ * command (upstream's option tables say whether -s is there and which
+ * operands are gmon files) and, only when the command succeeded (so
+ * upstream wrote gmon.sum), writes the sidecar sum (callpath/sum.h:
+ * nothing when no input has a sidecar, a warning and nothing when only some
+ * have one).
  */
-#include <errno.h>
 #include <getopt.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 #include "callpath/sidecar.h"
-#include "diff/ranks.h"
+#include "callpath/sum.h"
 #include "gprof-ext/commands.h"
 #include "gprof-ext/upstream.h"
 #include "utils/error.h"
@@ -73,54 +71,24 @@ static int wants_sum(int argc, char **argv, char ***copyp, char ***gmons, size_t
 	return sum;
 }
 
-static int any_sidecar(char *const *gmons, size_t n)
+void sum_plan_init(struct sum_plan *plan, const struct egprof_opts *o)
 {
-	char path[4096];
-	struct stat st;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (sidecar_name_for(gmons[i], path, sizeof(path)) >= 0 &&
-		    stat(path, &st) == 0 && S_ISREG(st.st_mode))
-			return 1;
-	return 0;
+	memset(plan, 0, sizeof(*plan));
+	plan->wanted = wants_sum(o->argc, o->argv, &plan->argv_copy, &plan->gmons,
+				 &plan->ngmon);
 }
 
-int cmd_sum(struct egprof_opts *o)
+int sum_plan_finish(const struct sum_plan *plan)
 {
-	char **copy = NULL, **gmons = NULL;
-	size_t ngmon = 0;
-	int status;
-	pid_t pid;
+	if (!plan->wanted)
+		return 0;
+	/* upstream's output first, as when it ran alone */
+	fflush(stdout);
+	return callpath_sum_write(plan->gmons, plan->ngmon, SUM_NAME SIDECAR_SUFFIX);
+}
 
-	if (!wants_sum(o->argc, o->argv, &copy, &gmons, &ngmon) ||
-	    !any_sidecar(gmons, ngmon)) {
-		free(copy);
-		return upstream_main(o->argc, o->argv);
-	}
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		free(copy);
-		return error("cannot fork: %s", strerror(errno)) ? 1 : 1;
-	}
-	if (pid == 0)
-		exit(upstream_main(o->argc, o->argv));
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR) {
-			free(copy);
-			return error("cannot wait for gprof: %s", strerror(errno)) ? 1 : 1;
-		}
-	if (WIFSIGNALED(status)) {
-		free(copy);
-		signal(WTERMSIG(status), SIG_DFL);
-		raise(WTERMSIG(status));
-		return 128 + WTERMSIG(status);
-	}
-	status = WEXITSTATUS(status);
-	if (status == 0 &&
-	    ranks_write_sidecar_sum(gmons, ngmon, SUM_NAME SIDECAR_SUFFIX) < 0)
-		status = 1;
-	free(copy);
-	return status;
+void sum_plan_release(struct sum_plan *plan)
+{
+	free(plan->argv_copy);
+	memset(plan, 0, sizeof(*plan));
 }

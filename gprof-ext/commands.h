@@ -10,8 +10,27 @@
 int cmd_gprof(struct egprof_opts *o);       /* cmd_gprof.c: gprof + exports */
 int cmd_diff(struct egprof_opts *o);        /* cmd_diff.c: --diff */
 int cmd_rank_stats(struct egprof_opts *o);  /* cmd_rank_stats.c: --rank-stats */
-/* cmd_sum.c: upstream gprof; with -s and call-path sidecars beside the
- * inputs, also writes gmon.sum.callpath (upstream's output unchanged). */
-int cmd_sum(struct egprof_opts *o);
+/*
+ * cmd_sum.c: with upstream's -s, also sum the inputs' call-path sidecars
+ * into gmon.sum.callpath.  Not a mode: it follows whichever command ran.
+ *
+ *   struct sum_plan plan;
+ *   sum_plan_init(&plan, o);          before the command: is -s there?
+ *   status = cmd_...(o);
+ *   if (status == 0 && sum_plan_finish(&plan) < 0) status = 1;
+ *   sum_plan_release(&plan);
+ *
+ * sum_plan_finish returns 0 (also when -s is absent or no input has a
+ * sidecar) or -1 after reporting the error.
+ */
+struct sum_plan {
+	int wanted;        /* the command line has -s */
+	char **gmons;      /* its gmon files; points into argv_copy or a static */
+	size_t ngmon;
+	char **argv_copy;  /* owned */
+};
+void sum_plan_init(struct sum_plan *plan, const struct egprof_opts *o);
+int sum_plan_finish(const struct sum_plan *plan);
+void sum_plan_release(struct sum_plan *plan);
 
 #endif

@@ -27,6 +27,7 @@ int main(int argc, char **argv)
 {
 	struct upstream_hooks hooks = { options_help, version_line };
 	struct egprof_opts o;
+	struct sum_plan sum = { 0 };
 	int status;
 
 	/* Upstream names itself by argv[0]; so do our messages. */
@@ -37,15 +38,21 @@ int main(int argc, char **argv)
 		options_release(&o);
 		return 1;
 	}
+	/* -s is upstream's sum only where upstream runs as gprof (--diff refuses it) */
+	if (o.mode == MODE_GPROF)
+		sum_plan_init(&sum, &o);
 	if (!uses_extensions(&o))
-		/* upstream_main, except that -s also sums sidecars (cmd_sum.c) */
-		status = cmd_sum(&o);
+		status = upstream_main(o.argc, o.argv);
 	else if (o.mode == MODE_DIFF)
 		status = cmd_diff(&o);
 	else if (o.mode == MODE_RANK_STATS)
 		status = cmd_rank_stats(&o);
 	else
 		status = cmd_gprof(&o);
+	/* -s: upstream wrote gmon.sum; the sidecars' sum goes beside it */
+	if (status == 0 && sum_plan_finish(&sum) < 0)
+		status = 1;
+	sum_plan_release(&sum);
 	options_release(&o);
 	return status;
 }

@@ -576,6 +576,20 @@ static void job_free(struct upstream_job *job)
 	free(job);
 }
 
+/* The gmon files a loaded profile came from: all of them for a sum, the
+ * index-th with `each`. */
+static int name_gmon_files(struct profile *p, const struct upstream_job *job, uint64_t index)
+{
+	size_t i;
+
+	if (job->nexpected > 1)
+		return profile_add_gmon_file(p, job->files[index]);
+	for (i = 0; job->files[i]; i++)
+		if (profile_add_gmon_file(p, job->files[i]) < 0)
+			return error("out of memory");
+	return 0;
+}
+
 int upstream_load_finish(struct upstream_job *job, struct profile ***profilesp, size_t *np)
 {
 	struct profile **profiles = calloc(job->nexpected, sizeof(*profiles));
@@ -605,6 +619,9 @@ int upstream_load_finish(struct upstream_job *job, struct profile ***profilesp, 
 		if (hdr[1] == FRAME_FAILED)
 			break; /* upstream already said what is wrong with the file */
 		if (profile_read(in, what, &profiles[hdr[0]]) < 0)
+			break;
+		/* Upstream does not keep the names it read; we know them. */
+		if (name_gmon_files(profiles[hdr[0]], job, hdr[0]) < 0)
 			break;
 		got++;
 	}

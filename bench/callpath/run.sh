@@ -3,10 +3,13 @@
 #
 #   bench/callpath/run.sh [--builddir DIR] [--reps N]
 #
-# Prints figures only (never a pass/fail): best-of-N wall time of each
-# program built with -pg, run plain, with libcallpath, with the no-op
-# trampoline (tail-jump only) and under `uftrace record`; memory per tree
-# node; and peak RSS of a program with a million distinct paths.
+# Prints figures only (never a pass/fail): the median wall time of N runs
+# (default 5; the variants are interleaved so that a busy machine hurts them
+# alike) of each program built with -pg, run plain, with the no-op trampoline
+# (tail-jump only), with libcallpath and under `uftrace record`, and each
+# one's ratio to plain -pg (libcallpath's bar: 1.50x, goal: 1.25x); the
+# instructions per call under callgrind when valgrind is installed; memory per
+# tree node; and peak RSS of a program with a million distinct paths.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 srcdir=$(cd "$here/../.." && pwd)
@@ -34,32 +37,60 @@ gcc -pg -O2 -o fib "$here/fib.c"
 gcc -pg -O2 -o ptrtable "$here/ptrtable.c"
 gcc -pg -O1 -o manypaths "$srcdir/callpath/examples/manypaths.c"
 
-# best wall seconds of $reps runs of "$@"
-best() {
-	local b="" t
-	for _ in $(seq "$reps"); do
-		rm -rf gmon.out* uftrace.data
-		t=$( { TIMEFORMAT=%R; time "$@" > /dev/null 2>&1; } 2>&1 )
-		if [ -z "$b" ] || awk -v a="$t" -v b="$b" 'BEGIN { exit !(a < b) }'; then
-			b=$t
-		fi
-	done
-	echo "$b"
+# wall seconds of one run of "$@"
+wall() {
+	rm -rf gmon.out* uftrace.data
+	{ TIMEFORMAT=%R; time "$@" > /dev/null 2>&1; } 2>&1
 }
+
+median() { tr ' ' '\n' | grep . | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2fx", (b > 0 ? a / b : 0) }'; }
 
-printf '%-22s %8s %8s %8s %8s %8s %8s\n' program "-pg" "+noop" "+callpath" "+uftrace" \
-	"cp/pg" "uft/pg"
+echo "median of $reps runs, seconds; ratios to plain -pg (libcallpath: bar 1.50x, goal 1.25x)"
+printf '%-18s %7s %7s %9s %8s  %6s %9s %8s\n' program "-pg" "+noop" "+callpath" "+uftrace" \
+	"noop" "callpath" "uftrace"
 for prog in "fib 35" "ptrtable 20000000"; do
 	set -- $prog
-	plain=$(best ./$1 $2)
-	nop=$(best env LD_PRELOAD="$noop" ./$1 $2)
-	cp=$(best env LD_PRELOAD="$so" ./$1 $2)
-	uft=$(best uftrace record --no-libcall -d "$work/uftrace.data" ./$1 $2)
-	printf '%-22s %8s %8s %8s %8s %8s %8s\n' "$prog" "$plain" "$nop" "$cp" "$uft" \
-		"$(ratio "$cp" "$plain")" "$(ratio "$uft" "$plain")"
+	t_plain="" t_noop="" t_cp="" t_uft=""
+	for _ in $(seq "$reps"); do
+		t_plain="$t_plain $(wall ./$1 $2)"
+		t_noop="$t_noop $(wall env LD_PRELOAD="$noop" ./$1 $2)"
+		t_cp="$t_cp $(wall env LD_PRELOAD="$so" ./$1 $2)"
+		t_uft="$t_uft $(wall uftrace record --no-libcall -d "$work/uftrace.data" ./$1 $2)"
+	done
+	plain=$(echo "$t_plain" | median)
+	nop=$(echo "$t_noop" | median)
+	cp=$(echo "$t_cp" | median)
+	uft=$(echo "$t_uft" | median)
+	printf '%-18s %7s %7s %9s %8s  %6s %9s %8s\n' "$prog" "$plain" "$nop" "$cp" "$uft" \
+		"$(ratio "$nop" "$plain")" "$(ratio "$cp" "$plain")" "$(ratio "$uft" "$plain")"
 done
+
+# instructions per call under callgrind (when installed): exact, unlike
+# wall time on a shared machine; the calls are those the sidecar counts
+if command -v valgrind > /dev/null; then
+	# under valgrind a late SIGPROF sometimes kills a -pg program at exit
+	# ("Profiling timer expired"), with or without the runtime: retry
+	ir() {
+		local out _
+		for _ in 1 2 3; do
+			out=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1) && break
+		done
+		echo "$out" | awk '/Collected/ { print $4 }'
+	}
+	echo
+	echo "instructions per call (callgrind): -pg alone, and what libcallpath adds"
+	for prog in "fib 25" "ptrtable 200000"; do
+		set -- $prog
+		rm -f gmon.out*
+		i_plain=$(ir ./$1 $2)
+		i_cp=$(LD_PRELOAD="$so" ir ./$1 $2)
+		calls=$("$dump" -H gmon.out.callpath | awk '$1 == "calls" { print $2 }')
+		awk -v p="$i_plain" -v c="$i_cp" -v n="$calls" -v name="$prog" \
+			'BEGIN { if (n > 0) printf "%-18s %d calls: %.1f with -pg, +%.1f with libcallpath\n", name, n, p / n, (c - p) / n }'
+	done
+fi
 
 rss() { # peak RSS in KiB of "$@"
 	/usr/bin/time -f %M "$@" 2>&1 > /dev/null | tail -n 1
@@ -71,7 +102,7 @@ with=$(rss env LD_PRELOAD="$so" ./manypaths 19)
 nodes=$("$dump" -H gmon.out.callpath | awk '$1 == "nodes" { print $2 }')
 echo "memory: manypaths 19: $nodes nodes, peak RSS ${base} KiB plain, ${with} KiB with libcallpath"
 awk -v a="$with" -v b="$base" -v n="$nodes" \
-	'BEGIN { printf "memory per node: %.1f bytes (32-byte node + hash slots)\n", (a - b) * 1024 / n }'
+	'BEGIN { printf "memory per node: %.1f bytes (32-byte node + hash slots; plus a 32 KiB edge cache per thread)\n", (a - b) * 1024 / n }'
 rm -f gmon.out*
 with=$(rss env LD_PRELOAD="$so" ./manypaths 20)
 "$dump" -H gmon.out.callpath | awk -v r="$with" '

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# MPI ranks with a real mpirun (OpenMPI): a -pg program linked with
+# MPI ranks with a real mpirun (OpenMPI): a -pg PIE program linked with
 # libcallpath (testsuite/mpi/ranks.c: rank 0 alone calls timers(), work grows
 # with the rank) runs twice with 4 ranks, each run into its own directory.
 # Checks rank identity from sidecars, --rank-stats, --diff of the two
-# directories, -s (byte-identical to /usr/bin/gprof, plus sidecar sum) and
-# egprof-sum under mpirun.  Skips when OpenMPI is not installed.
+# directories (with --callpath: per-side sidecar sums), -s (byte-identical
+# to /usr/bin/gprof, plus a sidecar sum whose ranks line up although each
+# loaded the PIE elsewhere; also with --callpath; none when some sidecars
+# are missing) and egprof-sum under mpirun.  Skips when OpenMPI is not
+# installed.
 set -u
 . "$SRCDIR/testsuite/e2e/lib.sh"
 
@@ -20,16 +23,19 @@ MPIRUN=(mpirun --oversubscribe)
 export OMPI_MCA_btl_vader_single_copy_mechanism=none  # containers without CMA
 cd "$WORKDIR" || exit 1
 
-# Not PIE: the ranks then share addresses, so their sidecars' paths match
-# when summed (see doc/mpi.md).
-if mpicc -pg -O1 -g -no-pie -o ranks "$SRCDIR/testsuite/mpi/ranks.c" \
-	-L"$CP" -lcallpath -Wl,-rpath,"$CP" >build.log 2>&1; then
-	ok "MPI test program builds with -pg and -lcallpath"
+# PIE, the compiler's default: with address-space randomisation every rank
+# loads the program elsewhere, and summing sidecars must still line up the
+# ranks' paths (sidecar_merge rebases to one load address).
+if mpicc -pg -O1 -g -o ranks "$SRCDIR/testsuite/mpi/ranks.c" \
+	-L"$CP" -lcallpath -Wl,-rpath,"$CP" >build.log 2>&1 &&
+   LC_ALL=C readelf -h ranks | grep -q 'Type: *DYN'; then
+	ok "MPI test program builds as PIE with -pg and -lcallpath"
 else
-	not_ok "MPI test program builds with -pg and -lcallpath"
+	not_ok "MPI test program builds as PIE with -pg and -lcallpath"
 	diag <build.log
 	e2e_done
 fi
+nm -n ranks >ranks.nm
 
 run() { # DIR SIZE
 	mkdir -p "$1"
@@ -66,6 +72,24 @@ for d in run1 run2; do
 		not_ok "$d: sidecars record ranks 0..3 and the pids of their gmon files (ranks: $ranks)"
 	fi
 done
+# Without randomisation the rebasing checks below would prove nothing.
+nload=$(for s in run1/*.callpath; do "$CP/cpdump" -H "$s" | sed -n 's/^load-address //p'; done |
+	sort -u | wc -l)
+if [ "$nload" -gt 1 ]; then
+	ok "run1: the ranks loaded the PIE at $nload different addresses"
+else
+	echo "ok $((E2E_N + 1)) - # SKIP one load address for all ranks (no ASLR?)"
+	E2E_N=$((E2E_N + 1))
+fi
+
+# Folded paths named with the program's symbols (cpdump names addresses
+# relative to each file's load address), summed by path: the same for the
+# ranks one by one as for a summed sidecar, when the sum lined them up.
+folded_by_name() { # FILE... -> "path count" lines, summed per path, sorted
+	for f in "$@"; do "$CP/cpdump" -f -s ranks.nm "$f"; done |
+		awk '{ c[$1] += $2 } END { for (p in c) print p, c[p] }' | sort
+}
+total() { "$CP/cpdump" -H "$1" | sed -n 's/^calls //p'; }
 
 # --rank-stats on a directory.
 "$EGPROF" --rank-stats ./ranks run2 >stats.out 2>stats.err
@@ -128,6 +152,24 @@ else
 	diag <diff.out
 fi
 
+# --diff --callpath of the two directories: each side's call paths are the
+# sum of its ranks' sidecars (calls per side as summed by hand), named.
+"$EGPROF" --diff --callpath --folded dirs.folded ./ranks run2 run1 >cpdiff.out 2>cpdiff.err
+rc=$?
+t2=0; t1=0
+for s in run2/*.callpath; do t2=$((t2 + $(total "$s"))); done
+for s in run1/*.callpath; do t1=$((t1 + $(total "$s"))); done
+if [ $rc = 0 ] && grep -q "calls $t2 -> $t1\." cpdiff.out &&
+   [ "$(awk '{ a += $2; b += $3 } END { print a, b }' dirs.folded)" = "$t2 $t1" ] &&
+   grep -q '^main;work;work_unit ' dirs.folded; then
+	ok "--diff --callpath DIR1 DIR2: each side sums its ranks' sidecars ($t2 -> $t1 calls)"
+else
+	not_ok "--diff --callpath DIR1 DIR2: each side sums its ranks' sidecars (want $t2 -> $t1 calls; status $rc)"
+	diag <cpdiff.err
+	grep 'paths changed' cpdiff.out | diag
+	diag <dirs.folded
+fi
+
 # -s: gmon.sum byte-identical to /usr/bin/gprof's (bar the spare header
 # bytes upstream leaves uninitialised), and gmon.sum.callpath beside it.
 files=$(cd run1 && ls gmon.* | grep -v callpath | tr '\n' ' ')
@@ -145,7 +187,6 @@ else
 	not_ok "-s over rank files: gmon.sum, output and status as /usr/bin/gprof's"
 	cat sum.ours/err | diag
 fi
-total() { "$CP/cpdump" -H "$1" | sed -n 's/^calls //p'; }
 want=0
 for s in run1/*.callpath; do want=$((want + $(total "$s"))); done
 if [ -f sum.ours/gmon.sum.callpath ] && [ "$(total sum.ours/gmon.sum.callpath)" = "$want" ] &&
@@ -153,6 +194,46 @@ if [ -f sum.ours/gmon.sum.callpath ] && [ "$(total sum.ours/gmon.sum.callpath)" 
 	ok "-s also sums the sidecars into gmon.sum.callpath ($want calls)"
 else
 	not_ok "-s also sums the sidecars into gmon.sum.callpath (want $want calls)"
+fi
+# Without rebasing, the other ranks' addresses would be named with the first
+# one's load address: wrong names, or raw 0x... addresses.  (The raw tree
+# keeps one root per rank: main's call site is in libc, which each process
+# also loads elsewhere; names merge them.)
+folded_by_name run1/*.callpath >ranks.folded
+folded_by_name sum.ours/gmon.sum.callpath >sum.folded
+if [ -s ranks.folded ] && cmp -s ranks.folded sum.folded && ! grep -q 0x sum.folded; then
+	ok "-s: the PIE ranks' paths line up in the sum (named paths and counts as summed by hand)"
+else
+	not_ok "-s: the PIE ranks' paths line up in the sum (named paths and counts as summed by hand)"
+	diff ranks.folded sum.folded | diag
+fi
+
+# -s with --callpath runs through gprof with extensions: the same gmon.sum,
+# and the sidecars are summed there too.
+rm -rf sum.cp && cp -a run1 sum.cp
+(cd sum.cp && "$EGPROF" -s --callpath ../ranks $files >out 2>err)
+rc=$?
+head -c 12 /dev/zero | dd of=sum.cp/gmon.sum bs=1 seek=8 conv=notrunc status=none 2>/dev/null
+if [ $rc = 0 ] && cmp -s sum.cp/gmon.sum sum.sys/gmon.sum &&
+   cmp -s sum.cp/gmon.sum.callpath sum.ours/gmon.sum.callpath &&
+   grep -q 'work_unit' sum.cp/out; then
+	ok "-s --callpath: the same gmon.sum and gmon.sum.callpath as -s alone, and the report"
+else
+	not_ok "-s --callpath: the same gmon.sum and gmon.sum.callpath as -s alone, and the report (status $rc)"
+	diag <sum.cp/err
+fi
+
+# Only some gmon files with a sidecar: gmon.sum as always, a warning, and no
+# gmon.sum.callpath (a sum of some ranks would not match gmon.sum).
+rm -rf sum.part && cp -a run1 sum.part && rm -f "$(ls sum.part/*.callpath | head -1)"
+(cd sum.part && "$EGPROF" -s ../ranks $files >out 2>err)
+rc=$?
+if [ $rc = 0 ] && [ -f sum.part/gmon.sum ] && [ ! -e sum.part/gmon.sum.callpath ] &&
+   grep -q "warning: not writing 'gmon.sum.callpath': 'gmon\.[0-9]*' has no call-path sidecar" sum.part/err; then
+	ok "-s with some sidecars missing: gmon.sum, a warning naming the file, no gmon.sum.callpath"
+else
+	not_ok "-s with some sidecars missing: gmon.sum, a warning naming the file, no gmon.sum.callpath (status $rc)"
+	diag <sum.part/err
 fi
 rm -rf sum.bare && cp -a bare sum.bare
 (cd sum.bare && "$EGPROF" -s ../ranks gmon.[0-9]* && [ -f gmon.sum ] && [ ! -e gmon.sum.callpath ])
@@ -168,10 +249,12 @@ if [ -x "$BUILDDIR/mpi/egprof-sum" ]; then
 	if (cd psum && "${MPIRUN[@]}" -np 3 "$BUILDDIR/mpi/egprof-sum" -o p.sum ../run1 >log 2>&1); then
 		"$SYSGPROF" -b ./ranks psum/p.sum >p.txt 2>&1
 		"$SYSGPROF" -b ./ranks sum.sys/gmon.sum >s.txt 2>&1
-		if cmp -s p.txt s.txt && [ "$(total psum/p.sum.callpath)" = "$want" ]; then
-			ok "mpirun -np 3 egprof-sum: gprof reads it as gprof -s's sum; sidecars summed"
+		folded_by_name psum/p.sum.callpath >psum.folded
+		if cmp -s p.txt s.txt && [ "$(total psum/p.sum.callpath)" = "$want" ] &&
+		   cmp -s psum.folded ranks.folded; then
+			ok "mpirun -np 3 egprof-sum: gprof reads it as gprof -s's sum; sidecars summed and lined up"
 		else
-			not_ok "mpirun -np 3 egprof-sum: gprof reads it as gprof -s's sum; sidecars summed"
+			not_ok "mpirun -np 3 egprof-sum: gprof reads it as gprof -s's sum; sidecars summed and lined up"
 			diff p.txt s.txt | diag
 		fi
 	else

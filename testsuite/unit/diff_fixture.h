@@ -53,4 +53,32 @@ static inline void fx_arc(struct profile *p, const char *from, const char *to, u
 	a.count = n;
 	assert_true(profile_add_arc(p, &a) >= 0);
 }
+
+/* Make the named functions cycle n of p (a NULL-terminated list) and add
+ * its "<cycle n as a whole>" symbol, as the adapter does. */
+static inline long fx_cycle(struct profile *p, int n, uint64_t calls, uint64_t self_calls,
+			    const char *const *members)
+{
+	struct profile_sym s;
+	char name[64];
+	long i;
+
+	for (; *members; members++) {
+		long m = profile_find(p, *members, NULL);
+
+		assert_true(m >= 0);
+		p->syms[m].cycle = n;
+	}
+	snprintf(name, sizeof(name), "<cycle %d as a whole>", n);
+	memset(&s, 0, sizeof(s));
+	s.name = strdup(name);
+	s.print_name = strdup(name);
+	s.flags = PSYM_CYCLE | PSYM_IN_GRAPH;
+	s.cycle = n;
+	s.ncalls = calls;
+	s.self_calls = self_calls;
+	i = profile_add_sym(p, &s);
+	assert_true(i >= 0);
+	return i;
+}
 #endif

@@ -4,6 +4,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include <cmocka.h>
 #include "diff/diff.h"
 #include "diff/print.h"
@@ -247,6 +248,162 @@ static void test_print__extended_marks_missing_side_with_dashes(void **state)
 	profile_free(b);
 }
 
+/*
+ *   baseline: main -> is_even <-> is_odd  (its cycle 1)
+ *   second:   main -> is_even <-> is_odd  (its cycle 2; cycle 1 is {ra, rb})
+ * One diff cycle for the pair, one for the second run's other cycle.
+ */
+static void test_diff__cycles_are_entries_numbered_by_the_diff_outside_the_flat(void **state)
+{
+	static const char *const eo[] = { "is_even", "is_odd", NULL }, *const rr[] = { "ra", "rb", NULL };
+	struct profile *a = fx_new(100), *b = fx_new(100);
+	struct diff d;
+	long c1, c2, ev;
+
+	(void)state;
+	fx_sym(a, "main", NULL, 0, 10, 0);
+	fx_sym(a, "is_even", NULL, 0, 5, 7);
+	fx_sym(a, "is_odd", NULL, 0, 5, 7);
+	fx_cycle(a, 1, 2, 12, eo);
+	fx_sym(b, "main", NULL, 0, 10, 0);
+	fx_sym(b, "ra", NULL, 0, 1, 3);
+	fx_sym(b, "rb", NULL, 0, 1, 3);
+	fx_sym(b, "is_even", NULL, 0, 2, 4);
+	fx_sym(b, "is_odd", NULL, 0, 2, 4);
+	fx_cycle(b, 1, 1, 5, rr);
+	fx_cycle(b, 2, 2, 6, eo);
+	assert_int_equal(diff_compute(&d, a, b, NULL), 0);
+	assert_int_equal(d.ncycles, 2);
+	c1 = diff_find(&d, "<cycle 1 as a whole>");
+	c2 = diff_find(&d, "<cycle 2 as a whole>");
+	ev = diff_find(&d, "is_even");
+	assert_true(c1 >= 0 && c2 >= 0 && ev >= 0);
+	/* The pair: both sides present, numbers subtract. */
+	assert_int_equal(d.entries[c1].match, MATCH_CYCLE);
+	assert_true(d.entries[c1].side[0].present && d.entries[c1].side[1].present);
+	assert_int_equal(d.entries[c1].side[1].cycle, 2);
+	assert_int_equal(d.entries[c1].calls_diff, 0);
+	assert_false(d.entries[c1].in_flat);
+	assert_int_equal(d.entries[ev].cycle, 1);
+	/* The second run's own cycle: a placeholder baseline side. */
+	assert_false(d.entries[c2].side[0].present);
+	assert_false(d.entries[c2].side[0].has_calls);
+	assert_int_equal(d.entries[diff_find(&d, "ra")].cycle, 2);
+	/* Cycles add nothing to the totals: the time is their members'. */
+	assert_float_equal(d.abs_sum, 0.03 + 0.03 + 0.01 + 0.01, 1e-9);
+	diff_release(&d);
+	profile_free(a);
+	profile_free(b);
+}
+
+static char *print_to_string(int (*fn)(FILE *, const struct diff *, const struct diff_print_opts *),
+			     const struct diff *d, const struct diff_print_opts *po)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+
+	assert_non_null(mem);
+	assert_int_equal(fn(mem, d, po), 0);
+	fclose(mem);
+	if (getenv("SHOW_OUTPUT"))
+		fputs(buf, stderr);
+	return buf;
+}
+
+static void test_print__cg_cycle_lists_members_and_calls_within_show_counts_only(void **state)
+{
+	static const char *const eo[] = { "is_even", "is_odd", NULL };
+	struct profile *a = fx_new(100), *b = fx_new(100);
+	struct diff_print_opts po = { 0 };
+	struct diff d;
+	char *out;
+
+	(void)state;
+	fx_sym(a, "main", NULL, 0, 10, 0);
+	fx_sym(a, "is_even", NULL, 0, 5, 7);
+	fx_sym(a, "is_odd", NULL, 0, 5, 7);
+	fx_arc(a, "main", "is_even", 2);
+	fx_arc(a, "is_even", "is_odd", 6);
+	fx_arc(a, "is_odd", "is_even", 5);
+	fx_cycle(a, 1, 2, 11, eo);
+	fx_sym(b, "main", NULL, 0, 10, 0);
+	fx_sym(b, "is_even", NULL, 0, 2, 4);
+	fx_sym(b, "is_odd", NULL, 0, 2, 4);
+	fx_arc(b, "main", "is_even", 2);
+	fx_arc(b, "is_even", "is_odd", 4);
+	fx_arc(b, "is_odd", "is_even", 2);
+	fx_cycle(b, 1, 2, 6, eo);
+	assert_int_equal(diff_compute(&d, a, b, NULL), 0);
+	po.brief = 1;
+	out = print_to_string(print_cg, &d, &po);
+	assert_non_null(strstr(out, "0+5       <cycle 1 as a whole> [3]"));
+	assert_non_null(strstr(out, "is_even <cycle 1> ["));
+	/* is_even -> is_odd within the cycle: its count change only. */
+	assert_non_null(strstr(out, "                                   2             is_odd <cycle 1> ["));
+	free(out);
+	diff_release(&d);
+	profile_free(a);
+	profile_free(b);
+}
+
+static void test_print__cg_ends_with_an_index_by_name_as_wide_as_w(void **state)
+{
+	struct profile *a, *b;
+	struct diff_print_opts po = { 0 };
+	struct diff d;
+	char *out, *ix;
+
+	(void)state;
+	figure1(&a, &b);
+	assert_int_equal(diff_compute(&d, a, b, NULL), 0);
+	po.brief = 1;
+	po.width = 120;
+	out = print_to_string(print_cg, &d, &po);
+	ix = strstr(out, "\f\nIndex by function name\n\n");
+	assert_non_null(ix);
+	/* gprof's layout: three columns of (width - 1) / 3 = 39. */
+	assert_non_null(strstr(ix, "   [4] f_b                                  [1] f_d"));
+	free(out);
+	po.width = 0; /* gprof's default, 80: columns of 26 */
+	out = print_to_string(print_cg, &d, &po);
+	assert_non_null(strstr(out, "   [4] f_b                     [1] f_d\n"));
+	assert_null(strstr(out, "Every number")); /* -b: no blurb */
+	free(out);
+	po.brief = 0;
+	out = print_to_string(print_cg, &d, &po);
+	assert_non_null(strstr(out, " % time    the change of self + children time"));
+	free(out);
+	diff_release(&d);
+	profile_free(a);
+	profile_free(b);
+}
+
+static void test_print__extended_cg_shows_both_runs_calls_and_their_diff_in_columns(void **state)
+{
+	struct profile *a, *b;
+	struct diff_print_opts po = { 0 };
+	struct diff d;
+	char *out;
+
+	(void)state;
+	figure1(&a, &b);
+	assert_int_equal(diff_compute(&d, a, b, NULL), 0);
+	po.brief = 1;
+	po.extended = 1;
+	out = print_to_string(print_cg, &d, &po);
+	assert_non_null(strstr(out, "index  % time     self  children    +calls    -calls      diff   name\n"));
+	/* f_c -> f_d: 30 calls, then 20, 10 fewer; f_d's own line 31, 22, 9. */
+	assert_non_null(strstr(out, "        30        20        10       f_d [1]\n"));
+	assert_non_null(strstr(out, "        31        22         9   f_d [1]\n"));
+	/* main has no call counts on either side. */
+	assert_non_null(strstr(out, "         -         -         0   main [2]\n"));
+	free(out);
+	diff_release(&d);
+	profile_free(a);
+	profile_free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -259,6 +416,10 @@ int main(void)
 		cmocka_unit_test(test_diff__shared_static_names_print_with_their_file),
 		cmocka_unit_test(test_diff__unpartnered_clone_prints_its_base_name),
 		cmocka_unit_test(test_print__extended_marks_missing_side_with_dashes),
+		cmocka_unit_test(test_diff__cycles_are_entries_numbered_by_the_diff_outside_the_flat),
+		cmocka_unit_test(test_print__cg_cycle_lists_members_and_calls_within_show_counts_only),
+		cmocka_unit_test(test_print__cg_ends_with_an_index_by_name_as_wide_as_w),
+		cmocka_unit_test(test_print__extended_cg_shows_both_runs_calls_and_their_diff_in_columns),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

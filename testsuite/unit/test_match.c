@@ -210,7 +210,7 @@ static void test_match__cxx_matches_by_mangled_name(void **state)
 	profile_free(b);
 }
 
-static void test_match__cycle_pseudo_symbols_are_left_out(void **state)
+static void test_match__cycle_symbol_without_a_number_is_left_out(void **state)
 {
 	struct profile *a = fx_new(100), *b = fx_new(100);
 	struct match m;
@@ -221,6 +221,95 @@ static void test_match__cycle_pseudo_symbols_are_left_out(void **state)
 	fx_sym(b, "f", NULL, 0, 1, 0);
 	assert_int_equal(match_compute(&m, a, b), 0);
 	assert_int_equal(m.npairs, 1);
+	match_release(&m);
+	profile_free(a);
+	profile_free(b);
+}
+
+/*
+ * Cycles are numbered per side in each side's own order; they pair by
+ * their members:
+ *
+ *   baseline  cycle 1 = {ping, pong}   cycle 2 = {ra, rb}
+ *   second    cycle 1 = {ra, rb}       cycle 2 = {ping, pong}
+ */
+static void test_match__cycles_pair_by_their_members_not_by_number(void **state)
+{
+	static const char *const pp[] = { "ping", "pong", NULL }, *const rr[] = { "ra", "rb", NULL };
+	struct profile *a = fx_new(100), *b = fx_new(100);
+	long a1, a2, b1, b2;
+	struct match m;
+	size_t i, ncyc = 0;
+
+	(void)state;
+	fx_sym(a, "ping", NULL, 0, 1, 3);
+	fx_sym(a, "pong", NULL, 0, 1, 3);
+	fx_sym(a, "ra", NULL, 0, 1, 2);
+	fx_sym(a, "rb", NULL, 0, 1, 2);
+	fx_sym(b, "ra", NULL, 0, 1, 2);
+	fx_sym(b, "rb", NULL, 0, 1, 2);
+	fx_sym(b, "ping", NULL, 0, 1, 3);
+	fx_sym(b, "pong", NULL, 0, 1, 3);
+	a1 = fx_cycle(a, 1, 1, 5, pp);
+	a2 = fx_cycle(a, 2, 1, 3, rr);
+	b1 = fx_cycle(b, 1, 1, 3, rr);
+	b2 = fx_cycle(b, 2, 1, 5, pp);
+	assert_int_equal(match_compute(&m, a, b), 0);
+	for (i = 0; i < m.npairs; i++) {
+		if (m.pairs[i].sym[0] == a1) {
+			assert_int_equal(m.pairs[i].sym[1], b2);
+			assert_int_equal(m.pairs[i].kind, MATCH_CYCLE);
+			ncyc++;
+		} else if (m.pairs[i].sym[0] == a2) {
+			assert_int_equal(m.pairs[i].sym[1], b1);
+			ncyc++;
+		}
+	}
+	assert_int_equal(ncyc, 2);
+	assert_int_equal(m.npairs, 6);
+	match_release(&m);
+	profile_free(a);
+	profile_free(b);
+}
+
+/* A cycle that only one run has (the recursion was removed) is on that side
+ * only; a cycle that gained a member still pairs by the members it kept. */
+static void test_match__one_sided_cycle_gets_a_placeholder_and_grown_cycle_pairs(void **state)
+{
+	static const char *const xy[] = { "x", "y", NULL }, *const pq[] = { "p", "q", NULL };
+	static const char *const pqr[] = { "p", "q", "r", NULL };
+	struct profile *a = fx_new(100), *b = fx_new(100);
+	long axy, apq, bpqr;
+	struct match m;
+	size_t i, seen = 0;
+
+	(void)state;
+	fx_sym(a, "x", NULL, 0, 1, 1);
+	fx_sym(a, "y", NULL, 0, 1, 1);
+	fx_sym(a, "p", NULL, 0, 1, 1);
+	fx_sym(a, "q", NULL, 0, 1, 1);
+	fx_sym(a, "r", NULL, 0, 1, 1);
+	fx_sym(b, "x", NULL, 0, 1, 1);
+	fx_sym(b, "y", NULL, 0, 1, 1);
+	fx_sym(b, "p", NULL, 0, 1, 1);
+	fx_sym(b, "q", NULL, 0, 1, 1);
+	fx_sym(b, "r", NULL, 0, 1, 1);
+	axy = fx_cycle(a, 1, 1, 2, xy);
+	apq = fx_cycle(a, 2, 1, 2, pq);
+	bpqr = fx_cycle(b, 1, 1, 3, pqr);
+	assert_int_equal(match_compute(&m, a, b), 0);
+	for (i = 0; i < m.npairs; i++) {
+		if (m.pairs[i].sym[0] == axy) {
+			assert_int_equal(m.pairs[i].sym[1], -1);
+			assert_int_equal(m.pairs[i].kind, MATCH_NONE);
+			seen++;
+		} else if (m.pairs[i].sym[0] == apq) {
+			assert_int_equal(m.pairs[i].sym[1], bpqr);
+			seen++;
+		}
+	}
+	assert_int_equal(seen, 2);
+	assert_int_equal(m.npairs, 7);
 	match_release(&m);
 	profile_free(a);
 	profile_free(b);
@@ -239,7 +328,9 @@ int main(void)
 		cmocka_unit_test(test_match__plain_names_never_match_by_prefix),
 		cmocka_unit_test(test_match__clone_base_strips_gcc_suffix_chains),
 		cmocka_unit_test(test_match__cxx_matches_by_mangled_name),
-		cmocka_unit_test(test_match__cycle_pseudo_symbols_are_left_out),
+		cmocka_unit_test(test_match__cycle_symbol_without_a_number_is_left_out),
+		cmocka_unit_test(test_match__cycles_pair_by_their_members_not_by_number),
+		cmocka_unit_test(test_match__one_sided_cycle_gets_a_placeholder_and_grown_cycle_pairs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -294,6 +294,7 @@ static void test_sidecar__merge_sums_matching_paths_and_appends_new(void **state
 	sidecar_add(src, m, 0x103, C, 4, &c);
 	src->pid = 4243;
 	src->threads = 1;
+	src->load_address = dst->load_address;
 	src->dropped[SIDECAR_DROP_REENTRY] = 1;
 	assert_int_equal(sidecar_merge(dst, src, err, sizeof(err)), 0);
 	assert_int_equal(dst->nr_nodes, 6);
@@ -308,6 +309,137 @@ static void test_sidecar__merge_sums_matching_paths_and_appends_new(void **state
 	assert_int_equal(dst->dropped[SIDECAR_DROP_REENTRY], 6);
 	assert_true(dst->flags & SIDECAR_F_MERGED);
 	assert_int_equal(sidecar_total(dst), 23 + 9);
+	sidecar_free(src);
+	sidecar_free(dst);
+}
+
+/* The fixture's tree recorded by another process of the same PIE, loaded
+ * `shift` bytes higher (or lower, for a negative shift). */
+static struct sidecar *fixture_moved(int64_t shift)
+{
+	struct sidecar *sc = fixture(), *moved = sidecar_new();
+	uint32_t idx;
+
+	assert_non_null(moved);
+	for (uint32_t i = 0; i < sc->nr_nodes; i++) {
+		const struct sidecar_node *n = &sc->nodes[i];
+
+		assert_int_equal(sidecar_add(moved, n->parent,
+					     n->call_site + (uint64_t)shift,
+					     n->callee + (uint64_t)shift, n->count,
+					     &idx), 0);
+		assert_int_equal(idx, i);
+	}
+	moved->pid = sc->pid + 1;
+	moved->rank = sc->rank;
+	moved->threads = 1;
+	moved->load_address = sc->load_address + (uint64_t)shift;
+	moved->build_id_len = sc->build_id_len;
+	memcpy(moved->build_id, sc->build_id, sc->build_id_len);
+	sidecar_free(sc);
+	return moved;
+}
+
+/* Same tree, loaded 0x10000 higher, then 0x20000 lower: one tree with
+ * doubled then tripled counts, in dst's addresses (main at MAIN). */
+static void test_sidecar__merge_rebases_pie_load_address(void **state)
+{
+	struct sidecar *dst = fixture(), *up = fixture_moved(0x10000),
+		       *down = fixture_moved(-0x20000);
+	char err[256];
+
+	(void)state;
+	assert_int_equal(sidecar_merge(dst, up, err, sizeof(err)), 0);
+	assert_int_equal(sidecar_merge(dst, down, err, sizeof(err)), 0);
+	assert_int_equal(dst->nr_nodes, 5);
+	assert_int_equal(sidecar_total(dst), 3 * 23);
+	assert_int_equal(dst->nodes[0].count, 3);
+	assert_int_equal(dst->nodes[0].call_site, 0x100);
+	assert_int_equal(dst->nodes[0].callee, MAIN);
+	assert_int_equal(dst->nodes[4].callee, C);
+	assert_int_equal(dst->nodes[4].count, 21);
+	assert_int_equal(dst->load_address, 0x555555554000ull);
+	assert_true(dst->flags & SIDECAR_F_MERGED);
+	sidecar_free(up);
+	sidecar_free(down);
+	sidecar_free(dst);
+}
+
+/* Threads of one process (the runtime's exit-time sum) share the load
+ * address: nothing moves, and one pid is not a multi-process sum. */
+static void test_sidecar__merge_of_one_process_keeps_addresses(void **state)
+{
+	struct sidecar *dst = fixture(), *src = fixture();
+	char err[256];
+
+	(void)state;
+	assert_int_equal(sidecar_merge(dst, src, err, sizeof(err)), 0);
+	assert_int_equal(dst->nr_nodes, 5);
+	for (uint32_t i = 0; i < 5; i++) {
+		assert_int_equal(dst->nodes[i].call_site, src->nodes[i].call_site);
+		assert_int_equal(dst->nodes[i].callee, src->nodes[i].callee);
+		assert_int_equal(dst->nodes[i].count, 2 * src->nodes[i].count);
+	}
+	assert_false(dst->flags & SIDECAR_F_MERGED);
+	assert_int_equal(dst->rank, 3);
+	sidecar_free(src);
+	sidecar_free(dst);
+}
+
+static void test_sidecar__merge_refuses_other_build_id(void **state)
+{
+	struct sidecar *dst = fixture(), *src = fixture_moved(0x10000);
+	char err[256];
+
+	(void)state;
+	src->build_id[19] ^= 0xff;
+	assert_int_equal(sidecar_merge(dst, src, err, sizeof(err)), -1);
+	/* both build-ids, in full, so the user can tell the binaries apart */
+	assert_non_null(strstr(err, "a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3"));
+	assert_non_null(strstr(err, "a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b24c"));
+	assert_non_null(strstr(err, "build-id"));
+	/* dst untouched */
+	assert_int_equal(dst->nr_nodes, 5);
+	assert_int_equal(sidecar_total(dst), 23);
+	assert_int_equal(dst->threads, 2);
+	assert_false(dst->flags & SIDECAR_F_MERGED);
+	sidecar_free(src);
+	sidecar_free(dst);
+}
+
+/* A side without a build-id cannot be checked, so it is accepted; the sum
+ * then carries the one it met, and checks later sources against it. */
+static void test_sidecar__merge_adopts_the_first_build_id_it_meets(void **state)
+{
+	struct sidecar *dst = fixture(), *src = fixture(), *other = fixture();
+	char err[256];
+
+	(void)state;
+	dst->build_id_len = 0;
+	assert_int_equal(sidecar_merge(dst, src, err, sizeof(err)), 0);
+	assert_int_equal(dst->build_id_len, 20);
+	assert_memory_equal(dst->build_id, src->build_id, 20);
+	other->build_id[0] = 0;
+	assert_int_equal(sidecar_merge(dst, other, err, sizeof(err)), -1);
+	other->build_id_len = 0;
+	assert_int_equal(sidecar_merge(dst, other, err, sizeof(err)), 0);
+	assert_int_equal(sidecar_total(dst), 3 * 23);
+	sidecar_free(other);
+	sidecar_free(src);
+	sidecar_free(dst);
+}
+
+static void test_sidecar__merge_of_two_ranks_has_no_rank(void **state)
+{
+	struct sidecar *dst = fixture(), *src = fixture_moved(0);
+	char err[256];
+
+	(void)state;
+	src->rank = 4;
+	assert_int_equal(sidecar_merge(dst, src, err, sizeof(err)), 0);
+	assert_int_equal(dst->rank, -1);
+	assert_int_equal(dst->pid, 4242);	/* other identity fields stay dst's */
+	assert_string_equal(dst->host, "node17");
 	sidecar_free(src);
 	sidecar_free(dst);
 }
@@ -410,6 +542,11 @@ int main(void)
 		cmocka_unit_test(test_sidecar__skips_extension_bytes_of_larger_nodes),
 		cmocka_unit_test(test_sidecar__add_counts_an_existing_child_once),
 		cmocka_unit_test(test_sidecar__merge_sums_matching_paths_and_appends_new),
+		cmocka_unit_test(test_sidecar__merge_rebases_pie_load_address),
+		cmocka_unit_test(test_sidecar__merge_of_one_process_keeps_addresses),
+		cmocka_unit_test(test_sidecar__merge_refuses_other_build_id),
+		cmocka_unit_test(test_sidecar__merge_adopts_the_first_build_id_it_meets),
+		cmocka_unit_test(test_sidecar__merge_of_two_ranks_has_no_rank),
 		cmocka_unit_test(test_sidecar__path_lists_nodes_from_the_root),
 		cmocka_unit_test(test_sidecar__write_atomic_then_read_from_a_file),
 		cmocka_unit_test(test_sidecar__empty_tree_round_trips),

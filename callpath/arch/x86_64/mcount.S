@@ -4,28 +4,39 @@
  * gcc -pg calls mcount right after the prologue (push %rbp; mov %rsp,%rbp),
  * -pg -mfentry calls __fentry__ before it.  glibc's versions read their
  * caller's frame (the return address at 0(%rsp) and, for mcount, the parent
- * return address at 8(%rbp)), so we leave every register glibc keeps (rax
- * rcx rdx rsi rdi r8 r9, plus r10) and the stack exactly as at entry and
- * tail-jump to them (cp_next_*, found by chain.c).  Like glibc's, we clobber
- * r11 and the flags.
+ * return address at 8(%rbp)), save rax rcx rdx rsi rdi r8 r9 in a frame of
+ * FRAME bytes (0x38 for mcount, 0x40 for __fentry__) and call glibc's
+ * counter, __mcount_internal(frompc, selfpc).  We open the same frame and
+ * then, in one of two modes:
+ *   - direct (cp_mcount_internal / cp_fentry_internal set: record.c found
+ *     that cp_next_* is exactly glibc's code): call the counter ourselves,
+ *     do our own work in the frame, restore and return.  This spares a
+ *     second save/restore, and the locked instruction the counter runs on
+ *     every call (a full barrier) no longer waits for our work;
+ *   - chained (any other mcount): do our work, restore and tail-jump to
+ *     cp_next_*, which sees the stack and registers exactly as at entry.
+ * Either way the caller sees only the registers glibc's version clobbers
+ * changed (r11, the flags, and whatever glibc's counter clobbers); r10, the
+ * static chain, is preserved by everything of ours.
  *
- * Fast path, in assembly, for the common case (record.c's comment has the
- * whole algorithm, which it runs for every other case):
- *   - the thread is recording and not already inside the runtime;
- *   - at most three entries above the caller are stale (CP_FRAME_POPS) (the new frame's
- *     caller is the top after popping them; for __fentry__, the entry under
- *     them lies above the new frame): the pops are counted with adc, without
- *     a branch; the sentinels under the root make the reads safe;
+ * Our work (WORK_MCOUNT, WORK_FENTRY), for the common case (record.c's
+ * comment has the whole algorithm, which it runs for every other case):
+ *   - the thread is recording and not already inside the runtime: its
+ *     shadow-stack top (cp_tls.top) is not NULL.  We set it to NULL while we
+ *     work, which is the busy flag: a signal handler's calls meanwhile go to
+ *     record.c, which drops and counts them;
+ *   - mcount: the caller's entry (slot = saved %rbp + 8) is one of the
+ *     CP_FRAME_POPS + 1 entries at the top (found with cmov, no branch; the
+ *     sentinels under the root make the reads safe); the entries above it
+ *     are dropped.  __fentry__: at most CP_FRAME_POPS entries at the top are
+ *     stale (slot <= the new frame's slot; counted with adc), and the one
+ *     under them is the caller;
  *   - the edge (parent, call site, callee) is in the thread's edge cache
  *     (struct cp_edge, index cp_edge_index());
  *   - the push stays below cp_tls.limit (stack room, no CALLPATH_DEPTH cut).
- * It uses r11 and five registers it pushes; the busy flag is set around it
- * exactly as record.c does, so a signal handler's calls are dropped and
- * counted.  Anything else goes to the slow path: save every register that
- * may carry an argument (rax for varargs, rdi rsi rdx rcx r8 r9, r10 for
- * the static chain), align the stack and call cp_enter_*() in record.c.
- * Vector registers are never saved: record.c is built -mgeneral-regs-only
- * and calls only mmap/munmap.
+ * Anything else restores cp_tls.top and calls cp_enter_*() in record.c
+ * (built -mgeneral-regs-only, calling only mmap/munmap: vector registers
+ * are never saved).
  *
  * Built with -DCP_NOOP this is the no-op trampoline (tail-jump only) used to
  * measure what the interposition itself costs.
@@ -35,15 +46,10 @@
 	.text
 
 #ifndef CP_NOOP
-/* SAVE/RESTORE: keep the entry %rsp in %rbx, align, spill 9 registers. */
-.macro SAVE
-	pushq	%rbx
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset rbx, 0
-	movq	%rsp, %rbx
-	.cfi_def_cfa_register rbx
-	andq	$-16, %rsp
-	subq	$80, %rsp
+/* FRAME_OPEN/FRAME_CLOSE: glibc's frame, the seven registers it saves. */
+.macro FRAME_OPEN frame
+	subq	$\frame, %rsp
+	.cfi_adjust_cfa_offset \frame
 	movq	%rax, 0(%rsp)
 	movq	%rcx, 8(%rsp)
 	movq	%rdx, 16(%rsp)
@@ -51,138 +57,138 @@
 	movq	%rdi, 32(%rsp)
 	movq	%r8, 40(%rsp)
 	movq	%r9, 48(%rsp)
-	movq	%r10, 56(%rsp)
-	movq	%r11, 64(%rsp)
 .endm
 
-.macro RESTORE
-	movq	0(%rsp), %rax
-	movq	8(%rsp), %rcx
-	movq	16(%rsp), %rdx
-	movq	24(%rsp), %rsi
-	movq	32(%rsp), %rdi
-	movq	40(%rsp), %r8
+.macro FRAME_CLOSE frame
 	movq	48(%rsp), %r9
-	movq	56(%rsp), %r10
-	movq	64(%rsp), %r11
-	movq	%rbx, %rsp
-	.cfi_def_cfa_register rsp
-	popq	%rbx
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore rbx
+	movq	40(%rsp), %r8
+	movq	32(%rsp), %rdi
+	movq	24(%rsp), %rsi
+	movq	16(%rsp), %rdx
+	movq	8(%rsp), %rcx
+	movq	0(%rsp), %rax
+	addq	$\frame, %rsp
+	.cfi_adjust_cfa_offset -\frame
 .endm
 
 /*
- * FAST_ENTER slow: the checks before any register is touched but r11, which
- * ends up holding cp_tls's offset from %fs; then set busy and push the five
- * registers the fast path uses (entry %rsp is 40(%rsp) after this).
+ * The WORK_* macros fall through when they have recorded the call; they go
+ * to `slow` before they set busy, to `miss` (WORK_END) after.
+ *
+ * WORK_BEGIN slow: %r11 = cp_tls's offset from %fs, %rsi = cp_tls.top, not
+ * NULL, and cp_tls.top = NULL (busy); else to `slow` with nothing changed.
  */
-.macro FAST_ENTER slow
+.macro WORK_BEGIN slow
 	movq	cp_tls@gottpoff(%rip), %r11
-	cmpl	$0, %fs:CP_TLS_BUSY(%r11)
-	jne	\slow
-	cmpq	$0, %fs:CP_TLS_TOP(%r11)
-	je	\slow				/* thread not started */
+	movq	%fs:CP_TLS_TOP(%r11), %rsi
+	testq	%rsi, %rsi
+	jz	\slow			/* not started, or inside the runtime */
 	cmpl	$CP_STATE_RECORDING, cp_state(%rip)
 	jne	\slow
-	movl	$1, %fs:CP_TLS_BUSY(%r11)
-	pushq	%rdi
-	.cfi_adjust_cfa_offset 8
-	pushq	%rsi
-	.cfi_adjust_cfa_offset 8
-	pushq	%rdx
-	.cfi_adjust_cfa_offset 8
-	pushq	%rcx
-	.cfi_adjust_cfa_offset 8
-	pushq	%r8
-	.cfi_adjust_cfa_offset 8
-	.cfi_remember_state
-.endm
-
-.macro FAST_POPS
-	popq	%r8
-	.cfi_adjust_cfa_offset -8
-	popq	%rcx
-	.cfi_adjust_cfa_offset -8
-	popq	%rdx
-	.cfi_adjust_cfa_offset -8
-	popq	%rsi
-	.cfi_adjust_cfa_offset -8
-	popq	%rdi
-	.cfi_adjust_cfa_offset -8
+	movq	$0, %fs:CP_TLS_TOP(%r11)
 .endm
 
 /*
- * FIND_CALLER: %rdi = new slot; loads %rsi = top and leaves in %rdx the
- * entry under the (at most CP_FRAME_POPS = 3) top entries whose slot is <=
- * the new slot, and in %r8 its node.  Slots decrease towards the top, so
- * those entries are a run at the top.  The candidate nodes are loaded along
- * with the slots and picked with cmov: glibc's mcount runs a locked
- * instruction on every call, so each load that waits for another one here
- * is paid in full.
+ * WORK_END miss, selfpc, site, slot: %rdx = the caller's entry, %rsi the
+ * old top.  Pushes the child (site, selfpc) of the caller's node if the
+ * edge cache has it, and falls through; else goes to `miss`, which must
+ * restore cp_tls.top from %rsi.  selfpc and
+ * site are memory operands, slot an address.  The cache index is
+ * cp_edge_index() << CP_EDGE_SHIFT (== CP_NODE_SHIFT): the parent's low bits
+ * are zero, the mask clears the hash's.  A NULL node (a call not recorded)
+ * finds no edge: the zeroed entries have no callee.
  */
-.macro FIND_CALLER
-	movq	%fs:CP_TLS_TOP(%r11), %rsi
+.macro WORK_END miss, selfpc, site, slot
+	movq	CP_FRAME_NODE(%rdx), %r8
+	addq	$CP_FRAME_SIZE, %rdx		/* the new entry */
+	cmpq	%fs:CP_TLS_LIMIT(%r11), %rdx
+	jae	\miss
+	movq	\selfpc, %rax
+	movq	\site, %r9
+	leaq	(%r9,%rax,8), %rcx		/* cp_edge_index() */
+	imulq	$CP_HASH_MUL, %rcx, %rcx
+	shrq	$CP_HASH_SHIFT-CP_EDGE_SHIFT, %rcx
+	xorq	%r8, %rcx
+	andl	$(((1 << CP_CACHE_BITS) - 1) << CP_EDGE_SHIFT), %ecx
+	addq	%fs:CP_TLS_CACHE(%r11), %rcx
+	cmpq	%r8, CP_EDGE_PARENT(%rcx)
+	jne	\miss
+	cmpq	%rax, CP_EDGE_CALLEE(%rcx)
+	jne	\miss
+	cmpq	%r9, CP_EDGE_SITE(%rcx)
+	jne	\miss
+	movq	CP_EDGE_CHILD(%rcx), %rax
+	incq	CP_NODE_COUNT(%rax)
+	leaq	\slot, %rcx
+	movq	%rcx, CP_FRAME_SLOT(%rdx)
+	movq	%rax, CP_FRAME_NODE(%rdx)
+	movq	%rdx, %fs:CP_TLS_TOP(%r11)	/* and no longer busy */
+.endm
+
+/*
+ * WORK_MCOUNT miss, slow: in the 0x38-byte frame (selfpc at 0x38(%rsp)).
+ * The caller's entry is the one among the CP_FRAME_POPS + 1 at the top whose
+ * slot is the caller's (saved %rbp + 8), if any; it must lie above the new
+ * frame (slot %rbp + 8), as record.c requires.  Slots are unique on the
+ * shadow stack, so at most one matches.
+ */
+.macro WORK_MCOUNT miss, slow
+	WORK_BEGIN \slow
+	movq	(%rbp), %rdi
+	cmpq	%rbp, %rdi
+	jbe	\miss				/* the caller's frame is not above */
+	addq	$8, %rdi			/* the caller's slot */
+	movq	%rsi, %rdx
+	leaq	-CP_FRAME_SIZE(%rsi), %rcx
+	cmpq	%rdi, CP_FRAME_SLOT-CP_FRAME_SIZE(%rsi)
+	cmove	%rcx, %rdx
+	leaq	-2*CP_FRAME_SIZE(%rsi), %rcx
+	cmpq	%rdi, CP_FRAME_SLOT-2*CP_FRAME_SIZE(%rsi)
+	cmove	%rcx, %rdx
+	leaq	-3*CP_FRAME_SIZE(%rsi), %rcx
+	cmpq	%rdi, CP_FRAME_SLOT-3*CP_FRAME_SIZE(%rsi)
+	cmove	%rcx, %rdx
+	cmpq	%rdi, CP_FRAME_SLOT(%rdx)
+	jne	\miss				/* not among them */
+	WORK_END \miss, 0x38(%rsp), 8(%rbp), 8(%rbp)
+.endm
+
+/*
+ * WORK_FENTRY miss, slow: in the 0x40-byte frame (selfpc at 0x40(%rsp), the
+ * instrumented function's return-address slot at 0x48(%rsp)).  Entries
+ * under the top CP_FRAME_POPS whose slot is above the new one are kept
+ * (counted in %rdx with adc); the caller's entry is under what is popped.
+ */
+.macro WORK_FENTRY miss, slow
+	cmpl	$0, cp_saw_fentry(%rip)
+	je	\slow				/* record.c sets it */
+	WORK_BEGIN \slow
+	leaq	0x48(%rsp), %rdi
 	xorl	%edx, %edx
-	movq	CP_FRAME_NODE(%rsi), %r8
 	cmpq	CP_FRAME_SLOT(%rsi), %rdi	/* CF: slot < top->slot, keep it */
-	cmovae	CP_FRAME_NODE-CP_FRAME_SIZE(%rsi), %r8
 	adcq	$0, %rdx
 	cmpq	CP_FRAME_SLOT-CP_FRAME_SIZE(%rsi), %rdi
-	cmovae	CP_FRAME_NODE-2*CP_FRAME_SIZE(%rsi), %r8
 	adcq	$0, %rdx
 	cmpq	CP_FRAME_SLOT-2*CP_FRAME_SIZE(%rsi), %rdi
-	cmovae	CP_FRAME_NODE-3*CP_FRAME_SIZE(%rsi), %r8
 	adcq	$0, %rdx
 	shlq	$4, %rdx			/* CP_FRAME_SIZE == 16 */
 	leaq	-CP_FRAME_POPS*CP_FRAME_SIZE(%rsi,%rdx), %rdx
+	cmpq	%rdi, CP_FRAME_SLOT(%rdx)
+	jbe	\miss				/* more entries to pop */
+	WORK_END \miss, 0x40(%rsp), 0x48(%rsp), 0x48(%rsp)
 .endm
 
-/*
- * EDGE_HASH selfpc, site: %rcx = the site/callee half of cp_edge_index(),
- * already shifted to a byte offset: (h >> 24) << CP_EDGE_SHIFT, whose low
- * bits the mask in FAST_PUSH clears.
- */
-.macro EDGE_HASH selfpc, site
-	movq	\selfpc, %rcx
-	shlq	$7, %rcx
-	xorq	\site, %rcx
-	imulq	$CP_HASH_MUL, %rcx, %rcx
-	shrq	$24-CP_EDGE_SHIFT, %rcx
-.endm
-
-/*
- * FAST_PUSH miss, selfpc, site, slot: %rdx = the caller's entry, %r8 its
- * node, %rcx = EDGE_HASH; selfpc, site and slot are operands (memory /
- * address).  Finds the edge in the cache, counts it, pushes, clears busy.
- * ((h' ^ parent) & (mask << 5)) is cp_edge_index() << 5 (CP_NODE_SHIFT ==
- * CP_EDGE_SHIFT == 5).
- */
-.macro FAST_PUSH miss, selfpc, site, slot
-	leaq	CP_FRAME_SIZE(%rdx), %rsi	/* the new entry */
-	cmpq	%fs:CP_TLS_LIMIT(%r11), %rsi
-	jae	\miss
-	testq	%r8, %r8
-	jz	\miss				/* under a call not recorded */
-	movq	%r8, %rdi
-	xorq	%rcx, %rdi
-	andl	$(((1 << CP_CACHE_BITS) - 1) << CP_EDGE_SHIFT), %edi
-	addq	%fs:CP_TLS_CACHE(%r11), %rdi
-	cmpq	%r8, CP_EDGE_PARENT(%rdi)
-	jne	\miss
-	movq	\selfpc, %rcx
-	cmpq	%rcx, CP_EDGE_CALLEE(%rdi)
-	jne	\miss
-	movq	\site, %rcx
-	cmpq	%rcx, CP_EDGE_SITE(%rdi)
-	jne	\miss
-	movq	CP_EDGE_CHILD(%rdi), %rdx
-	incq	CP_NODE_COUNT(%rdx)
-	leaq	\slot, %rdi
-	movq	%rdi, CP_FRAME_SLOT(%rsi)
-	movq	%rdx, CP_FRAME_NODE(%rsi)
-	movq	%rsi, %fs:CP_TLS_TOP(%r11)
-	movl	$0, %fs:CP_TLS_BUSY(%r11)
+/* CALL_C fn: call record.c's fn with r10 kept and the stack aligned. */
+.macro CALL_C fn
+	pushq	%r10
+	.cfi_adjust_cfa_offset 8
+	pushq	%r10
+	.cfi_adjust_cfa_offset 8
+	call	\fn
+	popq	%r10
+	.cfi_adjust_cfa_offset -8
+	popq	%r10
+	.cfi_adjust_cfa_offset -8
 .endm
 #endif
 
@@ -200,31 +206,41 @@ _mcount:
 	jbe	.Lm_next
 	testb	$7, %bpl
 	jnz	.Lm_next
-	FAST_ENTER .Lm_slow
-	/* entry %rsp = 40(%rsp): selfpc at 40(%rsp); new slot = 8(%rbp) */
-	cmpq	%rbp, (%rbp)
-	jbe	.Lm_miss			/* the caller's frame is not above */
-	leaq	8(%rbp), %rdi
-	FIND_CALLER
-	EDGE_HASH 40(%rsp), 8(%rbp)
-	movq	(%rbp), %rdi
-	addq	$8, %rdi			/* the caller's slot */
-	cmpq	%rdi, CP_FRAME_SLOT(%rdx)
-	jne	.Lm_miss			/* caller not on top */
-	FAST_PUSH .Lm_miss, 40(%rsp), 8(%rbp), 8(%rbp)
-	FAST_POPS
+	FRAME_OPEN 0x38
+	cmpq	$0, cp_mcount_internal(%rip)
+	je	.Lm_chained
+	movq	0x38(%rsp), %rsi		/* selfpc */
+	movq	8(%rbp), %rdi			/* frompc */
+	call	*cp_mcount_internal(%rip)
+	WORK_MCOUNT .Lm_dmiss, .Lm_dslow
+.Lm_ret:
+	FRAME_CLOSE 0x38
+	ret
+	.cfi_adjust_cfa_offset 0x38
+.Lm_dmiss:
+	movq	%rsi, %fs:CP_TLS_TOP(%r11)	/* not busy any more */
+.Lm_dslow:
+	movq	%rbp, %rdi			/* the instrumented function's frame */
+	movq	0x38(%rsp), %rsi		/* selfpc */
+	leaq	0x38(%rsp), %rdx		/* %rsp at entry */
+	CALL_C	cp_enter_mcount
+	jmp	.Lm_ret
+
+.Lm_chained:
+	WORK_MCOUNT .Lm_cmiss, .Lm_cslow
+.Lm_close:
+	FRAME_CLOSE 0x38
 	jmp	.Lm_next
-.Lm_miss:
-	.cfi_restore_state
-	movl	$0, %fs:CP_TLS_BUSY(%r11)
-	FAST_POPS
-.Lm_slow:
-	SAVE
-	movq	%rbp, %rdi		/* the instrumented function's frame */
-	movq	8(%rbx), %rsi		/* selfpc: our return address */
-	leaq	8(%rbx), %rdx		/* %rsp at entry */
-	call	cp_enter_mcount
-	RESTORE
+	.cfi_adjust_cfa_offset 0x38
+.Lm_cmiss:
+	movq	%rsi, %fs:CP_TLS_TOP(%r11)	/* not busy any more */
+.Lm_cslow:
+	movq	%rbp, %rdi
+	movq	0x38(%rsp), %rsi
+	leaq	0x38(%rsp), %rdx
+	CALL_C	cp_enter_mcount
+	jmp	.Lm_close
+	.cfi_adjust_cfa_offset -0x38
 .Lm_next:
 #endif
 	cmpq	$0, cp_next_mcount(%rip)
@@ -241,28 +257,39 @@ _mcount:
 __fentry__:
 	.cfi_startproc
 #ifndef CP_NOOP
-	cmpl	$0, cp_saw_fentry(%rip)
-	je	.Lf_slow			/* record.c sets it */
-	FAST_ENTER .Lf_slow
-	/* entry %rsp = 40(%rsp): selfpc at 40(%rsp), new slot 48(%rsp) */
-	leaq	48(%rsp), %rdi
-	FIND_CALLER
-	EDGE_HASH 40(%rsp), 48(%rsp)
-	cmpq	%rdi, CP_FRAME_SLOT(%rdx)
-	jbe	.Lf_miss			/* more entries to pop */
-	FAST_PUSH .Lf_miss, 40(%rsp), 48(%rsp), 48(%rsp)
-	FAST_POPS
+	FRAME_OPEN 0x40
+	cmpq	$0, cp_fentry_internal(%rip)
+	je	.Lf_chained
+	movq	0x40(%rsp), %rsi		/* selfpc */
+	movq	0x48(%rsp), %rdi		/* frompc */
+	call	*cp_fentry_internal(%rip)
+	WORK_FENTRY .Lf_dmiss, .Lf_dslow
+.Lf_ret:
+	FRAME_CLOSE 0x40
+	ret
+	.cfi_adjust_cfa_offset 0x40
+.Lf_dmiss:
+	movq	%rsi, %fs:CP_TLS_TOP(%r11)	/* not busy any more */
+.Lf_dslow:
+	leaq	0x48(%rsp), %rdi		/* the instrumented function's slot */
+	movq	0x40(%rsp), %rsi		/* selfpc */
+	CALL_C	cp_enter_fentry
+	jmp	.Lf_ret
+
+.Lf_chained:
+	WORK_FENTRY .Lf_cmiss, .Lf_cslow
+.Lf_close:
+	FRAME_CLOSE 0x40
 	jmp	.Lf_next
-.Lf_miss:
-	.cfi_restore_state
-	movl	$0, %fs:CP_TLS_BUSY(%r11)
-	FAST_POPS
-.Lf_slow:
-	SAVE
-	leaq	16(%rbx), %rdi		/* the instrumented function's return-address slot */
-	movq	8(%rbx), %rsi		/* selfpc */
-	call	cp_enter_fentry
-	RESTORE
+	.cfi_adjust_cfa_offset 0x40
+.Lf_cmiss:
+	movq	%rsi, %fs:CP_TLS_TOP(%r11)	/* not busy any more */
+.Lf_cslow:
+	leaq	0x48(%rsp), %rdi
+	movq	0x40(%rsp), %rsi
+	CALL_C	cp_enter_fentry
+	jmp	.Lf_close
+	.cfi_adjust_cfa_offset -0x40
 .Lf_next:
 #endif
 	cmpq	$0, cp_next_fentry(%rip)
