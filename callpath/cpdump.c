@@ -126,8 +126,13 @@ static void print_header(FILE *out, const struct sidecar *sc)
 	fprintf(out, "host %s\nexe %s\nbuild-id ", sc->host, sc->exe);
 	for (uint32_t i = 0; i < sc->build_id_len; i++)
 		fprintf(out, "%02x", sc->build_id[i]);
-	fprintf(out, "\nload-address 0x%" PRIx64 "\ndepth %u\nflags 0x%x\n",
-		sc->load_address, sc->depth, sc->flags);
+	fprintf(out, "\nload-address 0x%" PRIx64 "\n", sc->load_address);
+	if (sc->program_end)
+		fprintf(out, "program 0x%" PRIx64 "-0x%" PRIx64 "\n",
+			sc->program_start, sc->program_end);
+	else
+		fputs("program unknown\n", out);
+	fprintf(out, "depth %u\nflags 0x%x\n", sc->depth, sc->flags);
 	fprintf(out, "threads %u\nnodes %u\ncalls %" PRIu64 "\nfailure %s\n",
 		sc->threads, sc->nr_nodes, sidecar_total(sc),
 		sc->failure < SIDECAR_FAIL_NR ? sidecar_failure_names[sc->failure]
@@ -163,7 +168,10 @@ static int print_nodes(FILE *out, const struct sidecar *sc,
 		fprintf(out, "%*s%" PRIu64 " ", (int)(2 * (depth - 1)), "", n->count);
 		put_addr(out, st, sc->load_address, n->callee, 0);
 		fputs(" <- ", out);
-		put_addr(out, st, sc->load_address, n->call_site, 1);
+		if (n->call_site == 0)
+			fputs("[external]", out);	/* outside the program */
+		else
+			put_addr(out, st, sc->load_address, n->call_site, 1);
 		fputc('\n', out);
 	}
 	free(path);

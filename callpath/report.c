@@ -14,6 +14,7 @@
 #include "utils/banned.h"
 
 #define UNKNOWN_NAME "[unknown]"
+#define EXTERNAL_NAME "[external]"	/* call site 0: from outside the program */
 
 /* ------------------------------------------------------------------------ */
 /* The model: interned names and frames keyed by (parent, func, site)       */
@@ -331,8 +332,10 @@ int callpath_model_build(const struct sidecar *sc, const struct profile *p,
 		uint32_t parent = n->parent == SIDECAR_ROOT ? CALLPATH_NONE
 							    : map[n->parent];
 		uint32_t func = intern_func(m, &st, n->callee - bias, n->callee >= bias);
-		uint32_t site = intern_site(m, &st, so, n->call_site - bias,
-					    n->call_site >= bias);
+		uint32_t site = n->call_site == 0
+					? callpath_model_intern(m, EXTERNAL_NAME)
+					: intern_site(m, &st, so, n->call_site - bias,
+						      n->call_site >= bias);
 
 		if (func == CALLPATH_NONE || site == CALLPATH_NONE ||
 		    callpath_model_add(m, parent, func, site, n->count, &map[i]) < 0)
@@ -398,8 +401,15 @@ static int cmp_siblings(const void *pa, const void *pb)
 	return c ? c : strcmp(m->names[fa->site], m->names[fb->site]);
 }
 
+/* A top-level frame's call site is left out when it is outside the program
+ * (main called by the C library): it tells nothing. */
+static int site_untold(const char *site)
+{
+	return !strcmp(site, UNKNOWN_NAME) || !strcmp(site, EXTERNAL_NAME);
+}
+
 /* "main -> b (main+0x4a) -> c (b+0x13)": each frame with its call site;
- * a top-level frame's site is left out when unknown (the C library). */
+ * a top-level frame's site is left out when untold (site_untold). */
 static char *path_text(const struct callpath_model *m, uint32_t idx, uint32_t *buf)
 {
 	uint32_t depth = callpath_model_path(m, idx, buf, m->nr_frames);
@@ -421,7 +431,7 @@ static char *path_text(const struct callpath_model *m, uint32_t idx, uint32_t *b
 		const char *site = m->names[f->site];
 		int n;
 
-		if (d == 0 && !strcmp(site, UNKNOWN_NAME))
+		if (d == 0 && site_untold(site))
 			n = snprintf(p, len, "%s", m->names[f->func]);
 		else
 			n = snprintf(p, len, "%s%s (%s)", d ? " -> " : "",
@@ -517,7 +527,7 @@ static int print_tree(FILE *out, struct report_ctx *c)
 				(int)(2 * (depth - 1)), "",
 				c->func_paths[f->func] > 1 ? "*" : "",
 				m->names[f->func]);
-			if (depth > 1 || strcmp(site, UNKNOWN_NAME))
+			if (depth > 1 || !site_untold(site))
 				fprintf(out, " (%s)", site);
 			fputc('\n', out);
 			for (uint32_t k = first[i + 2]; k > first[i + 1]; k--)

@@ -10,7 +10,9 @@
  * first, so PIE programs work.  Callees become function names as gprof
  * prints them; call sites (return addresses) become "function+0xOFFSET", or
  * "file:line" when the options ask for lines and debug info has them.
- * Addresses outside every symbol become "[unknown]".
+ * Addresses outside every symbol become "[unknown]"; call site 0, a call
+ * from outside the program (sidecar.h), becomes "[external]" and is left
+ * out of a top-level frame's label (main, called by the C library).
  *
  * The model is a calling-context tree of names: sidecar nodes that name the
  * same (parent, function, call site) are one frame, so sidecars of several

@@ -95,6 +95,7 @@ __attribute__((constructor(102))) static void cp_start(void)
 
 struct main_info {
 	uint64_t load_address;
+	uint64_t start, end;	/* run-time span of the PT_LOAD segments */
 	unsigned char build_id[SIDECAR_BUILD_ID_MAX];
 	uint32_t build_id_len;
 };
@@ -141,6 +142,21 @@ static int main_program(struct dl_phdr_info *info, size_t size, void *data)
 	(void)size;
 	/* the first object reported is the main program */
 	mi->load_address = info->dlpi_addr;
+	mi->start = UINT64_MAX;
+	mi->end = 0;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uint64_t lo = info->dlpi_addr + ph->p_vaddr;
+
+		if (ph->p_type != PT_LOAD)
+			continue;
+		if (lo < mi->start)
+			mi->start = lo;
+		if (lo + ph->p_memsz > mi->end)
+			mi->end = lo + ph->p_memsz;
+	}
+	if (mi->start >= mi->end)
+		mi->start = mi->end = 0;	/* unknown: nothing is canonicalised */
 	read_build_id(info, mi);
 	return 1;
 }
@@ -184,7 +200,12 @@ static int sidecar_path_now(char *buf, size_t len)
 	return sidecar_name_for(gmon, buf, len) < 0 ? -1 : 0;
 }
 
-/* Sum the thread trees into `sc`; parents precede children in each pool. */
+/*
+ * Sum the thread trees into `sc`; parents precede children in each pool.
+ * Call sites outside the program become 0 (sidecar_canonical_site), so
+ * that sums of processes that loaded the C library elsewhere line up; two
+ * children that differed only by such a call site become one.
+ */
 static int add_threads(struct sidecar *sc)
 {
 	uint32_t *map = NULL;
@@ -208,7 +229,8 @@ static int add_threads(struct sidecar *sc)
 			uint32_t parent = n->parent == CP_NONE ? SIDECAR_ROOT
 							       : map[n->parent];
 
-			if (sidecar_add(sc, parent, n->call_site, n->callee,
+			if (sidecar_add(sc, parent,
+					sidecar_canonical_site(sc, n->call_site), n->callee,
 					__atomic_load_n(&n->count, __ATOMIC_RELAXED),
 					&map[i]) < 0)
 				goto out;
@@ -255,6 +277,8 @@ __attribute__((destructor)) static void cp_finish(void)
 	if (cp_saw_fentry)
 		sc->flags |= SIDECAR_F_FENTRY;
 	sc->load_address = mi.load_address;
+	sc->program_start = mi.start;
+	sc->program_end = mi.end;
 	memcpy(sc->build_id, mi.build_id, mi.build_id_len);
 	sc->build_id_len = mi.build_id_len;
 	sc->dropped[SIDECAR_DROP_STOPPED] += cp_dropped_early;

@@ -16,7 +16,8 @@
 #include <unistd.h>
 #include "utils/banned.h"
 
-#define HDR_FIXED 112u		/* bytes before the strings */
+#define HDR_FIXED_V1 112u	/* bytes before the strings, version 1 */
+#define HDR_FIXED 128u		/* version 2: + program_start, program_end */
 #define NODE_SIZE_MAX 4096u	/* sanity bound for node_size from a file */
 
 const char *const sidecar_drop_names[SIDECAR_DROP_NR] = {
@@ -262,6 +263,7 @@ int sidecar_merge(struct sidecar *dst, const struct sidecar *src,
 	 * Unsigned arithmetic: the shift is exact modulo 2^64 either way.
 	 */
 	uint64_t shift = dst->load_address - src->load_address;
+	int src_range = src->program_end != 0;
 	uint32_t *map = NULL;
 	int ret = -1;
 
@@ -289,8 +291,14 @@ int sidecar_merge(struct sidecar *dst, const struct sidecar *src,
 		uint32_t parent = n->parent == SIDECAR_ROOT ? SIDECAR_ROOT
 							    : map[n->parent];
 
-		if (sidecar_add(dst, parent, n->call_site + shift,
-				n->callee + shift, n->count, &map[i]) < 0) {
+		uint64_t site = n->call_site, callee = n->callee;
+
+		/* only the program moves; 0 (external) stays 0 */
+		if (src_range ? sidecar_in_program(src, site) : site != 0)
+			site += shift;
+		if (src_range ? sidecar_in_program(src, callee) : callee != 0)
+			callee += shift;
+		if (sidecar_add(dst, parent, site, callee, n->count, &map[i]) < 0) {
 			set_err(err, errlen,
 				"cannot merge sidecars: out of memory at node %u", i);
 			goto out;
@@ -309,6 +317,10 @@ int sidecar_merge(struct sidecar *dst, const struct sidecar *src,
 		/* later sources are then checked against this binary */
 		memcpy(dst->build_id, src->build_id, src->build_id_len);
 		dst->build_id_len = src->build_id_len;
+	}
+	if (!dst->program_end && src_range) {
+		dst->program_start = src->program_start + shift;
+		dst->program_end = src->program_end + shift;
 	}
 	if (!dst->failure)
 		dst->failure = src->failure;
@@ -410,6 +422,8 @@ static void encode_header(const struct sidecar *sc, unsigned char *buf)
 	put16(buf + 104, (uint16_t)host_len);
 	put16(buf + 106, (uint16_t)exe_len);
 	put16(buf + 108, (uint16_t)bid_len);
+	put64(buf + 112, sc->program_start);
+	put64(buf + 120, sc->program_end);
 	p = buf + HDR_FIXED;
 	memcpy(p, sc->host, host_len);
 	p += host_len;
@@ -527,7 +541,7 @@ int sidecar_decode(const void *data, size_t len, const char *name,
 {
 	const unsigned char *buf = data;
 	struct sidecar *sc = NULL;
-	uint32_t version, hsize, node_size;
+	uint32_t version, hsize, node_size, fixed;
 	uint64_t nr_nodes;
 	size_t host_len, exe_len, bid_len, table;
 
@@ -548,13 +562,14 @@ int sidecar_decode(const void *data, size_t len, const char *name,
 		return -1;
 	}
 	version = get32(buf + 8);
-	if (version != SIDECAR_VERSION) {
+	if (version < SIDECAR_VERSION_MIN || version > SIDECAR_VERSION) {
 		set_err(err, errlen,
-			"cannot read '%s': unsupported version %u (this reader knows %u)",
-			name, version, SIDECAR_VERSION);
+			"cannot read '%s': unsupported version %u (this reader knows %u to %u)",
+			name, version, SIDECAR_VERSION_MIN, SIDECAR_VERSION);
 		return -1;
 	}
-	if (len < HDR_FIXED) {
+	fixed = version == 1 ? HDR_FIXED_V1 : HDR_FIXED;
+	if (len < fixed) {
 		set_err(err, errlen, "cannot read '%s': truncated header at byte %zu",
 			name, len);
 		return -1;
@@ -565,7 +580,7 @@ int sidecar_decode(const void *data, size_t len, const char *name,
 	host_len = get16(buf + 104);
 	exe_len = get16(buf + 106);
 	bid_len = get16(buf + 108);
-	if (hsize < HDR_FIXED + host_len + exe_len + bid_len || hsize % 8) {
+	if (hsize < fixed + host_len + exe_len + bid_len || hsize % 8) {
 		set_err(err, errlen, "cannot read '%s': bad header size %u",
 			name, hsize);
 		return -1;
@@ -573,6 +588,12 @@ int sidecar_decode(const void *data, size_t len, const char *name,
 	if (bid_len > SIDECAR_BUILD_ID_MAX) {
 		set_err(err, errlen, "cannot read '%s': build-id of %zu bytes is too long",
 			name, bid_len);
+		return -1;
+	}
+	if (version >= 2 && get64(buf + 112) > get64(buf + 120)) {
+		set_err(err, errlen, "cannot read '%s': bad program range "
+			"0x%llx-0x%llx", name, (unsigned long long)get64(buf + 112),
+			(unsigned long long)get64(buf + 120));
 		return -1;
 	}
 	if (len < hsize) {
@@ -618,11 +639,15 @@ int sidecar_decode(const void *data, size_t len, const char *name,
 	sc->load_address = get64(buf + 64);
 	for (int d = 0; d < SIDECAR_DROP_NR; d++)
 		sc->dropped[d] = get64(buf + 72 + 8 * d);
-	sc->host = dup_bytes(buf + HDR_FIXED, host_len);
-	sc->exe = dup_bytes(buf + HDR_FIXED + host_len, exe_len);
+	if (version >= 2) {
+		sc->program_start = get64(buf + 112);
+		sc->program_end = get64(buf + 120);
+	}
+	sc->host = dup_bytes(buf + fixed, host_len);
+	sc->exe = dup_bytes(buf + fixed + host_len, exe_len);
 	if (!sc->host || !sc->exe)
 		goto oom;
-	memcpy(sc->build_id, buf + HDR_FIXED + host_len + exe_len, bid_len);
+	memcpy(sc->build_id, buf + fixed + host_len + exe_len, bid_len);
 	sc->build_id_len = (uint32_t)bid_len;
 
 	if (nr_nodes) {

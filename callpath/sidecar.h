@@ -33,8 +33,9 @@
 #include <stdint.h>
 
 #define SIDECAR_MAGIC        "EGPROFCP"	/* 8 bytes, no terminator on disk */
-#define SIDECAR_VERSION      1u
-#define SIDECAR_NODE_SIZE_V1 40u	/* bytes per node record in version 1 */
+#define SIDECAR_VERSION      2u	/* written; version 1 is still read */
+#define SIDECAR_VERSION_MIN  1u
+#define SIDECAR_NODE_SIZE_V1 40u	/* bytes per node record (versions 1 and 2) */
 #define SIDECAR_ROOT         UINT32_MAX	/* parent index of top-level nodes */
 #define SIDECAR_BUILD_ID_MAX 64
 #define SIDECAR_SUFFIX       ".callpath"
@@ -69,7 +70,8 @@ extern const char *const sidecar_failure_names[SIDECAR_FAIL_NR];
 struct sidecar_node {
 	uint32_t parent;	/* SIDECAR_ROOT or index of the parent node */
 	uint32_t flags;		/* reserved for per-node extensions; 0 in v1 */
-	uint64_t call_site;	/* return address in the caller (run-time address) */
+	uint64_t call_site;	/* return address in the caller (run-time address),
+				   0 when the caller is outside the program */
 	uint64_t callee;	/* address inside the callee (mcount's selfpc) */
 	uint64_t count;		/* calls along this path */
 };
@@ -84,6 +86,9 @@ struct sidecar {
 	uint32_t failure;	/* enum sidecar_failure */
 	uint32_t threads;	/* threads whose trees were merged */
 	uint64_t load_address;	/* load bias of the main program (0 unless PIE) */
+	/* The main program's image, run-time addresses [start, end); both 0
+	 * when unknown (read from a version-1 file). */
+	uint64_t program_start, program_end;
 	uint64_t dropped[SIDECAR_DROP_NR];
 	char *host;		/* owned, NUL-terminated, never NULL after sidecar_new */
 	char *exe;		/* owned, NUL-terminated, never NULL after sidecar_new */
@@ -118,17 +123,41 @@ int sidecar_add(struct sidecar *sc, uint32_t parent, uint64_t call_site,
 uint32_t sidecar_find(const struct sidecar *sc, uint32_t parent,
 		      uint64_t call_site, uint64_t callee);
 
+/* Is `addr` inside the main program's image?  0 when the range is unknown. */
+static inline int sidecar_in_program(const struct sidecar *sc, uint64_t addr)
+{
+	return addr >= sc->program_start && addr < sc->program_end;
+}
+
+/*
+ * The call site as a sidecar records it: 0 ("external") when it is outside
+ * the program (the C library calling main, a callback from qsort, code of
+ * any shared library), so that such calls line up across processes that
+ * load the libraries at different addresses.  Unchanged when the program's
+ * range is unknown.  The runtime applies it when writing.
+ */
+static inline uint64_t sidecar_canonical_site(const struct sidecar *sc,
+					      uint64_t call_site)
+{
+	if (!sc->program_end || sidecar_in_program(sc, call_site))
+		return call_site;
+	return 0;
+}
+
 /*
  * Add every path of `src` into `dst` (counts summed where (call site, callee)
  * paths match, new paths appended), and sum the dropped counters and thread
  * counts.
  *
- * The merged tree is expressed in dst's address space: src's call sites and
- * callees are shifted by dst->load_address - src->load_address first, so
- * two processes of one PIE program, loaded at different addresses, line up
- * (the shift is 0 without PIE and between threads of one process).
- * Addresses outside the main program (shared libraries) are shifted too and
- * so do not line up across processes; reports only name main-program code.
+ * The merged tree is expressed in dst's address space: src's addresses
+ * inside src's program range are shifted by dst->load_address -
+ * src->load_address first, so two processes of one PIE program, loaded at
+ * different addresses, line up (the shift is 0 without PIE and between
+ * threads of one process).  Other addresses are kept: external call sites
+ * are 0 in every process, and callees in instrumented shared libraries are
+ * not rebased (they line up only where the library was loaded at the same
+ * address).  A src without a program range (version 1) has every non-zero
+ * address shifted, as version 1 did; a dst without one takes src's, moved.
  *
  * A src whose build-id differs from dst's, when both have one, comes from
  * another binary: refused with an error naming both build-ids, dst

@@ -64,23 +64,54 @@ int callpath_sum_read(char *const *gmon_files, size_t n, struct sidecar **out,
 	return 0;
 }
 
+/* Nothing is written: a sum of an earlier run must not stay beside the new
+ * gmon sum.  Says so when the user could expect one. */
+static int remove_stale(const char *out_path, int tell)
+{
+	if (unlink(out_path) == 0) {
+		if (tell)
+			warning("removed '%s' of an earlier run: it does not match "
+				"the new gmon sum", out_path);
+		return 0;
+	}
+	if (errno == ENOENT)
+		return 0;
+	return error("cannot remove '%s' of an earlier run, which does not match "
+		     "the new gmon sum: %s", out_path, strerror(errno));
+}
+
+int callpath_sum_store(const char *out_path, const struct sidecar *sc,
+		       const char *missing, int some)
+{
+	char err[4096];
+
+	if (!some)
+		return remove_stale(out_path, 0);
+	if (missing) {
+		warning("not writing '%s': '%s' has no call-path sidecar, and a sum "
+			"without its calls would not match the gmon sum",
+			out_path, missing);
+		return remove_stale(out_path, 1);
+	}
+	if (!sc)
+		return error("internal error: no sidecar sum to write to '%s'", out_path);
+	if (sidecar_write_atomic(sc, out_path, err, sizeof(err)) < 0)
+		return error("%s", err);
+	return 0;
+}
+
 int callpath_sum_write(char *const *gmon_files, size_t n, const char *out_path)
 {
 	struct sidecar *sc;
 	size_t missing;
-	char err[4096];
-	int ret = 0;
+	int ret;
 
-	if (callpath_sum_read(gmon_files, n, &sc, &missing) < 0)
+	if (callpath_sum_read(gmon_files, n, &sc, &missing) < 0) {
+		remove_stale(out_path, 1);
 		return -1;
-	if (!sc)
-		return 0;
-	if (missing != n)
-		warning("not writing '%s': '%s' has no call-path sidecar, and a sum "
-			"without its calls would not match the gmon sum",
-			out_path, gmon_files[missing]);
-	else if (sidecar_write_atomic(sc, out_path, err, sizeof(err)) < 0)
-		ret = error("%s", err);
+	}
+	ret = callpath_sum_store(out_path, sc,
+				 missing == n ? NULL : gmon_files[missing], sc != NULL);
 	sidecar_free(sc);
 	return ret;
 }

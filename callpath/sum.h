@@ -12,7 +12,13 @@
  * PIE program, recorded at different load addresses, are rebased to the
  * first one's, and sidecars of another binary (build-id) are refused.  This
  * module adds the file names, the messages naming them, and the policy for
- * gmon files without a sidecar.
+ * gmon files without a sidecar, shared by `gprof -s` and egprof-sum:
+ *   every gmon file has a sidecar: their sum is written beside the gmon sum;
+ *   none has one: nothing (a program not linked with libcallpath);
+ *   only some have one: a warning naming the first without, nothing written
+ *     (a sum of some files' call paths would not match the gmon sum of all).
+ * Whenever nothing is written, a sidecar sum left at that name by an earlier
+ * run is removed: it would sit beside the new gmon sum and not match it.
  *
  *   struct sidecar *sc;
  *   size_t missing;
@@ -39,12 +45,20 @@ int callpath_sum_read(char *const *gmon_files, size_t n, struct sidecar **out,
 		      size_t *missing);
 
 /*
- * `gprof -s`: when every gmon file has a sidecar, write their sum to
- * `out_path` atomically.  When none has one, do nothing (a program not
- * linked with libcallpath).  When only some have one, warn and write
- * nothing: a sum of some files would not match the gmon sum of all.
- * 0, or -1 on unreadable input or a failed write.
+ * `gprof -s`: callpath_sum_read(), then callpath_sum_store().  0, or -1 on
+ * unreadable input or a failed write or removal.
  */
 int callpath_sum_write(char *const *gmon_files, size_t n, const char *out_path);
+
+/*
+ * The policy above, once the inputs are known (egprof-sum finds them out
+ * across its processes): `missing` is the first gmon file without a
+ * sidecar, NULL when every one has one; `some` says whether any has one;
+ * `sc` is the sum of all of them (used only when `missing` is NULL).
+ * Writes `out_path` atomically, or removes a stale one (saying so when
+ * `some`).  0, or -1 after reporting a failed write or removal.
+ */
+int callpath_sum_store(const char *out_path, const struct sidecar *sc,
+		       const char *missing, int some);
 
 #endif

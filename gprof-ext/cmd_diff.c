@@ -22,42 +22,36 @@
 #include "utils/error.h"
 #include "utils/banned.h"
 
-/* gprof options that mean something for a diff; every other is refused. */
-static const struct {
-	int val;
-	const char *name; /* for long-only options, else NULL */
-} allowed[] = {
-	{ 'p', NULL }, { 'P', NULL }, { 'q', NULL }, { 'Q', NULL }, { 'b', NULL },
-	{ 'z', NULL }, { 'e', NULL }, { 'E', NULL }, { 'f', NULL }, { 'F', NULL },
-	{ 'n', NULL }, { 'N', NULL }, { 'k', NULL }, { 'T', NULL }, { 'w', NULL },
-	{ 'a', NULL }, { 'L', NULL },
-	{ 0, "demangle" }, { 0, "no-demangle" }, { 0, "inline-file-names" },
-};
-
-/* Why the common refusals do not apply, for the message. */
-static const struct {
-	int val;
-	const char *why;
-} refusals[] = {
-	{ 'l', "line-level profiles are not compared" },
-	{ 'A', "annotated source is not compared" },
-	{ 'J', "annotated source is not compared" },
-	{ 'C', "basic-block counts are not compared" },
-	{ 'Z', "basic-block counts are not compared" },
-	{ 'x', "basic-block counts are not compared" },
-	{ 's', "a diff does not write a sum; a directory operand is summed" },
-	{ 'r', "function ordering is not compared" },
-	{ 'R', "file ordering is not compared" },
-	{ 'i', "it prints gmon file information, not a profile" },
-	{ 'c', "the static call graph is not compared" },
-	{ 'y', "annotated source is not compared" },
-	{ 'm', "basic-block counts are not compared" },
-	{ 't', "annotated source is not compared" },
-	{ 'I', "annotated source is not compared" },
-	{ 'D', "symbols are matched by name across binaries" },
-	{ 'S', "symbols are matched by name across binaries" },
-	{ 'O', "both sides are read in gprof's own format" },
-	{ 'd', "debugging output is per profile" },
+/* gprof options that mean something for a diff (why NULL); every other is
+ * refused, with a reason where a user may wonder. */
+static const struct cmdline_rule rules[] = {
+	{ 'p', NULL, NULL }, { 'P', NULL, NULL }, { 'q', NULL, NULL },
+	{ 'Q', NULL, NULL }, { 'b', NULL, NULL }, { 'z', NULL, NULL },
+	{ 'e', NULL, NULL }, { 'E', NULL, NULL }, { 'f', NULL, NULL },
+	{ 'F', NULL, NULL }, { 'n', NULL, NULL }, { 'N', NULL, NULL },
+	{ 'k', NULL, NULL }, { 'T', NULL, NULL }, { 'w', NULL, NULL },
+	{ 'a', NULL, NULL }, { 'L', NULL, NULL },
+	{ 0, "demangle", NULL }, { 0, "no-demangle", NULL },
+	{ 0, "inline-file-names", NULL },
+	{ 'l', NULL, "line-level profiles are not compared" },
+	{ 'A', NULL, "annotated source is not compared" },
+	{ 'J', NULL, "annotated source is not compared" },
+	{ 'C', NULL, "basic-block counts are not compared" },
+	{ 'Z', NULL, "basic-block counts are not compared" },
+	{ 'x', NULL, "basic-block counts are not compared" },
+	{ 's', NULL, "a diff does not write a sum; a directory operand is summed" },
+	{ 'r', NULL, "function ordering is not compared" },
+	{ 'R', NULL, "file ordering is not compared" },
+	{ 'i', NULL, "it prints gmon file information, not a profile" },
+	{ 'c', NULL, "the static call graph is not compared" },
+	{ 'y', NULL, "annotated source is not compared" },
+	{ 'm', NULL, "basic-block counts are not compared" },
+	{ 't', NULL, "annotated source is not compared" },
+	{ 'I', NULL, "annotated source is not compared" },
+	{ 'D', NULL, "symbols are matched by name across binaries" },
+	{ 'S', NULL, "symbols are matched by name across binaries" },
+	{ 'O', NULL, "both sides are read in gprof's own format" },
+	{ 'd', NULL, "debugging output is per profile" },
 };
 
 struct side {
@@ -79,35 +73,17 @@ struct layout {
 	struct diff_print_opts po;
 };
 
-static int option_allowed(const struct cmdline_opt *co)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(allowed) / sizeof(allowed[0]); i++) {
-		if (allowed[i].name ? (co->name && !strcmp(co->name, allowed[i].name))
-				    : (co->val == allowed[i].val))
-			return 1;
-	}
-	return 0;
-}
-
 static int check_options(const struct cmdline *cl, struct layout *lay)
 {
 	int style_flat = 0, style_graph = 0, user_flat = 0, user_graph = 0;
-	size_t i, k;
+	size_t i;
 
+	if (cmdline_check(cl, "--diff", rules, sizeof(rules) / sizeof(rules[0]),
+			  "it does not apply to a diff") < 0)
+		return -1;
 	for (i = 0; i < cl->nopts; i++) {
 		const struct cmdline_opt *co = &cl->opts[i];
-		const char *why = "it does not apply to a diff";
-		char spell[64];
 
-		if (!option_allowed(co)) {
-			for (k = 0; k < sizeof(refusals) / sizeof(refusals[0]); k++)
-				if (refusals[k].val == co->val)
-					why = refusals[k].why;
-			return error("option '%s' cannot be used with --diff (%s)",
-				     cmdline_opt_spelling(co, spell, sizeof(spell)), why);
-		}
 		/* Upstream's output-style rules (gprof.c), for our two tables. */
 		switch (co->val) {
 		case 'p':

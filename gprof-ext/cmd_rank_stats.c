@@ -17,6 +17,56 @@
 #include "utils/error.h"
 #include "utils/banned.h"
 
+#define NOT_PRINTED "it only changes gprof's own tables, which --rank-stats does not print"
+
+/*
+ * gprof options that change which functions are counted, what their calls
+ * are or how they are named (why NULL); every other is refused.  Each file
+ * is read by upstream with these options, so an option that writes a file
+ * (-s: gmon.sum, -y: annotated sources) would write it once per file.
+ */
+static const struct cmdline_rule rules[] = {
+	{ 'p', NULL, NULL }, { 'P', NULL, NULL }, { 'q', NULL, NULL },
+	{ 'Q', NULL, NULL }, { 'e', NULL, NULL }, { 'E', NULL, NULL },
+	{ 'f', NULL, NULL }, { 'F', NULL, NULL }, { 'n', NULL, NULL },
+	{ 'N', NULL, NULL }, { 'k', NULL, NULL }, { 'z', NULL, NULL },
+	{ 'a', NULL, NULL }, { 'D', NULL, NULL }, { 'S', NULL, NULL },
+	{ 'O', NULL, NULL }, { 'b', NULL, NULL },
+	{ 0, "demangle", NULL }, { 0, "no-demangle", NULL },
+	{ 's', NULL, "statistics read each rank file on its own and write no "
+		     "sum; sum with -s alone or with egprof-sum" },
+	{ 'l', NULL, "statistics are per function, not per source line" },
+	{ 'A', NULL, "annotated source is not part of the rank statistics" },
+	{ 'J', NULL, "annotated source is not part of the rank statistics" },
+	{ 'y', NULL, "annotated source is not part of the rank statistics" },
+	{ 't', NULL, "annotated source is not part of the rank statistics" },
+	{ 'I', NULL, "annotated source is not part of the rank statistics" },
+	{ 'C', NULL, "basic-block counts are not part of the rank statistics" },
+	{ 'Z', NULL, "basic-block counts are not part of the rank statistics" },
+	{ 'x', NULL, "basic-block counts are not part of the rank statistics" },
+	{ 'm', NULL, "basic-block counts are not part of the rank statistics" },
+	{ 'r', NULL, "it prints a function ordering, not a profile" },
+	{ 'R', NULL, "it prints a file ordering, not a profile" },
+	{ 'i', NULL, "it prints gmon file information, not a profile" },
+	{ 'c', NULL, "the static call graph adds no calls or time" },
+	{ 'd', NULL, "debugging output is per profile" },
+	{ 'T', NULL, NOT_PRINTED }, { 'w', NULL, NOT_PRINTED },
+	{ 'L', NULL, NOT_PRINTED }, { 0, "inline-file-names", NOT_PRINTED },
+};
+
+/* Our options that choose another report. */
+static int check_ours(const struct egprof_opts *o)
+{
+	const char *opt = o->extended ? "--extended" : o->gml_path ? "--gml" :
+			  o->dot_path ? "--dot" : o->graphml_path ? "--graphml" :
+			  o->callpath ? "--callpath" : o->folded_path ? "--folded" : NULL;
+
+	if (opt)
+		return error("option '%s' cannot be used with --rank-stats (it "
+			     "writes another report, of one profile or a diff)", opt);
+	return 0;
+}
+
 static int default_jobs(void)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -85,8 +135,11 @@ int cmd_rank_stats(struct egprof_opts *o)
 	char title[1024];
 	int status = 1;
 
-	if (cmdline_split(&cl, o->argc, o->argv) < 0)
+	if (check_ours(o) < 0 || cmdline_split(&cl, o->argc, o->argv) < 0)
 		return 1;
+	if (cmdline_check(&cl, "--rank-stats", rules, sizeof(rules) / sizeof(rules[0]),
+			  "it does not apply to rank statistics") < 0)
+		goto out;
 	if (cl.noperands < 2) {
 		error("--rank-stats needs the program and its rank files: APP FILES...|DIR");
 		goto out;

@@ -9,7 +9,8 @@
  * operands are gmon files) and, only when the command succeeded (so
  * upstream wrote gmon.sum), writes the sidecar sum (callpath/sum.h:
  * nothing when no input has a sidecar, a warning and nothing when only some
- * have one).
+ * have one; when nothing is written, a gmon.sum.callpath of an earlier run
+ * is removed, since it would not match the new gmon.sum).
  */
 #include <getopt.h>
 #include <stdio.h>

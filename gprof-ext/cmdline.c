@@ -78,3 +78,35 @@ const char *cmdline_opt_spelling(const struct cmdline_opt *o, char *buf, size_t 
 		snprintf(buf, n, "-%c", o->val);
 	return buf;
 }
+
+static const struct cmdline_rule *rule_of(const struct cmdline_opt *co,
+					  const struct cmdline_rule *rules, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (rules[i].name ? co->name && !strcmp(co->name, rules[i].name)
+				  : co->val == rules[i].val)
+			return &rules[i];
+	}
+	return NULL;
+}
+
+int cmdline_check(const struct cmdline *cl, const char *mode,
+		  const struct cmdline_rule *rules, size_t nrules,
+		  const char *other_why)
+{
+	size_t i;
+
+	for (i = 0; i < cl->nopts; i++) {
+		const struct cmdline_rule *r = rule_of(&cl->opts[i], rules, nrules);
+		char spell[64];
+
+		if (r && !r->why)
+			continue;
+		return error("option '%s' cannot be used with %s (%s)",
+			     cmdline_opt_spelling(&cl->opts[i], spell, sizeof(spell)),
+			     mode, r ? r->why : other_why);
+	}
+	return 0;
+}

@@ -33,4 +33,25 @@ void cmdline_release(struct cmdline *cl);
 /* "-x" or "--name", for messages. */
 const char *cmdline_opt_spelling(const struct cmdline_opt *o, char *buf, size_t n);
 
+/*
+ * Which upstream options a mode (--diff, --rank-stats) accepts: one table,
+ * each row an option accepted (why NULL) or refused with its reason.  An
+ * option is matched by its long name when the row has one (long-only
+ * options), else by its short character.
+ */
+struct cmdline_rule {
+	int val;           /* the short option character; 0 with a name */
+	const char *name;  /* a long-only option's name, else NULL */
+	const char *why;   /* NULL: accepted; else why it is refused */
+};
+
+/*
+ * Report the first option of `cl` that `rules` does not accept, as
+ * "option '-s' cannot be used with --diff (WHY)", with `other_why` for
+ * options not in the table.  0 when all are accepted, else -1.
+ */
+int cmdline_check(const struct cmdline *cl, const char *mode,
+		  const struct cmdline_rule *rules, size_t nrules,
+		  const char *other_why);
+
 #endif

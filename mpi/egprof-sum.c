@@ -8,18 +8,24 @@
  * the P partial sums then meet in a binomial tree (log2 P rounds, each
  * process sending once), and process 0 writes OUT (default gmon.sum).
  * Call-path sidecars beside the files are summed the same way into
- * OUT.callpath.  Every process reports its own errors; they agree on
- * failure before the tree, so a bad file cannot leave the others waiting.
+ * OUT.callpath, under `gprof -s`'s policy (callpath/sum.h): only when every
+ * file has one; the processes first agree on the first file without one, so
+ * with any missing, none is read.  Every process reports its own errors;
+ * they agree on failure before the tree, so a bad file cannot leave the
+ * others waiting.
  */
+#include <errno.h>
 #include <mpi.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
+#include <unistd.h>
 #include "callpath/sidecar.h"
+#include "callpath/sum.h"
 #include "gprof-ext/operands.h"
 #include "mpi/gmonsum.h"
+#include "utils/error.h"
 #include "utils/banned.h"
 
 static int rank, nprocs;
@@ -60,22 +66,54 @@ fail:
 	return -1;
 }
 
-/* The sum of this process's share, gmon files and sidecars. */
+/*
+ * Which files of this process's share have a sidecar: *missing is the index
+ * of the first without one (n when none lacks one), *found how many have
+ * one.  As callpath_sum_read() decides: only a file that does not exist is
+ * missing; any other problem shows when it is read.
+ */
+static int scan_share(char **files, size_t n, uint64_t *missing, uint64_t *found)
+{
+	char path[4096];
+	size_t i;
+
+	*missing = n;
+	*found = 0;
+	for (i = (size_t)rank; i < n; i += (size_t)nprocs) {
+		if (sidecar_name_for(files[i], path, sizeof(path)) < 0) {
+			say("file name too long");
+			return -1;
+		}
+		if (access(path, F_OK) != 0 && errno == ENOENT) {
+			if (*missing == n)
+				*missing = i;
+		} else {
+			(*found)++;
+		}
+	}
+	return 0;
+}
+
+/* The sum of this process's share: gmon files, and sidecars when scp is
+ * not NULL. */
 static int sum_share(char **files, size_t n, struct gmonsum *g, struct sidecar **scp)
 {
 	char err[512], path[4096];
 	size_t i;
 
 	for (i = (size_t)rank; i < n; i += (size_t)nprocs) {
-		struct stat st;
 		struct sidecar *sc;
 
 		if (gmonsum_read(g, files[i], err, sizeof(err)) < 0) {
 			say(err);
 			return -1;
 		}
-		if (sidecar_name_for(files[i], path, sizeof(path)) < 0 || stat(path, &st) < 0)
+		if (!scp)
 			continue;
+		if (sidecar_name_for(files[i], path, sizeof(path)) < 0) {
+			say("file name too long");
+			return -1;
+		}
 		if (sidecar_read(path, &sc, err, sizeof(err)) < 0) {
 			say(err);
 			return -1;
@@ -84,8 +122,6 @@ static int sum_share(char **files, size_t n, struct gmonsum *g, struct sidecar *
 			*scp = sc;
 			continue;
 		}
-		if ((*scp)->rank != sc->rank)
-			(*scp)->rank = -1;
 		if (sidecar_merge(*scp, sc, err, sizeof(err)) < 0) {
 			sidecar_free(sc);
 			say(err);
@@ -157,8 +193,6 @@ static int unpack_add(const unsigned char *b, size_t len, struct gmonsum *g, str
 		*scp = sc;
 		return 0;
 	}
-	if ((*scp)->rank != sc->rank)
-		(*scp)->rank = -1;
 	r = sidecar_merge(*scp, sc, err, sizeof(err));
 	sidecar_free(sc);
 	if (r < 0)
@@ -274,9 +308,11 @@ int main(int argc, char **argv)
 	size_t n = 0, i;
 	struct gmonsum g;
 	struct sidecar *sc = NULL;
+	uint64_t missing, found, first_missing, nfound;
 	int first = 1, bad, anybad, status = 0;
 
 	MPI_Init(&argc, &argv);
+	error_set_program("egprof-sum");
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
 	if (argc > 2 && !strcmp(argv[1], "-o")) {
@@ -296,7 +332,12 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	gmonsum_init(&g);
-	bad = sum_share(files, n, &g, &sc) < 0;
+	bad = scan_share(files, n, &missing, &found) < 0;
+	MPI_Allreduce(&missing, &first_missing, 1, MPI_UINT64_T, MPI_MIN, MPI_COMM_WORLD);
+	MPI_Allreduce(&found, &nfound, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+	/* the sidecars are summed only when every file has one */
+	if (!bad)
+		bad = sum_share(files, n, &g, first_missing == n ? &sc : NULL) < 0;
 	MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
 	if (anybad) {
 		status = 1;
@@ -307,9 +348,12 @@ int main(int argc, char **argv)
 		if (gmonsum_write(&g, out, err, sizeof(err)) < 0) {
 			say(err);
 			status = 1;
-		} else if (sc && (sidecar_name_for(out, path, sizeof(path)) < 0 ||
-				  sidecar_write_atomic(sc, path, err, sizeof(err)) < 0)) {
-			say(err);
+		} else if (sidecar_name_for(out, path, sizeof(path)) < 0) {
+			say("output file name too long");
+			status = 1;
+		} else if (callpath_sum_store(path, sc, first_missing < n ?
+					      files[first_missing] : NULL,
+					      nfound > 0) < 0) {
 			status = 1;
 		}
 	}

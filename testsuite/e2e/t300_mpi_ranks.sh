@@ -5,9 +5,10 @@
 # Checks rank identity from sidecars, --rank-stats, --diff of the two
 # directories (with --callpath: per-side sidecar sums), -s (byte-identical
 # to /usr/bin/gprof, plus a sidecar sum whose ranks line up although each
-# loaded the PIE elsewhere; also with --callpath; none when some sidecars
-# are missing) and egprof-sum under mpirun.  Skips when OpenMPI is not
-# installed.
+# loaded the PIE elsewhere: one tree, the union of the ranks' trees; also
+# with --callpath; none, and a stale one removed, when some sidecars are
+# missing) and egprof-sum under mpirun (the same policy).  Skips when
+# OpenMPI is not installed.
 set -u
 . "$SRCDIR/testsuite/e2e/lib.sh"
 
@@ -90,6 +91,26 @@ folded_by_name() { # FILE... -> "path count" lines, summed per path, sorted
 		awk '{ c[$1] += $2 } END { for (p in c) print p, c[p] }' | sort
 }
 total() { "$CP/cpdump" -H "$1" | sed -n 's/^calls //p'; }
+nodes() { "$CP/cpdump" -H "$1" | sed -n 's/^nodes //p'; }
+# Distinct (callee, call site) paths, named, over the files one by one: the
+# node count of a sum that lines the ranks up (the union of their trees).
+union_nodes() { # FILE...
+	for f in "$@"; do "$CP/cpdump" -s ranks.nm "$f" | sed -n '/^dropped-stopped/,$p' | sed 1d; done |
+		awk '{ match($0, /^ */); d = RLENGTH / 2; sub(/^ *[0-9]+ /, "");
+		       key[d] = (d ? key[d - 1] ";" : "") $0; print key[d] }' | sort -u | wc -l
+}
+
+# --rank-stats reads each file through upstream on its own: -s would write
+# gmon.sum once per file, so it is refused, and nothing is written.
+"$EGPROF" --rank-stats -s ./ranks run2 >rs-s.out 2>rs-s.err
+rc=$?
+if [ $rc = 1 ] && grep -q "option '-s' cannot be used with --rank-stats" rs-s.err &&
+   [ ! -s rs-s.out ] && [ ! -e gmon.sum ] && [ ! -e run2/gmon.sum ]; then
+	ok "--rank-stats -s APP DIR is refused and writes no gmon.sum"
+else
+	not_ok "--rank-stats -s APP DIR is refused and writes no gmon.sum (status $rc)"
+	diag <rs-s.err
+fi
 
 # --rank-stats on a directory.
 "$EGPROF" --rank-stats ./ranks run2 >stats.out 2>stats.err
@@ -196,9 +217,7 @@ else
 	not_ok "-s also sums the sidecars into gmon.sum.callpath (want $want calls)"
 fi
 # Without rebasing, the other ranks' addresses would be named with the first
-# one's load address: wrong names, or raw 0x... addresses.  (The raw tree
-# keeps one root per rank: main's call site is in libc, which each process
-# also loads elsewhere; names merge them.)
+# one's load address: wrong names, or raw 0x... addresses.
 folded_by_name run1/*.callpath >ranks.folded
 folded_by_name sum.ours/gmon.sum.callpath >sum.folded
 if [ -s ranks.folded ] && cmp -s ranks.folded sum.folded && ! grep -q 0x sum.folded; then
@@ -206,6 +225,21 @@ if [ -s ranks.folded ] && cmp -s ranks.folded sum.folded && ! grep -q 0x sum.fol
 else
 	not_ok "-s: the PIE ranks' paths line up in the sum (named paths and counts as summed by hand)"
 	diff ranks.folded sum.folded | diag
+fi
+# Lined up node by node, not only by name: main's call site is in the C
+# library, loaded elsewhere by each rank, and is recorded as 0 (external),
+# so the sum is one tree, the union of the ranks' trees (rank 0 alone calls
+# timers), not one copy per rank.
+want_nodes=$(union_nodes run1/*.callpath)
+all_nodes=0
+for s in run1/*.callpath; do all_nodes=$((all_nodes + $(nodes "$s"))); done
+got_nodes=$(nodes sum.ours/gmon.sum.callpath)
+if [ "$got_nodes" = "$want_nodes" ] && [ "$got_nodes" -lt "$all_nodes" ] &&
+   [ "$("$CP/cpdump" sum.ours/gmon.sum.callpath | grep -c ' <- \[external\]$')" = 1 ]; then
+	ok "-s: the sum has $got_nodes nodes, the union of the ranks' trees (not $all_nodes), one external root"
+else
+	not_ok "-s: the sum has the union of the ranks' nodes (want $want_nodes, got $got_nodes; $all_nodes in all)"
+	"$CP/cpdump" -s ranks.nm sum.ours/gmon.sum.callpath | diag
 fi
 
 # -s with --callpath runs through gprof with extensions: the same gmon.sum,
@@ -224,15 +258,27 @@ else
 fi
 
 # Only some gmon files with a sidecar: gmon.sum as always, a warning, and no
-# gmon.sum.callpath (a sum of some ranks would not match gmon.sum).
+# gmon.sum.callpath (a sum of some ranks would not match gmon.sum); one an
+# earlier run left is removed, and the user is told.
 rm -rf sum.part && cp -a run1 sum.part && rm -f "$(ls sum.part/*.callpath | head -1)"
 (cd sum.part && "$EGPROF" -s ../ranks $files >out 2>err)
 rc=$?
 if [ $rc = 0 ] && [ -f sum.part/gmon.sum ] && [ ! -e sum.part/gmon.sum.callpath ] &&
-   grep -q "warning: not writing 'gmon.sum.callpath': 'gmon\.[0-9]*' has no call-path sidecar" sum.part/err; then
+   grep -q "warning: not writing 'gmon.sum.callpath': 'gmon\.[0-9]*' has no call-path sidecar" sum.part/err &&
+   ! grep -q removed sum.part/err; then
 	ok "-s with some sidecars missing: gmon.sum, a warning naming the file, no gmon.sum.callpath"
 else
 	not_ok "-s with some sidecars missing: gmon.sum, a warning naming the file, no gmon.sum.callpath (status $rc)"
+	diag <sum.part/err
+fi
+cp sum.ours/gmon.sum.callpath sum.part/gmon.sum.callpath
+(cd sum.part && "$EGPROF" -s ../ranks $files >out 2>err)
+rc=$?
+if [ $rc = 0 ] && [ ! -e sum.part/gmon.sum.callpath ] &&
+   grep -q "warning: removed 'gmon.sum.callpath' of an earlier run" sum.part/err; then
+	ok "-s with some sidecars missing removes a stale gmon.sum.callpath and says so"
+else
+	not_ok "-s with some sidecars missing removes a stale gmon.sum.callpath and says so (status $rc)"
 	diag <sum.part/err
 fi
 rm -rf sum.bare && cp -a bare sum.bare
@@ -241,6 +287,15 @@ if [ $? = 0 ]; then
 	ok "-s without sidecars writes gmon.sum only"
 else
 	not_ok "-s without sidecars writes gmon.sum only"
+fi
+cp sum.ours/gmon.sum.callpath sum.bare/gmon.sum.callpath
+(cd sum.bare && "$EGPROF" -s ../ranks gmon.[0-9]* >out 2>err)
+rc=$?
+if [ $rc = 0 ] && [ ! -e sum.bare/gmon.sum.callpath ] && [ ! -s sum.bare/err ]; then
+	ok "-s without sidecars removes a stale gmon.sum.callpath silently"
+else
+	not_ok "-s without sidecars removes a stale gmon.sum.callpath silently (status $rc)"
+	diag <sum.bare/err
 fi
 
 # egprof-sum: an MPI-parallel sum reads as gprof -s's does.
@@ -251,15 +306,44 @@ if [ -x "$BUILDDIR/mpi/egprof-sum" ]; then
 		"$SYSGPROF" -b ./ranks sum.sys/gmon.sum >s.txt 2>&1
 		folded_by_name psum/p.sum.callpath >psum.folded
 		if cmp -s p.txt s.txt && [ "$(total psum/p.sum.callpath)" = "$want" ] &&
-		   cmp -s psum.folded ranks.folded; then
-			ok "mpirun -np 3 egprof-sum: gprof reads it as gprof -s's sum; sidecars summed and lined up"
+		   cmp -s psum.folded ranks.folded &&
+		   [ "$(nodes psum/p.sum.callpath)" = "$want_nodes" ]; then
+			ok "mpirun -np 3 egprof-sum: gprof reads it as gprof -s's sum; sidecars summed and lined up ($want_nodes nodes)"
 		else
 			not_ok "mpirun -np 3 egprof-sum: gprof reads it as gprof -s's sum; sidecars summed and lined up"
 			diff p.txt s.txt | diag
+			echo "nodes $(nodes psum/p.sum.callpath), want $want_nodes" | diag
 		fi
 	else
 		not_ok "mpirun -np 3 egprof-sum runs"
 		diag <psum/log
+	fi
+	# -s's policy: with one sidecar missing, a warning naming the first
+	# file without one and no sidecar sum (a stale one removed); without
+	# any, no sidecar sum and no message.
+	missing=$(ls sum.part/gmon.[0-9]* | grep -v callpath | while read -r g; do
+		[ -e "$g.callpath" ] || { echo "$g"; break; }; done)
+	echo stale >psum/part.sum.callpath
+	(cd psum && "${MPIRUN[@]}" -np 3 "$BUILDDIR/mpi/egprof-sum" -o part.sum ../sum.part \
+		>part.log 2>&1)
+	rc=$?
+	if [ $rc = 0 ] && [ -f psum/part.sum ] && [ ! -e psum/part.sum.callpath ] &&
+	   grep -q "egprof-sum: warning: not writing 'part.sum.callpath': '../$missing' has no call-path sidecar" psum/part.log &&
+	   grep -q "removed 'part.sum.callpath' of an earlier run" psum/part.log; then
+		ok "egprof-sum with a sidecar missing: warns naming it, writes no sidecar sum, removes a stale one"
+	else
+		not_ok "egprof-sum with a sidecar missing: warns naming it ($missing), writes no sidecar sum, removes a stale one (status $rc)"
+		diag <psum/part.log
+	fi
+	(cd psum && "${MPIRUN[@]}" -np 2 "$BUILDDIR/mpi/egprof-sum" -o bare.sum ../bare \
+		>bare.log 2>&1)
+	rc=$?
+	if [ $rc = 0 ] && [ -f psum/bare.sum ] && [ ! -e psum/bare.sum.callpath ] &&
+	   ! grep -q 'egprof-sum' psum/bare.log; then
+		ok "egprof-sum without sidecars: the gmon sum only, no message"
+	else
+		not_ok "egprof-sum without sidecars: the gmon sum only, no message (status $rc)"
+		diag <psum/bare.log
 	fi
 else
 	not_ok "egprof-sum was built (mpicc exists)"

@@ -159,4 +159,38 @@ cp_check "--folded alone: same stacks" cmp -s "$d/only.folded" "$d/out.folded"
  "$EG" -b --folded two.folded prog gmon.out gmon.2 >/dev/null)
 awk '{ print $1, 2 * $2 }' "$WORKDIR/expected" >"$WORKDIR/expected.x2"
 cp_same "two gmon files: sidecars summed" "$WORKDIR/expected.x2" "$d/two.folded"
+# Call sites outside the program are recorded as 0 (external): main's, in
+# the C library, and a comparison function's called back by qsort.  The
+# report leaves main's out and names the callback's "[external]"; two runs
+# of the PIE (two load addresses) sum to one tree.
+d="$WORKDIR/qsort"
+mkdir -p "$d"
+cat >"$d/q.c" <<'END'
+#include <stdlib.h>
+__attribute__((noinline)) int cmp(const void *a, const void *b)
+{
+	return *(const int *)a - *(const int *)b;
+}
+int main(void)
+{
+	int v[] = { 3, 1, 2 };
+	qsort(v, 3, sizeof(v[0]), cmp);
+	return v[0] != 1;
+}
+END
+if (cd "$d" && gcc -pg -O1 -o q q.c && LD_PRELOAD="$CP_SO" GMON_OUT_PREFIX=g ./q &&
+    LD_PRELOAD="$CP_SO" GMON_OUT_PREFIX=g ./q); then
+	set -- "$d"/g.[0-9]*.callpath
+	(cd "$d" && "$EG" -b --callpath q "${1%.callpath}" >report.txt 2>err.txt)
+	cp_check "qsort callback: main's call site left out, the callback's is [external]" \
+		grep -Eq '^ +[0-9]+ +100\.00  main -> cmp \(\[external\]\)$' "$d/report.txt"
+	cp_check "qsort callback: the tree shows main without a call site" \
+		grep -Eq '^ +1  main$' "$d/report.txt"
+	"$CP_DUMP" "$@" >"$d/sum.txt"
+	cp_check "qsort callback: two runs sum to one tree of two nodes" \
+		test "$(sed -n 's/^nodes //p' "$d/sum.txt")" = 2 -a \
+		"$(grep -c '<- \[external\]$' "$d/sum.txt")" = 2
+else
+	cp_check "qsort callback program builds and runs" false
+fi
 cp_done

@@ -35,6 +35,23 @@ check "--gml without a file says so" grep -q "option '--gml' needs an argument" 
 check "--gml without a file prints no profile" [ ! -s out.txt ]
 "$EGPROF" --diff --rank-stats prog gmon.out > /dev/null 2> err.txt; rc=$?
 check "--diff with --rank-stats is refused" [ $rc = 1 ] && grep -q 'cannot be combined' err.txt
+# --rank-stats reads each file through upstream on its own: options that
+# write files (-s gmon.sum, -y annotated sources) or choose another output
+# are refused, naming the option, before anything is read or written.
+for opt in -s -y -A -C -i -r "-R order.txt" -l -x -T "-w 100" --gml=g.gml --folded=f.txt --callpath; do
+	rm -f gmon.sum
+	# shellcheck disable=SC2086
+	"$EGPROF" --rank-stats $opt prog gmon.out > out.txt 2> err.txt; rc=$?
+	name=${opt%% *}; name=${name%%=*}
+	check "--rank-stats refuses $name" [ $rc = 1 ] && [ ! -s out.txt ] && [ ! -e gmon.sum ] &&
+		grep -q "option '$name' cannot be used with --rank-stats (" err.txt
+done
+"$EGPROF" --rank-stats --sum prog gmon.out > /dev/null 2> err.txt; rc=$?
+check "--rank-stats refuses --sum by its long name" [ $rc = 1 ] &&
+	grep -q "option '--sum' cannot be used with --rank-stats (statistics read each rank file on its own" err.txt
+"$EGPROF" --rank-stats -b -z -pleaf -a --no-demangle prog gmon.out > out.txt 2> err.txt; rc=$?
+check "--rank-stats accepts symbol-selecting options" [ $rc = 0 ] && [ ! -s err.txt ] &&
+	grep -q ' leaf$' out.txt && [ ! -e gmon.sum ]
 "$EGPROF" --noise=abc --diff prog gmon.out gmon.out > /dev/null 2> err.txt; rc=$?
 check "--noise needs a number" [ $rc = 1 ] && grep -q "option '--noise' needs a number" err.txt
 "$EGPROF" --extended=1 prog gmon.out > /dev/null 2> err.txt; rc=$?

@@ -279,6 +279,47 @@ static void test_report__tree_is_indented_by_depth_and_marks_several_parents(voi
 	profile_free(p);
 }
 
+/*
+ * Call sites outside the program are 0 in a version-2 sidecar: main's (the
+ * C library calls it) and a callback's (c, called back by qsort from a):
+ *
+ *   main [1] (0)
+ *   └── a [3] (main+0x5)
+ *       └── c [3] (0)
+ */
+static void test_report__external_call_sites_are_named_and_left_out_at_the_top(void **state)
+{
+	struct profile *p = fixture_profile();
+	struct sidecar *sc = sidecar_new();
+	struct callpath_model *m;
+	uint32_t mn, a, x;
+	char *text;
+
+	(void)state;
+	sc->load_address = LOAD;
+	sc->program_start = LOAD;
+	sc->program_end = LOAD + 0x2000;
+	assert_int_equal(sidecar_add(sc, SIDECAR_ROOT, 0, MAIN + 4 + LOAD, 1, &mn), 0);
+	assert_int_equal(sidecar_add(sc, mn, MAIN + 5 + LOAD, A + 4 + LOAD, 3, &a), 0);
+	assert_int_equal(sidecar_add(sc, a, 0, C + 4 + LOAD, 3, &x), 0);
+	m = build(sc, p);
+	assert_string_equal(m->names[m->frames[0].site], "[external]");
+	text = report_text(m);
+	assert_non_null(strstr(text, "           3 100.00  main -> a (main+0x5) -> c ([external])\n"));
+	assert_non_null(strstr(text, "           1 100.00  main\n"));
+	assert_non_null(strstr(text, "       calls  function (call site)\n"
+				     "           1  main\n"
+				     "           3    a (main+0x5)\n"
+				     "           3      c ([external])\n"));
+	free(text);
+	text = folded_text(m);
+	assert_string_equal(text, "main 1\nmain;a 3\nmain;a;c 3\n");
+	free(text);
+	callpath_model_free(m);
+	sidecar_free(sc);
+	profile_free(p);
+}
+
 /* Two runs of one PIE at different load addresses sum as one tree. */
 static void test_sum__pie_runs_at_different_addresses_merge(void **state)
 {
@@ -359,6 +400,15 @@ static void test_sum__writes_only_when_every_gmon_file_has_a_sidecar(void **stat
 	assert_int_equal(callpath_sum_write(files, 3, out), 0);
 	assert_int_not_equal(access(out, F_OK), 0);
 	assert_int_equal(callpath_sum_write(files, 2, out), 0);
+	/* a sum left by an earlier run would not match the new gmon sum:
+	 * removed when nothing is written, with or without sidecars */
+	assert_int_equal(access(out, F_OK), 0);
+	assert_int_equal(callpath_sum_write(files, 3, out), 0);
+	assert_int_not_equal(access(out, F_OK), 0);
+	assert_int_equal(callpath_sum_write(files, 2, out), 0);
+	assert_int_equal(callpath_sum_write(files + 2, 1, out), 0);
+	assert_int_not_equal(access(out, F_OK), 0);
+	assert_int_equal(callpath_sum_write(files, 2, out), 0);
 	assert_int_equal(callpath_sum_read(files, 3, &sum, &missing), 0);
 	assert_int_equal(missing, 2);
 	assert_int_equal(sidecar_total(sum), 54);
@@ -367,10 +417,11 @@ static void test_sum__writes_only_when_every_gmon_file_has_a_sidecar(void **stat
 	assert_int_equal(sidecar_total(sum), 54);
 	sidecar_free(sum);
 
-	/* a truncated sidecar is an error, and the sum is left alone */
+	/* a truncated sidecar is an error, and no sum is left beside the
+	 * gmon sum (the earlier one would not match it) */
 	assert_int_equal(truncate(s, 10), 0);
 	assert_int_equal(callpath_sum_write(files, 2, out), -1);
-	unlink(out);
+	assert_int_not_equal(access(out, F_OK), 0);
 	unlink(s);
 	snprintf(s, sizeof(s), "%s.callpath", g1);
 	unlink(s);
@@ -388,6 +439,7 @@ int main(void)
 		cmocka_unit_test(test_folded__same_names_from_two_call_sites_are_one_line),
 		cmocka_unit_test(test_report__paths_of_a_function_with_counts_and_shares),
 		cmocka_unit_test(test_report__tree_is_indented_by_depth_and_marks_several_parents),
+		cmocka_unit_test(test_report__external_call_sites_are_named_and_left_out_at_the_top),
 		cmocka_unit_test(test_sum__pie_runs_at_different_addresses_merge),
 		cmocka_unit_test(test_sum__refuses_sidecars_of_another_binary),
 		cmocka_unit_test(test_sum__writes_only_when_every_gmon_file_has_a_sidecar),

@@ -45,6 +45,8 @@ static struct sidecar *fixture(void)
 	sc->depth = 0;
 	sc->threads = 2;
 	sc->load_address = 0x555555554000ull;
+	sc->program_start = 0x555555554000ull;
+	sc->program_end = 0x555555556000ull;
 	sc->dropped[SIDECAR_DROP_REENTRY] = 5;
 	sc->dropped[SIDECAR_DROP_NODES] = 6;
 	sc->failure = SIDECAR_FAIL_MMAP;
@@ -93,6 +95,8 @@ static void test_sidecar__round_trip_keeps_header_and_tree(void **state)
 	assert_int_equal(back->rank, 3);
 	assert_int_equal(back->threads, 2);
 	assert_int_equal(back->load_address, 0x555555554000ull);
+	assert_int_equal(back->program_start, 0x555555554000ull);
+	assert_int_equal(back->program_end, 0x555555556000ull);
 	assert_int_equal(back->dropped[SIDECAR_DROP_REENTRY], 5);
 	assert_int_equal(back->dropped[SIDECAR_DROP_NODES], 6);
 	assert_int_equal(back->failure, SIDECAR_FAIL_MMAP);
@@ -184,7 +188,7 @@ static void test_sidecar__rejects_future_version(void **state)
 	assert_int_equal(sidecar_decode(buf, len, "new.callpath", &back, err,
 					sizeof(err)), -1);
 	assert_string_equal(err,
-		"cannot read 'new.callpath': unsupported version 2 (this reader knows 1)");
+		"cannot read 'new.callpath': unsupported version 3 (this reader knows 1 to 2)");
 	free(buf);
 	sidecar_free(sc);
 }
@@ -334,6 +338,7 @@ static struct sidecar *fixture_moved(int64_t shift)
 	moved->rank = sc->rank;
 	moved->threads = 1;
 	moved->load_address = sc->load_address + (uint64_t)shift;
+	/* no program range, as read from a version-1 file: every address moves */
 	moved->build_id_len = sc->build_id_len;
 	memcpy(moved->build_id, sc->build_id, sc->build_id_len);
 	sidecar_free(sc);
@@ -444,6 +449,167 @@ static void test_sidecar__merge_of_two_ranks_has_no_rank(void **state)
 	sidecar_free(dst);
 }
 
+/* A version-1 file (112-byte fixed header, no program range) is still read. */
+static void test_sidecar__reads_version_1(void **state)
+{
+	struct sidecar *sc = fixture(), *back = NULL;
+	char err[256] = "";
+	size_t len, len1;
+	unsigned char *buf = encode(sc, &len), *v1;
+	uint32_t hsize = get32le(buf + 12);
+
+	(void)state;
+	/* version 1: the strings follow at 112, the header is 16 bytes shorter */
+	len1 = len - 16;
+	v1 = calloc(1, len1);
+	assert_non_null(v1);
+	memcpy(v1, buf, 112);
+	memcpy(v1 + 112, buf + 128, len - 128);
+	put32le(v1 + 8, 1);
+	put32le(v1 + 12, hsize - 16);
+	assert_int_equal(sidecar_decode(v1, len1, "old", &back, err, sizeof(err)), 0);
+	assert_int_equal(back->version, 1);
+	assert_string_equal(back->host, "node17");
+	assert_string_equal(back->exe, "/bin/prog");
+	assert_memory_equal(back->build_id, sc->build_id, 20);
+	assert_int_equal(back->program_start, 0);
+	assert_int_equal(back->program_end, 0);
+	assert_int_equal(back->nr_nodes, 5);
+	assert_int_equal(back->nodes[4].callee, C);
+	sidecar_free(back);
+	free(v1);
+	free(buf);
+	sidecar_free(sc);
+}
+
+static void test_sidecar__rejects_a_program_range_that_ends_before_it_starts(void **state)
+{
+	struct sidecar *sc = fixture(), *back;
+	char err[256];
+	size_t len;
+	unsigned char *buf;
+
+	(void)state;
+	sc->program_start = 0x2000;
+	sc->program_end = 0x1000;
+	buf = encode(sc, &len);
+	assert_int_equal(sidecar_decode(buf, len, "r", &back, err, sizeof(err)), -1);
+	assert_string_equal(err, "cannot read 'r': bad program range 0x2000-0x1000");
+	free(buf);
+	sidecar_free(sc);
+}
+
+/* Program text of the PIE below, link-time: main 0x1100, a 0x1200,
+ * b 0x1300; the image spans [0, 0x4000). */
+enum { P_MAIN = 0x1100, P_A = 0x1200, P_B = 0x1300, P_SIZE = 0x4000 };
+
+/*
+ * One process of a PIE loaded at `load`, as the runtime writes it: call
+ * sites outside the program are 0, whatever address the C library had.
+ * `with_b`: this process also calls b (rank 0 of an MPI job calling a
+ * function the others do not).
+ *
+ *   main [1] (external: __libc_start_call_main)
+ *   ├── a [2] (main+0x10)
+ *   │   └── b [1] (external: a callback from qsort)   only with_b
+ *   └── b [3] (main+0x20)                             only with_b
+ */
+static struct sidecar *pie_process(uint64_t load, uint64_t pid, int with_b)
+{
+	struct sidecar *sc = sidecar_new();
+	uint32_t m, a, x;
+
+	assert_non_null(sc);
+	sc->pid = pid;
+	sc->rank = (int32_t)pid;
+	sc->threads = 1;
+	sc->load_address = load;
+	sc->program_start = load;
+	sc->program_end = load + P_SIZE;
+	assert_int_equal(sidecar_add(sc, SIDECAR_ROOT, 0, load + P_MAIN + 4, 1, &m), 0);
+	assert_int_equal(sidecar_add(sc, m, load + P_MAIN + 0x10, load + P_A + 4, 2, &a), 0);
+	if (with_b) {
+		assert_int_equal(sidecar_add(sc, a, 0, load + P_B + 4, 1, &x), 0);
+		assert_int_equal(sidecar_add(sc, m, load + P_MAIN + 0x20, load + P_B + 4, 3, &x), 0);
+	}
+	return sc;
+}
+
+/*
+ * Four processes of one PIE, each loaded elsewhere, whose roots are called
+ * from the C library (external call site 0): the sum is one tree, the union
+ * of theirs (4 nodes, not 4 + 2 + 2 + 2), in the first one's addresses.
+ */
+static void test_sidecar__merge_of_pie_processes_lines_up_external_roots(void **state)
+{
+	struct sidecar *dst = pie_process(0x555555554000ull, 100, 1);
+	static const uint64_t loads[] = {
+		0x55aa00000000ull, 0x560012345000ull, 0x5500f0000000ull,
+	};
+	char err[256];
+
+	(void)state;
+	for (int i = 0; i < 3; i++) {
+		struct sidecar *src = pie_process(loads[i], 101 + (uint64_t)i, 0);
+
+		assert_int_equal(sidecar_merge(dst, src, err, sizeof(err)), 0);
+		sidecar_free(src);
+	}
+	assert_int_equal(dst->nr_nodes, 4);
+	assert_int_equal(dst->nodes[0].parent, SIDECAR_ROOT);
+	assert_int_equal(dst->nodes[0].call_site, 0);
+	assert_int_equal(dst->nodes[0].callee, 0x555555554000ull + P_MAIN + 4);
+	assert_int_equal(dst->nodes[0].count, 4);
+	assert_int_equal(dst->nodes[1].call_site, 0x555555554000ull + P_MAIN + 0x10);
+	assert_int_equal(dst->nodes[1].count, 8);
+	assert_int_equal(dst->nodes[2].call_site, 0);	/* the callback stays external */
+	assert_int_equal(dst->nodes[2].parent, 1);
+	assert_int_equal(dst->nodes[3].count, 3);
+	assert_int_equal(sidecar_total(dst), 4 + 8 + 1 + 3);
+	assert_int_equal(dst->program_start, 0x555555554000ull);
+	assert_int_equal(dst->threads, 4);
+	assert_int_equal(dst->rank, -1);
+	sidecar_free(dst);
+}
+
+/* Addresses outside the program range (callees in an instrumented shared
+ * library) are not rebased; 0 is never moved. */
+static void test_sidecar__merge_rebases_only_the_program(void **state)
+{
+	struct sidecar *dst = pie_process(0x555555554000ull, 1, 0),
+		       *src = pie_process(0x556000000000ull, 2, 0);
+	uint32_t idx;
+	char err[256];
+
+	(void)state;
+	/* main calls lib_f, a function of an instrumented libfoo.so */
+	assert_int_equal(sidecar_add(src, 0, 0x556000000000ull + P_MAIN + 0x30,
+				     0x7f0000001004ull, 5, &idx), 0);
+	assert_int_equal(sidecar_merge(dst, src, err, sizeof(err)), 0);
+	assert_int_equal(dst->nr_nodes, 3);
+	assert_int_equal(dst->nodes[0].count, 2);
+	assert_int_equal(dst->nodes[2].call_site, 0x555555554000ull + P_MAIN + 0x30);
+	assert_int_equal(dst->nodes[2].callee, 0x7f0000001004ull);
+	sidecar_free(src);
+	sidecar_free(dst);
+}
+
+/* Outside a known program range a call site is external (0); without a
+ * range nothing changes. */
+static void test_sidecar__canonical_site_is_0_outside_the_program(void **state)
+{
+	struct sidecar *sc = pie_process(0x555555554000ull, 1, 0);
+
+	(void)state;
+	assert_int_equal(sidecar_canonical_site(sc, 0x7f1234567890ull), 0);
+	assert_int_equal(sidecar_canonical_site(sc, 0x555555554000ull + P_SIZE), 0);
+	assert_int_equal(sidecar_canonical_site(sc, 0x555555554000ull + P_MAIN),
+			 0x555555554000ull + P_MAIN);
+	sc->program_start = sc->program_end = 0;
+	assert_int_equal(sidecar_canonical_site(sc, 0x7f1234567890ull), 0x7f1234567890ull);
+	sidecar_free(sc);
+}
+
 static void test_sidecar__path_lists_nodes_from_the_root(void **state)
 {
 	struct sidecar *sc = fixture();
@@ -547,6 +713,11 @@ int main(void)
 		cmocka_unit_test(test_sidecar__merge_refuses_other_build_id),
 		cmocka_unit_test(test_sidecar__merge_adopts_the_first_build_id_it_meets),
 		cmocka_unit_test(test_sidecar__merge_of_two_ranks_has_no_rank),
+		cmocka_unit_test(test_sidecar__reads_version_1),
+		cmocka_unit_test(test_sidecar__rejects_a_program_range_that_ends_before_it_starts),
+		cmocka_unit_test(test_sidecar__merge_of_pie_processes_lines_up_external_roots),
+		cmocka_unit_test(test_sidecar__merge_rebases_only_the_program),
+		cmocka_unit_test(test_sidecar__canonical_site_is_0_outside_the_program),
 		cmocka_unit_test(test_sidecar__path_lists_nodes_from_the_root),
 		cmocka_unit_test(test_sidecar__write_atomic_then_read_from_a_file),
 		cmocka_unit_test(test_sidecar__empty_tree_round_trips),
