@@ -278,13 +278,14 @@ static int finish(struct side *s)
 	int ret = 0;
 
 	if (s->sum_job) {
+		/* The adapter names the file that failed. */
 		if (upstream_load_finish(s->sum_job, &s->sum, &s->nsum) < 0 || s->nsum != 1)
-			ret = error("cannot read the profile '%s' of '%s'", s->operand, s->binary);
+			ret = -1;
 		s->sum_job = NULL;
 	}
 	if (s->each_job) {
 		if (upstream_load_finish(s->each_job, &s->each, &s->neach) < 0)
-			ret = error("cannot read the profiles in '%s' of '%s'", s->operand, s->binary);
+			ret = -1;
 		s->each_job = NULL;
 	}
 	if (ret == 0 && check_belongs(s, s->sum[0]) < 0)

@@ -476,6 +476,9 @@ static void ATTRIBUTE_NORETURN loader_main(const struct upstream_load *req, int 
 	for (i = 0; i < req->ngmon; i++)
 		argv[argc++] = req->gmon_files[i];
 
+	/* If the front end stops reading (another file failed), writes fail
+	 * with EPIPE and we exit quietly instead of dying of SIGPIPE. */
+	signal(SIGPIPE, SIG_IGN);
 	loader.active = 1;
 	loader.out_fd = out_fd;
 	loader.each = req->each;
@@ -590,11 +593,30 @@ static int name_gmon_files(struct profile *p, const struct upstream_job *job, ui
 	return 0;
 }
 
+/* What failed, said once, naming the file: upstream's own message (on the
+ * loader's stderr) says why; this says which profile could not be had. */
+static void report_failure(const struct upstream_job *job, long failed, int status)
+{
+	size_t nfiles = 0;
+
+	while (job->files[nfiles])
+		nfiles++;
+	if (WIFSIGNALED(status) && WTERMSIG(status) != SIGPIPE)
+		error("reading the profiles of '%s' failed: the reader was killed by signal %d (%s)",
+		      job->binary, WTERMSIG(status), strsignal(WTERMSIG(status)));
+	else if (failed >= 0 || nfiles == 1)
+		error("cannot read the profile '%s' of '%s'",
+		      job->files[failed >= 0 ? failed : 0], job->binary);
+	else
+		error("cannot read the profiles of '%s' (%zu files)", job->binary, nfiles);
+}
+
 int upstream_load_finish(struct upstream_job *job, struct profile ***profilesp, size_t *np)
 {
 	struct profile **profiles = calloc(job->nexpected, sizeof(*profiles));
 	FILE *in = fdopen(job->fd, "r");
 	size_t got = 0, i;
+	long failed = -1;
 	int status = 0, ret = -1;
 
 	*profilesp = NULL;
@@ -615,9 +637,12 @@ int upstream_load_finish(struct upstream_job *job, struct profile ***profilesp, 
 			break; /* the loader stopped: its status says why */
 		if (hdr[0] >= job->nexpected)
 			break;
-		what = job->files[job->nexpected == 1 && !hdr[0] ? 0 : hdr[0]];
-		if (hdr[1] == FRAME_FAILED)
-			break; /* upstream already said what is wrong with the file */
+		what = job->files[hdr[0]];
+		if (hdr[1] == FRAME_FAILED) {
+			/* With a sum, index 0 stands for all the files. */
+			failed = job->nexpected > 1 ? (long)hdr[0] : -1;
+			break;
+		}
 		if (profile_read(in, what, &profiles[hdr[0]]) < 0)
 			break;
 		/* Upstream does not keep the names it read; we know them. */
@@ -625,7 +650,7 @@ int upstream_load_finish(struct upstream_job *job, struct profile ***profilesp, 
 			break;
 		got++;
 	}
-	fclose(in);
+	fclose(in); /* a loader still writing gets EPIPE, not a signal */
 wait:
 	while (waitpid(job->pid, &status, 0) < 0 && errno == EINTR)
 		;
@@ -634,9 +659,7 @@ wait:
 		*np = got;
 		ret = 0;
 	} else {
-		if (WIFSIGNALED(status))
-			error("reading '%s' failed: the reader was killed by signal %d",
-			      job->binary, WTERMSIG(status));
+		report_failure(job, failed, status);
 		for (i = 0; profiles && i < job->nexpected; i++)
 			profile_free(profiles[i]);
 		free(profiles);

@@ -36,4 +36,11 @@ refuses "gmon file of another binary" "other.gmon" --diff "$F/demo" "$A" "$F/dem
 check "... and says it does not belong" grep -q "does not belong to" err.txt
 
 refuses "not a binary" "fig1-a.gmon" --diff "$A" "$A" "$A"
+
+# Rank files: the bad one is named, whichever position it has, and the
+# reader's end is not mistaken for a crash (no "killed by signal").
+refuses "rank files, truncated first" "trunc.gmon" --rank-stats "$F/demo" trunc.gmon "$A"
+check "... names no signal" bash -c "! grep -q signal err.txt"
+refuses "rank files, truncated last" "trunc.gmon" --rank-stats "$F/demo" "$A" trunc.gmon
+check "... names no signal" bash -c "! grep -q signal err.txt"
 dl_done
