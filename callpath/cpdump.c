@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "sidecar.h"
+#include "utils/array.h"
 #include "utils/banned.h"
 
 struct sym {
@@ -54,15 +55,8 @@ static int symtab_load(struct symtab *st, const char *path)
 		}
 		if (type != 't' && type != 'T' && type != 'W' && type != 'w')
 			continue;
-		if (st->nr == st->alloc) {
-			size_t na = st->alloc ? st->alloc * 2 : 256;
-			struct sym *ns = realloc(st->syms, na * sizeof(*ns));
-
-			if (!ns)
-				goto oom;
-			st->syms = ns;
-			st->alloc = na;
-		}
+		if (array_grow(&st->syms, &st->alloc, st->nr + 1, sizeof(*st->syms)) < 0)
+			goto oom;
 		st->syms[st->nr].addr = addr;
 		st->syms[st->nr].size = size;
 		st->sized |= size != 0;

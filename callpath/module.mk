@@ -51,9 +51,9 @@ callpath/libcallpath-noop.so: $(CALLPATH_NOOP_OBJS)
 	@echo "  LINK     $@"
 	@$(CC) -shared -Wl,-z,defs -Wl,-soname,libcallpath-noop.so -o $@ $(CALLPATH_NOOP_OBJS)
 
-callpath/cpdump: callpath/cpdump.o callpath/sidecar.o
+callpath/cpdump: callpath/cpdump.o callpath/sidecar.o utils/array.o
 	@echo "  LINK     $@"
-	@$(CC) $(EG_LDFLAGS) -o $@ callpath/cpdump.o callpath/sidecar.o
+	@$(CC) $(EG_LDFLAGS) -o $@ callpath/cpdump.o callpath/sidecar.o utils/array.o
 
 # The unit test is linked by the top Makefile's rule for UNIT_TESTS.
 testsuite/unit/test_sidecar: testsuite/unit/test_sidecar.o callpath/sidecar.o

@@ -2,6 +2,7 @@
  * report.c - name a call-path sidecar through gprof's symbols, and print the
  * call-path profile (iPath) and the calling-context tree (GPTL).
  */
+#define _GNU_SOURCE /* qsort_r */
 #include "callpath/report.h"
 
 #include <inttypes.h>
@@ -364,34 +365,35 @@ struct report_ctx {
 	char **path_text;	/* per frame, built lazily for sorting */
 };
 
-static const struct report_ctx *sort_ctx;
-
-static int cmp_funcs(const void *pa, const void *pb)
+static int cmp_funcs(const void *pa, const void *pb, void *ctx)
 {
+	const struct report_ctx *rc = ctx;
 	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
-	uint64_t ca = sort_ctx->func_calls[a], cb = sort_ctx->func_calls[b];
+	uint64_t ca = rc->func_calls[a], cb = rc->func_calls[b];
 
 	if (ca != cb)
 		return ca > cb ? -1 : 1;
-	return strcmp(sort_ctx->m->names[a], sort_ctx->m->names[b]);
+	return strcmp(rc->m->names[a], rc->m->names[b]);
 }
 
-static int cmp_frames_by_text(const void *pa, const void *pb)
+static int cmp_frames_by_text(const void *pa, const void *pb, void *ctx)
 {
+	const struct report_ctx *rc = ctx;
 	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
-	const struct callpath_frame *fa = &sort_ctx->m->frames[a];
-	const struct callpath_frame *fb = &sort_ctx->m->frames[b];
+	const struct callpath_frame *fa = &rc->m->frames[a];
+	const struct callpath_frame *fb = &rc->m->frames[b];
 
 	if (fa->count != fb->count)
 		return fa->count > fb->count ? -1 : 1;
-	return strcmp(sort_ctx->path_text[a], sort_ctx->path_text[b]);
+	return strcmp(rc->path_text[a], rc->path_text[b]);
 }
 
 /* Siblings in the tree: most calls first, then by name and call site. */
-static int cmp_siblings(const void *pa, const void *pb)
+static int cmp_siblings(const void *pa, const void *pb, void *ctx)
 {
+	const struct report_ctx *rc = ctx;
 	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
-	const struct callpath_model *m = sort_ctx->m;
+	const struct callpath_model *m = rc->m;
 	const struct callpath_frame *fa = &m->frames[a], *fb = &m->frames[b];
 	int c;
 
@@ -458,8 +460,7 @@ static void print_profile(FILE *out, struct report_ctx *c, const uint32_t *funcs
 		for (uint32_t i = 0; i < m->nr_frames; i++)
 			if (m->frames[i].func == fn)
 				by_func[n++] = i;
-		sort_ctx = c;
-		qsort(by_func, n, sizeof(*by_func), cmp_frames_by_text);
+		qsort_r(by_func, n, sizeof(*by_func), cmp_frames_by_text, (void *)c);
 		fprintf(out, "%s: %" PRIu64 " call%s, %u path%s\n", m->names[fn],
 			calls, calls == 1 ? "" : "s", n, n == 1 ? "" : "s");
 		fputs("       calls  %calls  path\n", out);
@@ -501,10 +502,9 @@ static int print_tree(FILE *out, struct report_ctx *c)
 
 		kids[first[slot] + fill[slot]++] = i;
 	}
-	sort_ctx = c;
 	for (uint32_t s = 0; s <= n; s++)
-		qsort(kids + first[s], first[s + 1] - first[s], sizeof(*kids),
-		      cmp_siblings);
+		qsort_r(kids + first[s], first[s + 1] - first[s], sizeof(*kids),
+			cmp_siblings, c);
 
 	fputs("\t\t\tCalling-context tree\n\n"
 	      "Every path as a tree, callees indented under their callers; a '*'\n"
@@ -567,8 +567,7 @@ int callpath_report_print(FILE *out, const struct callpath_model *m,
 		if (!c.path_text[i])
 			goto out;
 	}
-	sort_ctx = &c;
-	qsort(funcs, nfuncs, sizeof(*funcs), cmp_funcs);
+	qsort_r(funcs, nfuncs, sizeof(*funcs), cmp_funcs, &c);
 
 	fputs("\f\n\t\t\tCall-path profile\n\n", out);
 	fprintf(out, "From '%s': %" PRIu64 " calls along %u paths to %u functions.\n\n",

@@ -1,3 +1,4 @@
+#define _GNU_SOURCE /* qsort_r */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,12 +68,12 @@ static char *entry_print_name(const struct profile_sym *x, const struct profile_
 	return out;
 }
 
-static const struct diff *name_ctx;
-
-static int cmp_print_name(const void *lp, const void *rp)
+static int cmp_print_name(const void *lp, const void *rp, void *ctx)
 {
-	return strcmp(name_ctx->entries[*(const size_t *)lp].print_name,
-		      name_ctx->entries[*(const size_t *)rp].print_name);
+	const struct diff *d = ctx;
+
+	return strcmp(d->entries[*(const size_t *)lp].print_name,
+		      d->entries[*(const size_t *)rp].print_name);
 }
 
 /* Static functions that share a name stay separate entries; give each the
@@ -86,9 +87,7 @@ static int disambiguate(struct diff *d)
 		return error("out of memory");
 	for (i = 0; i < d->nentries; i++)
 		order[i] = i;
-	name_ctx = d;
-	qsort(order, d->nentries, sizeof(size_t), cmp_print_name);
-	name_ctx = NULL;
+	qsort_r(order, d->nentries, sizeof(size_t), cmp_print_name, d);
 	for (i = 0; i < d->nentries; i = j) {
 		for (j = i + 1; j < d->nentries &&
 		     strcmp(d->entries[order[i]].print_name,
@@ -312,13 +311,15 @@ out:
 	return ret;
 }
 
-static int cmp_entry(const struct diff_entry *l, const struct diff_entry *r)
+int diff_entry_cmp(const struct diff_entry *l, const struct diff_entry *r)
 {
 	double dl = fabs(l->self_diff), dr = fabs(r->self_diff);
 	int64_t cl = l->calls_diff < 0 ? -l->calls_diff : l->calls_diff;
 	int64_t cr = r->calls_diff < 0 ? -r->calls_diff : r->calls_diff;
 	int c;
 
+	/* Exactly, not to the printed precision, which would hide real order
+	 * (gprof compares the same way). */
 	if (dl != dr)
 		return dl > dr ? -1 : 1;
 	if (cl != cr)
@@ -327,12 +328,11 @@ static int cmp_entry(const struct diff_entry *l, const struct diff_entry *r)
 	return c ? c : strcmp(l->file ? l->file : "", r->file ? r->file : "");
 }
 
-static const struct diff *sort_ctx;
-
-static int cmp_index(const void *lp, const void *rp)
+static int cmp_index(const void *lp, const void *rp, void *ctx)
 {
+	const struct diff *d = ctx;
 	size_t l = *(const size_t *)lp, r = *(const size_t *)rp;
-	int c = cmp_entry(&sort_ctx->entries[l], &sort_ctx->entries[r]);
+	int c = diff_entry_cmp(&d->entries[l], &d->entries[r]);
 
 	return c ? c : (l < r ? -1 : l > r);
 }
@@ -353,9 +353,7 @@ void diff_sort(struct diff *d)
 	}
 	for (i = 0; i < d->nentries; i++)
 		order[i] = i;
-	sort_ctx = d;
-	qsort(order, d->nentries, sizeof(size_t), cmp_index);
-	sort_ctx = NULL;
+	qsort_r(order, d->nentries, sizeof(size_t), cmp_index, d);
 	for (i = 0; i < d->nentries; i++) {
 		sorted[i] = d->entries[order[i]];
 		newpos[order[i]] = i;

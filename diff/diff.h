@@ -142,8 +142,11 @@ struct diff {
 int diff_compute(struct diff *d, const struct profile *base,
 		 const struct profile *second, const struct diff_opts *opts);
 
-/* Order entries by |self_diff| descending, then |calls_diff| descending,
- * then name: the order of both diff tables.  Remaps arcs. */
+/* The order of both diff tables: |self_diff| descending, then |calls_diff|
+ * descending, then print name, then file.  A qsort-style comparison. */
+int diff_entry_cmp(const struct diff_entry *l, const struct diff_entry *r);
+
+/* Sort the entries by diff_entry_cmp (ties keep their order).  Remaps arcs. */
 void diff_sort(struct diff *d);
 
 /* The entry index for a symbol of one side, -1 when none (linear). */

@@ -2,6 +2,7 @@
 #include <string.h>
 #include "diff/match.h"
 #include "diff/diff.h"
+#include "utils/array.h"
 #include "utils/error.h"
 #include "utils/banned.h"
 
@@ -151,15 +152,8 @@ static int file_fit(const struct profile_sym *x, const struct profile_sym *y)
 
 static int add_pair(struct match *m, size_t *cap, long a, long b, int kind)
 {
-	if (m->npairs == *cap) {
-		size_t c = *cap ? 2 * *cap : 64;
-		struct match_pair *q = realloc(m->pairs, c * sizeof(*q));
-
-		if (!q)
-			return error("out of memory");
-		m->pairs = q;
-		*cap = c;
-	}
+	if (array_grow(&m->pairs, cap, m->npairs + 1, sizeof(*m->pairs)) < 0)
+		return error("out of memory");
 	m->pairs[m->npairs].sym[0] = a;
 	m->pairs[m->npairs].sym[1] = b;
 	m->pairs[m->npairs].kind = kind;

@@ -1,3 +1,4 @@
+#define _GNU_SOURCE /* qsort_r */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,26 +37,13 @@ static int has_data(const struct diff_entry *e)
 	return 0;
 }
 
-static const struct diff *order_ctx;
-
-static int cmp_flat(const void *lp, const void *rp)
+static int cmp_flat(const void *lp, const void *rp, void *ctx)
 {
-	const struct diff_entry *l = &order_ctx->entries[*(const size_t *)lp];
-	const struct diff_entry *r = &order_ctx->entries[*(const size_t *)rp];
-	double dl = fabs(l->self_diff), dr = fabs(r->self_diff);
-	int64_t cl = llabs(l->calls_diff), cr = llabs(r->calls_diff);
-	int c;
+	const struct diff *d = ctx;
+	size_t l = *(const size_t *)lp, r = *(const size_t *)rp;
+	int c = diff_entry_cmp(&d->entries[l], &d->entries[r]);
 
-	/* Equal to the printed precision first would hide real order; compare
-	 * exactly, as gprof does. */
-	if (dl != dr)
-		return dl > dr ? -1 : 1;
-	if (cl != cr)
-		return cl > cr ? -1 : 1;
-	c = strcmp(l->print_name, r->print_name);
-	if (c)
-		return c;
-	return *(const size_t *)lp < *(const size_t *)rp ? -1 : 1;
+	return c ? c : (l < r ? -1 : l > r);
 }
 
 int print_flat_order(const struct diff *d, const struct diff_print_opts *po,
@@ -74,9 +62,7 @@ int print_flat_order(const struct diff *d, const struct diff_print_opts *po,
 		if (e->in_flat && (po->zeros || has_data(e)))
 			order[n++] = i;
 	}
-	order_ctx = d;
-	qsort(order, n, sizeof(size_t), cmp_flat);
-	order_ctx = NULL;
+	qsort_r(order, n, sizeof(size_t), cmp_flat, (void *)d);
 	*orderp = order;
 	*np = n;
 	return 0;

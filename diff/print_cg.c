@@ -1,3 +1,4 @@
+#define _GNU_SOURCE /* qsort_r */
 /*
  * The differential call graph, in gprof's call-graph layout.  Every number
  * is baseline minus second run:
@@ -56,12 +57,11 @@ static int64_t self_calls_diff(const struct diff_entry *e)
 	return (int64_t)e->side[0].self_calls - (int64_t)e->side[1].self_calls;
 }
 
-static const struct diff *sort_d;
-
-static int cmp_primary(const void *lp, const void *rp)
+static int cmp_primary(const void *lp, const void *rp, void *ctx)
 {
-	const struct diff_entry *l = &sort_d->entries[*(const size_t *)lp];
-	const struct diff_entry *r = &sort_d->entries[*(const size_t *)rp];
+	const struct diff *d = ctx;
+	const struct diff_entry *l = &d->entries[*(const size_t *)lp];
+	const struct diff_entry *r = &d->entries[*(const size_t *)rp];
 	double tl = fabs(total_diff(l)), tr = fabs(total_diff(r));
 	int64_t cl = llabs(l->calls_diff), cr = llabs(r->calls_diff);
 	int c;
@@ -90,12 +90,13 @@ static double arc_total(const struct diff_arc *a)
 
 /* gprof's order of arcs around a function: self calls, calls within the
  * cycle, then the rest; here by size of change. */
-static int cmp_arc(const void *lp, const void *rp)
+static int cmp_arc(const void *lp, const void *rp, void *ctx)
 {
-	const struct diff_arc *l = &sort_d->arcs[*(const size_t *)lp];
-	const struct diff_arc *r = &sort_d->arcs[*(const size_t *)rp];
-	int kl = l->parent == l->child ? 0 : within_cycle(sort_d, l) ? 1 : 2;
-	int kr = r->parent == r->child ? 0 : within_cycle(sort_d, r) ? 1 : 2;
+	const struct diff *d = ctx;
+	const struct diff_arc *l = &d->arcs[*(const size_t *)lp];
+	const struct diff_arc *r = &d->arcs[*(const size_t *)rp];
+	int kl = l->parent == l->child ? 0 : within_cycle(d, l) ? 1 : 2;
+	int kr = r->parent == r->child ? 0 : within_cycle(d, r) ? 1 : 2;
 	double tl = fabs(arc_total(l)), tr = fabs(arc_total(r));
 	int64_t cl = llabs(l->count_diff), cr = llabs(r->count_diff);
 
@@ -236,7 +237,7 @@ static int member_lines(FILE *out, const struct cg_ctx *c, const struct diff_ent
 	for (i = 0; i < d->nentries; i++)
 		if (!is_cycle(&d->entries[i]) && d->entries[i].cycle == cyc->cycle)
 			m[n++] = i;
-	qsort(m, n, sizeof(size_t), cmp_primary);
+	qsort_r(m, n, sizeof(size_t), cmp_primary, (void *)d);
 	for (i = 0; i < n; i++) {
 		const struct diff_entry *e = &d->entries[m[i]];
 		double self = e->side[0].prop_self_sec - e->side[1].prop_self_sec;
@@ -291,12 +292,11 @@ static void blurb(FILE *out, int extended)
 		"           their members and numbered for this table.\n\n");
 }
 
-static const struct diff *name_d;
-
-static int cmp_name(const void *lp, const void *rp)
+static int cmp_name(const void *lp, const void *rp, void *ctx)
 {
+	const struct diff *d = ctx;
 	size_t l = *(const size_t *)lp, r = *(const size_t *)rp;
-	int c = strcmp(name_d->entries[l].name, name_d->entries[r].name);
+	int c = strcmp(d->entries[l].name, d->entries[r].name);
 
 	return c ? c : (l < r ? -1 : l > r);
 }
@@ -321,9 +321,7 @@ static int print_index(FILE *out, const struct cg_ctx *c, int next_index)
 			continue;
 		sorted[nnames++] = i;
 	}
-	name_d = d;
-	qsort(sorted, nnames, sizeof(size_t), cmp_name);
-	name_d = NULL;
+	qsort_r(sorted, nnames, sizeof(size_t), cmp_name, (void *)d);
 	todo = nnames;
 	for (int n = 1; n <= d->ncycles; n++)
 		if (c->cycle_entry[n] >= 0)
@@ -422,8 +420,7 @@ int print_cg(FILE *out, const struct diff *d, const struct diff_print_opts *po)
 		if (e->in_graph && (data || po->zeros))
 			order[n++] = i;
 	}
-	sort_d = d;
-	qsort(order, n, sizeof(size_t), cmp_primary);
+	qsort_r(order, n, sizeof(size_t), cmp_primary, (void *)d);
 	for (i = 0; i < n; i++)
 		c.index[order[i]] = (int)i + 1;
 	c.nprinted = (int)n;
@@ -459,7 +456,7 @@ int print_cg(FILE *out, const struct diff *d, const struct diff_print_opts *po)
 			fprintf(out, po->extended ? "%6.6s %6.6s %8.8s %9.9s %9.9s %9.9s %9.9s       <spontaneous>\n"
 						  : "%6.6s %5.5s %7.7s %7.7s %7.7s %7.7s     <spontaneous>\n",
 				"", "", "", "", "", "", "");
-		qsort(arcs, na, sizeof(size_t), cmp_arc);
+		qsort_r(arcs, na, sizeof(size_t), cmp_arc, (void *)d);
 		for (k = 0; k < na; k++)
 			arc_line(out, &c, &d->arcs[arcs[k]], d->arcs[arcs[k]].parent, denom);
 
@@ -468,7 +465,7 @@ int print_cg(FILE *out, const struct diff *d, const struct diff_print_opts *po)
 		na = 0;
 		for (k = c.first_out[order[i]]; k != NONE; k = c.next_out[k])
 			arcs[na++] = k;
-		qsort(arcs, na, sizeof(size_t), cmp_arc);
+		qsort_r(arcs, na, sizeof(size_t), cmp_arc, (void *)d);
 		for (k = 0; k < na; k++) {
 			const struct diff_arc *a = &d->arcs[arcs[k]];
 			const struct diff_entry *callee = &d->entries[a->child];
@@ -481,7 +478,6 @@ int print_cg(FILE *out, const struct diff *d, const struct diff_print_opts *po)
 		}
 		fprintf(out, "-----------------------------------------------\n");
 	}
-	sort_d = NULL;
 	fprintf(out, "\n");
 	if (!po->brief)
 		blurb(out, po->extended);
@@ -489,7 +485,6 @@ int print_cg(FILE *out, const struct diff *d, const struct diff_print_opts *po)
 		goto out;
 	ret = 0;
 out:
-	sort_d = NULL;
 	free(c.index);
 	free(c.first_in);
 	free(c.first_out);

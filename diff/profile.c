@@ -1,6 +1,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "diff/profile.h"
+#include "utils/array.h"
 #include "utils/banned.h"
 
 struct profile *profile_new(void)
@@ -37,25 +38,9 @@ void profile_free(struct profile *p)
 	free(p);
 }
 
-/* Grow an array to hold one more element, doubling. */
-static int grow(void **arr, size_t n, size_t elem)
-{
-	size_t cap;
-	void *q;
-
-	if (n & (n - 1) || (n != 0 && n < 16))
-		return 0; /* not at a power-of-two boundary: room left */
-	cap = n ? 2 * n : 16;
-	q = realloc(*arr, cap * elem);
-	if (!q)
-		return -1;
-	*arr = q;
-	return 0;
-}
-
 long profile_add_sym(struct profile *p, const struct profile_sym *s)
 {
-	if (grow((void **)&p->syms, p->nsyms, sizeof(*p->syms)) < 0)
+	if (array_grow(&p->syms, &p->alloc_syms, p->nsyms + 1, sizeof(*p->syms)) < 0)
 		return -1;
 	p->syms[p->nsyms] = *s;
 	return (long)p->nsyms++;
@@ -63,7 +48,7 @@ long profile_add_sym(struct profile *p, const struct profile_sym *s)
 
 long profile_add_arc(struct profile *p, const struct profile_arc *a)
 {
-	if (grow((void **)&p->arcs, p->narcs, sizeof(*p->arcs)) < 0)
+	if (array_grow(&p->arcs, &p->alloc_arcs, p->narcs + 1, sizeof(*p->arcs)) < 0)
 		return -1;
 	p->arcs[p->narcs] = *a;
 	return (long)p->narcs++;
@@ -73,7 +58,8 @@ int profile_add_gmon_file(struct profile *p, const char *path)
 {
 	char *copy = strdup(path);
 
-	if (!copy || grow((void **)&p->gmon_files, p->ngmon, sizeof(char *)) < 0) {
+	if (!copy || array_grow(&p->gmon_files, &p->alloc_gmon, p->ngmon + 1,
+					 sizeof(*p->gmon_files)) < 0) {
 		free(copy);
 		return -1;
 	}

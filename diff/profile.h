@@ -80,6 +80,9 @@ struct profile {
 	size_t nsyms;
 	struct profile_arc *arcs;
 	size_t narcs;
+
+	/* private: capacities of the arrays above (utils/array.h) */
+	size_t alloc_gmon, alloc_syms, alloc_arcs;
 };
 
 struct profile *profile_new(void);

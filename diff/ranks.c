@@ -1,3 +1,4 @@
+#define _GNU_SOURCE /* qsort_r */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -153,12 +154,11 @@ size_t ranks_known(const struct rank_id *ids, size_t n)
 	return k;
 }
 
-static const struct rank_id *sort_ids;
-
-static int cmp_order(const void *pa, const void *pb)
+static int cmp_order(const void *pa, const void *pb, void *ctx)
 {
+	const struct rank_id *ids = ctx;
 	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
-	int ra = sort_ids[a].rank, rb = sort_ids[b].rank;
+	int ra = ids[a].rank, rb = ids[b].rank;
 
 	if ((ra < 0) != (rb < 0))
 		return ra < 0 ? 1 : -1;
@@ -173,7 +173,5 @@ void ranks_sort(const struct rank_id *ids, size_t n, size_t *order)
 
 	for (i = 0; i < n; i++)
 		order[i] = i;
-	sort_ids = ids;
-	qsort(order, n, sizeof(*order), cmp_order);
-	sort_ids = NULL;
+	qsort_r(order, n, sizeof(*order), cmp_order, (void *)ids);
 }

@@ -1,7 +1,9 @@
+#define _GNU_SOURCE /* qsort_r */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "diff/rankstats.h"
+#include "utils/array.h"
 #include "utils/error.h"
 #include "utils/banned.h"
 
@@ -83,15 +85,8 @@ static struct row *table_row(struct table *t, const struct profile_sym *s)
 			return r;
 		j = (j + 1) & (t->nslots - 1);
 	}
-	if (t->nrows == t->cap) {
-		size_t cap = t->cap ? 2 * t->cap : 256;
-		struct row *q = realloc(t->rows, cap * sizeof(*q));
-
-		if (!q)
-			return NULL;
-		t->rows = q;
-		t->cap = cap;
-	}
+	if (array_grow(&t->rows, &t->cap, t->nrows + 1, sizeof(*t->rows)) < 0)
+		return NULL;
 	r = &t->rows[t->nrows];
 	memset(r, 0, sizeof(*r));
 	r->name = strdup(s->name);
@@ -202,13 +197,12 @@ static int cmp_fn(const void *pa, const void *pb)
 	return strcmp(a->name, b->name);
 }
 
-static const struct rankstats *sort_rs;
-
-static int cmp_outlier(const void *pa, const void *pb)
+static int cmp_outlier(const void *pa, const void *pb, void *ctx)
 {
+	const struct rankstats *rs = ctx;
 	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
-	double da = sort_rs->ranks[a].time_dist + sort_rs->ranks[a].calls_dist;
-	double db = sort_rs->ranks[b].time_dist + sort_rs->ranks[b].calls_dist;
+	double da = rs->ranks[a].time_dist + rs->ranks[a].calls_dist;
+	double db = rs->ranks[b].time_dist + rs->ranks[b].calls_dist;
 
 	if (da != db)
 		return da > db ? -1 : 1;
@@ -263,9 +257,7 @@ static int rank_stats(struct rankstats *rs, const struct table *t)
 	free(sorted);
 	for (i = 0; i < n; i++)
 		rs->outliers[i] = i;
-	sort_rs = rs;
-	qsort(rs->outliers, n, sizeof(*rs->outliers), cmp_outlier);
-	sort_rs = NULL;
+	qsort_r(rs->outliers, n, sizeof(*rs->outliers), cmp_outlier, rs);
 	return 0;
 }
 

@@ -13,6 +13,7 @@
 #include "gml/gml_write.h"
 #include "gml/dot_write.h"
 #include "gml/graphml_write.h"
+#include "utils/array.h"
 #include "utils/error.h"
 #include "utils/outfile.h"
 #include "utils/banned.h"
@@ -46,25 +47,9 @@ struct graph *graph_new(int is_diff)
 	return g;
 }
 
-/* Grow an array to hold one more element, doubling at powers of two. */
-static int grow(void **arr, size_t n, size_t elem)
-{
-	size_t cap;
-	void *q;
-
-	if (n & (n - 1) || (n != 0 && n < 16))
-		return 0;
-	cap = n ? 2 * n : 16;
-	q = realloc(*arr, cap * elem);
-	if (!q)
-		return -1;
-	*arr = q;
-	return 0;
-}
-
 long graph_add_node(struct graph *g, const struct graph_node *n)
 {
-	if (grow((void **)&g->nodes, g->nnodes, sizeof(*g->nodes)) < 0)
+	if (array_grow(&g->nodes, &g->alloc_nodes, g->nnodes + 1, sizeof(*g->nodes)) < 0)
 		return -1;
 	g->nodes[g->nnodes] = *n;
 	return (long)g->nnodes++;
@@ -72,7 +57,7 @@ long graph_add_node(struct graph *g, const struct graph_node *n)
 
 long graph_add_edge(struct graph *g, const struct graph_edge *e)
 {
-	if (grow((void **)&g->edges, g->nedges, sizeof(*g->edges)) < 0)
+	if (array_grow(&g->edges, &g->alloc_edges, g->nedges + 1, sizeof(*g->edges)) < 0)
 		return -1;
 	g->edges[g->nedges] = *e;
 	return (long)g->nedges++;

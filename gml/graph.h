@@ -132,6 +132,9 @@ struct graph {
 	double edge_total;
 	size_t pruned_nodes;
 	size_t pruned_edges;
+
+	/* private: capacities of nodes[] and edges[] (utils/array.h) */
+	size_t alloc_nodes, alloc_edges;
 };
 
 /* Build from one profile: the functions gprof's call graph prints (the

@@ -74,37 +74,6 @@ static int default_jobs(void)
 	return n < 1 ? 1 : n > 64 ? 64 : (int)n;
 }
 
-/* All gmon files of the operands after the first, directories expanded. */
-static int collect_files(char **operands, size_t noperands, char ***filesp, size_t *np)
-{
-	char **all = NULL;
-	size_t n = 0, i;
-
-	for (i = 0; i < noperands; i++) {
-		char **files, **q;
-		size_t k;
-
-		if (gmon_operand_expand(operands[i], &files, &k) < 0)
-			goto fail;
-		q = realloc(all, (n + k) * sizeof(*all));
-		if (!q) {
-			operands_free(files, k);
-			error("out of memory");
-			goto fail;
-		}
-		all = q;
-		memcpy(all + n, files, k * sizeof(*files));
-		n += k;
-		free(files); /* the paths moved to `all` */
-	}
-	*filesp = all;
-	*np = n;
-	return 0;
-fail:
-	operands_free(all, n);
-	return -1;
-}
-
 static void title_of(char *buf, size_t len, const char *binary,
 		     const struct rank_id *ids, size_t n)
 {
@@ -144,7 +113,7 @@ int cmd_rank_stats(struct egprof_opts *o)
 		error("--rank-stats needs the program and its rank files: APP FILES...|DIR");
 		goto out;
 	}
-	if (collect_files(cl.operands + 1, cl.noperands - 1, &files, &nfiles) < 0)
+	if (gmon_operand_expand_all(cl.operands + 1, cl.noperands - 1, &files, &nfiles) < 0)
 		goto out;
 	if (ranks_identify(files, nfiles, &ids) < 0)
 		goto out;

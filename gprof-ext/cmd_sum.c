@@ -12,14 +12,12 @@
  * have one; when nothing is written, a gmon.sum.callpath of an earlier run
  * is removed, since it would not match the new gmon.sum).
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "callpath/sidecar.h"
 #include "callpath/sum.h"
 #include "gprof-ext/commands.h"
-#include "gprof-ext/upstream.h"
 #include "utils/error.h"
 #include "utils/banned.h"
 
@@ -27,56 +25,30 @@
 
 /*
  * Does this command line ask upstream for -s, and which are its gmon files?
- * Parsed as upstream will (its own tables), silently: anything odd is left
- * for upstream to report.  *gmons points into `copy`, which the caller frees.
+ * Parsed as upstream will (cmdline.h), silently: anything odd is left for
+ * upstream to report.
  */
-static int wants_sum(int argc, char **argv, char ***copyp, char ***gmons, size_t *ngmon)
-{
-	static char default_gmon[] = "gmon.out";
-	static char *default_list[] = { default_gmon };
-	const char *optstring;
-	const struct option *longopts;
-	char **copy;
-	int c, sum = 0, saved_opterr = opterr;
-
-	*copyp = NULL;
-	if (upstream_option_spec(&optstring, &longopts) < 0)
-		return 0;
-	copy = calloc((size_t)argc + 1, sizeof(char *));
-	if (!copy)
-		return 0;
-	memcpy(copy, argv, (size_t)argc * sizeof(char *));
-	opterr = 0;
-	optind = 0;
-	while ((c = getopt_long(argc, copy, optstring, longopts, NULL)) != -1) {
-		if (c == '?' || c == ':') {
-			sum = 0;
-			break;
-		}
-		if (c == 's')
-			sum = 1;
-	}
-	opterr = saved_opterr;
-	if (sum) {
-		/* Operands: the image, then gmon files (gmon.out when none). */
-		if (argc - optind >= 2) {
-			*gmons = copy + optind + 1;
-			*ngmon = (size_t)(argc - optind - 1);
-		} else {
-			*gmons = default_list;
-			*ngmon = 1;
-		}
-	}
-	optind = 0; /* a fresh getopt session for upstream */
-	*copyp = copy;
-	return sum;
-}
-
 void sum_plan_init(struct sum_plan *plan, const struct egprof_opts *o)
 {
+	static char *const default_gmons[] = { "gmon.out" };
+	size_t i;
+
 	memset(plan, 0, sizeof(*plan));
-	plan->wanted = wants_sum(o->argc, o->argv, &plan->argv_copy, &plan->gmons,
-				 &plan->ngmon);
+	if (cmdline_split_quiet(&plan->cl, o->argc, o->argv) < 0)
+		return;
+	for (i = 0; i < plan->cl.nopts; i++)
+		if (plan->cl.opts[i].val == 's')
+			plan->wanted = 1;
+	if (!plan->wanted)
+		return;
+	/* Operands: the image, then gmon files (gmon.out when none). */
+	if (plan->cl.noperands >= 2) {
+		plan->gmons = plan->cl.operands + 1;
+		plan->ngmon = plan->cl.noperands - 1;
+	} else {
+		plan->gmons = default_gmons;
+		plan->ngmon = 1;
+	}
 }
 
 int sum_plan_finish(const struct sum_plan *plan)
@@ -90,6 +62,6 @@ int sum_plan_finish(const struct sum_plan *plan)
 
 void sum_plan_release(struct sum_plan *plan)
 {
-	free(plan->argv_copy);
+	cmdline_release(&plan->cl);
 	memset(plan, 0, sizeof(*plan));
 }

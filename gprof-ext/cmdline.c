@@ -12,7 +12,7 @@
  * the copy so options and their arguments come first and operands last,
  * exactly as upstream's own parse will see them.
  */
-int cmdline_split(struct cmdline *cl, int argc, char **argv)
+static int split(struct cmdline *cl, int argc, char **argv, int quiet)
 {
 	const char *optstring;
 	const struct option *longopts;
@@ -45,6 +45,8 @@ int cmdline_split(struct cmdline *cl, int argc, char **argv)
 			free(copy);
 			free(cl->opts);
 			memset(cl, 0, sizeof(*cl));
+			if (quiet)
+				return -1;
 			return error("unrecognized option or missing argument near '%s'", bad);
 		}
 		cl->opts[cl->nopts].val = c;
@@ -60,6 +62,16 @@ int cmdline_split(struct cmdline *cl, int argc, char **argv)
 	cl->noperands = (size_t)(argc - optind);
 	optind = 0; /* leave getopt fresh for upstream */
 	return 0;
+}
+
+int cmdline_split(struct cmdline *cl, int argc, char **argv)
+{
+	return split(cl, argc, argv, 0);
+}
+
+int cmdline_split_quiet(struct cmdline *cl, int argc, char **argv)
+{
+	return split(cl, argc, argv, 1);
 }
 
 void cmdline_release(struct cmdline *cl)

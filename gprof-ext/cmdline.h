@@ -27,7 +27,11 @@ struct cmdline {
 	size_t nopts;
 };
 
+/* 0, or -1 after reporting an option upstream would refuse (or no memory). */
 int cmdline_split(struct cmdline *cl, int argc, char **argv);
+/* The same, but an option upstream would refuse is not reported: for
+ * looking ahead at a command line that upstream itself will reject. */
+int cmdline_split_quiet(struct cmdline *cl, int argc, char **argv);
 void cmdline_release(struct cmdline *cl);
 
 /* "-x" or "--name", for messages. */

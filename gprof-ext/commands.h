@@ -5,6 +5,7 @@
  * status (0 on success); they report their own errors.  o->argc/o->argv is
  * the command line without our options.
  */
+#include "gprof-ext/cmdline.h"
 #include "gprof-ext/options.h"
 
 int cmd_gprof(struct egprof_opts *o);       /* cmd_gprof.c: gprof + exports */
@@ -25,9 +26,9 @@ int cmd_rank_stats(struct egprof_opts *o);  /* cmd_rank_stats.c: --rank-stats */
  */
 struct sum_plan {
 	int wanted;        /* the command line has -s */
-	char **gmons;      /* its gmon files; points into argv_copy or a static */
+	char *const *gmons; /* its gmon files; points into cl or a static */
 	size_t ngmon;
-	char **argv_copy;  /* owned */
+	struct cmdline cl; /* owned */
 };
 void sum_plan_init(struct sum_plan *plan, const struct egprof_opts *o);
 int sum_plan_finish(const struct sum_plan *plan);

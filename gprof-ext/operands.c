@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "gprof-ext/operands.h"
+#include "utils/array.h"
 #include "utils/error.h"
 #include "utils/banned.h"
 
@@ -95,13 +96,9 @@ int gmon_operand_expand(const char *operand, char ***filesp, size_t *np)
 			free(path);
 			continue;
 		}
-		if (n == cap) {
-			char **q = realloc(files, (cap = cap ? 2 * cap : 16) * sizeof(char *));
-			if (!q) {
-				free(path);
-				goto oom;
-			}
-			files = q;
+		if (array_grow(&files, &cap, n + 1, sizeof(*files)) < 0) {
+			free(path);
+			goto oom;
 		}
 		files[n++] = path;
 	}
@@ -118,4 +115,35 @@ oom:
 	closedir(dir);
 	operands_free(files, n);
 	return error("out of memory");
+}
+
+int gmon_operand_expand_all(char *const *operands, size_t noperands,
+			    char ***filesp, size_t *np)
+{
+	char **all = NULL;
+	size_t n = 0, cap = 0, i;
+
+	*filesp = NULL;
+	*np = 0;
+	for (i = 0; i < noperands; i++) {
+		char **files;
+		size_t k;
+
+		if (gmon_operand_expand(operands[i], &files, &k) < 0)
+			goto fail;
+		if (n + k < n || array_grow(&all, &cap, n + k, sizeof(*all)) < 0) {
+			operands_free(files, k);
+			error("out of memory");
+			goto fail;
+		}
+		memcpy(all + n, files, k * sizeof(*files));
+		n += k;
+		free(files); /* the paths moved to `all` */
+	}
+	*filesp = all;
+	*np = n;
+	return 0;
+fail:
+	operands_free(all, n);
+	return -1;
 }

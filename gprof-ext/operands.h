@@ -16,6 +16,9 @@
 #include <stddef.h>
 
 int gmon_operand_expand(const char *operand, char ***files, size_t *n);
+/* Every operand expanded, in order, into one array (same ownership). */
+int gmon_operand_expand_all(char *const *operands, size_t noperands,
+			    char ***files, size_t *n);
 int gmon_operand_is_dir(const char *operand);
 void operands_free(char **files, size_t n);
 

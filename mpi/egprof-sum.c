@@ -30,42 +30,6 @@
 
 static int rank, nprocs;
 
-static void say(const char *msg)
-{
-	fprintf(stderr, "egprof-sum: %s\n", msg);
-}
-
-/* Files of the operands, directories expanded the way gprof does. */
-static int list_files(int argc, char **argv, int first, char ***filesp, size_t *np)
-{
-	char **all = NULL;
-	size_t n = 0;
-	int i;
-
-	for (i = first; i < argc; i++) {
-		char **f, **q;
-		size_t k;
-
-		if (gmon_operand_expand(argv[i], &f, &k) < 0)
-			goto fail;
-		q = realloc(all, (n + k) * sizeof(*q));
-		if (!q) {
-			operands_free(f, k);
-			goto fail;
-		}
-		all = q;
-		memcpy(all + n, f, k * sizeof(*f));
-		n += k;
-		free(f);
-	}
-	*filesp = all;
-	*np = n;
-	return 0;
-fail:
-	operands_free(all, n);
-	return -1;
-}
-
 /*
  * Which files of this process's share have a sidecar: *missing is the index
  * of the first without one (n when none lacks one), *found how many have
@@ -81,7 +45,7 @@ static int scan_share(char **files, size_t n, uint64_t *missing, uint64_t *found
 	*found = 0;
 	for (i = (size_t)rank; i < n; i += (size_t)nprocs) {
 		if (sidecar_name_for(files[i], path, sizeof(path)) < 0) {
-			say("file name too long");
+			error("file name too long");
 			return -1;
 		}
 		if (access(path, F_OK) != 0 && errno == ENOENT) {
@@ -105,17 +69,17 @@ static int sum_share(char **files, size_t n, struct gmonsum *g, struct sidecar *
 		struct sidecar *sc;
 
 		if (gmonsum_read(g, files[i], err, sizeof(err)) < 0) {
-			say(err);
+			error("%s", err);
 			return -1;
 		}
 		if (!scp)
 			continue;
 		if (sidecar_name_for(files[i], path, sizeof(path)) < 0) {
-			say("file name too long");
+			error("file name too long");
 			return -1;
 		}
 		if (sidecar_read(path, &sc, err, sizeof(err)) < 0) {
-			say(err);
+			error("%s", err);
 			return -1;
 		}
 		if (!*scp) {
@@ -124,7 +88,7 @@ static int sum_share(char **files, size_t n, struct gmonsum *g, struct sidecar *
 		}
 		if (sidecar_merge(*scp, sc, err, sizeof(err)) < 0) {
 			sidecar_free(sc);
-			say(err);
+			error("%s", err);
 			return -1;
 		}
 		sidecar_free(sc);
@@ -174,19 +138,19 @@ static int unpack_add(const unsigned char *b, size_t len, struct gmonsum *g, str
 	if (sl != len - 16 - gl)
 		return -1;
 	if (gmonsum_decode(b + 8, gl, &part, err, sizeof(err)) < 0) {
-		say(err);
+		error("%s", err);
 		return -1;
 	}
 	r = gmonsum_add(g, &part, err, sizeof(err));
 	gmonsum_release(&part);
 	if (r < 0) {
-		say(err);
+		error("%s", err);
 		return -1;
 	}
 	if (!sl)
 		return 0;
 	if (sidecar_decode(b + 16 + gl, sl, "a partial sum", &sc, err, sizeof(err)) < 0) {
-		say(err);
+		error("%s", err);
 		return -1;
 	}
 	if (!*scp) {
@@ -196,7 +160,7 @@ static int unpack_add(const unsigned char *b, size_t len, struct gmonsum *g, str
 	r = sidecar_merge(*scp, sc, err, sizeof(err));
 	sidecar_free(sc);
 	if (r < 0)
-		say(err);
+		error("%s", err);
 	return r;
 }
 
@@ -214,7 +178,7 @@ static int reduce(struct gmonsum *g, struct sidecar **scp)
 			MPI_Send(&l, 1, MPI_UINT64_T, rank - step, 0, MPI_COMM_WORLD);
 			if (!b || len > INT32_MAX) {
 				free(b);
-				say("a partial sum is too large for one message");
+				error("a partial sum is too large for one message");
 				return -1;
 			}
 			MPI_Send(b, (int)len, MPI_BYTE, rank - step, 1, MPI_COMM_WORLD);
@@ -255,7 +219,7 @@ static int share_list(int argc, char **argv, int first, char ***filesp, size_t *
 		char **f;
 		size_t k, at = 0;
 
-		if (list_files(argc, argv, first, &f, &k) < 0) {
+		if (gmon_operand_expand_all(argv + first, (size_t)(argc - first), &f, &k) < 0) {
 			ok = 0;
 		} else {
 			for (i = 0; i < k; i++)
@@ -342,14 +306,14 @@ int main(int argc, char **argv)
 	if (anybad) {
 		status = 1;
 	} else if (reduce(&g, &sc) < 0) {
-		say("summing the partial sums failed");
+		error("summing the partial sums failed");
 		MPI_Abort(MPI_COMM_WORLD, 1);
 	} else if (rank == 0) {
 		if (gmonsum_write(&g, out, err, sizeof(err)) < 0) {
-			say(err);
+			error("%s", err);
 			status = 1;
 		} else if (sidecar_name_for(out, path, sizeof(path)) < 0) {
-			say("output file name too long");
+			error("output file name too long");
 			status = 1;
 		} else if (callpath_sum_store(path, sc, first_missing < n ?
 					      files[first_missing] : NULL,

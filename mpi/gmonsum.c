@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "mpi/gmonsum.h"
+#include "utils/array.h"
 #include "utils/banned.h"
 
 enum { TAG_HIST = 0, TAG_ARC = 1, TAG_BB = 2 };
@@ -140,15 +141,8 @@ static int add_arc(struct gmonsum *s, uint64_t from, uint64_t self, uint64_t cou
 		}
 		j = (j + 1) & (s->nslots - 1);
 	}
-	if (s->narcs == s->arcs_cap) {
-		size_t cap = s->arcs_cap ? 2 * s->arcs_cap : 256;
-		struct gmonsum_arc *q = realloc(s->arcs, cap * sizeof(*q));
-
-		if (!q)
-			return -1;
-		s->arcs = q;
-		s->arcs_cap = cap;
-	}
+	if (array_grow(&s->arcs, &s->arcs_cap, s->narcs + 1, sizeof(*s->arcs)) < 0)
+		return -1;
 	s->arcs[s->narcs].from = from;
 	s->arcs[s->narcs].self = self;
 	s->arcs[s->narcs].count = count;

@@ -1,3 +1,3 @@
-# utils/: small pieces every part shares (errors, atomic output files).
-UTILS_OBJS = utils/error.o utils/outfile.o
+# utils/: small pieces every part shares (errors, atomic output files, growing arrays).
+UTILS_OBJS = utils/error.o utils/outfile.o utils/array.o
 EGPROF_OBJS += $(UTILS_OBJS)
