@@ -3,6 +3,7 @@
  */
 #include "callpath/folded.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,8 +112,10 @@ static int save(const char *path, const struct folded *f, const struct pathdiff 
 		return -1;
 	rc = f ? folded_write(of.fp, f) : folded_write_diff(of.fp, d);
 	if (rc < 0) {
+		int e = errno;
+
 		outfile_abort(&of);
-		return error("cannot write '%s'", path);
+		return error("cannot write '%s': %s", path, strerror(e ? e : EIO));
 	}
 	return outfile_commit(&of);
 }

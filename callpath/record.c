@@ -53,8 +53,9 @@ _Static_assert(offsetof(struct cp_tls, top) == CP_TLS_TOP, "cp_tls");
 _Static_assert(offsetof(struct cp_tls, limit) == CP_TLS_LIMIT, "cp_tls");
 _Static_assert(offsetof(struct cp_tls, cache) == CP_TLS_CACHE, "cp_tls");
 _Static_assert(sizeof(struct cp_frame) == CP_FRAME_SIZE, "cp_frame");
-_Static_assert(offsetof(struct cp_frame, slot) == CP_FRAME_SLOT, "cp_frame");
+_Static_assert(offsetof(struct cp_frame, fp) == CP_FRAME_FP, "cp_frame");
 _Static_assert(offsetof(struct cp_frame, node) == CP_FRAME_NODE, "cp_frame");
+_Static_assert(offsetof(struct cp_frame, last) == CP_FRAME_LAST, "cp_frame");
 _Static_assert(sizeof(struct cp_node) == 1u << CP_NODE_SHIFT, "cp_node");
 _Static_assert(offsetof(struct cp_node, count) == CP_NODE_COUNT, "cp_node");
 _Static_assert(sizeof(struct cp_edge) == 1u << CP_EDGE_SHIFT, "cp_edge");
@@ -67,8 +68,8 @@ _Static_assert(offsetof(struct cp_edge, child) == CP_EDGE_CHILD, "cp_edge");
 __thread struct cp_tls cp_tls __attribute__((tls_model("initial-exec"), aligned(64)));
 
 struct cp_thread *cp_threads;
-void *cp_mcount_internal;
-void *cp_fentry_internal;
+void *cp_mcount_internal = cp_chain_mcount;
+void *cp_fentry_internal = cp_chain_fentry;
 
 /*
  * glibc's x86_64 mcount and __fentry__ (sysdeps/x86_64/_mcount.S) byte for
@@ -123,15 +124,18 @@ static cold void *glibc_internal(const unsigned char *fn, const unsigned char *c
 static cold void direct_mode_init(void)
 {
 	static int done;
+	void *fn;
 
 	if (__atomic_exchange_n(&done, 1, __ATOMIC_RELAXED))
 		return;
-	__atomic_store_n(&cp_mcount_internal,
-			 glibc_internal(cp_next_mcount, glibc_mcount, sizeof(glibc_mcount),
-					GLIBC_CALL(glibc_mcount)), __ATOMIC_RELAXED);
-	__atomic_store_n(&cp_fentry_internal,
-			 glibc_internal(cp_next_fentry, glibc_fentry, sizeof(glibc_fentry),
-					GLIBC_CALL(glibc_fentry)), __ATOMIC_RELAXED);
+	fn = glibc_internal(cp_next_mcount, glibc_mcount, sizeof(glibc_mcount),
+			    GLIBC_CALL(glibc_mcount));
+	if (fn)
+		__atomic_store_n(&cp_mcount_internal, fn, __ATOMIC_RELAXED);
+	fn = glibc_internal(cp_next_fentry, glibc_fentry, sizeof(glibc_fentry),
+			    GLIBC_CALL(glibc_fentry));
+	if (fn)
+		__atomic_store_n(&cp_fentry_internal, fn, __ATOMIC_RELAXED);
 }
 
 static void *map(size_t len, int flags)
@@ -194,7 +198,7 @@ static cold struct cp_thread *thread_start(void)
 	t->hash_mask = HASH_INITIAL - 1;
 	t->root.parent = CP_NONE;
 	for (int i = 0; i < SENTINELS; i++) {
-		t->stack[i].slot = UINTPTR_MAX;
+		t->stack[i].fp = UINTPTR_MAX;
 		t->stack[i].node = &t->root;
 	}
 	/* the zeroed cache holds no edge: no parent is NULL there */
@@ -207,7 +211,7 @@ static cold struct cp_thread *thread_start(void)
 		fast = cp_config.depth;
 	direct_mode_init();
 	cp_tls.self = t;
-	cp_tls.limit = st(t) + 1 + fast;
+	cp_tls.limit = st(t) + fast;	/* the first caller entry that cannot push */
 	cp_tls.top = st(t);
 	return t;
 fail:
@@ -317,17 +321,20 @@ static struct cp_node *child_limited(struct cp_thread *t,
 	return child(t, node, call_site, callee);
 }
 
-/* The entry of s[1..n] whose slot is `slot`, or NULL (slots decrease). */
-static struct cp_frame *find_slot(struct cp_frame *s, uint32_t n, uintptr_t slot)
+/*
+ * The entry of s[0..n] whose frame is `fp`, or NULL (frames decrease).  s[0]
+ * is the root's (UINTPTR_MAX), as for the trampolines' search.
+ */
+static struct cp_frame *find_frame(struct cp_frame *s, uint32_t n, uintptr_t fp)
 {
-	uint32_t lo = 1, hi = n + 1;
+	uint32_t lo = 0, hi = n + 1;
 
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
 
-		if (s[mid].slot == slot)
+		if (s[mid].fp == fp)
 			return &s[mid];
-		if (s[mid].slot > slot)
+		if (s[mid].fp > fp)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -336,11 +343,11 @@ static struct cp_frame *find_slot(struct cp_frame *s, uint32_t n, uintptr_t slot
 }
 
 /*
- * slot: address of the new frame's return-address slot;
- * caller_slot: the caller's slot if known (mcount), else 0.
+ * fp: the new frame (the address of its return-address slot - 8);
+ * caller_fp: the caller's frame if known (mcount), else 0.
  */
 static inline __attribute__((always_inline)) void
-enter(uintptr_t slot, uintptr_t selfpc, uintptr_t caller_slot)
+enter(uintptr_t fp, uintptr_t selfpc, uintptr_t caller_fp)
 {
 	struct cp_thread *t = cp_tls.self;
 	struct cp_frame *top, *base, *f;
@@ -381,10 +388,10 @@ enter(uintptr_t slot, uintptr_t selfpc, uintptr_t caller_slot)
 	}
 
 	base = st(t);
-	while (top->slot <= slot)	/* the root sentinel stops it */
+	while (top->fp <= fp)	/* the root sentinel stops it */
 		top--;
-	if (caller_slot && top != base && top->slot != caller_slot) {
-		f = find_slot(base, (uint32_t)(top - base), caller_slot);
+	if (caller_fp && top != base && top->fp != caller_fp) {
+		f = find_frame(base, (uint32_t)(top - base), caller_fp);
 		if (f)
 			top = f;
 	}
@@ -394,18 +401,20 @@ enter(uintptr_t slot, uintptr_t selfpc, uintptr_t caller_slot)
 		goto out;
 	}
 
-	call_site = *(const uintptr_t *)slot;
+	call_site = *(const uintptr_t *)(fp + 8);
 	parent = top->node;
-	if (likely(!cp_config.depth || sp < cp_config.depth))
+	if (likely(!cp_config.depth || sp < cp_config.depth)) {
 		node = parent ? child(t, parent, call_site, selfpc)
 			      : NULL;	/* under a call not recorded */
-	else
+		if (node)	/* the trampolines push from here: see cp_frame */
+			top->last = (struct cp_edge){ parent, call_site, selfpc, node };
+	} else
 		node = child_limited(t, top, call_site, selfpc);
 	if (likely(node))
 		__atomic_store_n(&node->count, node->count + 1, __ATOMIC_RELAXED);
 	else
 		t->dropped[SIDECAR_DROP_NODES]++;
-	top[1].slot = slot;
+	top[1].fp = fp;
 	top[1].node = node;
 	top++;
 out:
@@ -422,7 +431,7 @@ void cp_enter_mcount(uintptr_t frame, uintptr_t selfpc, uintptr_t sp)
 	 */
 	if (unlikely(frame <= sp || (frame & 7)))
 		return;
-	enter(frame + 8, selfpc, *(const uintptr_t *)frame + 8);
+	enter(frame, selfpc, *(const uintptr_t *)frame);
 }
 
 void cp_enter_fentry(uintptr_t slot, uintptr_t selfpc)
@@ -434,5 +443,5 @@ void cp_enter_fentry(uintptr_t slot, uintptr_t selfpc)
 	 */
 	if (unlikely(!cp_saw_fentry))
 		cp_saw_fentry = 1;
-	enter(slot, selfpc, 0);
+	enter(slot - 8, selfpc, 0);
 }

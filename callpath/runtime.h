@@ -30,9 +30,10 @@
 #define CP_TLS_TOP	0	/* struct cp_tls */
 #define CP_TLS_LIMIT	8
 #define CP_TLS_CACHE	16
-#define CP_FRAME_SIZE	16	/* struct cp_frame */
-#define CP_FRAME_SLOT	0
+#define CP_FRAME_SIZE	48	/* struct cp_frame */
+#define CP_FRAME_FP	0
 #define CP_FRAME_NODE	8
+#define CP_FRAME_LAST	16	/* a struct cp_edge */
 #define CP_FRAME_POPS	3	/* stale entries the fast path pops */
 #define CP_NODE_COUNT	16	/* struct cp_node */
 #define CP_NODE_SHIFT	5	/* sizeof(struct cp_node) == 1 << CP_NODE_SHIFT */
@@ -42,8 +43,6 @@
 #define CP_EDGE_SITE	8
 #define CP_EDGE_CALLEE	16
 #define CP_EDGE_CHILD	24
-#define CP_HASH_MUL	-1640531535	/* 0x9e3779b1 as a sign-extended imm32 */
-#define CP_HASH_SHIFT	24
 #define CP_STATE_RECORDING 1
 
 #ifndef __ASSEMBLER__
@@ -74,18 +73,6 @@ struct cp_node {
 };
 
 /*
- * A live instrumented frame: its return-address slot and its node, NULL when
- * the call was not recorded (16 bytes).  Each thread's stack starts with
- * CP_FRAME_POPS + 1 sentinels whose slot is UINTPTR_MAX, all holding the
- * thread's root node, so the trampolines may read the CP_FRAME_POPS entries
- * under the top without checking for the bottom.
- */
-struct cp_frame {
-	uintptr_t slot;
-	struct cp_node *node;
-};
-
-/*
  * One entry of a thread's edge cache: a direct-mapped table of tree edges
  * (parent, call site, callee) -> child, indexed by cp_edge_index(), filled by
  * record.c and read by the trampolines' fast path.  Nodes never move, so an
@@ -98,12 +85,35 @@ struct cp_edge {
 	struct cp_node *child;
 };
 
+/*
+ * A live instrumented frame (48 bytes): its frame address (the address of
+ * its return-address slot minus 8, which is %rbp after a -pg prologue:
+ * mcount compares it with saved %rbp values as it is) and its node, NULL
+ * when the call was not recorded.
+ *
+ * `last` is the edge a call from this stack position last resolved in
+ * record.c.  It belongs to the position, not to the frame: a push leaves it,
+ * and it is valid for whichever frame is there as long as its parent is that
+ * frame's node (a loop calling one callee, or the frames of a recursion,
+ * which come back to the same position with the same node, find their child
+ * in it).  record.c fills it only where the trampolines may push without
+ * checking cp_tls.limit.  Never filled: zero, and no callee is 0.
+ *
+ * Each thread's stack starts with CP_FRAME_POPS + 1 sentinels whose fp is
+ * UINTPTR_MAX, all holding the thread's root node, so the trampolines may
+ * read the CP_FRAME_POPS entries under the top without checking for the
+ * bottom; the topmost sentinel is the root's own entry.
+ */
+struct cp_frame {
+	uintptr_t fp;
+	struct cp_node *node;
+	struct cp_edge last;
+};
+
 static inline uint64_t cp_edge_index(const struct cp_node *parent,
 				     uint64_t call_site, uint64_t callee)
 {
-	uint64_t h = (call_site + (callee << 3)) * (uint64_t)(int64_t)CP_HASH_MUL;
-
-	return ((h >> CP_HASH_SHIFT) ^ ((uintptr_t)parent >> CP_NODE_SHIFT)) &
+	return (((uintptr_t)parent + call_site * 8 + callee * 2) >> CP_EDGE_SHIFT) &
 	       ((1u << CP_CACHE_BITS) - 1);
 }
 
@@ -113,8 +123,9 @@ static inline uint64_t cp_edge_index(const struct cp_node *parent,
  * the thread's state then) and while the thread is inside the runtime (the
  * trampolines' fast path or record.c): calls that find it NULL go to
  * record.c, which drops and counts them (signal handlers).  The fast path
- * pushes only below limit: above it the shadow stack is full or
- * CALLPATH_DEPTH applies.  starting guards thread_start() the same way.
+ * pushes only above a caller entry below limit: from there on the shadow
+ * stack is full or CALLPATH_DEPTH applies.  starting guards thread_start()
+ * the same way.
  */
 struct cp_tls {
 	struct cp_frame *top;
@@ -154,11 +165,16 @@ extern int cp_saw_fentry CP_HIDDEN;	/* an -mfentry caller was seen */
 extern void *cp_next_mcount CP_HIDDEN;
 extern void *cp_next_fentry CP_HIDDEN;
 /*
- * glibc's counters behind them (__mcount_internal), NULL until record.c has
- * checked that cp_next_* is glibc's exact wrapper; see mcount.S, direct mode.
+ * What the trampolines call once they have done their work, with the
+ * arguments of glibc's counter __mcount_internal(frompc, selfpc): that
+ * counter itself once record.c has checked that cp_next_* is glibc's exact
+ * wrapper (direct mode), else cp_chain_* (chained mode, in mcount.S), which
+ * closes the trampoline's frame and tail-jumps to cp_next_*.
  */
 extern void *cp_mcount_internal CP_HIDDEN;
 extern void *cp_fentry_internal CP_HIDDEN;
+void cp_chain_mcount(void) CP_HIDDEN;
+void cp_chain_fentry(void) CP_HIDDEN;
 void cp_chain_init(void) CP_HIDDEN;
 
 /* Called by the trampolines; see arch/x86_64/mcount.S. */

@@ -50,24 +50,11 @@ static int same_key(const struct row *r, const char *name, const char *file)
 	return !strcmp(r->file, file);
 }
 
-static int rehash(struct table *t)
+static size_t row_hash_of(const void *ctx, size_t i)
 {
-	size_t n = t->nslots ? 2 * t->nslots : 1024, i;
-	size_t *slots = calloc(n, sizeof(*slots));
+	const struct row *rows = ctx;
 
-	if (!slots)
-		return -1;
-	for (i = 0; i < t->nrows; i++) {
-		size_t j = hash_key(t->rows[i].name, t->rows[i].file) & (n - 1);
-
-		while (slots[j])
-			j = (j + 1) & (n - 1);
-		slots[j] = i + 1;
-	}
-	free(t->slots);
-	t->slots = slots;
-	t->nslots = n;
-	return 0;
+	return hash_key(rows[i].name, rows[i].file);
 }
 
 /* The row for a symbol, created when missing; NULL when out of memory. */
@@ -76,7 +63,8 @@ static struct row *table_row(struct table *t, const struct profile_sym *s)
 	size_t j;
 	struct row *r;
 
-	if (2 * (t->nrows + 1) > t->nslots && rehash(t) < 0)
+	if (2 * (t->nrows + 1) > t->nslots &&
+	    array_index_grow(&t->slots, &t->nslots, t->nrows, row_hash_of, t->rows) < 0)
 		return NULL;
 	j = hash_key(s->name, s->file) & (t->nslots - 1);
 	while (t->slots[j]) {

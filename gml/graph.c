@@ -558,6 +558,59 @@ static int in_graph(const struct profile_sym *s)
 	       (s->ncalls || s->self_calls || s->prop_self != 0 || s->prop_child != 0);
 }
 
+int graph_add_cycle_members(struct graph *g, const long *node_of, size_t n,
+			    int (*cycle_of)(const void *ctx, size_t i, int *whole),
+			    const void *ctx)
+{
+	long *whole_node = NULL; /* per cycle number: its node, -1 when none */
+	size_t nwhole = 0, i;
+	int ret = -1;
+
+	/* The node of each cycle as a whole: the first such entry in a node. */
+	for (i = 0; i < n; i++) {
+		int whole, cyc = cycle_of(ctx, i, &whole);
+
+		if (!whole || cyc <= 0 || node_of[i] < 0)
+			continue;
+		if ((size_t)cyc >= nwhole) {
+			size_t old = nwhole, j;
+
+			if (array_grow(&whole_node, &nwhole, (size_t)cyc + 1,
+				       sizeof(*whole_node)) < 0)
+				goto out;
+			for (j = old; j < nwhole; j++)
+				whole_node[j] = -1;
+		}
+		if (whole_node[cyc] < 0)
+			whole_node[cyc] = node_of[i];
+	}
+	for (i = 0; i < n; i++) {
+		int whole, cyc = cycle_of(ctx, i, &whole);
+		struct graph_edge e = { 0 };
+
+		if (whole || cyc <= 0 || node_of[i] < 0 || (size_t)cyc >= nwhole ||
+		    whole_node[cyc] < 0)
+			continue;
+		e.from = (size_t)whole_node[cyc];
+		e.to = (size_t)node_of[i];
+		e.kind = GEDGE_MEMBER;
+		if (graph_add_edge(g, &e) < 0)
+			goto out;
+	}
+	ret = 0;
+out:
+	free(whole_node);
+	return ret;
+}
+
+static int sym_cycle(const void *ctx, size_t i, int *whole)
+{
+	const struct profile_sym *s = &((const struct profile *)ctx)->syms[i];
+
+	*whole = !!(s->flags & PSYM_CYCLE);
+	return s->cycle;
+}
+
 int graph_from_profile(struct graph **out, const struct profile *p,
 		       const struct graph_opts *opts)
 {
@@ -615,27 +668,8 @@ int graph_from_profile(struct graph **out, const struct profile *p,
 		if (graph_add_edge(g, &e) < 0)
 			goto oom;
 	}
-	/* Cycle members: link each cycle node to the functions in it. */
-	for (i = 0; i < p->nsyms; i++) {
-		const struct profile_sym *s = &p->syms[i];
-		size_t c;
-
-		if (node_of[i] < 0 || !s->cycle || (s->flags & PSYM_CYCLE))
-			continue;
-		for (c = 0; c < p->nsyms; c++) {
-			const struct profile_sym *cs = &p->syms[c];
-			struct graph_edge e = { 0 };
-
-			if (!(cs->flags & PSYM_CYCLE) || cs->cycle != s->cycle || node_of[c] < 0)
-				continue;
-			e.from = (size_t)node_of[c];
-			e.to = (size_t)node_of[i];
-			e.kind = GEDGE_MEMBER;
-			if (graph_add_edge(g, &e) < 0)
-				goto oom;
-			break;
-		}
-	}
+	if (graph_add_cycle_members(g, node_of, p->nsyms, sym_cycle, p) < 0)
+		goto oom;
 	free(node_of);
 	return graph_finish_into(out, g, opts);
 oom:

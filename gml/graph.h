@@ -152,6 +152,16 @@ struct graph *graph_new(int is_diff);
  * e->label).  Return the index, or -1 when out of memory. */
 long graph_add_node(struct graph *g, const struct graph_node *n);
 long graph_add_edge(struct graph *g, const struct graph_edge *e);
+/*
+ * Cycle membership, as gprof prints it: an edge from each cycle's node to
+ * every function in it.  For entry i of the builder's input (0 <= i < n),
+ * node_of[i] is its node or -1, and cycle_of(ctx, i, &whole) its cycle
+ * number (0: none), with *whole set for the cycle-as-a-whole entry.
+ * 0, or -1 when out of memory (not reported).
+ */
+int graph_add_cycle_members(struct graph *g, const long *node_of, size_t n,
+			    int (*cycle_of)(const void *ctx, size_t i, int *whole),
+			    const void *ctx);
 /* Prune, label, size, colour and lay out.  Returns 0 or -1 (reported). */
 int graph_finish(struct graph *g, const struct graph_opts *opts);
 /* The same, then hand g to *out; on failure g is freed (the builders' end). */

@@ -49,6 +49,14 @@ static char *side_title(const struct profile *p)
 	return s;
 }
 
+static int entry_cycle(const void *ctx, size_t i, int *whole)
+{
+	const struct diff_entry *e = &((const struct diff *)ctx)->entries[i];
+
+	*whole = !!(e->flags & PSYM_CYCLE);
+	return e->cycle;
+}
+
 int graph_from_diff(struct graph **out, const struct diff *d,
 		    const struct graph_opts *opts)
 {
@@ -118,28 +126,8 @@ int graph_from_diff(struct graph **out, const struct diff *d,
 		if (graph_add_edge(g, &e) < 0)
 			goto oom;
 	}
-	/* Cycle members, as in a single profile's graph: an edge from the
-	 * cycle's node to each function in it (same diff cycle number). */
-	for (i = 0; i < d->nentries; i++) {
-		const struct diff_entry *m = &d->entries[i];
-		size_t c;
-
-		if (node_of[i] < 0 || !m->cycle || (m->flags & PSYM_CYCLE))
-			continue;
-		for (c = 0; c < d->nentries; c++) {
-			const struct diff_entry *ce = &d->entries[c];
-			struct graph_edge e = { 0 };
-
-			if (!(ce->flags & PSYM_CYCLE) || ce->cycle != m->cycle || node_of[c] < 0)
-				continue;
-			e.from = (size_t)node_of[c];
-			e.to = (size_t)node_of[i];
-			e.kind = GEDGE_MEMBER;
-			if (graph_add_edge(g, &e) < 0)
-				goto oom;
-			break;
-		}
-	}
+	if (graph_add_cycle_members(g, node_of, d->nentries, entry_cycle, d) < 0)
+		goto oom;
 	free(node_of);
 	return graph_finish_into(out, g, opts);
 oom:

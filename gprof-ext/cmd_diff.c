@@ -307,13 +307,6 @@ static void side_release(struct side *s)
 	free(s->label);
 }
 
-static int default_jobs(void)
-{
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-
-	return n > 0 ? (int)(n > 64 ? 64 : n) : 1;
-}
-
 int cmd_diff(struct egprof_opts *o)
 {
 	struct side sides[DIFF_NSIDES];
@@ -321,7 +314,7 @@ int cmd_diff(struct egprof_opts *o)
 	struct cmdline cl;
 	struct diff d;
 	struct diff_opts dopts = DIFF_OPTS_INIT;
-	int status = 1, have_diff = 0, s, jobs;
+	int status = 1, have_diff = 0, s;
 	const char *argv0 = o->argv[0];
 
 	memset(sides, 0, sizeof(sides));
@@ -348,7 +341,6 @@ int cmd_diff(struct egprof_opts *o)
 	/* Both sides load at once (the baseline's loader starts before the
 	 * second side's files are checked); a directory side is also read
 	 * file by file when the noise rule needs the spread across its runs. */
-	jobs = o->jobs > 0 ? o->jobs : default_jobs();
 	dopts.noise_sigmas = o->noise_sigmas;
 	for (s = 0; s < DIFF_NSIDES; s++) {
 		struct side *x = &sides[s];
@@ -369,7 +361,7 @@ int cmd_diff(struct egprof_opts *o)
 	}
 	for (s = 0; s < DIFF_NSIDES; s++)
 		if (o->noise_sigmas > 0 && sides[s].nfiles > 1 &&
-		    start(&sides[s], &cl, argv0, 1, jobs) < 0)
+		    start(&sides[s], &cl, argv0, 1, o->jobs) < 0)
 			goto out;
 	status = 0;
 	for (s = 0; s < DIFF_NSIDES; s++)

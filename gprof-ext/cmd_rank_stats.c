@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include "diff/ranks.h"
 #include "diff/rankstats.h"
 #include "gprof-ext/cmdline.h"
@@ -65,13 +64,6 @@ static int check_ours(const struct egprof_opts *o)
 		return error("option '%s' cannot be used with --rank-stats (it "
 			     "writes another report, of one profile or a diff)", opt);
 	return 0;
-}
-
-static int default_jobs(void)
-{
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-
-	return n < 1 ? 1 : n > 64 ? 64 : (int)n;
 }
 
 static void title_of(char *buf, size_t len, const char *binary,
@@ -138,7 +130,7 @@ int cmd_rank_stats(struct egprof_opts *o)
 	req.gmon_files = sorted;
 	req.ngmon = nfiles;
 	req.each = 1;
-	req.jobs = o->jobs > 0 ? o->jobs : default_jobs();
+	req.jobs = o->jobs;
 	if (upstream_load_start(&req, &job) < 0)
 		goto out;
 	if (upstream_load_finish(job, &profiles, &nprof) < 0)

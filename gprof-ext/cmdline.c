@@ -41,13 +41,15 @@ static int split(struct cmdline *cl, int argc, char **argv, int quiet)
 			break;
 		if (c == '?' || c == ':') {
 			const char *bad = copy[optind > 1 ? optind - 1 : 1];
+			int ret = quiet ? -1 :
+				  error("unrecognized option or missing argument near '%s'", bad);
+
 			opterr = saved_opterr;
+			optind = 0; /* leave getopt fresh for upstream */
 			free(copy);
 			free(cl->opts);
 			memset(cl, 0, sizeof(*cl));
-			if (quiet)
-				return -1;
-			return error("unrecognized option or missing argument near '%s'", bad);
+			return ret;
 		}
 		cl->opts[cl->nopts].val = c;
 		cl->opts[cl->nopts].name = longind >= 0 ? longopts[longind].name : NULL;

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "gprof-ext/options.h"
 #include "utils/error.h"
 #include "utils/banned.h"
@@ -33,7 +34,8 @@ struct option_spec {
 	const char *help;
 };
 
-/* The one table: parsing, --help and the manual's list come from it. */
+/* The one table: parsing and --help come from it, and the test suite
+ * (t501) checks that egprof(1) and README.md name every option in it. */
 static const struct option_spec table[] = {
 	{ OPT_DIFF, "diff", ARG_NONE, NULL,
 	  "APP1 GMON1 APP2 GMON2 (or APP GMON1 GMON2): print the profile of\n"
@@ -69,12 +71,21 @@ static const struct option_spec table[] = {
 
 #define NOPTIONS (sizeof(table) / sizeof(table[0]))
 
+/* One loader process per CPU, but never a crowd of them on a large node:
+ * each holds the program's symbols. */
+static int default_jobs(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n < 1 ? 1 : n > 64 ? 64 : (int)n;
+}
+
 void options_init(struct egprof_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->mode = MODE_GPROF;
 	o->noise_sigmas = 2.0;
-	o->jobs = 0;
+	o->jobs = default_jobs();
 }
 
 void options_release(struct egprof_opts *o)

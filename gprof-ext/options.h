@@ -32,7 +32,7 @@ struct egprof_opts {
 	const char *callpath_file; /* explicit sidecar, else GMON.callpath */
 	const char *folded_path;   /* --folded FILE */
 	double noise_sigmas;       /* --noise K: |d| < K*sqrt(nA+nB) is noise */
-	int jobs;                  /* --jobs N: files read at once */
+	int jobs;                  /* --jobs N: files read at once (>= 1) */
 
 	/* What upstream gets: argv[0] and every argument that is not ours. */
 	int argc;

@@ -268,7 +268,7 @@ static int share_list(int argc, char **argv, int first, char ***filesp, size_t *
 int main(int argc, char **argv)
 {
 	const char *out = "gmon.sum";
-	char **files = NULL, err[512], path[4096];
+	char **files = NULL, path[4096];
 	size_t n = 0, i;
 	struct gmonsum g;
 	struct sidecar *sc = NULL;
@@ -309,8 +309,7 @@ int main(int argc, char **argv)
 		error("summing the partial sums failed");
 		MPI_Abort(MPI_COMM_WORLD, 1);
 	} else if (rank == 0) {
-		if (gmonsum_write(&g, out, err, sizeof(err)) < 0) {
-			error("%s", err);
+		if (gmonsum_write(&g, out) < 0) {
 			status = 1;
 		} else if (sidecar_name_for(out, path, sizeof(path)) < 0) {
 			error("output file name too long");

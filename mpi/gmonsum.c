@@ -5,6 +5,8 @@
 #include <unistd.h>
 #include "mpi/gmonsum.h"
 #include "utils/array.h"
+#include "utils/error.h"
+#include "utils/outfile.h"
 #include "utils/banned.h"
 
 enum { TAG_HIST = 0, TAG_ARC = 1, TAG_BB = 2 };
@@ -105,31 +107,19 @@ static size_t arc_hash(uint64_t from, uint64_t self)
 	return (size_t)(h ^ h >> 29);
 }
 
-static int rehash(struct gmonsum *s)
+static size_t arc_hash_of(const void *ctx, size_t i)
 {
-	size_t n = s->nslots ? 2 * s->nslots : 1024, i;
-	size_t *slots = calloc(n, sizeof(*slots));
+	const struct gmonsum_arc *arcs = ctx;
 
-	if (!slots)
-		return -1;
-	for (i = 0; i < s->narcs; i++) {
-		size_t j = arc_hash(s->arcs[i].from, s->arcs[i].self) & (n - 1);
-
-		while (slots[j])
-			j = (j + 1) & (n - 1);
-		slots[j] = i + 1;
-	}
-	free(s->slots);
-	s->slots = slots;
-	s->nslots = n;
-	return 0;
+	return arc_hash(arcs[i].from, arcs[i].self);
 }
 
 static int add_arc(struct gmonsum *s, uint64_t from, uint64_t self, uint64_t count)
 {
 	size_t j;
 
-	if (2 * (s->narcs + 1) > s->nslots && rehash(s) < 0)
+	if (2 * (s->narcs + 1) > s->nslots &&
+	    array_index_grow(&s->slots, &s->nslots, s->narcs, arc_hash_of, s->arcs) < 0)
 		return -1;
 	j = arc_hash(from, self) & (s->nslots - 1);
 	while (s->slots[j]) {
@@ -159,16 +149,11 @@ static int read_all(const char *path, unsigned char **buf, size_t *len)
 	if (!fp)
 		return -1;
 	do {
-		if (n == cap) {
-			unsigned char *q = realloc(b, cap = cap ? 2 * cap : 65536);
-
-			if (!q) {
-				free(b);
-				fclose(fp);
-				errno = ENOMEM;
-				return -1;
-			}
-			b = q;
+		if (array_grow(&b, &cap, n < 65536 ? 65536 : n + 1, 1) < 0) {
+			free(b);
+			fclose(fp);
+			errno = ENOMEM;
+			return -1;
 		}
 		r = fread(b + n, 1, cap - n, fp);
 		n += r;
@@ -372,23 +357,15 @@ static int cmp_arc(const void *pa, const void *pb)
 	return a->self < b->self ? -1 : a->self > b->self;
 }
 
-int gmonsum_write(struct gmonsum *s, const char *path, char *err, size_t errlen)
+int gmonsum_write(struct gmonsum *s, const char *path)
 {
-	size_t tlen = strlen(path) + 32, i;
-	char *tmp = malloc(tlen);
+	struct outfile of;
 	unsigned char rec[64];
-	FILE *fp;
+	size_t i;
 	int bad;
 
-	if (!tmp)
-		return fail(err, errlen, "cannot write '%s': %s", path, "out of memory");
-	snprintf(tmp, tlen, "%s.tmp.%ld", path, (long)getpid());
-	fp = fopen(tmp, "wb");
-	if (!fp) {
-		fail(err, errlen, "cannot write '%s': %s", tmp, strerror(errno));
-		free(tmp);
+	if (outfile_open(&of, path) < 0)
 		return -1;
-	}
 	/* The arc index is rebuilt on the next add; sorting breaks it. */
 	qsort(s->arcs, s->narcs, sizeof(*s->arcs), cmp_arc);
 	free(s->slots);
@@ -398,7 +375,7 @@ int gmonsum_write(struct gmonsum *s, const char *path, char *err, size_t errlen)
 	memcpy(rec, "gmon", 4);
 	put32(rec + 4, 1);
 	memset(rec + 8, 0, 12);
-	bad = fwrite(rec, 20, 1, fp) != 1;
+	bad = fwrite(rec, 20, 1, of.fp) != 1;
 	for (i = 0; i < s->nhists && !bad; i++) {
 		const struct gmonsum_hist *h = &s->hists[i];
 		uint32_t k;
@@ -410,12 +387,12 @@ int gmonsum_write(struct gmonsum *s, const char *path, char *err, size_t errlen)
 		put32(rec + 21, h->rate);
 		memcpy(rec + 25, h->dimen, 15);
 		rec[40] = (unsigned char)h->abbrev;
-		bad |= fwrite(rec, 1 + HIST_HDR, 1, fp) != 1;
+		bad |= fwrite(rec, 1 + HIST_HDR, 1, of.fp) != 1;
 		for (k = 0; k < h->nbins && !bad; k++) {
 			unsigned char c[2] = { (unsigned char)h->bins[k],
 					       (unsigned char)(h->bins[k] >> 8) };
 
-			bad |= fwrite(c, 2, 1, fp) != 1;
+			bad |= fwrite(c, 2, 1, of.fp) != 1;
 		}
 	}
 	for (i = 0; i < s->narcs && !bad; i++) {
@@ -423,16 +400,13 @@ int gmonsum_write(struct gmonsum *s, const char *path, char *err, size_t errlen)
 		put64(rec + 1, s->arcs[i].from);
 		put64(rec + 9, s->arcs[i].self);
 		put32(rec + 17, (uint32_t)s->arcs[i].count);
-		bad |= fwrite(rec, 1 + ARC_REC, 1, fp) != 1;
+		bad |= fwrite(rec, 1 + ARC_REC, 1, of.fp) != 1;
 	}
-	bad |= fflush(fp) != 0 || fsync(fileno(fp)) != 0;
-	bad |= fclose(fp) != 0;
-	if (bad || rename(tmp, path) < 0) {
-		fail(err, errlen, "cannot write '%s': %s", path, strerror(errno ? errno : EIO));
-		unlink(tmp);
-		free(tmp);
-		return -1;
+	if (bad) {
+		int e = errno ? errno : EIO;
+
+		outfile_abort(&of);
+		return error("cannot write '%s': %s", path, strerror(e));
 	}
-	free(tmp);
-	return 0;
+	return outfile_commit(&of);
 }

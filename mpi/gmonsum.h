@@ -17,7 +17,7 @@
  *   gmonsum_read(&s, "gmon.123", err, sizeof(err));     adds one file
  *   gmonsum_encode(&s, &buf, &len); ... gmonsum_decode(buf, len, &t, ...)
  *   gmonsum_add(&s, &t, ...);                           adds another sum
- *   gmonsum_write(&s, "gmon.sum", ...);                 atomically
+ *   gmonsum_write(&s, "gmon.sum");                      atomically
  *   gmonsum_release(&s);
  *
  * Ownership: a struct gmonsum owns its arrays; gmonsum_release() frees
@@ -57,7 +57,8 @@ int gmonsum_encode(const struct gmonsum *s, unsigned char **buf, size_t *len);
 int gmonsum_decode(const unsigned char *buf, size_t len, struct gmonsum *out,
 		   char *err, size_t errlen);
 /* Arcs are written sorted by (from, self), so the file does not depend on
- * the order the sums were added in. */
-int gmonsum_write(struct gmonsum *s, const char *path, char *err, size_t errlen);
+ * the order the sums were added in.  Written atomically (utils/outfile.h);
+ * unlike the others, reports its own errors with error(). */
+int gmonsum_write(struct gmonsum *s, const char *path);
 
 #endif

@@ -87,5 +87,13 @@ check "configure names a missing binutils source" [ $rc != 0 ] && grep -q "'/non
 (cd cfg && "$SRCDIR/configure" --bogus > /dev/null 2> err.txt); rc=$?
 check "configure refuses unknown options" [ $rc != 0 ] && grep -q "unknown option '--bogus'" cfg/err.txt
 
+# The option table drives --help; the man page and the README must follow it.
+ours_opts=$(sed -n '/^egprof .* extensions:$/,$p' ours.txt | grep -o '^  --[a-z-]*' | sed 's/^  //')
+check "--help's section lists our options" [ -n "$ours_opts" ]
+for opt in $ours_opts; do
+	check "egprof(1) documents $opt" grep -q -- "$(printf '%s' "$opt" | sed 's/-/\\\\-/g')" "$SRCDIR/doc/egprof.1"
+	check "README mentions $opt" grep -q -- "$opt" "$SRCDIR/README.md"
+done
+
 echo "# $n cases"
 [ $fails = 0 ]

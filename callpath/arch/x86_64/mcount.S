@@ -73,16 +73,17 @@
 .endm
 
 /*
- * The WORK_* macros fall through when they have recorded the call; they go
- * to `slow` before they set busy, to `miss` (WORK_END) after.
+ * The WORK_* macros fall through when they have recorded the call, with
+ * %rdi = frompc (the call site) and %rsi = selfpc, the counter's arguments;
+ * they go to `slow` before they set busy, to `miss` (WORK_END) after.
  *
- * WORK_BEGIN slow: %r11 = cp_tls's offset from %fs, %rsi = cp_tls.top, not
+ * WORK_BEGIN slow: %r11 = cp_tls's offset from %fs, %r9 = cp_tls.top, not
  * NULL, and cp_tls.top = NULL (busy); else to `slow` with nothing changed.
  */
 .macro WORK_BEGIN slow
 	movq	cp_tls@gottpoff(%rip), %r11
-	movq	%fs:CP_TLS_TOP(%r11), %rsi
-	testq	%rsi, %rsi
+	movq	%fs:CP_TLS_TOP(%r11), %r9
+	testq	%r9, %r9
 	jz	\slow			/* not started, or inside the runtime */
 	cmpl	$CP_STATE_RECORDING, cp_state(%rip)
 	jne	\slow
@@ -90,93 +91,91 @@
 .endm
 
 /*
- * WORK_END miss, selfpc, site, slot: %rdx = the caller's entry, %rsi the
- * old top.  Pushes the child (site, selfpc) of the caller's node if the
- * edge cache has it, and falls through; else goes to `miss`, which must
- * restore cp_tls.top from %rsi.  selfpc and
- * site are memory operands, slot an address.  The cache index is
- * cp_edge_index() << CP_EDGE_SHIFT (== CP_NODE_SHIFT): the parent's low bits
- * are zero, the mask clears the hash's.  A NULL node (a call not recorded)
- * finds no edge: the zeroed entries have no callee.
+ * WORK_END miss, selfpc, site: %rdx = the caller's entry, %r9 the old top.
+ * Pushes the child (site, selfpc) of the caller's node if the edge cache
+ * has it, and falls through; else goes to `miss`, which must restore
+ * cp_tls.top from %r9.  selfpc and site are memory operands; the new
+ * entry's fp must be stored by the caller of the macro (%rdx is the entry).
+ * The cache index is cp_edge_index() << CP_EDGE_SHIFT (== CP_NODE_SHIFT):
+ * the parent's low bits are zero, the mask clears the hash's.  A NULL node
+ * (a call not recorded) finds no edge: the zeroed entries have no callee.
  */
-.macro WORK_END miss, selfpc, site, slot
+.macro WORK_END miss, selfpc, site
 	movq	CP_FRAME_NODE(%rdx), %r8
 	addq	$CP_FRAME_SIZE, %rdx		/* the new entry */
 	cmpq	%fs:CP_TLS_LIMIT(%r11), %rdx
 	jae	\miss
-	movq	\selfpc, %rax
-	movq	\site, %r9
-	leaq	(%r9,%rax,8), %rcx		/* cp_edge_index() */
-	imulq	$CP_HASH_MUL, %rcx, %rcx
-	shrq	$CP_HASH_SHIFT-CP_EDGE_SHIFT, %rcx
-	xorq	%r8, %rcx
+	movq	\selfpc, %rsi
+	movq	\site, %rdi
+	leaq	(%r8,%rdi,8), %rcx		/* cp_edge_index() */
+	leaq	(%rcx,%rsi,2), %rcx
 	andl	$(((1 << CP_CACHE_BITS) - 1) << CP_EDGE_SHIFT), %ecx
 	addq	%fs:CP_TLS_CACHE(%r11), %rcx
 	cmpq	%r8, CP_EDGE_PARENT(%rcx)
 	jne	\miss
-	cmpq	%rax, CP_EDGE_CALLEE(%rcx)
+	cmpq	%rsi, CP_EDGE_CALLEE(%rcx)
 	jne	\miss
-	cmpq	%r9, CP_EDGE_SITE(%rcx)
+	cmpq	%rdi, CP_EDGE_SITE(%rcx)
 	jne	\miss
 	movq	CP_EDGE_CHILD(%rcx), %rax
 	incq	CP_NODE_COUNT(%rax)
-	leaq	\slot, %rcx
-	movq	%rcx, CP_FRAME_SLOT(%rdx)
 	movq	%rax, CP_FRAME_NODE(%rdx)
-	movq	%rdx, %fs:CP_TLS_TOP(%r11)	/* and no longer busy */
 .endm
 
 /*
  * WORK_MCOUNT miss, slow: in the 0x38-byte frame (selfpc at 0x38(%rsp)).
  * The caller's entry is the one among the CP_FRAME_POPS + 1 at the top whose
- * slot is the caller's (saved %rbp + 8), if any; it must lie above the new
- * frame (slot %rbp + 8), as record.c requires.  Slots are unique on the
- * shadow stack, so at most one matches.
+ * fp is the caller's frame (saved %rbp), if any; it must lie above the new
+ * frame (%rbp), as record.c requires.  Frames are unique on the shadow
+ * stack, so at most one matches.
  */
 .macro WORK_MCOUNT miss, slow
 	WORK_BEGIN \slow
-	movq	(%rbp), %rdi
+	movq	(%rbp), %rdi			/* the caller's frame */
 	cmpq	%rbp, %rdi
-	jbe	\miss				/* the caller's frame is not above */
-	addq	$8, %rdi			/* the caller's slot */
-	movq	%rsi, %rdx
-	leaq	-CP_FRAME_SIZE(%rsi), %rcx
-	cmpq	%rdi, CP_FRAME_SLOT-CP_FRAME_SIZE(%rsi)
+	jbe	\miss				/* not above */
+	movq	%r9, %rdx
+	leaq	-CP_FRAME_SIZE(%r9), %rcx
+	cmpq	%rdi, CP_FRAME_FP-CP_FRAME_SIZE(%r9)
 	cmove	%rcx, %rdx
-	leaq	-2*CP_FRAME_SIZE(%rsi), %rcx
-	cmpq	%rdi, CP_FRAME_SLOT-2*CP_FRAME_SIZE(%rsi)
+	leaq	-2*CP_FRAME_SIZE(%r9), %rcx
+	cmpq	%rdi, CP_FRAME_FP-2*CP_FRAME_SIZE(%r9)
 	cmove	%rcx, %rdx
-	leaq	-3*CP_FRAME_SIZE(%rsi), %rcx
-	cmpq	%rdi, CP_FRAME_SLOT-3*CP_FRAME_SIZE(%rsi)
+	leaq	-3*CP_FRAME_SIZE(%r9), %rcx
+	cmpq	%rdi, CP_FRAME_FP-3*CP_FRAME_SIZE(%r9)
 	cmove	%rcx, %rdx
-	cmpq	%rdi, CP_FRAME_SLOT(%rdx)
+	cmpq	%rdi, CP_FRAME_FP(%rdx)
 	jne	\miss				/* not among them */
-	WORK_END \miss, 0x38(%rsp), 8(%rbp), 8(%rbp)
+	WORK_END \miss, 0x38(%rsp), 8(%rbp)
+	movq	%rbp, CP_FRAME_FP(%rdx)
+	movq	%rdx, %fs:CP_TLS_TOP(%r11)	/* and no longer busy */
 .endm
 
 /*
  * WORK_FENTRY miss, slow: in the 0x40-byte frame (selfpc at 0x40(%rsp), the
- * instrumented function's return-address slot at 0x48(%rsp)).  Entries
- * under the top CP_FRAME_POPS whose slot is above the new one are kept
- * (counted in %rdx with adc); the caller's entry is under what is popped.
+ * instrumented function's return-address slot at 0x48(%rsp), so its frame
+ * is 0x40(%rsp)).  Entries under the top CP_FRAME_POPS whose frame is above
+ * the new one are kept (counted in %rdx with adc); the caller's entry is
+ * under what is popped.
  */
 .macro WORK_FENTRY miss, slow
-	cmpl	$0, cp_saw_fentry(%rip)
-	je	\slow				/* record.c sets it */
 	WORK_BEGIN \slow
-	leaq	0x48(%rsp), %rdi
+	leaq	0x40(%rsp), %rdi		/* the new frame */
 	xorl	%edx, %edx
-	cmpq	CP_FRAME_SLOT(%rsi), %rdi	/* CF: slot < top->slot, keep it */
+	cmpq	CP_FRAME_FP(%r9), %rdi		/* CF: fp < top->fp, keep it */
 	adcq	$0, %rdx
-	cmpq	CP_FRAME_SLOT-CP_FRAME_SIZE(%rsi), %rdi
+	cmpq	CP_FRAME_FP-CP_FRAME_SIZE(%r9), %rdi
 	adcq	$0, %rdx
-	cmpq	CP_FRAME_SLOT-2*CP_FRAME_SIZE(%rsi), %rdi
+	cmpq	CP_FRAME_FP-2*CP_FRAME_SIZE(%r9), %rdi
 	adcq	$0, %rdx
 	shlq	$4, %rdx			/* CP_FRAME_SIZE == 16 */
-	leaq	-CP_FRAME_POPS*CP_FRAME_SIZE(%rsi,%rdx), %rdx
-	cmpq	%rdi, CP_FRAME_SLOT(%rdx)
+	leaq	-CP_FRAME_POPS*CP_FRAME_SIZE(%r9,%rdx), %rdx
+	cmpq	%rdi, CP_FRAME_FP(%rdx)
 	jbe	\miss				/* more entries to pop */
-	WORK_END \miss, 0x40(%rsp), 0x48(%rsp), 0x48(%rsp)
+	WORK_END \miss, 0x40(%rsp), 0x48(%rsp)
+	leaq	0x40(%rsp), %rcx
+	movq	%rcx, CP_FRAME_FP(%rdx)
+	movq	%rdx, %fs:CP_TLS_TOP(%r11)	/* and no longer busy */
 .endm
 
 /* CALL_C fn: call record.c's fn with r10 kept and the stack aligned. */
@@ -208,42 +207,25 @@ _mcount:
 	testb	$7, %bpl
 	jnz	.Lm_next
 	FRAME_OPEN 0x38
-	cmpq	$0, cp_mcount_internal(%rip)
-	je	.Lm_chained
-	WORK_MCOUNT .Lm_dmiss, .Lm_dslow
-.Lm_ret:
-	movq	0x38(%rsp), %rsi		/* selfpc */
-	movq	8(%rbp), %rdi			/* frompc */
-	call	*cp_mcount_internal(%rip)
+	WORK_MCOUNT .Lm_miss, .Lm_slow
+.Lm_count:
+	call	*cp_mcount_internal(%rip)	/* or cp_chain_mcount */
 	FRAME_CLOSE 0x38
 	ret
 	.cfi_adjust_cfa_offset 0x38
-.Lm_dmiss:
-	movq	%rsi, %fs:CP_TLS_TOP(%r11)	/* not busy any more */
-.Lm_dslow:
+.Lm_miss:
+	movq	%r9, %fs:CP_TLS_TOP(%r11)	/* not busy any more */
+.Lm_slow:
 	movq	%rbp, %rdi			/* the instrumented function's frame */
 	movq	0x38(%rsp), %rsi		/* selfpc */
 	leaq	0x38(%rsp), %rdx		/* %rsp at entry */
 	CALL_C	cp_enter_mcount
-	jmp	.Lm_ret
-
-.Lm_chained:
-	WORK_MCOUNT .Lm_cmiss, .Lm_cslow
-.Lm_close:
-	FRAME_CLOSE 0x38
-	jmp	.Lm_next
-	.cfi_adjust_cfa_offset 0x38
-.Lm_cmiss:
-	movq	%rsi, %fs:CP_TLS_TOP(%r11)	/* not busy any more */
-.Lm_cslow:
-	movq	%rbp, %rdi
-	movq	0x38(%rsp), %rsi
-	leaq	0x38(%rsp), %rdx
-	CALL_C	cp_enter_mcount
-	jmp	.Lm_close
+	movq	0x38(%rsp), %rsi		/* selfpc */
+	movq	8(%rbp), %rdi			/* frompc */
+	jmp	.Lm_count
 	.cfi_adjust_cfa_offset -0x38
-.Lm_next:
 #endif
+.Lm_next:
 	cmpq	$0, cp_next_mcount(%rip)
 	je	1f
 	jmp	*cp_next_mcount(%rip)
@@ -259,45 +241,65 @@ __fentry__:
 	.cfi_startproc
 #ifndef CP_NOOP
 	FRAME_OPEN 0x40
-	cmpq	$0, cp_fentry_internal(%rip)
-	je	.Lf_chained
-	WORK_FENTRY .Lf_dmiss, .Lf_dslow
-.Lf_ret:
-	movq	0x40(%rsp), %rsi		/* selfpc */
-	movq	0x48(%rsp), %rdi		/* frompc */
-	call	*cp_fentry_internal(%rip)
+	WORK_FENTRY .Lf_miss, .Lf_slow
+.Lf_count:
+	call	*cp_fentry_internal(%rip)	/* or cp_chain_fentry */
 	FRAME_CLOSE 0x40
 	ret
 	.cfi_adjust_cfa_offset 0x40
-.Lf_dmiss:
-	movq	%rsi, %fs:CP_TLS_TOP(%r11)	/* not busy any more */
-.Lf_dslow:
+.Lf_miss:
+	movq	%r9, %fs:CP_TLS_TOP(%r11)	/* not busy any more */
+.Lf_slow:
 	leaq	0x48(%rsp), %rdi		/* the instrumented function's slot */
 	movq	0x40(%rsp), %rsi		/* selfpc */
 	CALL_C	cp_enter_fentry
-	jmp	.Lf_ret
-
-.Lf_chained:
-	WORK_FENTRY .Lf_cmiss, .Lf_cslow
-.Lf_close:
-	FRAME_CLOSE 0x40
-	jmp	.Lf_next
-	.cfi_adjust_cfa_offset 0x40
-.Lf_cmiss:
-	movq	%rsi, %fs:CP_TLS_TOP(%r11)	/* not busy any more */
-.Lf_cslow:
-	leaq	0x48(%rsp), %rdi
-	movq	0x40(%rsp), %rsi
-	CALL_C	cp_enter_fentry
-	jmp	.Lf_close
+	movq	0x40(%rsp), %rsi		/* selfpc */
+	movq	0x48(%rsp), %rdi		/* frompc */
+	jmp	.Lf_count
 	.cfi_adjust_cfa_offset -0x40
-.Lf_next:
 #endif
+.Lf_next:
 	cmpq	$0, cp_next_fentry(%rip)
 	je	1f
 	jmp	*cp_next_fentry(%rip)
 1:	ret
 	.cfi_endproc
 	.size	__fentry__, .-__fentry__
+
+#ifndef CP_NOOP
+/*
+ * Chained mode: what the trampolines call instead of glibc's counter when
+ * they do not know glibc's function.  Called with the trampoline's frame
+ * right above the return address: drop the return address, close that
+ * frame and tail-jump to glibc's function, which then sees the stack and
+ * registers exactly as at the trampoline's entry and returns to the
+ * instrumented function.
+ */
+	.globl	cp_chain_mcount
+	.hidden	cp_chain_mcount
+	.type	cp_chain_mcount, @function
+	.p2align 4
+cp_chain_mcount:
+	.cfi_startproc
+	addq	$8, %rsp
+	.cfi_def_cfa_offset 0x40
+	FRAME_CLOSE 0x38
+	jmp	.Lm_next
+	.cfi_endproc
+	.size	cp_chain_mcount, .-cp_chain_mcount
+
+	.globl	cp_chain_fentry
+	.hidden	cp_chain_fentry
+	.type	cp_chain_fentry, @function
+	.p2align 4
+cp_chain_fentry:
+	.cfi_startproc
+	addq	$8, %rsp
+	.cfi_def_cfa_offset 0x48
+	FRAME_CLOSE 0x40
+	jmp	.Lf_next
+	.cfi_endproc
+	.size	cp_chain_fentry, .-cp_chain_fentry
+#endif
 
 	.section .note.GNU-stack,"",@progbits
