@@ -2,29 +2,32 @@
  * record.c - the per-call slow path of the call-path runtime.
  *
  * Each thread keeps a shadow stack of the instrumented frames that are live,
- * identified by the address of their return-address slot (the stack grows
- * down, so a deeper frame has a lower slot), and a calling-context tree whose
- * nodes are (call site, callee) pairs under a parent.  On every call:
+ * identified by their frame address, fp (the address of their return-address
+ * slot - 8; the stack grows down, so a deeper frame has a lower fp), and a
+ * calling-context tree whose nodes are (call site, callee) pairs under a
+ * parent.  On every call:
  *
- *   1. pop the entries whose slot is at or below the new frame's slot: those
- *      frames have returned, or were left by longjmp, an exception or a tail
- *      call, since nothing deeper than a function that is just starting can
- *      be live;
+ *   1. pop the entries whose fp is at or below the new frame's: those frames
+ *      have returned, or were left by longjmp, an exception or a tail call,
+ *      since nothing deeper than a function that is just starting can be
+ *      live;
  *   2. (mcount only) check that the top entry is the caller: the saved %rbp
- *      in the new frame points at the caller's frame.  If not, look the
- *      caller's slot up (binary search: slots decrease towards the top) and
+ *      in the new frame is the caller's frame.  If not, look the caller's
+ *      frame up (binary search: frames decrease towards the top) and
  *      drop the stale entries above it; if the caller is not instrumented,
  *      the nearest instrumented frame stays the parent;
  *   3. find the child (call site, callee) of the top node: first in the
- *      thread's edge cache, then in its hash table; create it when new;
+ *      thread's edge cache, then in its hash table; create it when new; and
+ *      remember it as the top entry's last edge (struct cp_frame);
  *   4. count it and push the frame.
  *
  * The trampolines (arch/x86_64/mcount.S) do all of this themselves in the
  * common case: the caller among the CP_FRAME_POPS + 1 entries at the top
  * (mcount; for __fentry__, at most CP_FRAME_POPS entries to pop), the edge
- * in the cache, room on the stack and no CALLPATH_DEPTH cut.  They come here
- * for everything else, and this code must leave the state as they expect it
- * (struct cp_tls, the sentinels, the edge cache).  Both mark the thread busy
+ * in the caller's entry's last edge or in the cache, room on the stack and no
+ * CALLPATH_DEPTH cut.  They come here for everything else, and this code
+ * must leave the state as they expect it (struct cp_tls, the sentinels, the
+ * last edges, the edge cache).  Both mark the thread busy
  * the same way: cp_tls.top is NULL while they work.
  *
  * So a call costs O(1) amortised (each entry is pushed and popped once) and
@@ -59,7 +62,6 @@ _Static_assert(offsetof(struct cp_frame, last) == CP_FRAME_LAST, "cp_frame");
 _Static_assert(sizeof(struct cp_node) == 1u << CP_NODE_SHIFT, "cp_node");
 _Static_assert(offsetof(struct cp_node, count) == CP_NODE_COUNT, "cp_node");
 _Static_assert(sizeof(struct cp_edge) == 1u << CP_EDGE_SHIFT, "cp_edge");
-_Static_assert(CP_EDGE_SHIFT == CP_NODE_SHIFT, "mcount.S: FAST_PUSH");
 _Static_assert(offsetof(struct cp_edge, parent) == CP_EDGE_PARENT, "cp_edge");
 _Static_assert(offsetof(struct cp_edge, call_site) == CP_EDGE_SITE, "cp_edge");
 _Static_assert(offsetof(struct cp_edge, callee) == CP_EDGE_CALLEE, "cp_edge");

@@ -110,6 +110,14 @@ struct cp_frame {
 	struct cp_edge last;
 };
 
+/*
+ * Two lea instructions in mcount.S: parent bits 5 and up (the node), call
+ * site bits 2 and up, callee bits 4 and up (functions are 16-byte aligned)
+ * land on the index.  Weaker than a multiplicative hash, but the cache is
+ * only a cache, and the lookup is on the path of every call that the last
+ * edge does not serve (a multiply and a shift cost 2% on fib, 3% on
+ * ptrtable).
+ */
 static inline uint64_t cp_edge_index(const struct cp_node *parent,
 				     uint64_t call_site, uint64_t callee)
 {

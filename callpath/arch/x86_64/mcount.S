@@ -6,38 +6,47 @@
  * caller's frame (the return address at 0(%rsp) and, for mcount, the parent
  * return address at 8(%rbp)), save rax rcx rdx rsi rdi r8 r9 in a frame of
  * FRAME bytes (0x38 for mcount, 0x40 for __fentry__) and call glibc's
- * counter, __mcount_internal(frompc, selfpc).  We open the same frame and
- * then, in one of two modes:
- *   - direct (cp_mcount_internal / cp_fentry_internal set: record.c found
- *     that cp_next_* is exactly glibc's code): do our work in the frame,
- *     call the counter ourselves, restore and return.  This spares a second
- *     save/restore.  (Our work after the counter's call, so that the locked
- *     instruction it runs on every call would not wait for it, measured no
- *     faster on fib and 10% slower on bench/callpath/ptrtable.c);
- *   - chained (any other mcount): do our work, restore and tail-jump to
- *     cp_next_*, which sees the stack and registers exactly as at entry.
+ * counter, __mcount_internal(frompc, selfpc).  We open the same frame, do
+ * our work in it, then call *cp_mcount_internal / *cp_fentry_internal with
+ * the counter's arguments, restore and return.  That pointer is either
+ *   - glibc's counter itself (direct mode: record.c found that cp_next_* is
+ *     exactly glibc's code), which spares a second save/restore.  (Our work
+ *     after the counter's call, so that the locked instruction it runs on
+ *     every call would not wait for it, measured no faster on fib and 10%
+ *     slower on bench/callpath/ptrtable.c); or
+ *   - cp_chain_* (chained mode, any other mcount, and until record.c has
+ *     checked): it closes our frame and tail-jumps to cp_next_*, which sees
+ *     the stack and registers exactly as at entry.
  * Either way the caller sees only the registers glibc's version clobbers
  * changed (r11, the flags, and whatever glibc's counter clobbers); r10, the
  * static chain, is preserved by everything of ours.
  *
- * Our work (WORK_MCOUNT, WORK_FENTRY), for the common case (record.c's
- * comment has the whole algorithm, which it runs for every other case):
+ * Our work, for the common case (record.c's comment has the whole
+ * algorithm, which it runs for every other case):
  *   - the thread is recording and not already inside the runtime: its
  *     shadow-stack top (cp_tls.top) is not NULL.  We set it to NULL while we
  *     work, which is the busy flag: a signal handler's calls meanwhile go to
  *     record.c, which drops and counts them;
- *   - mcount: the caller's entry (slot = saved %rbp + 8) is one of the
- *     CP_FRAME_POPS + 1 entries at the top (found with cmov, no branch; the
+ *   - the caller's entry is one of the CP_FRAME_POPS + 1 at the top (the
  *     sentinels under the root make the reads safe); the entries above it
- *     are dropped.  __fentry__: at most CP_FRAME_POPS entries at the top are
- *     stale (slot <= the new frame's slot; counted with adc), and the one
- *     under them is the caller;
- *   - the edge (parent, call site, callee) is in the thread's edge cache
- *     (struct cp_edge, index cp_edge_index());
- *   - the push stays below cp_tls.limit (stack room, no CALLPATH_DEPTH cut).
+ *     are stale and dropped.  mcount: its fp is the saved %rbp; __fentry__:
+ *     it is the topmost entry above the new frame.  The top is tried first
+ *     with a branch (where a frame makes its first call), the three under it
+ *     with cmov;
+ *   - the child: the caller's entry's last edge (struct cp_frame) when it is
+ *     this call, else the thread's edge cache (struct cp_edge, index
+ *     cp_edge_index()) if the caller's entry is below cp_tls.limit (stack
+ *     room, no CALLPATH_DEPTH cut).
  * Anything else restores cp_tls.top and calls cp_enter_*() in record.c
  * (built -mgeneral-regs-only, calling only mmap/munmap: vector registers
  * are never saved).
+ *
+ * Layout: the hot path's speed depends on where it lies in 64-byte lines
+ * (fib 38 went from 1.26x to 1.5x plain -pg with some paddings of the same
+ * code, on an AMD EPYC: branch prediction, most likely), and not on higher
+ * address bits.  The entry points are 64-byte aligned so that code added
+ * elsewhere does not move it; re-measure (bench/callpath/run.sh) after
+ * changing the hot path.
  *
  * Built with -DCP_NOOP this is the no-op trampoline (tail-jump only) used to
  * measure what the interposition itself costs.
@@ -73,12 +82,26 @@
 .endm
 
 /*
- * The WORK_* macros fall through when they have recorded the call, with
- * %rdi = frompc (the call site) and %rsi = selfpc, the counter's arguments;
- * they go to `slow` before they set busy, to `miss` (WORK_END) after.
+ * The fast path, in macros used by both entry points.  In a trampoline's
+ * frame, with `selfpc` and `site` the memory operands holding them and
+ * `newfp` the operand holding the new frame (see struct cp_frame):
  *
- * WORK_BEGIN slow: %r11 = cp_tls's offset from %fs, %r9 = cp_tls.top, not
- * NULL, and cp_tls.top = NULL (busy); else to `slow` with nothing changed.
+ *   WORK_BEGIN slow          %r11 = cp_tls's offset from %fs, %r9 =
+ *                            cp_tls.top, not NULL, and cp_tls.top = NULL
+ *                            (busy); else to `slow` with nothing changed;
+ *   MCOUNT_CALLER/FENTRY_CALLER miss
+ *                            %rdx = the caller's entry, at most
+ *                            CP_FRAME_POPS under the top; else to `miss`;
+ *   LAST_HIT edge, selfpc, site
+ *                            %rcx = the child if the caller's entry's last
+ *                            edge is this call (%rsi = selfpc, %rdi = site);
+ *                            else to `edge`, %rsi = selfpc;
+ *   EDGE_HIT miss, site      %rcx = the child if the push is allowed and the
+ *                            edge cache has it (%rdi = site); else to `miss`;
+ *   PUSH newfp               count the child, push, and not busy any more.
+ *
+ * They end with %rdi = frompc (the call site) and %rsi = selfpc, the
+ * counter's arguments.  `miss` must restore cp_tls.top from %r9.
  */
 .macro WORK_BEGIN slow
 	movq	cp_tls@gottpoff(%rip), %r11
@@ -91,22 +114,85 @@
 .endm
 
 /*
- * WORK_END miss, selfpc, site: %rdx = the caller's entry, %r9 the old top.
- * Pushes the child (site, selfpc) of the caller's node if the edge cache
- * has it, and falls through; else goes to `miss`, which must restore
- * cp_tls.top from %r9.  selfpc and site are memory operands; the new
- * entry's fp must be stored by the caller of the macro (%rdx is the entry).
- * The cache index is cp_edge_index() << CP_EDGE_SHIFT (== CP_NODE_SHIFT):
- * the parent's low bits are zero, the mask clears the hash's.  A NULL node
- * (a call not recorded) finds no edge: the zeroed entries have no callee.
+ * In the 0x38-byte frame.  The caller's entry is the one among the
+ * CP_FRAME_POPS + 1 at the top whose fp is the caller's frame (saved %rbp),
+ * if any; that must lie above the new frame (%rbp), as record.c requires.
+ * Frames are unique on the shadow stack and only the sentinels repeat
+ * UINTPTR_MAX, so the topmost match is the one (the top is tried first,
+ * then the last cmov wins): a sentinel under the root's entry is never taken
+ * for the caller.  The top's branch, where a function makes its first call,
+ * keeps the next call's loads off a cmov chain: fib 38 1.26x against 1.43x
+ * with cmov only; branches for all four, 1.41x (mispredictions).
  */
-.macro WORK_END miss, selfpc, site
-	movq	CP_FRAME_NODE(%rdx), %r8
-	addq	$CP_FRAME_SIZE, %rdx		/* the new entry */
-	cmpq	%fs:CP_TLS_LIMIT(%r11), %rdx
-	jae	\miss
+.macro MCOUNT_CALLER miss
+	movq	(%rbp), %rdi			/* the caller's frame */
+	cmpq	%rbp, %rdi
+	jbe	\miss				/* not above */
+	movq	%r9, %rdx
+	cmpq	%rdi, CP_FRAME_FP(%r9)
+	je	1f
+	leaq	-3*CP_FRAME_SIZE(%r9), %rdx
+	leaq	-2*CP_FRAME_SIZE(%r9), %rcx
+	cmpq	%rdi, CP_FRAME_FP-2*CP_FRAME_SIZE(%r9)
+	cmove	%rcx, %rdx
+	leaq	-CP_FRAME_SIZE(%r9), %rcx
+	cmpq	%rdi, CP_FRAME_FP-CP_FRAME_SIZE(%r9)
+	cmove	%rcx, %rdx
+	cmpq	%rdi, CP_FRAME_FP(%rdx)
+	jne	\miss				/* not among them */
+1:
+.endm
+
+/*
+ * In the 0x40-byte frame (selfpc at 0x40(%rsp), the instrumented function's
+ * return-address slot at 0x48(%rsp), so its frame is 0x40(%rsp)): the
+ * caller's entry is the topmost of the CP_FRAME_POPS + 1 whose fp is above
+ * the new frame (the entries above it are stale); %rax = the new frame.
+ */
+.macro FENTRY_CALLER miss
+	leaq	0x40(%rsp), %rax		/* the new frame */
+	movq	%r9, %rdx
+	cmpq	%rax, CP_FRAME_FP(%r9)
+	ja	1f
+	leaq	-3*CP_FRAME_SIZE(%r9), %rdx
+	leaq	-2*CP_FRAME_SIZE(%r9), %rcx
+	cmpq	%rax, CP_FRAME_FP-2*CP_FRAME_SIZE(%r9)
+	cmova	%rcx, %rdx
+	leaq	-CP_FRAME_SIZE(%r9), %rcx
+	cmpq	%rax, CP_FRAME_FP-CP_FRAME_SIZE(%r9)
+	cmova	%rcx, %rdx
+	cmpq	%rax, CP_FRAME_FP(%rdx)
+	jbe	\miss				/* more entries to pop */
+1:
+.endm
+
+/*
+ * The callee first: a loop through a table of functions differs there.
+ * A hit needs no limit check: record.c fills `last` only where a push is
+ * allowed.
+ */
+.macro LAST_HIT edge, selfpc, site
 	movq	\selfpc, %rsi
+	cmpq	%rsi, CP_FRAME_LAST+CP_EDGE_CALLEE(%rdx)
+	jne	\edge
 	movq	\site, %rdi
+	cmpq	%rdi, CP_FRAME_LAST+CP_EDGE_SITE(%rdx)
+	jne	\edge
+	movq	CP_FRAME_NODE(%rdx), %r8
+	cmpq	%r8, CP_FRAME_LAST+CP_EDGE_PARENT(%rdx)
+	jne	\edge
+	movq	CP_FRAME_LAST+CP_EDGE_CHILD(%rdx), %rcx
+.endm
+
+/*
+ * The cache index is cp_edge_index() << CP_EDGE_SHIFT.  A NULL node (a call
+ * not recorded) finds no edge: the zeroed entries have no callee.
+ */
+.macro EDGE_HIT miss, site
+	movq	\site, %rdi
+	movq	CP_FRAME_NODE(%rdx), %r8
+	cmpq	%fs:CP_TLS_LIMIT(%r11), %rdx
+	jae	\miss				/* no push from here */
 	leaq	(%r8,%rdi,8), %rcx		/* cp_edge_index() */
 	leaq	(%rcx,%rsi,2), %rcx
 	andl	$(((1 << CP_CACHE_BITS) - 1) << CP_EDGE_SHIFT), %ecx
@@ -117,64 +203,14 @@
 	jne	\miss
 	cmpq	%rdi, CP_EDGE_SITE(%rcx)
 	jne	\miss
-	movq	CP_EDGE_CHILD(%rcx), %rax
-	incq	CP_NODE_COUNT(%rax)
-	movq	%rax, CP_FRAME_NODE(%rdx)
+	movq	CP_EDGE_CHILD(%rcx), %rcx
 .endm
 
-/*
- * WORK_MCOUNT miss, slow: in the 0x38-byte frame (selfpc at 0x38(%rsp)).
- * The caller's entry is the one among the CP_FRAME_POPS + 1 at the top whose
- * fp is the caller's frame (saved %rbp), if any; it must lie above the new
- * frame (%rbp), as record.c requires.  Frames are unique on the shadow
- * stack, so at most one matches.
- */
-.macro WORK_MCOUNT miss, slow
-	WORK_BEGIN \slow
-	movq	(%rbp), %rdi			/* the caller's frame */
-	cmpq	%rbp, %rdi
-	jbe	\miss				/* not above */
-	movq	%r9, %rdx
-	leaq	-CP_FRAME_SIZE(%r9), %rcx
-	cmpq	%rdi, CP_FRAME_FP-CP_FRAME_SIZE(%r9)
-	cmove	%rcx, %rdx
-	leaq	-2*CP_FRAME_SIZE(%r9), %rcx
-	cmpq	%rdi, CP_FRAME_FP-2*CP_FRAME_SIZE(%r9)
-	cmove	%rcx, %rdx
-	leaq	-3*CP_FRAME_SIZE(%r9), %rcx
-	cmpq	%rdi, CP_FRAME_FP-3*CP_FRAME_SIZE(%r9)
-	cmove	%rcx, %rdx
-	cmpq	%rdi, CP_FRAME_FP(%rdx)
-	jne	\miss				/* not among them */
-	WORK_END \miss, 0x38(%rsp), 8(%rbp)
-	movq	%rbp, CP_FRAME_FP(%rdx)
-	movq	%rdx, %fs:CP_TLS_TOP(%r11)	/* and no longer busy */
-.endm
-
-/*
- * WORK_FENTRY miss, slow: in the 0x40-byte frame (selfpc at 0x40(%rsp), the
- * instrumented function's return-address slot at 0x48(%rsp), so its frame
- * is 0x40(%rsp)).  Entries under the top CP_FRAME_POPS whose frame is above
- * the new one are kept (counted in %rdx with adc); the caller's entry is
- * under what is popped.
- */
-.macro WORK_FENTRY miss, slow
-	WORK_BEGIN \slow
-	leaq	0x40(%rsp), %rdi		/* the new frame */
-	xorl	%edx, %edx
-	cmpq	CP_FRAME_FP(%r9), %rdi		/* CF: fp < top->fp, keep it */
-	adcq	$0, %rdx
-	cmpq	CP_FRAME_FP-CP_FRAME_SIZE(%r9), %rdi
-	adcq	$0, %rdx
-	cmpq	CP_FRAME_FP-2*CP_FRAME_SIZE(%r9), %rdi
-	adcq	$0, %rdx
-	shlq	$4, %rdx			/* CP_FRAME_SIZE == 16 */
-	leaq	-CP_FRAME_POPS*CP_FRAME_SIZE(%r9,%rdx), %rdx
-	cmpq	%rdi, CP_FRAME_FP(%rdx)
-	jbe	\miss				/* more entries to pop */
-	WORK_END \miss, 0x40(%rsp), 0x48(%rsp)
-	leaq	0x40(%rsp), %rcx
-	movq	%rcx, CP_FRAME_FP(%rdx)
+.macro PUSH newfp
+	addq	$CP_FRAME_SIZE, %rdx		/* the new entry */
+	incq	CP_NODE_COUNT(%rcx)
+	movq	%rcx, CP_FRAME_NODE(%rdx)
+	movq	\newfp, CP_FRAME_FP(%rdx)
 	movq	%rdx, %fs:CP_TLS_TOP(%r11)	/* and no longer busy */
 .endm
 
@@ -196,7 +232,7 @@
 	.type	mcount, @function
 	.globl	_mcount
 	.type	_mcount, @function
-	.p2align 4
+	.p2align 6			/* see "Layout" above */
 mcount:
 _mcount:
 	.cfi_startproc
@@ -207,9 +243,19 @@ _mcount:
 	testb	$7, %bpl
 	jnz	.Lm_next
 	FRAME_OPEN 0x38
-	WORK_MCOUNT .Lm_miss, .Lm_slow
+	WORK_BEGIN .Lm_slow
+	MCOUNT_CALLER .Lm_miss
+	LAST_HIT .Lm_edge, 0x38(%rsp), 8(%rbp)
+	PUSH	%rbp
 .Lm_count:
 	call	*cp_mcount_internal(%rip)	/* or cp_chain_mcount */
+	FRAME_CLOSE 0x38
+	ret
+	.cfi_adjust_cfa_offset 0x38
+.Lm_edge:
+	EDGE_HIT .Lm_miss, 8(%rbp)
+	PUSH	%rbp
+	call	*cp_mcount_internal(%rip)
 	FRAME_CLOSE 0x38
 	ret
 	.cfi_adjust_cfa_offset 0x38
@@ -236,14 +282,24 @@ _mcount:
 
 	.globl	__fentry__
 	.type	__fentry__, @function
-	.p2align 4
+	.p2align 6
 __fentry__:
 	.cfi_startproc
 #ifndef CP_NOOP
 	FRAME_OPEN 0x40
-	WORK_FENTRY .Lf_miss, .Lf_slow
+	WORK_BEGIN .Lf_slow
+	FENTRY_CALLER .Lf_miss
+	LAST_HIT .Lf_edge, 0x40(%rsp), 0x48(%rsp)
+	PUSH	%rax
 .Lf_count:
 	call	*cp_fentry_internal(%rip)	/* or cp_chain_fentry */
+	FRAME_CLOSE 0x40
+	ret
+	.cfi_adjust_cfa_offset 0x40
+.Lf_edge:
+	EDGE_HIT .Lf_miss, 0x48(%rsp)
+	PUSH	%rax
+	call	*cp_fentry_internal(%rip)
 	FRAME_CLOSE 0x40
 	ret
 	.cfi_adjust_cfa_offset 0x40
