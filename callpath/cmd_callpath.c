@@ -17,7 +17,6 @@
 #include "callpath/sidecar.h"
 #include "callpath/sum.h"
 #include "diff/profile.h"
-#include "gprof-ext/cmdline.h"
 #include "gprof-ext/options.h"
 #include "gprof-ext/upstream.h"
 #include "utils/error.h"
@@ -131,34 +130,21 @@ static int load_sidecar(const char *explicit_file, char *const *gmons, size_t n,
 
 int callpath_cmd_gprof(const struct egprof_opts *o, const struct profile *p)
 {
-	static char default_image[] = "a.out", default_gmon[] = "gmon.out";
-	char *default_gmons[] = { default_gmon };
 	struct callpath_symopts so = { 0, 0, upstream_addr_to_line };
 	struct sidecar *sc = NULL;
 	struct callpath_model *m = NULL;
 	struct folded *f = NULL;
-	struct cmdline cl;
 	char source[4200];
-	const char *image;
-	char *const *gmons;
-	size_t ngmon;
 	int ret = 1;
 
 	if (!o->callpath && !o->folded_path)
 		return 0;
-	if (cmdline_split(&cl, o->argc, o->argv) < 0)
-		return 1;
-	for (size_t i = 0; i < cl.nopts; i++) {
-		so.lines |= cl.opts[i].val == 'l';
-		so.full_paths |= cl.opts[i].val == 'L';
-	}
-	image = cl.noperands ? cl.operands[0] : default_image;
-	gmons = cl.noperands > 1 ? cl.operands + 1 : default_gmons;
-	ngmon = cl.noperands > 1 ? cl.noperands - 1 : 1;
-
-	if (load_sidecar(o->callpath_file, gmons, ngmon, &sc, source,
+	upstream_line_options(&so.lines, &so.full_paths);
+	/* p->binary is the image upstream read (a.out without operands),
+	 * p->gmon_files the gmon files (gmon.out without any): cmd_gprof.c. */
+	if (load_sidecar(o->callpath_file, p->gmon_files, p->ngmon, &sc, source,
 			 sizeof(source)) < 0 ||
-	    check_build_id(sc, source, image) < 0 ||
+	    check_build_id(sc, source, p->binary) < 0 ||
 	    callpath_model_build(sc, p, &so, &m) < 0)
 		goto out;
 	if (o->callpath) {
@@ -175,7 +161,6 @@ out:
 	folded_free(f);
 	callpath_model_free(m);
 	sidecar_free(sc);
-	cmdline_release(&cl);
 	return ret;
 }
 

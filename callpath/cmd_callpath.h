@@ -4,8 +4,8 @@
  * cmd_callpath.h - the call-path features as the front end runs them: one
  * call each from gprof-ext/cmd_gprof.c and cmd_diff.c.  (`gprof -s` sums
  * sidecars in gprof-ext/cmd_sum.c.)  This is the
- * only call-path file that knows the front end (options, command line,
- * upstream adapter); report.c, folded.c, pathdiff.c and sum.c do not, so
+ * only call-path file that knows the front end (options, upstream
+ * adapter); report.c, folded.c, pathdiff.c and sum.c do not, so
  * they are unit-tested alone.
  *
  * Each returns an exit status (0, or 1 after reporting the error).
@@ -18,7 +18,7 @@ struct profile;
 /* After upstream printed a single profile `p`: --callpath prints the
  * call-path profile and calling-context tree, --folded FILE writes folded
  * stacks.  The sidecar is --callpath=FILE, else the sum of GMON.callpath
- * over the gmon operands. */
+ * over p->gmon_files (the gmon operands); p->binary is the image. */
 int callpath_cmd_gprof(const struct egprof_opts *o, const struct profile *p);
 
 /* One side of --diff; gmon_files NULL means p->gmon_files. */

@@ -538,16 +538,6 @@ int graph_finish(struct graph *g, const struct graph_opts *opts)
 	return layout(g);
 }
 
-int graph_finish_into(struct graph **out, struct graph *g, const struct graph_opts *opts)
-{
-	if (graph_finish(g, opts) < 0) {
-		graph_free(g);
-		return -1;
-	}
-	*out = g;
-	return 0;
-}
-
 /* ------------------------------------------------------------------------ */
 /* From one profile                                                         */
 
@@ -558,9 +548,10 @@ static int in_graph(const struct profile_sym *s)
 	       (s->ncalls || s->self_calls || s->prop_self != 0 || s->prop_child != 0);
 }
 
-int graph_add_cycle_members(struct graph *g, const long *node_of, size_t n,
-			    int (*cycle_of)(const void *ctx, size_t i, int *whole),
-			    const void *ctx)
+/* For graph_build_end (graph.h).  0, or -1 when out of memory. */
+static int add_cycle_members(struct graph *g, const long *node_of, size_t n,
+			     int (*cycle_of)(const void *ctx, size_t i, int *whole),
+			     const void *ctx)
 {
 	long *whole_node = NULL; /* per cycle number: its node, -1 when none */
 	size_t nwhole = 0, i;
@@ -601,6 +592,36 @@ int graph_add_cycle_members(struct graph *g, const long *node_of, size_t n,
 out:
 	free(whole_node);
 	return ret;
+}
+
+int graph_add_arc(struct graph *g, const long *node_of, size_t n,
+		  size_t parent, size_t child, struct graph_edge *e)
+{
+	if (parent >= n || child >= n || node_of[parent] < 0 || node_of[child] < 0)
+		return 0;
+	e->from = (size_t)node_of[parent];
+	e->to = (size_t)node_of[child];
+	g->edge_total += e->weight;
+	return graph_add_edge(g, e) < 0 ? -1 : 0;
+}
+
+int graph_build_end(struct graph **out, struct graph *g, long *node_of, size_t n,
+		    int (*cycle_of)(const void *ctx, size_t i, int *whole),
+		    const void *ctx, const struct graph_opts *opts)
+{
+	int ret = add_cycle_members(g, node_of, n, cycle_of, ctx);
+
+	free(node_of);
+	if (ret < 0) {
+		graph_free(g);
+		return error("out of memory");
+	}
+	if (graph_finish(g, opts) < 0) {
+		graph_free(g);
+		return -1;
+	}
+	*out = g;
+	return 0;
 }
 
 static int sym_cycle(const void *ctx, size_t i, int *whole)
@@ -657,21 +678,12 @@ int graph_from_profile(struct graph **out, const struct profile *p,
 		const struct profile_arc *a = &p->arcs[i];
 		struct graph_edge e = { 0 };
 
-		if (a->parent >= p->nsyms || a->child >= p->nsyms ||
-		    node_of[a->parent] < 0 || node_of[a->child] < 0)
-			continue;
-		e.from = (size_t)node_of[a->parent];
-		e.to = (size_t)node_of[a->child];
 		e.calls[0] = a->count;
 		e.weight = (double)a->count;
-		g->edge_total += (double)a->count;
-		if (graph_add_edge(g, &e) < 0)
+		if (graph_add_arc(g, node_of, p->nsyms, a->parent, a->child, &e) < 0)
 			goto oom;
 	}
-	if (graph_add_cycle_members(g, node_of, p->nsyms, sym_cycle, p) < 0)
-		goto oom;
-	free(node_of);
-	return graph_finish_into(out, g, opts);
+	return graph_build_end(out, g, node_of, p->nsyms, sym_cycle, p, opts);
 oom:
 	free(node_of);
 	graph_free(g);

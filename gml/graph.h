@@ -152,20 +152,29 @@ struct graph *graph_new(int is_diff);
  * e->label).  Return the index, or -1 when out of memory. */
 long graph_add_node(struct graph *g, const struct graph_node *n);
 long graph_add_edge(struct graph *g, const struct graph_edge *e);
-/*
- * Cycle membership, as gprof prints it: an edge from each cycle's node to
- * every function in it.  For entry i of the builder's input (0 <= i < n),
- * node_of[i] is its node or -1, and cycle_of(ctx, i, &whole) its cycle
- * number (0: none), with *whole set for the cycle-as-a-whole entry.
- * 0, or -1 when out of memory (not reported).
- */
-int graph_add_cycle_members(struct graph *g, const long *node_of, size_t n,
-			    int (*cycle_of)(const void *ctx, size_t i, int *whole),
-			    const void *ctx);
 /* Prune, label, size, colour and lay out.  Returns 0 or -1 (reported). */
 int graph_finish(struct graph *g, const struct graph_opts *opts);
-/* The same, then hand g to *out; on failure g is freed (the builders' end). */
-int graph_finish_into(struct graph **out, struct graph *g, const struct graph_opts *opts);
+/*
+ * A builder numbers its input entries 0..n-1 and keeps node_of[i], entry
+ * i's node or -1 (left out of the graph).
+ *
+ * graph_add_arc: add e, with .from/.to set here, for an arc between
+ * entries parent and child when both have a node (otherwise nothing), and
+ * count e->weight into edge_total.  0, or -1 when out of memory (not
+ * reported).
+ *
+ * graph_build_end: the builders' end.  Add cycle membership as gprof
+ * prints it (an edge from each cycle's node to every function in it;
+ * cycle_of(ctx, i, &whole) is entry i's cycle number, 0 for none, with
+ * *whole set for the cycle-as-a-whole entry), free node_of, run
+ * graph_finish() and hand g to *out.  On failure g is freed.  Returns 0
+ * or -1 (reported).
+ */
+int graph_add_arc(struct graph *g, const long *node_of, size_t n,
+		  size_t parent, size_t child, struct graph_edge *e);
+int graph_build_end(struct graph **out, struct graph *g, long *node_of, size_t n,
+		    int (*cycle_of)(const void *ctx, size_t i, int *whole),
+		    const void *ctx, const struct graph_opts *opts);
 
 void graph_free(struct graph *g);
 

@@ -112,24 +112,15 @@ int graph_from_diff(struct graph **out, const struct diff *d,
 		const struct diff_arc *a = &d->arcs[i];
 		struct graph_edge e = { 0 };
 
-		if (a->parent >= d->nentries || a->child >= d->nentries ||
-		    node_of[a->parent] < 0 || node_of[a->child] < 0)
-			continue;
-		e.from = (size_t)node_of[a->parent];
-		e.to = (size_t)node_of[a->child];
 		e.presence = presence(a->present[0], a->present[1]);
 		e.calls[0] = a->count[0];
 		e.calls[1] = a->count[1];
 		e.calls_diff = a->count_diff;
 		e.weight = fabs((double)a->count_diff);
-		g->edge_total += e.weight;
-		if (graph_add_edge(g, &e) < 0)
+		if (graph_add_arc(g, node_of, d->nentries, a->parent, a->child, &e) < 0)
 			goto oom;
 	}
-	if (graph_add_cycle_members(g, node_of, d->nentries, entry_cycle, d) < 0)
-		goto oom;
-	free(node_of);
-	return graph_finish_into(out, g, opts);
+	return graph_build_end(out, g, node_of, d->nentries, entry_cycle, d, opts);
 oom:
 	free(node_of);
 	graph_free(g);

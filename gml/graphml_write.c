@@ -73,12 +73,17 @@ static int used(const struct graph *g, enum key_id k)
 }
 
 /* Each helper returns < 0 on a writer error; callers chain them with |. */
+static int start_data(xmlTextWriterPtr w, enum key_id k)
+{
+	return (xmlTextWriterStartElement(w, X("data")) < 0) |
+	       (xmlTextWriterWriteAttribute(w, X("key"), X(keys[k].id)) < 0) ? -1 : 0;
+}
+
 static int data_str(xmlTextWriterPtr w, const struct graph *g, enum key_id k, const char *v)
 {
 	if (!used(g, k))
 		return 0;
-	return (xmlTextWriterStartElement(w, X("data")) < 0) |
-	       (xmlTextWriterWriteAttribute(w, X("key"), X(keys[k].id)) < 0) |
+	return start_data(w, k) |
 	       (xmlTextWriterWriteString(w, X(v)) < 0) |
 	       (xmlTextWriterEndElement(w) < 0) ? -1 : 0;
 }
@@ -120,6 +125,17 @@ static int end(xmlTextWriterPtr w)
 	return xmlTextWriterEndElement(w) < 0 ? -1 : 0;
 }
 
+/* <data key="k"><y:shape>: a yFiles graphics block, closed by end_graphics(). */
+static int start_graphics(xmlTextWriterPtr w, enum key_id k, const char *shape)
+{
+	return start_data(w, k) | start_y(w, shape);
+}
+
+static int end_graphics(xmlTextWriterPtr w)
+{
+	return end(w) | end(w);
+}
+
 static int write_keys(xmlTextWriterPtr w, const struct graph *g)
 {
 	int r = 0;
@@ -151,9 +167,7 @@ static int write_node(xmlTextWriterPtr w, const struct graph *g, size_t i)
 
 	r |= xmlTextWriterStartElement(w, X("node")) < 0;
 	r |= attr_fmt(w, "id", "n%zu", i);
-	r |= xmlTextWriterStartElement(w, X("data")) < 0;
-	r |= xmlTextWriterWriteAttribute(w, X("key"), X(keys[K_NODEGRAPHICS].id)) < 0;
-	r |= start_y(w, "ShapeNode");
+	r |= start_graphics(w, K_NODEGRAPHICS, "ShapeNode");
 	/* yFiles geometry is the top-left corner. */
 	r |= start_y(w, "Geometry");
 	r |= attr_fmt(w, "x", "%.1f", n->x - n->w / 2);
@@ -180,8 +194,7 @@ static int write_node(xmlTextWriterPtr w, const struct graph *g, size_t i)
 	r |= start_y(w, "Shape");
 	r |= attr_fmt(w, "type", "%s", n->shape);
 	r |= end(w);
-	r |= end(w); /* ShapeNode */
-	r |= end(w); /* data */
+	r |= end_graphics(w);
 	r |= data_str(w, g, K_NAME, n->name);
 	r |= data_str(w, g, K_KIND, graph_node_kind_names[n->kind]);
 	if (n->kind != GNODE_LEGEND) {
@@ -217,9 +230,7 @@ static int write_edge(xmlTextWriterPtr w, const struct graph *g, size_t i)
 	r |= attr_fmt(w, "id", "e%zu", i);
 	r |= attr_fmt(w, "source", "n%zu", e->from);
 	r |= attr_fmt(w, "target", "n%zu", e->to);
-	r |= xmlTextWriterStartElement(w, X("data")) < 0;
-	r |= xmlTextWriterWriteAttribute(w, X("key"), X(keys[K_EDGEGRAPHICS].id)) < 0;
-	r |= start_y(w, "PolyLineEdge");
+	r |= start_graphics(w, K_EDGEGRAPHICS, "PolyLineEdge");
 	r |= start_y(w, "LineStyle");
 	r |= attr_fmt(w, "color", "%s", graph_color_str(e->color, c));
 	r |= attr_fmt(w, "type", "%s", y_line_style[e->style]);
@@ -233,8 +244,7 @@ static int write_edge(xmlTextWriterPtr w, const struct graph *g, size_t i)
 	r |= attr_fmt(w, "fontSize", "10");
 	r |= xmlTextWriterWriteString(w, X(e->label)) < 0;
 	r |= end(w);
-	r |= end(w); /* PolyLineEdge */
-	r |= end(w); /* data */
+	r |= end_graphics(w);
 	r |= data_str(w, g, K_EKIND, graph_edge_kind_names[e->kind]);
 	r |= data_str(w, g, K_EPRESENCE, graph_presence_names[e->presence]);
 	if (e->kind == GEDGE_CALL) {

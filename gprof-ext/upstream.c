@@ -685,3 +685,9 @@ int upstream_addr_to_line(uint64_t addr, const char **file, int *line)
 	*line = (int)l;
 	return 0;
 }
+
+void upstream_line_options(int *lines, int *full_paths)
+{
+	*lines = line_granularity;
+	*full_paths = print_path;
+}

@@ -60,6 +60,9 @@ int upstream_current_profile(struct profile **out);
  * read (after upstream_main returned), from its debug info.  *file is owned
  * by BFD.  0, or -1 when unknown. */
 int upstream_addr_to_line(uint64_t addr, const char **file, int *line);
+/* Whether upstream's options asked for lines (-l) and their files' full
+ * paths (-L), as upstream parsed them (after upstream_main returned). */
+void upstream_line_options(int *lines, int *full_paths);
 
 /* Hooks our front end registers before calling upstream_main: text to add
  * after upstream's --help and after its -v lines. */

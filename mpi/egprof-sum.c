@@ -68,10 +68,8 @@ static int sum_share(char **files, size_t n, struct gmonsum *g, struct sidecar *
 	for (i = (size_t)rank; i < n; i += (size_t)nprocs) {
 		struct sidecar *sc;
 
-		if (gmonsum_read(g, files[i], err, sizeof(err)) < 0) {
-			error("%s", err);
+		if (gmonsum_read(g, files[i]) < 0)
 			return -1;
-		}
 		if (!scp)
 			continue;
 		if (sidecar_name_for(files[i], path, sizeof(path)) < 0) {
@@ -97,7 +95,7 @@ static int sum_share(char **files, size_t n, struct gmonsum *g, struct sidecar *
 }
 
 /* One message: u64 gmon length, gmon bytes, u64 sidecar length (0: none),
- * sidecar bytes. */
+ * sidecar bytes.  NULL (reported) when out of memory. */
 static unsigned char *pack(const struct gmonsum *g, const struct sidecar *sc, size_t *len)
 {
 	unsigned char *gb, *b;
@@ -116,6 +114,8 @@ static unsigned char *pack(const struct gmonsum *g, const struct sidecar *sc, si
 		if (sc)
 			sidecar_encode(sc, b + 16 + gl);
 		*len = 16 + gl + sl;
+	} else {
+		error("out of memory");
 	}
 	free(gb);
 	return b;
@@ -137,16 +137,12 @@ static int unpack_add(const unsigned char *b, size_t len, struct gmonsum *g, str
 	memcpy(&sl, b + 8 + gl, 8);
 	if (sl != len - 16 - gl)
 		return -1;
-	if (gmonsum_decode(b + 8, gl, &part, err, sizeof(err)) < 0) {
-		error("%s", err);
+	if (gmonsum_decode(b + 8, gl, &part) < 0)
 		return -1;
-	}
-	r = gmonsum_add(g, &part, err, sizeof(err));
+	r = gmonsum_add(g, &part);
 	gmonsum_release(&part);
-	if (r < 0) {
-		error("%s", err);
+	if (r < 0)
 		return -1;
-	}
 	if (!sl)
 		return 0;
 	if (sidecar_decode(b + 16 + gl, sl, "a partial sum", &sc, err, sizeof(err)) < 0) {
@@ -176,7 +172,9 @@ static int reduce(struct gmonsum *g, struct sidecar **scp)
 			uint64_t l = b ? len : UINT64_MAX;
 
 			MPI_Send(&l, 1, MPI_UINT64_T, rank - step, 0, MPI_COMM_WORLD);
-			if (!b || len > INT32_MAX) {
+			if (!b)
+				return -1;
+			if (len > INT32_MAX) {
 				free(b);
 				error("a partial sum is too large for one message");
 				return -1;
@@ -195,7 +193,7 @@ static int reduce(struct gmonsum *g, struct sidecar **scp)
 				return -1;
 			b = malloc(l ? l : 1);
 			if (!b)
-				return -1;
+				return error("out of memory");
 			MPI_Recv(b, (int)l, MPI_BYTE, rank + step, 1, MPI_COMM_WORLD,
 				 MPI_STATUS_IGNORE);
 			if (unpack_add(b, l, g, scp) < 0) {
@@ -206,6 +204,13 @@ static int reduce(struct gmonsum *g, struct sidecar **scp)
 		}
 	}
 	return 0;
+}
+
+/* Where the others would wait for this process forever. */
+static void out_of_memory(void)
+{
+	error("out of memory");
+	MPI_Abort(MPI_COMM_WORLD, 2);
 }
 
 /* Process 0 lists the files and sends the list to everyone. */
@@ -225,8 +230,10 @@ static int share_list(int argc, char **argv, int first, char ***filesp, size_t *
 			for (i = 0; i < k; i++)
 				len += strlen(f[i]) + 1;
 			blob = malloc(len ? len : 1);
-			if (!blob)
+			if (!blob) {
+				error("out of memory");
 				ok = 0;
+			}
 			for (i = 0; ok && i < k; i++) {
 				size_t l = strlen(f[i]) + 1;
 
@@ -248,15 +255,15 @@ static int share_list(int argc, char **argv, int first, char ***filesp, size_t *
 	if (rank != 0)
 		blob = malloc(len ? len : 1);
 	if (!blob)
-		MPI_Abort(MPI_COMM_WORLD, 2);
+		out_of_memory();
 	MPI_Bcast(blob, (int)len, MPI_CHAR, 0, MPI_COMM_WORLD);
 	files = calloc(n ? n : 1, sizeof(*files));
 	if (!files)
-		MPI_Abort(MPI_COMM_WORLD, 2);
+		out_of_memory();
 	for (i = 0, len = 0; i < n; i++) {
 		files[i] = strdup(blob + len);
 		if (!files[i])
-			MPI_Abort(MPI_COMM_WORLD, 2);
+			out_of_memory();
 		len += strlen(blob + len) + 1;
 	}
 	free(blob);

@@ -13,12 +13,6 @@ enum { TAG_HIST = 0, TAG_ARC = 1, TAG_BB = 2 };
 #define HIST_HDR 40 /* lowpc, highpc, nbins, rate, dimen[15], abbrev */
 #define ARC_REC 20  /* from, self, u32 count */
 
-static int fail(char *err, size_t len, const char *fmt, const char *what, const char *why)
-{
-	snprintf(err, len, fmt, what, why);
-	return -1;
-}
-
 static uint64_t get64(const unsigned char *p)
 {
 	uint64_t v = 0;
@@ -50,6 +44,28 @@ static void put32(unsigned char *p, uint32_t v)
 		p[i] = (unsigned char)v;
 }
 
+/* A histogram record's header: the same bytes in a gmon file and on the wire. */
+static void get_hist_hdr(const unsigned char *p, struct gmonsum_hist *h)
+{
+	memset(h, 0, sizeof(*h));
+	h->lowpc = get64(p);
+	h->highpc = get64(p + 8);
+	h->nbins = get32(p + 16);
+	h->rate = get32(p + 20);
+	memcpy(h->dimen, p + 24, 15);
+	h->abbrev = (char)p[39];
+}
+
+static void put_hist_hdr(unsigned char *p, const struct gmonsum_hist *h)
+{
+	put64(p, h->lowpc);
+	put64(p + 8, h->highpc);
+	put32(p + 16, h->nbins);
+	put32(p + 20, h->rate);
+	memcpy(p + 24, h->dimen, 15);
+	p[39] = (unsigned char)h->abbrev;
+}
+
 void gmonsum_init(struct gmonsum *s)
 {
 	memset(s, 0, sizeof(*s));
@@ -69,8 +85,12 @@ void gmonsum_release(struct gmonsum *s)
 
 /* ------------------------------------------------------------------------ */
 
-static int add_hist(struct gmonsum *s, const struct gmonsum_hist *h, const unsigned char *bins16,
-		    const uint32_t *bins32, char *err, size_t errlen, const char *what)
+/*
+ * The bins h's counts are added into: the sum's histogram for h's range,
+ * made when it has none.  NULL (reported) when h does not fit it or when
+ * out of memory; `what` names h's source in the message.
+ */
+static uint32_t *sum_bins(struct gmonsum *s, const struct gmonsum_hist *h, const char *what)
 {
 	struct gmonsum_hist *d = NULL;
 	size_t i;
@@ -79,25 +99,28 @@ static int add_hist(struct gmonsum *s, const struct gmonsum_hist *h, const unsig
 		if (s->hists[i].lowpc == h->lowpc && s->hists[i].highpc == h->highpc)
 			d = &s->hists[i];
 	if (d && (d->nbins != h->nbins || d->rate != h->rate ||
-		  memcmp(d->dimen, h->dimen, sizeof(d->dimen)) || d->abbrev != h->abbrev))
-		return fail(err, errlen, "cannot sum '%s': %s", what,
-			    "histogram differs in bins, rate or dimension from the first file's");
+		  memcmp(d->dimen, h->dimen, sizeof(d->dimen)) || d->abbrev != h->abbrev)) {
+		error("cannot sum '%s': %s", what,
+		      "histogram differs in bins, rate or dimension from the first file's");
+		return NULL;
+	}
 	if (!d) {
 		struct gmonsum_hist *q = realloc(s->hists, (s->nhists + 1) * sizeof(*q));
 
 		if (!q)
-			return fail(err, errlen, "cannot sum '%s': %s", what, "out of memory");
+			goto oom;
 		s->hists = q;
 		d = &s->hists[s->nhists];
 		*d = *h;
 		d->bins = calloc(h->nbins ? h->nbins : 1, sizeof(uint32_t));
 		if (!d->bins)
-			return fail(err, errlen, "cannot sum '%s': %s", what, "out of memory");
+			goto oom;
 		s->nhists++;
 	}
-	for (i = 0; i < h->nbins; i++)
-		d->bins[i] += bins16 ? (uint32_t)(bins16[2 * i] | bins16[2 * i + 1] << 8) : bins32[i];
-	return 0;
+	return d->bins;
+oom:
+	error("cannot sum '%s': %s", what, "out of memory");
+	return NULL;
 }
 
 static size_t arc_hash(uint64_t from, uint64_t self)
@@ -169,17 +192,17 @@ static int read_all(const char *path, unsigned char **buf, size_t *len)
 	return 0;
 }
 
-int gmonsum_read(struct gmonsum *s, const char *path, char *err, size_t errlen)
+int gmonsum_read(struct gmonsum *s, const char *path)
 {
 	unsigned char *b;
 	size_t len, at = 20;
 	int ret = -1;
 
 	if (read_all(path, &b, &len) < 0)
-		return fail(err, errlen, "cannot read '%s': %s", path, strerror(errno));
+		return error("cannot read '%s': %s", path, strerror(errno));
 	if (len < 20 || memcmp(b, "gmon", 4) || get32(b + 4) != 1) {
-		fail(err, errlen, "cannot read '%s': %s", path,
-		     "not a gmon file of version 1 (the format glibc writes)");
+		error("cannot read '%s': %s", path,
+		      "not a gmon file of version 1 (the format glibc writes)");
 		goto out;
 	}
 	while (at < len) {
@@ -187,39 +210,33 @@ int gmonsum_read(struct gmonsum *s, const char *path, char *err, size_t errlen)
 
 		if (tag == TAG_HIST) {
 			struct gmonsum_hist h;
+			uint32_t *bins, k;
 
 			if (len - at < HIST_HDR)
 				goto truncated;
-			memset(&h, 0, sizeof(h));
-			h.lowpc = get64(b + at);
-			h.highpc = get64(b + at + 8);
-			h.nbins = get32(b + at + 16);
-			h.rate = get32(b + at + 20);
-			memcpy(h.dimen, b + at + 24, 15);
-			h.abbrev = (char)b[at + 39];
+			get_hist_hdr(b + at, &h);
 			at += HIST_HDR;
 			if ((len - at) / 2 < h.nbins)
 				goto truncated;
-			if (add_hist(s, &h, b + at, NULL, err, errlen, path) < 0)
+			if (!(bins = sum_bins(s, &h, path)))
 				goto out;
-			at += 2 * (size_t)h.nbins;
+			/* 16-bit bins on disk */
+			for (k = 0; k < h.nbins; k++, at += 2)
+				bins[k] += (uint32_t)(b[at] | b[at + 1] << 8);
 		} else if (tag == TAG_ARC) {
 			if (len - at < ARC_REC)
 				goto truncated;
 			if (add_arc(s, get64(b + at), get64(b + at + 8), get32(b + at + 16)) < 0) {
-				fail(err, errlen, "cannot sum '%s': %s", path, "out of memory");
+				error("cannot sum '%s': %s", path, "out of memory");
 				goto out;
 			}
 			at += ARC_REC;
 		} else if (tag == TAG_BB) {
-			fail(err, errlen, "cannot sum '%s': %s", path,
-			     "basic-block records are not supported; use gprof -s");
+			error("cannot sum '%s': %s", path,
+			      "basic-block records are not supported; use gprof -s");
 			goto out;
 		} else {
-			char why[64];
-
-			snprintf(why, sizeof(why), "bad record tag %u at byte %zu", tag, at - 1);
-			fail(err, errlen, "cannot read '%s': %s", path, why);
+			error("cannot read '%s': bad record tag %u at byte %zu", path, tag, at - 1);
 			goto out;
 		}
 	}
@@ -227,24 +244,29 @@ int gmonsum_read(struct gmonsum *s, const char *path, char *err, size_t errlen)
 	ret = 0;
 	goto out;
 truncated:
-	fail(err, errlen, "cannot read '%s': %s", path, "truncated record");
+	error("cannot read '%s': %s", path, "truncated record");
 out:
 	free(b);
 	return ret;
 }
 
-int gmonsum_add(struct gmonsum *dst, const struct gmonsum *src, char *err, size_t errlen)
+int gmonsum_add(struct gmonsum *dst, const struct gmonsum *src)
 {
 	size_t i;
+	uint32_t k;
 
-	for (i = 0; i < src->nhists; i++)
-		if (add_hist(dst, &src->hists[i], NULL, src->hists[i].bins, err, errlen,
-			     "a partial sum") < 0)
+	for (i = 0; i < src->nhists; i++) {
+		const struct gmonsum_hist *h = &src->hists[i];
+		uint32_t *bins = sum_bins(dst, h, "a partial sum");
+
+		if (!bins)
 			return -1;
+		for (k = 0; k < h->nbins; k++)
+			bins[k] += h->bins[k];
+	}
 	for (i = 0; i < src->narcs; i++)
 		if (add_arc(dst, src->arcs[i].from, src->arcs[i].self, src->arcs[i].count) < 0)
-			return fail(err, errlen, "cannot sum '%s': %s", "a partial sum",
-				    "out of memory");
+			return error("cannot sum '%s': %s", "a partial sum", "out of memory");
 	dst->nfiles += src->nfiles;
 	return 0;
 }
@@ -263,19 +285,14 @@ int gmonsum_encode(const struct gmonsum *s, unsigned char **bufp, size_t *lenp)
 		len += HIST_HDR + 4 * (size_t)s->hists[i].nbins + 8;
 	b = malloc(len);
 	if (!b)
-		return -1;
+		return error("out of memory");
 	put64(b + at, s->nfiles), at += 8;
 	put64(b + at, s->nhists), at += 8;
 	for (i = 0; i < s->nhists; i++) {
 		const struct gmonsum_hist *h = &s->hists[i];
 		uint32_t k;
 
-		put64(b + at, h->lowpc);
-		put64(b + at + 8, h->highpc);
-		put32(b + at + 16, h->nbins);
-		put32(b + at + 20, h->rate);
-		memcpy(b + at + 24, h->dimen, 15);
-		b[at + 39] = (unsigned char)h->abbrev;
+		put_hist_hdr(b + at, h);
 		at += HIST_HDR;
 		for (k = 0; k < h->nbins; k++)
 			put32(b + at, h->bins[k]), at += 4;
@@ -292,8 +309,7 @@ int gmonsum_encode(const struct gmonsum *s, unsigned char **bufp, size_t *lenp)
 	return 0;
 }
 
-int gmonsum_decode(const unsigned char *b, size_t len, struct gmonsum *out,
-		   char *err, size_t errlen)
+int gmonsum_decode(const unsigned char *b, size_t len, struct gmonsum *out)
 {
 	size_t at = 16, i;
 	uint64_t nh, na;
@@ -305,33 +321,19 @@ int gmonsum_decode(const unsigned char *b, size_t len, struct gmonsum *out,
 	nh = get64(b + 8);
 	for (i = 0; i < nh; i++) {
 		struct gmonsum_hist h;
-		uint32_t *bins;
-		uint32_t k;
+		uint32_t *bins, k;
 
 		if (len - at < HIST_HDR)
 			goto bad;
-		memset(&h, 0, sizeof(h));
-		h.lowpc = get64(b + at);
-		h.highpc = get64(b + at + 8);
-		h.nbins = get32(b + at + 16);
-		h.rate = get32(b + at + 20);
-		memcpy(h.dimen, b + at + 24, 15);
-		h.abbrev = (char)b[at + 39];
+		get_hist_hdr(b + at, &h);
 		at += HIST_HDR;
 		if ((len - at) / 4 < h.nbins)
 			goto bad;
-		bins = malloc((h.nbins ? h.nbins : 1) * sizeof(*bins));
-		if (!bins)
-			goto bad;
-		for (k = 0; k < h.nbins; k++)
-			bins[k] = get32(b + at + 4 * (size_t)k);
-		at += 4 * (size_t)h.nbins;
-		if (add_hist(out, &h, NULL, bins, err, errlen, "a partial sum") < 0) {
-			free(bins);
-			gmonsum_release(out);
-			return -1;
-		}
-		free(bins);
+		if (!(bins = sum_bins(out, &h, "a partial sum")))
+			goto fail;
+		/* 32-bit bins on the wire */
+		for (k = 0; k < h.nbins; k++, at += 4)
+			bins[k] += get32(b + at);
 	}
 	if (len - at < 8)
 		goto bad;
@@ -340,12 +342,16 @@ int gmonsum_decode(const unsigned char *b, size_t len, struct gmonsum *out,
 	if ((len - at) / 24 < na)
 		goto bad;
 	for (i = 0; i < na; i++, at += 24)
-		if (add_arc(out, get64(b + at), get64(b + at + 8), get64(b + at + 16)) < 0)
-			goto bad;
+		if (add_arc(out, get64(b + at), get64(b + at + 8), get64(b + at + 16)) < 0) {
+			error("cannot sum '%s': %s", "a partial sum", "out of memory");
+			goto fail;
+		}
 	return 0;
 bad:
+	error("cannot read '%s': %s", "a partial sum", "malformed message");
+fail:
 	gmonsum_release(out);
-	return fail(err, errlen, "cannot read '%s': %s", "a partial sum", "malformed message");
+	return -1;
 }
 
 static int cmp_arc(const void *pa, const void *pb)
@@ -381,12 +387,7 @@ int gmonsum_write(struct gmonsum *s, const char *path)
 		uint32_t k;
 
 		rec[0] = TAG_HIST;
-		put64(rec + 1, h->lowpc);
-		put64(rec + 9, h->highpc);
-		put32(rec + 17, h->nbins);
-		put32(rec + 21, h->rate);
-		memcpy(rec + 25, h->dimen, 15);
-		rec[40] = (unsigned char)h->abbrev;
+		put_hist_hdr(rec + 1, h);
 		bad |= fwrite(rec, 1 + HIST_HDR, 1, of.fp) != 1;
 		for (k = 0; k < h->nbins && !bad; k++) {
 			unsigned char c[2] = { (unsigned char)h->bins[k],

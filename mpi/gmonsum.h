@@ -14,14 +14,15 @@
  * written back modulo 65536, as gprof -s does.
  *
  *   struct gmonsum s; gmonsum_init(&s);
- *   gmonsum_read(&s, "gmon.123", err, sizeof(err));     adds one file
- *   gmonsum_encode(&s, &buf, &len); ... gmonsum_decode(buf, len, &t, ...)
- *   gmonsum_add(&s, &t, ...);                           adds another sum
+ *   gmonsum_read(&s, "gmon.123");                       adds one file
+ *   gmonsum_encode(&s, &buf, &len); ... gmonsum_decode(buf, len, &t)
+ *   gmonsum_add(&s, &t);                                adds another sum
  *   gmonsum_write(&s, "gmon.sum");                      atomically
  *   gmonsum_release(&s);
  *
  * Ownership: a struct gmonsum owns its arrays; gmonsum_release() frees
- * them and leaves an empty sum.  Functions return 0 or -1 with `err` set.
+ * them and leaves an empty sum.  Functions return 0, or -1 after
+ * reporting with error() (utils/error.h).
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -51,14 +52,12 @@ struct gmonsum {
 
 void gmonsum_init(struct gmonsum *s);
 void gmonsum_release(struct gmonsum *s);
-int gmonsum_read(struct gmonsum *s, const char *path, char *err, size_t errlen);
-int gmonsum_add(struct gmonsum *dst, const struct gmonsum *src, char *err, size_t errlen);
+int gmonsum_read(struct gmonsum *s, const char *path);
+int gmonsum_add(struct gmonsum *dst, const struct gmonsum *src);
 int gmonsum_encode(const struct gmonsum *s, unsigned char **buf, size_t *len);
-int gmonsum_decode(const unsigned char *buf, size_t len, struct gmonsum *out,
-		   char *err, size_t errlen);
+int gmonsum_decode(const unsigned char *buf, size_t len, struct gmonsum *out);
 /* Arcs are written sorted by (from, self), so the file does not depend on
- * the order the sums were added in.  Written atomically (utils/outfile.h);
- * unlike the others, reports its own errors with error(). */
+ * the order the sums were added in.  Written atomically (utils/outfile.h). */
 int gmonsum_write(struct gmonsum *s, const char *path);
 
 #endif

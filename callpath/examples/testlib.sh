@@ -4,6 +4,7 @@
 #   cp_cc prog acceptance.c -O1            # gcc -pg, from callpath/examples
 #   (cd dir && LD_PRELOAD=$CP_SO ./prog)
 #   cp_folded prog gmon.out.callpath       # "main;a;c 3" lines, summed, sorted
+#   cp_acceptance_expected > expected      # what acceptance.c must give
 #   cp_check "name" test "$a" = "$b"       # one TAP line
 #   cp_done                                # plan line, exit status
 set -u
@@ -35,6 +36,26 @@ cp_folded() {
 	nm -nS "$prog" > "$prog.nm" &&
 	"$CP_DUMP" -f -s "$prog.nm" "$@" |
 		awk '{ c[$1] += $2 } END { for (k in c) print k, c[k] }' | sort
+}
+
+# cp_acceptance_expected: the folded stacks of one run of acceptance.c, as
+# drawn in its comment.
+cp_acceptance_expected() {
+	cat <<'END'
+main 1
+main;a 3
+main;a;c 3
+main;b 9
+main;b;c 7
+main;b;d 2
+main;b;d;c 2
+main;op 7
+main;r 1
+main;r;r 1
+main;r;r;r 1
+main;r;r;r;r 1
+main;r;r;r;r;leaf 1
+END
 }
 
 # cp_header SIDECAR KEY: one header field as printed by cpdump -H.

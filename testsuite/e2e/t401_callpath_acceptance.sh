@@ -4,21 +4,7 @@
 # and not, -mfentry; gmon.out's call graph must not change.
 . "$SRCDIR/callpath/examples/testlib.sh"
 
-cat > "$WORKDIR/expected" <<'END'
-main 1
-main;a 3
-main;a;c 3
-main;b 9
-main;b;c 7
-main;b;d 2
-main;b;d;c 2
-main;op 7
-main;r 1
-main;r;r 1
-main;r;r;r 1
-main;r;r;r;r 1
-main;r;r;r;r;leaf 1
-END
+cp_acceptance_expected > "$WORKDIR/expected"
 
 # variant: name, compile flags, link flags, how to run
 run_variant() {

@@ -5,21 +5,7 @@
 . "$SRCDIR/callpath/examples/testlib.sh"
 EG=$EGPROF
 
-cat > "$WORKDIR/expected" <<'END'
-main 1
-main;a 3
-main;a;c 3
-main;b 9
-main;b;c 7
-main;b;d 2
-main;b;d;c 2
-main;op 7
-main;r 1
-main;r;r 1
-main;r;r;r 1
-main;r;r;r;r 1
-main;r;r;r;r;leaf 1
-END
+cp_acceptance_expected > "$WORKDIR/expected"
 
 # variant NAME CFLAGS LDFLAGS: build, run without and with the runtime
 variant() {
