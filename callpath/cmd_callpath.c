@@ -154,7 +154,7 @@ int callpath_cmd_gprof(const struct egprof_opts *o, const struct profile *p)
 		fflush(stdout);
 	}
 	if (o->folded_path &&
-	    (folded_build(m, &f) < 0 || folded_save(o->folded_path, f) < 0))
+	    (folded_build(m, &f) < 0 || folded_save(o->outs, o->folded_path, f) < 0))
 		goto out;
 	ret = 0;
 out:
@@ -227,7 +227,7 @@ int callpath_cmd_diff(const struct egprof_opts *o, const struct callpath_side *a
 			goto out;
 		fflush(stdout);
 	}
-	if (o->folded_path && folded_save_diff(o->folded_path, d) < 0)
+	if (o->folded_path && folded_save_diff(o->outs, o->folded_path, d) < 0)
 		goto out;
 	ret = 0;
 out:

@@ -103,29 +103,22 @@ int folded_write_diff(FILE *fp, const struct pathdiff *d)
 	return ferror(fp) ? -1 : 0;
 }
 
-static int save(const char *path, const struct folded *f, const struct pathdiff *d)
+static int write_folded(FILE *fp, const void *f)
 {
-	struct outfile of;
-	int rc;
-
-	if (outfile_open(&of, path) < 0)
-		return -1;
-	rc = f ? folded_write(of.fp, f) : folded_write_diff(of.fp, d);
-	if (rc < 0) {
-		int e = errno;
-
-		outfile_abort(&of);
-		return error("cannot write '%s': %s", path, strerror(e ? e : EIO));
-	}
-	return outfile_commit(&of);
+	return folded_write(fp, f);
 }
 
-int folded_save(const char *path, const struct folded *f)
+static int write_folded_diff(FILE *fp, const void *d)
 {
-	return save(path, f, NULL);
+	return folded_write_diff(fp, d);
 }
 
-int folded_save_diff(const char *path, const struct pathdiff *d)
+int folded_save(struct outset *set, const char *path, const struct folded *f)
 {
-	return save(path, NULL, d);
+	return outfile_write(set, path, write_folded, f);
+}
+
+int folded_save_diff(struct outset *set, const char *path, const struct pathdiff *d)
+{
+	return outfile_write(set, path, write_folded_diff, d);
 }

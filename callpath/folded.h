@@ -46,9 +46,11 @@ void folded_free(struct folded *f);
 int folded_write(FILE *fp, const struct folded *f);
 int folded_write_diff(FILE *fp, const struct pathdiff *d);
 
-/* Write to `path` through a temporary file (utils/outfile.h): a failed run
- * leaves no file.  0 or -1, reported with error(). */
-int folded_save(const char *path, const struct folded *f);
-int folded_save_diff(const char *path, const struct pathdiff *d);
+/* Write to `path` (utils/outfile.h: "-" is standard output), as one of
+ * the outputs of `set` (committed with them), or at once when set is NULL.
+ * 0 or -1, reported with error(). */
+struct outset;
+int folded_save(struct outset *set, const char *path, const struct folded *f);
+int folded_save_diff(struct outset *set, const char *path, const struct pathdiff *d);
 
 #endif

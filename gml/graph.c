@@ -693,38 +693,49 @@ oom:
 /* ------------------------------------------------------------------------ */
 /* Export                                                                   */
 
+/* outfile_write's writer signature around the graph writers' */
+struct graph_writer {
+	const struct graph *g;
+	int (*write_fp)(const struct graph *, FILE *);
+};
+
+static int write_graph(FILE *fp, const void *ctx)
+{
+	const struct graph_writer *w = ctx;
+
+	return w->write_fp(w->g, fp);
+}
+
+static int export_one(const struct graph *g, struct outset *outs, const char *path,
+		      int (*write_fp)(const struct graph *, FILE *))
+{
+	struct graph_writer w = { g, write_fp };
+
+	return outfile_write(outs, path, write_graph, &w);
+}
+
 int graph_export(const struct graph *g, const struct graph_opts *opts)
 {
-	int ret = 0;
-
 	if (opts->node_thres > 0 || opts->edge_thres > 0)
 		fprintf(stderr, "%s: graph: pruned %zu functions (--node-thres %g%%) and "
 			"%zu calls (--edge-thres %g%%); %zu and %zu left\n",
 			error_program(), g->pruned_nodes, opts->node_thres,
 			g->pruned_edges, opts->edge_thres, g->nnodes, g->nedges);
-	if (opts->gml_path && gml_write(g, opts->gml_path) < 0)
-		ret = -1;
-	if (opts->dot_path && dot_write(g, opts->dot_path) < 0)
-		ret = -1;
-	if (opts->graphml_path && graphml_write(g, opts->graphml_path) < 0)
-		ret = -1;
-	return ret;
+	/* the first failure stops: the command fails and writes nothing */
+	if (opts->gml_path && export_one(g, opts->outs, opts->gml_path, gml_write_fp) < 0)
+		return -1;
+	if (opts->dot_path && export_one(g, opts->outs, opts->dot_path, dot_write_fp) < 0)
+		return -1;
+	if (opts->graphml_path &&
+	    export_one(g, opts->outs, opts->graphml_path, graphml_write_fp) < 0)
+		return -1;
+	return 0;
 }
 
 int graph_write_file(const struct graph *g, const char *path,
 		     int (*write_fp)(const struct graph *, FILE *))
 {
-	struct outfile of;
-
-	if (outfile_open(&of, path) < 0)
-		return -1;
-	if (write_fp(g, of.fp) < 0) {
-		int e = errno;
-
-		outfile_abort(&of);
-		return error("cannot write '%s': %s", path, strerror(e ? e : EIO));
-	}
-	return outfile_commit(&of);
+	return export_one(g, NULL, path, write_fp);
 }
 
 static int wanted(const struct graph_opts *opts)

@@ -37,6 +37,8 @@
 #include <stdio.h>
 #include "diff/profile.h"
 
+struct outset;
+
 struct diff;
 
 struct graph_opts {
@@ -46,8 +48,10 @@ struct graph_opts {
 	double node_thres;        /* percent; 0 keeps every node */
 	double edge_thres;        /* percent; 0 keeps every edge */
 	int no_node_size;         /* every node the same (readable) size */
+	struct outset *outs;      /* the command's outputs (utils/outfile.h),
+				   * committed together; NULL: each at once */
 };
-#define GRAPH_OPTS_INIT { NULL, NULL, NULL, 0.0, 0.0, 0 }
+#define GRAPH_OPTS_INIT { NULL, NULL, NULL, 0.0, 0.0, 0, NULL }
 
 enum graph_node_kind {
 	GNODE_FUNCTION,

@@ -19,6 +19,7 @@ static inline void graph_opts_from_cli(struct graph_opts *g, const struct egprof
 	g->node_thres = o->node_thres;
 	g->edge_thres = o->edge_thres;
 	g->no_node_size = o->no_node_size;
+	g->outs = o->outs;
 }
 
 static inline int graph_export_profile_cli(const struct egprof_opts *o,

@@ -10,7 +10,9 @@
  * upstream wrote gmon.sum), writes the sidecar sum (callpath/sum.h:
  * nothing when no input has a sidecar, a warning and nothing when only some
  * have one; when nothing is written, a gmon.sum.callpath of an earlier run
- * is removed, since it would not match the new gmon.sum).
+ * is removed, since it would not match the new gmon.sum).  The sidecars
+ * are read before the command runs: a bad one fails it before upstream
+ * rewrites gmon.sum, so a failed `gprof -s` leaves both sums as they were.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,19 +30,19 @@
  * Parsed as upstream will (cmdline.h), silently: anything odd is left for
  * upstream to report.
  */
-void sum_plan_init(struct sum_plan *plan, const struct egprof_opts *o)
+int sum_plan_init(struct sum_plan *plan, const struct egprof_opts *o)
 {
 	static char *const default_gmons[] = { "gmon.out" };
 	size_t i;
 
 	memset(plan, 0, sizeof(*plan));
 	if (cmdline_split_quiet(&plan->cl, o->argc, o->argv) < 0)
-		return;
+		return 0;
 	for (i = 0; i < plan->cl.nopts; i++)
 		if (plan->cl.opts[i].val == 's')
 			plan->wanted = 1;
 	if (!plan->wanted)
-		return;
+		return 0;
 	/* Operands: the image, then gmon files (gmon.out when none). */
 	if (plan->cl.noperands >= 2) {
 		plan->gmons = plan->cl.operands + 1;
@@ -49,6 +51,8 @@ void sum_plan_init(struct sum_plan *plan, const struct egprof_opts *o)
 		plan->gmons = default_gmons;
 		plan->ngmon = 1;
 	}
+	/* now, while gmon.sum is still as it was */
+	return callpath_sum_read(plan->gmons, plan->ngmon, &plan->sc, &plan->missing);
 }
 
 int sum_plan_finish(const struct sum_plan *plan)
@@ -57,11 +61,15 @@ int sum_plan_finish(const struct sum_plan *plan)
 		return 0;
 	/* upstream's output first, as when it ran alone */
 	fflush(stdout);
-	return callpath_sum_write(plan->gmons, plan->ngmon, SUM_NAME SIDECAR_SUFFIX);
+	return callpath_sum_store(SUM_NAME SIDECAR_SUFFIX, plan->sc,
+				  plan->missing == plan->ngmon ? NULL
+							       : plan->gmons[plan->missing],
+				  plan->sc != NULL);
 }
 
 void sum_plan_release(struct sum_plan *plan)
 {
+	sidecar_free(plan->sc);
 	cmdline_release(&plan->cl);
 	memset(plan, 0, sizeof(*plan));
 }

@@ -14,24 +14,40 @@ int cmd_rank_stats(struct egprof_opts *o);  /* cmd_rank_stats.c: --rank-stats */
 /*
  * cmd_sum.c: with upstream's -s, also sum the inputs' call-path sidecars
  * into gmon.sum.callpath.  Not a mode: it follows whichever command ran.
+ * The sidecars are read and summed before the command runs, so a bad one
+ * fails the command before upstream rewrites gmon.sum.
  *
  *   struct sum_plan plan;
- *   sum_plan_init(&plan, o);          before the command: is -s there?
+ *   if (sum_plan_init(&plan, o) < 0) fail: nothing was written
  *   status = cmd_...(o);
  *   if (status == 0 && sum_plan_finish(&plan) < 0) status = 1;
  *   sum_plan_release(&plan);
  *
- * sum_plan_finish returns 0 (also when -s is absent or no input has a
- * sidecar) or -1 after reporting the error.
+ * sum_plan_init and sum_plan_finish return 0 (also when -s is absent or no
+ * input has a sidecar) or -1 after reporting the error.
  */
+struct sidecar;
 struct sum_plan {
 	int wanted;        /* the command line has -s */
 	char *const *gmons; /* its gmon files; points into cl or a static */
 	size_t ngmon;
 	struct cmdline cl; /* owned */
+	struct sidecar *sc; /* the sidecars' sum, owned; NULL when none */
+	size_t missing;    /* first gmon file without a sidecar, or ngmon */
 };
-void sum_plan_init(struct sum_plan *plan, const struct egprof_opts *o);
+int sum_plan_init(struct sum_plan *plan, const struct egprof_opts *o);
 int sum_plan_finish(const struct sum_plan *plan);
 void sum_plan_release(struct sum_plan *plan);
+
+/*
+ * plan.c: every file a command reads and writes, known before anything is
+ * written (utils/outfile.h, struct outset): refuses an output that names
+ * an input or another output.  Inputs are the image and the gmon files
+ * (directories expanded) and their sidecars; outputs are the graph and
+ * folded files, and with -s upstream's gmon.sum and gmon.sum.callpath,
+ * which -s may also read (summing into an existing gmon.sum is how
+ * gprof -s is used).  0, or -1 after reporting.
+ */
+int plan_outputs(const struct egprof_opts *o, struct outset *set);
 
 #endif

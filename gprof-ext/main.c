@@ -9,6 +9,7 @@
 #include "gprof-ext/options.h"
 #include "gprof-ext/upstream.h"
 #include "utils/error.h"
+#include "utils/outfile.h"
 #include "utils/banned.h"
 
 static void version_line(FILE *out)
@@ -28,7 +29,8 @@ int main(int argc, char **argv)
 	struct upstream_hooks hooks = { options_help, version_line };
 	struct egprof_opts o;
 	struct sum_plan sum = { 0 };
-	int status;
+	struct outset outs = OUTSET_INIT;
+	int status = 1, ours;
 
 	/* Upstream names itself by argv[0]; so do our messages. */
 	error_set_program(argv[0]);
@@ -38,20 +40,39 @@ int main(int argc, char **argv)
 		options_release(&o);
 		return 1;
 	}
+	ours = uses_extensions(&o);
+	/* Everything is read and checked before anything is written: the
+	 * outputs against the inputs, and -s's sidecars (cmd_sum.c). */
+	if (ours && plan_outputs(&o, &outs) < 0)
+		goto out;
 	/* -s is upstream's sum only where upstream runs as gprof (--diff refuses it) */
-	if (o.mode == MODE_GPROF)
-		sum_plan_init(&sum, &o);
-	if (!uses_extensions(&o))
+	if (o.mode == MODE_GPROF && sum_plan_init(&sum, &o) < 0)
+		goto out;
+	if (!ours) {
+		/* GNU gprof as it is, writing its own files itself */
 		status = upstream_main(o.argc, o.argv);
-	else if (o.mode == MODE_DIFF)
-		status = cmd_diff(&o);
-	else if (o.mode == MODE_RANK_STATS)
-		status = cmd_rank_stats(&o);
-	else
-		status = cmd_gprof(&o);
+	} else {
+		/* our outputs, and upstream's gmon.sum, are committed together
+		 * only when the command succeeded */
+		o.outs = &outs;
+		upstream_stage_sum(&outs);
+		if (o.mode == MODE_DIFF)
+			status = cmd_diff(&o);
+		else if (o.mode == MODE_RANK_STATS)
+			status = cmd_rank_stats(&o);
+		else
+			status = cmd_gprof(&o);
+		upstream_stage_sum(NULL);
+		if (status == 0 && outset_commit(&outs) < 0)
+			status = 1;
+		if (status == 0 && outfile_close_stdout() < 0)
+			status = 1;
+	}
 	/* -s: upstream wrote gmon.sum; the sidecars' sum goes beside it */
 	if (status == 0 && sum_plan_finish(&sum) < 0)
 		status = 1;
+out:
+	outset_release(&outs);
 	sum_plan_release(&sum);
 	options_release(&o);
 	return status;

@@ -33,16 +33,55 @@ static int ends_with(const char *s, const char *suffix)
 	return a >= b && !strcmp(s + a - b, suffix);
 }
 
-static int is_gmon_file(const char *path)
-{
-	char magic[4];
-	FILE *fp = fopen(path, "rb");
-	int ok;
+#define GMON_HEADER 20 /* "gmon", version, 12 spare bytes (gmon_out.h) */
 
-	if (!fp)
+/*
+ * Is this member of a directory a gmon file?  1 yes; 0 no, with *why
+ * saying why it is skipped; -1 when it starts as a gmon file does but
+ * ends before the header does (a rank that died while writing it), which
+ * is an error: summing the others would silently drop a rank.
+ */
+static int classify_member(const char *path, const char **why)
+{
+	unsigned char head[GMON_HEADER];
+	FILE *fp = fopen(path, "rb");
+	size_t n;
+
+	if (!fp) {
+		*why = "it cannot be read";
 		return 0;
-	ok = fread(magic, 1, 4, fp) == 4 && !memcmp(magic, "gmon", 4);
+	}
+	n = fread(head, 1, sizeof(head), fp);
 	fclose(fp);
+	if (n == 0) {
+		*why = "it is empty";
+		return 0;
+	}
+	if (memcmp(head, "gmon", n < 4 ? n : 4) != 0) {
+		*why = "it is not a gmon file (no \"gmon\" magic)";
+		return 0;
+	}
+	if (n < GMON_HEADER)
+		return -1;
+	return 1;
+}
+
+/* Name a skipped member and why, unless asked to be quiet. */
+static void skipped(int quiet, const char *operand, const char *name, const char *why)
+{
+	if (!quiet)
+		warning("skipping '%s/%s': %s", operand, name, why);
+}
+
+/* A sidecar whose gmon file is there is read with it, not skipped. */
+static int sidecar_has_gmon(const char *path)
+{
+	size_t k = strlen(path) - strlen(".callpath");
+	char *gmon = strndup(path, k);
+	struct stat st;
+	int ok = gmon && stat(gmon, &st) == 0;
+
+	free(gmon);
 	return ok;
 }
 
@@ -54,7 +93,7 @@ static int cmp_natural(const void *pa, const void *pb)
 	return strverscmp(a, b);
 }
 
-int gmon_operand_expand(const char *operand, char ***filesp, size_t *np)
+static int expand(const char *operand, char ***filesp, size_t *np, int quiet)
 {
 	struct stat st;
 	DIR *dir;
@@ -65,12 +104,12 @@ int gmon_operand_expand(const char *operand, char ***filesp, size_t *np)
 	*filesp = NULL;
 	*np = 0;
 	if (stat(operand, &st) < 0)
-		return error("cannot read '%s': %s", operand, strerror(errno));
+		return quiet ? -1 : error("cannot read '%s': %s", operand, strerror(errno));
 	if (!S_ISDIR(st.st_mode)) {
 		files = malloc(sizeof(char *));
 		if (!files || !(files[0] = strdup(operand))) {
 			free(files);
-			return error("out of memory");
+			return quiet ? -1 : error("out of memory");
 		}
 		*filesp = files;
 		*np = 1;
@@ -78,21 +117,55 @@ int gmon_operand_expand(const char *operand, char ***filesp, size_t *np)
 	}
 	dir = opendir(operand);
 	if (!dir)
-		return error("cannot read directory '%s': %s", operand, strerror(errno));
+		return quiet ? -1 : error("cannot read directory '%s': %s", operand,
+					  strerror(errno));
 	while ((de = readdir(dir))) {
 		size_t len;
 		char *path;
 		struct stat fst;
+		const char *why = NULL;
+		int kind;
 
-		if (de->d_name[0] == '.' || ends_with(de->d_name, ".sum") ||
-		    ends_with(de->d_name, ".callpath") || strstr(de->d_name, ".tmp."))
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
 		len = strlen(operand) + strlen(de->d_name) + 2;
 		path = malloc(len);
 		if (!path)
 			goto oom;
 		snprintf(path, len, "%s/%s", operand, de->d_name);
-		if (stat(path, &fst) < 0 || !S_ISREG(fst.st_mode) || !is_gmon_file(path)) {
+		if (ends_with(de->d_name, ".callpath")) {
+			if (!sidecar_has_gmon(path))
+				skipped(quiet, operand, de->d_name,
+					"a call-path sidecar without its gmon file");
+			free(path);
+			continue;
+		}
+		if (de->d_name[0] == '.')
+			why = "a hidden file";
+		else if (ends_with(de->d_name, ".sum"))
+			why = "a sum (its runs would count twice)";
+		else if (strstr(de->d_name, ".tmp."))
+			why = "a temporary file";
+		else if (stat(path, &fst) < 0 || !S_ISREG(fst.st_mode))
+			why = "it is not a regular file";
+		if (why) {
+			skipped(quiet, operand, de->d_name, why);
+			free(path);
+			continue;
+		}
+		kind = classify_member(path, &why);
+		if (kind < 0) {
+			if (!quiet)
+				error("cannot read '%s': truncated gmon file (%lld bytes, "
+				      "shorter than the %d-byte gmon header)", path,
+				      (long long)fst.st_size, GMON_HEADER);
+			free(path);
+			closedir(dir);
+			operands_free(files, n);
+			return -1;
+		}
+		if (kind == 0) {
+			skipped(quiet, operand, de->d_name, why);
 			free(path);
 			continue;
 		}
@@ -105,7 +178,7 @@ int gmon_operand_expand(const char *operand, char ***filesp, size_t *np)
 	closedir(dir);
 	if (n == 0) {
 		free(files);
-		return error("'%s': no gmon files in this directory", operand);
+		return quiet ? -1 : error("'%s': no gmon files in this directory", operand);
 	}
 	qsort(files, n, sizeof(char *), cmp_natural);
 	*filesp = files;
@@ -114,7 +187,17 @@ int gmon_operand_expand(const char *operand, char ***filesp, size_t *np)
 oom:
 	closedir(dir);
 	operands_free(files, n);
-	return error("out of memory");
+	return quiet ? -1 : error("out of memory");
+}
+
+int gmon_operand_expand(const char *operand, char ***filesp, size_t *np)
+{
+	return expand(operand, filesp, np, 0);
+}
+
+int gmon_operand_expand_quiet(const char *operand, char ***filesp, size_t *np)
+{
+	return expand(operand, filesp, np, 1);
 }
 
 int gmon_operand_expand_all(char *const *operands, size_t noperands,

@@ -6,7 +6,10 @@
  *
  * A directory's members are its regular files that start with gmon's magic
  * "gmon", except sums (*.sum, which would count ranks twice), sidecars
- * (*.callpath) and temporary files (*.tmp.*).  They are sorted by name with
+ * (*.callpath, read with their gmon files), hidden and temporary files
+ * (*.tmp.*).  Every other file skipped is named in a warning with the
+ * reason; a file that starts like a gmon file but is shorter than its
+ * header (a rank that died writing it) is an error naming it.  They are sorted by name with
  * numbers compared as numbers (gmon.9 before gmon.10), so rank order is
  * stable.  An empty directory is an error naming it.
  *
@@ -16,6 +19,8 @@
 #include <stddef.h>
 
 int gmon_operand_expand(const char *operand, char ***files, size_t *n);
+/* The same without a word on stderr (for looking ahead: -1 on any problem). */
+int gmon_operand_expand_quiet(const char *operand, char ***files, size_t *n);
 /* Every operand expanded, in order, into one array (same ownership). */
 int gmon_operand_expand_all(char *const *operands, size_t noperands,
 			    char ***files, size_t *n);

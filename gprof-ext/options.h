@@ -13,6 +13,8 @@
  */
 #include <stdio.h>
 
+struct outset;
+
 enum egprof_mode {
 	MODE_GPROF,      /* plain gprof (maybe with exports or call paths) */
 	MODE_DIFF,       /* --diff */
@@ -33,6 +35,9 @@ struct egprof_opts {
 	const char *folded_path;   /* --folded FILE */
 	double noise_sigmas;       /* --noise K: |d| < K*sqrt(nA+nB) is noise */
 	int jobs;                  /* --jobs N: files read at once (>= 1) */
+	/* Not an option: the command's planned outputs (utils/outfile.h),
+	 * committed together when it succeeds; NULL writes each at once. */
+	struct outset *outs;
 
 	/* What upstream gets: argv[0] and every argument that is not ours. */
 	int argc;

@@ -31,6 +31,7 @@
 
 #include "gprof-ext/upstream.h"
 #include "utils/error.h"
+#include "utils/outfile.h"
 #include "utils/banned.h"
 
 /* Provided by upstream's gprof.c, compiled with -Dmain=gprof_upstream_main. */
@@ -39,12 +40,14 @@ int gprof_upstream_main(int argc, char **argv);
 int egprof_getopt_long(int argc, char *const *argv, const char *shortopts,
 		       const struct option *longopts, int *longind);
 void egprof_gmon_out_read(const char *filename);
+void egprof_gmon_out_write(const char *filename);
 
 /*
  * State of the adapter.  Upstream is a program of globals; these are ours,
  * kept beside them and only here.
  */
 static struct upstream_hooks hooks;
+static struct outset *sum_stage; /* upstream_stage_sum() */
 
 static struct {
 	int probing;                 /* upstream_option_spec() is asking */
@@ -453,6 +456,30 @@ void egprof_gmon_out_read(const char *filename)
 	if (loader.in_worker)
 		return; /* a worker reads its one file, already read */
 	run_workers();
+}
+
+void upstream_stage_sum(struct outset *set)
+{
+	sum_stage = set;
+}
+
+/*
+ * Upstream's -s writes gmon.sum by name with fopen.  Staged, it writes the
+ * temporary file of an output of the set instead (which is renamed over
+ * gmon.sum at commit); a gmon.sum that is not a regular file is written in
+ * place, as upstream does.
+ */
+void egprof_gmon_out_write(const char *filename)
+{
+	struct outfile *of;
+
+	if (!sum_stage) {
+		gmon_out_write(filename);
+		return;
+	}
+	if (outset_open(sum_stage, &of, filename) < 0)
+		done(1); /* reported; upstream's way out */
+	gmon_out_write(of->kind == OUTFILE_RENAME ? of->tmp_path : filename);
 }
 
 /* Runs in the loader child; never returns. */

@@ -64,6 +64,14 @@ int upstream_addr_to_line(uint64_t addr, const char **file, int *line);
  * paths (-L), as upstream parsed them (after upstream_main returned). */
 void upstream_line_options(int *lines, int *full_paths);
 
+/*
+ * Stage the gmon.sum upstream's -s writes as one of `set`'s outputs
+ * (utils/outfile.h), so it is replaced only when the whole command
+ * succeeds; NULL (the default, plain gprof) lets upstream write it itself.
+ */
+struct outset;
+void upstream_stage_sum(struct outset *set);
+
 /* Hooks our front end registers before calling upstream_main: text to add
  * after upstream's --help and after its -v lines. */
 struct upstream_hooks {
