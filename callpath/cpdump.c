@@ -12,6 +12,7 @@
  * executable (addresses are taken relative to the recorded load address, so
  * PIE works); without it addresses are printed raw.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +21,7 @@
 
 #include "sidecar.h"
 #include "utils/array.h"
+#include "utils/infile.h"
 #include "utils/banned.h"
 
 struct sym {
@@ -36,11 +38,16 @@ struct symtab {
 
 static int symtab_load(struct symtab *st, const char *path)
 {
-	FILE *f = fopen(path, "r");
-	char line[4096];
+	char line[4096], err[4200];
+	int fd = infile_open(path, NULL, err, sizeof(err));
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "r");
 
 	if (!f) {
-		fprintf(stderr, "cpdump: cannot read '%s'\n", path);
+		if (fd >= 0) {
+			close(fd);
+			snprintf(err, sizeof(err), "cannot read '%s': out of memory", path);
+		}
+		fprintf(stderr, "cpdump: %s\n", err);
 		return -1;
 	}
 	while (fgets(line, sizeof(line), f)) {
@@ -223,6 +230,13 @@ int main(int argc, char **argv)
 		print_header(stdout, total);
 	if (!header_only && print_nodes(stdout, total, &st, folded) < 0) {
 		fprintf(stderr, "cpdump: out of memory\n");
+		goto out;
+	}
+	/* `cpdump x >/dev/full` must not look like success */
+	errno = 0;
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "cpdump: cannot write standard output: %s\n",
+			errno ? strerror(errno) : "write error");
 		goto out;
 	}
 	ret = 0;

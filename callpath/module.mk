@@ -11,7 +11,7 @@
 CALLPATH_RT_CFLAGS = $(filter-out -fsanitize% -pg -p -fprofile% --coverage,$(EG_CFLAGS)) \
 	-fPIC -fvisibility=hidden -fno-omit-frame-pointer
 CALLPATH_RT_OBJS = callpath/rt/record.o callpath/rt/runtime.o callpath/rt/chain.o \
-	callpath/rt/sidecar.o callpath/rt/mcount.o
+	callpath/rt/sidecar.o callpath/rt/mcount.o callpath/rt/infile.o
 CALLPATH_NOOP_OBJS = callpath/rt/mcount-noop.o callpath/rt/chain.o
 
 callpath/rt/record.o: $(srcdir)/callpath/record.c
@@ -22,6 +22,12 @@ callpath/rt/record.o: $(srcdir)/callpath/record.c
 	  -MMD -MP -c $< -o $@
 
 callpath/rt/%.o: $(srcdir)/callpath/%.c
+	@mkdir -p $(@D)
+	@echo "  CC       $@ (runtime)"
+	@$(CC) $(CALLPATH_RT_CFLAGS) -MMD -MP -c $< -o $@
+
+# The sidecar module opens its inputs through utils/infile.c.
+callpath/rt/infile.o: $(srcdir)/utils/infile.c
 	@mkdir -p $(@D)
 	@echo "  CC       $@ (runtime)"
 	@$(CC) $(CALLPATH_RT_CFLAGS) -MMD -MP -c $< -o $@
@@ -51,12 +57,13 @@ callpath/libcallpath-noop.so: $(CALLPATH_NOOP_OBJS)
 	@echo "  LINK     $@"
 	@$(CC) -shared -Wl,-z,defs -Wl,-soname,libcallpath-noop.so -o $@ $(CALLPATH_NOOP_OBJS)
 
-callpath/cpdump: callpath/cpdump.o callpath/sidecar.o utils/array.o
+callpath/cpdump: callpath/cpdump.o callpath/sidecar.o utils/array.o utils/infile.o
 	@echo "  LINK     $@"
-	@$(CC) $(EG_LDFLAGS) -o $@ callpath/cpdump.o callpath/sidecar.o utils/array.o
+	@$(CC) $(EG_LDFLAGS) -o $@ callpath/cpdump.o callpath/sidecar.o utils/array.o \
+	  utils/infile.o
 
 # The unit test is linked by the top Makefile's rule for UNIT_TESTS.
-testsuite/unit/test_sidecar: testsuite/unit/test_sidecar.o callpath/sidecar.o
+testsuite/unit/test_sidecar: testsuite/unit/test_sidecar.o callpath/sidecar.o utils/infile.o
 
 ALL_TARGETS += callpath/libcallpath.so callpath/libcallpath.a \
 	callpath/libcallpath-noop.so callpath/cpdump

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "utils/infile.h"
 #include "utils/banned.h"
 
 #define HDR_FIXED_V1 112u	/* bytes before the strings, version 1 */
@@ -684,45 +685,15 @@ oom:
 
 int sidecar_read(const char *path, struct sidecar **out, char *err, size_t errlen)
 {
-	unsigned char *buf = NULL;
-	size_t len = 0, alloc = 0;
-	int fd, ret = -1;
+	unsigned char *buf;
+	size_t len;
+	int ret;
 
 	*out = NULL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		set_err(err, errlen, "cannot read '%s': %s", path, strerror(errno));
+	/* regular files only, read to their size (utils/infile.h) */
+	if (infile_read_all(path, &buf, &len, err, errlen) < 0)
 		return -1;
-	}
-	for (;;) {
-		ssize_t n;
-
-		if (len == alloc) {
-			size_t na = alloc ? alloc * 2 : 65536;
-			unsigned char *nb = realloc(buf, na);
-
-			if (!nb) {
-				set_err(err, errlen, "cannot read '%s': out of memory", path);
-				goto out;
-			}
-			buf = nb;
-			alloc = na;
-		}
-		n = read(fd, buf + len, alloc - len);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			set_err(err, errlen, "cannot read '%s': %s", path, strerror(errno));
-			goto out;
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-	}
-	ret = sidecar_decode(buf ? buf : (unsigned char *)"", len, path, out,
-			     err, errlen);
-out:
-	close(fd);
+	ret = sidecar_decode(buf, len, path, out, err, errlen);
 	free(buf);
 	return ret;
 }

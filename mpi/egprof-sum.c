@@ -26,6 +26,7 @@
 #include "gprof-ext/operands.h"
 #include "mpi/gmonsum.h"
 #include "utils/error.h"
+#include "utils/outfile.h"
 #include "utils/banned.h"
 
 static int rank, nprocs;
@@ -272,6 +273,33 @@ static int share_list(int argc, char **argv, int first, char ***filesp, size_t *
 	return 0;
 }
 
+/*
+ * Refuse, before anything is read or written, an OUT (or OUT.callpath)
+ * that is one of the inputs or their sidecars (utils/outfile.h).  Checked
+ * by process 0, which says why; every process returns its verdict.
+ */
+static int check_outputs(char **files, size_t n, const char *out)
+{
+	struct outset set = OUTSET_INIT;
+	char path[4096];
+	int bad = 0;
+	size_t i;
+
+	if (rank == 0) {
+		for (i = 0; i < n && !bad; i++)
+			bad = outset_input(&set, files[i]) < 0 ||
+			      (sidecar_name_for(files[i], path, sizeof(path)) >= 0 &&
+			       outset_input(&set, path) < 0);
+		if (!bad && sidecar_name_for(out, path, sizeof(path)) >= 0)
+			bad = outset_output(&set, out, "-o") < 0 ||
+			      outset_output(&set, path, "-o, its call-path sidecar") < 0;
+		bad = bad || outset_check(&set) < 0;
+		outset_release(&set);
+	}
+	MPI_Bcast(&bad, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	return bad ? -1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *out = "gmon.sum";
@@ -299,6 +327,13 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (share_list(argc, argv, first, &files, &n) < 0) {
+		MPI_Finalize();
+		return 1;
+	}
+	if (check_outputs(files, n, out) < 0) {
+		for (i = 0; i < n; i++)
+			free(files[i]);
+		free(files);
 		MPI_Finalize();
 		return 1;
 	}

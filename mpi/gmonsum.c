@@ -6,6 +6,7 @@
 #include "mpi/gmonsum.h"
 #include "utils/array.h"
 #include "utils/error.h"
+#include "utils/infile.h"
 #include "utils/outfile.h"
 #include "utils/banned.h"
 
@@ -163,43 +164,16 @@ static int add_arc(struct gmonsum *s, uint64_t from, uint64_t self, uint64_t cou
 	return 0;
 }
 
-static int read_all(const char *path, unsigned char **buf, size_t *len)
-{
-	FILE *fp = fopen(path, "rb");
-	unsigned char *b = NULL;
-	size_t n = 0, cap = 0, r;
-
-	if (!fp)
-		return -1;
-	do {
-		if (array_grow(&b, &cap, n < 65536 ? 65536 : n + 1, 1) < 0) {
-			free(b);
-			fclose(fp);
-			errno = ENOMEM;
-			return -1;
-		}
-		r = fread(b + n, 1, cap - n, fp);
-		n += r;
-	} while (r > 0);
-	if (ferror(fp)) {
-		free(b);
-		fclose(fp);
-		return -1;
-	}
-	fclose(fp);
-	*buf = b;
-	*len = n;
-	return 0;
-}
-
 int gmonsum_read(struct gmonsum *s, const char *path)
 {
 	unsigned char *b;
 	size_t len, at = 20;
 	int ret = -1;
+	char err[4200];
 
-	if (read_all(path, &b, &len) < 0)
-		return error("cannot read '%s': %s", path, strerror(errno));
+	/* regular files only, read to their size (utils/infile.h) */
+	if (infile_read_all(path, &b, &len, err, sizeof(err)) < 0)
+		return error("%s", err);
 	if (len < 20 || memcmp(b, "gmon", 4) || get32(b + 4) != 1) {
 		error("cannot read '%s': %s", path,
 		      "not a gmon file of version 1 (the format glibc writes)");

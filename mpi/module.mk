@@ -22,7 +22,7 @@ ifneq ($(MPICC),)
 MPI_CFLAGS = $(filter-out -fsanitize%,$(EG_CFLAGS))
 EGPROF_SUM_SRCS = mpi/egprof-sum.c mpi/gmonsum.c callpath/sidecar.c \
 	callpath/sum.c gprof-ext/operands.c utils/error.c utils/array.c \
-	utils/outfile.c
+	utils/outfile.c utils/infile.c
 mpi/egprof-sum: $(addprefix $(srcdir)/,$(EGPROF_SUM_SRCS)) $(srcdir)/mpi/gmonsum.h \
 	$(srcdir)/callpath/sidecar.h $(srcdir)/callpath/sum.h $(srcdir)/gprof-ext/operands.h
 	@mkdir -p $(@D)

@@ -1,3 +1,3 @@
 # utils/: small pieces every part shares (errors, atomic output files, growing arrays).
-UTILS_OBJS = utils/error.o utils/outfile.o utils/array.o
+UTILS_OBJS = utils/error.o utils/outfile.o utils/array.o utils/infile.o
 EGPROF_OBJS += $(UTILS_OBJS)
