@@ -1,7 +1,9 @@
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "diff/profile.h"
 #include "utils/array.h"
+#include "utils/error.h"
 #include "utils/banned.h"
 
 struct profile *profile_new(void)
@@ -81,4 +83,13 @@ long profile_find(const struct profile *p, const char *name, const char *file)
 		return (long)i;
 	}
 	return -1;
+}
+
+int profile_check_rate(const struct profile *p, const char *what)
+{
+	if (!(p->input & PROFILE_HAS_HIST) || (p->hz > 0 && isfinite(p->hz)))
+		return 0;
+	return error("cannot read '%s': its histogram's sampling rate is %g per "
+		     "second (a corrupt gmon header): its samples have no duration",
+		     what, p->hz);
 }

@@ -113,5 +113,12 @@ long profile_find(const struct profile *p, const char *name, const char *file);
  */
 int profile_write(FILE *fp, const struct profile *p);
 int profile_read(FILE *fp, const char *what, struct profile **out);
+/*
+ * A profile with a histogram must have a sampling rate: with rate 0 every
+ * sample would count as 0 seconds (upstream prints "inf").  profile_read()
+ * refuses such a profile, so --diff and --rank-stats never compute with
+ * one: "cannot read 'WHAT': ...".  0 or -1 (reported).
+ */
+int profile_check_rate(const struct profile *p, const char *what);
 
 #endif

@@ -221,6 +221,10 @@ int profile_read(FILE *fp, const char *what, struct profile **out)
 		goto bad;
 	if (rd.failed)
 		goto bad;
+	if (profile_check_rate(p, what) < 0) {
+		profile_free(p);
+		return -1;
+	}
 	*out = p;
 	return 0;
 bad:
