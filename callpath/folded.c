@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,7 +13,39 @@
 #include "callpath/report.h"
 #include "utils/error.h"
 #include "utils/outfile.h"
+#include "utils/printable.h"
 #include "utils/banned.h"
+
+/*
+ * A frame of a folded line: ';' separates frames and a line ends at a
+ * newline, so a ';' in a name is written ':' (as flamegraph's
+ * stackcollapse scripts do) and what is not printable text
+ * (utils/printable.h: control characters, bad UTF-8) as \xNN.  Spaces stay
+ * (C++ names have them): flamegraph.pl takes the count after the last one.
+ * Writes the frame at out (when not NULL); returns its length.
+ */
+static size_t put_frame(char *out, const char *name)
+{
+	const unsigned char *p = (const unsigned char *)name;
+	size_t n = 0, k;
+
+	for (; *p; p += k ? k : 1) {
+		k = printable_char(p);
+		if (!k) {
+			if (out)
+				snprintf(out + n, 5, "\\x%02x", *p);
+			n += 4;
+		} else if (out) {
+			memcpy(out + n, p, k);
+			if (*p == ';')
+				out[n] = ':';
+			n += k;
+		} else {
+			n += k;
+		}
+	}
+	return n;
+}
 
 static char *stack_text(const struct callpath_model *m, uint32_t idx, uint32_t *buf)
 {
@@ -21,14 +54,16 @@ static char *stack_text(const struct callpath_model *m, uint32_t idx, uint32_t *
 	char *s;
 
 	for (uint32_t d = 0; d < depth; d++)
-		len += strlen(m->names[m->frames[buf[d]].func]) + 1;
+		len += put_frame(NULL, m->names[m->frames[buf[d]].func]) + 1;
 	s = malloc(len);
 	if (!s)
 		return NULL;
-	s[0] = '\0';
-	for (uint32_t d = 0; d < depth; d++)
-		off += (size_t)snprintf(s + off, len - off, "%s%s", d ? ";" : "",
-					m->names[m->frames[buf[d]].func]);
+	for (uint32_t d = 0; d < depth; d++) {
+		if (d)
+			s[off++] = ';';
+		off += put_frame(s + off, m->names[m->frames[buf[d]].func]);
+	}
+	s[off] = '\0';
 	return s;
 }
 

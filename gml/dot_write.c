@@ -381,7 +381,10 @@ static int build(Agraph_t *G, const struct graph *g)
 		xset_num(v, &s, N_HEIGHT, n->h / 72.0);
 		if (n->kind == GNODE_LEGEND)
 			xset(v, &s, N_FONTSIZE, "9");
-		xset(v, &s, N_TOOLTIP, n->name);
+		/* an escString like the label: a name ending in a backslash
+		 * would otherwise escape cgraph's closing quote */
+		if (xset_label(v, &s, N_TOOLTIP, n->name) < 0)
+			goto out;
 	}
 	for (i = 0; i < g->nedges; i++) {
 		const struct graph_edge *e = &g->edges[i];

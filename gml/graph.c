@@ -16,6 +16,7 @@
 #include "utils/array.h"
 #include "utils/error.h"
 #include "utils/outfile.h"
+#include "utils/printable.h"
 #include "utils/banned.h"
 
 const char *const graph_node_kind_names[GNODE__COUNT] = {
@@ -507,6 +508,12 @@ int graph_finish(struct graph *g, const struct graph_opts *opts)
 	size_t i;
 
 	prune(g, opts);
+	/* names come from symbol tables and file names: any bytes at all */
+	if (printable_fix(&g->title) < 0)
+		return error("out of memory");
+	for (i = 0; i < g->nnodes; i++)
+		if (printable_fix(&g->nodes[i].name) < 0)
+			return error("out of memory");
 	if (g->is_diff) {
 		struct graph_node legend = { 0 };
 

@@ -74,7 +74,8 @@ extern const char *const graph_node_kind_names[GNODE__COUNT];
 extern const char *const graph_presence_names[GPRES__COUNT];
 
 struct graph_node {
-	char *name;      /* as gprof prints it (demangled per the options) */
+	char *name;      /* as gprof prints it (demangled per the options);
+			  * printable after graph_finish() (below) */
 	char *label;     /* lines separated by '\n', plain text, not escaped */
 	enum graph_node_kind kind;
 	enum graph_presence presence;
@@ -156,7 +157,12 @@ struct graph *graph_new(int is_diff);
  * e->label).  Return the index, or -1 when out of memory. */
 long graph_add_node(struct graph *g, const struct graph_node *n);
 long graph_add_edge(struct graph *g, const struct graph_edge *e);
-/* Prune, label, size, colour and lay out.  Returns 0 or -1 (reported). */
+/* Prune, label, size, colour and lay out.  Returns 0 or -1 (reported).
+ * Afterwards the title and every name and label are printable text: valid
+ * UTF-8 of characters XML 1.0 allows, no control character but the '\n'
+ * between label lines; any other byte of a symbol or file name is shown
+ * as the four characters \xNN.  So every writer needs only its format's
+ * own quoting (GML entities, DOT escStrings, XML escapes). */
 int graph_finish(struct graph *g, const struct graph_opts *opts);
 /*
  * A builder numbers its input entries 0..n-1 and keeps node_of[i], entry
