@@ -10,7 +10,8 @@ EGPROF_OBJS += $(GPROF_EXT_OBJS)
 UPSTREAM_RENAMES = -Dmain=gprof_upstream_main -Dgetopt_long=egprof_getopt_long \
 	-Dgmon_out_read=egprof_gmon_out_read -Dgmon_out_write=egprof_gmon_out_write
 
-gprof-ext/upstream_gprof.o: $(UP)/stamp-build
+# (module.mk too: a change of the renames must recompile it)
+gprof-ext/upstream_gprof.o: $(UP)/stamp-build $(srcdir)/gprof-ext/module.mk
 	@mkdir -p $(@D)
 	@echo "  CC       $@ (upstream gprof.c, main renamed)"
 	@$(CC) $(UP_CPPFLAGS) -g -O2 $(SAN_CFLAGS) $(UPSTREAM_RENAMES) \
