@@ -20,6 +20,7 @@
 #include "gml/graph_cli.h"
 #include "callpath/cmd_callpath.h"
 #include "utils/error.h"
+#include "utils/outfile.h"
 #include "utils/banned.h"
 
 /* gprof options that mean something for a diff (why NULL); every other is
@@ -392,10 +393,8 @@ int cmd_diff(struct egprof_opts *o)
 		printf("\f\n");
 	if (lay.graph && print_cg(stdout, &d, &lay.po) < 0)
 		goto out;
-	if (fflush(stdout) != 0) {
-		error("cannot write the output: %s", strerror(errno));
+	if (outfile_close_stdout() < 0)
 		goto out;
-	}
 	if (graph_export_diff_cli(o, &d) < 0)
 		goto out;
 	/* call paths of both sides, when they have sidecars (callpath/cmd_callpath.h) */

@@ -14,6 +14,7 @@
 #include "gprof-ext/operands.h"
 #include "gprof-ext/upstream.h"
 #include "utils/error.h"
+#include "utils/outfile.h"
 #include "utils/banned.h"
 
 #define NOT_PRINTED "it only changes gprof's own tables, which --rank-stats does not print"
@@ -140,9 +141,7 @@ int cmd_rank_stats(struct egprof_opts *o)
 	title_of(title, sizeof(title), cl.operands[0], ids, nfiles);
 	ropts.files = sorted;
 	rankstats_print(stdout, rs, &ropts, title);
-	status = fflush(stdout) == 0 ? 0 : 1;
-	if (status)
-		error("cannot write the report: %s", "write error on standard output");
+	status = outfile_close_stdout() < 0 ? 1 : 0;
 out:
 	rankstats_free(rs);
 	for (i = 0; i < nprof; i++)

@@ -63,9 +63,10 @@ int main(int argc, char **argv)
 		else
 			status = cmd_gprof(&o);
 		upstream_stage_sum(NULL);
-		if (status == 0 && outset_commit(&outs) < 0)
-			status = 1;
+		/* a report lost on a full disk is a failure: nothing committed */
 		if (status == 0 && outfile_close_stdout() < 0)
+			status = 1;
+		if (status == 0 && outset_commit(&outs) < 0)
 			status = 1;
 	}
 	/* -s: upstream wrote gmon.sum; the sidecars' sum goes beside it */
