@@ -914,3 +914,83 @@ void upstream_line_options(int *lines, int *full_paths)
 	*lines = line_granularity;
 	*full_paths = print_path;
 }
+
+/* ------------------------------------------------------------------------ */
+/* Slack for upstream's over-reads                                         */
+
+/*
+ * With -c, upstream reads memory that is not its own, and stock gprof
+ * survives only because of where glibc happens to put things (a Lua built
+ * with -O2 crashed our gprof 17 times in 100):
+ *  - cg_assemble() scans each function up to (parent + 1)->addr, which for
+ *    the last function is the Sym one past the end of the symbol table;
+ *  - find_call() walks from a function's start, clipped to the histogram
+ *    only, so for functions in .init, .plt or .fini it reads before or after
+ *    the buffer that holds .text alone; i386_find_call() also reads the 4
+ *    bytes after a call opcode at the last byte.
+ * Upstream's corefile.o is linked with its malloc, xmalloc and free renamed
+ * to these (gprof-ext/module.mk, objcopy): the symbol tables get one zeroed
+ * Sym after their end (its addr 0 ends the last scan at once, as the small
+ * values glibc's chunk headers hold there did for stock gprof), and the text
+ * buffer zeroed bytes covering every code section around .text (zero bytes
+ * hold no call opcode, so no arc comes from memory upstream does not have).
+ */
+void *egprof_core_malloc(size_t n);
+void *egprof_core_xmalloc(size_t n);
+void egprof_core_free(void *p);
+
+#define CALL_OPERAND_SLACK 8 /* the operand read after an opcode at the end */
+
+static struct {
+	char *text_block; /* what we allocated for upstream's core_text_space */
+	size_t text_head; /* the slack before it */
+} slack;
+
+/* corefile.c's only malloc: the buffer for the .text section's bytes. */
+void *egprof_core_malloc(size_t n)
+{
+	bfd_vma text_lo = 0, text_hi = 0, lo, hi;
+	asection *s;
+	size_t head = 0, tail = CALL_OPERAND_SLACK;
+
+	if (core_bfd && core_text_sect && n == bfd_section_size(core_text_sect)) {
+		text_lo = lo = bfd_section_vma(core_text_sect);
+		text_hi = hi = text_lo + n;
+		for (s = core_bfd->sections; s; s = s->next) {
+			bfd_vma v = bfd_section_vma(s), e = v + bfd_section_size(s);
+
+			if (!(bfd_section_flags(s) & SEC_CODE) || e < v)
+				continue;
+			if (v < lo)
+				lo = v;
+			if (e > hi)
+				hi = e;
+		}
+		head = (size_t)(text_lo - lo);
+		tail += (size_t)(hi - text_hi);
+	}
+	if (head > SIZE_MAX - n - tail)
+		return NULL;
+	slack.text_block = calloc(1, head + n + tail);
+	slack.text_head = head;
+	return slack.text_block ? slack.text_block + head : NULL;
+}
+
+void egprof_core_free(void *p)
+{
+	if (p && slack.text_block && p == slack.text_block + slack.text_head) {
+		free(slack.text_block);
+		slack.text_block = NULL;
+		return;
+	}
+	free(p);
+}
+
+/* corefile.c's xmalloc: the symbol tables (and a few small strings). */
+void *egprof_core_xmalloc(size_t n)
+{
+	char *p = xmalloc(n + sizeof(Sym));
+
+	memset(p + n, 0, sizeof(Sym));
+	return p;
+}
