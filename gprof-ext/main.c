@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "gprof-ext/commands.h"
+#include "gprof-ext/gmon_check.h"
 #include "gprof-ext/options.h"
 #include "gprof-ext/upstream.h"
 #include "utils/error.h"
@@ -41,7 +42,11 @@ int main(int argc, char **argv)
 	/* -s is upstream's sum only where upstream runs as gprof (--diff refuses it) */
 	if (o.mode == MODE_GPROF)
 		sum_plan_init(&sum, &o);
-	if (!uses_extensions(&o))
+	/* Before upstream reads a gmon file it would hang or run out of
+	 * memory on (gprof-ext/gmon_check.h). */
+	if (o.mode == MODE_GPROF && gmon_check_gprof_args(o.argc, o.argv) < 0)
+		status = 1;
+	else if (!uses_extensions(&o))
 		status = upstream_main(o.argc, o.argv);
 	else if (o.mode == MODE_DIFF)
 		status = cmd_diff(&o);
