@@ -26,9 +26,20 @@ static char *stack_text(const struct callpath_model *m, uint32_t idx, uint32_t *
 	if (!s)
 		return NULL;
 	s[0] = '\0';
-	for (uint32_t d = 0; d < depth; d++)
+	for (uint32_t d = 0; d < depth; d++) {
+		size_t start = off + (d ? 1 : 0);
+
 		off += (size_t)snprintf(s + off, len - off, "%s%s", d ? ";" : "",
 					m->names[m->frames[buf[d]].func]);
+		/* A frame is one field of one line: ';' would split it and a
+		 * line break end the line (found by testsuite/fuzz/fuzz_writers);
+		 * flamegraph.pl has no escape, so they become ':' and ' '. */
+		for (size_t i = start; i < off; i++)
+			if (s[i] == ';')
+				s[i] = ':';
+			else if (s[i] == '\n' || s[i] == '\r')
+				s[i] = ' ';
+	}
 	return s;
 }
 

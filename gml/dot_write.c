@@ -381,7 +381,9 @@ static int build(Agraph_t *G, const struct graph *g)
 		xset_num(v, &s, N_HEIGHT, n->h / 72.0);
 		if (n->kind == GNODE_LEGEND)
 			xset(v, &s, N_FONTSIZE, "9");
-		xset(v, &s, N_TOOLTIP, n->name);
+		/* an escString like the label: a trailing backslash would escape
+		 * the closing quote (found by testsuite/fuzz/fuzz_writers) */
+		xset_label(v, &s, N_TOOLTIP, n->name);
 	}
 	for (i = 0; i < g->nedges; i++) {
 		const struct graph_edge *e = &g->edges[i];
