@@ -9,13 +9,8 @@
 cd "$WORKDIR" || exit 1
 MK="$SRCDIR/testsuite/fixtures/loaders/mkgmon_bad.py"
 
-cat > prog.c <<'EOC'
-__attribute__((noinline)) int work(int n)
-{ volatile int s = 0; for (int i = 0; i < n; i++) s += i; return s; }
-int main(void) { long t = 0; for (int i = 0; i < 200; i++) t += work(100000); return t == 1; }
-EOC
-cc -pg -O1 -no-pie -o prog prog.c && ./prog ||
-	{ echo "not ok 1 - build prog.c"; echo "1..1"; exit 1; }
+cc -pg -O1 -no-pie -o prog "$SRCDIR/testsuite/fixtures/loaders/work.c" && ./prog ||
+	{ echo "not ok 1 - build work.c"; echo "1..1"; exit 1; }
 for c in bins2e31 bins2e32 bsd2e31 ranges5000 ranges4096 shortbins; do
 	python3 "$MK" $c $c.gmon 0x400000 0x401000
 done

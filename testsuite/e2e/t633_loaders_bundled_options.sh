@@ -5,13 +5,8 @@
 # wrote past its array: `gprof --diff -bbbb...` aborted in malloc.
 . "$SRCDIR/testsuite/e2e/diff_lib.sh"
 cd "$WORKDIR" || exit 1
-cat > prog.c <<'EOC'
-__attribute__((noinline)) int work(int n)
-{ volatile int s = 0; for (int i = 0; i < n; i++) s += i; return s; }
-int main(void) { long t = 0; for (int i = 0; i < 200; i++) t += work(100000); return t == 1; }
-EOC
-cc -pg -O1 -no-pie -o prog prog.c && ./prog ||
-	{ echo "not ok 1 - build prog.c"; echo "1..1"; exit 1; }
+cc -pg -O1 -no-pie -o prog "$SRCDIR/testsuite/fixtures/loaders/work.c" && ./prog ||
+	{ echo "not ok 1 - build work.c"; echo "1..1"; exit 1; }
 many=-$(printf 'b%.0s' $(seq 100))
 "$EGPROF" --diff -b prog gmon.out gmon.out > one.txt 2> one.err
 "$EGPROF" --diff "$many" prog gmon.out gmon.out > many.txt 2> many.err

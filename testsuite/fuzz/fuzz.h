@@ -19,6 +19,16 @@ static inline void fuzz_quiet(void)
 		stderr = null;
 }
 
+/* The LLVMFuzzerInitialize of a harness that needs nothing else. */
+#define FUZZ_QUIET_INITIALIZE \
+	int LLVMFuzzerInitialize(int *argc, char ***argv) \
+	{ \
+		(void)argc; \
+		(void)argv; \
+		fuzz_quiet(); \
+		return 0; \
+	}
+
 #define fuzz_fail(what) \
 	do { \
 		fprintf(fdopen(2, "w"), "fuzz property failed: %s (%s:%d)\n", \

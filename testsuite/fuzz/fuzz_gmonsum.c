@@ -6,13 +6,7 @@
 #include "mpi/gmonsum.h"
 #include "testsuite/fuzz/fuzz.h"
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	(void)argc;
-	(void)argv;
-	fuzz_quiet();
-	return 0;
-}
+FUZZ_QUIET_INITIALIZE
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

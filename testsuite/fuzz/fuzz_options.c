@@ -14,13 +14,7 @@
 
 #define MAX_ARGS 64
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	(void)argc;
-	(void)argv;
-	fuzz_quiet();
-	return 0;
-}
+FUZZ_QUIET_INITIALIZE
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -8,13 +8,7 @@
 #include "diff/profile.h"
 #include "testsuite/fuzz/fuzz.h"
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	(void)argc;
-	(void)argv;
-	fuzz_quiet();
-	return 0;
-}
+FUZZ_QUIET_INITIALIZE
 
 static char *write_mem(const struct profile *p, size_t *len)
 {
