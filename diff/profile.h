@@ -108,8 +108,10 @@ long profile_find(const struct profile *p, const char *name, const char *file);
 /*
  * Serialisation, for the pipe between a loader child and the front end.
  * The format is private to one egprof binary (no compatibility promise):
- * magic, version, then the fields in order.  profile_read() checks every
- * length against the remaining input and fails with a message naming `what`.
+ * magic, version, then the fields in order.  profile_read() reads strings
+ * in chunks as their bytes arrive (no fixed cap, and a corrupt length costs
+ * only the bytes really there) and fails with one message naming `what`,
+ * what is wrong and the byte offset where it was found.
  */
 int profile_write(FILE *fp, const struct profile *p);
 int profile_read(FILE *fp, const char *what, struct profile **out);

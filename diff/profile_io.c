@@ -81,18 +81,40 @@ int profile_write(FILE *fp, const struct profile *p)
 	return r ? -1 : 0;
 }
 
+/*
+ * The reader believes no length: a string is read in chunks as its bytes
+ * arrive, so a corrupt length costs at most the bytes really there and a
+ * valid one (a 2 MiB C++ symbol name) has no cap to exceed.  The first
+ * problem is kept, with the byte offset where it was found, for the one
+ * message profile_read() prints.
+ */
 struct reader {
 	FILE *fp;
-	const char *what;
-	int failed;
+	uint64_t offset;     /* bytes consumed */
+	const char *why;     /* the first problem, or NULL */
+	uint64_t why_offset;
+	const char *where;   /* the part being read */
+	uint64_t index;      /* which one of that part */
 };
+
+static void fail(struct reader *rd, const char *why)
+{
+	if (!rd->why) {
+		rd->why = why;
+		rd->why_offset = rd->offset;
+	}
+}
 
 static int get(struct reader *rd, void *v, size_t n)
 {
-	if (rd->failed)
+	size_t got;
+
+	if (rd->why)
 		return -1;
-	if (fread(v, 1, n, rd->fp) != n) {
-		rd->failed = 1;
+	got = fread(v, 1, n, rd->fp);
+	rd->offset += got;
+	if (got != n) {
+		fail(rd, ferror(rd->fp) ? "read error" : "the data ends early");
 		return -1;
 	}
 	return 0;
@@ -122,33 +144,46 @@ static double get_f64(struct reader *rd)
 	return v;
 }
 
-/* Strings are bounded so a corrupt length cannot make us allocate wildly. */
-#define MAX_STR (1u << 20)
+#define STR_CHUNK ((size_t)1 << 16)
 
 static char *get_str(struct reader *rd)
 {
-	uint64_t n = get_u64(rd);
-	char *s;
+	uint64_t n = get_u64(rd), have = 0;
+	size_t cap = 0;
+	char *s = NULL;
 
-	if (rd->failed || n == 0)
+	if (rd->why || n == 0)
 		return NULL;
-	if (n > MAX_STR) {
-		rd->failed = 1;
-		return NULL;
-	}
-	s = malloc(n);
-	if (!s || get(rd, s, n - 1) < 0) {
-		free(s);
-		rd->failed = 1;
-		return NULL;
-	}
-	s[n - 1] = '\0';
+	n--; /* the length counts the terminating NUL, which is not sent */
+	do {
+		uint64_t want = n - have < STR_CHUNK ? n - have : STR_CHUNK;
+		char *q;
+
+		if (have + want + 1 > cap) {
+			cap = cap ? 2 * cap : STR_CHUNK + 1;
+			if (cap < have + want + 1)
+				cap = (size_t)(have + want + 1);
+			q = realloc(s, cap);
+			if (!q) {
+				fail(rd, "out of memory");
+				free(s);
+				return NULL;
+			}
+			s = q;
+		}
+		if (get(rd, s + have, (size_t)want) < 0) {
+			free(s);
+			return NULL;
+		}
+		have += want;
+	} while (have < n);
+	s[have] = '\0';
 	return s;
 }
 
 int profile_read(FILE *fp, const char *what, struct profile **out)
 {
-	struct reader rd = { fp, what, 0 };
+	struct reader rd = { fp, 0, NULL, 0, "header", 0 };
 	struct profile *p = profile_new();
 	char magic[4];
 	uint64_t n, i;
@@ -156,9 +191,10 @@ int profile_read(FILE *fp, const char *what, struct profile **out)
 	*out = NULL;
 	if (!p)
 		return error("out of memory");
-	if (get(&rd, magic, 4) < 0 || memcmp(magic, PROFILE_MAGIC, 4) != 0 ||
-	    get_u64(&rd) != PROFILE_VERSION)
-		goto bad;
+	if (get(&rd, magic, 4) == 0 && memcmp(magic, PROFILE_MAGIC, 4) != 0)
+		fail(&rd, "no profile magic");
+	if (get_u64(&rd) != PROFILE_VERSION)
+		fail(&rd, "another version of the profile format");
 	p->binary = get_str(&rd);
 	p->label = get_str(&rd);
 	p->rank = (int)get_i64(&rd);
@@ -169,17 +205,23 @@ int profile_read(FILE *fp, const char *what, struct profile **out)
 	p->hist_lowpc = get_u64(&rd);
 	p->hist_highpc = get_u64(&rd);
 	n = get_u64(&rd);
-	for (i = 0; i < n && !rd.failed; i++) {
+	rd.where = "gmon file name";
+	for (i = 0; i < n && !rd.why; i++) {
 		char *g = get_str(&rd);
 
-		if (!g || profile_add_gmon_file(p, g) < 0)
-			rd.failed = 1;
+		rd.index = i;
+		if (!rd.why && !g)
+			fail(&rd, "a missing gmon file name");
+		if (g && profile_add_gmon_file(p, g) < 0)
+			fail(&rd, "out of memory");
 		free(g);
 	}
 	n = get_u64(&rd);
-	for (i = 0; i < n && !rd.failed; i++) {
+	rd.where = "symbol";
+	for (i = 0; i < n && !rd.why; i++) {
 		struct profile_sym s;
 
+		rd.index = i;
 		memset(&s, 0, sizeof(s));
 		s.name = get_str(&rd);
 		s.print_name = get_str(&rd);
@@ -196,38 +238,52 @@ int profile_read(FILE *fp, const char *what, struct profile **out)
 		s.prop_self = get_f64(&rd);
 		s.prop_child = get_f64(&rd);
 		s.child_ticks = get_f64(&rd);
-		if (rd.failed || !s.name || !s.print_name ||
-		    profile_add_sym(p, &s) < 0) {
+		if (!rd.why && (!s.name || !s.print_name))
+			fail(&rd, "a symbol without a name");
+		if (rd.why || profile_add_sym(p, &s) < 0) {
 			free(s.name);
 			free(s.print_name);
 			free(s.file);
-			rd.failed = 1;
+			fail(&rd, "out of memory");
 		}
 	}
 	n = get_u64(&rd);
-	for (i = 0; i < n && !rd.failed; i++) {
+	rd.where = "arc";
+	for (i = 0; i < n && !rd.why; i++) {
 		struct profile_arc a;
+		uint64_t parent, child;
 
-		a.parent = (uint32_t)get_u64(&rd);
-		a.child = (uint32_t)get_u64(&rd);
+		rd.index = i;
+		parent = get_u64(&rd);
+		child = get_u64(&rd);
+		a.parent = (uint32_t)parent;
+		a.child = (uint32_t)child;
 		a.count = get_u64(&rd);
 		a.time = get_f64(&rd);
 		a.child_time = get_f64(&rd);
-		if (rd.failed || a.parent >= p->nsyms || a.child >= p->nsyms ||
-		    profile_add_arc(p, &a) < 0)
-			rd.failed = 1;
+		if (!rd.why && (parent >= p->nsyms || child >= p->nsyms))
+			fail(&rd, "an arc to a symbol that is not in the profile");
+		if (!rd.why && profile_add_arc(p, &a) < 0)
+			fail(&rd, "out of memory");
 	}
-	if (get(&rd, magic, 4) < 0 || memcmp(magic, PROFILE_MAGIC, 4) != 0)
-		goto bad;
-	if (rd.failed)
-		goto bad;
+	rd.where = "trailer";
+	if (get(&rd, magic, 4) == 0 && memcmp(magic, PROFILE_MAGIC, 4) != 0)
+		fail(&rd, "no trailer (the writer did not finish)");
+	if (rd.why) {
+		profile_free(p);
+		if (strcmp(rd.where, "header") == 0 || strcmp(rd.where, "trailer") == 0)
+			return error("cannot read the profile of %s from its loader: %s "
+				     "(in the %s, at byte %llu)", what, rd.why, rd.where,
+				     (unsigned long long)rd.why_offset);
+		return error("cannot read the profile of %s from its loader: %s "
+			     "(in %s %llu, at byte %llu)", what, rd.why, rd.where,
+			     (unsigned long long)rd.index,
+			     (unsigned long long)rd.why_offset);
+	}
 	if (profile_check_rate(p, what) < 0) {
 		profile_free(p);
 		return -1;
 	}
 	*out = p;
 	return 0;
-bad:
-	profile_free(p);
-	return error("cannot read the profile of %s: incomplete or corrupt data from its loader", what);
 }

@@ -1,5 +1,7 @@
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <libxml/xmlwriter.h>
 #include "gml/graphml_write.h"
@@ -79,12 +81,73 @@ static int start_data(xmlTextWriterPtr w, enum key_id k)
 	       (xmlTextWriterWriteAttribute(w, X("key"), X(keys[k].id)) < 0) ? -1 : 0;
 }
 
+/*
+ * Text as XML 1.0 allows it: names come from binaries and may hold any
+ * byte.  A byte that does not start a valid UTF-8 sequence, and a character
+ * XML forbids (controls other than tab, newline and return, U+FFFE and
+ * U+FFFF), becomes U+FFFD, so the file stays well-formed (found by
+ * testsuite/fuzz/fuzz_writers).
+ */
+static size_t utf8_char_len(const unsigned char *p)
+{
+	uint32_t c;
+	size_t n, i;
+
+	if (p[0] < 0x80)
+		return (p[0] >= 0x20 || p[0] == '\t' || p[0] == '\n' || p[0] == '\r') ? 1 : 0;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		n = 2, c = p[0] & 0x1f;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		n = 3, c = p[0] & 0x0f;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		n = 4, c = p[0] & 0x07;
+	else
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		c = (c << 6) | (p[i] & 0x3f);
+	}
+	if ((n == 3 && c < 0x800) || (n == 4 && (c < 0x10000 || c > 0x10ffff)) ||
+	    (c >= 0xd800 && c <= 0xdfff) || c == 0xfffe || c == 0xffff)
+		return 0;
+	return n;
+}
+
+static int write_text(xmlTextWriterPtr w, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	size_t len = strlen((const char *)p), i = 0, o = 0;
+	unsigned char *out = malloc(3 * len + 1);
+	int r;
+
+	if (!out)
+		return -1;
+	while (i < len) {
+		size_t n = utf8_char_len(p + i);
+
+		if (n == 0) {
+			memcpy(out + o, "\xef\xbf\xbd", 3);
+			o += 3;
+			i++;
+			continue;
+		}
+		memcpy(out + o, p + i, n);
+		o += n;
+		i += n;
+	}
+	out[o] = '\0';
+	r = xmlTextWriterWriteString(w, out) < 0 ? -1 : 0;
+	free(out);
+	return r;
+}
+
 static int data_str(xmlTextWriterPtr w, const struct graph *g, enum key_id k, const char *v)
 {
 	if (!used(g, k))
 		return 0;
 	return start_data(w, k) |
-	       (xmlTextWriterWriteString(w, X(v)) < 0) |
+	       (write_text(w, v) < 0) |
 	       (xmlTextWriterEndElement(w) < 0) ? -1 : 0;
 }
 
@@ -189,7 +252,7 @@ static int write_node(xmlTextWriterPtr w, const struct graph *g, size_t i)
 	r |= attr_fmt(w, "fontSize", "%d", n->kind == GNODE_LEGEND ? 11 : 12);
 	r |= attr_fmt(w, "modelName", "internal");
 	r |= attr_fmt(w, "modelPosition", "c");
-	r |= xmlTextWriterWriteString(w, X(n->label)) < 0;
+	r |= write_text(w, n->label) < 0;
 	r |= end(w);
 	r |= start_y(w, "Shape");
 	r |= attr_fmt(w, "type", "%s", n->shape);
@@ -242,7 +305,7 @@ static int write_edge(xmlTextWriterPtr w, const struct graph *g, size_t i)
 	r |= end(w);
 	r |= start_y(w, "EdgeLabel");
 	r |= attr_fmt(w, "fontSize", "10");
-	r |= xmlTextWriterWriteString(w, X(e->label)) < 0;
+	r |= write_text(w, e->label) < 0;
 	r |= end(w);
 	r |= end_graphics(w);
 	r |= data_str(w, g, K_EKIND, graph_edge_kind_names[e->kind]);

@@ -13,6 +13,7 @@
 #include "gprof-ext/commands.h"
 #include "gprof-ext/cmdline.h"
 #include "gprof-ext/operands.h"
+#include "gprof-ext/gmon_check.h"
 #include "gprof-ext/upstream.h"
 #include "diff/diff.h"
 #include "diff/noise.h"
@@ -137,69 +138,6 @@ static int check_readable(const char *path)
 	if (access(path, R_OK) != 0)
 		return error("cannot read '%s': %s", path, strerror(errno));
 	return 0;
-}
-
-/*
- * Upstream believes the sizes a gmon file claims and allocates them before
- * finding the file is short: a garbage file can cost it a minute and
- * gigabytes.  Check the claimed histogram sizes against the file size
- * first (the layouts are gmon_io.c's: glibc's tagged format, and the old
- * BSD header lowpc, highpc, ncnt with ncnt counting the whole file).
- */
-static int gmon_precheck(const char *path)
-{
-	unsigned char hdr[41];
-	uint64_t size, pos;
-	FILE *fp = fopen(path, "rb");
-	int ret = 0;
-
-	if (!fp)
-		return error("cannot read '%s': %s", path, strerror(errno));
-	if (fseek(fp, 0, SEEK_END) != 0 || (long long)(size = (uint64_t)ftell(fp)) < 0) {
-		fclose(fp);
-		return error("cannot read '%s': %s", path, strerror(errno));
-	}
-	rewind(fp);
-	if (fread(hdr, 1, 20, fp) != 20) {
-		ret = error("cannot read '%s': too short to be a gmon file", path);
-	} else if (memcmp(hdr, "gmon", 4) != 0) {
-		uint32_t ncnt;
-
-		memcpy(&ncnt, hdr + 16, 4);
-		if (ncnt > size)
-			ret = error("cannot read '%s': not a gmon file (no \"gmon\" "
-				    "header, and as an old BSD-style file it would "
-				    "need %u bytes; it has %llu)", path, ncnt,
-				    (unsigned long long)size);
-	} else {
-		for (pos = 20; pos < size;) {
-			uint32_t ncnt;
-			int tag = fgetc(fp);
-
-			if (tag == 1) {
-				/* frompc, selfpc, count: read past them (a seek per
-				 * arc is a system call per arc) */
-				pos += 21;
-				if (fread(hdr, 1, 20, fp) != 20)
-					break;
-				continue;
-			}
-			if (tag != 0 || fread(hdr, 1, 40, fp) != 40)
-				break; /* basic blocks, bad tags, short: upstream says */
-			memcpy(&ncnt, hdr + 16, 4);
-			pos += 41 + 2 * (uint64_t)ncnt;
-			if (pos > size) {
-				ret = error("cannot read '%s': truncated histogram record "
-					    "(%u bins, the file ends at byte %llu)", path,
-					    ncnt, (unsigned long long)size);
-				break;
-			}
-			if (fseek(fp, (long)pos, SEEK_SET) != 0)
-				break;
-		}
-	}
-	fclose(fp);
-	return ret;
 }
 
 static char *side_label(const struct side *s)
@@ -351,7 +289,7 @@ int cmd_diff(struct egprof_opts *o)
 			goto out;
 		x->is_dir = gmon_operand_is_dir(x->operand);
 		for (size_t f = 0; f < x->nfiles; f++)
-			if (gmon_precheck(x->files[f]) < 0)
+			if (gmon_check(x->files[f], GMON_CHECK_STRICT) < 0)
 				goto out;
 		if (!(x->label = side_label(x))) {
 			error("out of memory");

@@ -12,6 +12,7 @@
 #include "gprof-ext/cmdline.h"
 #include "gprof-ext/commands.h"
 #include "gprof-ext/operands.h"
+#include "gprof-ext/gmon_check.h"
 #include "gprof-ext/upstream.h"
 #include "utils/error.h"
 #include "utils/outfile.h"
@@ -108,6 +109,9 @@ int cmd_rank_stats(struct egprof_opts *o)
 	}
 	if (gmon_operand_expand_all(cl.operands + 1, cl.noperands - 1, &files, &nfiles) < 0)
 		goto out;
+	for (i = 0; i < nfiles; i++)
+		if (gmon_check(files[i], GMON_CHECK_STRICT) < 0)
+			goto out;
 	if (ranks_identify(files, nfiles, &ids) < 0)
 		goto out;
 	order = malloc(nfiles * sizeof(*order));

@@ -18,12 +18,17 @@ static int split(struct cmdline *cl, int argc, char **argv, int quiet)
 	const struct option *longopts;
 	char **copy;
 	int c, longind, saved_opterr = opterr;
+	size_t nmax = 1;
 
 	memset(cl, 0, sizeof(*cl));
 	if (upstream_option_spec(&optstring, &longopts) < 0)
 		return -1;
 	copy = calloc((size_t)argc + 1, sizeof(char *));
-	cl->opts = calloc((size_t)argc + 1, sizeof(*cl->opts));
+	/* One element can hold many options ("-bbbb", "-DDz"): at most one per
+	 * character after its dash. */
+	for (c = 1; c < argc; c++)
+		nmax += strlen(argv[c]);
+	cl->opts = calloc(nmax, sizeof(*cl->opts));
 	if (!copy || !cl->opts) {
 		free(copy);
 		free(cl->opts);

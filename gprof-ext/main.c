@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "gprof-ext/commands.h"
+#include "gprof-ext/gmon_check.h"
 #include "gprof-ext/options.h"
 #include "gprof-ext/upstream.h"
 #include "utils/error.h"
@@ -48,7 +49,11 @@ int main(int argc, char **argv)
 	/* -s is upstream's sum only where upstream runs as gprof (--diff refuses it) */
 	if (o.mode == MODE_GPROF && sum_plan_init(&sum, &o) < 0)
 		goto out;
-	if (!ours) {
+	/* Before upstream reads a gmon file it would hang or run out of
+	 * memory on (gprof-ext/gmon_check.h). */
+	if (o.mode == MODE_GPROF && gmon_check_gprof_args(o.argc, o.argv) < 0) {
+		status = 1;
+	} else if (!ours) {
 		/* GNU gprof as it is, writing its own files itself */
 		status = upstream_main(o.argc, o.argv);
 	} else {

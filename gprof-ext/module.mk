@@ -4,7 +4,7 @@
 # to getopt_long and gmon_out_read go through our adapter (upstream.c).
 GPROF_EXT_OBJS = gprof-ext/main.o gprof-ext/options.o gprof-ext/cmdline.o \
 	gprof-ext/cmd_gprof.o gprof-ext/cmd_diff.o gprof-ext/cmd_rank_stats.o \
-	gprof-ext/operands.o gprof-ext/plan.o
+	gprof-ext/operands.o gprof-ext/plan.o gprof-ext/gmon_check.o
 EGPROF_OBJS += $(GPROF_EXT_OBJS)
 
 UPSTREAM_RENAMES = -Dmain=gprof_upstream_main -Dgetopt_long=egprof_getopt_long \
@@ -24,3 +24,19 @@ gprof-ext/upstream.o: $(srcdir)/gprof-ext/upstream.c $(UP)/stamp-build
 	@$(CC) $(UP_CPPFLAGS) $(EG_CFLAGS) -Wno-unused-parameter -MMD -MP \
 	  -c $(srcdir)/gprof-ext/upstream.c -o $@
 
+
+# Upstream's corefile.o with its malloc, xmalloc and free routed to the
+# adapter, which gives the text buffer and the symbol tables the slack
+# upstream reads past their ends with -c (see egprof_core_malloc in
+# upstream.c).  A copy: upstream's object stays as built.
+OBJCOPY ?= objcopy
+gprof-ext/upstream_corefile.o: $(UP)/stamp-build
+	@mkdir -p $(@D)
+	@echo "  OBJCOPY  $@ (upstream corefile.o, allocations through the adapter)"
+	@$(OBJCOPY) --redefine-sym malloc=egprof_core_malloc \
+	  --redefine-sym xmalloc=egprof_core_xmalloc \
+	  --redefine-sym free=egprof_core_free $(UP_OBJ)/gprof/corefile.o $@
+UP_GPROF_OBJS := $(filter-out $(UP_OBJ)/gprof/corefile.o,$(UP_GPROF_OBJS)) \
+	gprof-ext/upstream_corefile.o
+gprof-ext/gprof: gprof-ext/upstream_corefile.o
+CLEANFILES += gprof-ext/upstream_corefile.o

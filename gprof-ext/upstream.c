@@ -396,12 +396,21 @@ static void run_workers(void)
 
 			if (w[i].pid)
 				continue;
-			if (pipe(fds) < 0)
+			if (pipe2(fds, O_CLOEXEC) < 0)
 				_exit(2);
 			w[i].pid = fork();
 			if (w[i].pid < 0)
 				_exit(2);
 			if (w[i].pid == 0) {
+				int j;
+
+				/* A worker holding its siblings' pipes or the
+				 * loader's own would keep them open after their
+				 * reader is gone: nobody would see EOF or EPIPE. */
+				for (j = 0; j < loader.jobs; j++)
+					if (w[j].pid)
+						close(w[j].fd);
+				close(loader.out_fd);
 				close(fds[0]);
 				loader.in_worker = 1;
 				loader.worker_index = next;
@@ -535,13 +544,177 @@ static void ATTRIBUTE_NORETURN loader_main(const struct upstream_load *req, int 
 	_exit(0);
 }
 
+/*
+ * The front end's side.  Every loader started and not yet finished is in
+ * `live`: a loader forked later must close the pipes of the earlier ones
+ * (else the first loader, its reader gone, would block on a pipe the second
+ * holds open), and while one job is read the others are drained into
+ * memory, so no loader ever blocks on a full pipe whatever order the caller
+ * finishes them in.  Profiles are streamed: a job is read through a stdio
+ * cookie whose read polls every live loader.
+ */
 struct upstream_job {
 	pid_t pid;
-	int fd;
+	int fd;              /* -1 once at EOF */
 	size_t nexpected;
 	char *binary;
 	char **files;
+	char *pend;          /* bytes drained while another job was read */
+	size_t pend_len, pend_off, pend_cap;
+	int reaped, status;  /* the loader's wait status, once reaped */
+	int read_error;      /* errno of a failed read */
 };
+
+static struct {
+	struct upstream_job **jobs;
+	size_t n, cap;
+} live;
+
+/* How often a reader waiting for data checks that its loader still runs. */
+#define LOADER_CHECK_MS 1000
+
+static int live_add(struct upstream_job *job)
+{
+	if (live.n == live.cap) {
+		size_t cap = live.cap ? 2 * live.cap : 4;
+		struct upstream_job **q = realloc(live.jobs, cap * sizeof(*q));
+
+		if (!q)
+			return -1;
+		live.jobs = q;
+		live.cap = cap;
+	}
+	live.jobs[live.n++] = job;
+	return 0;
+}
+
+static void live_remove(struct upstream_job *job)
+{
+	size_t i;
+
+	for (i = 0; i < live.n; i++)
+		if (live.jobs[i] == job) {
+			live.jobs[i] = live.jobs[--live.n];
+			break;
+		}
+	if (live.n == 0) {
+		free(live.jobs);
+		live.jobs = NULL;
+		live.cap = 0;
+	}
+}
+
+static void job_close(struct upstream_job *job)
+{
+	if (job->fd >= 0)
+		close(job->fd);
+	job->fd = -1;
+}
+
+/* Reads what `job`'s pipe holds into its pending buffer. */
+static void job_drain(struct upstream_job *job)
+{
+	ssize_t r;
+
+	if (job->pend_off == job->pend_len)
+		job->pend_off = job->pend_len = 0;
+	if (job->pend_len == job->pend_cap) {
+		size_t cap = job->pend_cap ? 2 * job->pend_cap : 65536;
+		char *q = realloc(job->pend, cap);
+
+		if (!q) {
+			job->read_error = ENOMEM;
+			job_close(job);
+			return;
+		}
+		job->pend = q;
+		job->pend_cap = cap;
+	}
+	do
+		r = read(job->fd, job->pend + job->pend_len, job->pend_cap - job->pend_len);
+	while (r < 0 && errno == EINTR);
+	if (r > 0) {
+		job->pend_len += (size_t)r;
+		return;
+	}
+	if (r < 0)
+		job->read_error = errno;
+	job_close(job);
+}
+
+/* A loader that died (or stopped) while something else holds its pipe open
+ * sends no EOF: look at it directly. */
+static int job_loader_gone(struct upstream_job *job)
+{
+	pid_t r;
+
+	if (job->reaped)
+		return 1;
+	do
+		r = waitpid(job->pid, &job->status, WNOHANG | WUNTRACED);
+	while (r < 0 && errno == EINTR);
+	if (r == job->pid && WIFSTOPPED(job->status)) {
+		/* Stopped on its own (the front end runs): it would never
+		 * finish.  Say so and end it. */
+		kill(job->pid, SIGKILL);
+		while (waitpid(job->pid, NULL, 0) < 0 && errno == EINTR)
+			;
+		job->reaped = 1;
+		return 1;
+	}
+	if (r == job->pid)
+		job->reaped = 1;
+	return job->reaped;
+}
+
+static ssize_t job_cookie_read(void *cookie, char *buf, size_t size)
+{
+	struct upstream_job *job = cookie;
+
+	for (;;) {
+		struct pollfd *pfd;
+		size_t i;
+		int r;
+
+		if (job->pend_off < job->pend_len) {
+			size_t k = job->pend_len - job->pend_off;
+
+			if (k > size)
+				k = size;
+			memcpy(buf, job->pend + job->pend_off, k);
+			job->pend_off += k;
+			return (ssize_t)k;
+		}
+		if (job->fd < 0)
+			return job->read_error ? -1 : 0;
+		pfd = calloc(live.n, sizeof(*pfd));
+		if (!pfd) {
+			job->read_error = ENOMEM;
+			return -1;
+		}
+		for (i = 0; i < live.n; i++) {
+			pfd[i].fd = live.jobs[i]->fd;
+			pfd[i].events = POLLIN;
+		}
+		r = poll(pfd, (nfds_t)live.n, LOADER_CHECK_MS);
+		if (r < 0 && errno != EINTR) {
+			job->read_error = errno;
+			free(pfd);
+			return -1;
+		}
+		for (i = 0; r > 0 && i < live.n; i++)
+			if (pfd[i].fd >= 0 && (pfd[i].revents & (POLLIN | POLLHUP | POLLERR)))
+				job_drain(live.jobs[i]);
+		free(pfd);
+		if (r == 0 && job_loader_gone(job) && job->fd >= 0) {
+			/* Dead, with its pipe held open elsewhere: take what
+			 * is there and stop. */
+			job_drain(job);
+			if (job->pend_off == job->pend_len)
+				job_close(job);
+		}
+	}
+}
 
 int upstream_load_start(const struct upstream_load *req, struct upstream_job **jobp)
 {
@@ -555,6 +728,7 @@ int upstream_load_start(const struct upstream_load *req, struct upstream_job **j
 	job = calloc(1, sizeof(*job));
 	if (!job)
 		return error("out of memory");
+	job->fd = -1;
 	job->nexpected = req->each ? req->ngmon : 1;
 	job->binary = strdup(req->binary);
 	job->files = calloc(req->ngmon + 1, sizeof(char *));
@@ -563,7 +737,7 @@ int upstream_load_start(const struct upstream_load *req, struct upstream_job **j
 	for (i = 0; i < req->ngmon; i++)
 		if (!(job->files[i] = strdup(req->gmon_files[i])))
 			goto oom;
-	if (pipe(fds) < 0) {
+	if (pipe2(fds, O_CLOEXEC) < 0) {
 		error("cannot create a pipe: %s", strerror(errno));
 		goto fail;
 	}
@@ -576,11 +750,22 @@ int upstream_load_start(const struct upstream_load *req, struct upstream_job **j
 		goto fail;
 	}
 	if (job->pid == 0) {
+		/* Not the earlier loaders' pipes: see `live`. */
+		for (i = 0; i < live.n; i++)
+			job_close(live.jobs[i]);
 		close(fds[0]);
 		loader_main(req, fds[1]);
 	}
 	close(fds[1]);
 	job->fd = fds[0];
+	if (live_add(job) < 0) {
+		/* Unlisted, it would be inherited by the next loader. */
+		kill(job->pid, SIGKILL);
+		while (waitpid(job->pid, NULL, 0) < 0 && errno == EINTR)
+			;
+		close(job->fd);
+		goto oom;
+	}
 	*jobp = job;
 	return 0;
 oom:
@@ -599,10 +784,13 @@ static void job_free(struct upstream_job *job)
 {
 	size_t i;
 
+	live_remove(job);
+	job_close(job);
 	for (i = 0; job->files[i]; i++)
 		free(job->files[i]);
 	free(job->files);
 	free(job->binary);
+	free(job->pend);
 	free(job);
 }
 
@@ -621,16 +809,38 @@ static int name_gmon_files(struct profile *p, const struct upstream_job *job, ui
 }
 
 /* What failed, said once, naming the file: upstream's own message (on the
- * loader's stderr) says why; this says which profile could not be had. */
-static void report_failure(const struct upstream_job *job, long failed, int status)
+ * loader's stderr) says why a file was refused; a loader that ended
+ * otherwise is named with its exit status or signal. */
+static void report_failure(const struct upstream_job *job, long failed, int status,
+			   int data_error)
 {
 	size_t nfiles = 0;
+	char which[64];
 
 	while (job->files[nfiles])
 		nfiles++;
-	if (WIFSIGNALED(status) && WTERMSIG(status) != SIGPIPE)
-		error("reading the profiles of '%s' failed: the reader was killed by signal %d (%s)",
-		      job->binary, WTERMSIG(status), strsignal(WTERMSIG(status)));
+	if (nfiles == 1 || failed >= 0)
+		snprintf(which, sizeof(which), "%s", "");
+	else
+		snprintf(which, sizeof(which), " (%zu files)", nfiles);
+	if (WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL && job->reaped &&
+	    WIFSTOPPED(job->status))
+		error("reading the profiles of '%s'%s failed: the loader was stopped by "
+		      "signal %d (%s) and was ended", job->binary, which,
+		      WSTOPSIG(job->status), strsignal(WSTOPSIG(job->status)));
+	else if (WIFSIGNALED(status) && WTERMSIG(status) != SIGPIPE)
+		error("reading the profiles of '%s'%s failed: the loader was killed by "
+		      "signal %d (%s)", job->binary, which, WTERMSIG(status),
+		      strsignal(WTERMSIG(status)));
+	else if (WIFEXITED(status) && WEXITSTATUS(status) > 1)
+		error("reading the profiles of '%s'%s failed: the loader exited with "
+		      "status %d (out of memory, or its output could not be sent)",
+		      job->binary, which, WEXITSTATUS(status));
+	else if (job->read_error)
+		error("reading the profiles of '%s'%s failed: cannot read from the loader: %s",
+		      job->binary, which, strerror(job->read_error));
+	else if (data_error)
+		; /* profile_read() said what is wrong */
 	else if (failed >= 0 || nfiles == 1)
 		error("cannot read the profile '%s' of '%s'",
 		      job->files[failed >= 0 ? failed : 0], job->binary);
@@ -641,19 +851,16 @@ static void report_failure(const struct upstream_job *job, long failed, int stat
 int upstream_load_finish(struct upstream_job *job, struct profile ***profilesp, size_t *np)
 {
 	struct profile **profiles = calloc(job->nexpected, sizeof(*profiles));
-	FILE *in = fdopen(job->fd, "r");
+	cookie_io_functions_t io = { job_cookie_read, NULL, NULL, NULL };
+	FILE *in = fopencookie(job, "r", io);
 	size_t got = 0, i;
 	long failed = -1;
-	int status = 0, ret = -1;
+	int status = 0, ret = -1, data_error = 0;
 
 	*profilesp = NULL;
 	*np = 0;
 	if (!profiles || !in) {
 		error("out of memory");
-		if (in)
-			fclose(in);
-		else
-			close(job->fd);
 		goto wait;
 	}
 	while (got < job->nexpected) {
@@ -662,31 +869,47 @@ int upstream_load_finish(struct upstream_job *job, struct profile ***profilesp, 
 
 		if (fread(hdr, sizeof(hdr), 1, in) != 1)
 			break; /* the loader stopped: its status says why */
-		if (hdr[0] >= job->nexpected)
+		if (hdr[0] >= job->nexpected) {
+			error("cannot read the profiles of '%s' from its loader: "
+			      "a frame for file %llu of %zu", job->binary,
+			      (unsigned long long)hdr[0], job->nexpected);
+			data_error = 1;
 			break;
+		}
 		what = job->files[hdr[0]];
 		if (hdr[1] == FRAME_FAILED) {
 			/* With a sum, index 0 stands for all the files. */
 			failed = job->nexpected > 1 ? (long)hdr[0] : -1;
 			break;
 		}
-		if (profile_read(in, what, &profiles[hdr[0]]) < 0)
+		if (profile_read(in, what, &profiles[hdr[0]]) < 0) {
+			data_error = 1;
 			break;
+		}
 		/* Upstream does not keep the names it read; we know them. */
 		if (name_gmon_files(profiles[hdr[0]], job, hdr[0]) < 0)
 			break;
 		got++;
 	}
-	fclose(in); /* a loader still writing gets EPIPE, not a signal */
 wait:
-	while (waitpid(job->pid, &status, 0) < 0 && errno == EINTR)
-		;
+	if (in)
+		fclose(in);
+	/* Closed before waiting: a loader still writing gets EPIPE (it ignores
+	 * SIGPIPE) and exits instead of blocking. */
+	job_close(job);
+	if (job->reaped)
+		status = job->status;
+	else
+		while (waitpid(job->pid, &status, 0) < 0 && errno == EINTR)
+			;
+	if (job->reaped && WIFSTOPPED(job->status))
+		status = SIGKILL; /* a wait status "killed by SIGKILL" */
 	if (got == job->nexpected && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
 		*profilesp = profiles;
 		*np = got;
 		ret = 0;
 	} else {
-		report_failure(job, failed, status);
+		report_failure(job, failed, status, data_error);
 		for (i = 0; profiles && i < job->nexpected; i++)
 			profile_free(profiles[i]);
 		free(profiles);
@@ -717,4 +940,84 @@ void upstream_line_options(int *lines, int *full_paths)
 {
 	*lines = line_granularity;
 	*full_paths = print_path;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Slack for upstream's over-reads                                         */
+
+/*
+ * With -c, upstream reads memory that is not its own, and stock gprof
+ * survives only because of where glibc happens to put things (a Lua built
+ * with -O2 crashed our gprof 17 times in 100):
+ *  - cg_assemble() scans each function up to (parent + 1)->addr, which for
+ *    the last function is the Sym one past the end of the symbol table;
+ *  - find_call() walks from a function's start, clipped to the histogram
+ *    only, so for functions in .init, .plt or .fini it reads before or after
+ *    the buffer that holds .text alone; i386_find_call() also reads the 4
+ *    bytes after a call opcode at the last byte.
+ * Upstream's corefile.o is linked with its malloc, xmalloc and free renamed
+ * to these (gprof-ext/module.mk, objcopy): the symbol tables get one zeroed
+ * Sym after their end (its addr 0 ends the last scan at once, as the small
+ * values glibc's chunk headers hold there did for stock gprof), and the text
+ * buffer zeroed bytes covering every code section around .text (zero bytes
+ * hold no call opcode, so no arc comes from memory upstream does not have).
+ */
+void *egprof_core_malloc(size_t n);
+void *egprof_core_xmalloc(size_t n);
+void egprof_core_free(void *p);
+
+#define CALL_OPERAND_SLACK 8 /* the operand read after an opcode at the end */
+
+static struct {
+	char *text_block; /* what we allocated for upstream's core_text_space */
+	size_t text_head; /* the slack before it */
+} slack;
+
+/* corefile.c's only malloc: the buffer for the .text section's bytes. */
+void *egprof_core_malloc(size_t n)
+{
+	bfd_vma text_lo = 0, text_hi = 0, lo, hi;
+	asection *s;
+	size_t head = 0, tail = CALL_OPERAND_SLACK;
+
+	if (core_bfd && core_text_sect && n == bfd_section_size(core_text_sect)) {
+		text_lo = lo = bfd_section_vma(core_text_sect);
+		text_hi = hi = text_lo + n;
+		for (s = core_bfd->sections; s; s = s->next) {
+			bfd_vma v = bfd_section_vma(s), e = v + bfd_section_size(s);
+
+			if (!(bfd_section_flags(s) & SEC_CODE) || e < v)
+				continue;
+			if (v < lo)
+				lo = v;
+			if (e > hi)
+				hi = e;
+		}
+		head = (size_t)(text_lo - lo);
+		tail += (size_t)(hi - text_hi);
+	}
+	if (head > SIZE_MAX - n - tail)
+		return NULL;
+	slack.text_block = calloc(1, head + n + tail);
+	slack.text_head = head;
+	return slack.text_block ? slack.text_block + head : NULL;
+}
+
+void egprof_core_free(void *p)
+{
+	if (p && slack.text_block && p == slack.text_block + slack.text_head) {
+		free(slack.text_block);
+		slack.text_block = NULL;
+		return;
+	}
+	free(p);
+}
+
+/* corefile.c's xmalloc: the symbol tables (and a few small strings). */
+void *egprof_core_xmalloc(size_t n)
+{
+	char *p = xmalloc(n + sizeof(Sym));
+
+	memset(p + n, 0, sizeof(Sym));
+	return p;
 }

@@ -129,12 +129,59 @@ static void test_profile__find_tells_static_functions_apart_by_file(void **state
 	profile_free(p);
 }
 
+/* A valid binary can have a 2 MiB symbol name (issue 12 item 5): no cap. */
+static void test_profile__round_trip_keeps_a_2_mib_name(void **state)
+{
+	struct profile *p = make_profile(), *q;
+	size_t len, n = (size_t)2 << 20;
+	char *buf;
+	FILE *in;
+
+	(void)state;
+	free(p->syms[1].name);
+	p->syms[1].name = malloc(n + 1);
+	assert_non_null(p->syms[1].name);
+	memset(p->syms[1].name, 'x', n);
+	p->syms[1].name[n] = '\0';
+	buf = serialize(p, &len);
+	in = fmemopen(buf, len, "r");
+	assert_int_equal(profile_read(in, "test", &q), 0);
+	assert_int_equal(strlen(q->syms[1].name), n);
+	assert_string_equal(q->syms[1].name, p->syms[1].name);
+	fclose(in);
+	free(buf);
+	profile_free(p);
+	profile_free(q);
+}
+
+/* A corrupt length of 2^60 costs only the bytes that follow it. */
+static void test_profile__read_refuses_a_huge_length_without_allocating_it(void **state)
+{
+	struct profile *p = make_profile(), *q;
+	size_t len;
+	char *buf = serialize(p, &len);
+	uint64_t huge = (uint64_t)1 << 60;
+	FILE *in;
+
+	(void)state;
+	/* the binary's name length, after magic and version */
+	memcpy(buf + 12, &huge, sizeof(huge));
+	in = fmemopen(buf, len, "r");
+	assert_int_equal(profile_read(in, "test", &q), -1);
+	assert_null(q);
+	fclose(in);
+	free(buf);
+	profile_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_profile__round_trip_keeps_every_field),
 		cmocka_unit_test(test_profile__read_rejects_every_truncation),
 		cmocka_unit_test(test_profile__read_rejects_arc_to_missing_symbol),
+		cmocka_unit_test(test_profile__round_trip_keeps_a_2_mib_name),
+		cmocka_unit_test(test_profile__read_refuses_a_huge_length_without_allocating_it),
 		cmocka_unit_test(test_profile__find_tells_static_functions_apart_by_file),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,216 @@
+/*
+ * Pre-checks of gmon files (see gmon_check.h).  The layouts are upstream's
+ * gmon_io.c: glibc's tagged format ("gmon", version, 12 spare bytes, then
+ * records: 0 histogram, 1 arc, 2 basic-block counts) and the old BSD header
+ * (lowpc, highpc, ncnt, where ncnt counts the header and the bins).
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "gprof-ext/gmon_check.h"
+#include "gprof-ext/cmdline.h"
+#include "utils/error.h"
+#include "utils/banned.h"
+
+/* Upstream allocates this much (or more) for an announced histogram before
+ * reading it; a file that cannot back it is refused only past this size, so
+ * small truncations keep upstream's own message. */
+#define ALLOC_LIMIT ((uint64_t)256 << 20)
+/* Upstream compares each histogram record with every earlier one and grows
+ * its array one record at a time: 50,000 distinct ranges take 10 s, ten
+ * times more 16 minutes.  Real profiles have one range (glibc writes one). */
+#define MAX_RANGES 4096
+
+#define TAG_HIST 0
+#define TAG_ARC 1
+#define TAG_BB 2
+#define HIST_HDR 40  /* lowpc, highpc, ncnt, rate, dimension, abbreviation */
+#define ARC_REC 20   /* frompc, selfpc, count */
+#define BB_ITEM 16   /* address, count */
+
+struct range {
+	uint64_t lo, hi;
+};
+
+static int cmp_range(const void *a, const void *b)
+{
+	const struct range *x = a, *y = b;
+
+	if (x->lo != y->lo)
+		return x->lo < y->lo ? -1 : 1;
+	return x->hi < y->hi ? -1 : x->hi > y->hi;
+}
+
+/* How many different (lowpc, highpc) pairs; sorts `r`. */
+static size_t distinct_ranges(struct range *r, size_t n)
+{
+	size_t i, d = n ? 1 : 0;
+
+	qsort(r, n, sizeof(*r), cmp_range);
+	for (i = 1; i < n; i++)
+		if (cmp_range(&r[i - 1], &r[i]) != 0)
+			d++;
+	return d;
+}
+
+static uint32_t u32_at(const unsigned char *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return v;
+}
+
+static uint64_t u64_at(const unsigned char *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return v;
+}
+
+static int check_bsd(const char *path, const unsigned char *hdr, uint64_t size,
+		     enum gmon_check_level level)
+{
+	uint32_t ncnt = u32_at(hdr + 16);
+
+	/* Upstream allocates 2 * ncnt bytes of bins (4 per 2-byte count). */
+	if (ncnt > size && (level == GMON_CHECK_STRICT || 2 * (uint64_t)ncnt > ALLOC_LIMIT))
+		return error("cannot read '%s': not a gmon file (no \"gmon\" header, "
+			     "and as an old BSD-style file it would need %u bytes; it "
+			     "has %llu)", path, ncnt, (unsigned long long)size);
+	return 0;
+}
+
+static int check_tagged(const char *path, FILE *fp, uint64_t size,
+			enum gmon_check_level level)
+{
+	unsigned char rec[HIST_HDR];
+	struct range *ranges = NULL;
+	size_t nranges = 0, cap = 0;
+	uint64_t pos = 20;
+	int ret = 0;
+
+	while (pos < size && ret == 0) {
+		int tag = fgetc(fp);
+		uint32_t ncnt;
+
+		if (tag == TAG_ARC) {
+			/* read past it (a seek per arc is a system call per arc) */
+			pos += 1 + ARC_REC;
+			if (fread(rec, 1, ARC_REC, fp) != ARC_REC)
+				break;
+			continue;
+		}
+		if (tag == TAG_BB) {
+			if (fread(rec, 1, 4, fp) != 4)
+				break;
+			pos += 5 + BB_ITEM * (uint64_t)u32_at(rec);
+			if (pos > size || fseeko(fp, (off_t)pos, SEEK_SET) != 0)
+				break; /* upstream stops at the end, quickly */
+			continue;
+		}
+		if (tag != TAG_HIST || fread(rec, 1, HIST_HDR, fp) != HIST_HDR)
+			break; /* bad tags, short headers: upstream says */
+		ncnt = u32_at(rec + 16);
+		pos += 1 + HIST_HDR + 2 * (uint64_t)ncnt;
+		/* 4 bytes a bin, allocated and cleared before the first is read */
+		if (pos > size && (level == GMON_CHECK_STRICT ||
+				   4 * (uint64_t)ncnt > ALLOC_LIMIT)) {
+			ret = error("cannot read '%s': truncated histogram record (%u bins, "
+				    "the file ends at byte %llu)", path, ncnt,
+				    (unsigned long long)size);
+			break;
+		}
+		if (nranges == cap) {
+			size_t c = cap ? 2 * cap : 16;
+			struct range *q = realloc(ranges, c * sizeof(*q));
+
+			if (!q) {
+				ret = error("out of memory");
+				break;
+			}
+			ranges = q;
+			cap = c;
+		}
+		ranges[nranges].lo = u64_at(rec);
+		ranges[nranges].hi = u64_at(rec + 8);
+		nranges++;
+		if (pos > size || fseeko(fp, (off_t)pos, SEEK_SET) != 0)
+			break;
+	}
+	if (ret == 0 && nranges > MAX_RANGES) {
+		size_t d = distinct_ranges(ranges, nranges);
+
+		if (d > MAX_RANGES)
+			ret = error("cannot read '%s': %zu histogram records of different "
+				    "address ranges (more than %d: gprof would compare each "
+				    "with every other, for hours)", path, d, MAX_RANGES);
+	}
+	free(ranges);
+	return ret;
+}
+
+int gmon_check(const char *path, enum gmon_check_level level)
+{
+	unsigned char hdr[20];
+	uint64_t size;
+	off_t end;
+	struct stat st;
+	FILE *fp;
+	int ret = 0;
+
+	/* Only a regular file has a size to check claims against; a FIFO or
+	 * a process substitution must not be opened (that would block, or
+	 * take the bytes upstream is to read). */
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		return 0;
+	fp = fopen(path, "rb");
+	if (!fp) {
+		if (level == GMON_CHECK_LIMITS)
+			return 0; /* upstream says why */
+		return error("cannot read '%s': %s", path, strerror(errno));
+	}
+	if (fseeko(fp, 0, SEEK_END) != 0 || (end = ftello(fp)) < 0 ||
+	    fseeko(fp, 0, SEEK_SET) != 0) {
+		fclose(fp);
+		if (level == GMON_CHECK_LIMITS)
+			return 0;
+		return error("cannot read '%s': %s", path, strerror(errno));
+	}
+	size = (uint64_t)end;
+	if (fread(hdr, 1, sizeof(hdr), fp) != sizeof(hdr)) {
+		if (level == GMON_CHECK_STRICT)
+			ret = error("cannot read '%s': too short to be a gmon file", path);
+	} else if (memcmp(hdr, "gmon", 4) != 0) {
+		ret = check_bsd(path, hdr, size, level);
+	} else {
+		ret = check_tagged(path, fp, size, level);
+	}
+	fclose(fp);
+	return ret;
+}
+
+int gmon_check_gprof_args(int argc, char **argv)
+{
+	struct cmdline cl;
+	size_t i;
+	int ret = 0;
+
+	if (cmdline_split_quiet(&cl, argc, argv) < 0)
+		return 0; /* upstream reports the bad option */
+	for (i = 0; i < cl.nopts; i++)
+		if (cl.opts[i].val == 'v' || cl.opts[i].val == 'h') {
+			cmdline_release(&cl);
+			return 0; /* upstream reads no profile */
+		}
+	for (i = 1; i < cl.noperands && ret == 0; i++)
+		ret = gmon_check(cl.operands[i], GMON_CHECK_LIMITS);
+	if (cl.noperands < 2)
+		ret = gmon_check("gmon.out", GMON_CHECK_LIMITS);
+	cmdline_release(&cl);
+	return ret;
+}

@@ -1,0 +1,53 @@
+/* The loader pipe format (diff/profile_io.c): any bytes read or are refused
+ * (no crash, no allocation the bytes do not back), and a profile read back
+ * writes the same bytes again. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "diff/profile.h"
+#include "testsuite/fuzz/fuzz.h"
+
+FUZZ_QUIET_INITIALIZE
+
+static char *write_mem(const struct profile *p, size_t *len)
+{
+	char *buf = NULL;
+	FILE *mem = open_memstream(&buf, len);
+
+	fuzz_assert(mem != NULL);
+	fuzz_assert(profile_write(mem, p) == 0);
+	fuzz_assert(fclose(mem) == 0);
+	return buf;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct profile *p = NULL, *q = NULL;
+	FILE *in;
+	char *b1, *b2;
+	size_t l1, l2;
+
+	if (size == 0)
+		return 0; /* fmemopen refuses an empty buffer */
+	in = fmemopen((void *)data, size, "r");
+	fuzz_assert(in != NULL);
+	if (profile_read(in, "fuzz", &p) < 0) {
+		fuzz_assert(p == NULL);
+		fclose(in);
+		return 0;
+	}
+	fclose(in);
+	b1 = write_mem(p, &l1);
+	in = fmemopen(b1, l1, "r");
+	fuzz_assert(in != NULL);
+	fuzz_assert(profile_read(in, "again", &q) == 0);
+	fclose(in);
+	b2 = write_mem(q, &l2);
+	fuzz_assert(l1 == l2 && memcmp(b1, b2, l1) == 0);
+	free(b1);
+	free(b2);
+	profile_free(p);
+	profile_free(q);
+	return 0;
+}
