@@ -12,8 +12,10 @@
 #   e2e_run_cases                                      # run them, print TAP
 #   e2e_done                                           # plan line, exit status
 #
-# Set E2E_KEEP=1 to keep the directories of passing cases ($WORKDIR/c/N/) and
-# E2E_JOBS to change the number of cases run at once (default 2).
+# Set E2E_KEEP=1 to keep the directories of passing cases ($WORKDIR/c/N/),
+# E2E_JOBS to change the number of cases run at once (default 2) and
+# E2E_TIMEOUT the seconds a side may take (default 10; scripts on big
+# programs raise it, as the reference gprof is slow there).
 #
 # A case is a bash snippet run twice: once with `gprof` on PATH meaning
 # $EGPROF, once meaning $SYSGPROF. Both runs get argv[0] = "gprof" (bash runs
@@ -293,7 +295,7 @@ e2e__side() {
 	# The subshell keeps bash's "Segmentation fault" notices (upstream
 	# crashes on some inputs) out of the test output; the status keeps them.
 	(cd "$s/run" &&
-	 PATH="$WORKDIR/bin.$side:$PATH" timeout 10 "$BASH" -c "$snip" \
+	 PATH="$WORKDIR/bin.$side:$PATH" timeout "${E2E_TIMEOUT:-10}" "$BASH" -c "$snip" \
 		</dev/null >"$s/out" 2>"$s/err"
 	 echo $? >"$s/rc") 2>/dev/null
 	# Upstream leaves the spare bytes 8..19 of a gmon.sum header
