@@ -9,7 +9,7 @@ cp_check "libcallpath.so exports only mcount, _mcount and __fentry__" \
 cp_check "libcallpath.so is not built with -pg" \
 	bash -c "! nm -D '$CP_SO' | grep -q ' U \\(__gmon_start__\\|__monstartup\\)'"
 cp_check "libcallpath.a has mcount" bash -c "nm '$CP_A' | grep -q ' T mcount$'"
-rec="$CP_LIB/rt/record.o"
+rec="$BUILDDIR/runtime/rt/record.o"
 cp_check "the fast path uses no vector registers" \
 	bash -c "! objdump -d '$rec' | grep -qE '%[xyz]mm'"
 undef=$(nm -u "$rec" | awk '$2 !~ /^cp_|^_GLOBAL_OFFSET_TABLE_$/ { print $2 }' | sort | tr '\n' ' ')

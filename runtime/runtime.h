@@ -49,7 +49,7 @@
 
 #include <stdint.h>
 
-#include "sidecar.h"
+#include "callpath/sidecar.h"
 
 #define CP_HIDDEN __attribute__((visibility("hidden")))
 #define CP_NONE UINT32_MAX	/* no node; equal to SIDECAR_ROOT */
