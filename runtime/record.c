@@ -61,6 +61,7 @@ _Static_assert(offsetof(struct cp_frame, node) == CP_FRAME_NODE, "cp_frame");
 _Static_assert(offsetof(struct cp_frame, last) == CP_FRAME_LAST, "cp_frame");
 _Static_assert(sizeof(struct cp_node) == 1u << CP_NODE_SHIFT, "cp_node");
 _Static_assert(offsetof(struct cp_node, count) == CP_NODE_COUNT, "cp_node");
+_Static_assert(offsetof(struct cp_node, call_site) == CP_NODE_SITE, "cp_node");
 _Static_assert(sizeof(struct cp_edge) == 1u << CP_EDGE_SHIFT, "cp_edge");
 _Static_assert(offsetof(struct cp_edge, parent) == CP_EDGE_PARENT, "cp_edge");
 _Static_assert(offsetof(struct cp_edge, call_site) == CP_EDGE_SITE, "cp_edge");
@@ -345,6 +346,33 @@ static struct cp_frame *find_frame(struct cp_frame *s, uint32_t n, uintptr_t fp)
 }
 
 /*
+ * Is the frame of entry `f` still live, as far as its return-address slot
+ * tells?  A live frame's slot holds the return address it was called with
+ * (its node's call site).  Once the function has returned, the next call
+ * made by whoever it returned to pushes its own return address at or above
+ * that slot's place; when that caller is not instrumented (qsort calling a
+ * comparison function again from a deeper level of its recursion, the C
+ * library calling main after a static initialiser) no entry of ours is
+ * popped by position, but the slot no longer holds our return address.
+ * The slot lies above the new frame (step 1 popped the others), on this
+ * thread's stack, so it is mapped.  Entries without a node (calls not
+ * recorded) and the root's sentinel are taken as live.
+ */
+static inline int frame_live(const struct cp_frame *f)
+{
+	return !f->node || f->fp == UINTPTR_MAX ||
+	       *(const uintptr_t *)(f->fp + 8) == f->node->call_site;
+}
+
+/* Pop the entries above `base` whose frames have returned (frame_live). */
+static struct cp_frame *live_top(struct cp_frame *base, struct cp_frame *top)
+{
+	while (top != base && !frame_live(top))
+		top--;
+	return top;
+}
+
+/*
  * fp: the new frame (the address of its return-address slot - 8);
  * caller_fp: the caller's frame if known (mcount), else 0.
  */
@@ -392,10 +420,13 @@ enter(uintptr_t fp, uintptr_t selfpc, uintptr_t caller_fp)
 	base = st(t);
 	while (top->fp <= fp)	/* the root sentinel stops it */
 		top--;
-	if (caller_fp && top != base && top->fp != caller_fp) {
+	if (!caller_fp) {
+		/* __fentry__: no caller frame to match, slots only */
+		top = live_top(base, top);
+	} else if (top != base && top->fp != caller_fp) {
 		f = find_frame(base, (uint32_t)(top - base), caller_fp);
-		if (f)
-			top = f;
+		/* not found: the caller is not instrumented (or keeps no %rbp) */
+		top = f ? f : live_top(base, top);
 	}
 	sp = (uint32_t)(top - base);
 	if (unlikely(sp >= cp_config.max_depth)) {

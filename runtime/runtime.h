@@ -35,7 +35,8 @@
 #define CP_FRAME_NODE	8
 #define CP_FRAME_LAST	16	/* a struct cp_edge */
 #define CP_FRAME_POPS	3	/* stale entries the fast path pops */
-#define CP_NODE_COUNT	16	/* struct cp_node */
+#define CP_NODE_SITE	0	/* struct cp_node */
+#define CP_NODE_COUNT	16
 #define CP_NODE_SHIFT	5	/* sizeof(struct cp_node) == 1 << CP_NODE_SHIFT */
 #define CP_CACHE_BITS	10	/* struct cp_edge cache: 1 << CP_CACHE_BITS entries */
 #define CP_EDGE_SHIFT	5	/* sizeof(struct cp_edge) == 1 << CP_EDGE_SHIFT */

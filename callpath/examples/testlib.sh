@@ -103,3 +103,43 @@ cp_done() {
 	[ "$CP_FAILED" -eq 0 ]
 	exit $?
 }
+
+# cp_uftrace_pairs PROG [ARGS...]: run PROG under `uftrace record
+# --no-libcall` (without our runtime) and print "caller callee calls" for
+# every pair of instrumented functions, caller "-" for a root frame (a
+# function entered with no instrumented function under it on its thread),
+# mangled names, sorted.  The independent count the call paths must match.
+cp_uftrace_pairs() {
+	local data="$WORKDIR/uftrace.data.$(basename "$1")"
+	rm -rf "$data"
+	env -u LD_PRELOAD uftrace record --no-libcall -d "$data" "$@" > /dev/null 2>&1 || return 1
+	uftrace replay -d "$data" -f tid --demangle=no 2>/dev/null |
+	awk '
+	/^#/ { next }
+	{
+		if (!match($0, /\] \| /)) next
+		tid = substr($0, 1, RSTART)
+		line = substr($0, RSTART + RLENGTH)
+		match(line, /^ */)
+		d = RLENGTH / 2
+		line = substr(line, RLENGTH + 1)
+		if (line ~ /^}/ || line ~ /^\/\*/) next	# returns, events
+		name = line
+		sub(/\(\).*$/, "", name)
+		caller = d > 0 ? st[tid, d - 1] : "-"
+		c[caller " " name]++
+		if (line ~ /\{ *$/) st[tid, d] = name
+	}
+	END { for (k in c) print k, c[k] }' | sort
+}
+
+# cp_folded_pairs: "caller callee calls" summed from folded stacks on
+# stdin ("a;b;c N" lines): the last two frames of each line, "-" for a
+# one-frame line, sorted.  Folded recursion (one line per call site, "a;b;a
+# N") counts like any other line.
+cp_folded_pairs() {
+	awk '{
+		n = split($1, f, ";")
+		c[(n > 1 ? f[n - 1] : "-") " " f[n]] += $2
+	} END { for (k in c) print k, c[k] }' | sort
+}
