@@ -134,6 +134,8 @@ static void print_header(FILE *out, const struct sidecar *sc)
 	for (int d = 0; d < SIDECAR_DROP_NR; d++)
 		fprintf(out, "dropped-%s %" PRIu64 "\n", sidecar_drop_names[d],
 			sc->dropped[d]);
+	fprintf(out, "sampling 0x%x\nsamples %" PRIu64 "\nunplaced-samples %" PRIu64 "\n",
+		sc->sampling, sidecar_total_samples(sc), sc->unplaced_samples);
 }
 
 static int print_nodes(FILE *out, const struct sidecar *sc,
@@ -166,6 +168,8 @@ static int print_nodes(FILE *out, const struct sidecar *sc,
 			fputs("[external]", out);	/* outside the program */
 		else
 			put_addr(out, st, sc->load_address, n->call_site, 1);
+		if (n->self_samples)
+			fprintf(out, " (%" PRIu64 " samples)", n->self_samples);
 		fputc('\n', out);
 	}
 	free(path);

@@ -18,7 +18,7 @@
 
 #define HDR_FIXED_V1 112u	/* bytes before the strings, version 1 */
 #define HDR_FIXED_V2 128u	/* version 2: + program_start, program_end */
-#define HDR_FIXED 136u		/* version 3: + sampling, reserved */
+#define HDR_FIXED 136u		/* version 3: + sampling, unplaced_samples */
 #define NODE_SIZE_MAX 4096u	/* sanity bound for node_size from a file */
 
 const char *const sidecar_drop_names[SIDECAR_DROP_NR] = {
@@ -324,6 +324,7 @@ int sidecar_merge(struct sidecar *dst, const struct sidecar *src,
 	dst->flags |= src->flags & (SIDECAR_F_DEPTH_LIMITED | SIDECAR_F_MERGED |
 				    SIDECAR_F_RECURSION_FULL);
 	dst->sampling |= src->sampling;
+	dst->unplaced_samples += src->unplaced_samples;
 	if (dst->pid != src->pid)
 		dst->flags |= SIDECAR_F_MERGED;
 	if (dst->rank != src->rank)
@@ -371,6 +372,15 @@ uint64_t sidecar_total(const struct sidecar *sc)
 
 	for (uint32_t i = 0; i < sc->nr_nodes; i++)
 		total += sc->nodes[i].count + sc->nodes[i].recursive;
+	return total;
+}
+
+uint64_t sidecar_total_samples(const struct sidecar *sc)
+{
+	uint64_t total = 0;
+
+	for (uint32_t i = 0; i < sc->nr_nodes; i++)
+		total += sc->nodes[i].self_samples;
 	return total;
 }
 
@@ -454,6 +464,8 @@ static void encode_header(const struct sidecar *sc, unsigned char *buf)
 	put64(buf + 112, sc->program_start);
 	put64(buf + 120, sc->program_end);
 	put32(buf + 128, sc->sampling);
+	put32(buf + 132, sc->unplaced_samples > UINT32_MAX ? UINT32_MAX
+							   : (uint32_t)sc->unplaced_samples);
 	p = buf + HDR_FIXED;
 	memcpy(p, sc->host, host_len);
 	p += host_len;
@@ -674,8 +686,10 @@ int sidecar_decode(const void *data, size_t len, const char *name,
 		sc->program_start = get64(buf + 112);
 		sc->program_end = get64(buf + 120);
 	}
-	if (version >= 3)
+	if (version >= 3) {
 		sc->sampling = get32(buf + 128);
+		sc->unplaced_samples = get32(buf + 132);
+	}
 	sc->host = dup_bytes(buf + fixed, host_len);
 	sc->exe = dup_bytes(buf + fixed + host_len, exe_len);
 	if (!sc->host || !sc->exe)

@@ -50,12 +50,19 @@ enum {
 };
 
 /*
- * The header's sampling state (version 3): which per-node sample fields
- * hold data.  Reserved for time samples per calling context; the runtime
- * writes 0 (no samples: every self_samples is 0).
+ * The header's sampling state (version 3): whether the runtime credited
+ * time samples (the SIGPROF ticks of gmon.out's histogram) to calling
+ * contexts, and whether that stopped early.  0 when no samples were taken
+ * (versions 1 and 2, a run without profiling timer).
  */
 enum {
 	SIDECAR_SAMPLING_SELF = 1u << 0,	/* self_samples are filled */
+	/*
+	 * The program or a library replaced the SIGPROF handler or the
+	 * profiling timer: samples after that point were not credited, so the
+	 * per-context times cover only part of the run.
+	 */
+	SIDECAR_SAMPLING_STOPPED = 1u << 1,
 };
 
 /*
@@ -103,7 +110,9 @@ struct sidecar_node {
 	 * folded children), as gprof shows recursive calls.
 	 */
 	uint64_t recursive;
-	uint64_t self_samples;	/* reserved for time samples in this context; 0 */
+	/* SIGPROF samples taken while this context was the innermost live
+	 * instrumented frame (header sampling bit 0), else 0 */
+	uint64_t self_samples;
 };
 
 struct sidecar {
@@ -116,6 +125,13 @@ struct sidecar {
 	uint32_t failure;	/* enum sidecar_failure */
 	uint32_t threads;	/* threads whose trees were merged */
 	uint32_t sampling;	/* SIDECAR_SAMPLING_*; 0 before version 3 */
+	/*
+	 * Samples that could not be placed in a context (the thread inside the
+	 * runtime or not started, the program counter outside the program, no
+	 * live recorded frame); counted, never guessed.  32 bits on disk,
+	 * saturating.
+	 */
+	uint64_t unplaced_samples;
 	uint64_t load_address;	/* load bias of the main program (0 unless PIE) */
 	/* The main program's image, run-time addresses [start, end); both 0
 	 * when unknown (read from a version-1 file). */
@@ -211,6 +227,9 @@ uint32_t sidecar_path(const struct sidecar *sc, uint32_t idx,
 
 /* Sum of the calls of all nodes (count + recursive). */
 uint64_t sidecar_total(const struct sidecar *sc);
+
+/* Sum of the placed time samples of all nodes (self_samples). */
+uint64_t sidecar_total_samples(const struct sidecar *sc);
 
 /*
  * Recursive calls folded into each node: into[i] = the sum of `recursive`

@@ -13,7 +13,7 @@
 CALLPATH_RT_CFLAGS = $(filter-out -fsanitize% -pg -p -fprofile% --coverage,$(EG_CFLAGS)) \
 	-fPIC -fvisibility=hidden -fno-omit-frame-pointer
 CALLPATH_RT_OBJS = runtime/rt/record.o runtime/rt/runtime.o runtime/rt/chain.o \
-	runtime/rt/sidecar.o runtime/rt/mcount.o
+	runtime/rt/sidecar.o runtime/rt/mcount.o runtime/rt/sample.o
 CALLPATH_NOOP_OBJS = runtime/rt/mcount-noop.o runtime/rt/chain.o
 
 runtime/rt/record.o: $(srcdir)/runtime/record.c
@@ -22,6 +22,13 @@ runtime/rt/record.o: $(srcdir)/runtime/record.c
 	@$(CC) $(CALLPATH_RT_CFLAGS) -mgeneral-regs-only -fno-tree-loop-distribute-patterns \
 	  -fomit-frame-pointer \
 	  -MMD -MP -c $< -o $@
+
+# sample.c installs its SIGPROF handler from record.c's slow path, under the
+# trampolines: general registers only, as record.c.
+runtime/rt/sample.o: $(srcdir)/runtime/sample.c
+	@mkdir -p $(@D)
+	@echo "  CC       $@ (runtime, SIGPROF handler)"
+	@$(CC) $(CALLPATH_RT_CFLAGS) -mgeneral-regs-only -MMD -MP -c $< -o $@
 
 runtime/rt/sidecar.o: $(srcdir)/callpath/sidecar.c
 	@mkdir -p $(@D)

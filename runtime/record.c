@@ -36,7 +36,8 @@
  * mapped.
  *
  * This file is compiled with -mgeneral-regs-only and calls only mmap and
- * munmap: the trampolines do not save vector registers.
+ * munmap (and sample.c's cp_sample_install, built the same way, which makes
+ * one raw system call): the trampolines do not save vector registers.
  */
 #include <stddef.h>
 #include <sys/mman.h>
@@ -187,6 +188,9 @@ static cold struct cp_thread *thread_start(void)
 	t->stack = (struct cp_frame *)((char *)t + head + cache);
 	t->nodes = map((size_t)cp_config.max_nodes * sizeof(struct cp_node),
 		       MAP_NORESERVE);
+	/* per-node time samples (sample.c); without them samples are unplaced */
+	t->samples = map((size_t)cp_config.max_nodes * sizeof(uint64_t),
+			 MAP_NORESERVE);
 	t->hash = map(HASH_INITIAL * sizeof(uint32_t), 0);
 	if (!t->nodes || !t->hash) {
 		if (t->nodes)
@@ -364,6 +368,12 @@ static inline int frame_live(const struct cp_frame *f)
 	       *(const uintptr_t *)(f->fp + 8) == f->node->call_site;
 }
 
+/* frame_live() for the SIGPROF handler (sample.c), which must agree with it. */
+int cp_frame_live(const struct cp_frame *f)
+{
+	return frame_live(f);
+}
+
 /* Pop the entries above `base` whose frames have returned (frame_live). */
 static struct cp_frame *live_top(struct cp_frame *base, struct cp_frame *top)
 {
@@ -429,6 +439,10 @@ enter(uintptr_t fp, uintptr_t selfpc, uintptr_t caller_fp)
 		top = f ? f : live_top(base, top);
 	}
 	sp = (uint32_t)(top - base);
+	/* no live caller (main's first call, a thread's): glibc's profiling
+	 * handler may be in place by now for sample.c to chain */
+	if (unlikely(!sp && __atomic_load_n(&cp_sample_pending, __ATOMIC_RELAXED)))
+		cp_sample_install();
 	if (unlikely(sp >= cp_config.max_depth)) {
 		t->dropped[SIDECAR_DROP_DEPTH]++;
 		goto out;

@@ -234,7 +234,11 @@ static int add_threads(struct sidecar *sc)
 					__atomic_load_n(&n->count, __ATOMIC_RELAXED),
 					&map[i]) < 0)
 				goto out;
+			if (t->samples)
+				sc->nodes[map[i]].self_samples +=
+					__atomic_load_n(&t->samples[i], __ATOMIC_RELAXED);
 		}
+		sc->unplaced_samples += __atomic_load_n(&t->unplaced, __ATOMIC_RELAXED);
 		for (int d = 0; d < SIDECAR_DROP_NR; d++)
 			sc->dropped[d] += t->dropped[d];
 		sc->threads++;
@@ -287,6 +291,8 @@ __attribute__((destructor)) static void cp_finish(void)
 		goto out;
 	}
 	sc->failure = __atomic_load_n(&cp_failure, __ATOMIC_RELAXED);
+	sc->sampling = cp_sample_state();
+	sc->unplaced_samples += cp_sample_unplaced_early();
 	if (sidecar_path_now(path, sizeof(path)) < 0) {
 		dprintf(2, "callpath: cannot write the call-path sidecar: name too long\n");
 		goto out;

@@ -159,6 +159,14 @@ struct cp_thread {
 	struct cp_frame *stack;	/* CP_FRAME_POPS + 1 sentinels, max_depth entries */
 	struct cp_node root;	/* parent of the top-level nodes, not in nodes[] */
 	uint64_t dropped[SIDECAR_DROP_NR];
+	/*
+	 * Time samples (sample.c): samples[i] belongs to nodes[i], reserved
+	 * for max_nodes like nodes (NULL if it could not be mapped: every
+	 * sample is then unplaced).  Written only by this thread's SIGPROF
+	 * handler, read by the exit-time merge.
+	 */
+	uint64_t *samples;
+	uint64_t unplaced;	/* samples of this thread that had no context */
 };
 
 extern struct cp_config cp_config CP_HIDDEN;
@@ -189,6 +197,20 @@ void cp_chain_init(void) CP_HIDDEN;
 /* Called by the trampolines; see arch/x86_64/mcount.S. */
 void cp_enter_mcount(uintptr_t frame, uintptr_t selfpc, uintptr_t sp) CP_HIDDEN;
 void cp_enter_fentry(uintptr_t slot, uintptr_t selfpc) CP_HIDDEN;
+
+/*
+ * Time samples per calling context (sample.c).  cp_sample_install() chains
+ * our SIGPROF handler in front of glibc's profiling handler once glibc has
+ * installed it; record.c calls it from the slow path while
+ * cp_sample_pending is set (a call with no live caller: main's first call,
+ * a new thread's first).  Both it and the handler use general registers
+ * only and no libc: they run under the trampolines.
+ */
+extern int cp_sample_pending CP_HIDDEN;
+void cp_sample_install(void) CP_HIDDEN;
+/* At exit: SIDECAR_SAMPLING_* and the unplaced samples of no thread. */
+uint32_t cp_sample_state(void) CP_HIDDEN;
+uint64_t cp_sample_unplaced_early(void) CP_HIDDEN;
 
 /* Stop recording and keep the first failure code. */
 void cp_fail(uint32_t code) CP_HIDDEN;
