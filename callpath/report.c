@@ -6,6 +6,7 @@
 #include "callpath/report.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -187,6 +188,7 @@ int callpath_model_add(struct callpath_model *m, uint32_t parent, uint32_t func,
 	m->frames[i].func = func;
 	m->frames[i].site = site;
 	m->frames[i].count = count;
+	m->frames[i].samples = 0;
 	m->total += count;
 	for (h = frame_hash(parent, func, site);
 	     m->frame_index[h & m->frame_mask] != CALLPATH_NONE; h++)
@@ -195,6 +197,23 @@ int callpath_model_add(struct callpath_model *m, uint32_t parent, uint32_t func,
 	if (idx)
 		*idx = i;
 	return 0;
+}
+
+void callpath_model_add_samples(struct callpath_model *m, uint32_t idx,
+				uint64_t samples)
+{
+	m->frames[idx].samples += samples;
+	m->total_samples += samples;
+}
+
+void callpath_model_inclusive(const struct callpath_model *m, uint64_t *incl)
+{
+	for (uint32_t i = 0; i < m->nr_frames; i++)
+		incl[i] = m->frames[i].samples;
+	/* parents come first: children are added in before their parent is */
+	for (uint32_t i = m->nr_frames; i-- > 0;)
+		if (m->frames[i].parent != CALLPATH_NONE)
+			incl[m->frames[i].parent] += incl[i];
 }
 
 uint32_t callpath_model_path(const struct callpath_model *m, uint32_t idx,
@@ -341,7 +360,11 @@ int callpath_model_build(const struct sidecar *sc, const struct profile *p,
 		if (func == CALLPATH_NONE || site == CALLPATH_NONE ||
 		    callpath_model_add(m, parent, func, site, n->count, &map[i]) < 0)
 			goto oom;
+		callpath_model_add_samples(m, map[i], n->self_samples);
 	}
+	m->sampling = sc->sampling;
+	m->unplaced_samples = sc->unplaced_samples;
+	m->hz = p->hz;
 	*out = m;
 	m = NULL;
 	ret = 0;
@@ -360,46 +383,70 @@ out:
 
 struct report_ctx {
 	const struct callpath_model *m;
+	int timed;		/* the sidecar has samples: print time */
 	uint64_t *func_calls;	/* per name index: calls of that function */
+	uint64_t *func_samples;	/* per name index: self samples of that function */
 	uint32_t *func_paths;	/* per name index: frames naming it */
+	uint64_t *incl;		/* per frame: inclusive samples */
+	uint32_t *first, *kids;	/* children of frame i: kids[first[i + 1]..first[i + 2]),
+				   of the root: kids[first[0]..first[1]) */
 	char **path_text;	/* per frame, built lazily for sorting */
 };
+
+static double seconds(const struct report_ctx *c, uint64_t samples)
+{
+	return c->m->hz > 0 ? (double)samples / c->m->hz : 0.0;
+}
+
+static int cmp_u64_desc(uint64_t a, uint64_t b)
+{
+	return a != b ? (a > b ? -1 : 1) : 0;
+}
 
 static int cmp_funcs(const void *pa, const void *pb, void *ctx)
 {
 	const struct report_ctx *rc = ctx;
 	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
-	uint64_t ca = rc->func_calls[a], cb = rc->func_calls[b];
+	int c = rc->timed ? cmp_u64_desc(rc->func_samples[a], rc->func_samples[b]) : 0;
 
-	if (ca != cb)
-		return ca > cb ? -1 : 1;
-	return strcmp(rc->m->names[a], rc->m->names[b]);
+	if (!c)
+		c = cmp_u64_desc(rc->func_calls[a], rc->func_calls[b]);
+	return c ? c : strcmp(rc->m->names[a], rc->m->names[b]);
 }
 
+/* A function's paths: most self time first (with samples), then most calls. */
 static int cmp_frames_by_text(const void *pa, const void *pb, void *ctx)
 {
 	const struct report_ctx *rc = ctx;
 	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
 	const struct callpath_frame *fa = &rc->m->frames[a];
 	const struct callpath_frame *fb = &rc->m->frames[b];
+	int c = 0;
 
-	if (fa->count != fb->count)
-		return fa->count > fb->count ? -1 : 1;
-	return strcmp(rc->path_text[a], rc->path_text[b]);
+	if (rc->timed) {
+		c = cmp_u64_desc(fa->samples, fb->samples);
+		if (!c)
+			c = cmp_u64_desc(rc->incl[a], rc->incl[b]);
+	}
+	if (!c)
+		c = cmp_u64_desc(fa->count, fb->count);
+	return c ? c : strcmp(rc->path_text[a], rc->path_text[b]);
 }
 
-/* Siblings in the tree: most calls first, then by name and call site. */
+/* Siblings in the tree: most time (inclusive, with samples), then most
+ * calls, then by name and call site. */
 static int cmp_siblings(const void *pa, const void *pb, void *ctx)
 {
 	const struct report_ctx *rc = ctx;
 	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
 	const struct callpath_model *m = rc->m;
 	const struct callpath_frame *fa = &m->frames[a], *fb = &m->frames[b];
-	int c;
+	int c = rc->timed ? cmp_u64_desc(rc->incl[a], rc->incl[b]) : 0;
 
-	if (fa->count != fb->count)
-		return fa->count > fb->count ? -1 : 1;
-	c = strcmp(m->names[fa->func], m->names[fb->func]);
+	if (!c)
+		c = cmp_u64_desc(fa->count, fb->count);
+	if (!c)
+		c = strcmp(m->names[fa->func], m->names[fb->func]);
 	return c ? c : strcmp(m->names[fa->site], m->names[fb->site]);
 }
 
@@ -452,131 +499,348 @@ static void print_profile(FILE *out, struct report_ctx *c, const uint32_t *funcs
 	fputs("Each function's calls, split by the path that reached it.  A path\n"
 	      "lists the functions from the outermost, each with the call site it\n"
 	      "was called from (the return address, as function+offset, or\n"
-	      "file:line with -l).\n\n", out);
+	      "file:line with -l).\n", out);
+	if (c->timed)
+		fputs("self s and incl s are the seconds measured on that path: in the\n"
+		      "function itself, and in it and everything it called from there;\n"
+		      "%time is the path's share of the function's self time.\n", out);
+	fputc('\n', out);
 	for (uint32_t k = 0; k < nfuncs; k++) {
 		uint32_t fn = funcs[k], n = 0;
-		uint64_t calls = c->func_calls[fn];
+		uint64_t calls = c->func_calls[fn], samples = c->func_samples[fn];
 
 		for (uint32_t i = 0; i < m->nr_frames; i++)
 			if (m->frames[i].func == fn)
 				by_func[n++] = i;
 		qsort_r(by_func, n, sizeof(*by_func), cmp_frames_by_text, (void *)c);
-		fprintf(out, "%s: %" PRIu64 " call%s, %u path%s\n", m->names[fn],
+		fprintf(out, "%s: %" PRIu64 " call%s, %u path%s", m->names[fn],
 			calls, calls == 1 ? "" : "s", n, n == 1 ? "" : "s");
-		fputs("       calls  %calls  path\n", out);
+		if (c->timed)
+			fprintf(out, ", %.2f self seconds", seconds(c, samples));
+		fputc('\n', out);
+		fputs(c->timed ? "       calls  %calls    self s    incl s   %time  path\n"
+			       : "       calls  %calls  path\n", out);
 		for (uint32_t j = 0; j < n; j++) {
 			const struct callpath_frame *f = &m->frames[by_func[j]];
 
-			fprintf(out, "%12" PRIu64 " %6.2f  %s\n", f->count,
-				calls ? 100.0 * (double)f->count / (double)calls : 0.0,
-				c->path_text[by_func[j]]);
+			fprintf(out, "%12" PRIu64 " %6.2f", f->count,
+				calls ? 100.0 * (double)f->count / (double)calls : 0.0);
+			if (c->timed)
+				fprintf(out, " %9.2f %9.2f %6.2f", seconds(c, f->samples),
+					seconds(c, c->incl[by_func[j]]),
+					samples ? 100.0 * (double)f->samples / (double)samples
+						: 0.0);
+			fprintf(out, "  %s\n", c->path_text[by_func[j]]);
 		}
 		fputc('\n', out);
 	}
 }
 
-/* Children lists, sorted, as one array with offsets (CSR). */
-static int print_tree(FILE *out, struct report_ctx *c)
+/* Children lists, sorted, as one array with offsets (CSR) in c->first/kids. */
+static int build_children(struct report_ctx *c)
 {
 	const struct callpath_model *m = c->m;
 	uint32_t n = m->nr_frames;
-	uint32_t *first = calloc((size_t)n + 2, sizeof(*first));
-	uint32_t *kids = malloc(((size_t)n + 1) * sizeof(*kids));
 	uint32_t *fill = calloc((size_t)n + 2, sizeof(*fill));
-	uint32_t *stack = malloc(((size_t)n + 1) * sizeof(*stack));
-	int ret = -1;
 
-	if (!first || !kids || !fill || !stack)
-		goto out;
+	c->first = calloc((size_t)n + 2, sizeof(*c->first));
+	c->kids = malloc(((size_t)n + 1) * sizeof(*c->kids));
+	if (!fill || !c->first || !c->kids) {
+		free(fill);
+		return -1;
+	}
 	/* slot 0 is the root; frame i's children are in slot i + 1 */
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t p = m->frames[i].parent;
 
-		first[(p == CALLPATH_NONE ? 0 : p + 1) + 1]++;
+		c->first[(p == CALLPATH_NONE ? 0 : p + 1) + 1]++;
 	}
 	for (uint32_t s = 1; s <= n + 1; s++)
-		first[s] += first[s - 1];
+		c->first[s] += c->first[s - 1];
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t p = m->frames[i].parent;
 		uint32_t slot = p == CALLPATH_NONE ? 0 : p + 1;
 
-		kids[first[slot] + fill[slot]++] = i;
+		c->kids[c->first[slot] + fill[slot]++] = i;
 	}
 	for (uint32_t s = 0; s <= n; s++)
-		qsort_r(kids + first[s], first[s + 1] - first[s], sizeof(*kids),
-			cmp_siblings, c);
+		qsort_r(c->kids + c->first[s], c->first[s + 1] - c->first[s],
+			sizeof(*c->kids), cmp_siblings, c);
+	free(fill);
+	return 0;
+}
 
+static int print_tree(FILE *out, struct report_ctx *c)
+{
+	const struct callpath_model *m = c->m;
+	uint32_t *stack = malloc(((size_t)m->nr_frames + 1) * sizeof(*stack));
+	uint32_t sp = 0;
+
+	if (!stack)
+		return -1;
 	fputs("\t\t\tCalling-context tree\n\n"
 	      "Every path as a tree, callees indented under their callers; a '*'\n"
-	      "marks a function reached along more than one path.\n\n"
-	      "       calls  function (call site)\n", out);
+	      "marks a function reached along more than one path.\n", out);
+	if (c->timed)
+		fputs("incl s: seconds in the node and below it; self s: in the node's\n"
+		      "function itself (GPTL's layout).\n", out);
+	fputs(c->timed ? "\n       calls    incl s    self s  function (call site)\n"
+		       : "\n       calls  function (call site)\n", out);
 	/* Depth-first without recursion: paths can be thousands deep. Pushing
 	 * children in reverse keeps the sorted order. */
-	{
-		uint32_t sp = 0;
+	for (uint32_t k = c->first[1]; k > c->first[0]; k--)
+		stack[sp++] = c->kids[k - 1];
+	while (sp) {
+		uint32_t i = stack[--sp];
+		const struct callpath_frame *f = &m->frames[i];
+		uint32_t depth = callpath_model_path(m, i, NULL, 0);
+		const char *site = m->names[f->site];
 
-		for (uint32_t k = first[1]; k > first[0]; k--)
-			stack[sp++] = kids[k - 1];
-		while (sp) {
-			uint32_t i = stack[--sp];
-			const struct callpath_frame *f = &m->frames[i];
-			uint32_t depth = callpath_model_path(m, i, NULL, 0);
-			const char *site = m->names[f->site];
+		fprintf(out, "%12" PRIu64, f->count);
+		if (c->timed)
+			fprintf(out, " %9.2f %9.2f", seconds(c, c->incl[i]),
+				seconds(c, f->samples));
+		fprintf(out, "  %*s%s%s", (int)(2 * (depth - 1)), "",
+			c->func_paths[f->func] > 1 ? "*" : "", m->names[f->func]);
+		if (depth > 1 || !site_untold(site))
+			fprintf(out, " (%s)", site);
+		fputc('\n', out);
+		for (uint32_t k = c->first[i + 2]; k > c->first[i + 1]; k--)
+			stack[sp++] = c->kids[k - 1];
+	}
+	free(stack);
+	return 0;
+}
 
-			fprintf(out, "%12" PRIu64 "  %*s%s%s", f->count,
-				(int)(2 * (depth - 1)), "",
-				c->func_paths[f->func] > 1 ? "*" : "",
-				m->names[f->func]);
-			if (depth > 1 || !site_untold(site))
-				fprintf(out, " (%s)", site);
-			fputc('\n', out);
-			for (uint32_t k = first[i + 2]; k > first[i + 1]; k--)
-				stack[sp++] = kids[k - 1];
+/* ------------------------------------------------------------------------ */
+/* Misattribution: measured time per caller against gprof's call-count split */
+
+struct arc_share {
+	uint32_t callee, caller;	/* name indices */
+	uint64_t calls, samples;	/* the arc's calls; inclusive samples of the
+					   callee's outermost frames under it */
+};
+
+static int cmp_arcs(const void *pa, const void *pb)
+{
+	const struct arc_share *a = pa, *b = pb;
+
+	if (a->callee != b->callee)
+		return a->callee < b->callee ? -1 : 1;
+	return a->caller != b->caller ? (a->caller < b->caller ? -1 : 1) : 0;
+}
+
+struct misattributed {
+	uint32_t callee, caller;
+	double gprof, measured;		/* shares, 0..1 */
+	uint64_t calls, total_calls, samples, total_samples;
+};
+
+static int cmp_misattributed(const void *pa, const void *pb)
+{
+	const struct misattributed *a = pa, *b = pb;
+	double da = fabs(a->measured - a->gprof), db = fabs(b->measured - b->gprof);
+
+	if (da != db)
+		return da > db ? -1 : 1;
+	if (a->callee != b->callee)
+		return a->callee < b->callee ? -1 : 1;
+	return a->caller < b->caller ? -1 : a->caller > b->caller;
+}
+
+/*
+ * outer[i]: frame i is its function's outermost frame on its path (no
+ * ancestor calls the same function), so that a recursion's time is counted
+ * once.  Depth-first over the children lists with a per-function count of
+ * the frames on the current path.
+ */
+static int outermost_frames(const struct report_ctx *c, unsigned char *outer)
+{
+	const struct callpath_model *m = c->m;
+	uint32_t n = m->nr_frames;
+	uint32_t *on_path = calloc((size_t)m->nr_names + 1, sizeof(*on_path));
+	uint32_t *stack = malloc(((size_t)n + 1) * sizeof(*stack));
+	unsigned char *done = calloc((size_t)n + 1, 1);
+	uint32_t sp = 0;
+	int ret = -1;
+
+	if (!on_path || !stack || !done)
+		goto out;
+	for (uint32_t k = c->first[1]; k > c->first[0]; k--)
+		stack[sp++] = c->kids[k - 1];
+	/* a frame is on the stack twice: entering (done 0), then leaving */
+	while (sp) {
+		uint32_t i = stack[sp - 1];
+		uint32_t fn = m->frames[i].func;
+
+		if (done[i]) {
+			on_path[fn]--;
+			sp--;
+			continue;
 		}
+		done[i] = 1;
+		outer[i] = on_path[fn] == 0;
+		on_path[fn]++;
+		for (uint32_t k = c->first[i + 2]; k > c->first[i + 1]; k--)
+			stack[sp++] = c->kids[k - 1];
 	}
 	ret = 0;
 out:
-	free(first);
-	free(kids);
-	free(fill);
+	free(on_path);
 	free(stack);
+	free(done);
 	return ret;
+}
+
+static int print_misattribution(FILE *out, const struct report_ctx *c)
+{
+	const struct callpath_model *m = c->m;
+	uint32_t n = m->nr_frames, na = 0, nbad = 0;
+	struct arc_share *arcs = malloc(((size_t)n + 1) * sizeof(*arcs));
+	struct misattributed *bad = malloc(((size_t)n + 1) * sizeof(*bad));
+	unsigned char *outer = calloc((size_t)n + 1, 1);
+	int ret = -1;
+
+	if (!arcs || !bad || !outer || outermost_frames(c, outer) < 0)
+		goto out;
+	/* one entry per frame called by another function, then summed per arc */
+	for (uint32_t i = 0; i < n; i++) {
+		const struct callpath_frame *f = &m->frames[i];
+		uint32_t caller;
+
+		if (f->parent == CALLPATH_NONE)
+			continue;
+		caller = m->frames[f->parent].func;
+		if (caller == f->func)	/* gprof leaves self-recursion out too */
+			continue;
+		arcs[na++] = (struct arc_share){ f->func, caller, f->count,
+						 outer[i] ? c->incl[i] : 0 };
+	}
+	qsort(arcs, na, sizeof(*arcs), cmp_arcs);
+	for (uint32_t lo = 0; lo < na;) {
+		uint32_t hi = lo, w = lo;
+		uint64_t calls = 0, samples = 0;
+
+		for (; hi < na && arcs[hi].callee == arcs[lo].callee; hi++) {
+			if (w > lo && arcs[w - 1].caller == arcs[hi].caller) {
+				arcs[w - 1].calls += arcs[hi].calls;
+				arcs[w - 1].samples += arcs[hi].samples;
+			} else {
+				arcs[w++] = arcs[hi];
+			}
+			calls += arcs[hi].calls;
+			samples += arcs[hi].samples;
+		}
+		/* one caller: both splits give it everything */
+		for (uint32_t k = lo; w - lo > 1 && calls && samples && k < w; k++) {
+			double g = (double)arcs[k].calls / (double)calls;
+			double meas = (double)arcs[k].samples / (double)samples;
+			double sigma = sqrt(g * (1.0 - g) / (double)samples);
+			double d = fabs(meas - g);
+
+			if (d > CALLPATH_MISATTRIBUTION_THRESHOLD && d > 2.0 * sigma)
+				bad[nbad++] = (struct misattributed){
+					arcs[k].callee, arcs[k].caller, g, meas,
+					arcs[k].calls, calls, arcs[k].samples, samples };
+		}
+		lo = hi;
+	}
+	qsort(bad, nbad, sizeof(*bad), cmp_misattributed);
+
+	fputs("\t\t\tTime per caller: gprof against measured\n\n"
+	      "gprof splits a function's time between its callers in proportion to\n"
+	      "their calls.  The call paths measure it: the time of the function and\n"
+	      "its callees on paths through each caller.  Arcs where the two differ\n", out);
+	fprintf(out, "by more than %.0f%% of the function's time (and more than the\n"
+		"sampling noise), largest difference first:\n\n",
+		100.0 * CALLPATH_MISATTRIBUTION_THRESHOLD);
+	if (!nbad)
+		fputs("none: gprof's split is right within that margin.\n", out);
+	for (uint32_t k = 0; k < nbad; k++) {
+		const struct misattributed *b = &bad[k];
+
+		fprintf(out, "%s: gprof gives %.1f%% to %s, measured %.1f%%"
+			" (%" PRIu64 " of %" PRIu64 " calls, %.2f of %.2f seconds)\n",
+			m->names[b->callee], 100.0 * b->gprof, m->names[b->caller],
+			100.0 * b->measured, b->calls, b->total_calls,
+			seconds(c, b->samples), seconds(c, b->total_samples));
+	}
+	ret = 0;
+out:
+	free(arcs);
+	free(bad);
+	free(outer);
+	return ret;
+}
+
+static void print_sampling(FILE *out, const struct report_ctx *c)
+{
+	const struct callpath_model *m = c->m;
+
+	if (!c->timed) {
+		fputs("The sidecar has no time samples (no profiling timer, or written\n"
+		      "before samples were recorded): calls only.\n\n", out);
+		return;
+	}
+	fprintf(out, "Time: %" PRIu64 " samples (%.2f seconds at %g Hz) measured in their\n"
+		"calling context; %" PRIu64 " samples could not be placed in one (inside\n"
+		"the runtime, outside the program) and are not shown.\n\n",
+		m->total_samples, seconds(c, m->total_samples), m->hz,
+		m->unplaced_samples);
+	if (m->sampling & SIDECAR_SAMPLING_STOPPED)
+		fputs("warning: the program replaced the SIGPROF handler or the profiling\n"
+		      "timer; samples after that were not credited, so the times cover\n"
+		      "only part of the run.\n\n", out);
 }
 
 int callpath_report_print(FILE *out, const struct callpath_model *m,
 			  const char *source)
 {
-	struct report_ctx c = { m, NULL, NULL, NULL };
+	struct report_ctx c = { m, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL };
 	uint32_t *funcs = NULL, *buf = NULL, nfuncs = 0;
 	int ret = -1;
 
+	c.timed = (m->sampling & SIDECAR_SAMPLING_SELF) != 0;
 	c.func_calls = calloc((size_t)m->nr_names + 1, sizeof(*c.func_calls));
+	c.func_samples = calloc((size_t)m->nr_names + 1, sizeof(*c.func_samples));
 	c.func_paths = calloc((size_t)m->nr_names + 1, sizeof(*c.func_paths));
+	c.incl = malloc(((size_t)m->nr_frames + 1) * sizeof(*c.incl));
 	c.path_text = calloc((size_t)m->nr_frames + 1, sizeof(*c.path_text));
 	funcs = malloc(((size_t)m->nr_names + 1) * sizeof(*funcs));
 	buf = malloc(((size_t)m->nr_frames + 1) * sizeof(*buf));
-	if (!c.func_calls || !c.func_paths || !c.path_text || !funcs || !buf)
+	if (!c.func_calls || !c.func_samples || !c.func_paths || !c.incl ||
+	    !c.path_text || !funcs || !buf)
 		goto out;
+	callpath_model_inclusive(m, c.incl);
 	for (uint32_t i = 0; i < m->nr_frames; i++) {
 		const struct callpath_frame *f = &m->frames[i];
 
 		if (!c.func_paths[f->func]++)
 			funcs[nfuncs++] = f->func;
 		c.func_calls[f->func] += f->count;
+		c.func_samples[f->func] += f->samples;
 		c.path_text[i] = path_text(m, i, buf);
 		if (!c.path_text[i])
 			goto out;
 	}
 	qsort_r(funcs, nfuncs, sizeof(*funcs), cmp_funcs, &c);
+	if (build_children(&c) < 0)
+		goto out;
 
 	fputs("\f\n\t\t\tCall-path profile\n\n", out);
 	fprintf(out, "From '%s': %" PRIu64 " calls along %u paths to %u functions.\n\n",
 		source, m->total, m->nr_frames, nfuncs);
+	print_sampling(out, &c);
 	print_profile(out, &c, funcs, nfuncs, buf);
 	fputc('\f', out);
 	fputc('\n', out);
 	if (print_tree(out, &c) < 0)
 		goto out;
+	if (c.timed) {
+		fputs("\f\n", out);
+		if (print_misattribution(out, &c) < 0)
+			goto out;
+	}
 	ret = 0;
 out:
 	if (ret < 0)
@@ -586,7 +850,11 @@ out:
 			free(c.path_text[i]);
 	free(c.path_text);
 	free(c.func_calls);
+	free(c.func_samples);
 	free(c.func_paths);
+	free(c.incl);
+	free(c.first);
+	free(c.kids);
 	free(funcs);
 	free(buf);
 	return ret;
