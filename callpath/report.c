@@ -777,11 +777,8 @@ static void print_sampling(FILE *out, const struct report_ctx *c)
 {
 	const struct callpath_model *m = c->m;
 
-	if (!c->timed) {
-		fputs("The sidecar has no time samples (no profiling timer, or written\n"
-		      "before samples were recorded): calls only.\n\n", out);
+	if (!c->timed)
 		return;
-	}
 	fprintf(out, "Time: %" PRIu64 " samples (%.2f seconds at %g Hz) measured in their\n"
 		"calling context; %" PRIu64 " samples could not be placed in one (inside\n"
 		"the runtime, outside the program) and are not shown.\n\n",
@@ -800,7 +797,9 @@ int callpath_report_print(FILE *out, const struct callpath_model *m,
 	uint32_t *funcs = NULL, *buf = NULL, nfuncs = 0;
 	int ret = -1;
 
-	c.timed = (m->sampling & SIDECAR_SAMPLING_SELF) != 0;
+	/* no sample landed (a run shorter than a few ticks, an older sidecar):
+	 * columns of zeros would say nothing, so calls only */
+	c.timed = (m->sampling & SIDECAR_SAMPLING_SELF) && m->total_samples;
 	c.func_calls = calloc((size_t)m->nr_names + 1, sizeof(*c.func_calls));
 	c.func_samples = calloc((size_t)m->nr_names + 1, sizeof(*c.func_samples));
 	c.func_paths = calloc((size_t)m->nr_names + 1, sizeof(*c.func_paths));
