@@ -2,13 +2,14 @@
  * cpdump - print call-path sidecars raw (a debugging aid; the report is
  * `gprof --callpath/--folded`, doc/callpath-report.md).
  *
- *   cpdump [-f] [-H] [-s NMFILE] FILE...
+ *   cpdump [-f] [-H] [-t] [-s NMFILE] FILE...
  *
  * Several files are summed (sidecar_merge: in the first file's address
  * space, so runs of one PIE line up; another binary's file is refused).  Default output: the header and
  * the tree, one node per line, indented by depth.  -f prints folded paths
  * ("a;b;c COUNT", one per node with a non-zero count) instead, -H the
- * header only.  -s NMFILE names addresses using `nm -n` output of the
+ * header only, -t the tree with each node's time samples ("(N samples)"
+ * after the call site; -f -t: folded paths of samples).  -s NMFILE names addresses using `nm -n` output of the
  * executable (addresses are taken relative to the recorded load address, so
  * PIE works); without it addresses are printed raw.
  */
@@ -131,15 +132,15 @@ static void print_header(FILE *out, const struct sidecar *sc)
 		sc->threads, sc->nr_nodes, sidecar_total(sc),
 		sc->failure < SIDECAR_FAIL_NR ? sidecar_failure_names[sc->failure]
 					      : "unknown");
+	fprintf(out, "sampling 0x%x\nsamples %" PRIu64 "\nunplaced-samples %" PRIu64 "\n",
+		sc->sampling, sidecar_total_samples(sc), sc->unplaced_samples);
 	for (int d = 0; d < SIDECAR_DROP_NR; d++)
 		fprintf(out, "dropped-%s %" PRIu64 "\n", sidecar_drop_names[d],
 			sc->dropped[d]);
-	fprintf(out, "sampling 0x%x\nsamples %" PRIu64 "\nunplaced-samples %" PRIu64 "\n",
-		sc->sampling, sidecar_total_samples(sc), sc->unplaced_samples);
 }
 
 static int print_nodes(FILE *out, const struct sidecar *sc,
-		       const struct symtab *st, int folded)
+		       const struct symtab *st, int folded, int samples)
 {
 	uint32_t *path = malloc(((size_t)sc->nr_nodes + 1) * sizeof(*path));
 
@@ -150,7 +151,9 @@ static int print_nodes(FILE *out, const struct sidecar *sc,
 		uint32_t depth = sidecar_path(sc, i, path, sc->nr_nodes);
 
 		if (folded) {
-			if (!n->count)
+			uint64_t v = samples ? n->self_samples : n->count;
+
+			if (!v)
 				continue;
 			for (uint32_t d = 0; d < depth; d++) {
 				if (d)
@@ -158,7 +161,7 @@ static int print_nodes(FILE *out, const struct sidecar *sc,
 				put_addr(out, st, sc->load_address,
 					 sc->nodes[path[d]].callee, 0);
 			}
-			fprintf(out, " %" PRIu64 "\n", n->count);
+			fprintf(out, " %" PRIu64 "\n", v);
 			continue;
 		}
 		fprintf(out, "%*s%" PRIu64 " ", (int)(2 * (depth - 1)), "", n->count);
@@ -168,7 +171,7 @@ static int print_nodes(FILE *out, const struct sidecar *sc,
 			fputs("[external]", out);	/* outside the program */
 		else
 			put_addr(out, st, sc->load_address, n->call_site, 1);
-		if (n->self_samples)
+		if (samples)
 			fprintf(out, " (%" PRIu64 " samples)", n->self_samples);
 		fputc('\n', out);
 	}
@@ -180,11 +183,14 @@ int main(int argc, char **argv)
 {
 	struct symtab st = { 0 };
 	struct sidecar *total = NULL;
-	int folded = 0, header_only = 0, opt, ret = 1;
+	int folded = 0, header_only = 0, samples = 0, opt, ret = 1;
 	char err[4096];
 
-	while ((opt = getopt(argc, argv, "fHs:")) != -1) {
+	while ((opt = getopt(argc, argv, "fHts:")) != -1) {
 		switch (opt) {
+		case 't':
+			samples = 1;
+			break;
 		case 'f':
 			folded = 1;
 			break;
@@ -196,12 +202,12 @@ int main(int argc, char **argv)
 				goto out;
 			break;
 		default:
-			fprintf(stderr, "usage: cpdump [-f] [-H] [-s NMFILE] FILE...\n");
+			fprintf(stderr, "usage: cpdump [-f] [-H] [-t] [-s NMFILE] FILE...\n");
 			goto out;
 		}
 	}
 	if (optind >= argc) {
-		fprintf(stderr, "usage: cpdump [-f] [-H] [-s NMFILE] FILE...\n");
+		fprintf(stderr, "usage: cpdump [-f] [-H] [-t] [-s NMFILE] FILE...\n");
 		goto out;
 	}
 	for (int i = optind; i < argc; i++) {
@@ -225,7 +231,7 @@ int main(int argc, char **argv)
 	}
 	if (!folded)
 		print_header(stdout, total);
-	if (!header_only && print_nodes(stdout, total, &st, folded) < 0) {
+	if (!header_only && print_nodes(stdout, total, &st, folded, samples) < 0) {
 		fprintf(stderr, "cpdump: out of memory\n");
 		goto out;
 	}

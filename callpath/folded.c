@@ -38,7 +38,8 @@ static int cmp_stacks(const void *a, const void *b)
 		      ((const struct folded_stack *)b)->stack);
 }
 
-int folded_build(const struct callpath_model *m, struct folded **out)
+int folded_build(const struct callpath_model *m, enum folded_value value,
+		 struct folded **out)
 {
 	struct folded *f = calloc(1, sizeof(*f));
 	uint32_t *buf = malloc(((size_t)m->nr_frames + 1) * sizeof(*buf));
@@ -51,12 +52,15 @@ int folded_build(const struct callpath_model *m, struct folded **out)
 	if (!f->stacks)
 		goto oom;
 	for (uint32_t i = 0; i < m->nr_frames; i++) {
-		if (!m->frames[i].count)
+		uint64_t v = value == FOLDED_CALLS ? m->frames[i].count
+						   : m->frames[i].samples;
+
+		if (!v)
 			continue;
 		f->stacks[f->nr].stack = stack_text(m, i, buf);
 		if (!f->stacks[f->nr].stack)
 			goto oom;
-		f->stacks[f->nr++].count = m->frames[i].count;
+		f->stacks[f->nr++].count = v;
 	}
 	qsort(f->stacks, f->nr, sizeof(*f->stacks), cmp_stacks);
 	/* the same names through different call sites: one line */

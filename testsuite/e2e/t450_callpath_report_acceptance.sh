@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# gprof --callpath / --folded on the acceptance program (the issue's
+# gprof --callpath / --folded-calls on the acceptance program (the issue's
 # acceptance test): folded stacks give exactly the drawn counts, gprof's own
 # output comes first byte for byte, and the report names every path.
 . "$SRCDIR/callpath/examples/testlib.sh"
@@ -23,7 +23,7 @@ for v in pie:"-O1": nopie:"-O0 -fno-pie":"-no-pie" debug:"-O0 -g":; do
 		cp_check "$name: builds and runs" false
 		continue
 	fi
-	(cd "$d" && "$EG" --callpath --folded out.folded prog gmon.out >out.txt 2>err.txt)
+	(cd "$d" && "$EG" --callpath --folded-calls out.folded prog gmon.out >out.txt 2>err.txt)
 	cp_check "$name: exit status 0, nothing on stderr" \
 		test $? -eq 0 -a ! -s "$d/err.txt"
 	# identical stacks from different call sites are one line; sum anyway
@@ -129,20 +129,20 @@ cp_check "-l: call sites are file:line of the call" \
 (cd "$d" && "$EG" -b -l -L --callpath prog gmon.out >lines-L.txt 2>&1)
 cp_check "-l -L: full file names" grep -q "(/.*/acceptance.c:$line_b)" "$d/lines-L.txt"
 
-# --callpath=FILE and --folded alone (no report on stdout).
+# --callpath=FILE and --folded-calls alone (no report on stdout).
 d="$WORKDIR/pie"
 (cd "$d" && mv gmon.out.callpath elsewhere.cp &&
  "$EG" -b --callpath=elsewhere.cp prog gmon.out >explicit.txt 2>&1)
 cp_check "--callpath=FILE reads that file" \
 	grep -q "^From 'elsewhere.cp': 39 calls" "$d/explicit.txt"
-(cd "$d" && mv elsewhere.cp gmon.out.callpath && "$EG" -b --folded only.folded prog gmon.out >only.txt &&
+(cd "$d" && mv elsewhere.cp gmon.out.callpath && "$EG" -b --folded-calls only.folded prog gmon.out >only.txt &&
  "$SYSGPROF" -b prog gmon.out >only.sys)
-cp_check "--folded alone: stdout is gprof's" cmp -s "$d/only.txt" "$d/only.sys"
-cp_check "--folded alone: same stacks" cmp -s "$d/only.folded" "$d/out.folded"
+cp_check "--folded-calls alone: stdout is gprof's" cmp -s "$d/only.txt" "$d/only.sys"
+cp_check "--folded-calls alone: same stacks" cmp -s "$d/only.folded" "$d/out.folded"
 
 # Several gmon files: their sidecars are summed, as gprof sums the files.
 (cd "$d" && cp gmon.out gmon.2 && cp gmon.out.callpath gmon.2.callpath &&
- "$EG" -b --folded two.folded prog gmon.out gmon.2 >/dev/null)
+ "$EG" -b --folded-calls two.folded prog gmon.out gmon.2 >/dev/null)
 awk '{ print $1, 2 * $2 }' "$WORKDIR/expected" >"$WORKDIR/expected.x2"
 cp_same "two gmon files: sidecars summed" "$WORKDIR/expected.x2" "$d/two.folded"
 # Call sites outside the program are recorded as 0 (external): main's, in

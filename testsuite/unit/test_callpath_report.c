@@ -88,7 +88,7 @@ static char *folded_text(const struct callpath_model *m)
 	FILE *mem = open_memstream(&buf, &len);
 
 	assert_non_null(mem);
-	assert_int_equal(folded_build(m, &f), 0);
+	assert_int_equal(folded_build(m, FOLDED_CALLS, &f), 0);
 	assert_int_equal(folded_write(mem, f), 0);
 	folded_free(f);
 	fclose(mem);

@@ -48,7 +48,7 @@ static struct folded *folded_of(const char *const *paths, const uint64_t *counts
 	struct callpath_model *m = model_of(paths, counts, n);
 	struct folded *f;
 
-	assert_int_equal(folded_build(m, &f), 0);
+	assert_int_equal(folded_build(m, FOLDED_CALLS, &f), 0);
 	callpath_model_free(m);
 	return f;
 }
