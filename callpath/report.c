@@ -183,10 +183,13 @@ int callpath_model_add(struct callpath_model *m, uint32_t parent, uint32_t func,
 		       frame_hash_of, m) < 0)
 		return -1;
 	i = m->nr_frames++;
-	m->frames[i].parent = parent;
-	m->frames[i].func = func;
-	m->frames[i].site = site;
-	m->frames[i].count = count;
+	m->frames[i] = (struct callpath_frame){
+		.parent = parent,
+		.func = func,
+		.site = site,
+		.count = count,
+		.caller = CALLPATH_NONE,
+	};
 	m->total += count;
 	for (h = frame_hash(parent, func, site);
 	     m->frame_index[h & m->frame_mask] != CALLPATH_NONE; h++)
@@ -341,6 +344,19 @@ int callpath_model_build(const struct sidecar *sc, const struct profile *p,
 		if (func == CALLPATH_NONE || site == CALLPATH_NONE ||
 		    callpath_model_add(m, parent, func, site, n->count, &map[i]) < 0)
 			goto oom;
+		if (n->flags & SIDECAR_NODE_FOLDED) {
+			struct callpath_frame *f = &m->frames[map[i]];
+
+			f->folded = 1;
+			f->recursive += n->recursive;
+			m->total += n->recursive;
+			f->caller = n->call_site == 0
+				? callpath_model_intern(m, EXTERNAL_NAME)
+				: intern_func(m, &st, n->call_site - bias,
+					      n->call_site >= bias);
+			if (f->caller == CALLPATH_NONE)
+				goto oom;
+		}
 	}
 	*out = m;
 	m = NULL;
@@ -360,6 +376,7 @@ out:
 
 struct report_ctx {
 	const struct callpath_model *m;
+	uint64_t *rec;		/* per frame: recursive calls folded into it */
 	uint64_t *func_calls;	/* per name index: calls of that function */
 	uint32_t *func_paths;	/* per name index: frames naming it */
 	char **path_text;	/* per frame, built lazily for sorting */
@@ -380,11 +397,11 @@ static int cmp_frames_by_text(const void *pa, const void *pb, void *ctx)
 {
 	const struct report_ctx *rc = ctx;
 	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
-	const struct callpath_frame *fa = &rc->m->frames[a];
-	const struct callpath_frame *fb = &rc->m->frames[b];
+	uint64_t ca = rc->m->frames[a].count + rc->rec[a];
+	uint64_t cb = rc->m->frames[b].count + rc->rec[b];
 
-	if (fa->count != fb->count)
-		return fa->count > fb->count ? -1 : 1;
+	if (ca != cb)
+		return ca > cb ? -1 : 1;
 	return strcmp(rc->path_text[a], rc->path_text[b]);
 }
 
@@ -395,12 +412,25 @@ static int cmp_siblings(const void *pa, const void *pb, void *ctx)
 	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
 	const struct callpath_model *m = rc->m;
 	const struct callpath_frame *fa = &m->frames[a], *fb = &m->frames[b];
+	uint64_t ca = fa->count + rc->rec[a], cb = fb->count + rc->rec[b];
 	int c;
 
-	if (fa->count != fb->count)
-		return fa->count > fb->count ? -1 : 1;
+	if (ca != cb)
+		return ca > cb ? -1 : 1;
 	c = strcmp(m->names[fa->func], m->names[fb->func]);
 	return c ? c : strcmp(m->names[fa->site], m->names[fb->site]);
+}
+
+/* A frame's calls as gprof prints a recursive function's: "1+2692536". */
+static const char *calls_text(char *buf, size_t len, const struct report_ctx *c,
+			      uint32_t i)
+{
+	if (c->rec[i])
+		snprintf(buf, len, "%" PRIu64 "+%" PRIu64, c->m->frames[i].count,
+			 c->rec[i]);
+	else
+		snprintf(buf, len, "%" PRIu64, c->m->frames[i].count);
+	return buf;
 }
 
 /* A top-level frame's call site is left out when it is outside the program
@@ -458,7 +488,7 @@ static void print_profile(FILE *out, struct report_ctx *c, const uint32_t *funcs
 		uint64_t calls = c->func_calls[fn];
 
 		for (uint32_t i = 0; i < m->nr_frames; i++)
-			if (m->frames[i].func == fn)
+			if (m->frames[i].func == fn && !m->frames[i].folded)
 				by_func[n++] = i;
 		qsort_r(by_func, n, sizeof(*by_func), cmp_frames_by_text, (void *)c);
 		fprintf(out, "%s: %" PRIu64 " call%s, %u path%s\n", m->names[fn],
@@ -466,9 +496,12 @@ static void print_profile(FILE *out, struct report_ctx *c, const uint32_t *funcs
 		fputs("       calls  %calls  path\n", out);
 		for (uint32_t j = 0; j < n; j++) {
 			const struct callpath_frame *f = &m->frames[by_func[j]];
+			uint64_t all = f->count + c->rec[by_func[j]];
+			char num[48];
 
-			fprintf(out, "%12" PRIu64 " %6.2f  %s\n", f->count,
-				calls ? 100.0 * (double)f->count / (double)calls : 0.0,
+			fprintf(out, "%12s %6.2f  %s\n",
+				calls_text(num, sizeof(num), c, by_func[j]),
+				calls ? 100.0 * (double)all / (double)calls : 0.0,
 				c->path_text[by_func[j]]);
 		}
 		fputc('\n', out);
@@ -489,10 +522,12 @@ static int print_tree(FILE *out, struct report_ctx *c)
 	if (!first || !kids || !fill || !stack)
 		goto out;
 	/* slot 0 is the root; frame i's children are in slot i + 1 */
+	/* folded frames are printed on their parent's line */
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t p = m->frames[i].parent;
 
-		first[(p == CALLPATH_NONE ? 0 : p + 1) + 1]++;
+		if (!m->frames[i].folded)
+			first[(p == CALLPATH_NONE ? 0 : p + 1) + 1]++;
 	}
 	for (uint32_t s = 1; s <= n + 1; s++)
 		first[s] += first[s - 1];
@@ -500,7 +535,8 @@ static int print_tree(FILE *out, struct report_ctx *c)
 		uint32_t p = m->frames[i].parent;
 		uint32_t slot = p == CALLPATH_NONE ? 0 : p + 1;
 
-		kids[first[slot] + fill[slot]++] = i;
+		if (!m->frames[i].folded)
+			kids[first[slot] + fill[slot]++] = i;
 	}
 	for (uint32_t s = 0; s <= n; s++)
 		qsort_r(kids + first[s], first[s + 1] - first[s], sizeof(*kids),
@@ -522,8 +558,9 @@ static int print_tree(FILE *out, struct report_ctx *c)
 			const struct callpath_frame *f = &m->frames[i];
 			uint32_t depth = callpath_model_path(m, i, NULL, 0);
 			const char *site = m->names[f->site];
+			char num[48];
 
-			fprintf(out, "%12" PRIu64 "  %*s%s%s", f->count,
+			fprintf(out, "%12s  %*s%s%s", calls_text(num, sizeof(num), c, i),
 				(int)(2 * (depth - 1)), "",
 				c->func_paths[f->func] > 1 ? "*" : "",
 				m->names[f->func]);
@@ -546,32 +583,41 @@ out:
 int callpath_report_print(FILE *out, const struct callpath_model *m,
 			  const char *source)
 {
-	struct report_ctx c = { m, NULL, NULL, NULL };
-	uint32_t *funcs = NULL, *buf = NULL, nfuncs = 0;
+	struct report_ctx c = { m, NULL, NULL, NULL, NULL };
+	uint32_t *funcs = NULL, *buf = NULL, nfuncs = 0, npaths = 0;
 	int ret = -1;
 
 	c.func_calls = calloc((size_t)m->nr_names + 1, sizeof(*c.func_calls));
 	c.func_paths = calloc((size_t)m->nr_names + 1, sizeof(*c.func_paths));
 	c.path_text = calloc((size_t)m->nr_frames + 1, sizeof(*c.path_text));
+	c.rec = calloc((size_t)m->nr_frames + 1, sizeof(*c.rec));
 	funcs = malloc(((size_t)m->nr_names + 1) * sizeof(*funcs));
 	buf = malloc(((size_t)m->nr_frames + 1) * sizeof(*buf));
-	if (!c.func_calls || !c.func_paths || !c.path_text || !funcs || !buf)
+	if (!c.func_calls || !c.func_paths || !c.path_text || !c.rec || !funcs ||
+	    !buf)
 		goto out;
+	for (uint32_t i = 0; i < m->nr_frames; i++)
+		if (m->frames[i].folded && m->frames[i].parent != CALLPATH_NONE)
+			c.rec[m->frames[i].parent] += m->frames[i].recursive;
 	for (uint32_t i = 0; i < m->nr_frames; i++) {
 		const struct callpath_frame *f = &m->frames[i];
 
+		c.func_calls[f->func] += f->count + f->recursive;
+		if (f->folded)
+			continue;
 		if (!c.func_paths[f->func]++)
 			funcs[nfuncs++] = f->func;
-		c.func_calls[f->func] += f->count;
 		c.path_text[i] = path_text(m, i, buf);
 		if (!c.path_text[i])
 			goto out;
 	}
 	qsort_r(funcs, nfuncs, sizeof(*funcs), cmp_funcs, &c);
+	for (uint32_t i = 0; i < m->nr_frames; i++)
+		npaths += !m->frames[i].folded;
 
 	fputs("\f\n\t\t\tCall-path profile\n\n", out);
 	fprintf(out, "From '%s': %" PRIu64 " calls along %u paths to %u functions.\n\n",
-		source, m->total, m->nr_frames, nfuncs);
+		source, m->total, npaths, nfuncs);
 	print_profile(out, &c, funcs, nfuncs, buf);
 	fputc('\f', out);
 	fputc('\n', out);
@@ -585,6 +631,7 @@ out:
 		for (uint32_t i = 0; i < m->nr_frames; i++)
 			free(c.path_text[i]);
 	free(c.path_text);
+	free(c.rec);
 	free(c.func_calls);
 	free(c.func_paths);
 	free(funcs);
