@@ -14,21 +14,37 @@
 #include "utils/outfile.h"
 #include "utils/banned.h"
 
+/*
+ * "main;b;c": the functions of frame idx's path.  A folded-recursion frame
+ * is one line per call site whatever the depth: its parent's path, the
+ * function that made the recursive calls unless it is the callee itself,
+ * and the callee ("main;fib;fib 2692536", "main;even;odd;even 54"), so that
+ * the last two frames of every line are the (caller, callee) of its calls.
+ */
 static char *stack_text(const struct callpath_model *m, uint32_t idx, uint32_t *buf)
 {
+	const struct callpath_frame *f = &m->frames[idx];
 	uint32_t depth = callpath_model_path(m, idx, buf, m->nr_frames);
+	const char *caller = NULL;
 	size_t len = 1, off = 0;
 	char *s;
 
+	if (f->folded && strcmp(m->names[f->caller], m->names[f->func]))
+		caller = m->names[f->caller];
 	for (uint32_t d = 0; d < depth; d++)
 		len += strlen(m->names[m->frames[buf[d]].func]) + 1;
+	if (caller)
+		len += strlen(caller) + 1;
 	s = malloc(len);
 	if (!s)
 		return NULL;
 	s[0] = '\0';
-	for (uint32_t d = 0; d < depth; d++)
+	for (uint32_t d = 0; d < depth; d++) {
+		if (d == depth - 1 && caller)
+			off += (size_t)snprintf(s + off, len - off, ";%s", caller);
 		off += (size_t)snprintf(s + off, len - off, "%s%s", d ? ";" : "",
 					m->names[m->frames[buf[d]].func]);
+	}
 	return s;
 }
 
@@ -52,8 +68,9 @@ int folded_build(const struct callpath_model *m, enum folded_value value,
 	if (!f->stacks)
 		goto oom;
 	for (uint32_t i = 0; i < m->nr_frames; i++) {
-		uint64_t v = value == FOLDED_CALLS ? m->frames[i].count
-						   : m->frames[i].samples;
+		uint64_t v = value == FOLDED_SAMPLES ? m->frames[i].samples
+			     : m->frames[i].folded ? m->frames[i].recursive
+						   : m->frames[i].count;
 
 		if (!v)
 			continue;

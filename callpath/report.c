@@ -184,11 +184,13 @@ int callpath_model_add(struct callpath_model *m, uint32_t parent, uint32_t func,
 		       frame_hash_of, m) < 0)
 		return -1;
 	i = m->nr_frames++;
-	m->frames[i].parent = parent;
-	m->frames[i].func = func;
-	m->frames[i].site = site;
-	m->frames[i].count = count;
-	m->frames[i].samples = 0;
+	m->frames[i] = (struct callpath_frame){
+		.parent = parent,
+		.func = func,
+		.site = site,
+		.count = count,
+		.caller = CALLPATH_NONE,
+	};
 	m->total += count;
 	for (h = frame_hash(parent, func, site);
 	     m->frame_index[h & m->frame_mask] != CALLPATH_NONE; h++)
@@ -361,6 +363,19 @@ int callpath_model_build(const struct sidecar *sc, const struct profile *p,
 		    callpath_model_add(m, parent, func, site, n->count, &map[i]) < 0)
 			goto oom;
 		callpath_model_add_samples(m, map[i], n->self_samples);
+		if (n->flags & SIDECAR_NODE_FOLDED) {
+			struct callpath_frame *f = &m->frames[map[i]];
+
+			f->folded = 1;
+			f->recursive += n->recursive;
+			m->total += n->recursive;
+			f->caller = n->call_site == 0
+				? callpath_model_intern(m, EXTERNAL_NAME)
+				: intern_func(m, &st, n->call_site - bias,
+					      n->call_site >= bias);
+			if (f->caller == CALLPATH_NONE)
+				goto oom;
+		}
 	}
 	m->sampling = sc->sampling;
 	m->unplaced_samples = sc->unplaced_samples;
@@ -384,6 +399,7 @@ out:
 struct report_ctx {
 	const struct callpath_model *m;
 	int timed;		/* the sidecar has samples: print time */
+	uint64_t *rec;		/* per frame: recursive calls folded into it */
 	uint64_t *func_calls;	/* per name index: calls of that function */
 	uint64_t *func_samples;	/* per name index: self samples of that function */
 	uint32_t *func_paths;	/* per name index: frames naming it */
@@ -429,7 +445,7 @@ static int cmp_frames_by_text(const void *pa, const void *pb, void *ctx)
 			c = cmp_u64_desc(rc->incl[a], rc->incl[b]);
 	}
 	if (!c)
-		c = cmp_u64_desc(fa->count, fb->count);
+		c = cmp_u64_desc(fa->count + rc->rec[a], fb->count + rc->rec[b]);
 	return c ? c : strcmp(rc->path_text[a], rc->path_text[b]);
 }
 
@@ -444,10 +460,22 @@ static int cmp_siblings(const void *pa, const void *pb, void *ctx)
 	int c = rc->timed ? cmp_u64_desc(rc->incl[a], rc->incl[b]) : 0;
 
 	if (!c)
-		c = cmp_u64_desc(fa->count, fb->count);
+		c = cmp_u64_desc(fa->count + rc->rec[a], fb->count + rc->rec[b]);
 	if (!c)
 		c = strcmp(m->names[fa->func], m->names[fb->func]);
 	return c ? c : strcmp(m->names[fa->site], m->names[fb->site]);
+}
+
+/* A frame's calls as gprof prints a recursive function's: "1+2692536". */
+static const char *calls_text(char *buf, size_t len, const struct report_ctx *c,
+			      uint32_t i)
+{
+	if (c->rec[i])
+		snprintf(buf, len, "%" PRIu64 "+%" PRIu64, c->m->frames[i].count,
+			 c->rec[i]);
+	else
+		snprintf(buf, len, "%" PRIu64, c->m->frames[i].count);
+	return buf;
 }
 
 /* A top-level frame's call site is left out when it is outside the program
@@ -510,7 +538,7 @@ static void print_profile(FILE *out, struct report_ctx *c, const uint32_t *funcs
 		uint64_t calls = c->func_calls[fn], samples = c->func_samples[fn];
 
 		for (uint32_t i = 0; i < m->nr_frames; i++)
-			if (m->frames[i].func == fn)
+			if (m->frames[i].func == fn && !m->frames[i].folded)
 				by_func[n++] = i;
 		qsort_r(by_func, n, sizeof(*by_func), cmp_frames_by_text, (void *)c);
 		fprintf(out, "%s: %" PRIu64 " call%s, %u path%s", m->names[fn],
@@ -522,9 +550,11 @@ static void print_profile(FILE *out, struct report_ctx *c, const uint32_t *funcs
 			       : "       calls  %calls  path\n", out);
 		for (uint32_t j = 0; j < n; j++) {
 			const struct callpath_frame *f = &m->frames[by_func[j]];
+			uint64_t all = f->count + c->rec[by_func[j]];
+			char num[48];
 
-			fprintf(out, "%12" PRIu64 " %6.2f", f->count,
-				calls ? 100.0 * (double)f->count / (double)calls : 0.0);
+			fprintf(out, "%12s %6.2f", calls_text(num, sizeof(num), c, by_func[j]),
+				calls ? 100.0 * (double)all / (double)calls : 0.0);
 			if (c->timed)
 				fprintf(out, " %9.2f %9.2f %6.2f", seconds(c, f->samples),
 					seconds(c, c->incl[by_func[j]]),
@@ -549,11 +579,13 @@ static int build_children(struct report_ctx *c)
 		free(fill);
 		return -1;
 	}
-	/* slot 0 is the root; frame i's children are in slot i + 1 */
+	/* slot 0 is the root; frame i's children are in slot i + 1; folded
+	 * frames are printed on their parent's line */
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t p = m->frames[i].parent;
 
-		c->first[(p == CALLPATH_NONE ? 0 : p + 1) + 1]++;
+		if (!m->frames[i].folded)
+			c->first[(p == CALLPATH_NONE ? 0 : p + 1) + 1]++;
 	}
 	for (uint32_t s = 1; s <= n + 1; s++)
 		c->first[s] += c->first[s - 1];
@@ -561,7 +593,8 @@ static int build_children(struct report_ctx *c)
 		uint32_t p = m->frames[i].parent;
 		uint32_t slot = p == CALLPATH_NONE ? 0 : p + 1;
 
-		c->kids[c->first[slot] + fill[slot]++] = i;
+		if (!m->frames[i].folded)
+			c->kids[c->first[slot] + fill[slot]++] = i;
 	}
 	for (uint32_t s = 0; s <= n; s++)
 		qsort_r(c->kids + c->first[s], c->first[s + 1] - c->first[s],
@@ -595,8 +628,9 @@ static int print_tree(FILE *out, struct report_ctx *c)
 		const struct callpath_frame *f = &m->frames[i];
 		uint32_t depth = callpath_model_path(m, i, NULL, 0);
 		const char *site = m->names[f->site];
+		char num[48];
 
-		fprintf(out, "%12" PRIu64, f->count);
+		fprintf(out, "%12s", calls_text(num, sizeof(num), c, i));
 		if (c->timed)
 			fprintf(out, " %9.2f %9.2f", seconds(c, c->incl[i]),
 				seconds(c, f->samples));
@@ -708,7 +742,7 @@ static int print_misattribution(FILE *out, const struct report_ctx *c)
 		const struct callpath_frame *f = &m->frames[i];
 		uint32_t caller;
 
-		if (f->parent == CALLPATH_NONE)
+		if (f->parent == CALLPATH_NONE || f->folded)
 			continue;
 		caller = m->frames[f->parent].func;
 		if (caller == f->func)	/* gprof leaves self-recursion out too */
@@ -793,8 +827,8 @@ static void print_sampling(FILE *out, const struct report_ctx *c)
 int callpath_report_print(FILE *out, const struct callpath_model *m,
 			  const char *source)
 {
-	struct report_ctx c = { m, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL };
-	uint32_t *funcs = NULL, *buf = NULL, nfuncs = 0;
+	struct report_ctx c = { m, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL };
+	uint32_t *funcs = NULL, *buf = NULL, nfuncs = 0, npaths = 0;
 	int ret = -1;
 
 	/* no sample landed (a run shorter than a few ticks, an older sidecar):
@@ -805,30 +839,38 @@ int callpath_report_print(FILE *out, const struct callpath_model *m,
 	c.func_paths = calloc((size_t)m->nr_names + 1, sizeof(*c.func_paths));
 	c.incl = malloc(((size_t)m->nr_frames + 1) * sizeof(*c.incl));
 	c.path_text = calloc((size_t)m->nr_frames + 1, sizeof(*c.path_text));
+	c.rec = calloc((size_t)m->nr_frames + 1, sizeof(*c.rec));
 	funcs = malloc(((size_t)m->nr_names + 1) * sizeof(*funcs));
 	buf = malloc(((size_t)m->nr_frames + 1) * sizeof(*buf));
 	if (!c.func_calls || !c.func_samples || !c.func_paths || !c.incl ||
-	    !c.path_text || !funcs || !buf)
+	    !c.path_text || !c.rec || !funcs || !buf)
 		goto out;
 	callpath_model_inclusive(m, c.incl);
+	for (uint32_t i = 0; i < m->nr_frames; i++)
+		if (m->frames[i].folded && m->frames[i].parent != CALLPATH_NONE)
+			c.rec[m->frames[i].parent] += m->frames[i].recursive;
 	for (uint32_t i = 0; i < m->nr_frames; i++) {
 		const struct callpath_frame *f = &m->frames[i];
 
+		c.func_calls[f->func] += f->count + f->recursive;
+		c.func_samples[f->func] += f->samples;
+		if (f->folded)
+			continue;
 		if (!c.func_paths[f->func]++)
 			funcs[nfuncs++] = f->func;
-		c.func_calls[f->func] += f->count;
-		c.func_samples[f->func] += f->samples;
 		c.path_text[i] = path_text(m, i, buf);
 		if (!c.path_text[i])
 			goto out;
 	}
 	qsort_r(funcs, nfuncs, sizeof(*funcs), cmp_funcs, &c);
+	for (uint32_t i = 0; i < m->nr_frames; i++)
+		npaths += !m->frames[i].folded;
 	if (build_children(&c) < 0)
 		goto out;
 
 	fputs("\f\n\t\t\tCall-path profile\n\n", out);
 	fprintf(out, "From '%s': %" PRIu64 " calls along %u paths to %u functions.\n\n",
-		source, m->total, m->nr_frames, nfuncs);
+		source, m->total, npaths, nfuncs);
 	print_sampling(out, &c);
 	print_profile(out, &c, funcs, nfuncs, buf);
 	fputc('\f', out);
@@ -848,6 +890,7 @@ out:
 		for (uint32_t i = 0; i < m->nr_frames; i++)
 			free(c.path_text[i]);
 	free(c.path_text);
+	free(c.rec);
 	free(c.func_calls);
 	free(c.func_samples);
 	free(c.func_paths);

@@ -52,7 +52,19 @@ struct callpath_frame {
 	uint32_t func;		/* index into names[]: the function called */
 	uint32_t site;		/* index into names[]: where it was called from */
 	uint64_t count;		/* calls along this path */
-	uint64_t samples;	/* time samples with this frame innermost (self) */
+	/*
+	 * Folded recursion (sidecar.h, SIDECAR_NODE_FOLDED): a folded frame
+	 * stands for `recursive` calls of its parent's function, made from
+	 * `site` (in function `caller`, a names[] index: [external] or
+	 * [unknown] when not in the program) while the parent was on the
+	 * path, and folded into the parent.  Its count is 0; it has no
+	 * children.  Reports print its calls on the parent, "1+2692536".
+	 */
+	int folded;
+	uint32_t caller;
+	uint64_t recursive;
+	uint64_t samples;	/* time samples with this frame innermost (self);
+				   0 for a folded frame (its parent's frames hold them) */
 };
 
 struct callpath_model {
@@ -60,7 +72,7 @@ struct callpath_model {
 	uint32_t nr_frames;
 	char **names;		/* interned function names and call-site labels */
 	uint32_t nr_names;
-	uint64_t total;		/* sum of all counts */
+	uint64_t total;		/* sum of all counts and recursive calls */
 	/*
 	 * Measured time (the sidecar's per-context samples): sampling is the
 	 * sidecar's SIDECAR_SAMPLING_* (0: no samples, the report shows calls

@@ -251,9 +251,13 @@ static cold int hash_grow(struct cp_thread *t)
 	return 0;
 }
 
-/* Look the child up in the hash table; create it when new.  NULL: bound. */
+/*
+ * Look the child (call_site, callee) of node index `parent` up in the hash
+ * table; create it with `flags` when new.  NULL: bound.
+ */
 static struct cp_node *child_hashed(struct cp_thread *t, uint32_t parent,
-				    uint64_t call_site, uint64_t callee)
+				    uint64_t call_site, uint64_t callee,
+				    uint32_t flags)
 {
 	struct cp_node *n;
 	uint32_t h, i;
@@ -282,13 +286,70 @@ static struct cp_node *child_hashed(struct cp_thread *t, uint32_t parent,
 	n->callee = callee;
 	n->count = 0;
 	n->parent = parent;
+	n->flags = flags;
 	t->hash[h & t->hash_mask] = i;
 	/* the exit-time merge reads nodes below nr_nodes */
 	__atomic_store_n(&t->nr_nodes, i + 1, __ATOMIC_RELEASE);
 	return n;
 }
 
-/* The child (call_site, callee) of `parent` (not NULL), or NULL at the bound. */
+static uint32_t node_index(struct cp_thread *t, const struct cp_node *n)
+{
+	return n == &t->root ? CP_NONE : (uint32_t)(n - t->nodes);
+}
+
+/*
+ * The node index whose children a frame with node `n` makes: a folded
+ * node's frame stands for the ancestor it was folded into (its parent).
+ */
+static uint32_t frame_parent(struct cp_thread *t, const struct cp_node *n)
+{
+	return (n->flags & CP_NODE_FOLDED) ? n->parent : node_index(t, n);
+}
+
+/* The node of index `p` or one of its ancestors that calls `callee`, or CP_NONE. */
+static uint32_t on_path(const struct cp_thread *t, uint32_t p, uint64_t callee)
+{
+	for (; p != CP_NONE; p = t->nodes[p].parent)
+		if (t->nodes[p].callee == callee)
+			return p;
+	return CP_NONE;
+}
+
+/*
+ * The node a call (call_site, callee) from a frame whose node is `parent`
+ * goes to, created when new (NULL at the bound): the child of the frame's
+ * node or, when recursion is folded and the callee is already on the path,
+ * the folded node (ancestor, call_site, callee).  Folding never leaves a
+ * child with its parent's callee, so a child found in the hash table is
+ * the answer without walking the path.
+ */
+static struct cp_node *resolve(struct cp_thread *t, struct cp_node *parent,
+			       uint64_t call_site, uint64_t callee)
+{
+	uint32_t p = frame_parent(t, parent), a;
+	struct cp_node *c;
+
+	if (!cp_config.fold)
+		return child_hashed(t, p, call_site, callee, 0);
+	/* an existing child first: no path walk on the common case */
+	for (uint32_t h = hash3(p, call_site, callee);; h++) {
+		uint32_t i = t->hash[h & t->hash_mask];
+
+		if (i == CP_NONE)
+			break;
+		c = &t->nodes[i];
+		if (c->parent == p && c->call_site == call_site && c->callee == callee)
+			return c;
+	}
+	a = on_path(t, p, callee);
+	if (a == CP_NONE)
+		return child_hashed(t, p, call_site, callee, 0);
+	return child_hashed(t, a, call_site, callee, CP_NODE_FOLDED);
+}
+
+/* The node of the call (call_site, callee) from a frame whose node is `parent`
+ * (not NULL), or NULL at the bound; through the edge cache. */
 static struct cp_node *child(struct cp_thread *t, struct cp_node *parent,
 			     uint64_t call_site, uint64_t callee)
 {
@@ -298,9 +359,7 @@ static struct cp_node *child(struct cp_thread *t, struct cp_node *parent,
 	if (e->parent == parent && e->call_site == call_site &&
 	    e->callee == callee)
 		return e->child;
-	c = child_hashed(t, parent == &t->root ? CP_NONE
-					       : (uint32_t)(parent - t->nodes),
-			 call_site, callee);
+	c = resolve(t, parent, call_site, callee);
 	if (c) {
 		e->parent = parent;
 		e->call_site = call_site;

@@ -62,16 +62,30 @@ struct cp_config {
 	uint32_t depth;		/* CALLPATH_DEPTH: keep last k frames, 0 = all */
 	uint32_t max_nodes;	/* CALLPATH_MAX_NODES: per-thread node bound */
 	uint32_t max_depth;	/* CALLPATH_MAX_DEPTH: shadow stack entries */
+	uint32_t fold;		/* fold recursion (CALLPATH_RECURSION, default) */
 };
 
-/* One calling-context-tree node in a thread's pool (32 bytes). */
+/*
+ * One calling-context-tree node in a thread's pool (32 bytes).
+ *
+ * Recursion is folded (the bounded calling-context tree of Ammons, Ball and
+ * Larus): a call whose callee is already on the path goes back to that
+ * ancestor A instead of growing the path.  It is counted in a folded node,
+ * a child of A keyed (A, call site, callee) with CP_NODE_FOLDED set: one per
+ * call site the recursion comes back through, whatever the depth.  A frame
+ * running a folded call has the folded node as its node, and stands for A:
+ * its calls are A's children (or fold again).  The choice is made when the
+ * edge (frame's node, call site, callee) is first resolved and the edge
+ * cache keeps it, so a recursion's calls are fast-path cache hits.
+ */
 struct cp_node {
 	uint64_t call_site;
 	uint64_t callee;
 	uint64_t count;
 	uint32_t parent;	/* CP_NONE for children of the root */
-	uint32_t pad;
+	uint32_t flags;		/* CP_NODE_FOLDED */
 };
+#define CP_NODE_FOLDED 1u
 
 /*
  * One entry of a thread's edge cache: a direct-mapped table of tree edges

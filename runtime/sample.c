@@ -107,7 +107,11 @@ static void credit(uintptr_t pc, uintptr_t sp)
 		t->unplaced++;
 		return;
 	}
-	t->samples[top->node - t->nodes]++;
+	/* a recursive call's frame stands for the ancestor it was folded into */
+	if (top->node->flags & CP_NODE_FOLDED)
+		t->samples[top->node->parent]++;
+	else
+		t->samples[top->node - t->nodes]++;
 }
 
 static void handler(int sig, siginfo_t *si, void *ucv)

@@ -10,7 +10,7 @@
 set -u
 : "${SRCDIR:?}" "${BUILDDIR:?}" "${WORKDIR:?}"
 export LC_ALL=C
-unset GMON_OUT_PREFIX CALLPATH_DEPTH CALLPATH_MAX_NODES CALLPATH_MAX_DEPTH LD_PRELOAD
+unset GMON_OUT_PREFIX CALLPATH_DEPTH CALLPATH_MAX_NODES CALLPATH_MAX_DEPTH CALLPATH_RECURSION LD_PRELOAD
 CP_EX="$SRCDIR/callpath/examples"
 CP_LIB="$BUILDDIR/callpath"
 CP_SO="$CP_LIB/libcallpath.so"
@@ -51,6 +51,15 @@ main;b;d 2
 main;b;d;c 2
 main;op 7
 main;r 1
+main;r;leaf 1
+main;r;r 3
+END
+}
+
+# cp_acceptance_expected_full: the same with CALLPATH_RECURSION=full.
+cp_acceptance_expected_full() {
+	cp_acceptance_expected | grep -v "^main;r;"
+	cat <<'END'
 main;r;r 1
 main;r;r;r 1
 main;r;r;r;r 1

@@ -52,7 +52,7 @@ sed -n '/^			Call-path profile$/,$p' "$d/out.txt" |
 cat >"$WORKDIR/report.expected" <<'END'
 			Call-path profile
 
-From 'gmon.out.callpath': 39 calls along 13 paths to 8 functions.
+From 'gmon.out.callpath': 39 calls along 10 paths to 8 functions.
 
 Each function's calls, split by the path that reached it.  A path
 lists the functions from the outermost, each with the call site it
@@ -73,12 +73,9 @@ op: 7 calls, 1 path
        calls  %calls  path
            7 100.00  main -> op (main+OFF)
 
-r: 4 calls, 4 paths
+r: 4 calls, 1 path
        calls  %calls  path
-           1  25.00  main -> r (main+OFF)
-           1  25.00  main -> r (main+OFF) -> r (r+OFF)
-           1  25.00  main -> r (main+OFF) -> r (r+OFF) -> r (r+OFF)
-           1  25.00  main -> r (main+OFF) -> r (r+OFF) -> r (r+OFF) -> r (r+OFF)
+         1+3 100.00  main -> r (main+OFF)
 
 a: 3 calls, 1 path
        calls  %calls  path
@@ -90,7 +87,7 @@ d: 2 calls, 1 path
 
 leaf: 1 call, 1 path
        calls  %calls  path
-           1 100.00  main -> r (main+OFF) -> r (r+OFF) -> r (r+OFF) -> r (r+OFF) -> leaf (r+OFF)
+           1 100.00  main -> r (main+OFF) -> leaf (r+OFF)
 
 main: 1 call, 1 path
        calls  %calls  path
@@ -109,13 +106,10 @@ marks a function reached along more than one path.
            2      d (b+OFF)
            2        *c (d+OFF)
            7    op (main+OFF)
+         1+3    r (main+OFF)
+           1      leaf (r+OFF)
            3    a (main+OFF)
            3      *c (a+OFF)
-           1    *r (main+OFF)
-           1      *r (r+OFF)
-           1        *r (r+OFF)
-           1          *r (r+OFF)
-           1            leaf (r+OFF)
 END
 tr -d '\f' <"$d/report" >"$d/report.noff"
 cp_same "report and tree of the -O0 build" "$WORKDIR/report.expected" "$d/report.noff"
