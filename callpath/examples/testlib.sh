@@ -152,3 +152,52 @@ cp_folded_pairs() {
 		c[(n > 1 ? f[n - 1] : "-") " " f[n]] += $2
 	} END { for (k in c) print k, c[k] }' | sort
 }
+
+# ---- time per calling context (t46x) ----
+
+# cp_hist GMON: "SAMPLES HZ": the sum of gmon.out's histogram bins and its
+# sampling rate, read from the file itself (an independent check on what
+# the runtime credited).
+cp_hist() {
+	python3 - "$1" <<'PY'
+import struct, sys
+d = open(sys.argv[1], 'rb').read()
+assert d[:4] == b'gmon', 'not a gmon file'
+p, total, hz = 20, 0, 0
+while p < len(d):
+    tag = d[p]; p += 1
+    if tag == 0:
+        lo, hi, n, rate = struct.unpack_from('<QQII', d, p); p += 24 + 16
+        total += sum(struct.unpack_from('<%dH' % n, d, p)); p += 2 * n; hz = rate
+    elif tag == 1:
+        p += 20
+    elif tag == 2:
+        n = struct.unpack_from('<I', d, p)[0]; p += 4 + 16 * n
+    else:
+        sys.exit('bad tag %d' % tag)
+print(total, hz)
+PY
+}
+
+# cp_func_samples FOLDED NAME: samples of a time folded file (--folded)
+# whose innermost function is NAME.
+cp_func_samples() {
+	awk -v n="$2" '{ k = $1; sub(/.*;/, "", k); if (k == n) s += $NF } END { print s + 0 }' "$1"
+}
+
+# cp_path_samples FOLDED STACK: the samples of one folded line.
+cp_path_samples() {
+	awk -v k="$2" '$1 == k { s += $NF } END { print s + 0 }' "$1"
+}
+
+# cp_flat_self GPROF PROG GMON NAME: NAME's self seconds in gprof's flat
+# profile (from the histogram, by program counter).
+cp_flat_self() {
+	"$1" -b -p "$2" "$3" | awk -v n="$4" '$NF == n { print $3; exit }'
+}
+
+# cp_within GOT WANT PCT [SLACK]: |GOT - WANT| <= PCT% of WANT + SLACK.
+cp_within() {
+	awk -v g="$1" -v w="$2" -v p="$3" -v s="${4:-0}" \
+		'BEGIN { d = g - w; if (d < 0) d = -d; exit !(d <= p * w / 100 + s) }'
+}
