@@ -623,6 +623,37 @@ static void test_sidecar__merge_sums_recursion_and_samples(void **state)
 	sidecar_free(dst);
 }
 
+/* Unplaced samples and the stopped bit: header word 132, summed, saturating. */
+static void test_sidecar__unplaced_samples_round_trip_sum_and_saturate(void **state)
+{
+	struct sidecar *sc = fixture(), *src = fixture(), *back = NULL;
+	char err[256] = "";
+	size_t len;
+	unsigned char *buf;
+
+	(void)state;
+	sc->sampling = SIDECAR_SAMPLING_SELF;
+	sc->unplaced_samples = 7;
+	src->sampling = SIDECAR_SAMPLING_SELF | SIDECAR_SAMPLING_STOPPED;
+	src->unplaced_samples = 5;
+	assert_int_equal(sidecar_merge(sc, src, err, sizeof(err)), 0);
+	assert_int_equal(sc->unplaced_samples, 12);
+	assert_int_equal(sc->sampling, SIDECAR_SAMPLING_SELF | SIDECAR_SAMPLING_STOPPED);
+	buf = encode(sc, &len);
+	assert_int_equal(get32le(buf + 132), 12);
+	assert_int_equal(sidecar_decode(buf, len, "u", &back, err, sizeof(err)), 0);
+	assert_int_equal(back->unplaced_samples, 12);
+	assert_int_equal(back->sampling, SIDECAR_SAMPLING_SELF | SIDECAR_SAMPLING_STOPPED);
+	sidecar_free(back);
+	free(buf);
+	sc->unplaced_samples = (uint64_t)1 << 40;
+	buf = encode(sc, &len);
+	assert_int_equal(get32le(buf + 132), UINT32_MAX);
+	free(buf);
+	sidecar_free(src);
+	sidecar_free(sc);
+}
+
 static void test_sidecar__rejects_a_program_range_that_ends_before_it_starts(void **state)
 {
 	struct sidecar *sc = fixture(), *back;
@@ -840,6 +871,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sidecar__round_trip_keeps_header_and_tree),
+		cmocka_unit_test(test_sidecar__unplaced_samples_round_trip_sum_and_saturate),
 		cmocka_unit_test(test_sidecar__rejects_every_truncation),
 		cmocka_unit_test(test_sidecar__truncated_node_table_names_the_byte),
 		cmocka_unit_test(test_sidecar__rejects_bad_magic),
