@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "callpath/arcs.h"
 #include "callpath/sidecar.h"
 #include "diff/profile.h"
 #include "utils/error.h"
@@ -647,137 +648,68 @@ static int print_tree(FILE *out, struct report_ctx *c)
 }
 
 /* ------------------------------------------------------------------------ */
-/* Misattribution: measured time per caller against gprof's call-count split */
-
-struct arc_share {
-	uint32_t callee, caller;	/* name indices */
-	uint64_t calls, samples;	/* the arc's calls; inclusive samples of the
-					   callee's outermost frames under it */
-};
-
-static int cmp_arcs(const void *pa, const void *pb)
-{
-	const struct arc_share *a = pa, *b = pb;
-
-	if (a->callee != b->callee)
-		return a->callee < b->callee ? -1 : 1;
-	return a->caller != b->caller ? (a->caller < b->caller ? -1 : 1) : 0;
-}
+/* Misattribution: measured time per caller against gprof's call-count split
+ * (the arcs' measured time: arcs.h) */
 
 struct misattributed {
-	uint32_t callee, caller;
+	const struct callpath_arc *arc;
 	double gprof, measured;		/* shares, 0..1 */
-	uint64_t calls, total_calls, samples, total_samples;
 };
 
 static int cmp_misattributed(const void *pa, const void *pb)
 {
 	const struct misattributed *a = pa, *b = pb;
 	double da = fabs(a->measured - a->gprof), db = fabs(b->measured - b->gprof);
+	int c;
 
 	if (da != db)
 		return da > db ? -1 : 1;
-	if (a->callee != b->callee)
-		return a->callee < b->callee ? -1 : 1;
-	return a->caller < b->caller ? -1 : a->caller > b->caller;
+	c = strcmp(a->arc->callee, b->arc->callee);
+	return c ? c : strcmp(a->arc->caller, b->arc->caller);
 }
 
 /*
- * outer[i]: frame i is its function's outermost frame on its path (no
- * ancestor calls the same function), so that a recursion's time is counted
- * once.  Depth-first over the children lists with a per-function count of
- * the frames on the current path.
+ * Is the measured share `meas` of a callee's `samples` off gprof's call
+ * share `g` by more than the threshold and the sampling noise?
  */
-static int outermost_frames(const struct report_ctx *c, unsigned char *outer)
+static int misattributed(double g, double meas, uint64_t samples)
 {
-	const struct callpath_model *m = c->m;
-	uint32_t n = m->nr_frames;
-	uint32_t *on_path = calloc((size_t)m->nr_names + 1, sizeof(*on_path));
-	uint32_t *stack = malloc(((size_t)n + 1) * sizeof(*stack));
-	unsigned char *done = calloc((size_t)n + 1, 1);
-	uint32_t sp = 0;
-	int ret = -1;
+	double sigma = sqrt(g * (1.0 - g) / (double)samples);
+	double d = fabs(meas - g);
 
-	if (!on_path || !stack || !done)
-		goto out;
-	for (uint32_t k = c->first[1]; k > c->first[0]; k--)
-		stack[sp++] = c->kids[k - 1];
-	/* a frame is on the stack twice: entering (done 0), then leaving */
-	while (sp) {
-		uint32_t i = stack[sp - 1];
-		uint32_t fn = m->frames[i].func;
-
-		if (done[i]) {
-			on_path[fn]--;
-			sp--;
-			continue;
-		}
-		done[i] = 1;
-		outer[i] = on_path[fn] == 0;
-		on_path[fn]++;
-		for (uint32_t k = c->first[i + 2]; k > c->first[i + 1]; k--)
-			stack[sp++] = c->kids[k - 1];
-	}
-	ret = 0;
-out:
-	free(on_path);
-	free(stack);
-	free(done);
-	return ret;
+	return d > CALLPATH_MISATTRIBUTION_THRESHOLD && d > 2.0 * sigma;
 }
 
 static int print_misattribution(FILE *out, const struct report_ctx *c)
 {
 	const struct callpath_model *m = c->m;
-	uint32_t n = m->nr_frames, na = 0, nbad = 0;
-	struct arc_share *arcs = malloc(((size_t)n + 1) * sizeof(*arcs));
-	struct misattributed *bad = malloc(((size_t)n + 1) * sizeof(*bad));
-	unsigned char *outer = calloc((size_t)n + 1, 1);
-	int ret = -1;
+	struct callpath_arcs *arcs = NULL;
+	struct misattributed *bad = NULL;
+	size_t nbad = 0;
 
-	if (!arcs || !bad || !outer || outermost_frames(c, outer) < 0)
-		goto out;
-	/* one entry per frame called by another function, then summed per arc */
-	for (uint32_t i = 0; i < n; i++) {
-		const struct callpath_frame *f = &m->frames[i];
-		uint32_t caller;
-
-		if (f->parent == CALLPATH_NONE || f->folded)
-			continue;
-		caller = m->frames[f->parent].func;
-		if (caller == f->func)	/* gprof leaves self-recursion out too */
-			continue;
-		arcs[na++] = (struct arc_share){ f->func, caller, f->count,
-						 outer[i] ? c->incl[i] : 0 };
+	if (callpath_arcs_build(m, &arcs) < 0)
+		return -1;
+	bad = malloc((arcs->nr + 1) * sizeof(*bad));
+	if (!bad) {
+		callpath_arcs_free(arcs);
+		return -1;
 	}
-	qsort(arcs, na, sizeof(*arcs), cmp_arcs);
-	for (uint32_t lo = 0; lo < na;) {
-		uint32_t hi = lo, w = lo;
-		uint64_t calls = 0, samples = 0;
-
-		for (; hi < na && arcs[hi].callee == arcs[lo].callee; hi++) {
-			if (w > lo && arcs[w - 1].caller == arcs[hi].caller) {
-				arcs[w - 1].calls += arcs[hi].calls;
-				arcs[w - 1].samples += arcs[hi].samples;
-			} else {
-				arcs[w++] = arcs[hi];
-			}
-			calls += arcs[hi].calls;
-			samples += arcs[hi].samples;
-		}
+	for (size_t lo = 0, hi; lo < arcs->nr; lo = hi) {
+		for (hi = lo; hi < arcs->nr &&
+			      !strcmp(arcs->arcs[hi].callee, arcs->arcs[lo].callee); hi++)
+			;
 		/* one caller: both splits give it everything */
-		for (uint32_t k = lo; w - lo > 1 && calls && samples && k < w; k++) {
-			double g = (double)arcs[k].calls / (double)calls;
-			double meas = (double)arcs[k].samples / (double)samples;
-			double sigma = sqrt(g * (1.0 - g) / (double)samples);
-			double d = fabs(meas - g);
+		for (size_t k = lo; hi - lo > 1 && k < hi; k++) {
+			const struct callpath_arc *a = &arcs->arcs[k];
+			double g, meas;
 
-			if (d > CALLPATH_MISATTRIBUTION_THRESHOLD && d > 2.0 * sigma)
-				bad[nbad++] = (struct misattributed){
-					arcs[k].callee, arcs[k].caller, g, meas,
-					arcs[k].calls, calls, arcs[k].samples, samples };
+			if (!a->callee_calls || !a->callee_samples)
+				continue;
+			g = (double)a->calls / (double)a->callee_calls;
+			meas = (double)a->samples / (double)a->callee_samples;
+			if (misattributed(g, meas, a->callee_samples))
+				bad[nbad++] = (struct misattributed){ a, g, meas };
 		}
-		lo = hi;
 	}
 	qsort(bad, nbad, sizeof(*bad), cmp_misattributed);
 
@@ -790,21 +722,18 @@ static int print_misattribution(FILE *out, const struct report_ctx *c)
 		100.0 * CALLPATH_MISATTRIBUTION_THRESHOLD);
 	if (!nbad)
 		fputs("none: gprof's split is right within that margin.\n", out);
-	for (uint32_t k = 0; k < nbad; k++) {
-		const struct misattributed *b = &bad[k];
+	for (size_t k = 0; k < nbad; k++) {
+		const struct callpath_arc *a = bad[k].arc;
 
 		fprintf(out, "%s: gprof gives %.1f%% to %s, measured %.1f%%"
 			" (%" PRIu64 " of %" PRIu64 " calls, %.2f of %.2f seconds)\n",
-			m->names[b->callee], 100.0 * b->gprof, m->names[b->caller],
-			100.0 * b->measured, b->calls, b->total_calls,
-			seconds(c, b->samples), seconds(c, b->total_samples));
+			a->callee, 100.0 * bad[k].gprof, a->caller,
+			100.0 * bad[k].measured, a->calls, a->callee_calls,
+			seconds(c, a->samples), seconds(c, a->callee_samples));
 	}
-	ret = 0;
-out:
-	free(arcs);
 	free(bad);
-	free(outer);
-	return ret;
+	callpath_arcs_free(arcs);
+	return 0;
 }
 
 static void print_sampling(FILE *out, const struct report_ctx *c)
