@@ -128,16 +128,27 @@ static int load_sidecar(const char *explicit_file, char *const *gmons, size_t n,
 	return 0;
 }
 
+/* The sidecar has time samples: the runtime chained the profiling timer. */
+static int check_samples(const struct callpath_model *m, const char *source,
+			 const char *output)
+{
+	if (m->sampling & SIDECAR_SAMPLING_SELF)
+		return 0;
+	return error("cannot write '%s': '%s' has no time samples (written by an "
+		     "older runtime, or the program ran without the profiling "
+		     "timer); --folded-calls writes call counts", output, source);
+}
+
 int callpath_cmd_gprof(const struct egprof_opts *o, const struct profile *p)
 {
 	struct callpath_symopts so = { 0, 0, upstream_addr_to_line };
 	struct sidecar *sc = NULL;
 	struct callpath_model *m = NULL;
-	struct folded *f = NULL;
+	struct folded *ft = NULL, *fc = NULL;
 	char source[4200];
 	int ret = 1;
 
-	if (!o->callpath && !o->folded_path)
+	if (!o->callpath && !o->folded_path && !o->folded_calls_path)
 		return 0;
 	upstream_line_options(&so.lines, &so.full_paths);
 	/* p->binary is the image upstream read (a.out without operands),
@@ -147,26 +158,46 @@ int callpath_cmd_gprof(const struct egprof_opts *o, const struct profile *p)
 	    check_build_id(sc, source, p->binary) < 0 ||
 	    callpath_model_build(sc, p, &so, &m) < 0)
 		goto out;
+	if (o->folded_path && check_samples(m, source, o->folded_path) < 0)
+		goto out;
 	if (o->callpath) {
 		fflush(stdout);
 		if (callpath_report_print(stdout, m, source) < 0)
 			goto out;
 		fflush(stdout);
 	}
-	if (o->folded_path &&
-	    (folded_build(m, &f) < 0 || folded_save(o->outs, o->folded_path, f) < 0))
+	/* both built before either is written: all outputs or none */
+	if ((o->folded_path && folded_build(m, FOLDED_SAMPLES, &ft) < 0) ||
+	    (o->folded_calls_path && folded_build(m, FOLDED_CALLS, &fc) < 0))
+		goto out;
+	if ((ft && folded_save(o->outs, o->folded_path, ft) < 0) ||
+	    (fc && folded_save(o->outs, o->folded_calls_path, fc) < 0))
 		goto out;
 	ret = 0;
 out:
-	folded_free(f);
+	folded_free(ft);
+	folded_free(fc);
 	callpath_model_free(m);
 	sidecar_free(sc);
 	return ret;
 }
 
-/* One side's folded stacks; *out NULL when it has no sidecars. */
+/* One side of a diff: its paths by calls, and by time when it has samples. */
+struct side_paths {
+	struct folded *calls;
+	struct folded *time;	/* NULL without samples */
+	double hz;
+};
+
+static void side_paths_release(struct side_paths *sp)
+{
+	folded_free(sp->calls);
+	folded_free(sp->time);
+}
+
+/* One side's folded stacks; sp->calls NULL when it has no sidecars. */
 static int side_folded(const struct callpath_side *s, int required,
-		       struct folded **out)
+		       struct side_paths *sp)
 {
 	char *const *gmons = s->gmon_files ? s->gmon_files : s->p->gmon_files;
 	size_t n = s->gmon_files ? s->ngmon : s->p->ngmon, missing;
@@ -176,7 +207,6 @@ static int side_folded(const struct callpath_side *s, int required,
 	char source[4200];
 	int ret = -1;
 
-	*out = NULL;
 	if (!required) {
 		/* only look: a side without sidecars turns the feature off */
 		if (callpath_sum_read(gmons, n, &sc, &missing) < 0)
@@ -191,7 +221,12 @@ static int side_folded(const struct callpath_side *s, int required,
 		return -1;
 	}
 	if (check_build_id(sc, source, s->p->binary) < 0 ||
-	    callpath_model_build(sc, s->p, &so, &m) < 0 || folded_build(m, out) < 0)
+	    callpath_model_build(sc, s->p, &so, &m) < 0 ||
+	    folded_build(m, FOLDED_CALLS, &sp->calls) < 0)
+		goto out;
+	sp->hz = m->hz;
+	if ((m->sampling & SIDECAR_SAMPLING_SELF) &&
+	    folded_build(m, FOLDED_SAMPLES, &sp->time) < 0)
 		goto out;
 	ret = 0;
 out:
@@ -203,36 +238,51 @@ out:
 int callpath_cmd_diff(const struct egprof_opts *o, const struct callpath_side *a,
 		      const struct callpath_side *b)
 {
-	struct folded *fa = NULL, *fb = NULL;
-	struct pathdiff *d = NULL;
+	struct side_paths sa = { NULL, NULL, 0 }, sb = { NULL, NULL, 0 };
+	struct pathdiff *d = NULL, *dt = NULL;
+	const char *la = a->label ? a->label : "A", *lb = b->label ? b->label : "B";
 	int ret = 1;
 
-	if (!o->callpath && !o->folded_path && !o->extended)
+	if (!o->callpath && !o->folded_path && !o->folded_calls_path && !o->extended)
 		return 0;
-	if (side_folded(a, o->callpath, &fa) < 0 || side_folded(b, o->callpath, &fb) < 0)
+	if (side_folded(a, o->callpath, &sa) < 0 || side_folded(b, o->callpath, &sb) < 0)
 		goto out;
-	if (!fa || !fb) {
+	if (!sa.calls || !sb.calls) {
 		if (o->folded_path)
 			warning("not writing '%s': both profiles need call-path "
 				"sidecars", o->folded_path);
+		if (o->folded_calls_path)
+			warning("not writing '%s': both profiles need call-path "
+				"sidecars", o->folded_calls_path);
 		ret = 0;
 		goto out;
 	}
-	if (pathdiff_compute(fa, fb, &d) < 0)
+	if (pathdiff_compute(sa.calls, sb.calls, &d) < 0 ||
+	    (sa.time && sb.time && pathdiff_compute(sa.time, sb.time, &dt) < 0))
 		goto out;
+	if (o->folded_path && !dt) {
+		error("cannot write '%s': both profiles' call-path sidecars need time "
+		      "samples; --folded-calls writes call counts", o->folded_path);
+		goto out;
+	}
 	if (o->callpath || o->extended) {
+		struct pathdiff_time_opts to = { sa.hz, sb.hz, o->noise_sigmas };
+
 		fflush(stdout);
-		if (pathdiff_print(stdout, d, a->label ? a->label : "A",
-				   b->label ? b->label : "B") < 0)
+		if (dt && pathdiff_print_time(stdout, dt, la, lb, &to) < 0)
+			goto out;
+		if (pathdiff_print(stdout, d, la, lb) < 0)
 			goto out;
 		fflush(stdout);
 	}
-	if (o->folded_path && folded_save_diff(o->outs, o->folded_path, d) < 0)
+	if ((o->folded_path && folded_save_diff(o->outs, o->folded_path, dt) < 0) ||
+	    (o->folded_calls_path && folded_save_diff(o->outs, o->folded_calls_path, d) < 0))
 		goto out;
 	ret = 0;
 out:
 	pathdiff_free(d);
-	folded_free(fa);
-	folded_free(fb);
+	pathdiff_free(dt);
+	side_paths_release(&sa);
+	side_paths_release(&sb);
 	return ret;
 }

@@ -2,13 +2,15 @@
  * cpdump - print call-path sidecars raw (a debugging aid; the report is
  * `gprof --callpath/--folded`, doc/callpath-report.md).
  *
- *   cpdump [-f] [-H] [-s NMFILE] FILE...
+ *   cpdump [-f] [-H] [-t] [-s NMFILE] FILE...
  *
  * Several files are summed (sidecar_merge: in the first file's address
  * space, so runs of one PIE line up; another binary's file is refused).  Default output: the header and
  * the tree, one node per line, indented by depth.  -f prints folded paths
- * ("a;b;c COUNT", one per node with a non-zero count) instead, -H the
- * header only.  -s NMFILE names addresses using `nm -n` output of the
+ * ("a;b;c COUNT", one per node with a non-zero count; folded recursion
+ * as one line per call site it came back through) instead, -H the
+ * header only, -t the tree with each node's time samples ("(N samples)"
+ * after the call site; -f -t: folded paths of samples).  -s NMFILE names addresses using `nm -n` output of the
  * executable (addresses are taken relative to the recorded load address, so
  * PIE works); without it addresses are printed raw.
  */
@@ -103,13 +105,22 @@ static const struct sym *symtab_find(const struct symtab *st, uint64_t addr)
 	return lo ? &st->syms[lo - 1] : NULL;
 }
 
-static void put_addr(FILE *out, const struct symtab *st, uint64_t bias,
-		     uint64_t addr, int with_offset)
+/* The function holding run-time address `addr`, or NULL. */
+static const struct sym *sym_at(const struct symtab *st, uint64_t bias,
+				uint64_t addr)
 {
 	const struct sym *s = st->nr ? symtab_find(st, addr - bias) : NULL;
 
 	if (s && st->sized && addr - bias >= s->addr + s->size)
 		s = NULL;
+	return s;
+}
+
+static void put_addr(FILE *out, const struct symtab *st, uint64_t bias,
+		     uint64_t addr, int with_offset)
+{
+	const struct sym *s = sym_at(st, bias, addr);
+
 	if (!s || addr < bias) {
 		fprintf(out, "0x%" PRIx64, addr);
 		return;
@@ -138,44 +149,96 @@ static void print_header(FILE *out, const struct sidecar *sc)
 		sc->threads, sc->nr_nodes, sidecar_total(sc),
 		sc->failure < SIDECAR_FAIL_NR ? sidecar_failure_names[sc->failure]
 					      : "unknown");
+	fprintf(out, "sampling 0x%x\nsamples %" PRIu64 "\nunplaced-samples %" PRIu64 "\n",
+		sc->sampling, sidecar_total_samples(sc), sc->unplaced_samples);
 	for (int d = 0; d < SIDECAR_DROP_NR; d++)
 		fprintf(out, "dropped-%s %" PRIu64 "\n", sidecar_drop_names[d],
 			sc->dropped[d]);
 }
 
+/*
+ * The middle frame of a folded-recursion node's folded line
+ * ("parent's path;caller;callee N", one line per call site whatever the
+ * depth): the function holding its call site, which made the recursive
+ * calls, left out when it is the callee itself ("main;fib;fib" for direct
+ * recursion, "main;even;odd;even" for mutual), [external] when the site is
+ * outside the program.  So the line's last two frames are the (caller,
+ * callee) pair of its calls, as for every other line.
+ */
+static void put_folded_caller(FILE *out, const struct symtab *st,
+			      const struct sidecar *sc, const struct sidecar_node *n)
+{
+	const struct sym *caller = sym_at(st, sc->load_address, n->call_site);
+
+	if (n->call_site == 0) {
+		fputs(";[external]", out);
+	} else if (!caller || caller != sym_at(st, sc->load_address, n->callee)) {
+		fputc(';', out);
+		put_addr(out, st, sc->load_address, n->call_site, 0);
+	}
+}
+
 static int print_nodes(FILE *out, const struct sidecar *sc,
-		       const struct symtab *st, int folded)
+		       const struct symtab *st, int folded, int samples)
 {
 	uint32_t *path = malloc(((size_t)sc->nr_nodes + 1) * sizeof(*path));
+	uint64_t *rec = malloc(((size_t)sc->nr_nodes + 1) * sizeof(*rec));
 
-	if (!path)
+	if (!path || !rec) {
+		free(path);
+		free(rec);
 		return -1;
+	}
+	sidecar_folded_sums(sc, rec);
 	for (uint32_t i = 0; i < sc->nr_nodes; i++) {
 		const struct sidecar_node *n = &sc->nodes[i];
 		uint32_t depth = sidecar_path(sc, i, path, sc->nr_nodes);
+		int is_folded = (n->flags & SIDECAR_NODE_FOLDED) != 0;
 
 		if (folded) {
-			if (!n->count)
+			uint64_t v = samples ? n->self_samples
+					     : is_folded ? n->recursive : n->count;
+
+			if (!v)
 				continue;
-			for (uint32_t d = 0; d < depth; d++) {
+			for (uint32_t d = 0; d + is_folded < depth; d++) {
 				if (d)
 					fputc(';', out);
 				put_addr(out, st, sc->load_address,
 					 sc->nodes[path[d]].callee, 0);
 			}
-			fprintf(out, " %" PRIu64 "\n", n->count);
+			if (is_folded) {
+				put_folded_caller(out, st, sc, n);
+				fputc(';', out);
+				put_addr(out, st, sc->load_address, n->callee, 0);
+			}
+			fprintf(out, " %" PRIu64 "\n", v);
 			continue;
 		}
-		fprintf(out, "%*s%" PRIu64 " ", (int)(2 * (depth - 1)), "", n->count);
+		/* gprof's notation: calls from outside + recursive calls */
+		if (is_folded)
+			fprintf(out, "%*s+%" PRIu64 " ", (int)(2 * (depth - 1)), "",
+				n->recursive);
+		else if (rec[i])
+			fprintf(out, "%*s%" PRIu64 "+%" PRIu64 " ", (int)(2 * (depth - 1)),
+				"", n->count, rec[i]);
+		else
+			fprintf(out, "%*s%" PRIu64 " ", (int)(2 * (depth - 1)), "",
+				n->count);
 		put_addr(out, st, sc->load_address, n->callee, 0);
 		fputs(" <- ", out);
 		if (n->call_site == 0)
 			fputs("[external]", out);	/* outside the program */
 		else
 			put_addr(out, st, sc->load_address, n->call_site, 1);
+		if (is_folded)
+			fputs(" (recursion folded into the parent)", out);
+		else if (samples)
+			fprintf(out, " (%" PRIu64 " samples)", n->self_samples);
 		fputc('\n', out);
 	}
 	free(path);
+	free(rec);
 	return 0;
 }
 
@@ -183,11 +246,14 @@ int main(int argc, char **argv)
 {
 	struct symtab st = { 0 };
 	struct sidecar *total = NULL;
-	int folded = 0, header_only = 0, opt, ret = 1;
+	int folded = 0, header_only = 0, samples = 0, opt, ret = 1;
 	char err[4096];
 
-	while ((opt = getopt(argc, argv, "fHs:")) != -1) {
+	while ((opt = getopt(argc, argv, "fHts:")) != -1) {
 		switch (opt) {
+		case 't':
+			samples = 1;
+			break;
 		case 'f':
 			folded = 1;
 			break;
@@ -199,12 +265,12 @@ int main(int argc, char **argv)
 				goto out;
 			break;
 		default:
-			fprintf(stderr, "usage: cpdump [-f] [-H] [-s NMFILE] FILE...\n");
+			fprintf(stderr, "usage: cpdump [-f] [-H] [-t] [-s NMFILE] FILE...\n");
 			goto out;
 		}
 	}
 	if (optind >= argc) {
-		fprintf(stderr, "usage: cpdump [-f] [-H] [-s NMFILE] FILE...\n");
+		fprintf(stderr, "usage: cpdump [-f] [-H] [-t] [-s NMFILE] FILE...\n");
 		goto out;
 	}
 	for (int i = optind; i < argc; i++) {
@@ -228,7 +294,7 @@ int main(int argc, char **argv)
 	}
 	if (!folded)
 		print_header(stdout, total);
-	if (!header_only && print_nodes(stdout, total, &st, folded) < 0) {
+	if (!header_only && print_nodes(stdout, total, &st, folded, samples) < 0) {
 		fprintf(stderr, "cpdump: out of memory\n");
 		goto out;
 	}

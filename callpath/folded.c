@@ -47,18 +47,35 @@ static size_t put_frame(char *out, const char *name)
 	return n;
 }
 
+/*
+ * "main;b;c": the functions of frame idx's path.  A folded-recursion frame
+ * is one line per call site whatever the depth: its parent's path, the
+ * function that made the recursive calls unless it is the callee itself,
+ * and the callee ("main;fib;fib 2692536", "main;even;odd;even 54"), so that
+ * the last two frames of every line are the (caller, callee) of its calls.
+ */
 static char *stack_text(const struct callpath_model *m, uint32_t idx, uint32_t *buf)
 {
+	const struct callpath_frame *f = &m->frames[idx];
 	uint32_t depth = callpath_model_path(m, idx, buf, m->nr_frames);
+	const char *caller = NULL;
 	size_t len = 1, off = 0;
 	char *s;
 
+	if (f->folded && strcmp(m->names[f->caller], m->names[f->func]))
+		caller = m->names[f->caller];
 	for (uint32_t d = 0; d < depth; d++)
 		len += put_frame(NULL, m->names[m->frames[buf[d]].func]) + 1;
+	if (caller)
+		len += put_frame(NULL, caller) + 1;
 	s = malloc(len);
 	if (!s)
 		return NULL;
 	for (uint32_t d = 0; d < depth; d++) {
+		if (d == depth - 1 && caller) {
+			s[off++] = ';';
+			off += put_frame(s + off, caller);
+		}
 		if (d)
 			s[off++] = ';';
 		off += put_frame(s + off, m->names[m->frames[buf[d]].func]);
@@ -73,7 +90,8 @@ static int cmp_stacks(const void *a, const void *b)
 		      ((const struct folded_stack *)b)->stack);
 }
 
-int folded_build(const struct callpath_model *m, struct folded **out)
+int folded_build(const struct callpath_model *m, enum folded_value value,
+		 struct folded **out)
 {
 	struct folded *f = calloc(1, sizeof(*f));
 	uint32_t *buf = malloc(((size_t)m->nr_frames + 1) * sizeof(*buf));
@@ -86,12 +104,16 @@ int folded_build(const struct callpath_model *m, struct folded **out)
 	if (!f->stacks)
 		goto oom;
 	for (uint32_t i = 0; i < m->nr_frames; i++) {
-		if (!m->frames[i].count)
+		uint64_t v = value == FOLDED_SAMPLES ? m->frames[i].samples
+			     : m->frames[i].folded ? m->frames[i].recursive
+						   : m->frames[i].count;
+
+		if (!v)
 			continue;
 		f->stacks[f->nr].stack = stack_text(m, i, buf);
 		if (!f->stacks[f->nr].stack)
 			goto oom;
-		f->stacks[f->nr++].count = m->frames[i].count;
+		f->stacks[f->nr++].count = v;
 	}
 	qsort(f->stacks, f->nr, sizeof(*f->stacks), cmp_stacks);
 	/* the same names through different call sites: one line */

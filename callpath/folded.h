@@ -3,19 +3,20 @@
 /*
  * folded.h - call paths as folded stacks (`--folded FILE`), the input of
  * flamegraph.pl and speedscope: one line per path, function names from the
- * outermost to the called one separated by ';', a space, then the number of
- * calls of the last function along that path:
+ * outermost to the called one separated by ';', a space, then the time
+ * samples in the last function itself along that path (`--folded`: the
+ * width flamegraph.pl and speedscope draw) or its calls (`--folded-calls`):
  *
  *   main;b;d;c 2
  *
- * Every frame of the calling-context tree is a line, so "main;b 9" sits
- * beside "main;b;c 7".  Paths that differ only in their call sites are one
+ * Every frame of the calling-context tree with a non-zero value is a line,
+ * so "main;b 9" sits beside "main;b;c 7".  Paths that differ only in their call sites are one
  * line with their counts summed; lines are sorted by stack.  With --diff,
  * folded_write_diff() writes difffolded.pl's two-column form,
  * "main;b;c 7 9" (first profile, second profile).
  *
  *   struct folded *f;
- *   if (folded_build(model, &f) < 0) return -1;
+ *   if (folded_build(model, FOLDED_SAMPLES, &f) < 0) return -1;
  *   folded_write(fp, f);
  *   folded_free(f);
  *
@@ -38,8 +39,20 @@ struct folded {
 	size_t nr;
 };
 
-/* 0 or -1 (out of memory, reported). Frames with no calls are left out. */
-int folded_build(const struct callpath_model *m, struct folded **out);
+/*
+ * What a line's number is: the time samples taken with the path's last
+ * function innermost (its self time along the path: what flamegraph.pl and
+ * speedscope draw as width, `--folded`), or the calls along the path
+ * (`--folded-calls`).
+ */
+enum folded_value {
+	FOLDED_SAMPLES,
+	FOLDED_CALLS,
+};
+
+/* 0 or -1 (out of memory, reported).  Frames whose value is 0 are left out. */
+int folded_build(const struct callpath_model *m, enum folded_value value,
+		 struct folded **out);
 void folded_free(struct folded *f);
 
 /* 0 or -1 when the stream reports an error. */

@@ -4,6 +4,7 @@
 #include "callpath/pathdiff.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -175,5 +176,68 @@ int pathdiff_print(FILE *out, const struct pathdiff *d, const char *label_a,
 	}
 	free(rows);
 	free(funcs);
+	return ferror(out) ? -1 : 0;
+}
+
+struct time_row {
+	const struct pathdiff_row *r;
+	double change;		/* seconds, B - A */
+	int noise;
+};
+
+static int cmp_time_rows(const void *pa, const void *pb)
+{
+	const struct time_row *a = pa, *b = pb;
+	double ma = fabs(a->change), mb = fabs(b->change);
+
+	if (ma != mb)
+		return ma > mb ? -1 : 1;
+	return strcmp(a->r->stack, b->r->stack);
+}
+
+static double per_second(uint64_t samples, double hz)
+{
+	return hz > 0 ? (double)samples / hz : 0.0;
+}
+
+int pathdiff_print_time(FILE *out, const struct pathdiff *d, const char *label_a,
+			const char *label_b, const struct pathdiff_time_opts *t)
+{
+	struct time_row *rows = malloc((d->changed + 1) * sizeof(*rows));
+	size_t n = 0;
+
+	if (!rows)
+		return error("out of memory while printing call-path changes");
+	for (size_t i = 0; i < d->nr; i++) {
+		const struct pathdiff_row *r = &d->rows[i];
+		double sa, sb, sigma;
+
+		if (r->a == r->b)
+			continue;
+		sa = per_second(r->a, t->hz_a);
+		sb = per_second(r->b, t->hz_b);
+		/* each side's count is Poisson: its variance in seconds is n/hz^2 */
+		sigma = sqrt((t->hz_a > 0 ? (double)r->a / (t->hz_a * t->hz_a) : 0) +
+			     (t->hz_b > 0 ? (double)r->b / (t->hz_b * t->hz_b) : 0));
+		rows[n].r = r;
+		rows[n].change = sb - sa;
+		rows[n].noise = fabs(sb - sa) <= t->noise_sigmas * sigma;
+		n++;
+	}
+	qsort(rows, n, sizeof(*rows), cmp_time_rows);
+	fprintf(out, "\f\n\t\t\tCall-path time differences\n\n"
+		"Self seconds measured on each path; A is '%s', B is '%s'.\n"
+		"%zu paths changed, largest change first; self time %.2f -> %.2f\n"
+		"seconds.  ~ marks a change within the sampling noise (%g standard\n"
+		"deviations).\n\n"
+		"       A s        B s     change    path\n",
+		label_a, label_b, n, per_second(d->total_a, t->hz_a),
+		per_second(d->total_b, t->hz_b), t->noise_sigmas);
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, "%10.2f %10.2f %+10.2f %c  %s\n",
+			per_second(rows[i].r->a, t->hz_a),
+			per_second(rows[i].r->b, t->hz_b), rows[i].change,
+			rows[i].noise ? '~' : ' ', rows[i].r->stack);
+	free(rows);
 	return ferror(out) ? -1 : 0;
 }

@@ -48,4 +48,23 @@ void pathdiff_free(struct pathdiff *d);
 int pathdiff_print(FILE *out, const struct pathdiff *d, const char *label_a,
 		   const char *label_b);
 
+/*
+ * Options of the time table: each side's sampling rate (samples per
+ * second) and the noise bound, in standard deviations of the difference of
+ * two Poisson counts (gprof --noise K; diff/noise.h uses the same model).
+ */
+struct pathdiff_time_opts {
+	double hz_a, hz_b;
+	double noise_sigmas;
+};
+
+/*
+ * The time table, for a pathdiff of sample counts (folded stacks of
+ * FOLDED_SAMPLES): every path whose self time changed, largest change in
+ * seconds first, each marked '~' when within the sampling noise.  0 or -1
+ * (out of memory or a stream error).
+ */
+int pathdiff_print_time(FILE *out, const struct pathdiff *d, const char *label_a,
+			const char *label_b, const struct pathdiff_time_opts *t);
+
 #endif

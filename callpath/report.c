@@ -6,9 +6,11 @@
 #include "callpath/report.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "callpath/arcs.h"
 #include "callpath/sidecar.h"
 #include "diff/profile.h"
 #include "utils/error.h"
@@ -183,10 +185,13 @@ int callpath_model_add(struct callpath_model *m, uint32_t parent, uint32_t func,
 		       frame_hash_of, m) < 0)
 		return -1;
 	i = m->nr_frames++;
-	m->frames[i].parent = parent;
-	m->frames[i].func = func;
-	m->frames[i].site = site;
-	m->frames[i].count = count;
+	m->frames[i] = (struct callpath_frame){
+		.parent = parent,
+		.func = func,
+		.site = site,
+		.count = count,
+		.caller = CALLPATH_NONE,
+	};
 	m->total += count;
 	for (h = frame_hash(parent, func, site);
 	     m->frame_index[h & m->frame_mask] != CALLPATH_NONE; h++)
@@ -195,6 +200,23 @@ int callpath_model_add(struct callpath_model *m, uint32_t parent, uint32_t func,
 	if (idx)
 		*idx = i;
 	return 0;
+}
+
+void callpath_model_add_samples(struct callpath_model *m, uint32_t idx,
+				uint64_t samples)
+{
+	m->frames[idx].samples += samples;
+	m->total_samples += samples;
+}
+
+void callpath_model_inclusive(const struct callpath_model *m, uint64_t *incl)
+{
+	for (uint32_t i = 0; i < m->nr_frames; i++)
+		incl[i] = m->frames[i].samples;
+	/* parents come first: children are added in before their parent is */
+	for (uint32_t i = m->nr_frames; i-- > 0;)
+		if (m->frames[i].parent != CALLPATH_NONE)
+			incl[m->frames[i].parent] += incl[i];
 }
 
 uint32_t callpath_model_path(const struct callpath_model *m, uint32_t idx,
@@ -341,7 +363,24 @@ int callpath_model_build(const struct sidecar *sc, const struct profile *p,
 		if (func == CALLPATH_NONE || site == CALLPATH_NONE ||
 		    callpath_model_add(m, parent, func, site, n->count, &map[i]) < 0)
 			goto oom;
+		callpath_model_add_samples(m, map[i], n->self_samples);
+		if (n->flags & SIDECAR_NODE_FOLDED) {
+			struct callpath_frame *f = &m->frames[map[i]];
+
+			f->folded = 1;
+			f->recursive += n->recursive;
+			m->total += n->recursive;
+			f->caller = n->call_site == 0
+				? callpath_model_intern(m, EXTERNAL_NAME)
+				: intern_func(m, &st, n->call_site - bias,
+					      n->call_site >= bias);
+			if (f->caller == CALLPATH_NONE)
+				goto oom;
+		}
 	}
+	m->sampling = sc->sampling;
+	m->unplaced_samples = sc->unplaced_samples;
+	m->hz = p->hz;
 	*out = m;
 	m = NULL;
 	ret = 0;
@@ -360,47 +399,84 @@ out:
 
 struct report_ctx {
 	const struct callpath_model *m;
+	int timed;		/* the sidecar has samples: print time */
+	uint64_t *rec;		/* per frame: recursive calls folded into it */
 	uint64_t *func_calls;	/* per name index: calls of that function */
+	uint64_t *func_samples;	/* per name index: self samples of that function */
 	uint32_t *func_paths;	/* per name index: frames naming it */
+	uint64_t *incl;		/* per frame: inclusive samples */
+	uint32_t *first, *kids;	/* children of frame i: kids[first[i + 1]..first[i + 2]),
+				   of the root: kids[first[0]..first[1]) */
 	char **path_text;	/* per frame, built lazily for sorting */
 };
+
+static double seconds(const struct report_ctx *c, uint64_t samples)
+{
+	return c->m->hz > 0 ? (double)samples / c->m->hz : 0.0;
+}
+
+static int cmp_u64_desc(uint64_t a, uint64_t b)
+{
+	return a != b ? (a > b ? -1 : 1) : 0;
+}
 
 static int cmp_funcs(const void *pa, const void *pb, void *ctx)
 {
 	const struct report_ctx *rc = ctx;
 	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
-	uint64_t ca = rc->func_calls[a], cb = rc->func_calls[b];
+	int c = rc->timed ? cmp_u64_desc(rc->func_samples[a], rc->func_samples[b]) : 0;
 
-	if (ca != cb)
-		return ca > cb ? -1 : 1;
-	return strcmp(rc->m->names[a], rc->m->names[b]);
+	if (!c)
+		c = cmp_u64_desc(rc->func_calls[a], rc->func_calls[b]);
+	return c ? c : strcmp(rc->m->names[a], rc->m->names[b]);
 }
 
+/* A function's paths: most self time first (with samples), then most calls. */
 static int cmp_frames_by_text(const void *pa, const void *pb, void *ctx)
 {
 	const struct report_ctx *rc = ctx;
 	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
 	const struct callpath_frame *fa = &rc->m->frames[a];
 	const struct callpath_frame *fb = &rc->m->frames[b];
+	int c = 0;
 
-	if (fa->count != fb->count)
-		return fa->count > fb->count ? -1 : 1;
-	return strcmp(rc->path_text[a], rc->path_text[b]);
+	if (rc->timed) {
+		c = cmp_u64_desc(fa->samples, fb->samples);
+		if (!c)
+			c = cmp_u64_desc(rc->incl[a], rc->incl[b]);
+	}
+	if (!c)
+		c = cmp_u64_desc(fa->count + rc->rec[a], fb->count + rc->rec[b]);
+	return c ? c : strcmp(rc->path_text[a], rc->path_text[b]);
 }
 
-/* Siblings in the tree: most calls first, then by name and call site. */
+/* Siblings in the tree: most time (inclusive, with samples), then most
+ * calls, then by name and call site. */
 static int cmp_siblings(const void *pa, const void *pb, void *ctx)
 {
 	const struct report_ctx *rc = ctx;
 	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
 	const struct callpath_model *m = rc->m;
 	const struct callpath_frame *fa = &m->frames[a], *fb = &m->frames[b];
-	int c;
+	int c = rc->timed ? cmp_u64_desc(rc->incl[a], rc->incl[b]) : 0;
 
-	if (fa->count != fb->count)
-		return fa->count > fb->count ? -1 : 1;
-	c = strcmp(m->names[fa->func], m->names[fb->func]);
+	if (!c)
+		c = cmp_u64_desc(fa->count + rc->rec[a], fb->count + rc->rec[b]);
+	if (!c)
+		c = strcmp(m->names[fa->func], m->names[fb->func]);
 	return c ? c : strcmp(m->names[fa->site], m->names[fb->site]);
+}
+
+/* A frame's calls as gprof prints a recursive function's: "1+2692536". */
+static const char *calls_text(char *buf, size_t len, const struct report_ctx *c,
+			      uint32_t i)
+{
+	if (c->rec[i])
+		snprintf(buf, len, "%" PRIu64 "+%" PRIu64, c->m->frames[i].count,
+			 c->rec[i]);
+	else
+		snprintf(buf, len, "%" PRIu64, c->m->frames[i].count);
+	return buf;
 }
 
 /* A top-level frame's call site is left out when it is outside the program
@@ -452,131 +528,289 @@ static void print_profile(FILE *out, struct report_ctx *c, const uint32_t *funcs
 	fputs("Each function's calls, split by the path that reached it.  A path\n"
 	      "lists the functions from the outermost, each with the call site it\n"
 	      "was called from (the return address, as function+offset, or\n"
-	      "file:line with -l).\n\n", out);
+	      "file:line with -l).\n", out);
+	if (c->timed)
+		fputs("self s and incl s are the seconds measured on that path: in the\n"
+		      "function itself, and in it and everything it called from there;\n"
+		      "%time is the path's share of the function's self time.\n", out);
+	fputc('\n', out);
 	for (uint32_t k = 0; k < nfuncs; k++) {
 		uint32_t fn = funcs[k], n = 0;
-		uint64_t calls = c->func_calls[fn];
+		uint64_t calls = c->func_calls[fn], samples = c->func_samples[fn];
 
 		for (uint32_t i = 0; i < m->nr_frames; i++)
-			if (m->frames[i].func == fn)
+			if (m->frames[i].func == fn && !m->frames[i].folded)
 				by_func[n++] = i;
 		qsort_r(by_func, n, sizeof(*by_func), cmp_frames_by_text, (void *)c);
-		fprintf(out, "%s: %" PRIu64 " call%s, %u path%s\n", m->names[fn],
+		fprintf(out, "%s: %" PRIu64 " call%s, %u path%s", m->names[fn],
 			calls, calls == 1 ? "" : "s", n, n == 1 ? "" : "s");
-		fputs("       calls  %calls  path\n", out);
+		if (c->timed)
+			fprintf(out, ", %.2f self seconds", seconds(c, samples));
+		fputc('\n', out);
+		fputs(c->timed ? "       calls  %calls    self s    incl s   %time  path\n"
+			       : "       calls  %calls  path\n", out);
 		for (uint32_t j = 0; j < n; j++) {
 			const struct callpath_frame *f = &m->frames[by_func[j]];
+			uint64_t all = f->count + c->rec[by_func[j]];
+			char num[48];
 
-			fprintf(out, "%12" PRIu64 " %6.2f  %s\n", f->count,
-				calls ? 100.0 * (double)f->count / (double)calls : 0.0,
-				c->path_text[by_func[j]]);
+			fprintf(out, "%12s %6.2f", calls_text(num, sizeof(num), c, by_func[j]),
+				calls ? 100.0 * (double)all / (double)calls : 0.0);
+			if (c->timed)
+				fprintf(out, " %9.2f %9.2f %6.2f", seconds(c, f->samples),
+					seconds(c, c->incl[by_func[j]]),
+					samples ? 100.0 * (double)f->samples / (double)samples
+						: 0.0);
+			fprintf(out, "  %s\n", c->path_text[by_func[j]]);
 		}
 		fputc('\n', out);
 	}
 }
 
-/* Children lists, sorted, as one array with offsets (CSR). */
-static int print_tree(FILE *out, struct report_ctx *c)
+/* Children lists, sorted, as one array with offsets (CSR) in c->first/kids. */
+static int build_children(struct report_ctx *c)
 {
 	const struct callpath_model *m = c->m;
 	uint32_t n = m->nr_frames;
-	uint32_t *first = calloc((size_t)n + 2, sizeof(*first));
-	uint32_t *kids = malloc(((size_t)n + 1) * sizeof(*kids));
 	uint32_t *fill = calloc((size_t)n + 2, sizeof(*fill));
-	uint32_t *stack = malloc(((size_t)n + 1) * sizeof(*stack));
-	int ret = -1;
 
-	if (!first || !kids || !fill || !stack)
-		goto out;
-	/* slot 0 is the root; frame i's children are in slot i + 1 */
+	c->first = calloc((size_t)n + 2, sizeof(*c->first));
+	c->kids = malloc(((size_t)n + 1) * sizeof(*c->kids));
+	if (!fill || !c->first || !c->kids) {
+		free(fill);
+		return -1;
+	}
+	/* slot 0 is the root; frame i's children are in slot i + 1; folded
+	 * frames are printed on their parent's line */
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t p = m->frames[i].parent;
 
-		first[(p == CALLPATH_NONE ? 0 : p + 1) + 1]++;
+		if (!m->frames[i].folded)
+			c->first[(p == CALLPATH_NONE ? 0 : p + 1) + 1]++;
 	}
 	for (uint32_t s = 1; s <= n + 1; s++)
-		first[s] += first[s - 1];
+		c->first[s] += c->first[s - 1];
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t p = m->frames[i].parent;
 		uint32_t slot = p == CALLPATH_NONE ? 0 : p + 1;
 
-		kids[first[slot] + fill[slot]++] = i;
+		if (!m->frames[i].folded)
+			c->kids[c->first[slot] + fill[slot]++] = i;
 	}
 	for (uint32_t s = 0; s <= n; s++)
-		qsort_r(kids + first[s], first[s + 1] - first[s], sizeof(*kids),
-			cmp_siblings, c);
+		qsort_r(c->kids + c->first[s], c->first[s + 1] - c->first[s],
+			sizeof(*c->kids), cmp_siblings, c);
+	free(fill);
+	return 0;
+}
 
+static int print_tree(FILE *out, struct report_ctx *c)
+{
+	const struct callpath_model *m = c->m;
+	uint32_t *stack = malloc(((size_t)m->nr_frames + 1) * sizeof(*stack));
+	uint32_t sp = 0;
+
+	if (!stack)
+		return -1;
 	fputs("\t\t\tCalling-context tree\n\n"
 	      "Every path as a tree, callees indented under their callers; a '*'\n"
-	      "marks a function reached along more than one path.\n\n"
-	      "       calls  function (call site)\n", out);
+	      "marks a function reached along more than one path.\n", out);
+	if (c->timed)
+		fputs("incl s: seconds in the node and below it; self s: in the node's\n"
+		      "function itself (GPTL's layout).\n", out);
+	fputs(c->timed ? "\n       calls    incl s    self s  function (call site)\n"
+		       : "\n       calls  function (call site)\n", out);
 	/* Depth-first without recursion: paths can be thousands deep. Pushing
 	 * children in reverse keeps the sorted order. */
-	{
-		uint32_t sp = 0;
+	for (uint32_t k = c->first[1]; k > c->first[0]; k--)
+		stack[sp++] = c->kids[k - 1];
+	while (sp) {
+		uint32_t i = stack[--sp];
+		const struct callpath_frame *f = &m->frames[i];
+		uint32_t depth = callpath_model_path(m, i, NULL, 0);
+		const char *site = m->names[f->site];
+		char num[48];
 
-		for (uint32_t k = first[1]; k > first[0]; k--)
-			stack[sp++] = kids[k - 1];
-		while (sp) {
-			uint32_t i = stack[--sp];
-			const struct callpath_frame *f = &m->frames[i];
-			uint32_t depth = callpath_model_path(m, i, NULL, 0);
-			const char *site = m->names[f->site];
+		fprintf(out, "%12s", calls_text(num, sizeof(num), c, i));
+		if (c->timed)
+			fprintf(out, " %9.2f %9.2f", seconds(c, c->incl[i]),
+				seconds(c, f->samples));
+		fprintf(out, "  %*s%s%s", (int)(2 * (depth - 1)), "",
+			c->func_paths[f->func] > 1 ? "*" : "", m->names[f->func]);
+		if (depth > 1 || !site_untold(site))
+			fprintf(out, " (%s)", site);
+		fputc('\n', out);
+		for (uint32_t k = c->first[i + 2]; k > c->first[i + 1]; k--)
+			stack[sp++] = c->kids[k - 1];
+	}
+	free(stack);
+	return 0;
+}
 
-			fprintf(out, "%12" PRIu64 "  %*s%s%s", f->count,
-				(int)(2 * (depth - 1)), "",
-				c->func_paths[f->func] > 1 ? "*" : "",
-				m->names[f->func]);
-			if (depth > 1 || !site_untold(site))
-				fprintf(out, " (%s)", site);
-			fputc('\n', out);
-			for (uint32_t k = first[i + 2]; k > first[i + 1]; k--)
-				stack[sp++] = kids[k - 1];
+/* ------------------------------------------------------------------------ */
+/* Misattribution: measured time per caller against gprof's call-count split
+ * (the arcs' measured time: arcs.h) */
+
+struct misattributed {
+	const struct callpath_arc *arc;
+	double gprof, measured;		/* shares, 0..1 */
+};
+
+static int cmp_misattributed(const void *pa, const void *pb)
+{
+	const struct misattributed *a = pa, *b = pb;
+	double da = fabs(a->measured - a->gprof), db = fabs(b->measured - b->gprof);
+	int c;
+
+	if (da != db)
+		return da > db ? -1 : 1;
+	c = strcmp(a->arc->callee, b->arc->callee);
+	return c ? c : strcmp(a->arc->caller, b->arc->caller);
+}
+
+/*
+ * Is the measured share `meas` of a callee's `samples` off gprof's call
+ * share `g` by more than the threshold and the sampling noise?
+ */
+static int misattributed(double g, double meas, uint64_t samples)
+{
+	double sigma = sqrt(g * (1.0 - g) / (double)samples);
+	double d = fabs(meas - g);
+
+	return d > CALLPATH_MISATTRIBUTION_THRESHOLD && d > 2.0 * sigma;
+}
+
+static int print_misattribution(FILE *out, const struct report_ctx *c)
+{
+	const struct callpath_model *m = c->m;
+	struct callpath_arcs *arcs = NULL;
+	struct misattributed *bad = NULL;
+	size_t nbad = 0;
+
+	if (callpath_arcs_build(m, &arcs) < 0)
+		return -1;
+	bad = malloc((arcs->nr + 1) * sizeof(*bad));
+	if (!bad) {
+		callpath_arcs_free(arcs);
+		return -1;
+	}
+	for (size_t lo = 0, hi; lo < arcs->nr; lo = hi) {
+		for (hi = lo; hi < arcs->nr &&
+			      !strcmp(arcs->arcs[hi].callee, arcs->arcs[lo].callee); hi++)
+			;
+		/* one caller: both splits give it everything */
+		for (size_t k = lo; hi - lo > 1 && k < hi; k++) {
+			const struct callpath_arc *a = &arcs->arcs[k];
+			double g, meas;
+
+			if (!a->callee_calls || !a->callee_samples)
+				continue;
+			g = (double)a->calls / (double)a->callee_calls;
+			meas = (double)a->samples / (double)a->callee_samples;
+			if (misattributed(g, meas, a->callee_samples))
+				bad[nbad++] = (struct misattributed){ a, g, meas };
 		}
 	}
-	ret = 0;
-out:
-	free(first);
-	free(kids);
-	free(fill);
-	free(stack);
-	return ret;
+	qsort(bad, nbad, sizeof(*bad), cmp_misattributed);
+
+	fputs("\t\t\tTime per caller: gprof against measured\n\n"
+	      "gprof splits a function's time between its callers in proportion to\n"
+	      "their calls.  The call paths measure it: the time of the function and\n"
+	      "its callees on paths through each caller.  Arcs where the two differ\n", out);
+	fprintf(out, "by more than %.0f%% of the function's time (and more than the\n"
+		"sampling noise), largest difference first:\n\n",
+		100.0 * CALLPATH_MISATTRIBUTION_THRESHOLD);
+	if (!nbad)
+		fputs("none: gprof's split is right within that margin.\n", out);
+	for (size_t k = 0; k < nbad; k++) {
+		const struct callpath_arc *a = bad[k].arc;
+
+		fprintf(out, "%s: gprof gives %.1f%% to %s, measured %.1f%%"
+			" (%" PRIu64 " of %" PRIu64 " calls, %.2f of %.2f seconds)\n",
+			a->callee, 100.0 * bad[k].gprof, a->caller,
+			100.0 * bad[k].measured, a->calls, a->callee_calls,
+			seconds(c, a->samples), seconds(c, a->callee_samples));
+	}
+	free(bad);
+	callpath_arcs_free(arcs);
+	return 0;
+}
+
+static void print_sampling(FILE *out, const struct report_ctx *c)
+{
+	const struct callpath_model *m = c->m;
+
+	if (!c->timed)
+		return;
+	fprintf(out, "Time: %" PRIu64 " samples (%.2f seconds at %g Hz) measured in their\n"
+		"calling context; %" PRIu64 " samples could not be placed in one (inside\n"
+		"the runtime, outside the program) and are not shown.\n\n",
+		m->total_samples, seconds(c, m->total_samples), m->hz,
+		m->unplaced_samples);
+	if (m->sampling & SIDECAR_SAMPLING_STOPPED)
+		fputs("warning: the program replaced the SIGPROF handler or the profiling\n"
+		      "timer; samples after that were not credited, so the times cover\n"
+		      "only part of the run.\n\n", out);
 }
 
 int callpath_report_print(FILE *out, const struct callpath_model *m,
 			  const char *source)
 {
-	struct report_ctx c = { m, NULL, NULL, NULL };
-	uint32_t *funcs = NULL, *buf = NULL, nfuncs = 0;
+	struct report_ctx c = { m, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL };
+	uint32_t *funcs = NULL, *buf = NULL, nfuncs = 0, npaths = 0;
 	int ret = -1;
 
+	/* no sample landed (a run shorter than a few ticks, an older sidecar):
+	 * columns of zeros would say nothing, so calls only */
+	c.timed = (m->sampling & SIDECAR_SAMPLING_SELF) && m->total_samples;
 	c.func_calls = calloc((size_t)m->nr_names + 1, sizeof(*c.func_calls));
+	c.func_samples = calloc((size_t)m->nr_names + 1, sizeof(*c.func_samples));
 	c.func_paths = calloc((size_t)m->nr_names + 1, sizeof(*c.func_paths));
+	c.incl = malloc(((size_t)m->nr_frames + 1) * sizeof(*c.incl));
 	c.path_text = calloc((size_t)m->nr_frames + 1, sizeof(*c.path_text));
+	c.rec = calloc((size_t)m->nr_frames + 1, sizeof(*c.rec));
 	funcs = malloc(((size_t)m->nr_names + 1) * sizeof(*funcs));
 	buf = malloc(((size_t)m->nr_frames + 1) * sizeof(*buf));
-	if (!c.func_calls || !c.func_paths || !c.path_text || !funcs || !buf)
+	if (!c.func_calls || !c.func_samples || !c.func_paths || !c.incl ||
+	    !c.path_text || !c.rec || !funcs || !buf)
 		goto out;
+	callpath_model_inclusive(m, c.incl);
+	for (uint32_t i = 0; i < m->nr_frames; i++)
+		if (m->frames[i].folded && m->frames[i].parent != CALLPATH_NONE)
+			c.rec[m->frames[i].parent] += m->frames[i].recursive;
 	for (uint32_t i = 0; i < m->nr_frames; i++) {
 		const struct callpath_frame *f = &m->frames[i];
 
+		c.func_calls[f->func] += f->count + f->recursive;
+		c.func_samples[f->func] += f->samples;
+		if (f->folded)
+			continue;
 		if (!c.func_paths[f->func]++)
 			funcs[nfuncs++] = f->func;
-		c.func_calls[f->func] += f->count;
 		c.path_text[i] = path_text(m, i, buf);
 		if (!c.path_text[i])
 			goto out;
 	}
 	qsort_r(funcs, nfuncs, sizeof(*funcs), cmp_funcs, &c);
+	for (uint32_t i = 0; i < m->nr_frames; i++)
+		npaths += !m->frames[i].folded;
+	if (build_children(&c) < 0)
+		goto out;
 
 	fputs("\f\n\t\t\tCall-path profile\n\n", out);
 	fprintf(out, "From '%s': %" PRIu64 " calls along %u paths to %u functions.\n\n",
-		source, m->total, m->nr_frames, nfuncs);
+		source, m->total, npaths, nfuncs);
+	print_sampling(out, &c);
 	print_profile(out, &c, funcs, nfuncs, buf);
 	fputc('\f', out);
 	fputc('\n', out);
 	if (print_tree(out, &c) < 0)
 		goto out;
+	if (c.timed) {
+		fputs("\f\n", out);
+		if (print_misattribution(out, &c) < 0)
+			goto out;
+	}
 	ret = 0;
 out:
 	if (ret < 0)
@@ -585,8 +819,13 @@ out:
 		for (uint32_t i = 0; i < m->nr_frames; i++)
 			free(c.path_text[i]);
 	free(c.path_text);
+	free(c.rec);
 	free(c.func_calls);
+	free(c.func_samples);
 	free(c.func_paths);
+	free(c.incl);
+	free(c.first);
+	free(c.kids);
 	free(funcs);
 	free(buf);
 	return ret;

@@ -52,6 +52,19 @@ struct callpath_frame {
 	uint32_t func;		/* index into names[]: the function called */
 	uint32_t site;		/* index into names[]: where it was called from */
 	uint64_t count;		/* calls along this path */
+	/*
+	 * Folded recursion (sidecar.h, SIDECAR_NODE_FOLDED): a folded frame
+	 * stands for `recursive` calls of its parent's function, made from
+	 * `site` (in function `caller`, a names[] index: [external] or
+	 * [unknown] when not in the program) while the parent was on the
+	 * path, and folded into the parent.  Its count is 0; it has no
+	 * children.  Reports print its calls on the parent, "1+2692536".
+	 */
+	int folded;
+	uint32_t caller;
+	uint64_t recursive;
+	uint64_t samples;	/* time samples with this frame innermost (self);
+				   0 for a folded frame (its parent's frames hold them) */
 };
 
 struct callpath_model {
@@ -59,7 +72,17 @@ struct callpath_model {
 	uint32_t nr_frames;
 	char **names;		/* interned function names and call-site labels */
 	uint32_t nr_names;
-	uint64_t total;		/* sum of all counts */
+	uint64_t total;		/* sum of all counts and recursive calls */
+	/*
+	 * Measured time (the sidecar's per-context samples): sampling is the
+	 * sidecar's SIDECAR_SAMPLING_* (0: no samples, the report shows calls
+	 * only); hz converts samples to seconds (gmon.out's rate: the runtime
+	 * counts the histogram's own ticks).
+	 */
+	uint32_t sampling;
+	uint64_t total_samples;	/* sum of frames' samples */
+	uint64_t unplaced_samples;
+	double hz;
 
 	/* private: capacities and the interning and frame indexes */
 	uint32_t alloc_frames, alloc_names;
@@ -80,8 +103,8 @@ uint32_t callpath_model_intern(struct callpath_model *m, const char *s);
 int callpath_model_add(struct callpath_model *m, uint32_t parent, uint32_t func,
 		       uint32_t site, uint64_t count, uint32_t *idx);
 
-/* Name the sidecar's nodes through the profile's symbols.  0 or -1 (out of
- * memory, reported with error()). */
+/* Name the sidecar's nodes through the profile's symbols (hz from the
+ * profile's histogram).  0 or -1 (out of memory, reported with error()). */
 int callpath_model_build(const struct sidecar *sc, const struct profile *p,
 			 const struct callpath_symopts *so,
 			 struct callpath_model **out);
@@ -91,14 +114,38 @@ int callpath_model_build(const struct sidecar *sc, const struct profile *p,
 uint32_t callpath_model_path(const struct callpath_model *m, uint32_t idx,
 			     uint32_t *path, uint32_t max);
 
+/* Add `samples` to frame `idx`'s self samples (and the model's total). */
+void callpath_model_add_samples(struct callpath_model *m, uint32_t idx,
+				uint64_t samples);
+
+/* Inclusive samples per frame: the frame's own plus its descendants'
+ * (`incl` has nr_frames entries; one pass, children after parents). */
+void callpath_model_inclusive(const struct callpath_model *m, uint64_t *incl);
+
 /*
  * The report: a heading naming `source`, then for each function (most
- * calls first) each distinct path that reached it with its calls and its
- * share of the function's calls (iPath's call-path profile), then the
- * calling-context tree indented two spaces per level (GPTL; a '*' marks a
- * function reached along more than one path).  0 or -1 (out of memory).
+ * calls first; most self time first when the sidecar has samples) each
+ * distinct path that reached it with its calls and its share of the
+ * function's calls (iPath's call-path profile), with samples also the self
+ * and inclusive seconds measured on that path; then the calling-context
+ * tree indented two spaces per level (GPTL; a '*' marks a function reached
+ * along more than one path) with calls, and with samples inclusive and
+ * self seconds per node; then, with samples, the arcs where gprof's
+ * proportional assumption is wrong (callpath_misattribution).
+ * 0 or -1 (out of memory).
  */
 int callpath_report_print(FILE *out, const struct callpath_model *m,
 			  const char *source);
+
+/*
+ * The misattribution test: gprof gives each caller of a function a share
+ * of its time equal to the caller's share of its calls; an arc is listed
+ * when the measured share of the callee's time (inclusive samples of its
+ * outermost frames under that caller, over all its outermost frames')
+ * differs from that by more than `threshold` (a fraction, e.g. 0.10) and
+ * by more than two binomial standard deviations of the measured share
+ * (a handful of samples proves nothing).
+ */
+#define CALLPATH_MISATTRIBUTION_THRESHOLD 0.10
 
 #endif

@@ -18,7 +18,8 @@
 #include "utils/banned.h"
 
 #define HDR_FIXED_V1 112u	/* bytes before the strings, version 1 */
-#define HDR_FIXED 128u		/* version 2: + program_start, program_end */
+#define HDR_FIXED_V2 128u	/* version 2: + program_start, program_end */
+#define HDR_FIXED 136u		/* version 3: + sampling, unplaced_samples */
 #define NODE_SIZE_MAX 4096u	/* sanity bound for node_size from a file */
 
 const char *const sidecar_drop_names[SIDECAR_DROP_NR] = {
@@ -279,6 +280,16 @@ int sidecar_merge(struct sidecar *dst, const struct sidecar *src,
 			"from %s (recorded from another binary)", a, b);
 		return -1;
 	}
+	if (dst->nr_nodes && src->nr_nodes &&
+	    sidecar_folds_recursion(dst) != sidecar_folds_recursion(src)) {
+		/* a folded node and a path of full recursion share their key */
+		set_err(err, errlen, "cannot merge sidecars: one folds recursion, "
+			"the other was recorded with CALLPATH_RECURSION=full or by an "
+			"older runtime");
+		return -1;
+	}
+	if (!dst->nr_nodes && !sidecar_folds_recursion(src))
+		dst->flags |= SIDECAR_F_RECURSION_FULL;
 	if (src->nr_nodes) {
 		map = malloc((size_t)src->nr_nodes * sizeof(*map));
 		if (!map) {
@@ -304,11 +315,17 @@ int sidecar_merge(struct sidecar *dst, const struct sidecar *src,
 				"cannot merge sidecars: out of memory at node %u", i);
 			goto out;
 		}
+		dst->nodes[map[i]].flags |= n->flags;
+		dst->nodes[map[i]].recursive += n->recursive;
+		dst->nodes[map[i]].self_samples += n->self_samples;
 	}
 	for (int d = 0; d < SIDECAR_DROP_NR; d++)
 		dst->dropped[d] += src->dropped[d];
 	dst->threads += src->threads;
-	dst->flags |= src->flags & (SIDECAR_F_DEPTH_LIMITED | SIDECAR_F_MERGED);
+	dst->flags |= src->flags & (SIDECAR_F_DEPTH_LIMITED | SIDECAR_F_MERGED |
+				    SIDECAR_F_RECURSION_FULL);
+	dst->sampling |= src->sampling;
+	dst->unplaced_samples += src->unplaced_samples;
 	if (dst->pid != src->pid)
 		dst->flags |= SIDECAR_F_MERGED;
 	if (dst->rank != src->rank)
@@ -355,8 +372,29 @@ uint64_t sidecar_total(const struct sidecar *sc)
 	uint64_t total = 0;
 
 	for (uint32_t i = 0; i < sc->nr_nodes; i++)
-		total += sc->nodes[i].count;
+		total += sc->nodes[i].count + sc->nodes[i].recursive;
 	return total;
+}
+
+uint64_t sidecar_total_samples(const struct sidecar *sc)
+{
+	uint64_t total = 0;
+
+	for (uint32_t i = 0; i < sc->nr_nodes; i++)
+		total += sc->nodes[i].self_samples;
+	return total;
+}
+
+void sidecar_folded_sums(const struct sidecar *sc, uint64_t *into)
+{
+	for (uint32_t i = 0; i < sc->nr_nodes; i++)
+		into[i] = 0;
+	for (uint32_t i = 0; i < sc->nr_nodes; i++) {
+		const struct sidecar_node *n = &sc->nodes[i];
+
+		if ((n->flags & SIDECAR_NODE_FOLDED) && n->parent != SIDECAR_ROOT)
+			into[n->parent] += n->recursive;
+	}
 }
 
 /* ---- encoding ---- */
@@ -378,13 +416,13 @@ static size_t header_size(const struct sidecar *sc)
 
 size_t sidecar_encoded_size(const struct sidecar *sc)
 {
-	return header_size(sc) + (size_t)sc->nr_nodes * SIDECAR_NODE_SIZE_V1;
+	return header_size(sc) + (size_t)sc->nr_nodes * SIDECAR_NODE_SIZE_V3;
 }
 
 static void encode_nodes(const struct sidecar *sc, uint32_t first, uint32_t n,
 			 unsigned char *p)
 {
-	for (uint32_t i = first; i < first + n; i++, p += SIDECAR_NODE_SIZE_V1) {
+	for (uint32_t i = first; i < first + n; i++, p += SIDECAR_NODE_SIZE_V3) {
 		const struct sidecar_node *node = &sc->nodes[i];
 
 		put32(p, node->parent);
@@ -392,7 +430,8 @@ static void encode_nodes(const struct sidecar *sc, uint32_t first, uint32_t n,
 		put64(p + 8, node->call_site);
 		put64(p + 16, node->callee);
 		put64(p + 24, node->count);
-		put64(p + 32, 0);	/* extension slot, see sidecar-format.md */
+		put64(p + 32, node->recursive);
+		put64(p + 40, node->self_samples);
 	}
 }
 
@@ -408,7 +447,7 @@ static void encode_header(const struct sidecar *sc, unsigned char *buf)
 	memcpy(buf, SIDECAR_MAGIC, 8);
 	put32(buf + 8, SIDECAR_VERSION);
 	put32(buf + 12, (uint32_t)hsize);
-	put32(buf + 16, SIDECAR_NODE_SIZE_V1);
+	put32(buf + 16, SIDECAR_NODE_SIZE_V3);
 	put32(buf + 20, sc->flags);
 	put64(buf + 24, sc->nr_nodes);
 	put64(buf + 32, sc->pid);
@@ -425,6 +464,9 @@ static void encode_header(const struct sidecar *sc, unsigned char *buf)
 	put16(buf + 108, (uint16_t)bid_len);
 	put64(buf + 112, sc->program_start);
 	put64(buf + 120, sc->program_end);
+	put32(buf + 128, sc->sampling);
+	put32(buf + 132, sc->unplaced_samples > UINT32_MAX ? UINT32_MAX
+							   : (uint32_t)sc->unplaced_samples);
 	p = buf + HDR_FIXED;
 	memcpy(p, sc->host, host_len);
 	p += host_len;
@@ -461,8 +503,8 @@ int sidecar_write_atomic(const struct sidecar *sc, const char *path,
 			 char *err, size_t errlen)
 {
 	size_t hsize = header_size(sc);
-	size_t buflen = hsize > WRITE_CHUNK * SIDECAR_NODE_SIZE_V1
-				? hsize : WRITE_CHUNK * SIDECAR_NODE_SIZE_V1;
+	size_t buflen = hsize > WRITE_CHUNK * SIDECAR_NODE_SIZE_V3
+				? hsize : WRITE_CHUNK * SIDECAR_NODE_SIZE_V3;
 	size_t tmplen = strlen(path) + 16;
 	unsigned char *buf = malloc(buflen);
 	char *tmp = malloc(tmplen);
@@ -487,7 +529,7 @@ int sidecar_write_atomic(const struct sidecar *sc, const char *path,
 							     : WRITE_CHUNK;
 
 		encode_nodes(sc, i, n, buf);
-		if (write_all(fd, buf, (size_t)n * SIDECAR_NODE_SIZE_V1) < 0)
+		if (write_all(fd, buf, (size_t)n * SIDECAR_NODE_SIZE_V3) < 0)
 			goto write_error;
 	}
 	/* mkstemp creates 0600; gmon.out is 0666 & ~umask, match it */
@@ -542,7 +584,7 @@ int sidecar_decode(const void *data, size_t len, const char *name,
 {
 	const unsigned char *buf = data;
 	struct sidecar *sc = NULL;
-	uint32_t version, hsize, node_size, fixed;
+	uint32_t version, hsize, node_size, fixed, node_min;
 	uint64_t nr_nodes;
 	size_t host_len, exe_len, bid_len, table;
 
@@ -569,7 +611,8 @@ int sidecar_decode(const void *data, size_t len, const char *name,
 			name, version, SIDECAR_VERSION_MIN, SIDECAR_VERSION);
 		return -1;
 	}
-	fixed = version == 1 ? HDR_FIXED_V1 : HDR_FIXED;
+	fixed = version == 1 ? HDR_FIXED_V1 : version == 2 ? HDR_FIXED_V2 : HDR_FIXED;
+	node_min = version >= 3 ? SIDECAR_NODE_SIZE_V3 : SIDECAR_NODE_SIZE_V1;
 	if (len < fixed) {
 		set_err(err, errlen, "cannot read '%s': truncated header at byte %zu",
 			name, len);
@@ -602,7 +645,7 @@ int sidecar_decode(const void *data, size_t len, const char *name,
 			name, len);
 		return -1;
 	}
-	if (node_size < SIDECAR_NODE_SIZE_V1 || node_size > NODE_SIZE_MAX ||
+	if (node_size < node_min || node_size > NODE_SIZE_MAX ||
 	    node_size % 8) {
 		set_err(err, errlen, "cannot read '%s': bad node size %u",
 			name, node_size);
@@ -644,6 +687,10 @@ int sidecar_decode(const void *data, size_t len, const char *name,
 		sc->program_start = get64(buf + 112);
 		sc->program_end = get64(buf + 120);
 	}
+	if (version >= 3) {
+		sc->sampling = get32(buf + 128);
+		sc->unplaced_samples = get32(buf + 132);
+	}
 	sc->host = dup_bytes(buf + fixed, host_len);
 	sc->exe = dup_bytes(buf + fixed + host_len, exe_len);
 	if (!sc->host || !sc->exe)
@@ -662,14 +709,33 @@ int sidecar_decode(const void *data, size_t len, const char *name,
 		struct sidecar_node *n = &sc->nodes[i];
 
 		n->parent = get32(p);
-		n->flags = get32(p + 4);
+		n->flags = version >= 3 ? get32(p + 4) : 0;	/* reserved before */
 		n->call_site = get64(p + 8);
 		n->callee = get64(p + 16);
 		n->count = get64(p + 24);
+		n->recursive = version >= 3 ? get64(p + 32) : 0;
+		n->self_samples = version >= 3 ? get64(p + 40) : 0;
 		if (n->parent != SIDECAR_ROOT && n->parent >= i) {
 			set_err(err, errlen,
 				"cannot read '%s': node %u has bad parent %u at byte %zu",
 				name, i, n->parent, (size_t)(p - buf));
+			sidecar_free(sc);
+			return -1;
+		}
+		if (n->parent != SIDECAR_ROOT &&
+		    (sc->nodes[n->parent].flags & SIDECAR_NODE_FOLDED)) {
+			set_err(err, errlen, "cannot read '%s': node %u is a child of "
+				"folded-recursion node %u at byte %zu", name, i,
+				n->parent, (size_t)(p - buf));
+			sidecar_free(sc);
+			return -1;
+		}
+		if ((n->flags & SIDECAR_NODE_FOLDED) &&
+		    (n->parent == SIDECAR_ROOT ||
+		     sc->nodes[n->parent].callee != n->callee)) {
+			set_err(err, errlen, "cannot read '%s': folded-recursion node "
+				"%u does not call its parent's function at byte %zu",
+				name, i, (size_t)(p - buf));
 			sidecar_free(sc);
 			return -1;
 		}

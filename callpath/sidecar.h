@@ -33,9 +33,10 @@
 #include <stdint.h>
 
 #define SIDECAR_MAGIC        "EGPROFCP"	/* 8 bytes, no terminator on disk */
-#define SIDECAR_VERSION      2u	/* written; version 1 is still read */
+#define SIDECAR_VERSION      3u	/* written; versions 1 and 2 are still read */
 #define SIDECAR_VERSION_MIN  1u
 #define SIDECAR_NODE_SIZE_V1 40u	/* bytes per node record (versions 1 and 2) */
+#define SIDECAR_NODE_SIZE_V3 48u	/* version 3: + recursive, self_samples */
 #define SIDECAR_ROOT         UINT32_MAX	/* parent index of top-level nodes */
 #define SIDECAR_BUILD_ID_MAX 64
 #define SIDECAR_SUFFIX       ".callpath"
@@ -45,6 +46,34 @@ enum {
 	SIDECAR_F_FENTRY = 1u << 0,	/* recorded through __fentry__ (-mfentry) */
 	SIDECAR_F_DEPTH_LIMITED = 1u << 1,	/* paths cut to the last `depth` frames */
 	SIDECAR_F_MERGED = 1u << 2,	/* sum of several processes (sidecar_merge) */
+	SIDECAR_F_RECURSION_FULL = 1u << 3,	/* recursion not folded (CALLPATH_RECURSION=full) */
+};
+
+/*
+ * The header's sampling state (version 3): whether the runtime credited
+ * time samples (the SIGPROF ticks of gmon.out's histogram) to calling
+ * contexts, and whether that stopped early.  0 when no samples were taken
+ * (versions 1 and 2, a run without profiling timer).
+ */
+enum {
+	SIDECAR_SAMPLING_SELF = 1u << 0,	/* self_samples are filled */
+	/*
+	 * The program or a library replaced the SIGPROF handler or the
+	 * profiling timer: samples after that point were not credited, so the
+	 * per-context times cover only part of the run.
+	 */
+	SIDECAR_SAMPLING_STOPPED = 1u << 1,
+};
+
+/*
+ * Node flags (version 3).  A folded-recursion node stands for recursive
+ * calls folded into its parent (bounded calling-context tree): calls of the
+ * parent's callee made from `call_site` while the parent was already on the
+ * path.  Its callee is its parent's, its count is 0 and `recursive` holds
+ * those calls.  It never has children.
+ */
+enum {
+	SIDECAR_NODE_FOLDED = 1u << 0,
 };
 
 /* Why calls were not recorded; one counter each in the header. */
@@ -69,11 +98,21 @@ extern const char *const sidecar_failure_names[SIDECAR_FAIL_NR];
 
 struct sidecar_node {
 	uint32_t parent;	/* SIDECAR_ROOT or index of the parent node */
-	uint32_t flags;		/* reserved for per-node extensions; 0 in v1 */
+	uint32_t flags;		/* SIDECAR_NODE_*; 0 before version 3 */
 	uint64_t call_site;	/* return address in the caller (run-time address),
 				   0 when the caller is outside the program */
 	uint64_t callee;	/* address inside the callee (mcount's selfpc) */
 	uint64_t count;		/* calls along this path */
+	/*
+	 * Recursive calls folded into the parent through this node's call
+	 * site (version 3; SIDECAR_NODE_FOLDED nodes only, else 0): a report
+	 * shows the parent's calls as `count+recursive` (summed over its
+	 * folded children), as gprof shows recursive calls.
+	 */
+	uint64_t recursive;
+	/* SIGPROF samples taken while this context was the innermost live
+	 * instrumented frame (header sampling bit 0), else 0 */
+	uint64_t self_samples;
 };
 
 struct sidecar {
@@ -85,6 +124,14 @@ struct sidecar {
 	uint32_t depth;		/* CALLPATH_DEPTH, 0 = full paths */
 	uint32_t failure;	/* enum sidecar_failure */
 	uint32_t threads;	/* threads whose trees were merged */
+	uint32_t sampling;	/* SIDECAR_SAMPLING_*; 0 before version 3 */
+	/*
+	 * Samples that could not be placed in a context (the thread inside the
+	 * runtime or not started, the program counter outside the program, no
+	 * live recorded frame); counted, never guessed.  32 bits on disk,
+	 * saturating.
+	 */
+	uint64_t unplaced_samples;
 	uint64_t load_address;	/* load bias of the main program (0 unless PIE) */
 	/* The main program's image, run-time addresses [start, end); both 0
 	 * when unknown (read from a version-1 file). */
@@ -178,8 +225,23 @@ int sidecar_merge(struct sidecar *dst, const struct sidecar *src,
 uint32_t sidecar_path(const struct sidecar *sc, uint32_t idx,
 		      uint32_t *path, uint32_t max);
 
-/* Sum of the counts of all nodes. */
+/* Sum of the calls of all nodes (count + recursive). */
 uint64_t sidecar_total(const struct sidecar *sc);
+
+/* Sum of the placed time samples of all nodes (self_samples). */
+uint64_t sidecar_total_samples(const struct sidecar *sc);
+
+/*
+ * Recursive calls folded into each node: into[i] = the sum of `recursive`
+ * over node i's folded children (one pass; `into` has nr_nodes entries).
+ */
+void sidecar_folded_sums(const struct sidecar *sc, uint64_t *into);
+
+/* Does `sc` fold recursion (version 3 without SIDECAR_F_RECURSION_FULL)? */
+static inline int sidecar_folds_recursion(const struct sidecar *sc)
+{
+	return sc->version >= 3 && !(sc->flags & SIDECAR_F_RECURSION_FULL);
+}
 
 /* Serialised size in bytes; sidecar_encode fills a buffer of that size. */
 size_t sidecar_encoded_size(const struct sidecar *sc);

@@ -60,7 +60,8 @@ static int check_ours(const struct egprof_opts *o)
 {
 	const char *opt = o->extended ? "--extended" : o->gml_path ? "--gml" :
 			  o->dot_path ? "--dot" : o->graphml_path ? "--graphml" :
-			  o->callpath ? "--callpath" : o->folded_path ? "--folded" : NULL;
+			  o->callpath ? "--callpath" : o->folded_path ? "--folded" :
+			  o->folded_calls_path ? "--folded-calls" : NULL;
 
 	if (opt)
 		return error("option '%s' cannot be used with --rank-stats (it "

@@ -22,6 +22,7 @@ enum option_id {
 	OPT_NO_NODE_SIZE,
 	OPT_CALLPATH,
 	OPT_FOLDED,
+	OPT_FOLDED_CALLS,
 	OPT_RANK_STATS,
 	OPT_JOBS,
 };
@@ -62,7 +63,10 @@ static const struct option_spec table[] = {
 	  "print call-path profiles from GMON.callpath (or FILE), written\n"
 	  "by programs linked with -lcallpath" },
 	{ OPT_FOLDED, "folded", ARG_REQUIRED, "FILE",
-	  "write call paths as folded stacks (flamegraph.pl, speedscope)" },
+	  "write call paths as folded stacks of time: the samples measured\n"
+	  "on each path (flamegraph.pl, speedscope)" },
+	{ OPT_FOLDED_CALLS, "folded-calls", ARG_REQUIRED, "FILE",
+	  "write call paths as folded stacks of call counts" },
 	{ OPT_RANK_STATS, "rank-stats", ARG_NONE, NULL,
 	  "APP FILES...|DIR: per-function statistics across MPI ranks" },
 	{ OPT_JOBS, "jobs", ARG_REQUIRED, "N",
@@ -150,6 +154,9 @@ static int apply(struct egprof_opts *o, const struct option_spec *s, const char 
 		return 0;
 	case OPT_FOLDED:
 		o->folded_path = arg;
+		return 0;
+	case OPT_FOLDED_CALLS:
+		o->folded_calls_path = arg;
 		return 0;
 	case OPT_JOBS:
 		if (parse_number(s->name, arg, 1, 1024, &v) < 0)

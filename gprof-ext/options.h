@@ -32,7 +32,8 @@ struct egprof_opts {
 	int no_node_size;          /* --no-node-size: all nodes one size */
 	int callpath;              /* --callpath[=FILE] */
 	const char *callpath_file; /* explicit sidecar, else GMON.callpath */
-	const char *folded_path;   /* --folded FILE */
+	const char *folded_path;   /* --folded FILE: time per path */
+	const char *folded_calls_path; /* --folded-calls FILE: calls per path */
 	double noise_sigmas;       /* --noise K: |d| < K*sqrt(nA+nB) is noise */
 	int jobs;                  /* --jobs N: files read at once (>= 1) */
 	/* Not an option: the command's planned outputs (utils/outfile.h),

@@ -9,7 +9,9 @@
 # (tail-jump only), with libcallpath and under `uftrace record`, and each
 # one's ratio to plain -pg (libcallpath's bar: 1.50x, goal: 1.25x); the
 # instructions per call under callgrind when valgrind is installed; memory per
-# tree node; and peak RSS of a program with a million distinct paths.
+# tree node; peak RSS of a program with a million distinct paths; and what
+# one time sample costs (sample.c: cycles per SIGPROF with and without the
+# runtime's handler, and its instructions under callgrind).
 #
 # fib is the worst case per call.  ptrtable's plain -pg time is mostly
 # mispredicted indirect calls (see ptrtable.c), so its ratio says little
@@ -43,6 +45,7 @@ gcc -pg -O2 -o fib "$here/fib.c"
 gcc -pg -O2 -o ptrtable "$here/ptrtable.c"
 gcc -pg -O2 -DFIXED_ORDER -o ptrtable-fixed "$here/ptrtable.c"
 gcc -pg -O1 -o manypaths "$srcdir/callpath/examples/manypaths.c"
+gcc -pg -O2 -fno-optimize-sibling-calls -o sample "$here/sample.c"
 
 # user CPU seconds of one run of "$@"
 cpu() {
@@ -115,3 +118,35 @@ with=$(rss env LD_PRELOAD="$so" ./manypaths 20)
 "$dump" -H gmon.out.callpath | awk -v r="$with" '
 	$1 == "nodes" { n = $2 } $1 == "calls" { c = $2 } $1 == "dropped-node-limit" { d = $2 }
 	END { printf "bounded: manypaths 20 (2^21 - 1 distinct paths): %d nodes kept (CALLPATH_MAX_NODES default), %d calls recorded, %d dropped, peak RSS %d KiB\n", n, c, d, r }'
+
+# What a time sample costs: the runtime's SIGPROF handler (placing the
+# sample) on top of glibc's.  Cycles per signal are dominated by the
+# kernel's signal delivery (~15,000 cycles in a VM), so the difference is
+# within their noise; callgrind's instruction count is exact.
+echo
+echo "time samples: cycles per SIGPROF (median of $reps), plain -pg and with libcallpath's handler"
+for mode in "live 1" "stale 1000"; do
+	set -- $mode
+	c_plain="" c_cp=""
+	for _ in $(seq "$reps"); do
+		rm -f gmon.out*
+		c_plain="$c_plain $(./sample $1 $2 200000)"
+		rm -f gmon.out*
+		c_cp="$c_cp $(LD_PRELOAD="$so" ./sample $1 $2 200000)"
+	done
+	printf '%-12s plain %6s  libcallpath %6s cycles per signal\n' "$mode" \
+		"$(echo "$c_plain" | median)" "$(echo "$c_cp" | median)"
+done
+if command -v valgrind > /dev/null; then
+	irs() { valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 |
+		awk '/Collected/ { print $4 }'; }
+	for mode in "live 1" "stale 1000"; do
+		set -- $mode
+		rm -f gmon.out*
+		a=$(irs ./sample $1 $2 20000) a0=$(irs ./sample $1 $2 0)
+		b=$(LD_PRELOAD="$so" irs ./sample $1 $2 20000) b0=$(LD_PRELOAD="$so" irs ./sample $1 $2 0)
+		awk -v a="$a" -v a0="$a0" -v b="$b" -v b0="$b0" -v m="$mode" 'BEGIN {
+			printf "%-12s the handler adds %.0f instructions per sample (callgrind)\n", m,
+				((b - b0) - (a - a0)) / 20000 }'
+	done
+fi

@@ -10,7 +10,7 @@
 set -u
 : "${SRCDIR:?}" "${BUILDDIR:?}" "${WORKDIR:?}"
 export LC_ALL=C
-unset GMON_OUT_PREFIX CALLPATH_DEPTH CALLPATH_MAX_NODES CALLPATH_MAX_DEPTH LD_PRELOAD
+unset GMON_OUT_PREFIX CALLPATH_DEPTH CALLPATH_MAX_NODES CALLPATH_MAX_DEPTH CALLPATH_RECURSION LD_PRELOAD
 CP_EX="$SRCDIR/callpath/examples"
 CP_LIB="$BUILDDIR/callpath"
 CP_SO="$CP_LIB/libcallpath.so"
@@ -51,6 +51,15 @@ main;b;d 2
 main;b;d;c 2
 main;op 7
 main;r 1
+main;r;leaf 1
+main;r;r 3
+END
+}
+
+# cp_acceptance_expected_full: the same with CALLPATH_RECURSION=full.
+cp_acceptance_expected_full() {
+	cp_acceptance_expected | grep -v "^main;r;"
+	cat <<'END'
 main;r;r 1
 main;r;r;r 1
 main;r;r;r;r 1
@@ -102,4 +111,93 @@ cp_done() {
 	echo "1..$CP_N"
 	[ "$CP_FAILED" -eq 0 ]
 	exit $?
+}
+
+# cp_uftrace_pairs PROG [ARGS...]: run PROG under `uftrace record
+# --no-libcall` (without our runtime) and print "caller callee calls" for
+# every pair of instrumented functions, caller "-" for a root frame (a
+# function entered with no instrumented function under it on its thread),
+# mangled names, sorted.  The independent count the call paths must match.
+cp_uftrace_pairs() {
+	local data="$WORKDIR/uftrace.data.$(basename "$1")"
+	rm -rf "$data"
+	env -u LD_PRELOAD uftrace record --no-libcall -d "$data" "$@" > /dev/null 2>&1 || return 1
+	uftrace replay -d "$data" -f tid --demangle=no 2>/dev/null |
+	awk '
+	/^#/ { next }
+	{
+		if (!match($0, /\] \| /)) next
+		tid = substr($0, 1, RSTART)
+		line = substr($0, RSTART + RLENGTH)
+		match(line, /^ */)
+		d = RLENGTH / 2
+		line = substr(line, RLENGTH + 1)
+		if (line ~ /^}/ || line ~ /^\/\*/) next	# returns, events
+		name = line
+		sub(/\(\).*$/, "", name)
+		caller = d > 0 ? st[tid, d - 1] : "-"
+		c[caller " " name]++
+		if (line ~ /\{ *$/) st[tid, d] = name
+	}
+	END { for (k in c) print k, c[k] }' | sort
+}
+
+# cp_folded_pairs: "caller callee calls" summed from folded stacks on
+# stdin ("a;b;c N" lines): the last two frames of each line, "-" for a
+# one-frame line, sorted.  Folded recursion (one line per call site, "a;b;a
+# N") counts like any other line.
+cp_folded_pairs() {
+	awk '{
+		n = split($1, f, ";")
+		c[(n > 1 ? f[n - 1] : "-") " " f[n]] += $2
+	} END { for (k in c) print k, c[k] }' | sort
+}
+
+# ---- time per calling context (t46x) ----
+
+# cp_hist GMON: "SAMPLES HZ": the sum of gmon.out's histogram bins and its
+# sampling rate, read from the file itself (an independent check on what
+# the runtime credited).
+cp_hist() {
+	python3 - "$1" <<'PY'
+import struct, sys
+d = open(sys.argv[1], 'rb').read()
+assert d[:4] == b'gmon', 'not a gmon file'
+p, total, hz = 20, 0, 0
+while p < len(d):
+    tag = d[p]; p += 1
+    if tag == 0:
+        lo, hi, n, rate = struct.unpack_from('<QQII', d, p); p += 24 + 16
+        total += sum(struct.unpack_from('<%dH' % n, d, p)); p += 2 * n; hz = rate
+    elif tag == 1:
+        p += 20
+    elif tag == 2:
+        n = struct.unpack_from('<I', d, p)[0]; p += 4 + 16 * n
+    else:
+        sys.exit('bad tag %d' % tag)
+print(total, hz)
+PY
+}
+
+# cp_func_samples FOLDED NAME: samples of a time folded file (--folded)
+# whose innermost function is NAME.
+cp_func_samples() {
+	awk -v n="$2" '{ k = $1; sub(/.*;/, "", k); if (k == n) s += $NF } END { print s + 0 }' "$1"
+}
+
+# cp_path_samples FOLDED STACK: the samples of one folded line.
+cp_path_samples() {
+	awk -v k="$2" '$1 == k { s += $NF } END { print s + 0 }' "$1"
+}
+
+# cp_flat_self GPROF PROG GMON NAME: NAME's self seconds in gprof's flat
+# profile (from the histogram, by program counter).
+cp_flat_self() {
+	"$1" -b -p "$2" "$3" | awk -v n="$4" '$NF == n { print $3; exit }'
+}
+
+# cp_within GOT WANT PCT [SLACK]: |GOT - WANT| <= PCT% of WANT + SLACK.
+cp_within() {
+	awk -v g="$1" -v w="$2" -v p="$3" -v s="${4:-0}" \
+		'BEGIN { d = g - w; if (d < 0) d = -d; exit !(d <= p * w / 100 + s) }'
 }

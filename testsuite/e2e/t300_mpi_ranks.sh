@@ -175,7 +175,7 @@ fi
 
 # --diff --callpath of the two directories: each side's call paths are the
 # sum of its ranks' sidecars (calls per side as summed by hand), named.
-"$EGPROF" --diff --callpath --folded dirs.folded ./ranks run2 run1 >cpdiff.out 2>cpdiff.err
+"$EGPROF" --diff --callpath --folded-calls dirs.folded ./ranks run2 run1 >cpdiff.out 2>cpdiff.err
 rc=$?
 t2=0; t1=0
 for s in run2/*.callpath; do t2=$((t2 + $(total "$s"))); done

@@ -4,16 +4,22 @@
 . "$SRCDIR/callpath/examples/testlib.sh"
 
 exports=$(nm -D --defined-only "$CP_SO" | awk '{ print $3 }' | sort | tr '\n' ' ')
-cp_check "libcallpath.so exports only mcount, _mcount and __fentry__" \
-	test "$exports" = "__fentry__ _mcount mcount "
+# sigaction, signal and setitimer are interposed to notice a program that
+# replaces the profiling handler or timer (runtime/sample.c).
+cp_check "libcallpath.so exports only the entry points and the SIGPROF watchers" \
+	test "$exports" = "__fentry__ _mcount mcount setitimer sigaction signal "
 cp_check "libcallpath.so is not built with -pg" \
 	bash -c "! nm -D '$CP_SO' | grep -q ' U \\(__gmon_start__\\|__monstartup\\)'"
 cp_check "libcallpath.a has mcount" bash -c "nm '$CP_A' | grep -q ' T mcount$'"
-rec="$CP_LIB/rt/record.o"
+rec="$BUILDDIR/runtime/rt/record.o"
 cp_check "the fast path uses no vector registers" \
 	bash -c "! objdump -d '$rec' | grep -qE '%[xyz]mm'"
 undef=$(nm -u "$rec" | awk '$2 !~ /^cp_|^_GLOBAL_OFFSET_TABLE_$/ { print $2 }' | sort | tr '\n' ' ')
 cp_check "the fast path calls only mmap and munmap" test "$undef" = "mmap munmap "
+# The SIGPROF handler's installation runs under the trampolines too.
+smp="$BUILDDIR/runtime/rt/sample.o"
+cp_check "the sample handler's code uses no vector registers" \
+	bash -c "! objdump -d '$smp' | grep -qE '%[xyz]mm'"
 noop=$(nm -D --defined-only "$CP_NOOP" | awk '{ print $3 }' | sort | tr '\n' ' ')
 cp_check "the no-op build exports the same entry points" \
 	test "$noop" = "__fentry__ _mcount mcount "

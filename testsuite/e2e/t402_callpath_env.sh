@@ -41,7 +41,8 @@ cp_folded ./acc gmon.out.callpath | awk '{ s += $2 } END { print s }' > total.de
 cp_check "CALLPATH_DEPTH=1 still counts every call (39)" test "$(cat total.depth1)" = 39
 
 # manypaths 8: 2^9 - 1 nodes of p plus main; 9 * 256 calls of p plus main
-CALLPATH_MAX_NODES=16 LD_PRELOAD="$CP_SO" ./many 8
+# (a recursion: full paths, as CALLPATH_RECURSION=full keeps them)
+CALLPATH_RECURSION=full CALLPATH_MAX_NODES=16 LD_PRELOAD="$CP_SO" ./many 8
 nodes=$(cp_header gmon.out.callpath nodes)
 calls=$(cp_header gmon.out.callpath calls)
 dropped=$(cp_header gmon.out.callpath dropped-node-limit)
@@ -49,7 +50,7 @@ cp_check "CALLPATH_MAX_NODES=16 bounds the tree ($nodes nodes)" test "$nodes" -e
 cp_check "recorded + dropped = every call ($calls + $dropped = 2305)" \
 	test $((calls + dropped)) -eq 2305
 
-LD_PRELOAD="$CP_SO" ./many 8
+CALLPATH_RECURSION=full LD_PRELOAD="$CP_SO" ./many 8
 cp_check "unbounded: all 512 nodes" test "$(cp_header gmon.out.callpath nodes)" -eq 512
 
 CALLPATH_MAX_NODES=oops LD_PRELOAD="$CP_SO" ./acc 2> warn.txt

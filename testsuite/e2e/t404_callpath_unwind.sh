@@ -8,7 +8,8 @@ cp_cc unwind unwind.c -O1 || exit 1
 cp_cc exc exception.cc -O1 || exit 1
 cd "$WORKDIR" || exit 1
 
-LD_PRELOAD="$CP_SO" ./unwind > out
+# full recursion: the 30 frames of deep() are 30 nodes
+CALLPATH_RECURSION=full LD_PRELOAD="$CP_SO" ./unwind > out
 cp_check "unwind: runs to the end under the runtime" grep -q '^handled ' out
 cp_folded ./unwind gmon.out.callpath > folded
 cp_check "after longjmp to main: main;after 6 (5 + 1 after the signals)" \

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# gprof --callpath / --folded on the acceptance program (the issue's
+# gprof --callpath / --folded-calls on the acceptance program (the issue's
 # acceptance test): folded stacks give exactly the drawn counts, gprof's own
 # output comes first byte for byte, and the report names every path.
 . "$SRCDIR/callpath/examples/testlib.sh"
@@ -23,7 +23,7 @@ for v in pie:"-O1": nopie:"-O0 -fno-pie":"-no-pie" debug:"-O0 -g":; do
 		cp_check "$name: builds and runs" false
 		continue
 	fi
-	(cd "$d" && "$EG" --callpath --folded out.folded prog gmon.out >out.txt 2>err.txt)
+	(cd "$d" && "$EG" --callpath --folded-calls out.folded prog gmon.out >out.txt 2>err.txt)
 	cp_check "$name: exit status 0, nothing on stderr" \
 		test $? -eq 0 -a ! -s "$d/err.txt"
 	# identical stacks from different call sites are one line; sum anyway
@@ -52,7 +52,7 @@ sed -n '/^			Call-path profile$/,$p' "$d/out.txt" |
 cat >"$WORKDIR/report.expected" <<'END'
 			Call-path profile
 
-From 'gmon.out.callpath': 39 calls along 13 paths to 8 functions.
+From 'gmon.out.callpath': 39 calls along 10 paths to 8 functions.
 
 Each function's calls, split by the path that reached it.  A path
 lists the functions from the outermost, each with the call site it
@@ -73,12 +73,9 @@ op: 7 calls, 1 path
        calls  %calls  path
            7 100.00  main -> op (main+OFF)
 
-r: 4 calls, 4 paths
+r: 4 calls, 1 path
        calls  %calls  path
-           1  25.00  main -> r (main+OFF)
-           1  25.00  main -> r (main+OFF) -> r (r+OFF)
-           1  25.00  main -> r (main+OFF) -> r (r+OFF) -> r (r+OFF)
-           1  25.00  main -> r (main+OFF) -> r (r+OFF) -> r (r+OFF) -> r (r+OFF)
+         1+3 100.00  main -> r (main+OFF)
 
 a: 3 calls, 1 path
        calls  %calls  path
@@ -90,7 +87,7 @@ d: 2 calls, 1 path
 
 leaf: 1 call, 1 path
        calls  %calls  path
-           1 100.00  main -> r (main+OFF) -> r (r+OFF) -> r (r+OFF) -> r (r+OFF) -> leaf (r+OFF)
+           1 100.00  main -> r (main+OFF) -> leaf (r+OFF)
 
 main: 1 call, 1 path
        calls  %calls  path
@@ -109,13 +106,10 @@ marks a function reached along more than one path.
            2      d (b+OFF)
            2        *c (d+OFF)
            7    op (main+OFF)
+         1+3    r (main+OFF)
+           1      leaf (r+OFF)
            3    a (main+OFF)
            3      *c (a+OFF)
-           1    *r (main+OFF)
-           1      *r (r+OFF)
-           1        *r (r+OFF)
-           1          *r (r+OFF)
-           1            leaf (r+OFF)
 END
 tr -d '\f' <"$d/report" >"$d/report.noff"
 cp_same "report and tree of the -O0 build" "$WORKDIR/report.expected" "$d/report.noff"
@@ -129,20 +123,20 @@ cp_check "-l: call sites are file:line of the call" \
 (cd "$d" && "$EG" -b -l -L --callpath prog gmon.out >lines-L.txt 2>&1)
 cp_check "-l -L: full file names" grep -q "(/.*/acceptance.c:$line_b)" "$d/lines-L.txt"
 
-# --callpath=FILE and --folded alone (no report on stdout).
+# --callpath=FILE and --folded-calls alone (no report on stdout).
 d="$WORKDIR/pie"
 (cd "$d" && mv gmon.out.callpath elsewhere.cp &&
  "$EG" -b --callpath=elsewhere.cp prog gmon.out >explicit.txt 2>&1)
 cp_check "--callpath=FILE reads that file" \
 	grep -q "^From 'elsewhere.cp': 39 calls" "$d/explicit.txt"
-(cd "$d" && mv elsewhere.cp gmon.out.callpath && "$EG" -b --folded only.folded prog gmon.out >only.txt &&
+(cd "$d" && mv elsewhere.cp gmon.out.callpath && "$EG" -b --folded-calls only.folded prog gmon.out >only.txt &&
  "$SYSGPROF" -b prog gmon.out >only.sys)
-cp_check "--folded alone: stdout is gprof's" cmp -s "$d/only.txt" "$d/only.sys"
-cp_check "--folded alone: same stacks" cmp -s "$d/only.folded" "$d/out.folded"
+cp_check "--folded-calls alone: stdout is gprof's" cmp -s "$d/only.txt" "$d/only.sys"
+cp_check "--folded-calls alone: same stacks" cmp -s "$d/only.folded" "$d/out.folded"
 
 # Several gmon files: their sidecars are summed, as gprof sums the files.
 (cd "$d" && cp gmon.out gmon.2 && cp gmon.out.callpath gmon.2.callpath &&
- "$EG" -b --folded two.folded prog gmon.out gmon.2 >/dev/null)
+ "$EG" -b --folded-calls two.folded prog gmon.out gmon.2 >/dev/null)
 awk '{ print $1, 2 * $2 }' "$WORKDIR/expected" >"$WORKDIR/expected.x2"
 cp_same "two gmon files: sidecars summed" "$WORKDIR/expected.x2" "$d/two.folded"
 # Call sites outside the program are recorded as 0 (external): main's, in

@@ -10,12 +10,12 @@ gcc -pg -O1 -DOTHER -o "$d/other" "$CP_EX/acceptance.c" -Wl,--build-id=sha1 -Wl,
 (cd "$d" && LD_PRELOAD="$CP_SO" ./prog && cp gmon.out.callpath good.callpath) ||
 	{ echo "Bail out! cannot build or run the acceptance program"; exit 1; }
 
-# case NAME EXPECTED_MESSAGE_REGEX ARGS...: runs in $d, --folded out.folded
+# case NAME EXPECTED_MESSAGE_REGEX ARGS...: runs in $d, --folded-calls out.folded
 case_bad() {
 	local name=$1 re=$2 rc
 	shift 2
 	rm -f "$d"/out.folded*
-	(cd "$d" && "$EG" -b --folded out.folded "$@" >out.txt 2>err.txt)
+	(cd "$d" && "$EG" -b --folded-calls out.folded "$@" >out.txt 2>err.txt)
 	rc=$?
 	cp_check "$name: non-zero exit (not a crash)" test "$rc" -eq 1
 	cp_check "$name: message names the file" grep -Eq "$re" "$d/err.txt" ||
@@ -43,7 +43,7 @@ case_bad "one of two gmon files without sidecar" "cannot read 'gmon.2.callpath'"
 # A folded file that exists is left alone on failure.
 echo keep >"$d/kept.folded"
 rm -f "$d/gmon.out.callpath"
-(cd "$d" && "$EG" -b --folded kept.folded prog gmon.out >/dev/null 2>&1)
+(cd "$d" && "$EG" -b --folded-calls kept.folded prog gmon.out >/dev/null 2>&1)
 cp_check "failure leaves an existing --folded file as it was" \
 	test "$(cat "$d/kept.folded")" = keep
 cp_done

@@ -15,7 +15,7 @@ gcc -pg -O0 -o "$d/two/prog" "$d/acc2.c" &&
 (cd "$d/two" && LD_PRELOAD="$CP_SO" ./prog) ||
 	{ echo "Bail out! cannot build or run the programs"; exit 1; }
 
-(cd "$d" && "$EG" --diff --extended --folded diff.folded -b \
+(cd "$d" && "$EG" --diff --extended --folded-calls diff.folded -b \
 	one/prog one/gmon.out two/prog two/gmon.out >out.txt 2>err.txt)
 cp_check "exit status 0, nothing on stderr" test $? -eq 0 -a ! -s "$d/err.txt"
 cat >"$d/expected.folded" <<'END'
@@ -28,10 +28,8 @@ main;b;d 2 5
 main;b;d;c 2 5
 main;op 7 7
 main;r 1 1
-main;r;r 1 1
-main;r;r;r 1 1
-main;r;r;r;r 1 1
-main;r;r;r;r;leaf 1 1
+main;r;leaf 1 1
+main;r;r 3 3
 END
 cp_same "two-column folded file" "$d/expected.folded" "$d/diff.folded"
 sed -n '/Call-path differences/,$p' "$d/out.txt" | sed 1,4d >"$d/table"
@@ -47,14 +45,14 @@ d: +3 calls
           2           5          +3  main;b;d
 END
 cp_same "change table, grouped by called function" "$d/expected.table" "$d/table"
-cp_check "table header counts the paths" grep -q "3 of 13 paths changed; calls 39 -> 42." "$d/out.txt"
+cp_check "table header counts the paths" grep -q "3 of 11 paths changed; calls 39 -> 42." "$d/out.txt"
 
 # Without --extended or --callpath the diff output has no path table.
 (cd "$d" && "$EG" --diff -b one/prog one/gmon.out two/prog two/gmon.out >plain.txt 2>&1)
 cp_check "plain --diff: no path table" test "$(grep -c 'Call-path differences' "$d/plain.txt")" = 0
 # One side without sidecars: the folded file is not written, with a warning.
 rm "$d/two/gmon.out.callpath"
-(cd "$d" && "$EG" --diff --folded none.folded -b one/prog one/gmon.out two/prog two/gmon.out \
+(cd "$d" && "$EG" --diff --folded-calls none.folded -b one/prog one/gmon.out two/prog two/gmon.out \
 	>/dev/null 2>warn.txt)
 cp_check "one side without sidecar: exit 0" test $? -eq 0
 cp_check "one side without sidecar: warning, no file" \

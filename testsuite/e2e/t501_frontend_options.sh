@@ -38,7 +38,7 @@ check "--diff with --rank-stats is refused" [ $rc = 1 ] && grep -q 'cannot be co
 # --rank-stats reads each file through upstream on its own: options that
 # write files (-s gmon.sum, -y annotated sources) or choose another output
 # are refused, naming the option, before anything is read or written.
-for opt in -s -y -A -C -i -r "-R order.txt" -l -x -T "-w 100" --gml=g.gml --folded=f.txt --callpath; do
+for opt in -s -y -A -C -i -r "-R order.txt" -l -x -T "-w 100" --gml=g.gml --folded=f.txt --folded-calls=f.txt --callpath; do
 	rm -f gmon.sum
 	# shellcheck disable=SC2086
 	"$EGPROF" --rank-stats $opt prog gmon.out > out.txt 2> err.txt; rc=$?

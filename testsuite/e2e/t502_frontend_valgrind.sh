@@ -47,7 +47,7 @@ vg "--diff --extended" "$EGPROF" --diff --extended fig1/demo fig1/fig1-a.gmon fi
 vg "--diff with graphs" "$EGPROF" -b --diff --gml d.gml --dot d.dot --graphml d.graphml \
 	fig1/demo fig1/fig1-a.gmon fig1/fig1-b.gmon
 vg "single graphs" "$EGPROF" -b --gml s.gml --dot s.dot --graphml s.graphml prog gmon.out
-vg "--callpath --folded" "$EGPROF" -b --callpath --folded f.txt prog gmon.cp
+vg "--callpath --folded-calls" "$EGPROF" -b --callpath --folded-calls f.txt prog gmon.cp
 vg "--rank-stats" "$EGPROF" --rank-stats prog gmon.out gmon.cp
 vg "--diff of a garbage gmon" sh -c "head -c 100 /dev/urandom > junk; \"$EGPROF\" --diff prog gmon.out junk; [ \$? = 1 ]"
 echo "# $n cases"

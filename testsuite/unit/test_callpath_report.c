@@ -88,7 +88,7 @@ static char *folded_text(const struct callpath_model *m)
 	FILE *mem = open_memstream(&buf, &len);
 
 	assert_non_null(mem);
-	assert_int_equal(folded_build(m, &f), 0);
+	assert_int_equal(folded_build(m, FOLDED_CALLS, &f), 0);
 	assert_int_equal(folded_write(mem, f), 0);
 	folded_free(f);
 	fclose(mem);
@@ -321,6 +321,193 @@ static void test_report__external_call_sites_are_named_and_left_out_at_the_top(v
 }
 
 /* Two runs of one PIE at different load addresses sum as one tree. */
+/*
+ * Samples on the acceptance tree (fixture_sidecar): c is called 3 times
+ * from a, 7 from b and 2 from d, but its time is on a's path:
+ *
+ *   main            self  2
+ *   ├── a           self  0
+ *   │   └── c       self 80   (3 of c's 12 calls: gprof gives a 25%)
+ *   └── b           self  8
+ *       ├── c       self 10   (7 calls: gprof gives b 58%)
+ *       └── d       self  0
+ *           └── c   self 10   (2 calls: gprof gives d 17%)
+ */
+static struct sidecar *timed_sidecar(void)
+{
+	struct sidecar *sc = fixture_sidecar(LOAD);
+	static const uint64_t self[] = { 2, 0, 80, 8, 10, 0, 10 };
+
+	for (uint32_t i = 0; i < sc->nr_nodes; i++)
+		sc->nodes[i].self_samples = self[i];
+	sc->sampling = SIDECAR_SAMPLING_SELF;
+	sc->unplaced_samples = 4;
+	return sc;
+}
+
+static struct callpath_model *build_timed(const struct sidecar *sc, struct profile *p)
+{
+	p->hz = 100;
+	return build(sc, p);
+}
+
+static void test_model__inclusive_samples_add_up_the_subtree(void **state)
+{
+	struct profile *p = fixture_profile();
+	struct sidecar *sc = timed_sidecar();
+	struct callpath_model *m = build_timed(sc, p);
+	uint64_t incl[7];
+
+	(void)state;
+	assert_int_equal(m->nr_frames, 7);
+	assert_int_equal(m->total_samples, 110);
+	assert_int_equal(m->unplaced_samples, 4);
+	callpath_model_inclusive(m, incl);
+	/* frames are in sidecar order: main, a, a;c, b, b;c, b;d, b;d;c */
+	assert_int_equal(incl[0], 110);
+	assert_int_equal(incl[1], 80);
+	assert_int_equal(incl[3], 28);
+	assert_int_equal(incl[5], 10);
+	callpath_model_free(m);
+	sidecar_free(sc);
+	profile_free(p);
+}
+
+static void test_report__paths_with_self_and_inclusive_seconds_sorted_by_time(void **state)
+{
+	struct profile *p = fixture_profile();
+	struct sidecar *sc = timed_sidecar();
+	struct callpath_model *m = build_timed(sc, p);
+	char *text = report_text(m);
+
+	(void)state;
+	assert_non_null(strstr(text, "Time: 110 samples (1.10 seconds at 100 Hz)"));
+	assert_non_null(strstr(text, "; 4 samples could not be placed"));
+	/* c first (most self time), its a path first although it has fewest calls */
+	assert_non_null(strstr(text,
+		"c: 12 calls, 3 paths, 1.00 self seconds\n"
+		"       calls  %calls    self s    incl s   %time  path\n"
+		"           3  25.00      0.80      0.80  80.00  main -> a (main+0x5) -> c (a+0x5)\n"));
+	/* the tree: calls, inclusive, self; b's subtree after a's (less time) */
+	assert_non_null(strstr(text,
+		"           1      1.10      0.02  main\n"
+		"           3      0.80      0.00    a (main+0x5)\n"
+		"           3      0.80      0.80      *c (a+0x5)\n"
+		"           9      0.28      0.08    b (main+0x9)\n"));
+	free(text);
+	callpath_model_free(m);
+	sidecar_free(sc);
+	profile_free(p);
+}
+
+static void test_report__misattribution_names_arcs_whose_measured_share_differs(void **state)
+{
+	struct profile *p = fixture_profile();
+	struct sidecar *sc = timed_sidecar();
+	struct callpath_model *m = build_timed(sc, p);
+	char *text = report_text(m);
+	char *a, *b;
+
+	(void)state;
+	a = strstr(text, "c: gprof gives 25.0% to a, measured 80.0% (3 of 12 calls, 0.80 of 1.00 seconds)\n");
+	b = strstr(text, "c: gprof gives 58.3% to b, measured 10.0% (7 of 12 calls, 0.10 of 1.00 seconds)\n");
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_true(a < b);	/* largest difference first */
+	/* d's 16.7% against a measured 10%: under the 10-point threshold */
+	assert_null(strstr(text, "to d,"));
+	/* one caller each: nothing to compare */
+	assert_null(strstr(text, "a: gprof gives"));
+	free(text);
+	callpath_model_free(m);
+	sidecar_free(sc);
+	profile_free(p);
+}
+
+static void test_report__misattribution_silent_when_time_follows_calls(void **state)
+{
+	struct profile *p = fixture_profile();
+	struct sidecar *sc = fixture_sidecar(LOAD);
+	struct callpath_model *m;
+	char *text;
+
+	(void)state;
+	/* c's samples in proportion to its calls on each path (3, 7, 2) */
+	sc->nodes[2].self_samples = 30;
+	sc->nodes[4].self_samples = 70;
+	sc->nodes[6].self_samples = 20;
+	sc->sampling = SIDECAR_SAMPLING_SELF;
+	m = build_timed(sc, p);
+	text = report_text(m);
+	assert_non_null(strstr(text, "none: gprof's split is right within that margin.\n"));
+	free(text);
+	callpath_model_free(m);
+	sidecar_free(sc);
+	profile_free(p);
+}
+
+static void test_report__without_samples_prints_calls_only(void **state)
+{
+	struct profile *p = fixture_profile();
+	struct sidecar *sc = fixture_sidecar(LOAD);
+	struct callpath_model *m;
+	char *text;
+
+	(void)state;
+	sc->sampling = SIDECAR_SAMPLING_SELF;	/* sampled, but no sample landed */
+	m = build_timed(sc, p);
+	text = report_text(m);
+	assert_null(strstr(text, "Time:"));
+	assert_null(strstr(text, "self s"));
+	assert_null(strstr(text, "gprof gives"));
+	free(text);
+	callpath_model_free(m);
+	sidecar_free(sc);
+	profile_free(p);
+}
+
+static void test_report__warns_when_the_program_replaced_the_timer(void **state)
+{
+	struct profile *p = fixture_profile();
+	struct sidecar *sc = timed_sidecar();
+	struct callpath_model *m;
+	char *text;
+
+	(void)state;
+	sc->sampling |= SIDECAR_SAMPLING_STOPPED;
+	m = build_timed(sc, p);
+	text = report_text(m);
+	assert_non_null(strstr(text, "warning: the program replaced the SIGPROF handler"));
+	free(text);
+	callpath_model_free(m);
+	sidecar_free(sc);
+	profile_free(p);
+}
+
+static void test_folded__time_lines_are_self_samples_per_path(void **state)
+{
+	struct profile *p = fixture_profile();
+	struct sidecar *sc = timed_sidecar();
+	struct callpath_model *m = build_timed(sc, p);
+	struct folded *f;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+
+	(void)state;
+	assert_non_null(mem);
+	assert_int_equal(folded_build(m, FOLDED_SAMPLES, &f), 0);
+	assert_int_equal(folded_write(mem, f), 0);
+	fclose(mem);
+	/* frames without samples (a, b;d) are left out */
+	assert_string_equal(buf, "main 2\nmain;a;c 80\nmain;b 8\nmain;b;c 10\nmain;b;d;c 10\n");
+	free(buf);
+	folded_free(f);
+	callpath_model_free(m);
+	sidecar_free(sc);
+	profile_free(p);
+}
+
 static void test_sum__pie_runs_at_different_addresses_merge(void **state)
 {
 	struct profile *p = fixture_profile();
@@ -440,6 +627,13 @@ int main(void)
 		cmocka_unit_test(test_report__paths_of_a_function_with_counts_and_shares),
 		cmocka_unit_test(test_report__tree_is_indented_by_depth_and_marks_several_parents),
 		cmocka_unit_test(test_report__external_call_sites_are_named_and_left_out_at_the_top),
+		cmocka_unit_test(test_model__inclusive_samples_add_up_the_subtree),
+		cmocka_unit_test(test_report__paths_with_self_and_inclusive_seconds_sorted_by_time),
+		cmocka_unit_test(test_report__misattribution_names_arcs_whose_measured_share_differs),
+		cmocka_unit_test(test_report__misattribution_silent_when_time_follows_calls),
+		cmocka_unit_test(test_report__without_samples_prints_calls_only),
+		cmocka_unit_test(test_report__warns_when_the_program_replaced_the_timer),
+		cmocka_unit_test(test_folded__time_lines_are_self_samples_per_path),
 		cmocka_unit_test(test_sum__pie_runs_at_different_addresses_merge),
 		cmocka_unit_test(test_sum__refuses_sidecars_of_another_binary),
 		cmocka_unit_test(test_sum__writes_only_when_every_gmon_file_has_a_sidecar),

@@ -48,7 +48,7 @@ static struct folded *folded_of(const char *const *paths, const uint64_t *counts
 	struct callpath_model *m = model_of(paths, counts, n);
 	struct folded *f;
 
-	assert_int_equal(folded_build(m, &f), 0);
+	assert_int_equal(folded_build(m, FOLDED_CALLS, &f), 0);
 	callpath_model_free(m);
 	return f;
 }
@@ -155,6 +155,39 @@ static void test_pathdiff__empty_sides(void **state)
 	folded_free(b);
 }
 
+/*
+ * Time per path: A  main;a;c 100  main;b;c 100
+ *                B  main;a;c 104  main;b;c 300   (only b's path slower)
+ * b's path first, a's change within the noise (2 sigma of 204 samples).
+ */
+static void test_pathdiff__time_table_ranks_the_largest_change_and_marks_noise(void **state)
+{
+	static const char *const paths[] = { "main;a;c", "main;b;c" };
+	static const uint64_t ta[] = { 100, 100 }, tb[] = { 104, 300 };
+	struct folded *fa = folded_of(paths, ta, 2), *fb = folded_of(paths, tb, 2);
+	struct pathdiff_time_opts to = { 100, 100, 2.0 };
+	struct pathdiff *d;
+	char *buf = NULL, *rb, *ra;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+
+	(void)state;
+	assert_non_null(mem);
+	assert_int_equal(pathdiff_compute(fa, fb, &d), 0);
+	assert_int_equal(pathdiff_print_time(mem, d, "one", "two", &to), 0);
+	fclose(mem);
+	assert_non_null(strstr(buf, "2 paths changed, largest change first; self time 2.00 -> 4.04"));
+	rb = strstr(buf, "      1.00       3.00      +2.00    main;b;c\n");
+	ra = strstr(buf, "      1.00       1.04      +0.04 ~  main;a;c\n");
+	assert_non_null(rb);
+	assert_non_null(ra);
+	assert_true(rb < ra);
+	free(buf);
+	pathdiff_free(d);
+	folded_free(fa);
+	folded_free(fb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -162,6 +195,7 @@ int main(void)
 		cmocka_unit_test(test_folded__diff_is_difffolded_two_columns),
 		cmocka_unit_test(test_pathdiff__table_lists_changed_paths_by_function),
 		cmocka_unit_test(test_pathdiff__empty_sides),
+		cmocka_unit_test(test_pathdiff__time_table_ranks_the_largest_change_and_marks_noise),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

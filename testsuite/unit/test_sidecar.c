@@ -188,7 +188,7 @@ static void test_sidecar__rejects_future_version(void **state)
 	assert_int_equal(sidecar_decode(buf, len, "new.callpath", &back, err,
 					sizeof(err)), -1);
 	assert_string_equal(err,
-		"cannot read 'new.callpath': unsupported version 3 (this reader knows 1 to 2)");
+		"cannot read 'new.callpath': unsupported version 4 (this reader knows 1 to 3)");
 	free(buf);
 	sidecar_free(sc);
 }
@@ -220,7 +220,7 @@ static void test_sidecar__rejects_a_parent_after_its_child(void **state)
 
 	(void)state;
 	/* node 1 (a) claims node 3 (b) as its parent: a cycle risk */
-	put32le(buf + hsize + SIDECAR_NODE_SIZE_V1, 3);
+	put32le(buf + hsize + SIDECAR_NODE_SIZE_V3, 3);
 	assert_int_equal(sidecar_decode(buf, len, "c", &back, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "node 1 has bad parent 3"));
 	free(buf);
@@ -236,15 +236,15 @@ static void test_sidecar__skips_extension_bytes_of_larger_nodes(void **state)
 	uint32_t hsize = get32le(buf + 12);
 
 	(void)state;
-	/* the same file with 48-byte node records (8 extension bytes each) */
-	wlen = hsize + (size_t)sc->nr_nodes * 48;
+	/* the same file with 56-byte node records (8 extension bytes each) */
+	wlen = hsize + (size_t)sc->nr_nodes * 56;
 	wide = calloc(1, wlen);
 	memcpy(wide, buf, hsize);
-	put32le(wide + 16, 48);
+	put32le(wide + 16, 56);
 	for (uint32_t i = 0; i < sc->nr_nodes; i++) {
-		memcpy(wide + hsize + i * 48, buf + hsize + i * SIDECAR_NODE_SIZE_V1,
-		       SIDECAR_NODE_SIZE_V1);
-		memset(wide + hsize + i * 48 + SIDECAR_NODE_SIZE_V1, 0x5a, 8);
+		memcpy(wide + hsize + i * 56, buf + hsize + i * SIDECAR_NODE_SIZE_V3,
+		       SIDECAR_NODE_SIZE_V3);
+		memset(wide + hsize + i * 56 + SIDECAR_NODE_SIZE_V3, 0x5a, 8);
 	}
 	assert_int_equal(sidecar_decode(wide, wlen, "w", &back, err, sizeof(err)), 0);
 	assert_int_equal(back->nr_nodes, 5);
@@ -449,24 +449,43 @@ static void test_sidecar__merge_of_two_ranks_has_no_rank(void **state)
 	sidecar_free(dst);
 }
 
+/*
+ * The fixture as an older version would have written it: fixed header of
+ * `fixed` bytes (112 for version 1, 128 for version 2), 40-byte nodes
+ * without the recursive and self_samples fields.
+ */
+static unsigned char *encode_old(const struct sidecar *sc, uint32_t version,
+				 size_t *len)
+{
+	size_t len3, fixed = version == 1 ? 112 : 128;
+	unsigned char *buf = encode(sc, &len3), *old;
+	uint32_t hsize = get32le(buf + 12), strings = hsize - 136;
+
+	*len = fixed + strings + (size_t)sc->nr_nodes * SIDECAR_NODE_SIZE_V1;
+	old = calloc(1, *len);
+	assert_non_null(old);
+	memcpy(old, buf, fixed);
+	memcpy(old + fixed, buf + 136, strings);
+	put32le(old + 8, version);
+	put32le(old + 12, (uint32_t)(fixed + strings));
+	put32le(old + 16, SIDECAR_NODE_SIZE_V1);
+	for (uint32_t i = 0; i < sc->nr_nodes; i++)
+		memcpy(old + fixed + strings + i * SIDECAR_NODE_SIZE_V1,
+		       buf + hsize + i * SIDECAR_NODE_SIZE_V3, 32);
+	free(buf);
+	return old;
+}
+
 /* A version-1 file (112-byte fixed header, no program range) is still read. */
 static void test_sidecar__reads_version_1(void **state)
 {
 	struct sidecar *sc = fixture(), *back = NULL;
 	char err[256] = "";
-	size_t len, len1;
-	unsigned char *buf = encode(sc, &len), *v1;
-	uint32_t hsize = get32le(buf + 12);
+	size_t len1;
+	unsigned char *v1;
 
 	(void)state;
-	/* version 1: the strings follow at 112, the header is 16 bytes shorter */
-	len1 = len - 16;
-	v1 = calloc(1, len1);
-	assert_non_null(v1);
-	memcpy(v1, buf, 112);
-	memcpy(v1 + 112, buf + 128, len - 128);
-	put32le(v1 + 8, 1);
-	put32le(v1 + 12, hsize - 16);
+	v1 = encode_old(sc, 1, &len1);
 	assert_int_equal(sidecar_decode(v1, len1, "old", &back, err, sizeof(err)), 0);
 	assert_int_equal(back->version, 1);
 	assert_string_equal(back->host, "node17");
@@ -478,7 +497,160 @@ static void test_sidecar__reads_version_1(void **state)
 	assert_int_equal(back->nodes[4].callee, C);
 	sidecar_free(back);
 	free(v1);
+	sidecar_free(sc);
+}
+
+/* A version-2 file (40-byte nodes, no recursion field) is still read. */
+static void test_sidecar__reads_version_2_without_recursion_or_samples(void **state)
+{
+	struct sidecar *sc = fixture(), *back = NULL;
+	char err[256] = "";
+	size_t len2;
+	unsigned char *v2;
+
+	(void)state;
+	sc->nodes[1].recursive = 99;	/* cannot be in a version-2 file */
+	v2 = encode_old(sc, 2, &len2);
+	assert_int_equal(sidecar_decode(v2, len2, "v2", &back, err, sizeof(err)), 0);
+	assert_int_equal(back->version, 2);
+	assert_int_equal(back->program_end, 0x555555556000ull);
+	assert_int_equal(back->nr_nodes, 5);
+	assert_int_equal(back->nodes[1].count, 3);
+	assert_int_equal(back->nodes[1].recursive, 0);
+	assert_int_equal(back->nodes[1].self_samples, 0);
+	assert_int_equal(back->sampling, 0);
+	assert_int_equal(sidecar_total(back), 23);
+	sidecar_free(back);
+	free(v2);
+	sidecar_free(sc);
+}
+
+/* Version 3 keeps the folded recursion, the samples and the sampling state. */
+static void test_sidecar__version_3_round_trips_recursion_and_samples(void **state)
+{
+	struct sidecar *sc = fixture(), *back = NULL;
+	char err[256] = "";
+	size_t len;
+	unsigned char *buf;
+
+	uint32_t f;
+	uint64_t into[6];
+
+	(void)state;
+	/* a calls itself 7049154 times from 0x1a1, folded into a's node */
+	assert_int_equal(sidecar_add(sc, 1, 0x1a1, A, 0, &f), 0);
+	sc->nodes[f].flags = SIDECAR_NODE_FOLDED;
+	sc->nodes[f].recursive = 7049154;
+	sc->nodes[2].self_samples = 12;
+	sc->sampling = SIDECAR_SAMPLING_SELF;
+	buf = encode(sc, &len);
+	assert_int_equal(get32le(buf + 16), SIDECAR_NODE_SIZE_V3);
+	assert_int_equal(sidecar_decode(buf, len, "v3", &back, err, sizeof(err)), 0);
+	assert_int_equal(back->version, 3);
+	assert_int_equal(back->nodes[f].flags, SIDECAR_NODE_FOLDED);
+	assert_int_equal(back->nodes[f].recursive, 7049154);
+	assert_int_equal(back->nodes[2].self_samples, 12);
+	assert_int_equal(back->sampling, SIDECAR_SAMPLING_SELF);
+	assert_true(sidecar_folds_recursion(back));
+	assert_int_equal(sidecar_total(back), 23 + 7049154);
+	sidecar_folded_sums(back, into);
+	assert_int_equal(into[1], 7049154);
+	assert_int_equal(into[0], 0);
+	sidecar_free(back);
 	free(buf);
+	sidecar_free(sc);
+}
+
+/* A folded-recursion node has no children and calls its parent's function. */
+static void test_sidecar__rejects_bad_folded_recursion_nodes(void **state)
+{
+	struct sidecar *sc = fixture(), *back = NULL;
+	char err[256] = "";
+	size_t len;
+	unsigned char *buf;
+	uint32_t f, g;
+
+	(void)state;
+	assert_int_equal(sidecar_add(sc, 1, 0x1a1, B, 0, &f), 0);
+	sc->nodes[f].flags = SIDECAR_NODE_FOLDED;	/* a's child calling b */
+	buf = encode(sc, &len);
+	assert_int_equal(sidecar_decode(buf, len, "f", &back, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "cannot read 'f': folded-recursion node 5 does "
+				    "not call its parent's function"));
+	free(buf);
+	sc->nodes[f].callee = A;
+	assert_int_equal(sidecar_add(sc, f, 0x1a2, C, 1, &g), 0);
+	buf = encode(sc, &len);
+	assert_int_equal(sidecar_decode(buf, len, "f", &back, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "node 6 is a child of folded-recursion node 5"));
+	free(buf);
+	sidecar_free(sc);
+}
+
+/* Folded and full recursion trees are not summed: their keys collide. */
+static void test_sidecar__merge_refuses_folded_with_full_recursion(void **state)
+{
+	struct sidecar *dst = fixture(), *src = fixture();
+	char err[256];
+
+	(void)state;
+	src->flags |= SIDECAR_F_RECURSION_FULL;
+	assert_int_equal(sidecar_merge(dst, src, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "one folds recursion"));
+	assert_int_equal(sidecar_total(dst), 23);
+	sidecar_free(src);
+	sidecar_free(dst);
+}
+
+/* A merge sums the folded recursion and the samples path by path. */
+static void test_sidecar__merge_sums_recursion_and_samples(void **state)
+{
+	struct sidecar *dst = fixture(), *src = fixture();
+	char err[256];
+
+	(void)state;
+	dst->nodes[2].recursive = 5;
+	src->nodes[2].recursive = 6;
+	src->nodes[2].self_samples = 4;
+	src->sampling = SIDECAR_SAMPLING_SELF;
+	assert_int_equal(sidecar_merge(dst, src, err, sizeof(err)), 0);
+	assert_int_equal(dst->nr_nodes, 5);
+	assert_int_equal(dst->nodes[2].count, 6);
+	assert_int_equal(dst->nodes[2].recursive, 11);
+	assert_int_equal(dst->nodes[2].self_samples, 4);
+	assert_int_equal(dst->sampling, SIDECAR_SAMPLING_SELF);
+	sidecar_free(src);
+	sidecar_free(dst);
+}
+
+/* Unplaced samples and the stopped bit: header word 132, summed, saturating. */
+static void test_sidecar__unplaced_samples_round_trip_sum_and_saturate(void **state)
+{
+	struct sidecar *sc = fixture(), *src = fixture(), *back = NULL;
+	char err[256] = "";
+	size_t len;
+	unsigned char *buf;
+
+	(void)state;
+	sc->sampling = SIDECAR_SAMPLING_SELF;
+	sc->unplaced_samples = 7;
+	src->sampling = SIDECAR_SAMPLING_SELF | SIDECAR_SAMPLING_STOPPED;
+	src->unplaced_samples = 5;
+	assert_int_equal(sidecar_merge(sc, src, err, sizeof(err)), 0);
+	assert_int_equal(sc->unplaced_samples, 12);
+	assert_int_equal(sc->sampling, SIDECAR_SAMPLING_SELF | SIDECAR_SAMPLING_STOPPED);
+	buf = encode(sc, &len);
+	assert_int_equal(get32le(buf + 132), 12);
+	assert_int_equal(sidecar_decode(buf, len, "u", &back, err, sizeof(err)), 0);
+	assert_int_equal(back->unplaced_samples, 12);
+	assert_int_equal(back->sampling, SIDECAR_SAMPLING_SELF | SIDECAR_SAMPLING_STOPPED);
+	sidecar_free(back);
+	free(buf);
+	sc->unplaced_samples = (uint64_t)1 << 40;
+	buf = encode(sc, &len);
+	assert_int_equal(get32le(buf + 132), UINT32_MAX);
+	free(buf);
+	sidecar_free(src);
 	sidecar_free(sc);
 }
 
@@ -699,6 +871,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sidecar__round_trip_keeps_header_and_tree),
+		cmocka_unit_test(test_sidecar__unplaced_samples_round_trip_sum_and_saturate),
 		cmocka_unit_test(test_sidecar__rejects_every_truncation),
 		cmocka_unit_test(test_sidecar__truncated_node_table_names_the_byte),
 		cmocka_unit_test(test_sidecar__rejects_bad_magic),
@@ -714,6 +887,11 @@ int main(void)
 		cmocka_unit_test(test_sidecar__merge_adopts_the_first_build_id_it_meets),
 		cmocka_unit_test(test_sidecar__merge_of_two_ranks_has_no_rank),
 		cmocka_unit_test(test_sidecar__reads_version_1),
+		cmocka_unit_test(test_sidecar__reads_version_2_without_recursion_or_samples),
+		cmocka_unit_test(test_sidecar__version_3_round_trips_recursion_and_samples),
+		cmocka_unit_test(test_sidecar__merge_sums_recursion_and_samples),
+		cmocka_unit_test(test_sidecar__rejects_bad_folded_recursion_nodes),
+		cmocka_unit_test(test_sidecar__merge_refuses_folded_with_full_recursion),
 		cmocka_unit_test(test_sidecar__rejects_a_program_range_that_ends_before_it_starts),
 		cmocka_unit_test(test_sidecar__merge_of_pie_processes_lines_up_external_roots),
 		cmocka_unit_test(test_sidecar__merge_rebases_only_the_program),

@@ -36,7 +36,8 @@
  * mapped.
  *
  * This file is compiled with -mgeneral-regs-only and calls only mmap and
- * munmap: the trampolines do not save vector registers.
+ * munmap (and sample.c's cp_sample_install, built the same way, which makes
+ * one raw system call): the trampolines do not save vector registers.
  */
 #include <stddef.h>
 #include <sys/mman.h>
@@ -61,6 +62,7 @@ _Static_assert(offsetof(struct cp_frame, node) == CP_FRAME_NODE, "cp_frame");
 _Static_assert(offsetof(struct cp_frame, last) == CP_FRAME_LAST, "cp_frame");
 _Static_assert(sizeof(struct cp_node) == 1u << CP_NODE_SHIFT, "cp_node");
 _Static_assert(offsetof(struct cp_node, count) == CP_NODE_COUNT, "cp_node");
+_Static_assert(offsetof(struct cp_node, call_site) == CP_NODE_SITE, "cp_node");
 _Static_assert(sizeof(struct cp_edge) == 1u << CP_EDGE_SHIFT, "cp_edge");
 _Static_assert(offsetof(struct cp_edge, parent) == CP_EDGE_PARENT, "cp_edge");
 _Static_assert(offsetof(struct cp_edge, call_site) == CP_EDGE_SITE, "cp_edge");
@@ -186,6 +188,9 @@ static cold struct cp_thread *thread_start(void)
 	t->stack = (struct cp_frame *)((char *)t + head + cache);
 	t->nodes = map((size_t)cp_config.max_nodes * sizeof(struct cp_node),
 		       MAP_NORESERVE);
+	/* per-node time samples (sample.c); without them samples are unplaced */
+	t->samples = map((size_t)cp_config.max_nodes * sizeof(uint64_t),
+			 MAP_NORESERVE);
 	t->hash = map(HASH_INITIAL * sizeof(uint32_t), 0);
 	if (!t->nodes || !t->hash) {
 		if (t->nodes)
@@ -246,9 +251,13 @@ static cold int hash_grow(struct cp_thread *t)
 	return 0;
 }
 
-/* Look the child up in the hash table; create it when new.  NULL: bound. */
+/*
+ * Look the child (call_site, callee) of node index `parent` up in the hash
+ * table; create it with `flags` when new.  NULL: bound.
+ */
 static struct cp_node *child_hashed(struct cp_thread *t, uint32_t parent,
-				    uint64_t call_site, uint64_t callee)
+				    uint64_t call_site, uint64_t callee,
+				    uint32_t flags)
 {
 	struct cp_node *n;
 	uint32_t h, i;
@@ -277,13 +286,70 @@ static struct cp_node *child_hashed(struct cp_thread *t, uint32_t parent,
 	n->callee = callee;
 	n->count = 0;
 	n->parent = parent;
+	n->flags = flags;
 	t->hash[h & t->hash_mask] = i;
 	/* the exit-time merge reads nodes below nr_nodes */
 	__atomic_store_n(&t->nr_nodes, i + 1, __ATOMIC_RELEASE);
 	return n;
 }
 
-/* The child (call_site, callee) of `parent` (not NULL), or NULL at the bound. */
+static uint32_t node_index(struct cp_thread *t, const struct cp_node *n)
+{
+	return n == &t->root ? CP_NONE : (uint32_t)(n - t->nodes);
+}
+
+/*
+ * The node index whose children a frame with node `n` makes: a folded
+ * node's frame stands for the ancestor it was folded into (its parent).
+ */
+static uint32_t frame_parent(struct cp_thread *t, const struct cp_node *n)
+{
+	return (n->flags & CP_NODE_FOLDED) ? n->parent : node_index(t, n);
+}
+
+/* The node of index `p` or one of its ancestors that calls `callee`, or CP_NONE. */
+static uint32_t on_path(const struct cp_thread *t, uint32_t p, uint64_t callee)
+{
+	for (; p != CP_NONE; p = t->nodes[p].parent)
+		if (t->nodes[p].callee == callee)
+			return p;
+	return CP_NONE;
+}
+
+/*
+ * The node a call (call_site, callee) from a frame whose node is `parent`
+ * goes to, created when new (NULL at the bound): the child of the frame's
+ * node or, when recursion is folded and the callee is already on the path,
+ * the folded node (ancestor, call_site, callee).  Folding never leaves a
+ * child with its parent's callee, so a child found in the hash table is
+ * the answer without walking the path.
+ */
+static struct cp_node *resolve(struct cp_thread *t, struct cp_node *parent,
+			       uint64_t call_site, uint64_t callee)
+{
+	uint32_t p = frame_parent(t, parent), a;
+	struct cp_node *c;
+
+	if (!cp_config.fold)
+		return child_hashed(t, p, call_site, callee, 0);
+	/* an existing child first: no path walk on the common case */
+	for (uint32_t h = hash3(p, call_site, callee);; h++) {
+		uint32_t i = t->hash[h & t->hash_mask];
+
+		if (i == CP_NONE)
+			break;
+		c = &t->nodes[i];
+		if (c->parent == p && c->call_site == call_site && c->callee == callee)
+			return c;
+	}
+	a = on_path(t, p, callee);
+	if (a == CP_NONE)
+		return child_hashed(t, p, call_site, callee, 0);
+	return child_hashed(t, a, call_site, callee, CP_NODE_FOLDED);
+}
+
+/* The node of the call (call_site, callee) from a frame whose node is `parent`
+ * (not NULL), or NULL at the bound; through the edge cache. */
 static struct cp_node *child(struct cp_thread *t, struct cp_node *parent,
 			     uint64_t call_site, uint64_t callee)
 {
@@ -293,9 +359,7 @@ static struct cp_node *child(struct cp_thread *t, struct cp_node *parent,
 	if (e->parent == parent && e->call_site == call_site &&
 	    e->callee == callee)
 		return e->child;
-	c = child_hashed(t, parent == &t->root ? CP_NONE
-					       : (uint32_t)(parent - t->nodes),
-			 call_site, callee);
+	c = resolve(t, parent, call_site, callee);
 	if (c) {
 		e->parent = parent;
 		e->call_site = call_site;
@@ -342,6 +406,39 @@ static struct cp_frame *find_frame(struct cp_frame *s, uint32_t n, uintptr_t fp)
 			hi = mid;
 	}
 	return NULL;
+}
+
+/*
+ * Is the frame of entry `f` still live, as far as its return-address slot
+ * tells?  A live frame's slot holds the return address it was called with
+ * (its node's call site).  Once the function has returned, the next call
+ * made by whoever it returned to pushes its own return address at or above
+ * that slot's place; when that caller is not instrumented (qsort calling a
+ * comparison function again from a deeper level of its recursion, the C
+ * library calling main after a static initialiser) no entry of ours is
+ * popped by position, but the slot no longer holds our return address.
+ * The slot lies above the new frame (step 1 popped the others), on this
+ * thread's stack, so it is mapped.  Entries without a node (calls not
+ * recorded) and the root's sentinel are taken as live.
+ */
+static inline int frame_live(const struct cp_frame *f)
+{
+	return !f->node || f->fp == UINTPTR_MAX ||
+	       *(const uintptr_t *)(f->fp + 8) == f->node->call_site;
+}
+
+/* frame_live() for the SIGPROF handler (sample.c), which must agree with it. */
+int cp_frame_live(const struct cp_frame *f)
+{
+	return frame_live(f);
+}
+
+/* Pop the entries above `base` whose frames have returned (frame_live). */
+static struct cp_frame *live_top(struct cp_frame *base, struct cp_frame *top)
+{
+	while (top != base && !frame_live(top))
+		top--;
+	return top;
 }
 
 /*
@@ -392,12 +489,19 @@ enter(uintptr_t fp, uintptr_t selfpc, uintptr_t caller_fp)
 	base = st(t);
 	while (top->fp <= fp)	/* the root sentinel stops it */
 		top--;
-	if (caller_fp && top != base && top->fp != caller_fp) {
+	if (!caller_fp) {
+		/* __fentry__: no caller frame to match, slots only */
+		top = live_top(base, top);
+	} else if (top != base && top->fp != caller_fp) {
 		f = find_frame(base, (uint32_t)(top - base), caller_fp);
-		if (f)
-			top = f;
+		/* not found: the caller is not instrumented (or keeps no %rbp) */
+		top = f ? f : live_top(base, top);
 	}
 	sp = (uint32_t)(top - base);
+	/* no live caller (main's first call, a thread's): glibc's profiling
+	 * handler may be in place by now for sample.c to chain */
+	if (unlikely(!sp && __atomic_load_n(&cp_sample_pending, __ATOMIC_RELAXED)))
+		cp_sample_install();
 	if (unlikely(sp >= cp_config.max_depth)) {
 		t->dropped[SIDECAR_DROP_DEPTH]++;
 		goto out;

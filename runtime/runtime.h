@@ -35,7 +35,8 @@
 #define CP_FRAME_NODE	8
 #define CP_FRAME_LAST	16	/* a struct cp_edge */
 #define CP_FRAME_POPS	3	/* stale entries the fast path pops */
-#define CP_NODE_COUNT	16	/* struct cp_node */
+#define CP_NODE_SITE	0	/* struct cp_node */
+#define CP_NODE_COUNT	16
 #define CP_NODE_SHIFT	5	/* sizeof(struct cp_node) == 1 << CP_NODE_SHIFT */
 #define CP_CACHE_BITS	10	/* struct cp_edge cache: 1 << CP_CACHE_BITS entries */
 #define CP_EDGE_SHIFT	5	/* sizeof(struct cp_edge) == 1 << CP_EDGE_SHIFT */
@@ -49,7 +50,7 @@
 
 #include <stdint.h>
 
-#include "sidecar.h"
+#include "callpath/sidecar.h"
 
 #define CP_HIDDEN __attribute__((visibility("hidden")))
 #define CP_NONE UINT32_MAX	/* no node; equal to SIDECAR_ROOT */
@@ -61,16 +62,30 @@ struct cp_config {
 	uint32_t depth;		/* CALLPATH_DEPTH: keep last k frames, 0 = all */
 	uint32_t max_nodes;	/* CALLPATH_MAX_NODES: per-thread node bound */
 	uint32_t max_depth;	/* CALLPATH_MAX_DEPTH: shadow stack entries */
+	uint32_t fold;		/* fold recursion (CALLPATH_RECURSION, default) */
 };
 
-/* One calling-context-tree node in a thread's pool (32 bytes). */
+/*
+ * One calling-context-tree node in a thread's pool (32 bytes).
+ *
+ * Recursion is folded (the bounded calling-context tree of Ammons, Ball and
+ * Larus): a call whose callee is already on the path goes back to that
+ * ancestor A instead of growing the path.  It is counted in a folded node,
+ * a child of A keyed (A, call site, callee) with CP_NODE_FOLDED set: one per
+ * call site the recursion comes back through, whatever the depth.  A frame
+ * running a folded call has the folded node as its node, and stands for A:
+ * its calls are A's children (or fold again).  The choice is made when the
+ * edge (frame's node, call site, callee) is first resolved and the edge
+ * cache keeps it, so a recursion's calls are fast-path cache hits.
+ */
 struct cp_node {
 	uint64_t call_site;
 	uint64_t callee;
 	uint64_t count;
 	uint32_t parent;	/* CP_NONE for children of the root */
-	uint32_t pad;
+	uint32_t flags;		/* CP_NODE_FOLDED */
 };
+#define CP_NODE_FOLDED 1u
 
 /*
  * One entry of a thread's edge cache: a direct-mapped table of tree edges
@@ -158,6 +173,14 @@ struct cp_thread {
 	struct cp_frame *stack;	/* CP_FRAME_POPS + 1 sentinels, max_depth entries */
 	struct cp_node root;	/* parent of the top-level nodes, not in nodes[] */
 	uint64_t dropped[SIDECAR_DROP_NR];
+	/*
+	 * Time samples (sample.c): samples[i] belongs to nodes[i], reserved
+	 * for max_nodes like nodes (NULL if it could not be mapped: every
+	 * sample is then unplaced).  Written only by this thread's SIGPROF
+	 * handler, read by the exit-time merge.
+	 */
+	uint64_t *samples;
+	uint64_t unplaced;	/* samples of this thread that had no context */
 };
 
 extern struct cp_config cp_config CP_HIDDEN;
@@ -188,6 +211,20 @@ void cp_chain_init(void) CP_HIDDEN;
 /* Called by the trampolines; see arch/x86_64/mcount.S. */
 void cp_enter_mcount(uintptr_t frame, uintptr_t selfpc, uintptr_t sp) CP_HIDDEN;
 void cp_enter_fentry(uintptr_t slot, uintptr_t selfpc) CP_HIDDEN;
+
+/*
+ * Time samples per calling context (sample.c).  cp_sample_install() chains
+ * our SIGPROF handler in front of glibc's profiling handler once glibc has
+ * installed it; record.c calls it from the slow path while
+ * cp_sample_pending is set (a call with no live caller: main's first call,
+ * a new thread's first).  Both it and the handler use general registers
+ * only and no libc: they run under the trampolines.
+ */
+extern int cp_sample_pending CP_HIDDEN;
+void cp_sample_install(void) CP_HIDDEN;
+/* At exit: SIDECAR_SAMPLING_* and the unplaced samples of no thread. */
+uint32_t cp_sample_state(void) CP_HIDDEN;
+uint64_t cp_sample_unplaced_early(void) CP_HIDDEN;
 
 /* Stop recording and keep the first failure code. */
 void cp_fail(uint32_t code) CP_HIDDEN;

@@ -167,6 +167,27 @@
 .endm
 
 /*
+ * __fentry__ only: the caller's entry (%rdx) must still be live, its frame's
+ * return-address slot holding its node's call site (record.c's
+ * frame_live(): with slots alone, a callback that qsort calls from deeper
+ * than its last call would find the last one's entry still above it).
+ * An entry without a node, or the root's sentinel, is taken as live.
+ * mcount needs no such check: it matched the caller's own frame.
+ */
+.macro FENTRY_LIVE miss
+	movq	CP_FRAME_NODE(%rdx), %rcx
+	testq	%rcx, %rcx
+	jz	2f
+	movq	CP_FRAME_FP(%rdx), %rdi
+	cmpq	$-1, %rdi
+	je	2f
+	movq	8(%rdi), %rdi
+	cmpq	%rdi, CP_NODE_SITE(%rcx)
+	jne	\miss
+2:
+.endm
+
+/*
  * The callee first: a loop through a table of functions differs there.
  * A hit needs no limit check: record.c fills `last` only where a push is
  * allowed.
@@ -289,6 +310,7 @@ __fentry__:
 	FRAME_OPEN 0x40
 	WORK_BEGIN .Lf_slow
 	FENTRY_CALLER .Lf_miss
+	FENTRY_LIVE .Lf_miss
 	LAST_HIT .Lf_edge, 0x40(%rsp), 0x48(%rsp)
 	PUSH	%rax
 .Lf_count:

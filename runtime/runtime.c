@@ -21,12 +21,13 @@
 #include "utils/banned.h"
 
 #define DEFAULT_MAX_NODES (1u << 20)
-#define DEFAULT_MAX_DEPTH (1u << 16)
+#define DEFAULT_MAX_DEPTH (1u << 18)
 
 struct cp_config cp_config = {
 	.depth = 0,
 	.max_nodes = DEFAULT_MAX_NODES,
 	.max_depth = DEFAULT_MAX_DEPTH,
+	.fold = 1,
 };
 int cp_state = CP_IDLE;
 uint32_t cp_failure;
@@ -64,6 +65,19 @@ static uint32_t env_u32(const char *name, uint32_t def, uint32_t lo, uint32_t hi
 	return (uint32_t)v;
 }
 
+/* CALLPATH_RECURSION: "folded" (default) or "full". */
+static uint32_t recursion_folded(void)
+{
+	const char *s = getenv("CALLPATH_RECURSION");
+
+	if (!s || !*s || strcmp(s, "folded") == 0)
+		return 1;
+	if (strcmp(s, "full") == 0)
+		return 0;
+	dprintf(2, "callpath: ignoring CALLPATH_RECURSION='%s': not 'folded' or 'full'\n", s);
+	return 1;
+}
+
 static void before_fork(void)
 {
 	cp_pid_at_fork = (uint64_t)getpid();
@@ -82,6 +96,7 @@ __attribute__((constructor(102))) static void cp_start(void)
 				      16, (1u << 30));
 	cp_config.max_depth = env_u32("CALLPATH_MAX_DEPTH", DEFAULT_MAX_DEPTH,
 				      16, (1u << 24));
+	cp_config.fold = recursion_folded();
 	cp_chain_init();
 	if (!cp_next_mcount && !cp_next_fentry) {
 		cp_fail(SIDECAR_FAIL_NO_NEXT_MCOUNT);
@@ -228,13 +243,23 @@ static int add_threads(struct sidecar *sc)
 			const struct cp_node *n = &t->nodes[i];
 			uint32_t parent = n->parent == CP_NONE ? SIDECAR_ROOT
 							       : map[n->parent];
+			uint64_t count = __atomic_load_n(&n->count, __ATOMIC_RELAXED);
+			int folded = (n->flags & CP_NODE_FOLDED) != 0;
 
+			/* a folded node's calls are its parent's recursive calls */
 			if (sidecar_add(sc, parent,
 					sidecar_canonical_site(sc, n->call_site), n->callee,
-					__atomic_load_n(&n->count, __ATOMIC_RELAXED),
-					&map[i]) < 0)
+					folded ? 0 : count, &map[i]) < 0)
 				goto out;
+			if (folded) {
+				sc->nodes[map[i]].flags |= SIDECAR_NODE_FOLDED;
+				sc->nodes[map[i]].recursive += count;
+			}
+			if (t->samples)
+				sc->nodes[map[i]].self_samples +=
+					__atomic_load_n(&t->samples[i], __ATOMIC_RELAXED);
 		}
+		sc->unplaced_samples += __atomic_load_n(&t->unplaced, __ATOMIC_RELAXED);
 		for (int d = 0; d < SIDECAR_DROP_NR; d++)
 			sc->dropped[d] += t->dropped[d];
 		sc->threads++;
@@ -276,6 +301,8 @@ __attribute__((destructor)) static void cp_finish(void)
 		sc->flags |= SIDECAR_F_DEPTH_LIMITED;
 	if (cp_saw_fentry)
 		sc->flags |= SIDECAR_F_FENTRY;
+	if (!cp_config.fold)
+		sc->flags |= SIDECAR_F_RECURSION_FULL;
 	sc->load_address = mi.load_address;
 	sc->program_start = mi.start;
 	sc->program_end = mi.end;
@@ -287,6 +314,8 @@ __attribute__((destructor)) static void cp_finish(void)
 		goto out;
 	}
 	sc->failure = __atomic_load_n(&cp_failure, __ATOMIC_RELAXED);
+	sc->sampling = cp_sample_state();
+	sc->unplaced_samples += cp_sample_unplaced_early();
 	if (sidecar_path_now(path, sizeof(path)) < 0) {
 		dprintf(2, "callpath: cannot write the call-path sidecar: name too long\n");
 		goto out;

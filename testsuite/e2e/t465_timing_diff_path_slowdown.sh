@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# A path-specific slowdown between two runs (issue 10): c() is made slower
+# only when reached through b (timing mis 1, then mis 2).  gprof --diff with
+# sidecars compares time per path: main;b;c is ranked first, outside the
+# noise; main;a;c's change, if any, is within the noise.  The two-column
+# --folded file holds the samples of both runs per path.
+. "$SRCDIR/callpath/examples/testlib.sh"
+
+cp_cc timing timing.c -O1 -g || exit 1
+cd "$WORKDIR" || exit 1
+mkdir -p one two
+(cd one && rm -f gmon.out* && LD_PRELOAD="$CP_SO" ../timing mis 1) || exit 1
+(cd two && rm -f gmon.out* && LD_PRELOAD="$CP_SO" ../timing mis 2) || exit 1
+"$EGPROF" --diff --extended --folded diff.folded --folded-calls diffcalls.folded -b \
+	./timing one/gmon.out ./timing two/gmon.out > diff.txt 2> err.txt
+cp_check "diff and folded files written" test -s diff.txt -a -s diff.folded -a -s diffcalls.folded
+table() { sed -n '/Call-path time differences/,/^\f/p' diff.txt | grep -E '^ +[0-9]'; }
+first=$(table | head -1)
+cp_check "main;b;c ranked first ($first)" bash -c "echo '$first' | grep -qE '  main;b;c\$'"
+cp_check "main;b;c's change is outside the noise" bash -c "echo '$first' | grep -qvE '~  main;b;c\$'"
+ac=$(table | grep -E '  main;a;c$' || true)
+cp_check "main;a;c unchanged or within the noise (${ac:-unchanged})" \
+	bash -c "[ -z '$ac' ] || echo '$ac' | grep -qE '~  main;a;c\$'"
+# The time doubled on b's path: B's seconds about twice A's.
+read -r sa sb < <(echo "$first" | awk '{ print $1, $2 }')
+cp_check "main;b;c: B about twice A ($sa -> $sb s)" cp_within "$sb" "$(awk -v a="$sa" 'BEGIN { print 2 * a }')" 25 0.05
+cp_check "two-column time folded file: main;b;c A B" \
+	bash -c "awk '\$1 == \"main;b;c\" && NF == 3 && \$3 > \$2 { ok = 1 } END { exit !ok }' diff.folded"
+cp_check "two-column calls folded file: calls unchanged on both paths" \
+	bash -c "grep -qx 'main;b;c 100 100' diffcalls.folded && grep -qx 'main;a;c 100 100' diffcalls.folded"
+cp_check "the calls table reports no changed call path" grep -q "0 of [0-9]* paths changed" diff.txt
+cp_done
