@@ -6,6 +6,7 @@
 #include "diff/diff.h"
 #include "diff/match.h"
 #include "diff/noise.h"
+#include "diff/evidence.h"
 #include "utils/error.h"
 #include "utils/banned.h"
 
@@ -230,6 +231,7 @@ int diff_compute(struct diff *d, const struct profile *base,
 	int ret = -1;
 
 	memset(d, 0, sizeof(*d));
+	d->opts = opts ? *opts : (struct diff_opts)DIFF_OPTS_INIT;
 	d->prof[DIFF_BASE] = base;
 	d->prof[DIFF_SECOND] = second;
 	if (match_compute(&m, base, second) < 0)
@@ -300,7 +302,7 @@ int diff_compute(struct diff *d, const struct profile *base,
 	}
 	if (add_arcs(d, (const long **)entry_of) < 0)
 		goto out;
-	noise_apply(d, opts ? opts->noise_sigmas : 2.0);
+	diff_assess(d);
 	ret = 0;
 out:
 	match_release(&m);
@@ -311,19 +313,85 @@ out:
 	return ret;
 }
 
-int diff_entry_cmp(const struct diff_entry *l, const struct diff_entry *r)
+const char *const diff_sort_names[DIFF_SORT__COUNT] = {
+	[DIFF_SORT_IMPACT] = "impact",
+	[DIFF_SORT_ABS] = "abs",
+	[DIFF_SORT_RATIO] = "ratio",
+	[DIFF_SORT_CALLS] = "calls",
+	[DIFF_SORT_NAME] = "name",
+};
+
+int diff_sort_parse(const char *name)
 {
-	double dl = fabs(l->self_diff), dr = fabs(r->self_diff);
-	int64_t cl = l->calls_diff < 0 ? -l->calls_diff : l->calls_diff;
-	int64_t cr = r->calls_diff < 0 ? -r->calls_diff : r->calls_diff;
-	int c;
+	int k;
+
+	for (k = 0; k < DIFF_SORT__COUNT; k++)
+		if (strcmp(name, diff_sort_names[k]) == 0)
+			return k;
+	return -1;
+}
+
+void diff_assess(struct diff *d)
+{
+	noise_apply(d, d->opts.noise_sigmas);
+	evidence_apply(d);
+}
+
+/* How far apart the sides are as a ratio: one-sided time is infinitely so. */
+static double log_ratio(const struct diff_entry *e)
+{
+	double a = e->side[DIFF_BASE].self_sec, b = e->side[DIFF_SECOND].self_sec;
+
+	if (a == b)
+		return 0;
+	if (a <= 0 || b <= 0)
+		return INFINITY;
+	return fabs(log(b / a));
+}
+
+static int cmp_desc(double l, double r)
+{
+	return l != r ? (l > r ? -1 : 1) : 0;
+}
+
+static int64_t abs64(int64_t v)
+{
+	return v < 0 ? -v : v;
+}
+
+int diff_entry_cmp(const struct diff_entry *l, const struct diff_entry *r,
+		   enum diff_sort_key key)
+{
+	int c = 0;
 
 	/* Exactly, not to the printed precision, which would hide real order
 	 * (gprof compares the same way). */
-	if (dl != dr)
-		return dl > dr ? -1 : 1;
-	if (cl != cr)
-		return cl > cr ? -1 : 1;
+	switch (key) {
+	case DIFF_SORT_IMPACT:
+		if (l->significant != r->significant)
+			return l->significant ? -1 : 1;
+		if (l->significant)
+			c = cmp_desc(l->evidence_sec, r->evidence_sec);
+		break;
+	case DIFF_SORT_RATIO:
+		c = cmp_desc(log_ratio(l), log_ratio(r));
+		break;
+	case DIFF_SORT_CALLS:
+		c = cmp_desc((double)abs64(l->calls_diff), (double)abs64(r->calls_diff));
+		break;
+	case DIFF_SORT_NAME:
+		c = strcmp(l->print_name, r->print_name);
+		break;
+	case DIFF_SORT_ABS:
+	case DIFF_SORT__COUNT:
+		break;
+	}
+	if (c)
+		return c;
+	if ((c = cmp_desc(fabs(l->self_diff), fabs(r->self_diff))))
+		return c;
+	if ((c = cmp_desc((double)abs64(l->calls_diff), (double)abs64(r->calls_diff))))
+		return c;
 	c = strcmp(l->print_name, r->print_name);
 	return c ? c : strcmp(l->file ? l->file : "", r->file ? r->file : "");
 }
@@ -332,7 +400,7 @@ static int cmp_index(const void *lp, const void *rp, void *ctx)
 {
 	const struct diff *d = ctx;
 	size_t l = *(const size_t *)lp, r = *(const size_t *)rp;
-	int c = diff_entry_cmp(&d->entries[l], &d->entries[r]);
+	int c = diff_entry_cmp(&d->entries[l], &d->entries[r], d->opts.sort);
 
 	return c ? c : (l < r ? -1 : l > r);
 }
@@ -362,6 +430,9 @@ void diff_sort(struct diff *d)
 		d->arcs[i].parent = (uint32_t)newpos[d->arcs[i].parent];
 		d->arcs[i].child = (uint32_t)newpos[d->arcs[i].child];
 	}
+	for (i = 0; i < d->nentries; i++)
+		if (sorted[i].moved_peer >= 0)
+			sorted[i].moved_peer = (long)newpos[sorted[i].moved_peer];
 	free(d->entries);
 	d->entries = sorted;
 	free(order);
@@ -387,8 +458,12 @@ void diff_release(struct diff *d)
 		free(d->entries[i].name);
 		free(d->entries[i].print_name);
 		free(d->entries[i].file);
+		free(d->entries[i].rank_diff);
+		free(d->entries[i].rank_changed);
+		free(d->entries[i].rank_stat);
 	}
 	free(d->entries);
+	free(d->ranks);
 	free(d->arcs);
 	memset(d, 0, sizeof(*d));
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "gprof-ext/options.h"
+#include "diff/diff.h"
 #include "utils/error.h"
 #include "utils/banned.h"
 
@@ -24,6 +25,8 @@ enum option_id {
 	OPT_FOLDED,
 	OPT_RANK_STATS,
 	OPT_JOBS,
+	OPT_SORT,
+	OPT_RATIO,
 };
 
 struct option_spec {
@@ -67,6 +70,12 @@ static const struct option_spec table[] = {
 	  "APP FILES...|DIR: per-function statistics across MPI ranks" },
 	{ OPT_JOBS, "jobs", ARG_REQUIRED, "N",
 	  "read up to N profile files at once (default: the number of CPUs)" },
+	{ OPT_SORT, "sort", ARG_REQUIRED, "KEY",
+	  "with --diff: order rows by impact (significant changes first,\n"
+	  "the default), abs (|self diff|), ratio, calls or name" },
+	{ OPT_RATIO, "ratio", ARG_NONE, NULL,
+	  "with --diff: add a column of the second run's self time in\n"
+	  "percent of the baseline's" },
 };
 
 #define NOPTIONS (sizeof(table) / sizeof(table[0]))
@@ -150,6 +159,14 @@ static int apply(struct egprof_opts *o, const struct option_spec *s, const char 
 		return 0;
 	case OPT_FOLDED:
 		o->folded_path = arg;
+		return 0;
+	case OPT_SORT:
+		if ((o->diff_sort = diff_sort_parse(arg)) < 0)
+			return error("option '--sort' needs impact, abs, ratio, calls or name, "
+				     "not '%s'", arg);
+		return 0;
+	case OPT_RATIO:
+		o->ratio_column = 1;
 		return 0;
 	case OPT_JOBS:
 		if (parse_number(s->name, arg, 1, 1024, &v) < 0)

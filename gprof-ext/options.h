@@ -33,6 +33,8 @@ struct egprof_opts {
 	const char *folded_path;   /* --folded FILE */
 	double noise_sigmas;       /* --noise K: |d| < K*sqrt(nA+nB) is noise */
 	int jobs;                  /* --jobs N: files read at once (>= 1) */
+	int diff_sort;             /* --sort KEY: enum diff_sort_key */
+	int ratio_column;          /* --ratio: second/baseline column */
 
 	/* What upstream gets: argv[0] and every argument that is not ours. */
 	int argc;
