@@ -11,3 +11,6 @@ testsuite/unit/test_diff: testsuite/unit/test_diff.o diff/diff.o diff/match.o \
 	diff/print_extended.o diff/print_cg.o diff/print_evidence.o $(UTILS_OBJS)
 testsuite/unit/test_noise: testsuite/unit/test_noise.o diff/noise.o diff/evidence.o diff/diff.o \
 	diff/match.o diff/profile.o $(UTILS_OBJS)
+UNIT_TESTS += testsuite/unit/test_evidence
+testsuite/unit/test_evidence: testsuite/unit/test_evidence.o diff/evidence.o diff/noise.o \
+	diff/diff.o diff/match.o diff/profile.o $(UTILS_OBJS)

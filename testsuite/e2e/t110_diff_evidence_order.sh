@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Evidence order of --diff (issue 11 items 1, 2, 4, 5; issue 13 item 10) on
+# crafted gmon files (testsuite/fixtures/evidence/evidence.sh): the rows with
+# significant changes come first, by size (a +0.40 s row within noise comes
+# after a -0.60 s change), a call count multiplied by 16 at equal time is
+# significant, a function inlined away is connected to its caller, one run
+# per side gets the caveat; --sort gives the plain orders, --ratio a column.
+. "$SRCDIR/testsuite/e2e/diff_lib.sh"
+F=$WORKDIR/ev
+sh "$SRCDIR/testsuite/fixtures/evidence/evidence.sh" "$F" > build.log 2>&1 ||
+	{ echo "not ok 1 - build the evidence fixture"; cat build.log; echo "1..1"; exit 1; }
+diffcmd() { "$EGPROF" "$@" --diff "$F/prog" "$F/a.gmon" "$F/prog-inlined" "$F/b.gmon"; }
+rows() { squeeze "$1" | grep -E '^-?[0-9]+\.[0-9]+ ' | awk '{print $NF}' | tr '\n' ' '; }
+
+diffcmd -b -p > classic.txt
+check "classic: significant rows first, by size, then the rows within noise" \
+	test "$(rows classic.txt)" = "lj_pair compute_forces changed flush_batch busy other "
+diffcmd -b -p --extended > ext.txt
+check "extended: the same order" \
+	test "$(squeeze ext.txt | grep -E '^-?[0-9]' | awk '{print $9}' | tr '\n' ' ')" = \
+	"lj_pair compute_forces changed flush_batch busy other "
+check "extended: +0.40 s of 20 s is marked as noise" grep -Eq ' busy  ~$' ext.txt
+check "extended: the -0.60 s change is not" grep -Eq ' changed$' ext.txt
+check "extended: calls x16 at equal time is not noise" grep -Eq ' flush_batch$' ext.txt
+check "evidence: calls x16, baseline -> second" \
+	grep -q '^  flush_batch: time -0.02 s, within noise 0.20 s; calls x16 (594 -> 9504)$' classic.txt
+check "evidence: inlined function connected to its caller" \
+	grep -q "^  lj_pair: .*only in the baseline: probably inlined into compute_forces, whose self+children changed by +0.05 s$" classic.txt
+check "evidence: the caller points back" \
+	grep -q "^  compute_forces: .*probably took in lj_pair (only in the baseline); self+children changed by +0.05 s$" classic.txt
+check "evidence: rows within noise are counted, not listed" \
+	grep -q '^  Within noise: the 2 other rows.$' classic.txt
+
+diffcmd -p > head.txt
+check "header: one run per side gets the caveat" grep -q '^One run per side: differences under 10% of a function' head.txt
+check "header: states the order" grep -q '^Rows are in evidence order: the 4 significant changes first' head.txt
+check "header: states the sign convention" grep -q '^Differential profile: baseline minus second run.$' head.txt
+
+diffcmd -b -p --sort abs > abs.txt
+check "--sort abs: |self diff| only" \
+	test "$(rows abs.txt)" = "lj_pair compute_forces changed busy other flush_batch "
+diffcmd -b -p --sort name > name.txt
+check "--sort name" test "$(rows name.txt)" = "busy changed compute_forces flush_batch lj_pair other "
+diffcmd -b -p --sort calls > calls.txt
+check "--sort calls: |calls diff| first" test "$(rows calls.txt | cut -d' ' -f1-2)" = "lj_pair flush_batch"
+diffcmd -b -p --sort ratio > ratio.txt
+check "--sort ratio: one-sided first, then x3 and x3.95" \
+	test "$(rows ratio.txt | cut -d' ' -f1-3)" = "lj_pair compute_forces changed"
+diffcmd -b -p --sort size > bad.txt 2> bad.err
+rc=$?
+check "--sort with an unknown key is refused" \
+	bash -c "[ $rc -ne 0 ] && grep -q \"option '--sort' needs impact, abs, ratio, calls or name, not 'size'\" bad.err"
+
+diffcmd -b -p --ratio > pct.txt
+check "--ratio: the second run's self time in percent of the baseline's" \
+	contains pct.txt '-8.55 6.55 -0.60 0 -600.00 -600.00 300.0% changed'
+check "--ratio: header names the column" grep -q '2nd/base name' pct.txt
+diffcmd -b -p --extended --ratio > pctx.txt
+check "--ratio --extended: a function gone from the second run has 0%" \
+	contains pctx.txt '42.74 3.00 --- 3.00 50000 - 50000 X. 0.0% lj_pair'
+dl_done
