@@ -121,6 +121,9 @@ struct diff_entry {
 	double child_diff;   /* seconds */
 	int64_t calls_diff;
 	double impact;       /* percent of sum |self_diff| */
+	double excess_sec;   /* self_diff beyond the run-wide speed change:
+				baseline * d->speed - second (diff/noise.h);
+				what noise and significance judge */
 	double noise_sec;    /* the noise threshold applied, seconds */
 	enum diff_noise noise;
 	/* Evidence (diff/evidence.h), for printers and machine-readable
@@ -130,7 +133,7 @@ struct diff_entry {
 				either side has no calls */
 	int significant;     /* time beyond noise, a call-count change, or a
 				rank that changed beyond its noise */
-	double evidence_sec; /* the impact order's key: |self_diff|, or the
+	double evidence_sec; /* the impact order's key: |excess_sec|, or the
 				time the call-count change implies
 				(max side self seconds * (1 - 1/factor))
 				when larger */
@@ -194,6 +197,9 @@ struct diff {
 	int repeated[DIFF_NSIDES];     /* the side holds repeated runs, so
 					  run-to-run noise was measured */
 	struct diff_opts opts;         /* as given to diff_compute */
+	double speed;                  /* second / baseline self seconds that
+					  most functions share (a loaded
+					  machine), 1 when none (noise.h) */
 	int *ranks;                    /* the MPI ranks of rank_diff[], NULL */
 	size_t nranks;
 	int ncycles;                   /* cycle entries, numbered 1..ncycles */

@@ -92,8 +92,9 @@ void evidence_apply(struct diff *d)
 
 		calls_evidence(d, e);
 		e->ratio = a > 0 ? b / a : 0;
-		e->evidence_sec = fmax(fabs(e->self_diff), implied_sec(e));
-		e->significant = (e->self_diff != 0 && e->noise == NOISE_NONE) ||
+		e->evidence_sec = fmax(fabs(e->excess_sec), implied_sec(e));
+		e->significant = (e->self_diff != 0 && e->excess_sec != 0 &&
+				  e->noise == NOISE_NONE) ||
 				 e->calls_evidence == CALLS_CHANGED || e->nranks_changed > 0;
 	}
 	/* A caller that took in an inlined function's cost is as significant

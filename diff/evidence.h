@@ -11,7 +11,8 @@
  *    1.5) or more is a change in its own right even at equal time (a batch
  *    size change: 594 -> 9,493 calls).  The factor is also the tolerance for
  *    threaded runs, whose gmon counts lose arcs.
- *  - evidence_sec: |self_diff|, or the time the call-count change implies
+ *  - evidence_sec: |excess_sec| (self_diff beyond a run-wide speed
+ *    change, diff/noise.h), or the time the call-count change implies
  *    when larger: max side self seconds * (1 - 1/factor) (the time a
  *    function would have changed by had its cost followed its calls).
  *  - significant: time beyond noise, calls changed, a rank changed beyond

@@ -1,3 +1,4 @@
+#define _GNU_SOURCE
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -5,11 +6,37 @@
 #include "utils/error.h"
 #include "utils/banned.h"
 
-enum { STAT_MEAN, STAT_SAMPLING, STAT_RUNS, NSTAT };
+enum { STAT_MEAN, STAT_SAMPLING, STAT_RUNS, STAT_TICKS, NSTAT };
+
+/* Fewer samples than this give too rough a ratio to measure a speed. */
+#define SPEED_MIN_TICKS 20.0
 
 static double *rank_stat(const struct diff *d, const struct diff_entry *e, int s, size_t k)
 {
 	return &e->rank_stat[((size_t)s * d->nranks + k) * NSTAT];
+}
+
+static int cmp_double(const void *l, const void *r)
+{
+	double a = *(const double *)l, b = *(const double *)r;
+
+	return (a > b) - (a < b);
+}
+
+/* The ratio most of ratio[0..n) share, 1 when they share none (see
+ * noise.h).  Sorts ratio. */
+static double speed_consensus(double *ratio, size_t n)
+{
+	size_t i, near = 0;
+	double m;
+
+	if (n < 3)
+		return 1.0;
+	qsort(ratio, n, sizeof(double), cmp_double);
+	m = n % 2 ? ratio[n / 2] : 0.5 * (ratio[n / 2 - 1] + ratio[n / 2]);
+	for (i = 0; i < n; i++)
+		near += fabs(ratio[i] / m - 1.0) <= 0.2;
+	return 2 * near >= n && m > 0 ? m : 1.0;
 }
 
 /* Without a measured run-to-run variance on either side, sampling noise is
@@ -23,37 +50,86 @@ static double floor_sec(const struct diff *d, double a, double b)
 
 double noise_threshold(const struct diff *d, const struct diff_entry *e, double k)
 {
-	double var = 0;
+	double var = 0, g = d->speed > 0 ? d->speed : 1.0;
 	int s;
 
 	for (s = 0; s < DIFF_NSIDES; s++) {
 		double hz = d->prof[s]->hz > 0 ? d->prof[s]->hz : 1.0;
+		double w = s == DIFF_BASE ? g * g : 1.0;
 
-		var += e->side[s].ticks / (hz * hz) + e->side[s].run_var;
+		var += w * (e->side[s].ticks / (hz * hz) + e->side[s].run_var);
 	}
-	return fmax(k * sqrt(var), k > 0 ? floor_sec(d, e->side[0].self_sec,
+	return fmax(k * sqrt(var), k > 0 ? floor_sec(d, g * e->side[0].self_sec,
 						     e->side[1].self_sec) : 0);
 }
 
-static void rank_verdicts(const struct diff *d, struct diff_entry *e, double k)
+/* The speed ratio between the two sides (noise.h). */
+static double side_speed(const struct diff *d)
+{
+	double *ratio = malloc((d->nentries + 1) * sizeof(double)), g;
+	size_t i, n = 0;
+
+	if (!ratio)
+		return 1.0; /* out of memory: judge without it */
+	for (i = 0; i < d->nentries; i++) {
+		const struct diff_entry *e = &d->entries[i];
+
+		if (!(e->flags & PSYM_CYCLE) && e->side[0].ticks >= SPEED_MIN_TICKS &&
+		    e->side[1].ticks >= SPEED_MIN_TICKS)
+			ratio[n++] = e->side[1].self_sec / e->side[0].self_sec;
+	}
+	g = speed_consensus(ratio, n);
+	free(ratio);
+	return fabs(g - 1.0) >= 0.5 * d->opts.rel_floor ? g : 1.0;
+}
+
+/* Per rank, the rank's own speed ratio over the functions (a rank may share
+ * a core with another), then the verdicts. */
+static void rank_verdicts(const struct diff *d, size_t r, double k)
+{
+	double *ratio = malloc((d->nentries + 1) * sizeof(double)), g;
+	size_t i, n = 0;
+
+	for (i = 0; ratio && i < d->nentries; i++) {
+		const struct diff_entry *e = &d->entries[i];
+
+		if (!e->rank_stat)
+			continue;
+		if (rank_stat(d, e, DIFF_BASE, r)[STAT_TICKS] >= SPEED_MIN_TICKS &&
+		    rank_stat(d, e, DIFF_SECOND, r)[STAT_TICKS] >= SPEED_MIN_TICKS)
+			ratio[n++] = rank_stat(d, e, DIFF_SECOND, r)[STAT_MEAN] /
+				     rank_stat(d, e, DIFF_BASE, r)[STAT_MEAN];
+	}
+	g = ratio ? speed_consensus(ratio, n) : 1.0;
+	free(ratio);
+	for (i = 0; i < d->nentries; i++) {
+		struct diff_entry *e = &d->entries[i];
+		const double *a, *b;
+		double t;
+
+		if (!e->rank_stat)
+			continue;
+		a = rank_stat(d, e, DIFF_BASE, r);
+		b = rank_stat(d, e, DIFF_SECOND, r);
+		t = fmax(k * sqrt(g * g * (a[STAT_SAMPLING] + a[STAT_RUNS]) +
+				  b[STAT_SAMPLING] + b[STAT_RUNS]),
+			 k > 0 ? floor_sec(d, g * a[STAT_MEAN], b[STAT_MEAN]) : 0);
+		e->rank_diff[r] = a[STAT_MEAN] - b[STAT_MEAN];
+		e->rank_changed[r] = k > 0 && e->rank_diff[r] != 0 &&
+				     fabs(g * a[STAT_MEAN] - b[STAT_MEAN]) >= t;
+		e->nranks_changed += e->rank_changed[r];
+	}
+}
+
+static void slowest_rank(const struct diff *d, struct diff_entry *e)
 {
 	double top[DIFF_NSIDES] = { 0, 0 };
 	size_t r;
 	int s;
 
-	e->nranks_changed = 0;
-	for (r = 0; r < d->nranks; r++) {
-		const double *a = rank_stat(d, e, DIFF_BASE, r), *b = rank_stat(d, e, DIFF_SECOND, r);
-		double t = fmax(k * sqrt(a[STAT_SAMPLING] + a[STAT_RUNS] +
-					 b[STAT_SAMPLING] + b[STAT_RUNS]),
-				k > 0 ? floor_sec(d, a[STAT_MEAN], b[STAT_MEAN]) : 0);
-
-		e->rank_diff[r] = a[STAT_MEAN] - b[STAT_MEAN];
-		e->rank_changed[r] = k > 0 && e->rank_diff[r] != 0 && fabs(e->rank_diff[r]) >= t;
-		e->nranks_changed += e->rank_changed[r];
+	for (r = 0; r < d->nranks; r++)
 		for (s = 0; s < DIFF_NSIDES; s++)
 			top[s] = fmax(top[s], rank_stat(d, e, s, r)[STAT_MEAN]);
-	}
 	e->slowest_diff = top[DIFF_BASE] - top[DIFF_SECOND];
 }
 
@@ -61,15 +137,21 @@ void noise_apply(struct diff *d, double k)
 {
 	size_t i;
 
+	d->speed = k > 0 ? side_speed(d) : 1.0;
 	for (i = 0; i < d->nentries; i++) {
 		struct diff_entry *e = &d->entries[i];
 
+		e->excess_sec = d->speed == 1.0 ? e->self_diff :
+			d->speed * e->side[DIFF_BASE].self_sec - e->side[DIFF_SECOND].self_sec;
 		e->noise_sec = noise_threshold(d, e, k);
-		e->noise = e->self_diff != 0 && fabs(e->self_diff) < e->noise_sec ?
+		e->noise = e->self_diff != 0 && fabs(e->excess_sec) < e->noise_sec ?
 			NOISE_WITHIN : NOISE_NONE;
+		e->nranks_changed = 0;
 		if (e->rank_stat)
-			rank_verdicts(d, e, k);
+			slowest_rank(d, e);
 	}
+	for (i = 0; i < d->nranks; i++)
+		rank_verdicts(d, i, k);
 }
 
 static double run_seconds(const struct profile *p, long sym)
@@ -94,10 +176,44 @@ static size_t run_groups(const struct noise_runs *r, size_t *group)
 	return ng;
 }
 
+/* Each file's speed relative to the mean of its group of repeats, so that
+ * a run slowed as a whole does not count as every function's noise. */
+static int run_speeds(const struct noise_runs *r, const size_t *group, double *speed)
+{
+	size_t nsyms = r->n ? r->prof[0]->nsyms : 0, i, j, f;
+	double *ratio = malloc((nsyms + 1) * sizeof(double));
+
+	if (!ratio)
+		return error("out of memory");
+	for (i = 0; i < r->n; i++) {
+		size_t n = 0;
+
+		for (f = 0; f < nsyms; f++) {
+			double mean = 0, m = 0;
+
+			if (r->prof[i]->syms[f].flags & PSYM_CYCLE ||
+			    r->prof[i]->syms[f].self_ticks < SPEED_MIN_TICKS)
+				continue;
+			for (j = 0; j < r->n; j++)
+				if (group[j] == group[i]) {
+					mean += r->prof[j]->syms[f].self_ticks /
+						(r->prof[j]->hz > 0 ? r->prof[j]->hz : 1.0);
+					m++;
+				}
+			if (m > 1 && mean > 0)
+				ratio[n++] = run_seconds(r->prof[i], (long)f) / (mean / m);
+		}
+		speed[i] = speed_consensus(ratio, n);
+	}
+	free(ratio);
+	return 0;
+}
+
 /* Run-to-run variance of the side's sum: within each group of repeats,
- * R_g * s_g^2 (the sum of R_g runs of standard deviation s_g). */
-static double side_run_var(const struct noise_runs *r, const size_t *group, size_t ng, long sym,
-			   int *repeated)
+ * R_g * s_g^2 (the sum of R_g runs of standard deviation s_g), on the
+ * runs' common speed. */
+static double side_run_var(const struct noise_runs *r, const size_t *group, size_t ng,
+			   const double *speed, long sym, int *repeated)
 {
 	double var = 0;
 	size_t g, i;
@@ -108,7 +224,7 @@ static double side_run_var(const struct noise_runs *r, const size_t *group, size
 
 		for (i = 0; i < r->n; i++)
 			if (group[i] == g) {
-				mean += run_seconds(r->prof[i], sym);
+				mean += run_seconds(r->prof[i], sym) / speed[i];
 				m++;
 			}
 		if (m < 2)
@@ -117,7 +233,7 @@ static double side_run_var(const struct noise_runs *r, const size_t *group, size
 		mean /= (double)m;
 		for (i = 0; i < r->n; i++)
 			if (group[i] == g)
-				ss += pow(run_seconds(r->prof[i], sym) - mean, 2);
+				ss += pow(run_seconds(r->prof[i], sym) / speed[i] - mean, 2);
 		var += (double)m * ss / (double)(m - 1);
 	}
 	return var;
@@ -163,32 +279,37 @@ static int collect_ranks(struct diff *d, const struct noise_runs runs[DIFF_NSIDE
 }
 
 /* Per rank of one entry: the mean of the rank's files, the sampling
- * variance of that mean and its run-to-run variance (from repeats). */
-static void fill_rank_stats(struct diff *d, struct diff_entry *e, int s, const struct noise_runs *r)
+ * variance of that mean, its run-to-run variance (from repeats, on their
+ * common speed) and the mean samples. */
+static void fill_rank_stats(struct diff *d, struct diff_entry *e, int s, const struct noise_runs *r,
+			    const double *speed)
 {
 	const struct profile *p = d->prof[s];
 	double hz = p->hz > 0 ? p->hz : 1.0;
+	long sym = e->side[s].sym;
 	size_t k, i;
 
 	for (k = 0; k < d->nranks; k++) {
-		double *st = rank_stat(d, e, s, k), sum = 0, ticks = 0, ss = 0;
+		double *st = rank_stat(d, e, s, k), sum = 0, norm = 0, ticks = 0, ss = 0;
 		size_t m = 0;
 
-		if (e->side[s].sym < 0)
+		if (sym < 0)
 			continue;
 		for (i = 0; i < r->n; i++)
 			if (r->rank[i] == d->ranks[k]) {
-				sum += run_seconds(r->prof[i], e->side[s].sym);
-				ticks += r->prof[i]->syms[e->side[s].sym].self_ticks;
+				sum += run_seconds(r->prof[i], sym);
+				norm += run_seconds(r->prof[i], sym) / speed[i];
+				ticks += r->prof[i]->syms[sym].self_ticks;
 				m++;
 			}
 		if (!m)
 			continue;
 		st[STAT_MEAN] = sum / (double)m;
+		st[STAT_TICKS] = ticks / (double)m;
 		st[STAT_SAMPLING] = ticks / ((double)m * (double)m * hz * hz);
 		for (i = 0; m > 1 && i < r->n; i++)
 			if (r->rank[i] == d->ranks[k])
-				ss += pow(run_seconds(r->prof[i], e->side[s].sym) - st[STAT_MEAN], 2);
+				ss += pow(run_seconds(r->prof[i], sym) / speed[i] - norm / (double)m, 2);
 		st[STAT_RUNS] = m > 1 ? ss / (double)(m - 1) / (double)m : 0;
 	}
 }
@@ -196,6 +317,7 @@ static void fill_rank_stats(struct diff *d, struct diff_entry *e, int s, const s
 int noise_set_runs(struct diff *d, const struct noise_runs runs[DIFF_NSIDES])
 {
 	size_t *group[DIFF_NSIDES] = { NULL, NULL }, ng[DIFF_NSIDES] = { 0, 0 }, i;
+	double *speed[DIFF_NSIDES] = { NULL, NULL };
 	int s, ret = -1, with_ranks = has_all_ranks(&runs[0]) && has_all_ranks(&runs[1]);
 
 	for (s = 0; s < DIFF_NSIDES; s++) {
@@ -205,13 +327,21 @@ int noise_set_runs(struct diff *d, const struct noise_runs runs[DIFF_NSIDES])
 			if (r->prof[i]->nsyms != d->prof[s]->nsyms)
 				return error("the runs of '%s' do not line up with their sum",
 					     d->prof[s]->binary ? d->prof[s]->binary : "?");
+	}
+	for (s = 0; s < DIFF_NSIDES; s++) {
+		const struct noise_runs *r = &runs[s];
+
 		d->nruns[s] = r->n ? r->n : 1;
 		d->repeated[s] = 0;
-		if (!(group[s] = malloc((r->n + 1) * sizeof(size_t)))) {
+		group[s] = malloc((r->n + 1) * sizeof(size_t));
+		speed[s] = malloc((r->n + 1) * sizeof(double));
+		if (!group[s] || !speed[s]) {
 			error("out of memory");
 			goto out;
 		}
 		ng[s] = run_groups(r, group[s]);
+		if (run_speeds(r, group[s], speed[s]) < 0)
+			goto out;
 	}
 	if (with_ranks && collect_ranks(d, runs) < 0)
 		goto out;
@@ -220,7 +350,7 @@ int noise_set_runs(struct diff *d, const struct noise_runs runs[DIFF_NSIDES])
 
 		for (s = 0; s < DIFF_NSIDES; s++)
 			e->side[s].run_var = e->side[s].sym < 0 ? 0 :
-				side_run_var(&runs[s], group[s], ng[s], e->side[s].sym,
+				side_run_var(&runs[s], group[s], ng[s], speed[s], e->side[s].sym,
 					     &d->repeated[s]);
 		if (!with_ranks || (e->flags & PSYM_CYCLE))
 			continue;
@@ -232,11 +362,13 @@ int noise_set_runs(struct diff *d, const struct noise_runs runs[DIFF_NSIDES])
 			goto out;
 		}
 		for (s = 0; s < DIFF_NSIDES; s++)
-			fill_rank_stats(d, e, s, &runs[s]);
+			fill_rank_stats(d, e, s, &runs[s], speed[s]);
 	}
 	ret = 0;
 out:
-	free(group[0]);
-	free(group[1]);
+	for (s = 0; s < DIFF_NSIDES; s++) {
+		free(group[s]);
+		free(speed[s]);
+	}
 	return ret;
 }

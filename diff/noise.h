@@ -21,6 +21,17 @@
  * machine, so when neither side has repeated runs the threshold is at
  * least rel_floor (default 10%) of the larger side's self seconds.
  *
+ * A loaded machine also slows a whole run: every function of the second
+ * run takes, say, 0.5x or 1.3x its baseline time.  That is noise too, and
+ * it is measured: the speed ratio is the median of second/baseline over
+ * the functions with SPEED_MIN_TICKS samples on both sides, when at least
+ * three such functions exist, half of them within 20% of the median, and it
+ * is 5% or more from 1 (closer, the floor covers it).  The difference
+ * judged is then excess_sec = baseline * speed - second (with speed 1,
+ * self_diff), the variances above scale with it.  Repeated runs are put
+ * on one speed the same way before their spread is taken, and so is each
+ * rank's pair of means in the per-rank comparison.
+ *
  * K is --noise (default 2); K = 0 turns the rule off.  Equal sides
  * (including two zeros) are never flagged: an exact zero is "equal", not
  * noise.

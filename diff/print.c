@@ -34,6 +34,10 @@ void print_convention(FILE *out, const struct diff *d, const struct diff_print_o
 		fprintf(out, "Rows are sorted by %s.\n", sort_text[d->opts.sort]);
 	if (po->noise_marker && po->extended)
 		fprintf(out, "~ marks a difference within the noise of the two runs.\n");
+	if (po->noise_marker && d->speed != 1.0)
+		fprintf(out, "Most functions took %.2fx their baseline time in the second run (a\n"
+			     "loaded machine?): differences are judged at that common speed.\n",
+			d->speed);
 	if (po->noise_marker && !d->repeated[DIFF_BASE] && !d->repeated[DIFF_SECOND])
 		fprintf(out, "One run per side: differences under %g%% of a function's time count as\n"
 			     "noise; give a directory of repeated runs per side to measure it.\n",

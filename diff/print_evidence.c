@@ -17,10 +17,11 @@ static void time_clause(FILE *out, const struct diff_entry *e, const char **sep)
 {
 	if (e->self_diff == 0)
 		return;
-	if (e->noise == NOISE_NONE)
-		fprintf(out, "%stime %+.2f s, beyond noise %.2f s", *sep, e->self_diff, e->noise_sec);
-	else
-		fprintf(out, "%stime %+.2f s, within noise %.2f s", *sep, e->self_diff, e->noise_sec);
+	fprintf(out, "%stime %+.2f s", *sep, e->self_diff);
+	if (e->excess_sec != e->self_diff)
+		fprintf(out, " (%+.2f s at the runs' common speed)", e->excess_sec);
+	fprintf(out, ", %s noise %.2f s", e->noise == NOISE_NONE ? "beyond" : "within",
+		e->noise_sec);
 	*sep = "; ";
 }
 

@@ -40,20 +40,25 @@ run() {
 	mkdir -p "$dir" && (cd "$dir" && "$work/$bin" "$@") >/dev/null
 }
 
-# position NAME OUTPUT: "first-unmarked-name position-of-NAME"
+# position NAME OUTPUT: "first-significant-name position-of-NAME hit top3":
+# the significant rows are the ones the evidence list after the table names
+# (with --extended, the rows without "~" and with a non-zero difference)
 position() {
 	python3 - "$1" "$2" <<'PY'
 import re, sys
 want = set(sys.argv[1].split("|"))
-rows = []
+rows, significant, in_ev = [], set(), False
 for line in open(sys.argv[2]):
     f = line.split()
-    if len(f) >= 9 and re.match(r"^-?[0-9]+\.[0-9]+$", f[0]) and f[7] in ("XX", "X.", ".X"):
-        noise = f[-1] == "~"
-        name = " ".join(f[8:-1] if noise else f[8:])
-        rows.append((name.split(" [")[0], noise))
-first = next((n for n, noise in rows if not noise), "-")
-pos = next((i + 1 for i, (n, _) in enumerate(rows) if n in want), 0)
+    if line.startswith("Evidence for the significant rows"):
+        in_ev = True
+    elif in_ev and line.startswith("  ") and ": " in line:
+        significant.add(line.strip().split(": ")[0].split(" [")[0])
+    elif len(f) >= 9 and re.match(r"^-?[0-9]+\.[0-9]+$", f[0]) and f[7] in ("XX", "X.", ".X"):
+        name = " ".join(f[8:-1] if f[-1] == "~" else f[8:])
+        rows.append(name.split(" [")[0])
+first = next((n for n in rows if n in significant), "-")
+pos = next((i + 1 for i, n in enumerate(rows) if n in want), 0)
 print(first, pos, 1 if first in want else 0, 1 if 0 < pos <= 3 else 0)
 PY
 }

@@ -58,4 +58,24 @@ check "--ratio: header names the column" grep -q '2nd/base name' pct.txt
 diffcmd -b -p --extended --ratio > pctx.txt
 check "--ratio --extended: a function gone from the second run has 0%" \
 	contains pctx.txt '42.74 3.00 --- 3.00 50000 - 50000 X. 0.0% lj_pair'
+
+# Rounding (issue 11 item 9): at 1000 Hz the second run's seconds have three
+# digits; every extended row's diff is +self - -self as printed.
+python3 "$SRCDIR/testsuite/fixtures/fig1/mkgmon.py" "$F/prog-inlined" b1000.gmon --hz 1000 \
+	busy=20404 changed=905 other=955 flush_batch=515 compute_forces=3945 \
+	'main>busy=1' 'main>changed=1' 'main>other=1' 'main>flush_batch=9504' 'main>compute_forces=1'
+"$EGPROF" -b -p --extended --diff "$F/prog" "$F/a.gmon" "$F/prog-inlined" b1000.gmon > round.txt
+check "rounding: every diff is the difference of the printed sides" python3 - round.txt <<'PY'
+import re, sys
+bad = n = 0
+for line in open(sys.argv[1]):
+    f = line.split()
+    if len(f) >= 9 and re.match(r"^-?[0-9]+\.[0-9]+$", f[0]):
+        x = 0 if f[1] == "---" else float(f[1])
+        y = 0 if f[2] == "---" else float(f[2])
+        n += 1
+        if "%.2f" % (x - y) != f[3] and "%.2f" % (x - y) != "-" + f[3]:
+            print(line.rstrip()); bad += 1
+sys.exit(1 if bad or n < 6 else 0)
+PY
 dl_done

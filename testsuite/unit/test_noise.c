@@ -182,6 +182,34 @@ static void test_noise__repeats_of_the_same_rank_measure_the_noise(void **state)
 	free_runs(rb, 4);
 }
 
+static void test_noise__a_run_slowed_as_a_whole_is_judged_at_its_speed(void **state)
+{
+	/* The second run ran on a loaded machine: every function took twice
+	 * its time, `changed` only 1.5 times: it got faster (by 0.51 s at
+	 * the run's speed), although it took 0.50 s more. */
+	struct profile *a = fx_new(100), *b = fx_new(100);
+	const char *same[] = { "f1", "f2", "f3", "f4" };
+	struct diff d;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 4; i++) {
+		fx_sym(a, same[i], NULL, 0, 100, 1);
+		fx_sym(b, same[i], NULL, 0, 200 + (double)i, 1);
+	}
+	fx_sym(a, "changed", NULL, 0, 100, 1);
+	fx_sym(b, "changed", NULL, 0, 150, 1);
+	assert_int_equal(diff_compute(&d, a, b, NULL), 0);
+	assert_float_equal(d.speed, 2.01, 1e-9); /* median of 2, 2.01, 2.02, 2.03, 1.5 */
+	for (i = 0; i < 4; i++)
+		assert_int_equal(d.entries[diff_find(&d, same[i])].significant, 0);
+	assert_float_equal(d.entries[diff_find(&d, "changed")].excess_sec, 0.51, 1e-9);
+	assert_int_equal(d.entries[diff_find(&d, "changed")].significant, 1);
+	diff_release(&d);
+	profile_free(a);
+	profile_free(b);
+}
+
 static void test_noise__k_zero_turns_the_rule_off(void **state)
 {
 	struct profile *a = fx_new(100), *b = fx_new(100);
@@ -210,6 +238,7 @@ int main(void)
 		cmocka_unit_test(test_noise__single_runs_apply_a_relative_floor),
 		cmocka_unit_test(test_noise__spread_across_ranks_of_one_job_is_signal_not_noise),
 		cmocka_unit_test(test_noise__repeats_of_the_same_rank_measure_the_noise),
+		cmocka_unit_test(test_noise__a_run_slowed_as_a_whole_is_judged_at_its_speed),
 		cmocka_unit_test(test_noise__k_zero_turns_the_rule_off),
 	};
 

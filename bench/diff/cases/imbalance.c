@@ -35,15 +35,33 @@ NOINLINE static void residual(long n)
 	sink = s;
 }
 
+NOINLINE static void smooth(long n)
+{
+	double s = 0;
+	for (long i = 0; i < n; i++)
+		s += (double)(i & 15) * 0.125;
+	sink = s;
+}
+
+NOINLINE static void norm2(long n)
+{
+	unsigned x = 3;
+	for (long i = 0; i < n; i++)
+		x ^= x << 5, x ^= x >> 7;
+	sink = x;
+}
+
 int main(int argc, char **argv)
 {
 	int rank, v = argc > 1 ? atoi(argv[1]) : 0;
 
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-	relax_rows(v && rank == 2 ? 160000000L : 80000000L);
-	pack_halo(40000000L);
-	residual(30000000L);
+	relax_rows(v && rank == 2 ? 400000000L : 200000000L);
+	pack_halo(100000000L);
+	residual(60000000L);
+	smooth(150000000L);
+	norm2(100000000L);
 	MPI_Barrier(MPI_COMM_WORLD);
 	MPI_Finalize();
 	return 0;
