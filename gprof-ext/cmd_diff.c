@@ -218,7 +218,7 @@ static char *side_label(const struct side *s)
 }
 
 static int start(struct side *s, const struct cmdline *cl, const char *argv0,
-		 int each, int jobs)
+		 int each, int jobs, int force)
 {
 	struct upstream_load req;
 
@@ -231,6 +231,7 @@ static int start(struct side *s, const struct cmdline *cl, const char *argv0,
 	req.ngmon = s->nfiles;
 	req.each = each;
 	req.jobs = jobs;
+	req.force = force;
 	return upstream_load_start(&req, each ? &s->each_job : &s->sum_job);
 }
 
@@ -376,13 +377,13 @@ int cmd_diff(struct egprof_opts *o)
 			error("out of memory");
 			goto out;
 		}
-		if (start(x, &cl, argv0, 0, 1) < 0)
+		if (start(x, &cl, argv0, 0, 1, o->force) < 0)
 			goto out;
 	}
 	for (s = 0; s < DIFF_NSIDES; s++)
 		if (o->noise_sigmas > 0 && sides[s].nfiles > 1 &&
 		    (side_ranks(&sides[s]) < 0 ||
-		     start(&sides[s], &cl, argv0, 1, o->jobs) < 0))
+		     start(&sides[s], &cl, argv0, 1, o->jobs, o->force) < 0))
 			goto out;
 	status = 0;
 	for (s = 0; s < DIFF_NSIDES; s++)

@@ -27,6 +27,7 @@ enum option_id {
 	OPT_JOBS,
 	OPT_SORT,
 	OPT_RATIO,
+	OPT_FORCE,
 };
 
 struct option_spec {
@@ -73,6 +74,9 @@ static const struct option_spec table[] = {
 	{ OPT_SORT, "sort", ARG_REQUIRED, "KEY",
 	  "with --diff: order rows by impact (significant changes first,\n"
 	  "the default), abs (|self diff|), ratio, calls or name" },
+	{ OPT_FORCE, "force", ARG_NONE, NULL,
+	  "--diff, --rank-stats, graphs: read gmon files that do not belong\n"
+	  "to the binary (another program or build) instead of refusing them" },
 	{ OPT_RATIO, "ratio", ARG_NONE, NULL,
 	  "with --diff: add a column of the second run's self time in\n"
 	  "percent of the baseline's" },
@@ -167,6 +171,9 @@ static int apply(struct egprof_opts *o, const struct option_spec *s, const char 
 		return 0;
 	case OPT_RATIO:
 		o->ratio_column = 1;
+		return 0;
+	case OPT_FORCE:
+		o->force = 1;
 		return 0;
 	case OPT_JOBS:
 		if (parse_number(s->name, arg, 1, 1024, &v) < 0)

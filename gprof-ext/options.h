@@ -35,6 +35,7 @@ struct egprof_opts {
 	int jobs;                  /* --jobs N: files read at once (>= 1) */
 	int diff_sort;             /* --sort KEY: enum diff_sort_key */
 	int ratio_column;          /* --ratio: second/baseline column */
+	int force;                 /* --force: no gmon-belongs-to-binary check */
 
 	/* What upstream gets: argv[0] and every argument that is not ours. */
 	int argc;

@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "gprof-ext/upstream.h"
+#include "gprof-ext/gmon_check.h"
 #include "utils/error.h"
 #include "utils/banned.h"
 
@@ -62,6 +63,8 @@ static struct {
 	size_t nfiles;
 	int in_worker;       /* a per-file worker: read only files[worker_index] */
 	size_t worker_index;
+	int check;           /* check the files belong to the binary first */
+	const char *binary;
 } loader;
 
 /* ------------------------------------------------------------------------ */
@@ -446,6 +449,13 @@ static void run_workers(void)
 
 void egprof_gmon_out_read(const char *filename)
 {
+	/* Upstream has read the binary when it reads the first gmon file: the
+	 * moment to refuse files of another program (gmon_check.h). */
+	if (loader.active && loader.check && !loader.in_worker) {
+		loader.check = 0;
+		if (upstream_check_gmon(loader.binary, loader.files, loader.nfiles) < 0)
+			_exit(1);
+	}
 	if (!loader.active || !loader.each) {
 		gmon_out_read(filename);
 		return;
@@ -485,6 +495,8 @@ static void ATTRIBUTE_NORETURN loader_main(const struct upstream_load *req, int 
 	loader.jobs = req->jobs > 0 ? req->jobs : 1;
 	loader.files = req->gmon_files;
 	loader.nfiles = req->ngmon;
+	loader.check = !req->force;
+	loader.binary = req->binary;
 
 	/* Upstream's output goes nowhere; its errors still reach the user. */
 	devnull = open("/dev/null", O_WRONLY);
@@ -684,6 +696,58 @@ int upstream_addr_to_line(uint64_t addr, const char **file, int *line)
 	*file = fname;
 	*line = (int)l;
 	return 0;
+}
+
+static int cmp_u64(const void *l, const void *r)
+{
+	uint64_t a = *(const uint64_t *)l, b = *(const uint64_t *)r;
+
+	return (a > b) - (a < b);
+}
+
+int upstream_check_gmon(const char *binary, char *const *files, size_t n)
+{
+	struct gmon_image img;
+	asymbol **syms = NULL;
+	uint64_t *entry = NULL;
+	long size, nsyms = 0, i;
+	size_t k;
+	int ret = 0, have_lo = 0, have_hi = 0;
+
+	memset(&img, 0, sizeof(img));
+	img.binary = binary;
+	if (!core_bfd)
+		return 0;
+	size = bfd_get_symtab_upper_bound(core_bfd);
+	if (size > 0 && (syms = malloc((size_t)size)) != NULL)
+		nsyms = bfd_canonicalize_symtab(core_bfd, syms);
+	if (nsyms > 0 && !(entry = malloc((size_t)nsyms * sizeof(uint64_t))))
+		nsyms = 0;
+	for (i = 0; i < nsyms; i++) {
+		const char *name = bfd_asymbol_name(syms[i]);
+		uint64_t v = bfd_asymbol_value(syms[i]);
+
+		if (!strcmp(name, "etext")) {
+			img.text_hi = v;
+			have_hi = 1;
+		} else if (!strcmp(name, "__executable_start")) {
+			img.text_lo = v;
+			have_lo = 1;
+		}
+		if ((syms[i]->flags & BSF_FUNCTION) && syms[i]->section &&
+		    (syms[i]->section->flags & SEC_CODE))
+			entry[img.nentry++] = v;
+	}
+	if (!have_lo || !have_hi)
+		img.text_hi = 0; /* without both marks, no range check */
+	if (img.nentry)
+		qsort(entry, img.nentry, sizeof(uint64_t), cmp_u64);
+	img.entry = entry;
+	for (k = 0; k < n && ret == 0; k++)
+		ret = gmon_check(&img, files[k]);
+	free(entry);
+	free(syms);
+	return ret;
 }
 
 void upstream_line_options(int *lines, int *full_paths)
