@@ -200,6 +200,10 @@ struct diff {
 	double speed;                  /* second / baseline self seconds that
 					  most functions share (a loaded
 					  machine), 1 when none (noise.h) */
+	double floor_share;            /* the relative floor applied without
+					  repeated runs: opts.rel_floor, or
+					  more when the functions that share
+					  the speed scatter more (noise.h) */
 	int *ranks;                    /* the MPI ranks of rank_diff[], NULL */
 	size_t nranks;
 	int ncycles;                   /* cycle entries, numbered 1..ncycles */

@@ -24,19 +24,31 @@ static int cmp_double(const void *l, const void *r)
 }
 
 /* The ratio most of ratio[0..n) share, 1 when they share none (see
- * noise.h).  Sorts ratio. */
-static double speed_consensus(double *ratio, size_t n)
+ * noise.h); *scatter (may be NULL) gets the root mean square of the log
+ * deviations of the ratios that share it, 0 when none.  Sorts ratio. */
+static double speed_consensus(double *ratio, size_t n, double *scatter)
 {
 	size_t i, near = 0;
-	double m;
+	double m, ss = 0;
 
+	if (scatter)
+		*scatter = 0;
 	if (n < 3)
 		return 1.0;
 	qsort(ratio, n, sizeof(double), cmp_double);
 	m = n % 2 ? ratio[n / 2] : 0.5 * (ratio[n / 2 - 1] + ratio[n / 2]);
+	if (m <= 0)
+		return 1.0;
 	for (i = 0; i < n; i++)
-		near += fabs(ratio[i] / m - 1.0) <= 0.2;
-	return 2 * near >= n && m > 0 ? m : 1.0;
+		if (fabs(ratio[i] / m - 1.0) <= 0.2) {
+			near++;
+			ss += pow(log(ratio[i] / m), 2);
+		}
+	if (2 * near < n)
+		return 1.0;
+	if (scatter && near > 2)
+		*scatter = sqrt(ss / (double)(near - 1));
+	return m;
 }
 
 /* Without a measured run-to-run variance on either side, sampling noise is
@@ -45,7 +57,7 @@ static double floor_sec(const struct diff *d, double a, double b)
 {
 	if (d->repeated[DIFF_BASE] || d->repeated[DIFF_SECOND])
 		return 0;
-	return d->opts.rel_floor * fmax(fabs(a), fabs(b));
+	return d->floor_share * fmax(fabs(a), fabs(b));
 }
 
 double noise_threshold(const struct diff *d, const struct diff_entry *e, double k)
@@ -63,10 +75,10 @@ double noise_threshold(const struct diff *d, const struct diff_entry *e, double 
 						     e->side[1].self_sec) : 0);
 }
 
-/* The speed ratio between the two sides (noise.h). */
-static double side_speed(const struct diff *d)
+/* The speed ratio between the two sides, and the floor (noise.h). */
+static double side_speed(struct diff *d, double k)
 {
-	double *ratio = malloc((d->nentries + 1) * sizeof(double)), g;
+	double *ratio = malloc((d->nentries + 1) * sizeof(double)), g, scatter;
 	size_t i, n = 0;
 
 	if (!ratio)
@@ -78,42 +90,41 @@ static double side_speed(const struct diff *d)
 		    e->side[1].ticks >= SPEED_MIN_TICKS)
 			ratio[n++] = e->side[1].self_sec / e->side[0].self_sec;
 	}
-	g = speed_consensus(ratio, n);
+	g = speed_consensus(ratio, n, &scatter);
 	free(ratio);
+	/* The functions that share the speed differ from it by their own
+	 * run-to-run noise: K of those standard deviations is the floor when
+	 * that is above the configured one. */
+	d->floor_share = fmax(d->opts.rel_floor, k * scatter);
 	return fabs(g - 1.0) >= 0.5 * d->opts.rel_floor ? g : 1.0;
 }
 
-/* Per rank, the rank's own speed ratio over the functions (a rank may share
- * a core with another), then the verdicts. */
-static void rank_verdicts(const struct diff *d, size_t r, double k)
+/* Per rank of one function, the verdicts.  A function may run at another
+ * speed in the second job on every rank alike (a loaded machine): the
+ * ranks' change against each other is what counts, so each rank's
+ * baseline is scaled by the function's speed across the ranks, the median
+ * of the second job's ranks over the median of the baseline's. */
+static void rank_verdicts(const struct diff *d, struct diff_entry *e, double k)
 {
-	double *ratio = malloc((d->nentries + 1) * sizeof(double)), g;
-	size_t i, n = 0;
+	double *v = malloc((d->nranks + 1) * sizeof(double)), med[DIFF_NSIDES], g = 1.0;
+	size_t r, n;
+	int s;
 
-	for (i = 0; ratio && i < d->nentries; i++) {
-		const struct diff_entry *e = &d->entries[i];
-
-		if (!e->rank_stat)
-			continue;
-		if (rank_stat(d, e, DIFF_BASE, r)[STAT_TICKS] >= SPEED_MIN_TICKS &&
-		    rank_stat(d, e, DIFF_SECOND, r)[STAT_TICKS] >= SPEED_MIN_TICKS)
-			ratio[n++] = rank_stat(d, e, DIFF_SECOND, r)[STAT_MEAN] /
-				     rank_stat(d, e, DIFF_BASE, r)[STAT_MEAN];
+	for (s = 0; v && s < DIFF_NSIDES; s++) {
+		for (r = n = 0; r < d->nranks; r++)
+			v[n++] = rank_stat(d, e, s, r)[STAT_MEAN];
+		qsort(v, n, sizeof(double), cmp_double);
+		med[s] = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 	}
-	g = ratio ? speed_consensus(ratio, n) : 1.0;
-	free(ratio);
-	for (i = 0; i < d->nentries; i++) {
-		struct diff_entry *e = &d->entries[i];
-		const double *a, *b;
-		double t;
+	if (v && d->nranks >= 3 && med[DIFF_BASE] > 0 && med[DIFF_SECOND] > 0)
+		g = med[DIFF_SECOND] / med[DIFF_BASE];
+	free(v);
+	for (r = 0; r < d->nranks; r++) {
+		const double *a = rank_stat(d, e, DIFF_BASE, r), *b = rank_stat(d, e, DIFF_SECOND, r);
+		double t = fmax(k * sqrt(g * g * (a[STAT_SAMPLING] + a[STAT_RUNS]) +
+					 b[STAT_SAMPLING] + b[STAT_RUNS]),
+				k > 0 ? floor_sec(d, g * a[STAT_MEAN], b[STAT_MEAN]) : 0);
 
-		if (!e->rank_stat)
-			continue;
-		a = rank_stat(d, e, DIFF_BASE, r);
-		b = rank_stat(d, e, DIFF_SECOND, r);
-		t = fmax(k * sqrt(g * g * (a[STAT_SAMPLING] + a[STAT_RUNS]) +
-				  b[STAT_SAMPLING] + b[STAT_RUNS]),
-			 k > 0 ? floor_sec(d, g * a[STAT_MEAN], b[STAT_MEAN]) : 0);
 		e->rank_diff[r] = a[STAT_MEAN] - b[STAT_MEAN];
 		e->rank_changed[r] = k > 0 && e->rank_diff[r] != 0 &&
 				     fabs(g * a[STAT_MEAN] - b[STAT_MEAN]) >= t;
@@ -137,7 +148,8 @@ void noise_apply(struct diff *d, double k)
 {
 	size_t i;
 
-	d->speed = k > 0 ? side_speed(d) : 1.0;
+	d->floor_share = d->opts.rel_floor;
+	d->speed = k > 0 ? side_speed(d, k) : 1.0;
 	for (i = 0; i < d->nentries; i++) {
 		struct diff_entry *e = &d->entries[i];
 
@@ -147,11 +159,11 @@ void noise_apply(struct diff *d, double k)
 		e->noise = e->self_diff != 0 && fabs(e->excess_sec) < e->noise_sec ?
 			NOISE_WITHIN : NOISE_NONE;
 		e->nranks_changed = 0;
-		if (e->rank_stat)
+		if (e->rank_stat) {
 			slowest_rank(d, e);
+			rank_verdicts(d, e, k);
+		}
 	}
-	for (i = 0; i < d->nranks; i++)
-		rank_verdicts(d, i, k);
 }
 
 static double run_seconds(const struct profile *p, long sym)
@@ -203,7 +215,7 @@ static int run_speeds(const struct noise_runs *r, const size_t *group, double *s
 			if (m > 1 && mean > 0)
 				ratio[n++] = run_seconds(r->prof[i], (long)f) / (mean / m);
 		}
-		speed[i] = speed_consensus(ratio, n);
+		speed[i] = speed_consensus(ratio, n, NULL);
 	}
 	free(ratio);
 	return 0;

@@ -19,7 +19,10 @@
  *
  * Sampling noise alone underestimates the run-to-run variance of a shared
  * machine, so when neither side has repeated runs the threshold is at
- * least rel_floor (default 10%) of the larger side's self seconds.
+ * least floor_share of the larger side's self seconds: rel_floor (default
+ * 10%), or K times the scatter (root mean square of the log ratios) of the
+ * functions that share the run-wide speed below, when that is larger: they
+ * stand for repeated measurements of "no change" within the one pair.
  *
  * A loaded machine also slows a whole run: every function of the second
  * run takes, say, 0.5x or 1.3x its baseline time.  That is noise too, and
@@ -29,8 +32,10 @@
  * is 5% or more from 1 (closer, the floor covers it).  The difference
  * judged is then excess_sec = baseline * speed - second (with speed 1,
  * self_diff), the variances above scale with it.  Repeated runs are put
- * on one speed the same way before their spread is taken, and so is each
- * rank's pair of means in the per-rank comparison.
+ * on one speed the same way before their spread is taken.  In the per-rank
+ * comparison a function's speed is the median of its ranks' seconds in the
+ * second job over that in the baseline (with 3 ranks or more): the ranks'
+ * change against each other is the signal.
  *
  * K is --noise (default 2); K = 0 turns the rule off.  Equal sides
  * (including two zeros) are never flagged: an exact zero is "equal", not

@@ -39,9 +39,9 @@ void print_convention(FILE *out, const struct diff *d, const struct diff_print_o
 			     "loaded machine?): differences are judged at that common speed.\n",
 			d->speed);
 	if (po->noise_marker && !d->repeated[DIFF_BASE] && !d->repeated[DIFF_SECOND])
-		fprintf(out, "One run per side: differences under %g%% of a function's time count as\n"
+		fprintf(out, "One run per side: differences under %.0f%% of a function's time count as\n"
 			     "noise; give a directory of repeated runs per side to measure it.\n",
-			100 * d->opts.rel_floor);
+			100 * d->floor_share);
 	fprintf(out, "\n");
 }
 
