@@ -370,6 +370,9 @@ int diff_entry_cmp(const struct diff_entry *l, const struct diff_entry *r,
 	case DIFF_SORT_IMPACT:
 		if (l->significant != r->significant)
 			return l->significant ? -1 : 1;
+		if (l->significant && (l->calls_evidence == CALLS_CHANGED) !=
+				      (r->calls_evidence == CALLS_CHANGED))
+			return l->calls_evidence == CALLS_CHANGED ? -1 : 1;
 		if (l->significant)
 			c = cmp_desc(l->evidence_sec, r->evidence_sec);
 		break;

@@ -76,8 +76,11 @@ enum diff_calls_evidence {
 
 /* The order of the tables (--sort). */
 enum diff_sort_key {
-	DIFF_SORT_IMPACT, /* significant rows first, by evidence_sec; then the
-			     rows within noise, by |self_diff| */
+	DIFF_SORT_IMPACT, /* significant rows first: those whose call counts
+			     changed (exact evidence in -pg), then those
+			     with time changes only (likely evidence), each
+			     by evidence_sec; then the rows within noise,
+			     by |self_diff| */
 	DIFF_SORT_ABS,    /* |self_diff| (the order before evidence existed) */
 	DIFF_SORT_RATIO,  /* |log(second/baseline)| of self seconds */
 	DIFF_SORT_CALLS,  /* |calls_diff| */

@@ -221,32 +221,47 @@ static int run_speeds(const struct noise_runs *r, const size_t *group, double *s
 	return 0;
 }
 
+/* The variance of one run from m repeats v[0..m): with three or more, from
+ * the median absolute deviation (1.4826 * MAD estimates the standard
+ * deviation), so that one run disturbed by the machine does not make every
+ * difference noise; with two, the sample variance.  Sorts v. */
+static double repeat_var(double *v, size_t m)
+{
+	double med, sd;
+	size_t i;
+
+	if (m < 2)
+		return 0;
+	if (m == 2)
+		return 0.5 * pow(v[0] - v[1], 2);
+	qsort(v, m, sizeof(double), cmp_double);
+	med = m % 2 ? v[m / 2] : 0.5 * (v[m / 2 - 1] + v[m / 2]);
+	for (i = 0; i < m; i++)
+		v[i] = fabs(v[i] - med);
+	qsort(v, m, sizeof(double), cmp_double);
+	sd = 1.4826 * (m % 2 ? v[m / 2] : 0.5 * (v[m / 2 - 1] + v[m / 2]));
+	return sd * sd;
+}
+
 /* Run-to-run variance of the side's sum: within each group of repeats,
  * R_g * s_g^2 (the sum of R_g runs of standard deviation s_g), on the
- * runs' common speed. */
+ * runs' common speed.  scratch holds r->n doubles. */
 static double side_run_var(const struct noise_runs *r, const size_t *group, size_t ng,
-			   const double *speed, long sym, int *repeated)
+			   const double *speed, long sym, int *repeated, double *scratch)
 {
 	double var = 0;
 	size_t g, i;
 
 	for (g = 0; g < ng; g++) {
-		double mean = 0, ss = 0;
 		size_t m = 0;
 
 		for (i = 0; i < r->n; i++)
-			if (group[i] == g) {
-				mean += run_seconds(r->prof[i], sym) / speed[i];
-				m++;
-			}
+			if (group[i] == g)
+				scratch[m++] = run_seconds(r->prof[i], sym) / speed[i];
 		if (m < 2)
 			continue;
 		*repeated = 1;
-		mean /= (double)m;
-		for (i = 0; i < r->n; i++)
-			if (group[i] == g)
-				ss += pow(run_seconds(r->prof[i], sym) / speed[i] - mean, 2);
-		var += (double)m * ss / (double)(m - 1);
+		var += (double)m * repeat_var(scratch, m);
 	}
 	return var;
 }
@@ -294,7 +309,7 @@ static int collect_ranks(struct diff *d, const struct noise_runs runs[DIFF_NSIDE
  * variance of that mean, its run-to-run variance (from repeats, on their
  * common speed) and the mean samples. */
 static void fill_rank_stats(struct diff *d, struct diff_entry *e, int s, const struct noise_runs *r,
-			    const double *speed)
+			    const double *speed, double *scratch)
 {
 	const struct profile *p = d->prof[s];
 	double hz = p->hz > 0 ? p->hz : 1.0;
@@ -302,7 +317,7 @@ static void fill_rank_stats(struct diff *d, struct diff_entry *e, int s, const s
 	size_t k, i;
 
 	for (k = 0; k < d->nranks; k++) {
-		double *st = rank_stat(d, e, s, k), sum = 0, norm = 0, ticks = 0, ss = 0;
+		double *st = rank_stat(d, e, s, k), sum = 0, ticks = 0;
 		size_t m = 0;
 
 		if (sym < 0)
@@ -310,19 +325,15 @@ static void fill_rank_stats(struct diff *d, struct diff_entry *e, int s, const s
 		for (i = 0; i < r->n; i++)
 			if (r->rank[i] == d->ranks[k]) {
 				sum += run_seconds(r->prof[i], sym);
-				norm += run_seconds(r->prof[i], sym) / speed[i];
 				ticks += r->prof[i]->syms[sym].self_ticks;
-				m++;
+				scratch[m++] = run_seconds(r->prof[i], sym) / speed[i];
 			}
 		if (!m)
 			continue;
 		st[STAT_MEAN] = sum / (double)m;
 		st[STAT_TICKS] = ticks / (double)m;
 		st[STAT_SAMPLING] = ticks / ((double)m * (double)m * hz * hz);
-		for (i = 0; m > 1 && i < r->n; i++)
-			if (r->rank[i] == d->ranks[k])
-				ss += pow(run_seconds(r->prof[i], sym) / speed[i] - norm / (double)m, 2);
-		st[STAT_RUNS] = m > 1 ? ss / (double)(m - 1) / (double)m : 0;
+		st[STAT_RUNS] = repeat_var(scratch, m) / (double)m;
 	}
 }
 
@@ -330,6 +341,7 @@ int noise_set_runs(struct diff *d, const struct noise_runs runs[DIFF_NSIDES])
 {
 	size_t *group[DIFF_NSIDES] = { NULL, NULL }, ng[DIFF_NSIDES] = { 0, 0 }, i;
 	double *speed[DIFF_NSIDES] = { NULL, NULL };
+	double *scratch = malloc((runs[0].n + runs[1].n + 1) * sizeof(double));
 	int s, ret = -1, with_ranks = has_all_ranks(&runs[0]) && has_all_ranks(&runs[1]);
 
 	for (s = 0; s < DIFF_NSIDES; s++) {
@@ -347,7 +359,7 @@ int noise_set_runs(struct diff *d, const struct noise_runs runs[DIFF_NSIDES])
 		d->repeated[s] = 0;
 		group[s] = malloc((r->n + 1) * sizeof(size_t));
 		speed[s] = malloc((r->n + 1) * sizeof(double));
-		if (!group[s] || !speed[s]) {
+		if (!group[s] || !speed[s] || !scratch) {
 			error("out of memory");
 			goto out;
 		}
@@ -363,7 +375,7 @@ int noise_set_runs(struct diff *d, const struct noise_runs runs[DIFF_NSIDES])
 		for (s = 0; s < DIFF_NSIDES; s++)
 			e->side[s].run_var = e->side[s].sym < 0 ? 0 :
 				side_run_var(&runs[s], group[s], ng[s], speed[s], e->side[s].sym,
-					     &d->repeated[s]);
+					     &d->repeated[s], scratch);
 		if (!with_ranks || (e->flags & PSYM_CYCLE))
 			continue;
 		e->rank_stat = calloc(DIFF_NSIDES * d->nranks * NSTAT + 1, sizeof(double));
@@ -374,7 +386,7 @@ int noise_set_runs(struct diff *d, const struct noise_runs runs[DIFF_NSIDES])
 			goto out;
 		}
 		for (s = 0; s < DIFF_NSIDES; s++)
-			fill_rank_stats(d, e, s, &runs[s], speed[s]);
+			fill_rank_stats(d, e, s, &runs[s], speed[s], scratch);
 	}
 	ret = 0;
 out:
@@ -382,5 +394,6 @@ out:
 		free(group[s]);
 		free(speed[s]);
 	}
+	free(scratch);
 	return ret;
 }

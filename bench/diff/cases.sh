@@ -8,6 +8,8 @@
 # the changed function is the first row of `gprof --diff` not marked as noise
 # and how often it is in the top 3 rows.  EGPROF names the gprof to measure
 # (default: the build's gprof-ext/gprof); EGPROF_ARGS adds options to it.
+# REDIFF=1 with the DIR of an earlier run only runs gprof --diff again on
+# the gmon files there (to compare versions of gprof on the same runs).
 # The machine's load is part of the experiment: run it as it is used.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -20,11 +22,12 @@ CP=$top/callpath
 mkdir -p "$work" && cd "$work" || exit 1
 
 cc=(gcc -pg -O2 -g)
-"${cc[@]}" -o cases "$here/cases/cases.c" &&
+[ -n "${REDIFF:-}" ] || "${cc[@]}" -o cases "$here/cases/cases.c" &&
 "${cc[@]}" -DNO_INLINE -o cases-noinline "$here/cases/cases.c" &&
 "${cc[@]}" -DREPLACED -o cases-replaced "$here/cases/cases.c" || exit 1
 have_mpi=0
-if command -v mpicc >/dev/null && [ -e "$CP/libcallpath.so" ] &&
+[ -n "${REDIFF:-}" ] && [ -e imbalance ] && have_mpi=1
+if [ -z "${REDIFF:-}" ] && command -v mpicc >/dev/null && [ -e "$CP/libcallpath.so" ] &&
    mpicc -pg -O2 -g -o imbalance "$here/cases/imbalance.c" \
 	-L"$CP" -lcallpath -Wl,-rpath,"$CP" 2>/dev/null; then
 	have_mpi=1
@@ -69,9 +72,11 @@ one() {
 	local c=$1 want=$2 ba=$3 bb=$4 r=$5
 	local d=c-$c/$r
 	local ga=$d/a/gmon.out gb=$d/b/gmon.out
-	case $c in
-	small) # repeated runs: five per side
-		for i in 1 2 3 4 5; do
+	case ${REDIFF:+rediff}$c in
+	rediffsmall|rediffimbalance) ga=$d/a gb=$d/b ;;
+	rediff*) ;;
+	small) # repeated runs: seven per side
+		for i in 1 2 3 4 5 6 7; do
 			GMON_OUT_PREFIX=$work/$d/a/gmon run "$d/a" "$ba" small 0
 			GMON_OUT_PREFIX=$work/$d/b/gmon run "$d/b" "$bb" small 1
 		done

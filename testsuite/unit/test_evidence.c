@@ -113,6 +113,28 @@ static void test_evidence__calls_multiplied_at_equal_time_are_significant(void *
 	profile_free(b);
 }
 
+static void test_evidence__calls_changed_rows_come_before_time_only_rows(void **state)
+{
+	struct profile *a = fx_new(100), *b = fx_new(100);
+	struct diff d;
+
+	(void)state;
+	/* Exact counts x16 outrank a larger time change: a single pair's
+	 * time can be off, -pg's counts cannot. */
+	fx_sym(a, "slower", NULL, 0, 100, 10);
+	fx_sym(b, "slower", NULL, 0, 200, 10);
+	fx_sym(a, "flush_batch", NULL, 0, 5, 594);
+	fx_sym(b, "flush_batch", NULL, 0, 5, 9504);
+	assert_int_equal(diff_compute(&d, a, b, NULL), 0);
+	diff_sort(&d);
+	assert_string_equal(row(&d, 0), "flush_batch");
+	assert_string_equal(row(&d, 1), "slower");
+	assert_int_equal(d.entries[1].significant, 1);
+	diff_release(&d);
+	profile_free(a);
+	profile_free(b);
+}
+
 static void test_evidence__calls_text_says_how_the_second_run_compares(void **state)
 {
 	struct diff_entry e;
@@ -197,6 +219,7 @@ int main(void)
 		cmocka_unit_test(test_evidence__significant_rows_come_before_larger_noise_rows),
 		cmocka_unit_test(test_evidence__sort_keys_give_the_plain_orders),
 		cmocka_unit_test(test_evidence__calls_multiplied_at_equal_time_are_significant),
+		cmocka_unit_test(test_evidence__calls_changed_rows_come_before_time_only_rows),
 		cmocka_unit_test(test_evidence__calls_text_says_how_the_second_run_compares),
 		cmocka_unit_test(test_evidence__vanished_callee_is_explained_as_inlined_into_its_caller),
 		cmocka_unit_test(test_evidence__caller_moving_the_same_way_is_not_an_inlining),
