@@ -26,8 +26,8 @@ void print_convention(FILE *out, const struct diff *d, const struct diff_print_o
 	fprintf(out, "Baseline total %.2f seconds, second %.2f seconds, sum of |differences| %.2f.\n",
 		d->total_sec[DIFF_BASE], d->total_sec[DIFF_SECOND], d->abs_sum);
 	if (po->noise_marker && d->opts.sort == DIFF_SORT_IMPACT)
-		fprintf(out, "Rows are in evidence order: the %zu significant changes first (time\n"
-			     "beyond noise, calls changed %gx or more, or a rank that changed),\n"
+		fprintf(out, "Rows are in evidence order: the %zu significant changes first (calls\n"
+			     "changed %gx or more, then time beyond noise or a rank that changed),\n"
 			     "by size; then the rows within noise, by |difference|.\n",
 			print_count_significant(d, po), d->opts.calls_factor);
 	else
