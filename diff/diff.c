@@ -77,8 +77,27 @@ static int cmp_print_name(const void *lp, const void *rp, void *ctx)
 		      d->entries[*(const size_t *)rp].print_name);
 }
 
+/* Does another entry of order[i..j) share e's file (a static function
+ * defined in a header and compiled into several units)? */
+static int file_shared(const struct diff *d, const size_t *order, size_t i, size_t j,
+		       const struct diff_entry *e)
+{
+	size_t k;
+
+	for (k = i; k < j; k++) {
+		const struct diff_entry *o = &d->entries[order[k]];
+
+		if (o != e && ((!o->file && !e->file) ||
+			       (o->file && e->file && strcmp(o->file, e->file) == 0)))
+			return 1;
+	}
+	return 0;
+}
+
 /* Static functions that share a name stay separate entries; give each the
- * file it comes from so a reader can tell them apart. */
+ * file it comes from so a reader can tell them apart, and the compilation
+ * unit where several come from one file (a header): "comdFree (memUtils.h
+ * in CoMD.c)". */
 static int disambiguate(struct diff *d)
 {
 	size_t *order = malloc((d->nentries + 1) * sizeof(size_t));
@@ -97,19 +116,23 @@ static int disambiguate(struct diff *d)
 		for (size_t k = i; j - i > 1 && k < j; k++) {
 			struct diff_entry *e = &d->entries[order[k]];
 			const char *f = e->file ? strrchr(e->file, '/') : NULL;
+			const char *u = e->unit && file_shared(d, order, i, j, e) ? e->unit : NULL;
 			size_t n;
 			char *q;
 
-			if (!e->file)
+			if (!e->file && !u)
 				continue;
 			f = f ? f + 1 : e->file;
-			n = strlen(e->print_name) + strlen(f) + 4;
+			n = strlen(e->print_name) + (f ? strlen(f) : 0) + (u ? strlen(u) : 0) + 8;
 			q = malloc(n);
 			if (!q) {
 				free(order);
 				return error("out of memory");
 			}
-			snprintf(q, n, "%s (%s)", e->print_name, f);
+			if (f && u)
+				snprintf(q, n, "%s (%s in %s)", e->print_name, f, u);
+			else
+				snprintf(q, n, "%s (%s)", e->print_name, f ? f : u);
 			free(e->print_name);
 			e->print_name = q;
 		}
@@ -266,6 +289,7 @@ int diff_compute(struct diff *d, const struct profile *base,
 		} else {
 			e->name = strdup(one->name);
 			e->file = dup_or_null(one->file ? one->file : (y ? y->file : NULL));
+			e->unit = dup_or_null(one->unit ? one->unit : (y ? y->unit : NULL));
 			e->print_name = entry_print_name(x, y, mp->kind);
 		}
 		if (!e->name || !e->print_name) {
@@ -461,6 +485,7 @@ void diff_release(struct diff *d)
 		free(d->entries[i].name);
 		free(d->entries[i].print_name);
 		free(d->entries[i].file);
+		free(d->entries[i].unit);
 		free(d->entries[i].rank_diff);
 		free(d->entries[i].rank_changed);
 		free(d->entries[i].rank_stat);

@@ -117,6 +117,7 @@ struct diff_entry {
 				("foo [foo.isra.0]"); a name several static
 				functions share gets " (file.c)" */
 	char *file;          /* source file, or NULL */
+	char *unit;          /* a static's compilation unit, or NULL */
 	unsigned flags;      /* PSYM_* of the side(s) it comes from */
 	enum diff_match_kind match;
 	struct diff_side_sym side[DIFF_NSIDES];

@@ -211,6 +211,57 @@ static int add_sym(struct profile *p, const Sym *sym, unsigned extra_flags,
 	return 0;
 }
 
+/* Local function symbols and the compilation unit each comes from: in an
+ * ELF symbol table a FILE entry precedes the local symbols of its unit. */
+struct unit_of {
+	uint64_t addr;
+	const char *unit;     /* BFD's string, alive while core_bfd is */
+};
+
+static int cmp_unit_of(const void *l, const void *r)
+{
+	uint64_t a = ((const struct unit_of *)l)->addr, b = ((const struct unit_of *)r)->addr;
+
+	return (a > b) - (a < b);
+}
+
+/* Set the unit of every static function of p; without a symbol table or
+ * memory, units stay unknown (NULL), which only loses a qualifier. */
+static void set_units(struct profile *p)
+{
+	asymbol **syms = NULL;
+	struct unit_of *map = NULL;
+	const char *unit = NULL;
+	long size, nsyms = 0, i;
+	size_t n = 0, k;
+
+	if (!core_bfd || (size = bfd_get_symtab_upper_bound(core_bfd)) <= 0 ||
+	    !(syms = malloc((size_t)size)) ||
+	    (nsyms = bfd_canonicalize_symtab(core_bfd, syms)) <= 0 ||
+	    !(map = malloc((size_t)nsyms * sizeof(*map))))
+		goto out;
+	for (i = 0; i < nsyms; i++) {
+		if (syms[i]->flags & BSF_FILE)
+			unit = bfd_asymbol_name(syms[i]);
+		else if (unit && (syms[i]->flags & BSF_LOCAL) && (syms[i]->flags & BSF_FUNCTION))
+			map[n++] = (struct unit_of){ bfd_asymbol_value(syms[i]), unit };
+	}
+	qsort(map, n, sizeof(*map), cmp_unit_of);
+	for (k = 0; k < p->nsyms; k++) {
+		struct unit_of key = { p->syms[k].addr, NULL };
+		const struct unit_of *u;
+
+		if (!(p->syms[k].flags & PSYM_STATIC) || !n)
+			continue;
+		u = bsearch(&key, map, n, sizeof(*map), cmp_unit_of);
+		if (u)
+			p->syms[k].unit = strdup(u->unit);
+	}
+out:
+	free(map);
+	free(syms);
+}
+
 static double histogram_ticks(void)
 {
 	double total = 0;
@@ -249,6 +300,7 @@ int upstream_current_profile(struct profile **out)
 		if (add_sym(p, sym, in_flat(sym) ? PSYM_IN_FLAT : 0, printed_name(sym)) < 0)
 			goto oom;
 	}
+	set_units(p);
 	/* gprof's cycles as a whole, numbered from 1 (cg_arcs.c). */
 	for (n = 1; cycle_header && n <= (int)num_cycles; n++) {
 		char name[64];
