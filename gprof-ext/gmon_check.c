@@ -1,7 +1,10 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include "gprof-ext/gmon_check.h"
+#include "callpath/buildid.h"
+#include "callpath/sidecar.h"
 #include "utils/error.h"
 #include "utils/banned.h"
 
@@ -61,6 +64,23 @@ static int check_hist(const struct gmon_image *img, const char *gmon, uint64_t l
 	return 0;
 }
 
+/* The sidecar beside the gmon file, when there is one, records the
+ * build-id of the program that wrote both. */
+static int check_sidecar(const struct gmon_image *img, const char *gmon)
+{
+	char path[4096], err[256];
+	struct sidecar *sc;
+	int ret;
+
+	if (sidecar_name_for(gmon, path, sizeof(path)) < 0 || access(path, F_OK) != 0)
+		return 0;
+	if (sidecar_read(path, &sc, err, sizeof(err)) < 0)
+		return 0; /* unreadable sidecars are reported where they are used */
+	ret = sidecar_check_build_id(sc, path, img->binary);
+	sidecar_free(sc);
+	return ret < 0 ? foreign(img, gmon, "its sidecar records another build-id") : 0;
+}
+
 int gmon_check(const struct gmon_image *img, const char *gmon)
 {
 	unsigned char hdr[20], rec[40];
@@ -73,6 +93,10 @@ int gmon_check(const struct gmon_image *img, const char *gmon)
 	if (fread(hdr, 1, sizeof(hdr), fp) != sizeof(hdr) || memcmp(hdr, "gmon", 4) != 0) {
 		fclose(fp);
 		return 0; /* old BSD layout or not a gmon file: upstream decides */
+	}
+	if (check_sidecar(img, gmon) < 0) {
+		fclose(fp);
+		return -1;
 	}
 	while (ret == 0 && (tag = fgetc(fp)) != EOF) {
 		uint64_t a, b;

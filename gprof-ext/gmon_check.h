@@ -17,7 +17,9 @@
  *  - the arcs: mcount records the callee's address just after the call in
  *    its prologue, so every selfpc lies a few bytes after a function entry;
  *    when more than a tenth of the arcs do not, the functions are not where
- *    the file's program had them.
+ *    the file's program had them;
+ *  - the sidecar beside it (libcallpath's gmon.out.callpath), when there is
+ *    one, records the build-id of the program that wrote both.
  *
  *   struct gmon_image img = { ... from the binary ... };
  *   if (gmon_check(&img, "gmon.out") < 0) ... reported, naming both files

@@ -54,6 +54,24 @@ refused "--dot, another program" r-other/gmon.out one \
 	"$EGPROF" one r-other/gmon.out --dot keep.dot
 check "--dot: the existing output file is as it was" grep -qx "keep me" keep.dot
 
+# Two builds whose text is identical (only a string differs): only the
+# sidecar's build-id tells them apart.
+CP=$BUILDDIR/callpath
+for v in 1 2; do
+	sed "s/int main(void)/const char *tag = \"build $v\";\nint main(void)/" one.c > tag$v.c
+	gcc -pg -O1 -g -Wl,--build-id -o tag$v tag$v.c -L"$CP" -lcallpath -Wl,-rpath,"$CP" &&
+		mkdir -p r-tag$v && (cd r-tag$v && "../tag$v") ||
+		{ echo "not ok - build tag$v"; }
+done
+check "the two tagged builds have the same text" \
+	bash -c "cmp -s <(objdump -d tag1 | tail -n +3) <(objdump -d tag2 | tail -n +3)"
+check "each run wrote a sidecar" test -s r-tag2/gmon.out.callpath
+refused "--diff, a build with the same text, told by its sidecar's build-id" r-tag2/gmon.out tag1 \
+	"$EGPROF" --diff tag1 r-tag1/gmon.out tag1 r-tag2/gmon.out
+check "... the message names the sidecar" grep -q "'r-tag2/gmon.out.callpath' was recorded from another binary than 'tag1' (build-id differs)" err.txt
+"$EGPROF" --diff tag1 r-tag1/gmon.out tag2 r-tag2/gmon.out > /dev/null 2>&1
+check "the tagged builds, each with its own gmon file, are accepted" test $? -eq 0
+
 "$EGPROF" --diff one r-one/gmon.out one-O2 r-one-O2/gmon.out > ok.txt 2> ok.err
 check "--diff of two builds, each with its own gmon file, is accepted" \
 	bash -c "[ $? -eq 0 ] && [ ! -s ok.err ] && grep -q 'Flat profile' ok.txt"
