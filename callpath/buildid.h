@@ -5,7 +5,7 @@
  * records the build-id of the program that wrote it) comes from it.  Used
  * by the call-path reports and by the check that every gmon file of a
  * --diff, --rank-stats or graph export belongs to its binary
- * (gprof-ext/gmon_check.h).
+ * (gprof-ext/gmon_owner.h).
  */
 #include <stddef.h>
 

@@ -30,7 +30,7 @@
 #include <unistd.h>
 
 #include "gprof-ext/upstream.h"
-#include "gprof-ext/gmon_check.h"
+#include "gprof-ext/gmon_owner.h"
 #include "utils/error.h"
 #include "utils/banned.h"
 
@@ -502,7 +502,7 @@ static void run_workers(void)
 void egprof_gmon_out_read(const char *filename)
 {
 	/* Upstream has read the binary when it reads the first gmon file: the
-	 * moment to refuse files of another program (gmon_check.h). */
+	 * moment to refuse files of another program (gmon_owner.h). */
 	if (loader.active && loader.check && !loader.in_worker) {
 		loader.check = 0;
 		if (upstream_check_gmon(loader.binary, loader.files, loader.nfiles) < 0)
@@ -796,7 +796,7 @@ int upstream_check_gmon(const char *binary, char *const *files, size_t n)
 		qsort(entry, img.nentry, sizeof(uint64_t), cmp_u64);
 	img.entry = entry;
 	for (k = 0; k < n && ret == 0; k++)
-		ret = gmon_check(&img, files[k]);
+		ret = gmon_owner_check(&img, files[k]);
 	free(entry);
 	free(syms);
 	return ret;

@@ -1,5 +1,5 @@
-#ifndef EGPROF_GMON_CHECK_H
-#define EGPROF_GMON_CHECK_H
+#ifndef EGPROF_GMON_OWNER_H
+#define EGPROF_GMON_OWNER_H
 /*
  * Does a gmon file belong to a binary?  Upstream gprof reads any gmon file
  * with any binary, and with PIE every histogram starts near 0, so a profile
@@ -22,7 +22,7 @@
  *    one, records the build-id of the program that wrote both.
  *
  *   struct gmon_image img = { ... from the binary ... };
- *   if (gmon_check(&img, "gmon.out") < 0) ... reported, naming both files
+ *   if (gmon_owner_check(&img, "gmon.out") < 0) ... reported, naming both files
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -37,6 +37,6 @@ struct gmon_image {
 
 /* 0, or -1 (reported) when gmon does not belong to the image or cannot be
  * read; a file that is not a gmon file is left to upstream's reader. */
-int gmon_check(const struct gmon_image *img, const char *gmon);
+int gmon_owner_check(const struct gmon_image *img, const char *gmon);
 
 #endif

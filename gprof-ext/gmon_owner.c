@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
-#include "gprof-ext/gmon_check.h"
+#include "gprof-ext/gmon_owner.h"
 #include "callpath/buildid.h"
 #include "callpath/sidecar.h"
 #include "utils/error.h"
@@ -81,7 +81,7 @@ static int check_sidecar(const struct gmon_image *img, const char *gmon)
 	return ret < 0 ? foreign(img, gmon, "its sidecar records another build-id") : 0;
 }
 
-int gmon_check(const struct gmon_image *img, const char *gmon)
+int gmon_owner_check(const struct gmon_image *img, const char *gmon)
 {
 	unsigned char hdr[20], rec[40];
 	uint64_t narcs = 0, stray = 0;
