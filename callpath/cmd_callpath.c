@@ -5,12 +5,12 @@
  */
 #include "callpath/cmd_callpath.h"
 
-#include <elf.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "callpath/buildid.h"
 #include "callpath/folded.h"
 #include "callpath/pathdiff.h"
 #include "callpath/report.h"
@@ -21,75 +21,6 @@
 #include "gprof-ext/upstream.h"
 #include "utils/error.h"
 #include "utils/banned.h"
-
-/*
- * The GNU build-id note of an ELF64 image, read from its section headers.
- * Returns its length, 0 when the image has none or is not ELF64 (nothing to
- * compare then), -1 when the file cannot be read.
- */
-static int elf_build_id(const char *path, unsigned char *id, size_t max)
-{
-	FILE *f = fopen(path, "rb");
-	Elf64_Ehdr eh;
-	int ret = 0;
-
-	if (!f)
-		return -1;
-	if (fread(&eh, sizeof(eh), 1, f) != 1 || memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
-	    eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_ident[EI_DATA] != ELFDATA2LSB ||
-	    eh.e_shentsize != sizeof(Elf64_Shdr))
-		goto out;
-	for (unsigned i = 0; i < eh.e_shnum && !ret; i++) {
-		Elf64_Shdr sh;
-		unsigned char buf[1024];
-		size_t len, off = 0;
-
-		if (fseek(f, (long)(eh.e_shoff + (uint64_t)i * sizeof(sh)), SEEK_SET) ||
-		    fread(&sh, sizeof(sh), 1, f) != 1)
-			break;
-		if (sh.sh_type != SHT_NOTE || sh.sh_size > sizeof(buf))
-			continue;
-		len = (size_t)sh.sh_size;
-		if (fseek(f, (long)sh.sh_offset, SEEK_SET) || fread(buf, 1, len, f) != len)
-			continue;
-		while (off + sizeof(Elf64_Nhdr) <= len) {
-			Elf64_Nhdr nh;
-			size_t name_at = off + sizeof(nh), desc_at;
-
-			memcpy(&nh, buf + off, sizeof(nh));
-			desc_at = name_at + ((nh.n_namesz + 3) & ~3u);
-			if (desc_at + nh.n_descsz > len)
-				break;
-			if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
-			    !memcmp(buf + name_at, "GNU", 4) && nh.n_descsz <= max) {
-				memcpy(id, buf + desc_at, nh.n_descsz);
-				ret = (int)nh.n_descsz;
-				break;
-			}
-			off = desc_at + ((nh.n_descsz + 3) & ~3u);
-		}
-	}
-out:
-	fclose(f);
-	return ret;
-}
-
-static int check_build_id(const struct sidecar *sc, const char *source,
-			  const char *image)
-{
-	unsigned char id[SIDECAR_BUILD_ID_MAX];
-	int n;
-
-	if (!sc->build_id_len || !image)
-		return 0;
-	n = elf_build_id(image, id, sizeof(id));
-	if (n <= 0)
-		return 0;	/* upstream read it; it has no build-id to compare */
-	if ((uint32_t)n != sc->build_id_len || memcmp(id, sc->build_id, (size_t)n))
-		return error("'%s' was recorded from another binary than '%s' "
-			     "(build-id differs)", source, image);
-	return 0;
-}
 
 /* Sidecars beside every gmon file, summed; an error when some lack one. */
 static int load_sidecar(const char *explicit_file, char *const *gmons, size_t n,
@@ -155,7 +86,7 @@ int callpath_cmd_gprof(const struct egprof_opts *o, const struct profile *p)
 	 * p->gmon_files the gmon files (gmon.out without any): cmd_gprof.c. */
 	if (load_sidecar(o->callpath_file, p->gmon_files, p->ngmon, &sc, source,
 			 sizeof(source)) < 0 ||
-	    check_build_id(sc, source, p->binary) < 0 ||
+	    sidecar_check_build_id(sc, source, p->binary) < 0 ||
 	    callpath_model_build(sc, p, &so, &m) < 0)
 		goto out;
 	if (o->folded_path && check_samples(m, source, o->folded_path) < 0)
@@ -220,7 +151,7 @@ static int side_folded(const struct callpath_side *s, int required,
 	} else if (load_sidecar(NULL, gmons, n, &sc, source, sizeof(source)) < 0) {
 		return -1;
 	}
-	if (check_build_id(sc, source, s->p->binary) < 0 ||
+	if (sidecar_check_build_id(sc, source, s->p->binary) < 0 ||
 	    callpath_model_build(sc, s->p, &so, &m) < 0 ||
 	    folded_build(m, FOLDED_CALLS, &sp->calls) < 0)
 		goto out;

@@ -81,9 +81,10 @@ void pathdiff_free(struct pathdiff *d)
 	free(d);
 }
 
+/* Baseline minus second, the sign of every table of --diff (doc/diff.md). */
 static int64_t delta(const struct pathdiff_row *r)
 {
-	return (int64_t)(r->b - r->a);
+	return (int64_t)r->a - (int64_t)r->b;
 }
 
 static uint64_t magnitude(int64_t v)
@@ -156,7 +157,8 @@ int pathdiff_print(FILE *out, const struct pathdiff *d, const char *label_a,
 
 	fprintf(out, "\f\n\t\t\tCall-path differences\n\n"
 		"Paths are matched by the function names along them; A is '%s',\n"
-		"B is '%s'.  %zu of %zu paths changed; calls %" PRIu64 " -> %" PRIu64 ".\n",
+		"B is '%s'.  change = A - B, baseline minus second as in every\n"
+		"table of the diff.  %zu of %zu paths changed; calls %" PRIu64 " -> %" PRIu64 ".\n",
 		label_a, label_b, d->changed, d->nr, d->total_a, d->total_b);
 	for (size_t k = 0; k < nf; k++) {
 		char buf[32];

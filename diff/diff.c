@@ -6,6 +6,7 @@
 #include "diff/diff.h"
 #include "diff/match.h"
 #include "diff/noise.h"
+#include "diff/evidence.h"
 #include "utils/error.h"
 #include "utils/banned.h"
 
@@ -76,8 +77,27 @@ static int cmp_print_name(const void *lp, const void *rp, void *ctx)
 		      d->entries[*(const size_t *)rp].print_name);
 }
 
+/* Does another entry of order[i..j) share e's file (a static function
+ * defined in a header and compiled into several units)? */
+static int file_shared(const struct diff *d, const size_t *order, size_t i, size_t j,
+		       const struct diff_entry *e)
+{
+	size_t k;
+
+	for (k = i; k < j; k++) {
+		const struct diff_entry *o = &d->entries[order[k]];
+
+		if (o != e && ((!o->file && !e->file) ||
+			       (o->file && e->file && strcmp(o->file, e->file) == 0)))
+			return 1;
+	}
+	return 0;
+}
+
 /* Static functions that share a name stay separate entries; give each the
- * file it comes from so a reader can tell them apart. */
+ * file it comes from so a reader can tell them apart, and the compilation
+ * unit where several come from one file (a header): "comdFree (memUtils.h
+ * in CoMD.c)". */
 static int disambiguate(struct diff *d)
 {
 	size_t *order = malloc((d->nentries + 1) * sizeof(size_t));
@@ -96,19 +116,23 @@ static int disambiguate(struct diff *d)
 		for (size_t k = i; j - i > 1 && k < j; k++) {
 			struct diff_entry *e = &d->entries[order[k]];
 			const char *f = e->file ? strrchr(e->file, '/') : NULL;
+			const char *u = e->unit && file_shared(d, order, i, j, e) ? e->unit : NULL;
 			size_t n;
 			char *q;
 
-			if (!e->file)
+			if (!e->file && !u)
 				continue;
 			f = f ? f + 1 : e->file;
-			n = strlen(e->print_name) + strlen(f) + 4;
+			n = strlen(e->print_name) + (f ? strlen(f) : 0) + (u ? strlen(u) : 0) + 8;
 			q = malloc(n);
 			if (!q) {
 				free(order);
 				return error("out of memory");
 			}
-			snprintf(q, n, "%s (%s)", e->print_name, f);
+			if (f && u)
+				snprintf(q, n, "%s (%s in %s)", e->print_name, f, u);
+			else
+				snprintf(q, n, "%s (%s)", e->print_name, f ? f : u);
 			free(e->print_name);
 			e->print_name = q;
 		}
@@ -230,6 +254,7 @@ int diff_compute(struct diff *d, const struct profile *base,
 	int ret = -1;
 
 	memset(d, 0, sizeof(*d));
+	d->opts = opts ? *opts : (struct diff_opts)DIFF_OPTS_INIT;
 	d->prof[DIFF_BASE] = base;
 	d->prof[DIFF_SECOND] = second;
 	if (match_compute(&m, base, second) < 0)
@@ -264,6 +289,7 @@ int diff_compute(struct diff *d, const struct profile *base,
 		} else {
 			e->name = strdup(one->name);
 			e->file = dup_or_null(one->file ? one->file : (y ? y->file : NULL));
+			e->unit = dup_or_null(one->unit ? one->unit : (y ? y->unit : NULL));
 			e->print_name = entry_print_name(x, y, mp->kind);
 		}
 		if (!e->name || !e->print_name) {
@@ -300,7 +326,7 @@ int diff_compute(struct diff *d, const struct profile *base,
 	}
 	if (add_arcs(d, (const long **)entry_of) < 0)
 		goto out;
-	noise_apply(d, opts ? opts->noise_sigmas : 2.0);
+	diff_assess(d);
 	ret = 0;
 out:
 	match_release(&m);
@@ -311,19 +337,88 @@ out:
 	return ret;
 }
 
-int diff_entry_cmp(const struct diff_entry *l, const struct diff_entry *r)
+const char *const diff_sort_names[DIFF_SORT__COUNT] = {
+	[DIFF_SORT_IMPACT] = "impact",
+	[DIFF_SORT_ABS] = "abs",
+	[DIFF_SORT_RATIO] = "ratio",
+	[DIFF_SORT_CALLS] = "calls",
+	[DIFF_SORT_NAME] = "name",
+};
+
+int diff_sort_parse(const char *name)
 {
-	double dl = fabs(l->self_diff), dr = fabs(r->self_diff);
-	int64_t cl = l->calls_diff < 0 ? -l->calls_diff : l->calls_diff;
-	int64_t cr = r->calls_diff < 0 ? -r->calls_diff : r->calls_diff;
-	int c;
+	int k;
+
+	for (k = 0; k < DIFF_SORT__COUNT; k++)
+		if (strcmp(name, diff_sort_names[k]) == 0)
+			return k;
+	return -1;
+}
+
+void diff_assess(struct diff *d)
+{
+	noise_apply(d, d->opts.noise_sigmas);
+	evidence_apply(d);
+}
+
+/* How far apart the sides are as a ratio: one-sided time is infinitely so. */
+static double log_ratio(const struct diff_entry *e)
+{
+	double a = e->side[DIFF_BASE].self_sec, b = e->side[DIFF_SECOND].self_sec;
+
+	if (a == b)
+		return 0;
+	if (a <= 0 || b <= 0)
+		return INFINITY;
+	return fabs(log(b / a));
+}
+
+static int cmp_desc(double l, double r)
+{
+	return l != r ? (l > r ? -1 : 1) : 0;
+}
+
+static int64_t abs64(int64_t v)
+{
+	return v < 0 ? -v : v;
+}
+
+int diff_entry_cmp(const struct diff_entry *l, const struct diff_entry *r,
+		   enum diff_sort_key key)
+{
+	int c = 0;
 
 	/* Exactly, not to the printed precision, which would hide real order
 	 * (gprof compares the same way). */
-	if (dl != dr)
-		return dl > dr ? -1 : 1;
-	if (cl != cr)
-		return cl > cr ? -1 : 1;
+	switch (key) {
+	case DIFF_SORT_IMPACT:
+		if (l->significant != r->significant)
+			return l->significant ? -1 : 1;
+		if (l->significant && (l->calls_evidence == CALLS_CHANGED) !=
+				      (r->calls_evidence == CALLS_CHANGED))
+			return l->calls_evidence == CALLS_CHANGED ? -1 : 1;
+		if (l->significant)
+			c = cmp_desc(l->evidence_sec, r->evidence_sec);
+		break;
+	case DIFF_SORT_RATIO:
+		c = cmp_desc(log_ratio(l), log_ratio(r));
+		break;
+	case DIFF_SORT_CALLS:
+		c = cmp_desc((double)abs64(l->calls_diff), (double)abs64(r->calls_diff));
+		break;
+	case DIFF_SORT_NAME:
+		c = strcmp(l->print_name, r->print_name);
+		break;
+	case DIFF_SORT_ABS:
+	case DIFF_SORT__COUNT:
+		break;
+	}
+	if (c)
+		return c;
+	if ((c = cmp_desc(fabs(l->self_diff), fabs(r->self_diff))))
+		return c;
+	if ((c = cmp_desc((double)abs64(l->calls_diff), (double)abs64(r->calls_diff))))
+		return c;
 	c = strcmp(l->print_name, r->print_name);
 	return c ? c : strcmp(l->file ? l->file : "", r->file ? r->file : "");
 }
@@ -332,7 +427,7 @@ static int cmp_index(const void *lp, const void *rp, void *ctx)
 {
 	const struct diff *d = ctx;
 	size_t l = *(const size_t *)lp, r = *(const size_t *)rp;
-	int c = diff_entry_cmp(&d->entries[l], &d->entries[r]);
+	int c = diff_entry_cmp(&d->entries[l], &d->entries[r], d->opts.sort);
 
 	return c ? c : (l < r ? -1 : l > r);
 }
@@ -362,6 +457,9 @@ void diff_sort(struct diff *d)
 		d->arcs[i].parent = (uint32_t)newpos[d->arcs[i].parent];
 		d->arcs[i].child = (uint32_t)newpos[d->arcs[i].child];
 	}
+	for (i = 0; i < d->nentries; i++)
+		if (sorted[i].moved_peer >= 0)
+			sorted[i].moved_peer = (long)newpos[sorted[i].moved_peer];
 	free(d->entries);
 	d->entries = sorted;
 	free(order);
@@ -387,8 +485,13 @@ void diff_release(struct diff *d)
 		free(d->entries[i].name);
 		free(d->entries[i].print_name);
 		free(d->entries[i].file);
+		free(d->entries[i].unit);
+		free(d->entries[i].rank_diff);
+		free(d->entries[i].rank_changed);
+		free(d->entries[i].rank_stat);
 	}
 	free(d->entries);
+	free(d->ranks);
 	free(d->arcs);
 	memset(d, 0, sizeof(*d));
 }

@@ -18,7 +18,7 @@
  *   struct diff d;
  *   struct diff_opts opts = DIFF_OPTS_INIT;
  *   if (diff_compute(&d, base, second, &opts) < 0) ... error reported ...
- *   diff_sort(&d);                 optional: entries by |self_diff|
+ *   diff_sort(&d);                 optional: entries in the options' order
  *   ... d.entries[i].side[DIFF_BASE].self_sec, d.arcs[j].count_diff ...
  *   diff_release(&d);
  *
@@ -66,6 +66,29 @@ enum diff_noise {
 	NOISE__COUNT
 };
 
+/* What the call counts say (diff/evidence.h). */
+enum diff_calls_evidence {
+	CALLS_SAME,       /* equal, or neither side counted calls */
+	CALLS_WITHIN,     /* changed by less than the factor (opts.calls_factor) */
+	CALLS_CHANGED,    /* changed by at least the factor: significant */
+	CALLS__COUNT
+};
+
+/* The order of the tables (--sort). */
+enum diff_sort_key {
+	DIFF_SORT_IMPACT, /* significant rows first: those whose call counts
+			     changed (exact evidence in -pg), then those
+			     with time changes only (likely evidence), each
+			     by evidence_sec; then the rows within noise,
+			     by |self_diff| */
+	DIFF_SORT_ABS,    /* |self_diff| (the order before evidence existed) */
+	DIFF_SORT_RATIO,  /* |log(second/baseline)| of self seconds */
+	DIFF_SORT_CALLS,  /* |calls_diff| */
+	DIFF_SORT_NAME,   /* print name */
+	DIFF_SORT__COUNT
+};
+extern const char *const diff_sort_names[DIFF_SORT__COUNT];
+
 struct diff_side_sym {
 	long sym;            /* index into prof[side]->syms[], -1: placeholder */
 	int present;         /* the symbol exists in this side's binary */
@@ -79,8 +102,10 @@ struct diff_side_sym {
 	double prop_child_sec; /* call graph's "children", seconds */
 	uint64_t calls;      /* calls from others (gprof's "called") */
 	uint64_t self_calls; /* recursive calls (gprof's "+N") */
-	double spread_sec;   /* std deviation of self seconds across the
-				side's runs or ranks; 0 with one gmon file */
+	double run_var;      /* variance (seconds^2) of this side's self
+				seconds from run to run, measured across
+				repeated runs (of the same rank); 0 when
+				not measured (diff/noise.h) */
 	int cycle;           /* the side's own cycle number (gprof's
 				"<cycle N>"), 0 when not in a cycle */
 };
@@ -92,6 +117,7 @@ struct diff_entry {
 				("foo [foo.isra.0]"); a name several static
 				functions share gets " (file.c)" */
 	char *file;          /* source file, or NULL */
+	char *unit;          /* a static's compilation unit, or NULL */
 	unsigned flags;      /* PSYM_* of the side(s) it comes from */
 	enum diff_match_kind match;
 	struct diff_side_sym side[DIFF_NSIDES];
@@ -99,8 +125,40 @@ struct diff_entry {
 	double child_diff;   /* seconds */
 	int64_t calls_diff;
 	double impact;       /* percent of sum |self_diff| */
+	double excess_sec;   /* self_diff beyond the run-wide speed change:
+				baseline * d->speed - second (diff/noise.h);
+				what noise and significance judge */
 	double noise_sec;    /* the noise threshold applied, seconds */
 	enum diff_noise noise;
+	/* Evidence (diff/evidence.h), for printers and machine-readable
+	 * writers alike: */
+	enum diff_calls_evidence calls_evidence;
+	double calls_factor; /* larger count / smaller count (>= 1), 0 when
+				either side has no calls */
+	int significant;     /* time beyond noise, a call-count change, or a
+				rank that changed beyond its noise */
+	double evidence_sec; /* the impact order's key: |excess_sec|, or the
+				time the call-count change implies
+				(max side self seconds * (1 - 1/factor))
+				when larger */
+	double ratio;        /* second / baseline self seconds; 0 when the
+				baseline has none */
+	/* Moved cost (diff/evidence.h): a function present in one binary
+	 * only whose caller moved the opposite way. */
+	long moved_peer;     /* entry index of that caller (or of the
+				vanished callee, on the caller's row);
+				-1 for none */
+	double moved_total_diff; /* the caller's self+children difference */
+	/* Ranks (diff/rankdiff.h), when both sides know their files' ranks: */
+	double *rank_diff;   /* per d->ranks[k]: mean self seconds of rank k,
+				baseline - second; NULL without ranks */
+	unsigned char *rank_changed; /* per rank: beyond that rank's noise */
+	size_t nranks_changed;
+	double slowest_diff; /* max over ranks of the baseline minus max over
+				ranks of the second run (critical path) */
+	double *rank_stat;   /* private to diff/noise.c: per side, rank:
+				mean seconds, sampling variance of the mean,
+				run-to-run variance of the mean */
 	int in_flat;         /* selected for the flat profile on either side */
 	int in_graph;        /* selected for the call graph on either side */
 	int cycle;           /* the diff's cycle number: of the cycle entry,
@@ -120,8 +178,13 @@ struct diff_arc {
 
 struct diff_opts {
 	double noise_sigmas; /* K in |d| < K*sigma (see diff/noise.h) */
+	double rel_floor;    /* without repeated runs: a difference under
+				this share of the larger side's self
+				seconds is noise (diff/noise.h) */
+	double calls_factor; /* calls changing by this factor are evidence */
+	enum diff_sort_key sort;
 };
-#define DIFF_OPTS_INIT { 2.0 }
+#define DIFF_OPTS_INIT { 2.0, 0.10, 1.5, DIFF_SORT_IMPACT }
 
 struct diff {
 	const struct profile *prof[DIFF_NSIDES];  /* borrowed, see above */
@@ -133,8 +196,20 @@ struct diff {
 	double total_sec[DIFF_NSIDES]; /* each side's total self seconds */
 	int has_hist[DIFF_NSIDES];     /* each side had a histogram */
 	int has_cg[DIFF_NSIDES];       /* each side had call-graph arcs */
-	size_t nruns[DIFF_NSIDES];     /* runs or ranks summed into each side
-					  (set by noise_set_spread, else 1) */
+	size_t nruns[DIFF_NSIDES];     /* gmon files summed into each side
+					  (set by noise_set_runs, else 1) */
+	int repeated[DIFF_NSIDES];     /* the side holds repeated runs, so
+					  run-to-run noise was measured */
+	struct diff_opts opts;         /* as given to diff_compute */
+	double speed;                  /* second / baseline self seconds that
+					  most functions share (a loaded
+					  machine), 1 when none (noise.h) */
+	double floor_share;            /* the relative floor applied without
+					  repeated runs: opts.rel_floor, or
+					  more when the functions that share
+					  the speed scatter more (noise.h) */
+	int *ranks;                    /* the MPI ranks of rank_diff[], NULL */
+	size_t nranks;
 	int ncycles;                   /* cycle entries, numbered 1..ncycles */
 };
 
@@ -142,12 +217,22 @@ struct diff {
 int diff_compute(struct diff *d, const struct profile *base,
 		 const struct profile *second, const struct diff_opts *opts);
 
-/* The order of both diff tables: |self_diff| descending, then |calls_diff|
- * descending, then print name, then file.  A qsort-style comparison. */
-int diff_entry_cmp(const struct diff_entry *l, const struct diff_entry *r);
+/* The order of both diff tables, by key (see enum diff_sort_key); ties go
+ * by |self_diff|, then |calls_diff|, then print name, then file.  A
+ * qsort-style comparison. */
+int diff_entry_cmp(const struct diff_entry *l, const struct diff_entry *r,
+		   enum diff_sort_key key);
 
-/* Sort the entries by diff_entry_cmp (ties keep their order).  Remaps arcs. */
+/* Sort the entries by diff_entry_cmp with d->opts.sort (ties keep their
+ * order).  Remaps arcs and moved_peer. */
 void diff_sort(struct diff *d);
+
+/* The noise verdicts (diff/noise.h) and the evidence (diff/evidence.h) of
+ * every entry, again: after noise_set_runs(), or a change of d->opts. */
+void diff_assess(struct diff *d);
+
+/* The name of a sort key, or -1 for an unknown name. */
+int diff_sort_parse(const char *name);
 
 /* The entry index for a symbol of one side, -1 when none (linear). */
 long diff_find(const struct diff *d, const char *name);

@@ -134,16 +134,25 @@ static const char *base_of(const char *path)
 	return slash ? slash + 1 : path;
 }
 
+/* Copies of a static function defined in a header share its file: their
+ * compilation units tell them apart (base names: the two builds may be in
+ * two directories). */
+static int same_unit(const struct profile_sym *x, const struct profile_sym *y)
+{
+	return x->unit && y->unit && strcmp(base_of(x->unit), base_of(y->unit)) == 0;
+}
+
 /* How well b's symbol fits a's: 3 same file, 2 same file base name, 1 no
- * file to compare, 0 different files (never matched). */
+ * file to compare, 0 different files (never matched); 4 more for the same
+ * compilation unit. */
 static int file_fit(const struct profile_sym *x, const struct profile_sym *y)
 {
 	if (!x->file || !y->file)
-		return 1;
+		return 1 + 4 * same_unit(x, y);
 	if (strcmp(x->file, y->file) == 0)
-		return 3;
+		return 3 + 4 * same_unit(x, y);
 	if (strcmp(base_of(x->file), base_of(y->file)) == 0)
-		return 2;
+		return 2 + 4 * same_unit(x, y);
 	/* Globals are one per program: a moved function is the same function. */
 	if (!(x->flags & PSYM_STATIC) && !(y->flags & PSYM_STATIC))
 		return 1;

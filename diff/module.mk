@@ -1,13 +1,16 @@
 # diff/: the profile model, matching, subtraction and the diff printers.
 DIFF_OBJS = diff/profile.o diff/profile_io.o diff/match.o diff/diff.o \
-	diff/noise.o diff/print.o diff/print_classic.o diff/print_extended.o \
-	diff/print_cg.o
+	diff/noise.o diff/evidence.o diff/print.o diff/print_classic.o diff/print_extended.o \
+	diff/print_cg.o diff/print_evidence.o
 EGPROF_OBJS += $(DIFF_OBJS)
 
 UNIT_TESTS += testsuite/unit/test_match testsuite/unit/test_diff testsuite/unit/test_noise
 testsuite/unit/test_match: testsuite/unit/test_match.o diff/match.o diff/profile.o $(UTILS_OBJS)
 testsuite/unit/test_diff: testsuite/unit/test_diff.o diff/diff.o diff/match.o \
-	diff/noise.o diff/profile.o diff/print.o diff/print_classic.o \
-	diff/print_extended.o diff/print_cg.o $(UTILS_OBJS)
-testsuite/unit/test_noise: testsuite/unit/test_noise.o diff/noise.o diff/diff.o \
+	diff/noise.o diff/evidence.o diff/profile.o diff/print.o diff/print_classic.o \
+	diff/print_extended.o diff/print_cg.o diff/print_evidence.o $(UTILS_OBJS)
+testsuite/unit/test_noise: testsuite/unit/test_noise.o diff/noise.o diff/evidence.o diff/diff.o \
 	diff/match.o diff/profile.o $(UTILS_OBJS)
+UNIT_TESTS += testsuite/unit/test_evidence
+testsuite/unit/test_evidence: testsuite/unit/test_evidence.o diff/evidence.o diff/noise.o \
+	diff/diff.o diff/match.o diff/profile.o $(UTILS_OBJS)

@@ -6,6 +6,14 @@
 #include "utils/error.h"
 #include "utils/banned.h"
 
+static const char *const sort_text[DIFF_SORT__COUNT] = {
+	[DIFF_SORT_IMPACT] = "|self difference|",
+	[DIFF_SORT_ABS] = "|self difference|",
+	[DIFF_SORT_RATIO] = "the ratio of self times, farthest from 1 first",
+	[DIFF_SORT_CALLS] = "|calls difference|",
+	[DIFF_SORT_NAME] = "name",
+};
+
 void print_convention(FILE *out, const struct diff *d, const struct diff_print_opts *po)
 {
 	if (po->brief)
@@ -17,14 +25,32 @@ void print_convention(FILE *out, const struct diff *d, const struct diff_print_o
 		     "spends; a negative one is time (or calls) it spends in addition.\n");
 	fprintf(out, "Baseline total %.2f seconds, second %.2f seconds, sum of |differences| %.2f.\n",
 		d->total_sec[DIFF_BASE], d->total_sec[DIFF_SECOND], d->abs_sum);
-	if (po->noise_marker)
-		fprintf(out, "~ marks a difference within the sampling noise of the two runs.\n");
+	if (po->noise_marker && d->opts.sort == DIFF_SORT_IMPACT)
+		fprintf(out, "Rows are in evidence order: the %zu significant changes first (calls\n"
+			     "changed %gx or more, then time beyond noise or a rank that changed),\n"
+			     "by size; then the rows within noise, by |difference|.\n",
+			print_count_significant(d, po), d->opts.calls_factor);
+	else
+		fprintf(out, "Rows are sorted by %s.\n", sort_text[d->opts.sort]);
+	if (po->noise_marker && po->extended)
+		fprintf(out, "~ marks a difference within the noise of the two runs.\n");
+	if (po->noise_marker && d->speed != 1.0)
+		fprintf(out, "Most functions took %.2fx their baseline time in the second run (a\n"
+			     "loaded machine?): differences are judged at that common speed.\n",
+			d->speed);
+	if (po->noise_marker && !d->repeated[DIFF_BASE] && !d->repeated[DIFF_SECOND])
+		fprintf(out, "One run per side: differences under %.0f%% of a function's time count as\n"
+			     "noise; give a directory of repeated runs per side to measure it.\n",
+			100 * d->floor_share);
 	fprintf(out, "\n");
 }
 
+/* Only --extended marks rows: gprof's layout has no place for a marker
+ * that a gprof-text parser would not take for part of the name. */
 const char *print_noise_mark(const struct diff_entry *e, const struct diff_print_opts *po)
 {
-	return po->noise_marker && e->noise == NOISE_WITHIN ? "  ~" : "";
+	return po->noise_marker && po->extended && e->noise == NOISE_WITHIN &&
+	       !e->significant ? "  ~" : "";
 }
 
 static int has_data(const struct diff_entry *e)
@@ -37,11 +63,23 @@ static int has_data(const struct diff_entry *e)
 	return 0;
 }
 
+size_t print_count_significant(const struct diff *d, const struct diff_print_opts *po)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < d->nentries; i++) {
+		const struct diff_entry *e = &d->entries[i];
+
+		n += e->in_flat && (po->zeros || has_data(e)) && e->significant;
+	}
+	return n;
+}
+
 static int cmp_flat(const void *lp, const void *rp, void *ctx)
 {
 	const struct diff *d = ctx;
 	size_t l = *(const size_t *)lp, r = *(const size_t *)rp;
-	int c = diff_entry_cmp(&d->entries[l], &d->entries[r]);
+	int c = diff_entry_cmp(&d->entries[l], &d->entries[r], d->opts.sort);
 
 	return c ? c : (l < r ? -1 : l > r);
 }
@@ -66,4 +104,16 @@ int print_flat_order(const struct diff *d, const struct diff_print_opts *po,
 	*orderp = order;
 	*np = n;
 	return 0;
+}
+
+const char *print_ratio_cell(char *buf, size_t n, const struct diff_entry *e,
+			     const struct diff_print_opts *po)
+{
+	if (!po->ratio)
+		return "";
+	if (e->side[DIFF_BASE].self_sec > 0)
+		snprintf(buf, n, " %7.1f%%", 100 * e->ratio);
+	else
+		snprintf(buf, n, " %8s", e->side[DIFF_SECOND].self_sec > 0 ? "new" : "");
+	return buf;
 }

@@ -29,6 +29,7 @@ struct diff_print_opts {
 	int width;            /* -w: width of the index by function name
 				 (0: gprof's default, 80) */
 	int print_path;       /* -L: full source paths in the index */
+	int ratio;            /* --ratio: second in percent of the baseline */
 	const char *label[DIFF_NSIDES]; /* how each side is named ("app gmon") */
 };
 
@@ -41,6 +42,15 @@ int print_cg(FILE *out, const struct diff *d, const struct diff_print_opts *po);
  * (|self diff|, then |calls diff|, then name); the caller frees *order. */
 int print_flat_order(const struct diff *d, const struct diff_print_opts *po,
 		     size_t **order, size_t *n);
+/* How many rows of the flat tables are significant. */
+size_t print_count_significant(const struct diff *d, const struct diff_print_opts *po);
+/* After a flat table: each significant row's evidence (calls, ranks,
+ * moved cost), in the table's order (print_evidence.c). */
+int print_evidence(FILE *out, const struct diff *d, const struct diff_print_opts *po);
+/* With --ratio, the column " 123.4%" (second in percent of the baseline;
+ * "new" without baseline time), else "".  buf of at least 16 bytes. */
+const char *print_ratio_cell(char *buf, size_t n, const struct diff_entry *e,
+			     const struct diff_print_opts *po);
 /* The noise marker column ("  ~" or ""). */
 const char *print_noise_mark(const struct diff_entry *e, const struct diff_print_opts *po);
 

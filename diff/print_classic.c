@@ -81,10 +81,12 @@ int print_classic_flat(FILE *out, const struct diff *d, const struct diff_print_
 	sample_line(out, d);
 	fprintf(out, "%5.5s %10.10s %8.8s %8.8s %8.8s %8.8s  %-8.8s\n",
 		"%  ", "cumulative", "self  ", "", "self  ", "total ", "");
-	fprintf(out, "%5.5s %9.9s  %8.8s %8.8s %8.8s %8.8s  %-8.8s\n",
-		"time", "seconds", "seconds", "calls", unit, unit, "name");
+	fprintf(out, "%5.5s %9.9s  %8.8s %8.8s %8.8s %8.8s  %s%-8.8s\n",
+		"time", "seconds", "seconds", "calls", unit, unit,
+		po->ratio ? "2nd/base " : "", "name");
 	for (i = 0; i < n; i++) {
 		const struct diff_entry *e = &d->entries[order[i]];
+		char ratio[32];
 
 		cum += fabs(e->self_diff);
 		fprintf(out, po->bsd ? "%5.1f %10.2f %8.2f" : "%6.2f %9.2f %8.2f",
@@ -95,7 +97,8 @@ int print_classic_flat(FILE *out, const struct diff *d, const struct diff_print_
 				si[scale].scale * print_per_call_diff(e, 1));
 		else
 			fprintf(out, " %8.8s %8.8s %8.8s  ", "", "", "");
-		fprintf(out, "%s%s\n", e->print_name, print_noise_mark(e, po));
+		fprintf(out, "%s%s%s%s\n", print_ratio_cell(ratio, sizeof(ratio), e, po),
+			po->ratio ? " " : "", e->print_name, print_noise_mark(e, po));
 	}
 	if (!po->brief)
 		fprintf(out,
@@ -111,7 +114,7 @@ int print_classic_flat(FILE *out, const struct diff *d, const struct diff_print_
 			"           calls counts as 0 per call).\n\n"
 			"total      the same with self and children time.\n"
 			"s/call\n\n"
-			"name       the function; rows are sorted by |self| difference.\n\n");
+			"name       the function; rows are in the order the header states.\n\n");
 	free(order);
 	return 0;
 }

@@ -20,6 +20,7 @@ static void sym_release(struct profile_sym *s)
 	free(s->name);
 	free(s->print_name);
 	free(s->file);
+	free(s->unit);
 }
 
 void profile_free(struct profile *p)

@@ -41,6 +41,10 @@ struct profile_sym {
 	char *name;       /* symbol-table name, mangled for C++ */
 	char *print_name; /* the name as gprof prints it (demangled per options) */
 	char *file;       /* source file from debug info, or NULL */
+	char *unit;       /* a static's compilation unit (the symbol table's
+			     FILE entry before it): tells apart the copies
+			     of a static function defined in a header; NULL
+			     for globals or when unknown */
 	int line;         /* source line, 0 if unknown */
 	uint64_t addr;    /* link-time address */
 	uint64_t end_addr;

@@ -52,6 +52,7 @@ int profile_write(FILE *fp, const struct profile *p)
 		r |= put_str(fp, s->name);
 		r |= put_str(fp, s->print_name);
 		r |= put_str(fp, s->file);
+		r |= put_str(fp, s->unit);
 		r |= put_i64(fp, s->line);
 		r |= put_u64(fp, s->addr);
 		r |= put_u64(fp, s->end_addr);
@@ -226,6 +227,7 @@ int profile_read(FILE *fp, const char *what, struct profile **out)
 		s.name = get_str(&rd);
 		s.print_name = get_str(&rd);
 		s.file = get_str(&rd);
+		s.unit = get_str(&rd);
 		s.line = (int)get_i64(&rd);
 		s.addr = get_u64(&rd);
 		s.end_addr = get_u64(&rd);
@@ -244,6 +246,7 @@ int profile_read(FILE *fp, const char *what, struct profile **out)
 			free(s.name);
 			free(s.print_name);
 			free(s.file);
+			free(s.unit);
 			fail(&rd, "out of memory");
 		}
 	}

@@ -18,6 +18,7 @@
 #include "diff/diff.h"
 #include "diff/noise.h"
 #include "diff/print.h"
+#include "diff/ranks.h"
 #include "gml/graph_cli.h"
 #include "callpath/cmd_callpath.h"
 #include "utils/error.h"
@@ -67,6 +68,7 @@ struct side {
 	size_t nsum;
 	struct profile **each;
 	size_t neach;
+	int *rank;          /* each file's MPI rank (its sidecar), -1 unknown */
 	char *label;
 };
 
@@ -155,7 +157,7 @@ static char *side_label(const struct side *s)
 }
 
 static int start(struct side *s, const struct cmdline *cl, const char *argv0,
-		 int each, int jobs)
+		 int each, int jobs, int force)
 {
 	struct upstream_load req;
 
@@ -168,7 +170,24 @@ static int start(struct side *s, const struct cmdline *cl, const char *argv0,
 	req.ngmon = s->nfiles;
 	req.each = each;
 	req.jobs = jobs;
+	req.force = force;
 	return upstream_load_start(&req, each ? &s->each_job : &s->sum_job);
+}
+
+/* Which rank wrote each file, from the sidecars: the noise model tells the
+ * repeats of one rank (noise) from the ranks of one job (signal). */
+static int side_ranks(struct side *s)
+{
+	struct rank_id *ids;
+	size_t i;
+
+	if (ranks_identify(s->files, s->nfiles, &ids) < 0)
+		return -1;
+	s->rank = malloc((s->nfiles + 1) * sizeof(int));
+	for (i = 0; s->rank && i < s->nfiles; i++)
+		s->rank[i] = ids[i].rank;
+	ranks_free(ids, s->nfiles);
+	return s->rank ? 0 : error("out of memory");
 }
 
 /*
@@ -243,6 +262,7 @@ static void side_release(struct side *s)
 		profile_free(s->each[i]);
 	free(s->each);
 	operands_free(s->files, s->nfiles);
+	free(s->rank);
 	free(s->label);
 }
 
@@ -281,6 +301,7 @@ int cmd_diff(struct egprof_opts *o)
 	 * second side's files are checked); a directory side is also read
 	 * file by file when the noise rule needs the spread across its runs. */
 	dopts.noise_sigmas = o->noise_sigmas;
+	dopts.sort = (enum diff_sort_key)o->diff_sort;
 	for (s = 0; s < DIFF_NSIDES; s++) {
 		struct side *x = &sides[s];
 
@@ -295,12 +316,13 @@ int cmd_diff(struct egprof_opts *o)
 			error("out of memory");
 			goto out;
 		}
-		if (start(x, &cl, argv0, 0, 1) < 0)
+		if (start(x, &cl, argv0, 0, 1, o->force) < 0)
 			goto out;
 	}
 	for (s = 0; s < DIFF_NSIDES; s++)
 		if (o->noise_sigmas > 0 && sides[s].nfiles > 1 &&
-		    start(&sides[s], &cl, argv0, 1, o->jobs) < 0)
+		    (side_ranks(&sides[s]) < 0 ||
+		     start(&sides[s], &cl, argv0, 1, o->jobs, o->force) < 0))
 			goto out;
 	status = 0;
 	for (s = 0; s < DIFF_NSIDES; s++)
@@ -313,19 +335,27 @@ int cmd_diff(struct egprof_opts *o)
 	if (diff_compute(&d, sides[0].sum[0], sides[1].sum[0], &dopts) < 0)
 		goto out;
 	have_diff = 1;
-	for (s = 0; s < DIFF_NSIDES; s++)
-		if (sides[s].neach > 1 &&
-		    noise_set_spread(&d, s, sides[s].each, sides[s].neach) < 0)
+	if (sides[0].neach > 1 || sides[1].neach > 1) {
+		struct noise_runs runs[DIFF_NSIDES];
+
+		for (s = 0; s < DIFF_NSIDES; s++)
+			runs[s] = (struct noise_runs){ sides[s].each, sides[s].rank,
+						       sides[s].neach > 1 ? sides[s].neach : 0 };
+		if (noise_set_runs(&d, runs) < 0)
 			goto out;
-	noise_apply(&d, dopts.noise_sigmas);
+		diff_assess(&d);
+	}
 
 	lay.po.extended = o->extended;
 	lay.po.noise_marker = o->noise_sigmas > 0;
+	lay.po.ratio = o->ratio_column;
 	for (s = 0; s < DIFF_NSIDES; s++)
 		lay.po.label[s] = sides[s].label;
 	print_convention(stdout, &d, &lay.po);
 	if (lay.flat && (o->extended ? print_extended_flat(stdout, &d, &lay.po)
 				     : print_classic_flat(stdout, &d, &lay.po)) < 0)
+		goto out;
+	if (lay.flat && print_evidence(stdout, &d, &lay.po) < 0)
 		goto out;
 	if (lay.flat && lay.graph)
 		printf("\f\n");

@@ -52,6 +52,13 @@ int cmd_gprof(struct egprof_opts *o)
 		profile_free(p);
 		return 1;
 	}
+	/* A graph of another program's profile would be drawn under this
+	 * one's names: refuse it (gmon_owner.h) before writing anything. */
+	if ((o->gml_path || o->dot_path || o->graphml_path) && !o->force &&
+	    upstream_check_gmon(p->binary, p->gmon_files, p->ngmon) < 0) {
+		profile_free(p);
+		return 1;
+	}
 	/* Exports and call-path reports are added here by their modules. */
 	if (graph_export_profile_cli(o, p) < 0)
 		status = 1;

@@ -137,6 +137,7 @@ int cmd_rank_stats(struct egprof_opts *o)
 	req.ngmon = nfiles;
 	req.each = 1;
 	req.jobs = o->jobs;
+	req.force = o->force;
 	if (upstream_load_start(&req, &job) < 0)
 		goto out;
 	if (upstream_load_finish(job, &profiles, &nprof) < 0)

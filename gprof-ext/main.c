@@ -5,6 +5,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "gprof-ext/commands.h"
 #include "gprof-ext/gmon_check.h"
 #include "gprof-ext/options.h"
@@ -24,6 +25,18 @@ static int uses_extensions(const struct egprof_opts *o)
 	return o->mode != MODE_GPROF || o->gml_path || o->dot_path ||
 	       o->graphml_path || o->callpath || o->folded_path ||
 	       o->folded_calls_path;
+}
+
+/* `gprof --diff --help` asks for help as `gprof --help` does: upstream
+ * prints its help and ours follows. */
+static int asks_for_help(const struct egprof_opts *o)
+{
+	int i;
+
+	for (i = 1; i < o->argc; i++)
+		if (!strcmp(o->argv[i], "--help") || !strcmp(o->argv[i], "-h"))
+			return 1;
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -62,7 +75,9 @@ int main(int argc, char **argv)
 		 * only when the command succeeded */
 		o.outs = &outs;
 		upstream_stage_sum(&outs);
-		if (o.mode == MODE_DIFF)
+		if (asks_for_help(&o))
+			status = upstream_main(2, (char *[]){ o.argv[0], (char *)"--help", NULL });
+		else if (o.mode == MODE_DIFF)
 			status = cmd_diff(&o);
 		else if (o.mode == MODE_RANK_STATS)
 			status = cmd_rank_stats(&o);

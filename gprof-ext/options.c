@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "gprof-ext/options.h"
+#include "diff/diff.h"
 #include "utils/error.h"
 #include "utils/banned.h"
 
@@ -25,6 +26,9 @@ enum option_id {
 	OPT_FOLDED_CALLS,
 	OPT_RANK_STATS,
 	OPT_JOBS,
+	OPT_SORT,
+	OPT_RATIO,
+	OPT_FORCE,
 };
 
 struct option_spec {
@@ -71,6 +75,15 @@ static const struct option_spec table[] = {
 	  "APP FILES...|DIR: per-function statistics across MPI ranks" },
 	{ OPT_JOBS, "jobs", ARG_REQUIRED, "N",
 	  "read up to N profile files at once (default: the number of CPUs)" },
+	{ OPT_SORT, "sort", ARG_REQUIRED, "KEY",
+	  "with --diff: order rows by impact (significant changes first,\n"
+	  "the default), abs (|self diff|), ratio, calls or name" },
+	{ OPT_FORCE, "force", ARG_NONE, NULL,
+	  "--diff, --rank-stats, graphs: read gmon files that do not belong\n"
+	  "to the binary (another program or build) instead of refusing them" },
+	{ OPT_RATIO, "ratio", ARG_NONE, NULL,
+	  "with --diff: add a column of the second run's self time in\n"
+	  "percent of the baseline's" },
 };
 
 #define NOPTIONS (sizeof(table) / sizeof(table[0]))
@@ -157,6 +170,16 @@ static int apply(struct egprof_opts *o, const struct option_spec *s, const char 
 		return 0;
 	case OPT_FOLDED_CALLS:
 		o->folded_calls_path = arg;
+	case OPT_SORT:
+		if ((o->diff_sort = diff_sort_parse(arg)) < 0)
+			return error("option '--sort' needs impact, abs, ratio, calls or name, "
+				     "not '%s'", arg);
+		return 0;
+	case OPT_RATIO:
+		o->ratio_column = 1;
+		return 0;
+	case OPT_FORCE:
+		o->force = 1;
 		return 0;
 	case OPT_JOBS:
 		if (parse_number(s->name, arg, 1, 1024, &v) < 0)

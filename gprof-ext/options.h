@@ -39,6 +39,9 @@ struct egprof_opts {
 	/* Not an option: the command's planned outputs (utils/outfile.h),
 	 * committed together when it succeeds; NULL writes each at once. */
 	struct outset *outs;
+	int diff_sort;             /* --sort KEY: enum diff_sort_key */
+	int ratio_column;          /* --ratio: second/baseline column */
+	int force;                 /* --force: no gmon-belongs-to-binary check */
 
 	/* What upstream gets: argv[0] and every argument that is not ours. */
 	int argc;

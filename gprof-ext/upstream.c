@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "gprof-ext/upstream.h"
+#include "gprof-ext/gmon_owner.h"
 #include "utils/error.h"
 #include "utils/outfile.h"
 #include "utils/banned.h"
@@ -65,6 +66,8 @@ static struct {
 	size_t nfiles;
 	int in_worker;       /* a per-file worker: read only files[worker_index] */
 	size_t worker_index;
+	int check;           /* check the files belong to the binary first */
+	const char *binary;
 } loader;
 
 /* ------------------------------------------------------------------------ */
@@ -211,6 +214,57 @@ static int add_sym(struct profile *p, const Sym *sym, unsigned extra_flags,
 	return 0;
 }
 
+/* Local function symbols and the compilation unit each comes from: in an
+ * ELF symbol table a FILE entry precedes the local symbols of its unit. */
+struct unit_of {
+	uint64_t addr;
+	const char *unit;     /* BFD's string, alive while core_bfd is */
+};
+
+static int cmp_unit_of(const void *l, const void *r)
+{
+	uint64_t a = ((const struct unit_of *)l)->addr, b = ((const struct unit_of *)r)->addr;
+
+	return (a > b) - (a < b);
+}
+
+/* Set the unit of every static function of p; without a symbol table or
+ * memory, units stay unknown (NULL), which only loses a qualifier. */
+static void set_units(struct profile *p)
+{
+	asymbol **syms = NULL;
+	struct unit_of *map = NULL;
+	const char *unit = NULL;
+	long size, nsyms = 0, i;
+	size_t n = 0, k;
+
+	if (!core_bfd || (size = bfd_get_symtab_upper_bound(core_bfd)) <= 0 ||
+	    !(syms = malloc((size_t)size)) ||
+	    (nsyms = bfd_canonicalize_symtab(core_bfd, syms)) <= 0 ||
+	    !(map = malloc((size_t)nsyms * sizeof(*map))))
+		goto out;
+	for (i = 0; i < nsyms; i++) {
+		if (syms[i]->flags & BSF_FILE)
+			unit = bfd_asymbol_name(syms[i]);
+		else if (unit && (syms[i]->flags & BSF_LOCAL) && (syms[i]->flags & BSF_FUNCTION))
+			map[n++] = (struct unit_of){ bfd_asymbol_value(syms[i]), unit };
+	}
+	qsort(map, n, sizeof(*map), cmp_unit_of);
+	for (k = 0; k < p->nsyms; k++) {
+		struct unit_of key = { p->syms[k].addr, NULL };
+		const struct unit_of *u;
+
+		if (!(p->syms[k].flags & PSYM_STATIC) || !n)
+			continue;
+		u = bsearch(&key, map, n, sizeof(*map), cmp_unit_of);
+		if (u)
+			p->syms[k].unit = strdup(u->unit);
+	}
+out:
+	free(map);
+	free(syms);
+}
+
 static double histogram_ticks(void)
 {
 	double total = 0;
@@ -249,6 +303,7 @@ int upstream_current_profile(struct profile **out)
 		if (add_sym(p, sym, in_flat(sym) ? PSYM_IN_FLAT : 0, printed_name(sym)) < 0)
 			goto oom;
 	}
+	set_units(p);
 	/* gprof's cycles as a whole, numbered from 1 (cg_arcs.c). */
 	for (n = 1; cycle_header && n <= (int)num_cycles; n++) {
 		char name[64];
@@ -458,6 +513,13 @@ static void run_workers(void)
 
 void egprof_gmon_out_read(const char *filename)
 {
+	/* Upstream has read the binary when it reads the first gmon file: the
+	 * moment to refuse files of another program (gmon_owner.h). */
+	if (loader.active && loader.check && !loader.in_worker) {
+		loader.check = 0;
+		if (upstream_check_gmon(loader.binary, loader.files, loader.nfiles) < 0)
+			_exit(1);
+	}
 	if (!loader.active || !loader.each) {
 		gmon_out_read(filename);
 		return;
@@ -521,6 +583,8 @@ static void ATTRIBUTE_NORETURN loader_main(const struct upstream_load *req, int 
 	loader.jobs = req->jobs > 0 ? req->jobs : 1;
 	loader.files = req->gmon_files;
 	loader.nfiles = req->ngmon;
+	loader.check = !req->force;
+	loader.binary = req->binary;
 
 	/* Upstream's output goes nowhere; its errors still reach the user. */
 	devnull = open("/dev/null", O_WRONLY);
@@ -934,6 +998,58 @@ int upstream_addr_to_line(uint64_t addr, const char **file, int *line)
 	*file = fname;
 	*line = (int)l;
 	return 0;
+}
+
+static int cmp_u64(const void *l, const void *r)
+{
+	uint64_t a = *(const uint64_t *)l, b = *(const uint64_t *)r;
+
+	return (a > b) - (a < b);
+}
+
+int upstream_check_gmon(const char *binary, char *const *files, size_t n)
+{
+	struct gmon_image img;
+	asymbol **syms = NULL;
+	uint64_t *entry = NULL;
+	long size, nsyms = 0, i;
+	size_t k;
+	int ret = 0, have_lo = 0, have_hi = 0;
+
+	memset(&img, 0, sizeof(img));
+	img.binary = binary;
+	if (!core_bfd)
+		return 0;
+	size = bfd_get_symtab_upper_bound(core_bfd);
+	if (size > 0 && (syms = malloc((size_t)size)) != NULL)
+		nsyms = bfd_canonicalize_symtab(core_bfd, syms);
+	if (nsyms > 0 && !(entry = malloc((size_t)nsyms * sizeof(uint64_t))))
+		nsyms = 0;
+	for (i = 0; i < nsyms; i++) {
+		const char *name = bfd_asymbol_name(syms[i]);
+		uint64_t v = bfd_asymbol_value(syms[i]);
+
+		if (!strcmp(name, "etext")) {
+			img.text_hi = v;
+			have_hi = 1;
+		} else if (!strcmp(name, "__executable_start")) {
+			img.text_lo = v;
+			have_lo = 1;
+		}
+		if ((syms[i]->flags & BSF_FUNCTION) && syms[i]->section &&
+		    (syms[i]->section->flags & SEC_CODE))
+			entry[img.nentry++] = v;
+	}
+	if (!have_lo || !have_hi)
+		img.text_hi = 0; /* without both marks, no range check */
+	if (img.nentry)
+		qsort(entry, img.nentry, sizeof(uint64_t), cmp_u64);
+	img.entry = entry;
+	for (k = 0; k < n && ret == 0; k++)
+		ret = gmon_owner_check(&img, files[k]);
+	free(entry);
+	free(syms);
+	return ret;
 }
 
 void upstream_line_options(int *lines, int *full_paths)

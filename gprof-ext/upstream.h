@@ -43,6 +43,8 @@ struct upstream_load {
 	size_t ngmon;
 	int each;                  /* one profile per gmon file, not their sum */
 	int jobs;                  /* with each: files read at once (>= 1) */
+	int force;                 /* --force: read gmon files that do not
+				      belong to the binary (gmon_owner.h) */
 };
 
 struct upstream_job;
@@ -51,6 +53,10 @@ int upstream_load_start(const struct upstream_load *req, struct upstream_job **j
 /* On success *profiles is a malloc'd array of *n profiles (one, or one per
  * gmon file with `each`, in the order given); the caller owns both. */
 int upstream_load_finish(struct upstream_job *job, struct profile ***profiles, size_t *n);
+
+/* Check that each gmon file belongs to the binary upstream has read
+ * (gmon_owner.h).  0, or -1 (reported, naming both files). */
+int upstream_check_gmon(const char *binary, char *const *files, size_t n);
 
 /* The profile upstream computed in this process, after upstream_main
  * returned (for exports of a single profile next to gprof's own output). */

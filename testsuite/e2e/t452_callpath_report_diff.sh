@@ -32,19 +32,21 @@ main;r;leaf 1 1
 main;r;r 3 3
 END
 cp_same "two-column folded file" "$d/expected.folded" "$d/diff.folded"
-sed -n '/Call-path differences/,$p' "$d/out.txt" | sed 1,4d >"$d/table"
+sed -n '/Call-path differences/,$p' "$d/out.txt" | sed 1,5d >"$d/table"
+# change = A - B: baseline minus second, as every table of --diff
 cat >"$d/expected.table" <<'END'
 
 c: 0 calls
     A calls     B calls      change  path
-          7           4          -3  main;b;c
-          2           5          +3  main;b;d;c
+          7           4          +3  main;b;c
+          2           5          -3  main;b;d;c
 
-d: +3 calls
+d: -3 calls
     A calls     B calls      change  path
-          2           5          +3  main;b;d
+          2           5          -3  main;b;d
 END
 cp_same "change table, grouped by called function" "$d/expected.table" "$d/table"
+cp_check "table header states the sign, as the flat table's" grep -q "change = A - B, baseline minus second as in every" "$d/out.txt"
 cp_check "table header counts the paths" grep -q "3 of 11 paths changed; calls 39 -> 42." "$d/out.txt"
 
 # Without --extended or --callpath the diff output has no path table.

@@ -205,6 +205,40 @@ static void test_diff__shared_static_names_print_with_their_file(void **state)
 	profile_free(b);
 }
 
+static void test_diff__header_statics_are_told_apart_and_matched_by_unit(void **state)
+{
+	/* Three copies of a static function defined in memUtils.h, compiled
+	 * into three units; the second build lists them in another order. */
+	static const char *const units[] = { "CoMD.c", "linkCells.c", "timestep.c" };
+	struct profile *a = fx_new(100), *b = fx_new(100);
+	struct diff d;
+	size_t i, k;
+
+	(void)state;
+	for (k = 0; k < 3; k++) {
+		long x = fx_sym(a, "comdFree", "src/memUtils.h", PSYM_STATIC, 10 * (double)(k + 1), 0);
+		long y = fx_sym(b, "comdFree", "src/memUtils.h", PSYM_STATIC,
+				10 * (double)(3 - k) + 1, 0);
+
+		a->syms[x].unit = strdup(units[k]);
+		b->syms[y].unit = strdup(units[2 - k]);
+	}
+	assert_int_equal(diff_compute(&d, a, b, NULL), 0);
+	assert_int_equal(d.nentries, 3);
+	for (i = 0; i < d.nentries; i++) {
+		const struct diff_entry *e = &d.entries[i];
+
+		/* each unit with its own copy: 0.10 -> 0.11, 0.20 -> 0.21, ... */
+		assert_float_equal(e->self_diff, -0.01, 1e-9);
+		assert_non_null(strstr(e->print_name, "comdFree (memUtils.h in "));
+	}
+	assert_non_null(strstr(d.entries[0].print_name, d.entries[0].unit));
+	assert_int_equal(diff_find(&d, "comdFree (memUtils.h in linkCells.c)") >= 0, 1);
+	diff_release(&d);
+	profile_free(a);
+	profile_free(b);
+}
+
 static void test_diff__unpartnered_clone_prints_its_base_name(void **state)
 {
 	struct profile *a = fx_new(100), *b = fx_new(100);
@@ -414,6 +448,7 @@ int main(void)
 		cmocka_unit_test(test_diff__missing_side_is_a_placeholder_without_samples_or_calls),
 		cmocka_unit_test(test_diff__equal_sides_keep_a_zero_entry),
 		cmocka_unit_test(test_diff__shared_static_names_print_with_their_file),
+		cmocka_unit_test(test_diff__header_statics_are_told_apart_and_matched_by_unit),
 		cmocka_unit_test(test_diff__unpartnered_clone_prints_its_base_name),
 		cmocka_unit_test(test_print__extended_marks_missing_side_with_dashes),
 		cmocka_unit_test(test_diff__cycles_are_entries_numbered_by_the_diff_outside_the_flat),

@@ -127,9 +127,9 @@ static void test_pathdiff__table_lists_changed_paths_by_function(void **state)
 	assert_non_null(strstr(buf, "3 of 4 paths changed; calls 12 -> 12."));
 	assert_non_null(strstr(buf, "\nc: 0 calls\n"
 				    "    A calls     B calls      change  path\n"
-				    "          0           5          +5  main;e;c\n"
-				    "          7           4          -3  main;b;c\n"
-				    "          2           0          -2  main;b;d;c\n"));
+				    "          0           5          -5  main;e;c\n"
+				    "          7           4          +3  main;b;c\n"
+				    "          2           0          +2  main;b;d;c\n"));
 	assert_null(strstr(buf, "main;a;c"));
 	free(buf);
 	pathdiff_free(d);

@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""A strict reader of GNU gprof's text output (flat profile, call graph,
+index by function name), with signed numbers allowed, for the tests of the
+classic --diff output (issue 13 item 7).
+
+  gprof_text.py FILE [NAMES_FILE]   prints the parsed rows as
+                                    "flat NAME SELF CALLS" / "cg [N] NAME SELF CHILDREN"
+                                    and exits 1 at the first line that does not
+                                    follow gprof's layout.
+
+It follows gprof's printers (flat_profile.c, cg_print.c): the flat table's
+numbers stand in gprof's fixed columns (%6.2f %9.2f %8.2f, then
+%8lu %8.2f %8.2f or blanks, two spaces, the name) and the table ends at a
+blank line; call-graph entries are separated by dashed lines, the primary
+line starts with [N], every name ends in its [N].  NAMES_FILE, when given,
+lists the function names (one a line) a name must be one of, so text after
+a name (a marker) is an error.
+"""
+import re, sys
+
+NUM = r"-?\d+\.\d\d"
+FIXED = re.compile(r"^ *-?\d+\.\d\d$")
+INT = re.compile(r"^ *-?\d+$")
+
+def field(l, a, b, pat):
+    """gprof's fixed column l[a:b], right-aligned, with a blank before it."""
+    return (a == 0 or l[a - 1] == " ") and pat.match(l[a:b]) is not None
+CG_PRIMARY = re.compile(r"^\[(\d+)\]\s+(-?\d+\.\d)\s+(" + NUM + r")\s+(" + NUM + r")"
+                        r"\s+(?:(-?\d+)(?:\+(-?\d+))?)?\s+(\S.*?)(?: <cycle (\d+)>)? \[(\d+)\]$")
+CG_LINE = re.compile(r"^\s+(" + NUM + r")\s+(" + NUM + r")\s+(-?\d+(?:/-?\d+)?)\s+"
+                     r"(\S.*?)(?: <cycle (\d+)>)? \[(\d+)\]$")
+CG_CYCLE_CALLS = re.compile(r"^\s+(-?\d+)\s+(\S.*?)(?: <cycle (\d+)>)? \[(\d+)\]$")
+CG_SPONT = re.compile(r"^\s+<spontaneous>$")
+
+def fail(n, line, why):
+    sys.exit("line %d: %s: %r" % (n, why, line))
+
+def main():
+    lines = open(sys.argv[1], encoding="utf-8").read().split("\n")
+    names = None
+    if len(sys.argv) > 2:
+        names = set(l.strip() for l in open(sys.argv[2]) if l.strip())
+    i, n = 0, len(lines)
+    flat_rows = cg_primary = 0
+    while i < n:
+        if lines[i] == "Flat profile:":
+            i += 1
+            while i < n and not lines[i].startswith("  %"):
+                if lines[i] and not lines[i].startswith("Each sample counts as"):
+                    fail(i + 1, lines[i], "unexpected line before the flat header")
+                i += 1
+            if i + 1 >= n or not re.match(r"^ time\s+seconds\s+seconds\s+calls", lines[i + 1]):
+                fail(i + 2, lines[i + 1] if i + 1 < n else "", "no flat column header")
+            i += 2
+            while i < n and lines[i] not in ("", "\f"):
+                l = lines[i]
+                if len(l) < 55 or l[52:54] != "  ":
+                    fail(i + 1, l, "flat row shorter than gprof's columns")
+                if not (field(l, 0, 6, FIXED) and field(l, 7, 16, FIXED) and field(l, 17, 25, FIXED)):
+                    fail(i + 1, l, "flat row: % cumulative self not in gprof's columns")
+                if l[25:52].strip():
+                    if not (field(l, 26, 34, INT) and field(l, 35, 43, FIXED) and
+                            field(l, 44, 52, FIXED)):
+                        fail(i + 1, l, "flat row: calls self/call total/call not in gprof's columns")
+                    calls = l[26:34].strip()
+                else:
+                    calls = "-"
+                name = l[54:]
+                if not name or name != name.strip():
+                    fail(i + 1, l, "flat row: no name, or spaces around it")
+                if names is not None and name not in names:
+                    fail(i + 1, l, "flat row: %r is not a function" % name)
+                print("flat %s %s %s" % (name, l[17:25].strip(), calls))
+                flat_rows += 1
+                i += 1
+            continue
+        if re.match(r"^\s+Call graph", lines[i]):
+            i += 1
+            while i < n and not lines[i].startswith("index"):
+                i += 1
+            if i >= n or not re.match(r"^index\s+%\s+time\s+self\s+children\s+called\s+name\s*$", lines[i]):
+                fail(i + 1, lines[i] if i < n else "", "no call-graph column header")
+            i += 1
+            while i < n and lines[i] != "" and not lines[i].startswith("\f"):
+                l = lines[i]
+                if l == "-" * 47:
+                    i += 1
+                    continue
+                m = CG_PRIMARY.match(l)
+                if m:
+                    if names is not None and m.group(7) not in names and not m.group(7).startswith("<cycle"):
+                        fail(i + 1, l, "primary line: %r is not a function" % m.group(7))
+                    print("cg [%s] %s %s %s" % (m.group(1), m.group(7), m.group(3), m.group(4)))
+                    cg_primary += 1
+                elif not (CG_LINE.match(l) or CG_SPONT.match(l) or CG_CYCLE_CALLS.match(l)):
+                    fail(i + 1, l, "call-graph line not in gprof's layout")
+                i += 1
+            continue
+        i += 1
+    if flat_rows == 0 and cg_primary == 0:
+        sys.exit("no flat profile rows and no call graph entries")
+
+main()
