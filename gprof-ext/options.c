@@ -170,6 +170,7 @@ static int apply(struct egprof_opts *o, const struct option_spec *s, const char 
 		return 0;
 	case OPT_FOLDED_CALLS:
 		o->folded_calls_path = arg;
+		return 0;
 	case OPT_SORT:
 		if ((o->diff_sort = diff_sort_parse(arg)) < 0)
 			return error("option '--sort' needs impact, abs, ratio, calls or name, "
