@@ -396,7 +396,8 @@ int cmd_diff(struct egprof_opts *o)
 		error("cannot write the output: %s", strerror(errno));
 		goto out;
 	}
-	if (graph_export_diff_cli(o, &d) < 0)
+	if (graph_export_diff_cli(o, &d, (const char *const[2]){ sides[0].label,
+							     sides[1].label }) < 0)
 		goto out;
 	/* call paths of both sides, when they have sidecars (callpath/cmd_callpath.h) */
 	if (callpath_cmd_diff(o, &(struct callpath_side){ sides[0].sum[0], sides[0].files,

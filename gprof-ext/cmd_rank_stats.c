@@ -58,6 +58,7 @@ static int check_ours(const struct egprof_opts *o)
 {
 	const char *opt = o->extended ? "--extended" : o->gml_path ? "--gml" :
 			  o->dot_path ? "--dot" : o->graphml_path ? "--graphml" :
+			  o->svg_path ? "--svg" : o->png_path ? "--png" :
 			  o->callpath ? "--callpath" : o->folded_path ? "--folded" : NULL;
 
 	if (opt)

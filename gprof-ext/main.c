@@ -20,7 +20,8 @@ static void version_line(FILE *out)
 static int uses_extensions(const struct egprof_opts *o)
 {
 	return o->mode != MODE_GPROF || o->gml_path || o->dot_path ||
-	       o->graphml_path || o->callpath || o->folded_path;
+	       o->graphml_path || o->svg_path || o->png_path || o->callpath ||
+	       o->folded_path;
 }
 
 int main(int argc, char **argv)

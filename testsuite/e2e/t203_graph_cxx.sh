@@ -35,7 +35,8 @@ int main()
 CC
 g++ -pg -O0 -g -o cxx t.cc >build.log 2>&1 && ./cxx || { echo "Bail out! cannot build the C++ program"; exit 1; }
 
-"$EGPROF" -b cxx gmon.out --gml c.gml --dot c.dot --graphml c.graphml >/dev/null 2>err.txt; rc=$?
+"$EGPROF" -b cxx gmon.out --node-thres 0 --edge-thres 0 --gml c.gml --dot c.dot \
+	--graphml c.graphml >/dev/null 2>err.txt; rc=$?
 check "exports of a C++ profile exit 0" [ $rc = 0 ]
 check "GML is 7-bit" seven_bit c.gml
 check "GML escapes <, > and &" bash -c 'grep -q "Ring&lt;std::pair&lt;int, char&gt;, 3&gt;::push" c.gml &&
