@@ -22,8 +22,8 @@ names = {d["name"]: d for _, d in g.nodes(data=True)}
 assert sorted(names) == ["f_b", "f_c", "f_d", "main"], sorted(names)
 assert g.number_of_edges() == 4, g.number_of_edges()
 fd, m = names["f_d"], names["main"]
-assert fd["label"] == "f_d\nself 5.51 s (50.4%)\ntotal 5.51 s (50.4%)", fd["label"]
-assert m["label"].startswith("main\nself 1.15 s"), m["label"]
+assert fd["LabelGraphics"]["text"] == "f_d\nself 5.51 s (50.4%)\ntotal 5.51 s (50.4%)", fd["LabelGraphics"]
+assert m["LabelGraphics"]["text"].startswith("main\nself 1.15 s") and m["label"] == "main", m
 # height by inclusive, width by exclusive time
 assert m["graphics"]["h"] > fd["graphics"]["h"]
 assert fd["graphics"]["w"] > m["graphics"]["w"]

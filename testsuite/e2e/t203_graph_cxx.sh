@@ -49,7 +49,7 @@ assert "Ring<std::pair<int, char>, 3>::push(std::pair<int, char> const&)" in nam
 assert "operator&(Bits, Bits)" in names, names
 assert any(n.startswith("long fill<std::__cxx11::basic_string<char") for n in names), names
 for _, d in g.nodes(data=True):
-    assert d["label"].split("\n")[0] == d["name"]
+    assert d["LabelGraphics"]["text"].split("\n")[0] == d["name"] == d["label"]
 print("ok")
 PY
 check "gml2gv converts the C++ GML" bash -c 'gml2gv c.gml >c2.gv 2>e && [ ! -s e ]'
