@@ -18,6 +18,7 @@
 #include "callpath/sum.h"
 #include "diff/profile.h"
 #include "gprof-ext/options.h"
+#include "export/callpath_export.h"
 #include "gprof-ext/upstream.h"
 #include "utils/error.h"
 #include "utils/banned.h"
@@ -147,7 +148,10 @@ int callpath_cmd_gprof(const struct egprof_opts *o, const struct profile *p)
 	    check_build_id(sc, source, p->binary) < 0 ||
 	    callpath_model_build(sc, p, &so, &m) < 0)
 		goto out;
-	if (o->callpath) {
+	if (o->callpath && o->format != TABLE_TEXT) {
+		if (callpath_export(stdout, (enum table_format)o->format, m, source) < 0)
+			goto out;
+	} else if (o->callpath) {
 		fflush(stdout);
 		if (callpath_report_print(stdout, m, source) < 0)
 			goto out;

@@ -18,6 +18,7 @@
 #include "diff/noise.h"
 #include "diff/print.h"
 #include "gml/graph_cli.h"
+#include "export/diff_export.h"
 #include "callpath/cmd_callpath.h"
 #include "utils/error.h"
 #include "utils/banned.h"
@@ -380,6 +381,14 @@ int cmd_diff(struct egprof_opts *o)
 			goto out;
 	noise_apply(&d, dopts.noise_sigmas);
 
+	if (o->format != TABLE_TEXT) {
+		/* the results instead of the text, on stdout (doc/formats.md) */
+		if (diff_export(stdout, (enum table_format)o->format, &d,
+				(const char *const[2]){ sides[0].label, sides[1].label },
+				o->noise_sigmas) < 0)
+			goto out;
+		goto exports;
+	}
 	lay.po.extended = o->extended;
 	lay.po.noise_marker = o->noise_sigmas > 0;
 	for (s = 0; s < DIFF_NSIDES; s++)
@@ -396,6 +405,7 @@ int cmd_diff(struct egprof_opts *o)
 		error("cannot write the output: %s", strerror(errno));
 		goto out;
 	}
+exports:
 	if (graph_export_diff_cli(o, &d, (const char *const[2]){ sides[0].label,
 							     sides[1].label }) < 0)
 		goto out;

@@ -8,6 +8,7 @@
 #include "gprof-ext/commands.h"
 #include "gprof-ext/options.h"
 #include "gprof-ext/upstream.h"
+#include "export/table.h"
 #include "utils/error.h"
 #include "utils/banned.h"
 
@@ -36,6 +37,12 @@ int main(int argc, char **argv)
 	upstream_set_hooks(&hooks);
 	options_init(&o);
 	if (options_parse(&o, argc, argv) < 0) {
+		options_release(&o);
+		return 1;
+	}
+	if (o.format != TABLE_TEXT && o.mode == MODE_GPROF && !o.callpath) {
+		error("--format %s needs --diff, --rank-stats or --callpath: gprof's own "
+		      "profile is text only", o.format == TABLE_JSON ? "json" : "csv");
 		options_release(&o);
 		return 1;
 	}

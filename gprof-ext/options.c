@@ -6,6 +6,7 @@
 #include <unistd.h>
 #include "gprof-ext/options.h"
 #include "gml/graph.h"
+#include "export/table.h"
 #include "utils/error.h"
 #include "utils/banned.h"
 
@@ -30,6 +31,7 @@ enum option_id {
 	OPT_FOCUS,
 	OPT_ROOT,
 	OPT_DEPTH,
+	OPT_FORMAT,
 };
 
 struct option_spec {
@@ -83,6 +85,9 @@ static const struct option_spec table[] = {
 	  "write call paths as folded stacks (flamegraph.pl, speedscope)" },
 	{ OPT_RANK_STATS, "rank-stats", ARG_NONE, NULL,
 	  "APP FILES...|DIR: per-function statistics across MPI ranks" },
+	{ OPT_FORMAT, "format", ARG_REQUIRED, "FMT",
+	  "with --diff, --rank-stats or --callpath: print the results as\n"
+	  "json or csv on stdout instead of text (see doc/formats.md)" },
 	{ OPT_JOBS, "jobs", ARG_REQUIRED, "N",
 	  "read up to N profile files at once (default: the number of CPUs)" },
 };
@@ -194,6 +199,10 @@ static int apply(struct egprof_opts *o, const struct option_spec *s, const char 
 		if (v != (int)v)
 			return error("option '--depth' needs a whole number, not '%s'", arg);
 		o->depth = (int)v;
+		return 0;
+	case OPT_FORMAT:
+		if ((o->format = table_format_parse(arg)) < 0)
+			return error("option '--format' takes text, json or csv, not '%s'", arg);
 		return 0;
 	case OPT_JOBS:
 		if (parse_number(s->name, arg, 1, 1024, &v) < 0)

@@ -33,6 +33,7 @@ struct egprof_opts {
 	const char *focus;         /* --focus FUNC */
 	const char *root;          /* --root FUNC */
 	int depth;                 /* --depth N, -1 when not given */
+	int format;                /* --format: enum table_format (export/table.h) */
 	int callpath;              /* --callpath[=FILE] */
 	const char *callpath_file; /* explicit sidecar, else GMON.callpath */
 	const char *folded_path;   /* --folded FILE */
