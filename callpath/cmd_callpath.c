@@ -87,7 +87,7 @@ static int check_build_id(const struct sidecar *sc, const char *source,
 	if (n <= 0)
 		return 0;	/* upstream read it; it has no build-id to compare */
 	if ((uint32_t)n != sc->build_id_len || memcmp(id, sc->build_id, (size_t)n))
-		return error("'%s' was recorded from another binary than '%s' "
+		return error("%s: recorded from another binary than '%s' "
 			     "(build-id differs)", source, image);
 	return 0;
 }
@@ -113,12 +113,12 @@ static int load_sidecar(const char *explicit_file, char *const *gmons, size_t n,
 		if (sidecar_name_for(gmons[missing], name, sizeof(name)) < 0)
 			snprintf(name, sizeof(name), "%s", SIDECAR_SUFFIX);
 		if (!*out)
-			return error("cannot read '%s': %s (run the program with "
+			return error("%s: %s (run the program with "
 				     "libcallpath to record call paths)",
 				     name, strerror(ENOENT));
 		sidecar_free(*out);
 		*out = NULL;
-		return error("cannot read '%s': %s (the other gmon files have "
+		return error("%s: %s (the other gmon files have "
 			     "call-path sidecars)", name, strerror(ENOENT));
 	}
 	if (n == 1)

@@ -115,7 +115,7 @@ static int save(const char *path, const struct folded *f, const struct pathdiff 
 		int e = errno;
 
 		outfile_abort(&of);
-		return error("cannot write '%s': %s", path, strerror(e ? e : EIO));
+		return error("%s: cannot write: %s", path, strerror(e ? e : EIO));
 	}
 	return outfile_commit(&of);
 }

@@ -725,7 +725,7 @@ int graph_write_file(const struct graph *g, const char *path,
 		int e = errno;
 
 		outfile_abort(&of);
-		return error("cannot write '%s': %s", path, strerror(e ? e : EIO));
+		return error("%s: cannot write: %s", path, strerror(e ? e : EIO));
 	}
 	return outfile_commit(&of);
 }

@@ -135,7 +135,7 @@ static int check_options(const struct cmdline *cl, struct layout *lay)
 static int check_readable(const char *path)
 {
 	if (access(path, R_OK) != 0)
-		return error("cannot read '%s': %s", path, strerror(errno));
+		return error("%s: %s", path, strerror(errno));
 	return 0;
 }
 
@@ -154,20 +154,20 @@ static int gmon_precheck(const char *path)
 	int ret = 0;
 
 	if (!fp)
-		return error("cannot read '%s': %s", path, strerror(errno));
+		return error("%s: %s", path, strerror(errno));
 	if (fseek(fp, 0, SEEK_END) != 0 || (long long)(size = (uint64_t)ftell(fp)) < 0) {
 		fclose(fp);
-		return error("cannot read '%s': %s", path, strerror(errno));
+		return error("%s: %s", path, strerror(errno));
 	}
 	rewind(fp);
 	if (fread(hdr, 1, 20, fp) != 20) {
-		ret = error("cannot read '%s': too short to be a gmon file", path);
+		ret = error("%s: too short to be a gmon file", path);
 	} else if (memcmp(hdr, "gmon", 4) != 0) {
 		uint32_t ncnt;
 
 		memcpy(&ncnt, hdr + 16, 4);
 		if (ncnt > size)
-			ret = error("cannot read '%s': not a gmon file (no \"gmon\" "
+			ret = error("%s: not a gmon file (no \"gmon\" "
 				    "header, and as an old BSD-style file it would "
 				    "need %u bytes; it has %llu)", path, ncnt,
 				    (unsigned long long)size);
@@ -189,7 +189,7 @@ static int gmon_precheck(const char *path)
 			memcpy(&ncnt, hdr + 16, 4);
 			pos += 41 + 2 * (uint64_t)ncnt;
 			if (pos > size) {
-				ret = error("cannot read '%s': truncated histogram record "
+				ret = error("%s: truncated histogram record "
 					    "(%u bins, the file ends at byte %llu)", path,
 					    ncnt, (unsigned long long)size);
 				break;
@@ -259,17 +259,17 @@ static int check_belongs(const struct side *s, const struct profile *p)
 	}
 	if ((p->input & PROFILE_HAS_HIST) && p->hist_highpc > p->hist_lowpc &&
 	    (p->hist_highpc <= lo || p->hist_lowpc >= hi))
-		return error("'%s' does not belong to '%s': its histogram covers "
+		return error("%s: does not belong to '%s': its histogram covers "
 			     "0x%llx-0x%llx, the binary's functions 0x%llx-0x%llx",
 			     s->operand, s->binary, (unsigned long long)p->hist_lowpc,
 			     (unsigned long long)p->hist_highpc, (unsigned long long)lo,
 			     (unsigned long long)hi);
 	if ((p->input & PROFILE_HAS_HIST) && p->total_ticks > 0 && assigned == 0)
-		return error("'%s' does not belong to '%s': none of its %.0f samples "
+		return error("%s: does not belong to '%s': none of its %.0f samples "
 			     "falls in a function of the binary",
 			     s->operand, s->binary, p->total_ticks);
 	if ((p->input & PROFILE_HAS_CG) && p->narcs == 0 && !any_calls)
-		return error("'%s' does not belong to '%s': none of its calls "
+		return error("%s: does not belong to '%s': none of its calls "
 			     "connects two functions of the binary", s->operand, s->binary);
 	return 0;
 }

@@ -65,7 +65,7 @@ int gmon_operand_expand(const char *operand, char ***filesp, size_t *np)
 	*filesp = NULL;
 	*np = 0;
 	if (stat(operand, &st) < 0)
-		return error("cannot read '%s': %s", operand, strerror(errno));
+		return error("%s: %s", operand, strerror(errno));
 	if (!S_ISDIR(st.st_mode)) {
 		files = malloc(sizeof(char *));
 		if (!files || !(files[0] = strdup(operand))) {
@@ -78,7 +78,7 @@ int gmon_operand_expand(const char *operand, char ***filesp, size_t *np)
 	}
 	dir = opendir(operand);
 	if (!dir)
-		return error("cannot read directory '%s': %s", operand, strerror(errno));
+		return error("%s: %s", operand, strerror(errno));
 	while ((de = readdir(dir))) {
 		size_t len;
 		char *path;
@@ -105,7 +105,7 @@ int gmon_operand_expand(const char *operand, char ***filesp, size_t *np)
 	closedir(dir);
 	if (n == 0) {
 		free(files);
-		return error("'%s': no gmon files in this directory", operand);
+		return error("%s: no gmon files in this directory", operand);
 	}
 	qsort(files, n, sizeof(char *), cmp_natural);
 	*filesp = files;

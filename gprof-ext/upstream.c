@@ -605,7 +605,7 @@ static void report_failure(const struct upstream_job *job, long failed, int stat
 		error("reading the profiles of '%s' failed: the reader was killed by signal %d (%s)",
 		      job->binary, WTERMSIG(status), strsignal(WTERMSIG(status)));
 	else if (failed >= 0 || nfiles == 1)
-		error("cannot read the profile '%s' of '%s'",
+		error("%s: cannot read the profile of '%s'",
 		      job->files[failed >= 0 ? failed : 0], job->binary);
 	else
 		error("cannot read the profiles of '%s' (%zu files)", job->binary, nfiles);

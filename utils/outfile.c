@@ -22,7 +22,7 @@ int outfile_rename_into_place(const char *tmp_path, const char *path)
 	if (rename(tmp_path, path) < 0) {
 		int e = errno;
 		unlink(tmp_path);
-		return error("cannot write '%s': %s", path, strerror(e));
+		return error("%s: cannot write: %s", path, strerror(e));
 	}
 	return 0;
 }
@@ -42,7 +42,7 @@ int outfile_open(struct outfile *of, const char *path)
 		free(of->tmp_path);
 		of->tmp_path = NULL;
 		outfile_abort(of);
-		return error("cannot write '%s': %s", path, strerror(e));
+		return error("%s: cannot write: %s", path, strerror(e));
 	}
 	return 0;
 }
@@ -62,7 +62,7 @@ int outfile_commit(struct outfile *of)
 	}
 	of->fp = NULL;
 	if (ret < 0) {
-		error("cannot write '%s': %s", of->path, strerror(e ? e : EIO));
+		error("%s: cannot write: %s", of->path, strerror(e ? e : EIO));
 		outfile_abort(of);
 		return -1;
 	}
