@@ -31,8 +31,18 @@ static char *dot_text(const struct graph *g)
 	return buf;
 }
 
+/* graphviz's messages through cgraph's error channel, named as ours.
+ * (A few renderer messages bypass it and start "(null): ": graphviz names
+ * them by a command name only its command-line parser sets.) */
+static int graphviz_message(char *msg)
+{
+	fprintf(stderr, "%s: graphviz: %s", error_program(), msg);
+	return 0;
+}
+
 int graph_render(const struct graph *g, const char *path, const char *format)
 {
+	agusererrf old_errf;
 	GVC_t *gvc = NULL;
 	Agraph_t *G = NULL;
 	struct outfile of;
@@ -47,6 +57,7 @@ int graph_render(const struct graph *g, const char *path, const char *format)
 			     GRAPH_RENDER_MAX_EDGES);
 	if (!(text = dot_text(g)))
 		return error("%s: out of memory building the graph", path);
+	old_errf = agseterrf(graphviz_message);
 	if (!(gvc = gvContext()) || !(G = agmemread(text))) {
 		error("%s: graphviz cannot read the graph", path);
 		goto out;
@@ -74,6 +85,7 @@ out:
 		agclose(G);
 	if (gvc)
 		gvFreeContext(gvc);
+	agseterrf(old_errf);
 	free(text);
 	return ret;
 }
