@@ -25,6 +25,24 @@ static int uses_extensions(const struct egprof_opts *o)
 	       o->folded_path;
 }
 
+/* --format json|csv replaces a report on stdout: there must be one that
+ * has a machine-readable form, and nothing else on stdout. */
+static int check_format(const struct egprof_opts *o)
+{
+	const char *f = o->format == TABLE_JSON ? "json" : "csv";
+
+	if (o->mode == MODE_GPROF && !o->callpath)
+		return error("--format %s needs --diff, --rank-stats or --callpath: gprof's "
+			     "own profile is text only", f);
+	if (o->extended)
+		return error("--format %s and --extended cannot be combined: --extended "
+			     "chooses a text layout", f);
+	if (o->mode == MODE_DIFF && o->callpath)
+		return error("--format %s and --diff --callpath cannot be combined: path "
+			     "differences are text only", f);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct upstream_hooks hooks = { options_help, version_line };
@@ -40,9 +58,7 @@ int main(int argc, char **argv)
 		options_release(&o);
 		return 1;
 	}
-	if (o.format != TABLE_TEXT && o.mode == MODE_GPROF && !o.callpath) {
-		error("--format %s needs --diff, --rank-stats or --callpath: gprof's own "
-		      "profile is text only", o.format == TABLE_JSON ? "json" : "csv");
+	if (o.format != TABLE_TEXT && check_format(&o) < 0) {
 		options_release(&o);
 		return 1;
 	}
