@@ -18,6 +18,7 @@
 #include "callpath/sum.h"
 #include "diff/profile.h"
 #include "gprof-ext/options.h"
+#include "export/callpath_export.h"
 #include "gprof-ext/upstream.h"
 #include "utils/error.h"
 #include "utils/banned.h"
@@ -43,12 +44,12 @@ static int load_sidecar(const char *explicit_file, char *const *gmons, size_t n,
 		if (sidecar_name_for(gmons[missing], name, sizeof(name)) < 0)
 			snprintf(name, sizeof(name), "%s", SIDECAR_SUFFIX);
 		if (!*out)
-			return error("cannot read '%s': %s (run the program with "
+			return error("%s: %s (run the program with "
 				     "libcallpath to record call paths)",
 				     name, strerror(ENOENT));
 		sidecar_free(*out);
 		*out = NULL;
-		return error("cannot read '%s': %s (the other gmon files have "
+		return error("%s: %s (the other gmon files have "
 			     "call-path sidecars)", name, strerror(ENOENT));
 	}
 	if (n == 1)
@@ -91,7 +92,10 @@ int callpath_cmd_gprof(const struct egprof_opts *o, const struct profile *p)
 		goto out;
 	if (o->folded_path && check_samples(m, source, o->folded_path) < 0)
 		goto out;
-	if (o->callpath) {
+	if (o->callpath && o->format != TABLE_TEXT) {
+		if (callpath_export(stdout, (enum table_format)o->format, m, source) < 0)
+			goto out;
+	} else if (o->callpath) {
 		fflush(stdout);
 		if (callpath_report_print(stdout, m, source) < 0)
 			goto out;

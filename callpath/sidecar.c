@@ -511,13 +511,13 @@ int sidecar_write_atomic(const struct sidecar *sc, const char *path,
 	int fd = -1, ret = -1;
 
 	if (!buf || !tmp) {
-		set_err(err, errlen, "cannot write '%s': out of memory", path);
+		set_err(err, errlen, "%s: cannot write: out of memory", path);
 		goto out;
 	}
 	snprintf(tmp, tmplen, "%s.tmpXXXXXX", path);
 	fd = mkstemp(tmp);
 	if (fd < 0) {
-		set_err(err, errlen, "cannot create '%s': %s", tmp, strerror(errno));
+		set_err(err, errlen, "%s: cannot create: %s", tmp, strerror(errno));
 		goto out;
 	}
 	/* encode in chunks: a big tree is not copied whole at exit */
@@ -545,14 +545,14 @@ int sidecar_write_atomic(const struct sidecar *sc, const char *path,
 	}
 	fd = -1;
 	if (rename(tmp, path) < 0) {
-		set_err(err, errlen, "cannot rename '%s' to '%s': %s", tmp, path,
+		set_err(err, errlen, "%s: cannot rename to '%s': %s", tmp, path,
 			strerror(errno));
 		goto out_unlink;
 	}
 	ret = 0;
 	goto out;
 write_error:
-	set_err(err, errlen, "cannot write '%s': %s", tmp, strerror(errno));
+	set_err(err, errlen, "%s: cannot write: %s", tmp, strerror(errno));
 out_unlink:
 	if (fd >= 0)
 		close(fd);
@@ -590,31 +590,31 @@ int sidecar_decode(const void *data, size_t len, const char *name,
 
 	*out = NULL;
 	if (len < 8 && memcmp(buf, SIDECAR_MAGIC, len) == 0) {
-		set_err(err, errlen, "cannot read '%s': truncated header at byte %zu",
+		set_err(err, errlen, "%s: truncated header at byte %zu",
 			name, len);
 		return -1;
 	}
 	if (len < 8 || memcmp(buf, SIDECAR_MAGIC, 8) != 0) {
 		set_err(err, errlen,
-			"cannot read '%s': bad magic (not a call-path sidecar)", name);
+			"%s: bad magic (not a call-path sidecar)", name);
 		return -1;
 	}
 	if (len < 12) {
-		set_err(err, errlen, "cannot read '%s': truncated header at byte %zu",
+		set_err(err, errlen, "%s: truncated header at byte %zu",
 			name, len);
 		return -1;
 	}
 	version = get32(buf + 8);
 	if (version < SIDECAR_VERSION_MIN || version > SIDECAR_VERSION) {
 		set_err(err, errlen,
-			"cannot read '%s': unsupported version %u (this reader knows %u to %u)",
+			"%s: unsupported version %u (this reader knows %u to %u)",
 			name, version, SIDECAR_VERSION_MIN, SIDECAR_VERSION);
 		return -1;
 	}
 	fixed = version == 1 ? HDR_FIXED_V1 : version == 2 ? HDR_FIXED_V2 : HDR_FIXED;
 	node_min = version >= 3 ? SIDECAR_NODE_SIZE_V3 : SIDECAR_NODE_SIZE_V1;
 	if (len < fixed) {
-		set_err(err, errlen, "cannot read '%s': truncated header at byte %zu",
+		set_err(err, errlen, "%s: truncated header at byte %zu",
 			name, len);
 		return -1;
 	}
@@ -625,46 +625,46 @@ int sidecar_decode(const void *data, size_t len, const char *name,
 	exe_len = get16(buf + 106);
 	bid_len = get16(buf + 108);
 	if (hsize < fixed + host_len + exe_len + bid_len || hsize % 8) {
-		set_err(err, errlen, "cannot read '%s': bad header size %u",
+		set_err(err, errlen, "%s: bad header size %u",
 			name, hsize);
 		return -1;
 	}
 	if (bid_len > SIDECAR_BUILD_ID_MAX) {
-		set_err(err, errlen, "cannot read '%s': build-id of %zu bytes is too long",
+		set_err(err, errlen, "%s: build-id of %zu bytes is too long",
 			name, bid_len);
 		return -1;
 	}
 	if (version >= 2 && get64(buf + 112) > get64(buf + 120)) {
-		set_err(err, errlen, "cannot read '%s': bad program range "
+		set_err(err, errlen, "%s: bad program range "
 			"0x%llx-0x%llx", name, (unsigned long long)get64(buf + 112),
 			(unsigned long long)get64(buf + 120));
 		return -1;
 	}
 	if (len < hsize) {
-		set_err(err, errlen, "cannot read '%s': truncated header at byte %zu",
+		set_err(err, errlen, "%s: truncated header at byte %zu",
 			name, len);
 		return -1;
 	}
 	if (node_size < node_min || node_size > NODE_SIZE_MAX ||
 	    node_size % 8) {
-		set_err(err, errlen, "cannot read '%s': bad node size %u",
+		set_err(err, errlen, "%s: bad node size %u",
 			name, node_size);
 		return -1;
 	}
 	if (nr_nodes >= SIDECAR_ROOT ||
 	    nr_nodes > (SIZE_MAX - hsize) / node_size) {
-		set_err(err, errlen, "cannot read '%s': bad node count %llu",
+		set_err(err, errlen, "%s: bad node count %llu",
 			name, (unsigned long long)nr_nodes);
 		return -1;
 	}
 	table = (size_t)nr_nodes * node_size;
 	if (len - hsize < table) {
-		set_err(err, errlen, "cannot read '%s': truncated node table at byte %zu",
+		set_err(err, errlen, "%s: truncated node table at byte %zu",
 			name, len);
 		return -1;
 	}
 	if (len - hsize > table) {
-		set_err(err, errlen, "cannot read '%s': trailing data at byte %zu",
+		set_err(err, errlen, "%s: trailing data at byte %zu",
 			name, hsize + table);
 		return -1;
 	}
@@ -717,7 +717,7 @@ int sidecar_decode(const void *data, size_t len, const char *name,
 		n->self_samples = version >= 3 ? get64(p + 40) : 0;
 		if (n->parent != SIDECAR_ROOT && n->parent >= i) {
 			set_err(err, errlen,
-				"cannot read '%s': node %u has bad parent %u at byte %zu",
+				"%s: node %u has bad parent %u at byte %zu",
 				name, i, n->parent, (size_t)(p - buf));
 			sidecar_free(sc);
 			return -1;
@@ -744,7 +744,7 @@ int sidecar_decode(const void *data, size_t len, const char *name,
 	*out = sc;
 	return 0;
 oom:
-	set_err(err, errlen, "cannot read '%s': out of memory", name);
+	set_err(err, errlen, "%s: out of memory", name);
 	sidecar_free(sc);
 	return -1;
 }

@@ -36,7 +36,7 @@ int callpath_sum_read(char *const *gmon_files, size_t n, struct sidecar **out,
 
 		if (sidecar_name_for(gmon_files[i], name, sizeof(name)) < 0) {
 			sidecar_free(total);
-			return error("file name too long: '%s'", gmon_files[i]);
+			return error("%s: file name too long", gmon_files[i]);
 		}
 		if (access(name, F_OK) != 0 && errno == ENOENT) {
 			if (*missing == n)
@@ -56,7 +56,7 @@ int callpath_sum_read(char *const *gmon_files, size_t n, struct sidecar **out,
 		sidecar_free(sc);
 		if (r < 0) {
 			sidecar_free(total);
-			return error("cannot sum '%s' with '%s': %s", name, first,
+			return error("%s: cannot sum with '%s': %s", name, first,
 				     merge_reason(err));
 		}
 	}
@@ -76,7 +76,7 @@ static int remove_stale(const char *out_path, int tell)
 	}
 	if (errno == ENOENT)
 		return 0;
-	return error("cannot remove '%s' of an earlier run, which does not match "
+	return error("%s: cannot remove this sum of an earlier run, which does not match "
 		     "the new gmon sum: %s", out_path, strerror(errno));
 }
 

@@ -351,6 +351,8 @@ static int build(Agraph_t *G, const struct graph *g)
 	set(G, "rankdir", "TB");
 	set(G, "fontname", "Helvetica");
 	set(G, "labelloc", "t");
+	/* neato, fdp and sfdp overlap nodes unless told not to */
+	set(G, "overlap", "false");
 	if (!(title = dot_label(g->title ? g->title : "", &s.label, &s.label_cap)))
 		goto out;
 	set(G, "label", title);

@@ -1,4 +1,5 @@
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -58,6 +59,92 @@ void gml_write_escaped(FILE *fp, const char *s)
 	}
 }
 
+/*
+ * The numbers as plain GML attributes, for networkx, igraph and anything
+ * else that reads attributes rather than labels.  Names as GraphML's data
+ * keys (graphml_write.c).  One row per attribute.
+ */
+enum num_type { NUM_SEC, NUM_PCT, NUM_U64, NUM_I64, NUM_BOOL };
+enum num_use { FOR_SINGLE, FOR_DIFF };
+
+struct num_attr {
+	const char *name;
+	enum num_use use;
+	enum num_type type;
+	size_t offset;
+};
+
+#define NODE(name, use, type, field) { name, use, type, offsetof(struct graph_node, field) }
+#define EDGE(name, use, type, field) { name, use, type, offsetof(struct graph_edge, field) }
+
+static const struct num_attr node_nums[] = {
+	NODE("self_sec", FOR_SINGLE, NUM_SEC, self[0]),
+	NODE("total_sec", FOR_SINGLE, NUM_SEC, total[0]),
+	NODE("calls", FOR_SINGLE, NUM_U64, calls[0]),
+	NODE("self_pct", FOR_SINGLE, NUM_PCT, self_pct),
+	NODE("total_pct", FOR_SINGLE, NUM_PCT, total_pct),
+	NODE("self_base", FOR_DIFF, NUM_SEC, self[0]),
+	NODE("self_second", FOR_DIFF, NUM_SEC, self[1]),
+	NODE("self_diff", FOR_DIFF, NUM_SEC, self_diff),
+	NODE("total_base", FOR_DIFF, NUM_SEC, total[0]),
+	NODE("total_second", FOR_DIFF, NUM_SEC, total[1]),
+	NODE("total_diff", FOR_DIFF, NUM_SEC, total_diff),
+	NODE("calls_base", FOR_DIFF, NUM_U64, calls[0]),
+	NODE("calls_second", FOR_DIFF, NUM_U64, calls[1]),
+	NODE("calls_diff", FOR_DIFF, NUM_I64, calls_diff),
+	NODE("impact", FOR_DIFF, NUM_PCT, self_pct),
+	NODE("noise", FOR_DIFF, NUM_BOOL, noise),
+};
+
+static const struct num_attr edge_nums[] = {
+	EDGE("calls", FOR_SINGLE, NUM_U64, calls[0]),
+	EDGE("time_sec", FOR_SINGLE, NUM_SEC, time[0]),
+	EDGE("calls_base", FOR_DIFF, NUM_U64, calls[0]),
+	EDGE("calls_second", FOR_DIFF, NUM_U64, calls[1]),
+	EDGE("calls_diff", FOR_DIFF, NUM_I64, calls_diff),
+	EDGE("time_base", FOR_DIFF, NUM_SEC, time[0]),
+	EDGE("time_second", FOR_DIFF, NUM_SEC, time[1]),
+	EDGE("time_diff", FOR_DIFF, NUM_SEC, time_diff),
+};
+
+static void num_fields(FILE *fp, const struct graph *g, const void *obj,
+		       const struct num_attr *t, size_t n)
+{
+	const char *base = obj;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const void *v = base + t[i].offset;
+		double d;
+		uint64_t u;
+		int64_t s;
+		int b;
+
+		if ((t[i].use == FOR_DIFF) != !!g->is_diff)
+			continue;
+		fprintf(fp, "    %s ", t[i].name);
+		switch (t[i].type) {
+		case NUM_SEC:
+		case NUM_PCT:
+			memcpy(&d, v, sizeof(d));
+			fprintf(fp, t[i].type == NUM_SEC ? "%.6f\n" : "%.4f\n", d);
+			break;
+		case NUM_U64:
+			memcpy(&u, v, sizeof(u));
+			fprintf(fp, "%llu\n", (unsigned long long)u);
+			break;
+		case NUM_I64:
+			memcpy(&s, v, sizeof(s));
+			fprintf(fp, "%lld\n", (long long)s);
+			break;
+		case NUM_BOOL:
+			memcpy(&b, v, sizeof(b));
+			fprintf(fp, "%d\n", !!b);
+			break;
+		}
+	}
+}
+
 static void str_field(FILE *fp, const char *indent, const char *key, const char *s)
 {
 	fprintf(fp, "%s%s \"", indent, key);
@@ -80,9 +167,17 @@ int gml_write_fp(const struct graph *g, FILE *fp)
 		fprintf(fp, "  node [\n    id %zu\n", i);
 		/* outlineWidth is an integer: graphviz's gml2gv rejects a real
 		 * value for a graphics key it does not know. */
-		str_field(fp, "    ", "label", n->label);
+		/* label: one line, the name, as networkx, igraph and gml2gv
+		 * show it; the lines yEd draws are LabelGraphics' text. */
+		str_field(fp, "    ", "label", n->kind == GNODE_LEGEND ? "legend" : n->name);
 		str_field(fp, "    ", "name", n->name);
 		fprintf(fp, "    kind \"%s\"\n", graph_node_kind_names[n->kind]);
+		if (n->kind != GNODE_LEGEND) {
+			if (g->is_diff)
+				fprintf(fp, "    presence \"%s\"\n",
+					graph_presence_names[n->presence]);
+			num_fields(fp, g, n, node_nums, sizeof(node_nums) / sizeof(node_nums[0]));
+		}
 		fprintf(fp, "    graphics [ x %.1f y %.1f w %.1f h %.1f type \"%s\" "
 			"fill \"%s\" outline \"%s\" outlineStyle \"%s\" outlineWidth %d ]\n",
 			n->x, n->y, n->w, n->h, n->shape, graph_color_str(n->fill, c1),
@@ -99,6 +194,12 @@ int gml_write_fp(const struct graph *g, FILE *fp)
 		fprintf(fp, "  edge [\n    source %zu\n    target %zu\n", e->from, e->to);
 		str_field(fp, "    ", "label", e->label);
 		fprintf(fp, "    kind \"%s\"\n", graph_edge_kind_names[e->kind]);
+		if (e->kind == GEDGE_CALL) {
+			if (g->is_diff)
+				fprintf(fp, "    presence \"%s\"\n",
+					graph_presence_names[e->presence]);
+			num_fields(fp, g, e, edge_nums, sizeof(edge_nums) / sizeof(edge_nums[0]));
+		}
 		fprintf(fp, "    graphics [ fill \"%s\" width %.1f style \"%s\" "
 			"targetArrow \"standard\" ]\n",
 			graph_color_str(e->color, c1), e->width, yed_line_style[e->style]);

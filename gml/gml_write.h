@@ -11,9 +11,14 @@
  *
  * yEd lays nothing out on open and draws no arrow without targetArrow, so
  * nodes carry the graph's layout (gml/graph.h) and every edge an arrow.
- * The file is 7-bit: '&', '"', '<', '>', newlines and every non-ASCII
+ * The numbers are attributes too (self_sec, calls_diff, ...: the names of
+ * the GraphML data keys), for networkx and igraph.
+ * A node's label is its name (one line: what networkx and igraph show);
+ * the lines yEd draws (name, self, total) are LabelGraphics' text.
+ * The file is 7-bit: '&', '"', '<', '>', line breaks and every non-ASCII
  * character are written as entities (&amp; &#10; &#8364;), which networkx
- * decodes (yEd: see doc/graphs.md); C++ template names are full of them.
+ * decodes: networkx cannot read a string that spans lines, as yEd writes
+ * a line break (see doc/graphs.md).  C++ names are full of entities.
  *
  * The file is written atomically (utils/outfile.h).  Returns 0 or -1
  * (reported, no file left behind).

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gml/graph.h"
+#include "gml/graph_select.h"
+#include "gml/graph_render.h"
 #include "gml/gml_write.h"
 #include "gml/dot_write.h"
 #include "gml/graphml_write.h"
@@ -94,57 +96,6 @@ const char *graph_color_str(uint32_t rgb, char *buf)
 		buf[1 + i] = hex[(rgb >> (20 - 4 * i)) & 0xf];
 	buf[7] = 0;
 	return buf;
-}
-
-/* ------------------------------------------------------------------------ */
-/* Pruning                                                                  */
-
-/*
- * Thresholds apply to absolute values (weights are never negative), so a
- * large change in either direction stays.  Cycle-member links are pruned
- * only with their nodes: they carry no calls.
- */
-static void prune(struct graph *g, const struct graph_opts *opts)
-{
-	double nmin = opts->node_thres / 100.0 * g->node_total;
-	double emin = opts->edge_thres / 100.0 * g->edge_total;
-	size_t *newidx = NULL;
-	size_t i, n = 0, m = 0;
-
-	if (opts->node_thres <= 0 && opts->edge_thres <= 0)
-		return;
-	newidx = malloc((g->nnodes ? g->nnodes : 1) * sizeof(*newidx));
-	if (!newidx)
-		return; /* keep everything rather than fail an export */
-	for (i = 0; i < g->nnodes; i++) {
-		struct graph_node *nd = &g->nodes[i];
-
-		if (opts->node_thres > 0 && nd->kind != GNODE_LEGEND && nd->weight < nmin) {
-			free(nd->name);
-			free(nd->label);
-			newidx[i] = SIZE_MAX;
-			continue;
-		}
-		newidx[i] = n;
-		g->nodes[n++] = *nd;
-	}
-	g->pruned_nodes += g->nnodes - n;
-	g->nnodes = n;
-	for (i = 0; i < g->nedges; i++) {
-		struct graph_edge *e = &g->edges[i];
-
-		if (newidx[e->from] == SIZE_MAX || newidx[e->to] == SIZE_MAX ||
-		    (opts->edge_thres > 0 && e->kind == GEDGE_CALL && e->weight < emin)) {
-			free(e->label);
-			continue;
-		}
-		e->from = newidx[e->from];
-		e->to = newidx[e->to];
-		g->edges[m++] = *e;
-	}
-	g->pruned_edges += g->nedges - m;
-	g->nedges = m;
-	free(newidx);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -507,7 +458,8 @@ int graph_finish(struct graph *g, const struct graph_opts *opts)
 {
 	size_t i;
 
-	prune(g, opts);
+	if (graph_select(g, opts) < 0)
+		return -1;
 	/* names come from symbol tables and file names: any bytes at all */
 	if (printable_fix(&g->title) < 0)
 		return error("out of memory");
@@ -608,7 +560,6 @@ int graph_add_arc(struct graph *g, const long *node_of, size_t n,
 		return 0;
 	e->from = (size_t)node_of[parent];
 	e->to = (size_t)node_of[child];
-	g->edge_total += e->weight;
 	return graph_add_edge(g, e) < 0 ? -1 : 0;
 }
 
@@ -650,10 +601,14 @@ int graph_from_profile(struct graph **out, const struct profile *p,
 	*out = NULL;
 	if (!g || !(node_of = malloc((p->nsyms ? p->nsyms : 1) * sizeof(long))))
 		goto oom;
-	if (asprintf(&g->title, "call graph of %s%s%s", p->binary ? p->binary : "?",
-		     p->ngmon ? " " : "", p->ngmon ? p->gmon_files[0] : "") < 0) {
-		g->title = NULL;
-		goto oom;
+	{
+		char *name = graph_profile_name(p);
+
+		if (!name || asprintf(&g->title, "call graph of %s", name) < 0)
+			g->title = NULL;
+		free(name);
+		if (!g->title)
+			goto oom;
 	}
 	for (i = 0; i < p->nsyms; i++) {
 		const struct profile_sym *s = &p->syms[i];
@@ -680,13 +635,18 @@ int graph_from_profile(struct graph **out, const struct profile *p,
 			goto oom;
 		}
 	}
-	g->node_total = profile_seconds(p, total);
+	/* gprof2dot's denominators: nodes and edges are shares of the time. */
+	g->node_total = g->edge_total = profile_seconds(p, total);
 	for (i = 0; i < p->narcs; i++) {
 		const struct profile_arc *a = &p->arcs[i];
+		const struct profile_sym *from = &p->syms[a->parent], *to = &p->syms[a->child];
 		struct graph_edge e = { 0 };
 
 		e.calls[0] = a->count;
-		e.weight = (double)a->count;
+		e.time[0] = e.time_diff = profile_seconds(p, a->time + a->child_time);
+		e.weight = e.time[0];
+		/* gprof propagates no time along a call inside a cycle */
+		e.keep = from->cycle != 0 && from->cycle == to->cycle;
 		if (graph_add_arc(g, node_of, p->nsyms, a->parent, a->child, &e) < 0)
 			goto oom;
 	}
@@ -721,13 +681,52 @@ static int export_one(const struct graph *g, struct outset *outs, const char *pa
 	return outfile_write(outs, path, write_graph, &w);
 }
 
+char *graph_profile_name(const struct profile *p)
+{
+	const char *bin = p && p->binary ? p->binary : "?";
+	char *s = NULL, *files = NULL;
+	size_t i, len = 0;
+	int r;
+
+	if (p && p->label)
+		r = asprintf(&s, "%s (%s)", bin, p->label);
+	else if (!p || p->ngmon == 0)
+		r = asprintf(&s, "%s", bin);
+	else if (p->ngmon == 1)
+		r = asprintf(&s, "%s (%s)", bin, p->gmon_files[0]);
+	else {
+		/* Every input counts, as the text header counts them; a long
+		 * list shows its ends. */
+		for (i = 0; i < p->ngmon; i++)
+			len += strlen(p->gmon_files[i]) + 2;
+		if (!(files = malloc(len + 8)))
+			return NULL;
+		files[0] = 0;
+		for (i = 0, len = 0; i < p->ngmon; i++) {
+			if (p->ngmon > 4 && i > 0 && i < p->ngmon - 1) {
+				if (i == 1)
+					len += (size_t)snprintf(files + len, 8, " ...");
+				continue;
+			}
+			len += (size_t)snprintf(files + len, strlen(p->gmon_files[i]) + 3,
+						"%s%s", i ? (p->ngmon > 4 ? " " : ", ") : "",
+						p->gmon_files[i]);
+		}
+		r = asprintf(&s, "%s (%zu gmon files: %s)", bin, p->ngmon, files);
+		free(files);
+	}
+	return r < 0 ? NULL : s;
+}
+
 int graph_export(const struct graph *g, const struct graph_opts *opts)
 {
-	if (opts->node_thres > 0 || opts->edge_thres > 0)
+	if (g->pruned_nodes || g->pruned_edges)
 		fprintf(stderr, "%s: graph: pruned %zu functions (--node-thres %g%%) and "
-			"%zu calls (--edge-thres %g%%); %zu and %zu left\n",
+			"%zu calls (--edge-thres %g%%)%s; %zu and %zu left\n",
 			error_program(), g->pruned_nodes, opts->node_thres,
-			g->pruned_edges, opts->edge_thres, g->nnodes, g->nedges);
+			g->pruned_edges, opts->edge_thres,
+			opts->focus || opts->root || opts->depth >= 0 ? " or outside "
+			"--focus/--root/--depth" : "", g->nnodes, g->nedges);
 	/* the first failure stops: the command fails and writes nothing */
 	if (opts->gml_path && export_one(g, opts->outs, opts->gml_path, gml_write_fp) < 0)
 		return -1;
@@ -735,6 +734,10 @@ int graph_export(const struct graph *g, const struct graph_opts *opts)
 		return -1;
 	if (opts->graphml_path &&
 	    export_one(g, opts->outs, opts->graphml_path, graphml_write_fp) < 0)
+		return -1;
+	if (opts->svg_path && graph_render(g, opts->outs, opts->svg_path, "svg") < 0)
+		return -1;
+	if (opts->png_path && graph_render(g, opts->outs, opts->png_path, "png") < 0)
 		return -1;
 	return 0;
 }
@@ -747,7 +750,8 @@ int graph_write_file(const struct graph *g, const char *path,
 
 static int wanted(const struct graph_opts *opts)
 {
-	return opts->gml_path || opts->dot_path || opts->graphml_path;
+	return opts->gml_path || opts->dot_path || opts->graphml_path ||
+	       opts->svg_path || opts->png_path;
 }
 
 int graph_export_profile(const struct graph_opts *opts, const struct profile *p)

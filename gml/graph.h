@@ -45,13 +45,27 @@ struct graph_opts {
 	const char *gml_path;     /* NULL: no GML */
 	const char *dot_path;     /* NULL: no DOT */
 	const char *graphml_path; /* NULL: no GraphML */
-	double node_thres;        /* percent; 0 keeps every node */
-	double edge_thres;        /* percent; 0 keeps every edge */
+	const char *svg_path;     /* NULL: no SVG (gml/graph_render.h) */
+	const char *png_path;     /* NULL: no PNG */
+	double node_thres;        /* percent of node_total; 0 keeps every node */
+	double edge_thres;        /* percent of edge_total; 0 keeps every edge */
 	int no_node_size;         /* every node the same (readable) size */
+	const char *focus;        /* keep this function, its callers up to the
+				     roots and its callees (NULL: all) */
+	const char *root;         /* keep this function and its callees */
+	int depth;                /* calls away from focus/root (or from the
+				     uncalled functions); < 0: no limit */
 	struct outset *outs;      /* the command's outputs (utils/outfile.h),
 				   * committed together; NULL: each at once */
+	const char *side_label[2]; /* diff: each side as the text header names
+				      it ("app dir (3 gmon files)"); NULL:
+				      from the profile */
 };
-#define GRAPH_OPTS_INIT { NULL, NULL, NULL, 0.0, 0.0, 0, NULL }
+/* The library keeps everything unless asked; the command line's defaults
+ * are gprof2dot's (GRAPH_*_THRES_DEFAULT, gprof-ext/options.c). */
+#define GRAPH_OPTS_INIT { .depth = -1 }
+#define GRAPH_NODE_THRES_DEFAULT 0.5
+#define GRAPH_EDGE_THRES_DEFAULT 0.1
 
 enum graph_node_kind {
 	GNODE_FUNCTION,
@@ -90,6 +104,8 @@ struct graph_node {
 	double self_pct, total_pct;   /* single: of the total time;
 					 diff: of sum |self_diff| */
 	double weight;   /* what --node-thres compares (builder sets it) */
+	int keep;        /* never pruned by the thresholds (a changed
+			    one-sided function; the hot path) */
 
 	/* Drawing, set by graph_finish(). */
 	int depth;        /* row: calls from a root; -1 for the legend */
@@ -115,8 +131,15 @@ struct graph_edge {
 	enum graph_presence presence;
 	uint64_t calls[2];
 	int64_t calls_diff; /* calls[0] - calls[1] */
+	/* Seconds gprof's call graph propagates along the arc to the caller
+	 * (the callee's self and children share), per run; time[0] - time[1]. */
+	double time[2];
+	double time_diff;
 	char *label;        /* plain text */
-	double weight;      /* what --edge-thres compares */
+	double weight;      /* what --edge-thres compares (builder sets it) */
+	int keep;           /* never pruned by the thresholds (a changed
+			       one-sided call; inside a cycle, where gprof
+			       propagates no time; the hot path) */
 
 	uint32_t color;
 	double width;
@@ -132,7 +155,7 @@ struct graph {
 	struct graph_edge *edges;
 	size_t nedges;
 	/* Denominators of the thresholds: the total time (single) or
-	 * sum |self_diff| (diff); all calls or sum |calls_diff|. */
+	 * sum |self_diff| (diff), for nodes and edges alike. */
 	double node_total;
 	double edge_total;
 	size_t pruned_nodes;
@@ -157,7 +180,7 @@ struct graph *graph_new(int is_diff);
  * e->label).  Return the index, or -1 when out of memory. */
 long graph_add_node(struct graph *g, const struct graph_node *n);
 long graph_add_edge(struct graph *g, const struct graph_edge *e);
-/* Prune, label, size, colour and lay out.  Returns 0 or -1 (reported).
+/* Select (gml/graph_select.h), label, size, colour and lay out.  Returns 0 or -1 (reported).
  * Afterwards the title and every name and label are printable text: valid
  * UTF-8 of characters XML 1.0 allows, no control character but the '\n'
  * between label lines; any other byte of a symbol or file name is shown
@@ -169,9 +192,8 @@ int graph_finish(struct graph *g, const struct graph_opts *opts);
  * i's node or -1 (left out of the graph).
  *
  * graph_add_arc: add e, with .from/.to set here, for an arc between
- * entries parent and child when both have a node (otherwise nothing), and
- * count e->weight into edge_total.  0, or -1 when out of memory (not
- * reported).
+ * entries parent and child when both have a node (otherwise nothing).
+ * 0, or -1 when out of memory (not reported).
  *
  * graph_build_end: the builders' end.  Add cycle membership as gprof
  * prints it (an edge from each cycle's node to every function in it;
@@ -201,6 +223,11 @@ int graph_export_diff(const struct graph_opts *opts, const struct diff *d);
  * *_write_fp functions.  Returns 0 or -1 (reported, no file left behind). */
 int graph_write_file(const struct graph *g, const char *path,
 		     int (*write_fp)(const struct graph *, FILE *));
+
+/* How a title names a profile: the binary, then what it was read from
+ * (its label, or every gmon file: "app (3 gmon files: a, b, c)").  A
+ * malloc'd string, or NULL when out of memory (not reported). */
+char *graph_profile_name(const struct profile *p);
 
 /* "#rrggbb" of a colour, into buf (at least 8 bytes). */
 const char *graph_color_str(uint32_t rgb, char *buf);

@@ -4,7 +4,7 @@
  * Glue between the front end's options (gprof-ext/options.h) and the graph
  * exports, so a command exports graphs in one line:
  *
- *   if (graph_export_diff_cli(o, &d) < 0) status = 1;
+ *   if (graph_export_diff_cli(o, &d, NULL) < 0) status = 1;
  *
  * The gml/ modules themselves take only struct graph_opts.
  */
@@ -20,6 +20,11 @@ static inline void graph_opts_from_cli(struct graph_opts *g, const struct egprof
 	g->edge_thres = o->edge_thres;
 	g->no_node_size = o->no_node_size;
 	g->outs = o->outs;
+	g->svg_path = o->svg_path;
+	g->png_path = o->png_path;
+	g->focus = o->focus;
+	g->root = o->root;
+	g->depth = o->depth;
 }
 
 static inline int graph_export_profile_cli(const struct egprof_opts *o,
@@ -31,11 +36,15 @@ static inline int graph_export_profile_cli(const struct egprof_opts *o,
 	return graph_export_profile(&g, p);
 }
 
-static inline int graph_export_diff_cli(const struct egprof_opts *o, const struct diff *d)
+/* side_label: each side as the text header names it (may be NULL). */
+static inline int graph_export_diff_cli(const struct egprof_opts *o, const struct diff *d,
+					const char *const side_label[2])
 {
 	struct graph_opts g = GRAPH_OPTS_INIT;
 
 	graph_opts_from_cli(&g, o);
+	g.side_label[0] = side_label ? side_label[0] : NULL;
+	g.side_label[1] = side_label ? side_label[1] : NULL;
 	return graph_export_diff(&g, d);
 }
 

@@ -37,18 +37,6 @@ static int entry_in_graph(const struct diff_entry *e)
 	return 0;
 }
 
-/* "demo (gmon.1)", "rank 3", or just the binary: what the reader knows. */
-static char *side_title(const struct profile *p)
-{
-	char *s = NULL;
-	const char *what = p && p->label ? p->label : p && p->ngmon ? p->gmon_files[0] : NULL;
-	const char *bin = p && p->binary ? p->binary : "?";
-
-	if ((what ? asprintf(&s, "%s (%s)", bin, what) : asprintf(&s, "%s", bin)) < 0)
-		return NULL;
-	return s;
-}
-
 static int entry_cycle(const void *ctx, size_t i, int *whole)
 {
 	const struct diff_entry *e = &((const struct diff *)ctx)->entries[i];
@@ -68,7 +56,11 @@ int graph_from_diff(struct graph **out, const struct diff *d,
 	if (!g || !(node_of = malloc((d->nentries ? d->nentries : 1) * sizeof(long))))
 		goto oom;
 	{
-		char *a = side_title(d->prof[0]), *b = side_title(d->prof[1]);
+		/* the sides as the text header names them, when the command says */
+		char *a = opts->side_label[0] ? strdup(opts->side_label[0])
+					      : graph_profile_name(d->prof[0]);
+		char *b = opts->side_label[1] ? strdup(opts->side_label[1])
+					      : graph_profile_name(d->prof[1]);
 
 		if (!a || !b || asprintf(&g->title, "differential call graph: %s minus %s",
 					 a, b) < 0)
@@ -78,7 +70,8 @@ int graph_from_diff(struct graph **out, const struct diff *d,
 		if (!g->title)
 			goto oom;
 	}
-	g->node_total = d->abs_sum;
+	/* Shares of the change, for nodes and edges alike. */
+	g->node_total = g->edge_total = d->abs_sum;
 	for (i = 0; i < d->nentries; i++) {
 		const struct diff_entry *e = &d->entries[i];
 		struct graph_node n = { 0 };
@@ -103,6 +96,9 @@ int graph_from_diff(struct graph **out, const struct diff *d,
 		n.total_pct = d->abs_sum > 0 ? 100.0 * n.total_diff / d->abs_sum : 0;
 		/* Absolute values: a large change either way stays. */
 		n.weight = fmax(fabs(n.total_diff), fabs(n.self_diff));
+		/* A function that appeared or went is news, however small. */
+		n.keep = n.presence != GPRES_BOTH &&
+			 (n.self_diff != 0 || n.total_diff != 0 || n.calls_diff != 0);
 		if (!n.name || (node_of[i] = graph_add_node(g, &n)) < 0) {
 			free(n.name);
 			goto oom;
@@ -116,7 +112,13 @@ int graph_from_diff(struct graph **out, const struct diff *d,
 		e.calls[0] = a->count[0];
 		e.calls[1] = a->count[1];
 		e.calls_diff = a->count_diff;
-		e.weight = fabs((double)a->count_diff);
+		for (int s = 0; s < DIFF_NSIDES; s++)
+			e.time[s] = a->time_sec[s] + a->child_time_sec[s];
+		e.time_diff = e.time[0] - e.time[1];
+		e.weight = fabs(e.time_diff);
+		e.keep = (e.presence != GPRES_BOTH && e.calls_diff != 0) ||
+			 (d->entries[a->parent].cycle != 0 &&
+			  d->entries[a->parent].cycle == d->entries[a->child].cycle);
 		if (graph_add_arc(g, node_of, d->nentries, a->parent, a->child, &e) < 0)
 			goto oom;
 	}

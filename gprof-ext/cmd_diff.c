@@ -20,6 +20,7 @@
 #include "diff/print.h"
 #include "diff/ranks.h"
 #include "gml/graph_cli.h"
+#include "export/diff_export.h"
 #include "callpath/cmd_callpath.h"
 #include "utils/error.h"
 #include "utils/outfile.h"
@@ -138,7 +139,7 @@ static int check_options(const struct cmdline *cl, struct layout *lay)
 static int check_readable(const char *path)
 {
 	if (access(path, R_OK) != 0)
-		return error("cannot read '%s': %s", path, strerror(errno));
+		return error("%s: %s", path, strerror(errno));
 	return 0;
 }
 
@@ -216,17 +217,17 @@ static int check_belongs(const struct side *s, const struct profile *p)
 	}
 	if ((p->input & PROFILE_HAS_HIST) && p->hist_highpc > p->hist_lowpc &&
 	    (p->hist_highpc <= lo || p->hist_lowpc >= hi))
-		return error("'%s' does not belong to '%s': its histogram covers "
+		return error("%s: does not belong to '%s': its histogram covers "
 			     "0x%llx-0x%llx, the binary's functions 0x%llx-0x%llx",
 			     s->operand, s->binary, (unsigned long long)p->hist_lowpc,
 			     (unsigned long long)p->hist_highpc, (unsigned long long)lo,
 			     (unsigned long long)hi);
 	if ((p->input & PROFILE_HAS_HIST) && p->total_ticks > 0 && assigned == 0)
-		return error("'%s' does not belong to '%s': none of its %.0f samples "
+		return error("%s: does not belong to '%s': none of its %.0f samples "
 			     "falls in a function of the binary",
 			     s->operand, s->binary, p->total_ticks);
 	if ((p->input & PROFILE_HAS_CG) && p->narcs == 0 && !any_calls)
-		return error("'%s' does not belong to '%s': none of its calls "
+		return error("%s: does not belong to '%s': none of its calls "
 			     "connects two functions of the binary", s->operand, s->binary);
 	return 0;
 }
@@ -346,6 +347,14 @@ int cmd_diff(struct egprof_opts *o)
 		diff_assess(&d);
 	}
 
+	if (o->format != TABLE_TEXT) {
+		/* the results instead of the text, on stdout (doc/formats.md) */
+		if (diff_export(stdout, (enum table_format)o->format, &d,
+				(const char *const[2]){ sides[0].label, sides[1].label },
+				o->noise_sigmas) < 0)
+			goto out;
+		goto exports;
+	}
 	lay.po.extended = o->extended;
 	lay.po.noise_marker = o->noise_sigmas > 0;
 	lay.po.ratio = o->ratio_column;
@@ -363,7 +372,9 @@ int cmd_diff(struct egprof_opts *o)
 		goto out;
 	if (outfile_close_stdout() < 0)
 		goto out;
-	if (graph_export_diff_cli(o, &d) < 0)
+exports:
+	if (graph_export_diff_cli(o, &d, (const char *const[2]){ sides[0].label,
+							     sides[1].label }) < 0)
 		goto out;
 	/* call paths of both sides, when they have sidecars (callpath/cmd_callpath.h) */
 	if (callpath_cmd_diff(o, &(struct callpath_side){ sides[0].sum[0], sides[0].files,

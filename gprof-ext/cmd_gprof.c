@@ -3,14 +3,19 @@
  * it always prints, then, with its state still in this process, we write
  * the graph files and the call-path profile the options ask for.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 #include "gprof-ext/commands.h"
 #include "gprof-ext/upstream.h"
 #include "gprof-ext/cmdline.h"
 #include "diff/profile.h"
 #include "gml/graph_cli.h"
 #include "callpath/cmd_callpath.h"
+#include "export/table.h"
 #include "utils/error.h"
 #include "utils/banned.h"
 
@@ -37,12 +42,44 @@ static int add_gmon_names(struct profile *p, const struct egprof_opts *o)
 	return ret < 0 ? error("out of memory") : 0;
 }
 
+/*
+ * With --format json|csv the call-path results are the whole of stdout, so
+ * a program can parse it: upstream's text goes to /dev/null (its errors
+ * still reach stderr).
+ */
+static int upstream_main_quiet(int argc, char **argv)
+{
+	int saved, null, status;
+
+	fflush(stdout);
+	saved = dup(STDOUT_FILENO);
+	null = open("/dev/null", O_WRONLY);
+	if (saved < 0 || null < 0 || dup2(null, STDOUT_FILENO) < 0) {
+		if (saved >= 0)
+			close(saved);
+		if (null >= 0)
+			close(null);
+		error("cannot set standard output aside: %s", strerror(errno));
+		return 1;
+	}
+	close(null);
+	status = upstream_main(argc, argv);
+	fflush(stdout);
+	if (dup2(saved, STDOUT_FILENO) < 0) {
+		error("cannot restore standard output: %s", strerror(errno));
+		status = 1;
+	}
+	close(saved);
+	return status;
+}
+
 int cmd_gprof(struct egprof_opts *o)
 {
 	struct profile *p = NULL;
 	int status;
 
-	status = upstream_main(o->argc, o->argv);
+	status = o->format != TABLE_TEXT ? upstream_main_quiet(o->argc, o->argv)
+					 : upstream_main(o->argc, o->argv);
 	if (status != 0)
 		return status;
 	fflush(stdout);

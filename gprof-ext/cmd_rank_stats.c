@@ -9,6 +9,7 @@
 #include <string.h>
 #include "diff/ranks.h"
 #include "diff/rankstats.h"
+#include "export/rankstats_export.h"
 #include "gprof-ext/cmdline.h"
 #include "gprof-ext/commands.h"
 #include "gprof-ext/operands.h"
@@ -146,6 +147,11 @@ int cmd_rank_stats(struct egprof_opts *o)
 		goto out;
 	title_of(title, sizeof(title), cl.operands[0], ids, nfiles);
 	ropts.files = sorted;
+	if (o->format != TABLE_TEXT) {
+		status = rankstats_export(stdout, (enum table_format)o->format, rs, title,
+					  sorted) < 0 ? 1 : 0;
+		goto out;
+	}
 	rankstats_print(stdout, rs, &ropts, title);
 	status = outfile_close_stdout() < 0 ? 1 : 0;
 out:

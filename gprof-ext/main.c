@@ -10,6 +10,7 @@
 #include "gprof-ext/gmon_check.h"
 #include "gprof-ext/options.h"
 #include "gprof-ext/upstream.h"
+#include "export/table.h"
 #include "utils/error.h"
 #include "utils/outfile.h"
 #include "utils/banned.h"
@@ -23,7 +24,7 @@ static void version_line(FILE *out)
 static int uses_extensions(const struct egprof_opts *o)
 {
 	return o->mode != MODE_GPROF || o->gml_path || o->dot_path ||
-	       o->graphml_path || o->callpath || o->folded_path ||
+	       o->graphml_path || o->svg_path || o->png_path || o->callpath || o->folded_path ||
 	       o->folded_calls_path;
 }
 
@@ -36,6 +37,24 @@ static int asks_for_help(const struct egprof_opts *o)
 	for (i = 1; i < o->argc; i++)
 		if (!strcmp(o->argv[i], "--help") || !strcmp(o->argv[i], "-h"))
 			return 1;
+	return 0;
+}
+
+/* --format json|csv replaces a report on stdout: there must be one that
+ * has a machine-readable form, and nothing else on stdout. */
+static int check_format(const struct egprof_opts *o)
+{
+	const char *f = o->format == TABLE_JSON ? "json" : "csv";
+
+	if (o->mode == MODE_GPROF && !o->callpath)
+		return error("--format %s needs --diff, --rank-stats or --callpath: gprof's "
+			     "own profile is text only", f);
+	if (o->extended)
+		return error("--format %s and --extended cannot be combined: --extended "
+			     "chooses a text layout", f);
+	if (o->mode == MODE_DIFF && o->callpath)
+		return error("--format %s and --diff --callpath cannot be combined: path "
+			     "differences are text only", f);
 	return 0;
 }
 
@@ -55,6 +74,8 @@ int main(int argc, char **argv)
 		options_release(&o);
 		return 1;
 	}
+	if (o.format != TABLE_TEXT && check_format(&o) < 0)
+		goto out;
 	ours = uses_extensions(&o);
 	/* Everything is read and checked before anything is written: the
 	 * outputs against the inputs, and -s's sidecars (cmd_sum.c). */

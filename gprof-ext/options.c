@@ -5,7 +5,8 @@
 #include <string.h>
 #include <unistd.h>
 #include "gprof-ext/options.h"
-#include "diff/diff.h"
+#include "gml/graph.h"
+#include "export/table.h"
 #include "utils/error.h"
 #include "utils/banned.h"
 
@@ -29,6 +30,12 @@ enum option_id {
 	OPT_SORT,
 	OPT_RATIO,
 	OPT_FORCE,
+	OPT_SVG,
+	OPT_PNG,
+	OPT_FOCUS,
+	OPT_ROOT,
+	OPT_DEPTH,
+	OPT_FORMAT,
 };
 
 struct option_spec {
@@ -56,11 +63,23 @@ static const struct option_spec table[] = {
 	  "write the call graph as Graphviz DOT" },
 	{ OPT_GRAPHML, "graphml", ARG_REQUIRED, "FILE",
 	  "write the call graph as GraphML (yEd, networkx, Gephi)" },
+	{ OPT_SVG, "svg", ARG_REQUIRED, "FILE",
+	  "draw the call graph as SVG (graphviz's dot layout)" },
+	{ OPT_PNG, "png", ARG_REQUIRED, "FILE",
+	  "draw the call graph as PNG" },
 	{ OPT_NODE_THRES, "node-thres", ARG_REQUIRED, "PCT",
-	  "graphs: leave out functions under PCT% of the total (or of the\n"
-	  "sum of |differences|)" },
+	  "graphs: leave out functions whose time is under PCT% of the\n"
+	  "total time (diff: of the sum of |self differences|); default 0.5" },
 	{ OPT_EDGE_THRES, "edge-thres", ARG_REQUIRED, "PCT",
-	  "graphs: leave out calls under PCT% of all calls (or of |changes|)" },
+	  "graphs: leave out calls that pass on under PCT% of the total time\n"
+	  "(diff: of the sum of |self differences|); default 0.1" },
+	{ OPT_FOCUS, "focus", ARG_REQUIRED, "FUNC",
+	  "graphs: only FUNC, its callers' chains to the roots and its callees" },
+	{ OPT_ROOT, "root", ARG_REQUIRED, "FUNC",
+	  "graphs: only FUNC and its callees" },
+	{ OPT_DEPTH, "depth", ARG_REQUIRED, "N",
+	  "graphs: only functions at most N calls from --focus/--root FUNC\n"
+	  "(or from the uncalled functions)" },
 	{ OPT_NO_NODE_SIZE, "no-node-size", ARG_NONE, NULL,
 	  "graphs: draw every function the same size" },
 	{ OPT_CALLPATH, "callpath", ARG_OPTIONAL, "FILE",
@@ -73,6 +92,9 @@ static const struct option_spec table[] = {
 	  "write call paths as folded stacks of call counts" },
 	{ OPT_RANK_STATS, "rank-stats", ARG_NONE, NULL,
 	  "APP FILES...|DIR: per-function statistics across MPI ranks" },
+	{ OPT_FORMAT, "format", ARG_REQUIRED, "FMT",
+	  "with --diff, --rank-stats or --callpath: print the results as\n"
+	  "json or csv on stdout instead of text (see doc/formats.md)" },
 	{ OPT_JOBS, "jobs", ARG_REQUIRED, "N",
 	  "read up to N profile files at once (default: the number of CPUs)" },
 	{ OPT_SORT, "sort", ARG_REQUIRED, "KEY",
@@ -102,6 +124,9 @@ void options_init(struct egprof_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->mode = MODE_GPROF;
 	o->noise_sigmas = 2.0;
+	o->node_thres = GRAPH_NODE_THRES_DEFAULT;
+	o->edge_thres = GRAPH_EDGE_THRES_DEFAULT;
+	o->depth = -1;
 	o->jobs = default_jobs();
 }
 
@@ -181,6 +206,32 @@ static int apply(struct egprof_opts *o, const struct option_spec *s, const char 
 		return 0;
 	case OPT_FORCE:
 		o->force = 1;
+	case OPT_SVG:
+		o->svg_path = arg;
+		return 0;
+	case OPT_PNG:
+		o->png_path = arg;
+		return 0;
+	case OPT_FOCUS:
+		if (o->root)
+			return error("--focus and --root cannot be combined");
+		o->focus = arg;
+		return 0;
+	case OPT_ROOT:
+		if (o->focus)
+			return error("--focus and --root cannot be combined");
+		o->root = arg;
+		return 0;
+	case OPT_DEPTH:
+		if (parse_number(s->name, arg, 0, 1000000, &v) < 0)
+			return -1;
+		if (v != (int)v)
+			return error("option '--depth' needs a whole number, not '%s'", arg);
+		o->depth = (int)v;
+		return 0;
+	case OPT_FORMAT:
+		if ((o->format = table_format_parse(arg)) < 0)
+			return error("option '--format' takes text, json or csv, not '%s'", arg);
 		return 0;
 	case OPT_JOBS:
 		if (parse_number(s->name, arg, 1, 1024, &v) < 0)

@@ -30,6 +30,12 @@ struct egprof_opts {
 	double node_thres;         /* --node-thres PCT: prune smaller nodes */
 	double edge_thres;         /* --edge-thres PCT */
 	int no_node_size;          /* --no-node-size: all nodes one size */
+	const char *svg_path;      /* --svg FILE: the call graph drawn */
+	const char *png_path;      /* --png FILE */
+	const char *focus;         /* --focus FUNC */
+	const char *root;          /* --root FUNC */
+	int depth;                 /* --depth N, -1 when not given */
+	int format;                /* --format: enum table_format (export/table.h) */
 	int callpath;              /* --callpath[=FILE] */
 	const char *callpath_file; /* explicit sidecar, else GMON.callpath */
 	const char *folded_path;   /* --folded FILE: time per path */

@@ -91,7 +91,11 @@ int plan_outputs(const struct egprof_opts *o, struct outset *set)
 	if ((o->gml_path && outset_output(set, o->gml_path, "--gml") < 0) ||
 	    (o->dot_path && outset_output(set, o->dot_path, "--dot") < 0) ||
 	    (o->graphml_path && outset_output(set, o->graphml_path, "--graphml") < 0) ||
-	    (o->folded_path && outset_output(set, o->folded_path, "--folded") < 0))
+	    (o->folded_path && outset_output(set, o->folded_path, "--folded") < 0) ||
+	    (o->folded_calls_path &&
+	     outset_output(set, o->folded_calls_path, "--folded-calls") < 0) ||
+	    (o->svg_path && outset_output(set, o->svg_path, "--svg") < 0) ||
+	    (o->png_path && outset_output(set, o->png_path, "--png") < 0))
 		goto out;
 	if (sum && o->mode == MODE_GPROF &&
 	    (outset_output_rereads(set, "gmon.sum", "-s") < 0 ||

@@ -906,7 +906,7 @@ static void report_failure(const struct upstream_job *job, long failed, int stat
 	else if (data_error)
 		; /* profile_read() said what is wrong */
 	else if (failed >= 0 || nfiles == 1)
-		error("cannot read the profile '%s' of '%s'",
+		error("%s: cannot read the profile of '%s'",
 		      job->files[failed >= 0 ? failed : 0], job->binary);
 	else
 		error("cannot read the profiles of '%s' (%zu files)", job->binary, nfiles);

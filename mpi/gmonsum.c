@@ -101,7 +101,7 @@ static uint32_t *sum_bins(struct gmonsum *s, const struct gmonsum_hist *h, const
 			d = &s->hists[i];
 	if (d && (d->nbins != h->nbins || d->rate != h->rate ||
 		  memcmp(d->dimen, h->dimen, sizeof(d->dimen)) || d->abbrev != h->abbrev)) {
-		error("cannot sum '%s': %s", what,
+		error("%s: cannot sum: %s", what,
 		      "histogram differs in bins, rate or dimension from the first file's");
 		return NULL;
 	}
@@ -120,7 +120,7 @@ static uint32_t *sum_bins(struct gmonsum *s, const struct gmonsum_hist *h, const
 	}
 	return d->bins;
 oom:
-	error("cannot sum '%s': %s", what, "out of memory");
+	error("%s: cannot sum: %s", what, "out of memory");
 	return NULL;
 }
 
@@ -175,7 +175,7 @@ int gmonsum_read(struct gmonsum *s, const char *path)
 	if (infile_read_all(path, &b, &len, err, sizeof(err)) < 0)
 		return error("%s", err);
 	if (len < 20 || memcmp(b, "gmon", 4) || get32(b + 4) != 1) {
-		error("cannot read '%s': %s", path,
+		error("%s: %s", path,
 		      "not a gmon file of version 1 (the format glibc writes)");
 		goto out;
 	}
@@ -201,16 +201,16 @@ int gmonsum_read(struct gmonsum *s, const char *path)
 			if (len - at < ARC_REC)
 				goto truncated;
 			if (add_arc(s, get64(b + at), get64(b + at + 8), get32(b + at + 16)) < 0) {
-				error("cannot sum '%s': %s", path, "out of memory");
+				error("%s: cannot sum: %s", path, "out of memory");
 				goto out;
 			}
 			at += ARC_REC;
 		} else if (tag == TAG_BB) {
-			error("cannot sum '%s': %s", path,
+			error("%s: cannot sum: %s", path,
 			      "basic-block records are not supported; use gprof -s");
 			goto out;
 		} else {
-			error("cannot read '%s': bad record tag %u at byte %zu", path, tag, at - 1);
+			error("%s: bad record tag %u at byte %zu", path, tag, at - 1);
 			goto out;
 		}
 	}
@@ -218,7 +218,7 @@ int gmonsum_read(struct gmonsum *s, const char *path)
 	ret = 0;
 	goto out;
 truncated:
-	error("cannot read '%s': %s", path, "truncated record");
+	error("%s: %s", path, "truncated record");
 out:
 	free(b);
 	return ret;
@@ -240,7 +240,7 @@ int gmonsum_add(struct gmonsum *dst, const struct gmonsum *src)
 	}
 	for (i = 0; i < src->narcs; i++)
 		if (add_arc(dst, src->arcs[i].from, src->arcs[i].self, src->arcs[i].count) < 0)
-			return error("cannot sum '%s': %s", "a partial sum", "out of memory");
+			return error("%s: cannot sum: %s", "a partial sum", "out of memory");
 	dst->nfiles += src->nfiles;
 	return 0;
 }
@@ -317,12 +317,12 @@ int gmonsum_decode(const unsigned char *b, size_t len, struct gmonsum *out)
 		goto bad;
 	for (i = 0; i < na; i++, at += 24)
 		if (add_arc(out, get64(b + at), get64(b + at + 8), get64(b + at + 16)) < 0) {
-			error("cannot sum '%s': %s", "a partial sum", "out of memory");
+			error("%s: cannot sum: %s", "a partial sum", "out of memory");
 			goto fail;
 		}
 	return 0;
 bad:
-	error("cannot read '%s': %s", "a partial sum", "malformed message");
+	error("%s: %s", "a partial sum", "malformed message");
 fail:
 	gmonsum_release(out);
 	return -1;
@@ -381,7 +381,7 @@ int gmonsum_write(struct gmonsum *s, const char *path)
 		int e = errno ? errno : EIO;
 
 		outfile_abort(&of);
-		return error("cannot write '%s': %s", path, strerror(e));
+		return error("%s: cannot write: %s", path, strerror(e));
 	}
 	return outfile_commit(&of);
 }

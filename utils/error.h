@@ -5,6 +5,11 @@
  * "<program>: <message>" on stderr and return -1, so a caller can write
  * `return error("cannot read '%s': %s", path, why);`.  Only main() decides to
  * exit.  The program name is set once by main() with error_set_program().
+ *
+ * One format, gprof's: a message about a file names the file first,
+ * "<program>: FILE: reason" (error("%s: %s", path, strerror(errno)) prints
+ * "gprof: gmon.3.out: No such file or directory"); other messages say what
+ * is wrong first, the subject in quotes ("option '--noise' needs ...").
  */
 #include <stdarg.h>
 

@@ -374,7 +374,7 @@ int outfile_rename_into_place(const char *tmp_path, const char *path)
 	if (rename(tmp_path, path) < 0) {
 		int e = errno;
 		unlink(tmp_path);
-		return error("cannot write '%s': %s", path, strerror(e));
+		return error("%s: cannot write: %s", path, strerror(e));
 	}
 	return 0;
 }

@@ -19,3 +19,23 @@ py() {
 
 # seven_bit FILE: no byte above 0x7f.
 seven_bit() { ! LC_ALL=C grep -q '[^ -~[:space:]]' "$1"; }
+
+# build_bigprog: the generated 600-function program (testsuite/fixtures/
+# bigprog/gen.py), run as a baseline (big, gmon.out) and with -DCHANGED
+# (changed/big, changed/gmon.out); arcs.txt is its call structure.
+build_bigprog() {
+	"$PY" "$SRCDIR/testsuite/fixtures/bigprog/gen.py" 600 > big.c &&
+	"$PY" "$SRCDIR/testsuite/fixtures/bigprog/gen.py" 600 --arcs > arcs.txt &&
+	gcc -pg -O1 -fno-inline -o big big.c && ./big &&
+	mkdir -p changed && gcc -pg -O1 -fno-inline -DCHANGED -o changed/big big.c &&
+	(cd changed && ./big)
+}
+
+# gml_names FILE: the function names in a GML export, one a line, sorted.
+gml_names() {
+	"$PY" - "$1" <<'PY'
+import sys, networkx as nx
+g = nx.read_gml(sys.argv[1], label="id")
+print("\n".join(sorted(d["name"] for _, d in g.nodes(data=True) if d["kind"] == "function")))
+PY
+}

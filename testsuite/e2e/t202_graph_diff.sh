@@ -19,11 +19,11 @@ g = nx.read_gml(sys.argv[1], label="id")
 nodes = {d["name"]: d for _, d in g.nodes(data=True)}
 assert sorted(nodes) == ["f_b", "f_c", "f_d", "legend", "main"], sorted(nodes)
 assert nodes["legend"]["kind"] == "legend"
-assert "blue: less time in the second run" in nodes["legend"]["label"]
-fd = nodes["f_d"]["label"]
+assert "blue: less time in the second run" in nodes["legend"]["LabelGraphics"]["text"]
+fd = nodes["f_d"]["LabelGraphics"]["text"]
 # f_d: 5.51 s then 2.04 s, 3.47 s less in the second run
 assert fd.startswith("f_d\nself 5.51 | 2.04 s, diff +3.47 (47.6%)"), fd
-assert nodes["main"]["label"].startswith("main\nself 1.15 | 3.08 s, diff -1.93"), nodes["main"]["label"]
+assert nodes["main"]["LabelGraphics"]["text"].startswith("main\nself 1.15 | 3.08 s, diff -1.93"), nodes["main"]
 def rgb(c): return int(c[1:3], 16), int(c[3:5], 16), int(c[5:7], 16)
 r, _, b = rgb(nodes["f_d"]["graphics"]["fill"]); assert b > r, "f_d should be blue"
 r, _, b = rgb(nodes["main"]["graphics"]["fill"]); assert r > b, "main should be red"

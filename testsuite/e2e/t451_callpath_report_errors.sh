@@ -25,19 +25,19 @@ case_bad() {
 }
 
 head -c 60 "$d/good.callpath" >"$d/gmon.out.callpath"
-case_bad truncated "cannot read 'gmon.out.callpath': truncated" --callpath prog gmon.out
+case_bad truncated "gmon.out.callpath: truncated" --callpath prog gmon.out
 head -c "$(($(stat -c %s "$d/good.callpath") - 3))" "$d/good.callpath" >"$d/gmon.out.callpath"
-case_bad "truncated node table" "cannot read 'gmon.out.callpath'" prog gmon.out
+case_bad "truncated node table" "gmon.out.callpath: " prog gmon.out
 cp "$d/gmon.out" "$d/gmon.out.callpath"
-case_bad "a gmon file as sidecar" "cannot read 'gmon.out.callpath': bad magic" prog gmon.out
+case_bad "a gmon file as sidecar" "gmon.out.callpath: bad magic" prog gmon.out
 rm -f "$d/gmon.out.callpath"
-case_bad missing "cannot read 'gmon.out.callpath': No such file" prog gmon.out
-case_bad "--callpath=FILE missing" "cannot read 'nothere.cp'" --callpath=nothere.cp prog gmon.out
+case_bad missing "gmon.out.callpath: No such file" prog gmon.out
+case_bad "--callpath=FILE missing" "nothere.cp: " --callpath=nothere.cp prog gmon.out
 cp "$d/good.callpath" "$d/gmon.out.callpath"
-case_bad "another binary" "'gmon.out.callpath' was recorded from another binary than 'other'" \
+case_bad "another binary" "gmon.out.callpath: recorded from another binary than 'other'" \
 	other gmon.out
 cp "$d/gmon.out" "$d/gmon.2"
-case_bad "one of two gmon files without sidecar" "cannot read 'gmon.2.callpath'" \
+case_bad "one of two gmon files without sidecar" "gmon.2.callpath: " \
 	prog gmon.out gmon.2
 
 # A folded file that exists is left alone on failure.

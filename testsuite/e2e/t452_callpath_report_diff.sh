@@ -62,5 +62,5 @@ cp_check "one side without sidecar: warning, no file" \
 (cd "$d" && "$EG" --diff --callpath -b one/prog one/gmon.out two/prog two/gmon.out \
 	>/dev/null 2>err2.txt)
 cp_check "--callpath asks for sidecars: error naming the missing one" \
-	test $? -eq 1 -a -n "$(grep "cannot read 'two/gmon.out.callpath'" "$d/err2.txt")"
+	test $? -eq 1 -a -n "$(grep "two/gmon.out.callpath: " "$d/err2.txt")"
 cp_done

@@ -113,6 +113,34 @@ static void test_gml__nodes_carry_layout_and_edges_arrows(void **state)
 	assert_int_equal(arrows, 2);
 	assert_non_null(strstr(s, "graphics [ x "));
 	assert_non_null(strstr(s, "LabelGraphics [ text \"main&#10;"));
+	/* the label is one line: the name */
+	assert_non_null(strstr(s, "label \"main\"\n    name \"main\"\n"));
+	free(s);
+	graph_free(g);
+}
+
+/* main: self 0.2 s, total 1.0 s of 1.0 s; main -> TEMPLATE 3 calls. */
+static void test_gml__numbers_are_attributes_not_only_labels(void **state)
+{
+	struct graph *g = make_graph();
+	char *s = to_string(gml_write_fp, g);
+
+	(void)state;
+	assert_non_null(strstr(s, "name \"main\"\n    kind \"function\"\n"
+				  "    self_sec 0.200000\n    total_sec 1.000000\n"
+				  "    calls 0\n    self_pct 20.0000\n    total_pct 100.0000\n"));
+	assert_non_null(strstr(s, "kind \"call\"\n    calls 3\n    time_sec "));
+	free(s);
+	graph_free(g);
+}
+
+static void test_dot__asks_other_layouts_not_to_overlap_nodes(void **state)
+{
+	struct graph *g = make_graph();
+	char *s = to_string(dot_write_fp, g);
+
+	(void)state;
+	assert_non_null(strstr(s, "overlap=false"));
 	free(s);
 	graph_free(g);
 }
@@ -227,6 +255,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_gml__output_is_seven_bit_with_entities),
 		cmocka_unit_test(test_gml__nodes_carry_layout_and_edges_arrows),
+		cmocka_unit_test(test_gml__numbers_are_attributes_not_only_labels),
+		cmocka_unit_test(test_dot__asks_other_layouts_not_to_overlap_nodes),
 		cmocka_unit_test(test_gml__escape_keeps_invalid_utf8_bytes_as_latin1),
 		cmocka_unit_test(test_dot__reads_back_through_cgraph_with_same_labels),
 		cmocka_unit_test(test_graphml__reads_back_with_yfiles_shapes_and_data_keys),

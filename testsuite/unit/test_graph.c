@@ -18,6 +18,8 @@
  *   main (self 10) --1--> f_b (self 100) --31--> f_d (self 500)
  *        \                                        ^
  *         +------1-----> f_c (self 300) ---22-----+
+ *   time along the calls (self + children share, ticks): main->f_b 392.5,
+ *   main->f_c 507.5, f_b->f_d 292.5, f_c->f_d 207.5
  *   unused (never called, no time: gprof leaves it out)
  *   hidden (-Q excluded: no PSYM_IN_GRAPH)
  */
@@ -52,8 +54,9 @@ static struct profile *make_profile(void)
 	p->syms[MAIN].prop_child = 900;
 	{
 		struct profile_arc a[] = {
-			{ MAIN, FB, 1, 0, 0 }, { MAIN, FC, 1, 0, 0 },
-			{ FB, FD, 31, 0, 0 }, { FC, FD, 22, 0, 0 }, { MAIN, HIDDEN, 1, 0, 0 },
+			{ MAIN, FB, 1, 100, 292.5 }, { MAIN, FC, 1, 300, 207.5 },
+			{ FB, FD, 31, 292.5, 0 }, { FC, FD, 22, 207.5, 0 },
+			{ MAIN, HIDDEN, 1, 40, 0 },
 		};
 		for (i = 0; i < sizeof(a) / sizeof(a[0]); i++)
 			assert_true(profile_add_arc(p, &a[i]) >= 0);
@@ -166,7 +169,19 @@ static void test_graph__layout_puts_callees_one_row_below_callers(void **state)
 	profile_free(p);
 }
 
-static void test_graph__thresholds_prune_small_nodes_and_edges(void **state)
+static long edge_named(const struct graph *g, const char *from, const char *to)
+{
+	size_t i;
+
+	for (i = 0; i < g->nedges; i++)
+		if (g->edges[i].kind == GEDGE_CALL &&
+		    !strcmp(g->nodes[g->edges[i].from].name, from) &&
+		    !strcmp(g->nodes[g->edges[i].to].name, to))
+			return (long)i;
+	return -1;
+}
+
+static void test_graph__thresholds_are_shares_of_time_not_calls(void **state)
 {
 	struct profile *p = make_profile();
 	struct graph_opts o = GRAPH_OPTS_INIT;
@@ -174,16 +189,113 @@ static void test_graph__thresholds_prune_small_nodes_and_edges(void **state)
 
 	(void)state;
 	o.node_thres = 45; /* of 9.5 s: keeps main (9.1), f_d (5), f_c (5.08) */
-	o.edge_thres = 10; /* of 55 calls: keeps 31 and 22 */
+	o.edge_thres = 40; /* of 9.5 s: keeps main->f_c (5.08 s, 1 call) */
 	assert_int_equal(graph_from_profile(&g, p, &o), 0);
 	assert_int_equal(g->nnodes, 3);
 	assert_true(node_named(g, "f_b") < 0);
 	assert_int_equal(g->pruned_nodes, 1);
-	/* main->f_b, f_b->f_d (node gone), main->f_c (1 call) */
-	assert_int_equal(g->nedges, 1);
-	assert_int_equal(g->pruned_edges, 3);
-	assert_int_equal(g->edges[0].calls[0], 22);
+	/* main->f_c: 1 call but most of the time; f_c->f_d (2.08 s) stays
+	 * as the hot path; f_b's calls go with it */
+	assert_true(edge_named(g, "main", "f_c") >= 0);
+	assert_true(edge_named(g, "f_c", "f_d") >= 0);
+	assert_int_equal(g->nedges, 2);
+	assert_int_equal(g->pruned_edges, 2);
 	graph_free(g);
+	profile_free(p);
+}
+
+static void test_graph__hot_path_survives_any_threshold(void **state)
+{
+	struct profile *p = make_profile();
+	struct graph_opts o = GRAPH_OPTS_INIT;
+	struct graph *g;
+
+	(void)state;
+	o.node_thres = 99;
+	o.edge_thres = 99;
+	assert_int_equal(graph_from_profile(&g, p, &o), 0);
+	/* main -> f_c (heaviest call) -> f_d */
+	assert_int_equal(g->nnodes, 3);
+	assert_true(edge_named(g, "main", "f_c") >= 0);
+	assert_true(edge_named(g, "f_c", "f_d") >= 0);
+	assert_int_equal(g->nedges, 2);
+	graph_free(g);
+	profile_free(p);
+}
+
+static void test_graph__focus_keeps_callers_to_the_root_and_callees(void **state)
+{
+	struct profile *p = make_profile();
+	struct graph_opts o = GRAPH_OPTS_INIT;
+	struct graph *g;
+
+	(void)state;
+	o.focus = "f_b";
+	assert_int_equal(graph_from_profile(&g, p, &o), 0);
+	assert_int_equal(g->nnodes, 3);
+	assert_true(node_named(g, "main") >= 0 && node_named(g, "f_b") >= 0 &&
+		    node_named(g, "f_d") >= 0);
+	assert_true(edge_named(g, "main", "f_b") >= 0 && edge_named(g, "f_b", "f_d") >= 0);
+	assert_int_equal(g->nedges, 2);
+	graph_free(g);
+	profile_free(p);
+}
+
+static void test_graph__root_keeps_only_the_subtree(void **state)
+{
+	struct profile *p = make_profile();
+	struct graph_opts o = GRAPH_OPTS_INIT;
+	struct graph *g;
+
+	(void)state;
+	o.root = "f_c";
+	assert_int_equal(graph_from_profile(&g, p, &o), 0);
+	assert_int_equal(g->nnodes, 2);
+	assert_true(node_named(g, "f_c") >= 0 && node_named(g, "f_d") >= 0);
+	assert_int_equal(g->nedges, 1);
+	graph_free(g);
+	profile_free(p);
+}
+
+static void test_graph__depth_counts_calls_from_the_roots_or_the_focus(void **state)
+{
+	struct profile *p = make_profile();
+	struct graph_opts o = GRAPH_OPTS_INIT;
+	struct graph *g;
+
+	(void)state;
+	o.depth = 1;
+	assert_int_equal(graph_from_profile(&g, p, &o), 0);
+	assert_int_equal(g->nnodes, 3); /* main, f_b, f_c */
+	assert_true(node_named(g, "f_d") < 0);
+	graph_free(g);
+	o.depth = 0;
+	o.focus = "f_d";
+	assert_int_equal(graph_from_profile(&g, p, &o), 0);
+	assert_int_equal(g->nnodes, 1);
+	assert_true(node_named(g, "f_d") >= 0);
+	graph_free(g);
+	o.depth = 1; /* f_d's callers only */
+	assert_int_equal(graph_from_profile(&g, p, &o), 0);
+	assert_int_equal(g->nnodes, 3);
+	assert_true(node_named(g, "main") < 0);
+	graph_free(g);
+	profile_free(p);
+}
+
+static void test_graph__focus_on_an_unknown_function_fails(void **state)
+{
+	struct profile *p = make_profile();
+	struct graph_opts o = GRAPH_OPTS_INIT;
+	struct graph *g = (struct graph *)1;
+
+	(void)state;
+	o.focus = "nosuch";
+	assert_int_equal(graph_from_profile(&g, p, &o), -1);
+	assert_null(g);
+	o.focus = NULL;
+	o.root = "hidden"; /* not in the call graph (-Q) */
+	assert_int_equal(graph_from_profile(&g, p, &o), -1);
 	profile_free(p);
 }
 
@@ -439,7 +551,10 @@ static void test_graph_diff__thresholds_keep_large_changes_either_way(void **sta
 	assert_true(node_named(g, "f_b") < 0);
 	assert_true(node_named(g, "still") < 0);
 	assert_true(node_named(g, "f_c") < 0);   /* +1.28 */
-	assert_int_equal(g->pruned_nodes, 5);
+	/* one-sided and changed: never pruned, however small */
+	assert_true(node_named(g, "gone") >= 0); /* +0.30 */
+	assert_true(node_named(g, "new") >= 0);  /* -0.40 */
+	assert_int_equal(g->pruned_nodes, 3);
 	graph_free(g);
 	free_diff(&d);
 }
@@ -452,7 +567,12 @@ int main(void)
 		cmocka_unit_test(test_graph__height_follows_inclusive_and_width_exclusive_time),
 		cmocka_unit_test(test_graph__no_node_size_draws_one_size_per_label),
 		cmocka_unit_test(test_graph__layout_puts_callees_one_row_below_callers),
-		cmocka_unit_test(test_graph__thresholds_prune_small_nodes_and_edges),
+		cmocka_unit_test(test_graph__thresholds_are_shares_of_time_not_calls),
+		cmocka_unit_test(test_graph__hot_path_survives_any_threshold),
+		cmocka_unit_test(test_graph__focus_keeps_callers_to_the_root_and_callees),
+		cmocka_unit_test(test_graph__root_keeps_only_the_subtree),
+		cmocka_unit_test(test_graph__depth_counts_calls_from_the_roots_or_the_focus),
+		cmocka_unit_test(test_graph__focus_on_an_unknown_function_fails),
 		cmocka_unit_test(test_graph__cycle_node_links_its_members),
 		cmocka_unit_test(test_graph_diff__colours_say_which_run_spent_more),
 		cmocka_unit_test(test_graph_diff__one_sided_nodes_and_edges_are_drawn_dashed_or_dotted),

@@ -1,0 +1,8 @@
+# export/: machine-readable results (--format json|csv): a table writer
+# and one column table per result (diff, rank statistics, call paths).
+EXPORT_OBJS = export/table.o export/diff_export.o export/rankstats_export.o \
+	export/callpath_export.o
+EGPROF_OBJS += $(EXPORT_OBJS)
+
+UNIT_TESTS += testsuite/unit/test_table
+testsuite/unit/test_table: testsuite/unit/test_table.o export/table.o $(UTILS_OBJS)

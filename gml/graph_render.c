@@ -1,0 +1,94 @@
+/*
+ * --svg/--png through libgvc (see graph_render.h).
+ */
+#define _GNU_SOURCE /* open_memstream */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <graphviz/gvc.h>
+#include "gml/graph_render.h"
+#include "gml/dot_write.h"
+#include "utils/error.h"
+#include "utils/outfile.h"
+#include "utils/banned.h"
+
+/* The DOT text of g, malloc'd; NULL when out of memory. */
+static char *dot_text(const struct graph *g)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+	int r;
+
+	if (!fp)
+		return NULL;
+	r = dot_write_fp(g, fp);
+	if (fclose(fp) != 0 || r < 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/* graphviz's messages through cgraph's error channel, named as ours.
+ * (A few renderer messages bypass it and start "(null): ": graphviz names
+ * them by a command name only its command-line parser sets.) */
+static int graphviz_message(char *msg)
+{
+	fprintf(stderr, "%s: graphviz: %s", error_program(), msg);
+	return 0;
+}
+
+int graph_render(const struct graph *g, struct outset *outs, const char *path,
+		 const char *format)
+{
+	agusererrf old_errf;
+	GVC_t *gvc = NULL;
+	Agraph_t *G = NULL;
+	struct outfile one, *of = &one;
+	char *text = NULL;
+	int laid_out = 0, ret = -1;
+
+	if (g->nnodes > GRAPH_RENDER_MAX_NODES || g->nedges > GRAPH_RENDER_MAX_EDGES)
+		return error("%s: not drawn: %zu functions and %zu calls are too many "
+			     "to lay out quickly (at most %d and %d); raise "
+			     "--node-thres/--edge-thres or use --focus, --root or --depth",
+			     path, g->nnodes, g->nedges, GRAPH_RENDER_MAX_NODES,
+			     GRAPH_RENDER_MAX_EDGES);
+	if (!(text = dot_text(g)))
+		return error("%s: out of memory building the graph", path);
+	old_errf = agseterrf(graphviz_message);
+	if (!(gvc = gvContext()) || !(G = agmemread(text))) {
+		error("%s: graphviz cannot read the graph", path);
+		goto out;
+	}
+	if (gvLayout(gvc, G, "dot") != 0) {
+		error("%s: graphviz's dot layout failed", path);
+		goto out;
+	}
+	laid_out = 1;
+	/* with the command's other outputs, or at once (utils/outfile.h) */
+	if (outs ? outset_open(outs, &of, path) < 0 : outfile_open(of, path) < 0)
+		goto out;
+	if (gvRender(gvc, G, format, of->fp) != 0 || fflush(of->fp) != 0 || ferror(of->fp)) {
+		int e = errno;
+
+		if (!outs)
+			outfile_abort(of);
+		error("%s: cannot render %s: %s", path, format,
+		      e ? strerror(e) : "graphviz has no renderer for it");
+		goto out;
+	}
+	ret = outs ? 0 : outfile_commit(of);
+out:
+	if (laid_out)
+		gvFreeLayout(gvc, G);
+	if (G)
+		agclose(G);
+	if (gvc)
+		gvFreeContext(gvc);
+	agseterrf(old_errf);
+	free(text);
+	return ret;
+}

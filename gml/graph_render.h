@@ -1,0 +1,28 @@
+#ifndef EGPROF_GRAPH_RENDER_H
+#define EGPROF_GRAPH_RENDER_H
+/*
+ * A picture of the graph, without a second tool (--svg, --png): the DOT
+ * that dot_write_fp() writes, read back by cgraph (agmemread), laid out by
+ * graphviz's own dot layout and rendered by its renderers (libgvc:
+ * gvLayout, gvRender), so the picture is what `dot -Tsvg` draws of the
+ * --dot file.
+ *
+ * dot's layout time grows much faster than the graph: a graph over
+ * GRAPH_RENDER_MAX_NODES nodes or GRAPH_RENDER_MAX_EDGES edges is not laid
+ * out (it would take minutes); the error says how to make it smaller.
+ *
+ * The file is written atomically (utils/outfile.h).  format is a graphviz
+ * output format ("svg", "png").  Returns 0 or -1 (reported, the file as it
+ * was).
+ */
+#include "gml/graph.h"
+
+#define GRAPH_RENDER_MAX_NODES 1000
+#define GRAPH_RENDER_MAX_EDGES 3000
+
+struct outset;
+/* outs: the command's outputs (committed with them), or NULL: at once. */
+int graph_render(const struct graph *g, struct outset *outs, const char *path,
+		 const char *format);
+
+#endif
