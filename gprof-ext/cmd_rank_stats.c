@@ -1,14 +1,14 @@
 /*
  * gprof --rank-stats APP FILES...|DIR: one profile per rank file, read in
  * parallel by the adapter (the binary's symbols once, a worker per file),
- * then statistics across ranks (diff/rankstats.h).  Ranks come from the
+ * then statistics across ranks (ranks/rankstats.h).  Ranks come from the
  * call-path sidecars when the files have them (diff/ranks.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "diff/ranks.h"
-#include "diff/rankstats.h"
+#include "ranks/rankstats.h"
 #include "gprof-ext/cmdline.h"
 #include "gprof-ext/commands.h"
 #include "gprof-ext/operands.h"

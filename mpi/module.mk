@@ -1,10 +1,10 @@
 # mpi/: MPI ranks.  This fragment adds the whole feature:
-#  - rank identity and statistics across ranks (diff/ranks.c, diff/rankstats*.c),
+#  - rank identity and statistics across ranks (diff/ranks.c; ranks/rankstats*.c),
 #    --rank-stats (gprof-ext/cmd_rank_stats.c, listed by gprof-ext/module.mk)
 #    and -s summing sidecars too (gprof-ext/cmd_sum.c);
 #  - egprof-sum, the MPI-parallel summing tool, built only when mpicc exists.
 # See doc/mpi.md.
-RANK_OBJS = diff/ranks.o diff/rankstats.o diff/rankstats_print.o
+RANK_OBJS = diff/ranks.o ranks/rankstats.o ranks/rankstats_print.o
 EGPROF_OBJS += $(RANK_OBJS) gprof-ext/cmd_sum.o
 # The sidecar reader is shared with --callpath; whichever fragment lists it
 # first links it.

@@ -1,4 +1,4 @@
-/* Unit tests for statistics across ranks (diff/rankstats.h) and rank
+/* Unit tests for statistics across ranks (ranks/rankstats.h) and rank
  * identity (diff/ranks.h). */
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,7 +11,7 @@
 #include <cmocka.h>
 #include "callpath/sidecar.h"
 #include "diff/ranks.h"
-#include "diff/rankstats.h"
+#include "ranks/rankstats.h"
 #include "utils/banned.h"
 
 /*

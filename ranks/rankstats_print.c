@@ -6,7 +6,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "diff/rankstats.h"
+#include "ranks/rankstats.h"
 #include "utils/banned.h"
 
 static int tag_width(const struct rankstats *rs)

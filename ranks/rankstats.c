@@ -2,7 +2,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "diff/rankstats.h"
+#include "ranks/rankstats.h"
 #include "utils/array.h"
 #include "utils/error.h"
 #include "utils/banned.h"
