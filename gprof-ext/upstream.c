@@ -511,7 +511,11 @@ static void ATTRIBUTE_NORETURN loader_main(const struct upstream_load *req, int 
 struct upstream_job {
 	pid_t pid;
 	int fd;
+	FILE *in;        /* fd, once reading started */
 	size_t nexpected;
+	size_t got;      /* profiles read */
+	long failed;     /* the file whose loader failed, -1 when none said */
+	int done;        /* 1: loader reaped after success, -1: after failure */
 	char *binary;
 	char **files;
 };
@@ -554,6 +558,7 @@ int upstream_load_start(const struct upstream_load *req, struct upstream_job **j
 	}
 	close(fds[1]);
 	job->fd = fds[0];
+	job->failed = -1;
 	*jobp = job;
 	return 0;
 oom:
@@ -568,10 +573,13 @@ fail:
 	return -1;
 }
 
-static void job_free(struct upstream_job *job)
+void upstream_load_free(struct upstream_job *job)
 {
 	size_t i;
 
+	if (!job)
+		return;
+	upstream_load_stop(job);
 	for (i = 0; job->files[i]; i++)
 		free(job->files[i]);
 	free(job->files);
@@ -611,61 +619,89 @@ static void report_failure(const struct upstream_job *job, long failed, int stat
 		error("cannot read the profiles of '%s' (%zu files)", job->binary, nfiles);
 }
 
+int upstream_load_next(struct upstream_job *job, size_t *index, struct profile **out)
+{
+	uint64_t hdr[2];
+	struct profile *p = NULL;
+
+	*out = NULL;
+	if (job->done)
+		return job->done < 0 ? -1 : 0;
+	if (!job->in && !(job->in = fdopen(job->fd, "r"))) {
+		close(job->fd);
+		error("out of memory");
+		return upstream_load_stop(job);
+	}
+	if (job->got == job->nexpected)
+		return upstream_load_stop(job);
+	if (fread(hdr, sizeof(hdr), 1, job->in) != 1 || hdr[0] >= job->nexpected)
+		return upstream_load_stop(job); /* the loader stopped: its status says why */
+	if (hdr[1] == FRAME_FAILED) {
+		/* With a sum, index 0 stands for all the files. */
+		job->failed = job->nexpected > 1 ? (long)hdr[0] : -1;
+		return upstream_load_stop(job);
+	}
+	if (profile_read(job->in, job->files[hdr[0]], &p) < 0 ||
+	    name_gmon_files(p, job, hdr[0]) < 0) {
+		/* Upstream does not keep the names it read; we know them. */
+		profile_free(p);
+		return upstream_load_stop(job);
+	}
+	job->got++;
+	*index = hdr[0];
+	*out = p;
+	return 1;
+}
+
+int upstream_load_stop(struct upstream_job *job)
+{
+	int status = 0;
+
+	if (job->done)
+		return job->done < 0 ? -1 : 0;
+	if (job->in)
+		fclose(job->in); /* a loader still writing gets EPIPE, not a signal */
+	else
+		close(job->fd);
+	job->in = NULL;
+	while (waitpid(job->pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (job->got == job->nexpected && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+		job->done = 1;
+		return 0;
+	}
+	report_failure(job, job->failed, status);
+	job->done = -1;
+	return -1;
+}
+
 int upstream_load_finish(struct upstream_job *job, struct profile ***profilesp, size_t *np)
 {
 	struct profile **profiles = calloc(job->nexpected, sizeof(*profiles));
-	FILE *in = fdopen(job->fd, "r");
-	size_t got = 0, i;
-	long failed = -1;
-	int status = 0, ret = -1;
+	struct profile *p;
+	size_t i, index;
+	int r;
 
 	*profilesp = NULL;
 	*np = 0;
-	if (!profiles || !in) {
+	if (!profiles) {
 		error("out of memory");
-		if (in)
-			fclose(in);
-		else
-			close(job->fd);
-		goto wait;
+		upstream_load_stop(job);
+		upstream_load_free(job);
+		return -1;
 	}
-	while (got < job->nexpected) {
-		uint64_t hdr[2];
-		const char *what;
-
-		if (fread(hdr, sizeof(hdr), 1, in) != 1)
-			break; /* the loader stopped: its status says why */
-		if (hdr[0] >= job->nexpected)
-			break;
-		what = job->files[hdr[0]];
-		if (hdr[1] == FRAME_FAILED) {
-			/* With a sum, index 0 stands for all the files. */
-			failed = job->nexpected > 1 ? (long)hdr[0] : -1;
-			break;
-		}
-		if (profile_read(in, what, &profiles[hdr[0]]) < 0)
-			break;
-		/* Upstream does not keep the names it read; we know them. */
-		if (name_gmon_files(profiles[hdr[0]], job, hdr[0]) < 0)
-			break;
-		got++;
-	}
-	fclose(in); /* a loader still writing gets EPIPE, not a signal */
-wait:
-	while (waitpid(job->pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (got == job->nexpected && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+	while ((r = upstream_load_next(job, &index, &p)) > 0)
+		profiles[index] = p;
+	if (r == 0) {
 		*profilesp = profiles;
-		*np = got;
-		ret = 0;
+		*np = job->nexpected;
 	} else {
-		report_failure(job, failed, status);
-		for (i = 0; profiles && i < job->nexpected; i++)
+		for (i = 0; i < job->nexpected; i++)
 			profile_free(profiles[i]);
 		free(profiles);
 	}
-	job_free(job);
-	return ret;
+	upstream_load_free(job);
+	return r;
 }
 
 /* ------------------------------------------------------------------------ */

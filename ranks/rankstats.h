@@ -27,6 +27,9 @@
  * Symbols gprof would leave out of the flat profile (-p/-P specs) and
  * symbols with neither calls nor samples on any rank are left out.
  *
+ * rankstats_compute() is the one-call form over ranks/rankstate.h (the
+ * bounded-memory engine both drivers use), for profiles already in memory.
+ *
  * Ownership: a struct rankstats owns copies of every string it shows;
  * the profiles and tags may be freed after rankstats_compute().
  */
@@ -44,6 +47,7 @@ struct rankstats_fn {
 	size_t self_min_rank, self_max_rank;
 	double imbalance;   /* max / mean, 0 when mean is 0 */
 	double cost;        /* n * max, seconds */
+	double max_ticks, mean_ticks; /* samples: the evidence behind max/mean */
 	size_t nran;        /* ranks on which it ran */
 	size_t only_rank;   /* with nran == 1: the one rank */
 };
@@ -66,6 +70,7 @@ struct rankstats {
 	size_t nfns;
 	size_t *outliers;           /* rank indices, most distant first */
 	double total_self;          /* seconds, all ranks */
+	double hz;                  /* samples per second */
 };
 
 struct rankstats_opts {
