@@ -1,19 +1,24 @@
 /*
  * gprof --rank-stats APP FILES...|DIR: one profile per rank file, read in
- * parallel by the adapter (the binary's symbols once, a worker per file),
- * then statistics across ranks (ranks/rankstats.h).  Ranks come from the
+ * parallel by the adapter (the binary's symbols once, a worker per file)
+ * and folded into bounded-memory statistics across ranks as it arrives
+ * (ranks/rankstate.h; mpi/egprof-rankstats.c is the MPI driver of the same
+ * engine).  Ranks come from the
  * call-path sidecars when the files have them (diff/ranks.h).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "diff/ranks.h"
+#include "ranks/rankstate.h"
 #include "ranks/rankstats.h"
 #include "gprof-ext/cmdline.h"
 #include "gprof-ext/commands.h"
 #include "gprof-ext/operands.h"
 #include "gprof-ext/upstream.h"
 #include "utils/error.h"
+#include "utils/progress.h"
 #include "utils/banned.h"
 
 #define NOT_PRINTED "it only changes gprof's own tables, which --rank-stats does not print"
@@ -82,20 +87,60 @@ static void title_of(char *buf, size_t len, const char *binary,
 			 "the others #index", binary, n, known);
 }
 
+/*
+ * Pass 1 of ranks/rankstate.h over every file, streamed: the loader's
+ * workers send one profile at a time, folded into the state and freed, so
+ * memory is O(functions) (plus the spill on disk) for any number of ranks.
+ */
+static int read_ranks(const struct cmdline *cl, const struct egprof_opts *o,
+		      char *const *files, size_t nfiles, struct rankstate *st, FILE *spill)
+{
+	struct upstream_job *job;
+	struct upstream_load req;
+	struct profile *p;
+	struct progress pg;
+	size_t index, done = 0;
+	int r;
+
+	memset(&req, 0, sizeof(req));
+	req.argv0 = o->argv[0];
+	req.gprof_args = cl->args;
+	req.nargs = cl->nargs;
+	req.binary = cl->operands[0];
+	req.gmon_files = files;
+	req.ngmon = nfiles;
+	req.each = 1;
+	req.jobs = o->jobs;
+	if (upstream_load_start(&req, &job) < 0)
+		return -1;
+	progress_start(&pg, NULL, "rank files read", nfiles);
+	while ((r = upstream_load_next(job, &index, &p)) > 0) {
+		r = rankstate_add(st, p, index, spill);
+		profile_free(p);
+		if (r < 0)
+			break;
+		progress_update(&pg, ++done);
+	}
+	progress_end(&pg);
+	upstream_load_free(job);
+	return r < 0 ? -1 : 0;
+}
+
 int cmd_rank_stats(struct egprof_opts *o)
 {
 	struct cmdline cl;
 	char **files = NULL, **sorted = NULL, **tags = NULL;
-	size_t nfiles = 0, nprof = 0, i, *order = NULL;
+	size_t nfiles = 0, i, *order = NULL;
 	struct rank_id *ids = NULL;
-	struct profile **profiles = NULL;
+	struct rankstate *st = NULL;
+	struct rankpass pass;
 	struct rankstats *rs = NULL;
-	struct upstream_job *job;
-	struct upstream_load req;
 	struct rankstats_opts ropts = RANKSTATS_OPTS_INIT;
+	FILE *spill = NULL;
 	char title[1024];
 	int status = 1;
 
+	memset(&pass, 0, sizeof(pass));
 	if (check_ours(o) < 0 || cmdline_split(&cl, o->argc, o->argv) < 0)
 		return 1;
 	if (cmdline_check(&cl, "--rank-stats", rules, sizeof(rules) / sizeof(rules[0]),
@@ -112,7 +157,8 @@ int cmd_rank_stats(struct egprof_opts *o)
 	order = malloc(nfiles * sizeof(*order));
 	sorted = calloc(nfiles, sizeof(*sorted));
 	tags = calloc(nfiles, sizeof(*tags));
-	if (!order || !sorted || !tags) {
+	st = rankstate_new(nfiles);
+	if (!order || !sorted || !tags || !st) {
 		error("out of memory");
 		goto out;
 	}
@@ -121,21 +167,14 @@ int cmd_rank_stats(struct egprof_opts *o)
 		sorted[i] = ids[order[i]].gmon;   /* borrowed from ids */
 		tags[i] = ids[order[i]].tag;
 	}
-
-	memset(&req, 0, sizeof(req));
-	req.argv0 = o->argv[0];
-	req.gprof_args = cl.args;
-	req.nargs = cl.nargs;
-	req.binary = cl.operands[0];
-	req.gmon_files = sorted;
-	req.ngmon = nfiles;
-	req.each = 1;
-	req.jobs = o->jobs;
-	if (upstream_load_start(&req, &job) < 0)
+	if (!(spill = tmpfile())) {
+		error("cannot create a temporary file: %s", strerror(errno));
 		goto out;
-	if (upstream_load_finish(job, &profiles, &nprof) < 0)
-		goto out;
-	if (rankstats_compute(profiles, tags, nprof, &rs) < 0)
+	}
+	if (read_ranks(&cl, o, sorted, nfiles, st, spill) < 0 ||
+	    rankstate_finish(st) < 0 || rankpass_init(&pass, st) < 0 ||
+	    rankstate_pass2(st, st, spill, &pass) < 0 ||
+	    rankstate_report(st, &pass, tags, &rs) < 0)
 		goto out;
 	title_of(title, sizeof(title), cl.operands[0], ids, nfiles);
 	ropts.files = sorted;
@@ -145,9 +184,10 @@ int cmd_rank_stats(struct egprof_opts *o)
 		error("cannot write the report: %s", "write error on standard output");
 out:
 	rankstats_free(rs);
-	for (i = 0; i < nprof; i++)
-		profile_free(profiles[i]);
-	free(profiles);
+	rankpass_release(&pass);
+	rankstate_free(st);
+	if (spill)
+		fclose(spill);
 	free(order);
 	free(sorted);
 	free(tags);
