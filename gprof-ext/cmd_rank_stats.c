@@ -16,6 +16,7 @@
 #include "gprof-ext/cmdline.h"
 #include "gprof-ext/commands.h"
 #include "gprof-ext/operands.h"
+#include "gprof-ext/rank_stats.h"
 #include "gprof-ext/upstream.h"
 #include "utils/error.h"
 #include "utils/progress.h"
@@ -71,8 +72,8 @@ static int check_ours(const struct egprof_opts *o)
 	return 0;
 }
 
-static void title_of(char *buf, size_t len, const char *binary,
-		     const struct rank_id *ids, size_t n)
+void rank_stats_title(char *buf, size_t len, const char *binary,
+		      const struct rank_id *ids, size_t n)
 {
 	size_t known = ranks_known(ids, n);
 
@@ -87,13 +88,31 @@ static void title_of(char *buf, size_t len, const char *binary,
 			 "the others #index", binary, n, known);
 }
 
+int rank_stats_split(int argc, char **argv, struct cmdline *cl)
+{
+	if (cmdline_split(cl, argc, argv) < 0)
+		return -1;
+	if (cmdline_check(cl, "--rank-stats", rules, sizeof(rules) / sizeof(rules[0]),
+			  "it does not apply to rank statistics") < 0)
+		goto fail;
+	if (cl->noperands < 2) {
+		error("--rank-stats needs the program and its rank files: APP FILES...|DIR");
+		goto fail;
+	}
+	return 0;
+fail:
+	cmdline_release(cl);
+	return -1;
+}
+
 /*
  * Pass 1 of ranks/rankstate.h over every file, streamed: the loader's
  * workers send one profile at a time, folded into the state and freed, so
  * memory is O(functions) (plus the spill on disk) for any number of ranks.
  */
-static int read_ranks(const struct cmdline *cl, const struct egprof_opts *o,
-		      char *const *files, size_t nfiles, struct rankstate *st, FILE *spill)
+int rank_stats_read(const struct cmdline *cl, const char *argv0, int jobs,
+		    char *const *files, const uint64_t *rank_of, size_t nfiles,
+		    struct rankstate *st, FILE *spill)
 {
 	struct upstream_job *job;
 	struct upstream_load req;
@@ -103,19 +122,19 @@ static int read_ranks(const struct cmdline *cl, const struct egprof_opts *o,
 	int r;
 
 	memset(&req, 0, sizeof(req));
-	req.argv0 = o->argv[0];
+	req.argv0 = argv0;
 	req.gprof_args = cl->args;
 	req.nargs = cl->nargs;
 	req.binary = cl->operands[0];
 	req.gmon_files = files;
 	req.ngmon = nfiles;
 	req.each = 1;
-	req.jobs = o->jobs;
+	req.jobs = jobs;
 	if (upstream_load_start(&req, &job) < 0)
 		return -1;
 	progress_start(&pg, NULL, "rank files read", nfiles);
 	while ((r = upstream_load_next(job, &index, &p)) > 0) {
-		r = rankstate_add(st, p, index, spill);
+		r = rankstate_add(st, p, rank_of ? rank_of[index] : index, spill);
 		profile_free(p);
 		if (r < 0)
 			break;
@@ -141,15 +160,8 @@ int cmd_rank_stats(struct egprof_opts *o)
 	int status = 1;
 
 	memset(&pass, 0, sizeof(pass));
-	if (check_ours(o) < 0 || cmdline_split(&cl, o->argc, o->argv) < 0)
+	if (check_ours(o) < 0 || rank_stats_split(o->argc, o->argv, &cl) < 0)
 		return 1;
-	if (cmdline_check(&cl, "--rank-stats", rules, sizeof(rules) / sizeof(rules[0]),
-			  "it does not apply to rank statistics") < 0)
-		goto out;
-	if (cl.noperands < 2) {
-		error("--rank-stats needs the program and its rank files: APP FILES...|DIR");
-		goto out;
-	}
 	if (gmon_operand_expand_all(cl.operands + 1, cl.noperands - 1, &files, &nfiles) < 0)
 		goto out;
 	if (ranks_identify(files, nfiles, &ids) < 0)
@@ -171,12 +183,12 @@ int cmd_rank_stats(struct egprof_opts *o)
 		error("cannot create a temporary file: %s", strerror(errno));
 		goto out;
 	}
-	if (read_ranks(&cl, o, sorted, nfiles, st, spill) < 0 ||
+	if (rank_stats_read(&cl, o->argv[0], o->jobs, sorted, NULL, nfiles, st, spill) < 0 ||
 	    rankstate_finish(st) < 0 || rankpass_init(&pass, st) < 0 ||
 	    rankstate_pass2(st, st, spill, &pass) < 0 ||
 	    rankstate_report(st, &pass, tags, &rs) < 0)
 		goto out;
-	title_of(title, sizeof(title), cl.operands[0], ids, nfiles);
+	rank_stats_title(title, sizeof(title), cl.operands[0], ids, nfiles);
 	ropts.files = sorted;
 	rankstats_print(stdout, rs, &ropts, title);
 	status = fflush(stdout) == 0 ? 0 : 1;

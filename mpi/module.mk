@@ -30,3 +30,25 @@ mpi/egprof-sum: $(addprefix $(srcdir)/,$(EGPROF_SUM_SRCS)) $(srcdir)/mpi/gmonsum
 	@$(MPICC) $(MPI_CFLAGS) -o $@ $(addprefix $(srcdir)/,$(EGPROF_SUM_SRCS))
 ALL_TARGETS += mpi/egprof-sum
 endif
+
+# egprof-rankstats: --rank-stats as an MPI tree reduction.  It reads rank
+# files through upstream gprof like `gprof --rank-stats` (the same objects),
+# so it is linked by mpicc from our objects and upstream's; not in the
+# sanitizer build (OpenMPI's own allocations would drown the reports).
+ifneq ($(MPICC),)
+ifeq ($(SAN_CFLAGS),)
+RANKSTATS_MPI_OBJS = gprof-ext/cmd_rank_stats.o gprof-ext/cmdline.o gprof-ext/operands.o \
+	$(RANK_OBJS) callpath/sidecar.o diff/profile.o diff/profile_io.o $(UTILS_OBJS) \
+	gprof-ext/upstream.o gprof-ext/upstream_gprof.o
+mpi/egprof-rankstats.o: $(srcdir)/mpi/egprof-rankstats.c
+	@mkdir -p $(@D)
+	@echo "  MPICC    $@"
+	@$(MPICC) $(MPI_CFLAGS) -MMD -MP -c $< -o $@
+mpi/egprof-rankstats: mpi/egprof-rankstats.o $(RANKSTATS_MPI_OBJS) $(UP)/stamp-build
+	@echo "  MPICC    $@"
+	@$(MPICC) $(EG_LDFLAGS) -o $@ mpi/egprof-rankstats.o $(RANKSTATS_MPI_OBJS) \
+	  $(UP_GPROF_OBJS) $(UP_LIBS) -lm
+ALL_TARGETS += mpi/egprof-rankstats
+CLEANFILES += mpi/egprof-rankstats.o
+endif
+endif
