@@ -80,6 +80,10 @@ struct rankstats_opts {
 };
 #define RANKSTATS_OPTS_INIT { 64, 5, NULL }
 
+/* The summary calls a function imbalanced only when its slowest rank's
+ * excess over the mean is this many Poisson deviations (sqrt of its samples). */
+#define RANKSTATS_IMBALANCE_Z 2.0
+
 int rankstats_compute(struct profile *const *profiles, char *const *tags, size_t n,
 		      struct rankstats **out);
 void rankstats_free(struct rankstats *rs);
