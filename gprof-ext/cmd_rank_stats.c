@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "diff/ranks.h"
+#include "ranks/heatmap.h"
 #include "ranks/rankstate.h"
 #include "ranks/rankstats.h"
 #include "gprof-ext/cmdline.h"
@@ -70,6 +71,24 @@ static int check_ours(const struct egprof_opts *o)
 		return error("option '%s' cannot be used with --rank-stats (it "
 			     "writes another report, of one profile or a diff)", opt);
 	return 0;
+}
+
+int rank_stats_heatmaps(const struct rankstate *global, const struct rankpass *pass,
+			const char *svg, const char *png, const char *title)
+{
+	struct heatmap hm;
+	int ret = 0;
+
+	if (!svg && !png)
+		return 0;
+	if (rankstate_heatmap(global, pass, &hm) < 0)
+		return -1;
+	if (svg && heatmap_write(&hm, svg, HEATMAP_SVG, title) < 0)
+		ret = -1;
+	if (ret == 0 && png && heatmap_write(&hm, png, HEATMAP_PNG, title) < 0)
+		ret = -1;
+	heatmap_release(&hm);
+	return ret;
 }
 
 void rank_stats_title(char *buf, size_t len, const char *binary,
@@ -189,6 +208,8 @@ int cmd_rank_stats(struct egprof_opts *o)
 	    rankstate_report(st, &pass, tags, &rs) < 0)
 		goto out;
 	rank_stats_title(title, sizeof(title), cl.operands[0], ids, nfiles);
+	if (rank_stats_heatmaps(st, &pass, o->svg_path, o->png_path, title) < 0)
+		goto out;
 	ropts.files = sorted;
 	rankstats_print(stdout, rs, &ropts, title);
 	status = fflush(stdout) == 0 ? 0 : 1;

@@ -24,6 +24,8 @@ enum option_id {
 	OPT_FOLDED,
 	OPT_RANK_STATS,
 	OPT_JOBS,
+	OPT_SVG,
+	OPT_PNG,
 };
 
 struct option_spec {
@@ -67,6 +69,11 @@ static const struct option_spec table[] = {
 	  "APP FILES...|DIR: per-function statistics across MPI ranks" },
 	{ OPT_JOBS, "jobs", ARG_REQUIRED, "N",
 	  "read up to N profile files at once (default: the number of CPUs)" },
+	{ OPT_SVG, "svg", ARG_REQUIRED, "FILE",
+	  "with --rank-stats: draw the imbalance heat map (top functions x\n"
+	  "ranks) as SVG" },
+	{ OPT_PNG, "png", ARG_REQUIRED, "FILE",
+	  "with --rank-stats: draw the imbalance heat map as PNG" },
 };
 
 #define NOPTIONS (sizeof(table) / sizeof(table[0]))
@@ -156,6 +163,12 @@ static int apply(struct egprof_opts *o, const struct option_spec *s, const char 
 			return -1;
 		o->jobs = (int)v;
 		return 0;
+	case OPT_SVG:
+		o->svg_path = arg;
+		return 0;
+	case OPT_PNG:
+		o->png_path = arg;
+		return 0;
 	}
 	return error("internal error: option '--%s' has no handler", s->name);
 }
@@ -217,6 +230,9 @@ int options_parse(struct egprof_opts *o, int argc, char **argv)
 			return -1;
 	}
 	o->argv[o->argc] = NULL;
+	if ((o->svg_path || o->png_path) && o->mode != MODE_RANK_STATS)
+		return error("option '--%s' draws the --rank-stats heat map: use it with "
+			     "--rank-stats", o->svg_path ? "svg" : "png");
 	return 0;
 }
 

@@ -33,6 +33,8 @@ struct egprof_opts {
 	const char *folded_path;   /* --folded FILE */
 	double noise_sigmas;       /* --noise K: |d| < K*sqrt(nA+nB) is noise */
 	int jobs;                  /* --jobs N: files read at once (>= 1) */
+	const char *svg_path;      /* --svg FILE: --rank-stats heat map */
+	const char *png_path;      /* --png FILE */
 
 	/* What upstream gets: argv[0] and every argument that is not ours. */
 	int argc;

@@ -25,6 +25,10 @@ int rank_stats_read(const struct cmdline *cl, const char *argv0, int jobs,
 		    char *const *files, const uint64_t *rank_of, size_t nfiles,
 		    struct rankstate *st, FILE *spill);
 
+/* The heat maps --svg / --png ask for (NULL: none); title names the run. */
+int rank_stats_heatmaps(const struct rankstate *global, const struct rankpass *pass,
+			const char *svg, const char *png, const char *title);
+
 void rank_stats_title(char *buf, size_t len, const char *binary,
 		      const struct rank_id *ids, size_t n);
 

@@ -2,7 +2,8 @@
  * egprof-rankstats: `gprof --rank-stats` for runs too large for one
  * machine, as a tree reduction over MPI (doc/mpi.md).
  *
- *   mpirun -np P egprof-rankstats [--jobs N] [gprof options] APP FILES...|DIR
+ *   mpirun -np P egprof-rankstats [--jobs N] [--svg FILE] [--png FILE]
+ *                                 [gprof options] APP FILES...|DIR
  *
  * prints the same report as `gprof --rank-stats APP FILES...|DIR`, byte for
  * byte.  Both are drivers of one engine (ranks/rankstate.h):
@@ -265,7 +266,8 @@ static int parse_list(char *blob, size_t len, struct job_list *jl)
 static int usage(const struct mpi_ctx *m)
 {
 	if (m->rank == 0)
-		fprintf(stderr, "usage: mpirun -np P egprof-rankstats [--jobs N] [gprof options] "
+		fprintf(stderr, "usage: mpirun -np P egprof-rankstats [--jobs N] [--svg FILE] [--png FILE]\n"
+			"           [gprof options] "
 			"APP FILES...|DIR\n"
 			"prints gprof --rank-stats's report, read by P processes\n");
 	return 2;
@@ -296,7 +298,8 @@ out:
 	return r;
 }
 
-static int run(const struct mpi_ctx *m, int argc, char **argv, int jobs)
+static int run(const struct mpi_ctx *m, int argc, char **argv, int jobs, const char *svg,
+	       const char *png)
 {
 	static const struct tree_ops state_ops = { state_pack, state_merge_packed };
 	static const struct tree_ops pass_ops = { pass_pack, pass_merge_packed };
@@ -353,7 +356,8 @@ static int run(const struct mpi_ctx *m, int argc, char **argv, int jobs)
 	if (m->rank == 0 && !failed) {
 		struct rankstats_opts ropts = RANKSTATS_OPTS_INIT;
 
-		if (rankstate_report(global, &pass, jl.tags, &rs) < 0)
+		if (rankstate_report(global, &pass, jl.tags, &rs) < 0 ||
+		    rank_stats_heatmaps(global, &pass, svg, png, jl.title) < 0)
 			goto out;
 		ropts.files = jl.files;
 		rankstats_print(stdout, rs, &ropts, jl.title);
@@ -378,22 +382,33 @@ out:
 int main(int argc, char **argv)
 {
 	struct mpi_ctx m;
+	const char *svg = NULL, *png = NULL;
 	int jobs = 1, status, shift = 0;
 
 	MPI_Init(&argc, &argv);
 	error_set_program("egprof-rankstats");
 	MPI_Comm_rank(MPI_COMM_WORLD, &m.rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &m.nprocs);
-	if (argc > 2 && !strcmp(argv[1], "--jobs")) {
-		jobs = atoi(argv[2]);
-		shift = 2;
+	/* our options first, in any order; the rest is gprof's */
+	while (argc - shift > 2) {
+		const char *a = argv[shift + 1];
+
+		if (!strcmp(a, "--jobs"))
+			jobs = atoi(argv[shift + 2]);
+		else if (!strcmp(a, "--svg"))
+			svg = argv[shift + 2];
+		else if (!strcmp(a, "--png"))
+			png = argv[shift + 2];
+		else
+			break;
+		shift += 2;
 	}
 	if (argc - shift < 3 || jobs < 1 || !strcmp(argv[1], "-h") ||
 	    !strcmp(argv[1], "--help")) {
 		status = usage(&m);
 	} else {
 		argv[shift] = argv[0];
-		status = run(&m, argc - shift, argv + shift, jobs);
+		status = run(&m, argc - shift, argv + shift, jobs, svg, png);
 	}
 	MPI_Finalize();
 	return status;

@@ -587,22 +587,54 @@ int rankstate_finish(struct rankstate *st)
 /* ------------------------------------------------------------------------ */
 /* Pass 2                                                                   */
 
+/* Heat map rows first: largest max self time (the report's cost order),
+ * then most calls, then key order. */
+static int cmp_heat(const void *pa, const void *pb, void *ctx)
+{
+	const struct rankstate *st = ctx;
+	const struct rankstate_fn *a = &st->fns[*(const uint64_t *)pa];
+	const struct rankstate_fn *b = &st->fns[*(const uint64_t *)pb];
+
+	if (a->self_max != b->self_max)
+		return a->self_max > b->self_max ? -1 : 1;
+	if (a->calls_max != b->calls_max)
+		return a->calls_max > b->calls_max ? -1 : 1;
+	return *(const uint64_t *)pa < *(const uint64_t *)pb ? -1 : 1;
+}
+
 int rankpass_init(struct rankpass *pass, const struct rankstate *global)
 {
-	size_t i;
+	size_t i, n = 0;
+	uint64_t *idx;
 
 	memset(pass, 0, sizeof(*pass));
 	pass->nfns = global->nfns;
 	pass->first_absent = malloc((global->nfns ? global->nfns : 1) * sizeof(uint64_t));
-	if (!pass->first_absent)
+	idx = malloc((global->nfns ? global->nfns : 1) * sizeof(*idx));
+	if (!pass->first_absent || !idx) {
+		free(idx);
 		return error("out of memory");
-	for (i = 0; i < global->nfns; i++)
+	}
+	for (i = 0; i < global->nfns; i++) {
 		pass->first_absent[i] = RANKSTATE_NONE;
+		if (global->fns[i].self_max > 0)
+			idx[n++] = i;
+	}
+	qsort_r(idx, n, sizeof(*idx), cmp_heat, (void *)global);
+	pass->heat_rows = n < RANKSTATE_HEAT_ROWS ? n : RANKSTATE_HEAT_ROWS;
+	memcpy(pass->heat_fn, idx, pass->heat_rows * sizeof(*idx));
+	free(idx);
+	pass->heat_bins = global->nranks < RANKSTATE_HEAT_BINS ? global->nranks
+							      : RANKSTATE_HEAT_BINS;
+	pass->heat = calloc(pass->heat_rows * pass->heat_bins + 1, sizeof(*pass->heat));
+	if (!pass->heat)
+		return error("out of memory");
 	return 0;
 }
 
 void rankpass_release(struct rankpass *pass)
 {
+	free(pass->heat);
 	free(pass->first_absent);
 	free(pass->ranks);
 	memset(pass, 0, sizeof(*pass));
@@ -683,6 +715,14 @@ int rankstate_pass2(const struct rankstate *global, const struct rankstate *loca
 			}
 			k->ncalls_differ += f->median_known && calls != f->median_calls;
 		}
+		for (i = 0; i < pass->heat_rows; i++) {
+			uint64_t g = pass->heat_fn[i], v = stamp[g] == h.rank ? here[g].self : 0;
+			uint64_t *cell = &pass->heat[i * pass->heat_bins +
+				rankpass_bin(h.rank, global->nranks, pass->heat_bins)];
+
+			if (v > *cell)
+				*cell = v;
+		}
 	}
 	if (ferror(spill)) {
 		error("cannot read back the statistics' spill file");
@@ -704,9 +744,15 @@ int rankpass_merge(struct rankpass *into, const struct rankpass *from)
 	if (into->nfns != from->nfns)
 		return error("rank statistics passes of %llu and %llu functions cannot be merged",
 			     (unsigned long long)into->nfns, (unsigned long long)from->nfns);
+	if (into->heat_rows != from->heat_rows || into->heat_bins != from->heat_bins ||
+	    memcmp(into->heat_fn, from->heat_fn, into->heat_rows * sizeof(uint64_t)) != 0)
+		return error("rank statistics passes with different heat maps cannot be merged");
 	for (i = 0; i < into->nfns; i++)
 		if (from->first_absent[i] < into->first_absent[i])
 			into->first_absent[i] = from->first_absent[i];
+	for (i = 0; i < into->heat_rows * into->heat_bins; i++)
+		if (from->heat[i] > into->heat[i])
+			into->heat[i] = from->heat[i];
 	if (array_grow(&into->ranks, &into->cap, into->nranks + from->nranks + 1,
 		       sizeof(*into->ranks)) < 0)
 		return error("out of memory");
@@ -724,6 +770,10 @@ int rankpass_pack(const struct rankpass *pass, unsigned char **out, size_t *len)
 	put_u64(&b, pass->nfns);
 	put_u64(&b, pass->nranks);
 	put(&b, pass->first_absent, pass->nfns * sizeof(uint64_t));
+	put_u64(&b, pass->heat_rows);
+	put_u64(&b, pass->heat_bins);
+	put(&b, pass->heat_fn, pass->heat_rows * sizeof(uint64_t));
+	put(&b, pass->heat, pass->heat_rows * pass->heat_bins * sizeof(uint64_t));
 	for (i = 0; i < pass->nranks; i++) {
 		const struct rankpass_rank *k = &pass->ranks[i];
 		uint64_t v[] = { k->rank, k->self, k->calls, double_bits(k->time_dist),
@@ -762,6 +812,20 @@ int rankpass_unpack(const unsigned char *buf, size_t len, const char *what,
 	}
 	out->cap = n ? n : 1;
 	get(&r, out->first_absent, out->nfns * sizeof(uint64_t));
+	out->heat_rows = get_u64(&r);
+	out->heat_bins = get_u64(&r);
+	if (r.bad || out->heat_rows > RANKSTATE_HEAT_ROWS ||
+	    out->heat_bins > RANKSTATE_HEAT_BINS) {
+		rankpass_release(out);
+		return error("%s: truncated or corrupt rank statistics pass", what);
+	}
+	get(&r, out->heat_fn, out->heat_rows * sizeof(uint64_t));
+	out->heat = calloc(out->heat_rows * out->heat_bins + 1, sizeof(uint64_t));
+	if (!out->heat) {
+		rankpass_release(out);
+		return error("out of memory");
+	}
+	get(&r, out->heat, out->heat_rows * out->heat_bins * sizeof(uint64_t));
 	for (i = 0; i < n && !r.bad; i++) {
 		struct rankpass_rank *k = &out->ranks[i];
 		uint64_t v[8];

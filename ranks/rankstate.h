@@ -47,6 +47,8 @@
 #define RANKSTATE_SHARE_ONE ((uint64_t)1 << 32) /* a share of 1 */
 #define RANKSTATE_MAX_VALUES 32                 /* distinct call counts kept */
 #define RANKSTATE_NONE UINT64_MAX
+#define RANKSTATE_HEAT_ROWS 20   /* functions in the heat map */
+#define RANKSTATE_HEAT_BINS 400  /* rank columns at most; ranks are binned */
 
 struct rankstate_value {
 	uint64_t value, count;
@@ -112,7 +114,19 @@ struct rankpass {
 	uint64_t *first_absent;     /* per function: lowest rank it did not run on */
 	struct rankpass_rank *ranks;
 	size_t nranks, cap;
+	/* The heat map's data: the functions of largest max self time (the
+	 * report's first rows), and per bin of consecutive ranks the largest
+	 * self time (fixed ticks) of a rank in it: heat[row * bins + bin]. */
+	uint64_t heat_rows, heat_bins;
+	uint64_t heat_fn[RANKSTATE_HEAT_ROWS];   /* global function indices */
+	uint64_t *heat;
 };
+
+/* The bin of rank r among n ranks in `bins` bins. */
+static inline uint64_t rankpass_bin(uint64_t r, uint64_t n, uint64_t bins)
+{
+	return (uint64_t)(((unsigned __int128)r * bins) / n);
+}
 
 int rankpass_init(struct rankpass *pass, const struct rankstate *global);
 void rankpass_release(struct rankpass *pass);
