@@ -68,6 +68,12 @@ else
 	not_ok "the glob's report equals the directory's"
 	diff stats-dir.txt out.txt | diag
 fi
+readme "heat map" 'gprof --rank-stats --svg imbalance.svg ./app run1'
+if xmllint --noout imbalance.svg 2>/dev/null; then
+	ok "the README's heat map is an SVG that xmllint parses"
+else
+	not_ok "the README's heat map is an SVG that xmllint parses"
+fi
 readme "diff of two runs" 'gprof --diff ./app run1 run2'
 readme "sum of the README glob" 'gprof -s ./app run1/gmon.*'
 mv gmon.sum ours.sum
