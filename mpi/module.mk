@@ -59,3 +59,8 @@ ALL_TARGETS += mpi/egprof-rankstats
 CLEANFILES += mpi/egprof-rankstats.o
 endif
 endif
+
+UNIT_TESTS += testsuite/unit/test_rankstate
+testsuite/unit/test_rankstate: testsuite/unit/test_rankstate.o $(RANK_OBJS) \
+	diff/profile.o callpath/sidecar.o $(UTILS_OBJS)
+testsuite/unit/test_rankstate: UNIT_LIBS += $(CAIRO_LIBS)
