@@ -12,6 +12,7 @@
 #include <string.h>
 #include "diff/ranks.h"
 #include "ranks/heatmap.h"
+#include "ranks/rankpaths.h"
 #include "ranks/rankstate.h"
 #include "ranks/rankstats.h"
 #include "gprof-ext/cmdline.h"
@@ -131,7 +132,7 @@ fail:
  */
 int rank_stats_read(const struct cmdline *cl, const char *argv0, int jobs,
 		    char *const *files, const uint64_t *rank_of, size_t nfiles,
-		    struct rankstate *st, FILE *spill)
+		    struct rankstate *st, FILE *spill, struct rankpaths_syms *syms)
 {
 	struct upstream_job *job;
 	struct upstream_load req;
@@ -154,6 +155,9 @@ int rank_stats_read(const struct cmdline *cl, const char *argv0, int jobs,
 	progress_start(&pg, NULL, "rank files read", nfiles);
 	while ((r = upstream_load_next(job, &index, &p)) > 0) {
 		r = rankstate_add(st, p, rank_of ? rank_of[index] : index, spill);
+		/* one rank's symbols name the nodes of every rank's sidecar */
+		if (r == 0 && syms && !syms->names)
+			r = rankpaths_syms_init(syms, p);
 		profile_free(p);
 		if (r < 0)
 			break;
@@ -175,10 +179,12 @@ int cmd_rank_stats(struct egprof_opts *o)
 	struct rankstats *rs = NULL;
 	struct rankstats_opts ropts = RANKSTATS_OPTS_INIT;
 	FILE *spill = NULL;
+	struct rankpaths_syms syms;
 	char title[1024];
 	int status = 1;
 
 	memset(&pass, 0, sizeof(pass));
+	memset(&syms, 0, sizeof(syms));
 	if (check_ours(o) < 0 || rank_stats_split(o->argc, o->argv, &cl) < 0)
 		return 1;
 	if (gmon_operand_expand_all(cl.operands + 1, cl.noperands - 1, &files, &nfiles) < 0)
@@ -202,13 +208,15 @@ int cmd_rank_stats(struct egprof_opts *o)
 		error("cannot create a temporary file: %s", strerror(errno));
 		goto out;
 	}
-	if (rank_stats_read(&cl, o->argv[0], o->jobs, sorted, NULL, nfiles, st, spill) < 0 ||
+	if (rank_stats_read(&cl, o->argv[0], o->jobs, sorted, NULL, nfiles, st, spill,
+			    &syms) < 0 ||
 	    rankstate_finish(st) < 0 || rankpass_init(&pass, st) < 0 ||
 	    rankstate_pass2(st, st, spill, &pass) < 0 ||
 	    rankstate_report(st, &pass, tags, &rs) < 0)
 		goto out;
 	rank_stats_title(title, sizeof(title), cl.operands[0], ids, nfiles);
-	if (rank_stats_heatmaps(st, &pass, o->svg_path, o->png_path, title) < 0)
+	if (rankpaths_fill(rs, sorted, &syms, ropts.summary_items) < 0 ||
+	    rank_stats_heatmaps(st, &pass, o->svg_path, o->png_path, title) < 0)
 		goto out;
 	ropts.files = sorted;
 	rankstats_print(stdout, rs, &ropts, title);
@@ -217,6 +225,7 @@ int cmd_rank_stats(struct egprof_opts *o)
 		error("cannot write the report: %s", "write error on standard output");
 out:
 	rankstats_free(rs);
+	rankpaths_syms_release(&syms);
 	rankpass_release(&pass);
 	rankstate_free(st);
 	if (spill)

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include "diff/ranks.h"
 #include "gprof-ext/cmdline.h"
+#include "ranks/rankpaths.h"
 #include "ranks/rankstate.h"
 
 /* argv: gprof options, APP, FILES...|DIR (argv[0] the program).  Refuses
@@ -20,10 +21,11 @@ int rank_stats_split(int argc, char **argv, struct cmdline *cl);
 
 /* Read files[0..nfiles) (file i is rank rank_of[i], or i when rank_of is
  * NULL) with `jobs` workers and fold each into st, its sparse vector into
- * spill.  Shows a progress line on a terminal. */
+ * spill.  Shows a progress line on a terminal.  With syms (zeroed by the
+ * caller), the first profile's symbols are kept there (ranks/rankpaths.h). */
 int rank_stats_read(const struct cmdline *cl, const char *argv0, int jobs,
 		    char *const *files, const uint64_t *rank_of, size_t nfiles,
-		    struct rankstate *st, FILE *spill);
+		    struct rankstate *st, FILE *spill, struct rankpaths_syms *syms);
 
 /* The heat maps --svg / --png ask for (NULL: none); title names the run. */
 int rank_stats_heatmaps(const struct rankstate *global, const struct rankpass *pass,

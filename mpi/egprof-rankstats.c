@@ -31,6 +31,7 @@
 #include "gprof-ext/cmdline.h"
 #include "gprof-ext/operands.h"
 #include "gprof-ext/rank_stats.h"
+#include "ranks/rankpaths.h"
 #include "ranks/rankstate.h"
 #include "ranks/rankstats.h"
 #include "utils/error.h"
@@ -275,7 +276,8 @@ static int usage(const struct mpi_ctx *m)
 
 /* Pass 1 over this process's share: files rank, rank + P, ... */
 static int read_share(const struct mpi_ctx *m, const struct cmdline *cl, const char *argv0,
-		      int jobs, const struct job_list *jl, struct rankstate *st, FILE *spill)
+		      int jobs, const struct job_list *jl, struct rankstate *st, FILE *spill,
+		      struct rankpaths_syms *syms)
 {
 	size_t k = 0, i;
 	char **files = malloc((jl->n / (size_t)m->nprocs + 1) * sizeof(char *));
@@ -291,7 +293,8 @@ static int read_share(const struct mpi_ctx *m, const struct cmdline *cl, const c
 		rank_of[k++] = i;
 	}
 	if (k)
-		r = rank_stats_read(cl, argv0, jobs, files, rank_of, k, st, spill);
+		r = rank_stats_read(cl, argv0, jobs, files, rank_of, k, st, spill,
+				    m->rank == 0 ? syms : NULL);
 out:
 	free(files);
 	free(rank_of);
@@ -311,8 +314,10 @@ static int run(const struct mpi_ctx *m, int argc, char **argv, int jobs, const c
 	unsigned char *b = NULL;
 	size_t len = 0;
 	FILE *spill = NULL;
+	struct rankpaths_syms syms;
 	int failed = 0, status = 1;
 
+	memset(&syms, 0, sizeof(syms));
 	memset(&jl, 0, sizeof(jl));
 	memset(&pass, 0, sizeof(pass));
 	/* Process 0 checks the command line and says what is wrong; the
@@ -334,7 +339,7 @@ static int run(const struct mpi_ctx *m, int argc, char **argv, int jobs, const c
 	if (failed)
 		error("cannot create a temporary file: %s", strerror(errno));
 	else
-		failed = read_share(m, &cl, argv[0], jobs, &jl, st, spill) < 0;
+		failed = read_share(m, &cl, argv[0], jobs, &jl, st, spill, &syms) < 0;
 	if (any_failed(failed))
 		goto out;
 
@@ -357,6 +362,7 @@ static int run(const struct mpi_ctx *m, int argc, char **argv, int jobs, const c
 		struct rankstats_opts ropts = RANKSTATS_OPTS_INIT;
 
 		if (rankstate_report(global, &pass, jl.tags, &rs) < 0 ||
+		    rankpaths_fill(rs, jl.files, &syms, ropts.summary_items) < 0 ||
 		    rank_stats_heatmaps(global, &pass, svg, png, jl.title) < 0)
 			goto out;
 		ropts.files = jl.files;
@@ -369,6 +375,7 @@ static int run(const struct mpi_ctx *m, int argc, char **argv, int jobs, const c
 	status = failed;
 out:
 	rankstats_free(rs);
+	rankpaths_syms_release(&syms);
 	rankpass_release(&pass);
 	rankstate_free(global);
 	rankstate_free(st);

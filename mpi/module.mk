@@ -4,7 +4,7 @@
 #    and -s summing sidecars too (gprof-ext/cmd_sum.c);
 #  - egprof-sum, the MPI-parallel summing tool, built only when mpicc exists.
 # See doc/mpi.md.
-RANK_OBJS = diff/ranks.o ranks/rankstate.o ranks/rankstats.o ranks/rankstats_print.o \
+RANK_OBJS = diff/ranks.o ranks/rankstate.o ranks/rankstats.o ranks/rankstats_print.o ranks/rankpaths.o \
 	ranks/heatmap.o
 EGPROF_OBJS += $(RANK_OBJS) gprof-ext/cmd_sum.o
 # The heat map (--rank-stats --svg/--png) draws with cairo.

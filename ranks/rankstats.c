@@ -51,8 +51,13 @@ void rankstats_free(struct rankstats *rs)
 	for (i = 0; rs->ranks && i < rs->nranks; i++)
 		free(rs->ranks[i].tag);
 	for (i = 0; i < rs->nfns; i++) {
+		size_t k;
+
 		free(rs->fns[i].name);
 		free(rs->fns[i].file);
+		for (k = 0; k < rs->fns[i].npaths; k++)
+			free(rs->fns[i].paths[k]);
+		free(rs->fns[i].paths);
 	}
 	free(rs->ranks);
 	free(rs->fns);

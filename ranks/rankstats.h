@@ -50,7 +50,12 @@ struct rankstats_fn {
 	double max_ticks, mean_ticks; /* samples: the evidence behind max/mean */
 	size_t nran;        /* ranks on which it ran */
 	size_t only_rank;   /* with nran == 1: the one rank */
+	char **paths;       /* calling contexts carrying the imbalance, each
+			       "a>b>f: N calls on rank X, M on rank Y"
+			       (ranks/rankpaths.h); NULL when not computed */
+	size_t npaths;
 };
+#define RANKSTATS_PATHS 3   /* calling contexts shown per imbalanced function */
 
 struct rankstats_rank {
 	char *tag;          /* short name for columns ("3", "#5") */
@@ -92,6 +97,10 @@ void rankstats_free(struct rankstats *rs);
  * NULL when absent.  For the diff's noise rule: self_sd is the spread. */
 const struct rankstats_fn *rankstats_find(const struct rankstats *rs,
 					  const char *name, const char *file);
+
+/* The functions the summary calls imbalanced, most waited for first
+ * (indices into rs->fns, *n of them; the caller frees the array). */
+int rankstats_imbalanced(const struct rankstats *rs, size_t **idx, size_t *n);
 
 /* The report: per-function table, per-rank table, summary.  `title`
  * names what was read ("4 ranks of 'prog'"). */

@@ -101,29 +101,62 @@ static int cmp_wait(const void *pa, const void *pb, void *ctx)
 	return strcmp(a->name, b->name);
 }
 
-static void print_summary(FILE *fp, const struct rankstats *rs, size_t items)
+int rankstats_imbalanced(const struct rankstats *rs, size_t **idxp, size_t *np)
 {
 	const struct rankstats_fn **sel = malloc((rs->nfns + 1) * sizeof(*sel));
-	double mean = rs->total_self / (double)rs->nranks;
-	size_t i, n = 0, slow = 0, fast = 0;
+	size_t *idx = malloc((rs->nfns + 1) * sizeof(*idx));
+	size_t i, n = 0;
 
-	fprintf(fp, "\nSummary:\n");
-	if (!sel)
-		return;
+	*idxp = NULL;
+	*np = 0;
+	if (!sel || !idx) {
+		free(sel);
+		free(idx);
+		return -1;
+	}
 	for (i = 0; i < rs->nfns; i++)
 		if (rs->fns[i].imbalance > 0 && significant(&rs->fns[i]))
 			sel[n++] = &rs->fns[i];
 	qsort_r(sel, n, sizeof(*sel), cmp_wait, (void *)rs);
+	for (i = 0; i < n; i++)
+		idx[i] = (size_t)(sel[i] - rs->fns);
+	free(sel);
+	*idxp = idx;
+	*np = n;
+	return 0;
+}
+
+static void print_summary(FILE *fp, const struct rankstats *rs, size_t items)
+{
+	const struct rankstats_fn **sel = malloc((rs->nfns + 1) * sizeof(*sel));
+	double mean = rs->total_self / (double)rs->nranks;
+	size_t i, n = 0, slow = 0, fast = 0, *idx;
+
+	fprintf(fp, "\nSummary:\n");
+	if (!sel)
+		return;
+	if (rankstats_imbalanced(rs, &idx, &n) < 0) {
+		free(sel);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		sel[i] = &rs->fns[idx[i]];
+	free(idx);
 	fprintf(fp, "  most imbalanced functions (by the time the other ranks wait, "
 		"ranks x max - total; slowest rank beyond sampling noise):\n");
 	if (!n)
 		fprintf(fp, "    none: no function's slowest rank is beyond sampling noise\n");
-	for (i = 0; i < n && i < items; i++)
+	for (i = 0; i < n && i < items; i++) {
+		size_t k;
+
 		fprintf(fp, "    %-24s wait %.2f s  imbal %.2f  max %.2f s on rank %s, "
 			"min %.2f s on rank %s\n",
 			sel[i]->name, wait_of(rs, sel[i]), sel[i]->imbalance, sel[i]->self_max,
 			rs->ranks[sel[i]->self_max_rank].tag, sel[i]->self_min,
 			rs->ranks[sel[i]->self_min_rank].tag);
+		for (k = 0; k < sel[i]->npaths; k++)
+			fprintf(fp, "      via %s\n", sel[i]->paths[k]);
+	}
 
 	n = 0;
 	for (i = 0; i < rs->nfns; i++)
