@@ -5,6 +5,7 @@
 # generated from one real run by testsuite/mpi/gen_ranks.py.
 #
 #   bench/mpi/scale.sh [--builddir DIR] [--sizes "1024 4096 16384"] [--rounds N]
+#                      [--variants "single np1 np2 np4"]
 #
 # Runs are paired and interleaved (each round runs every variant once, in
 # rotated order) so the shared machine's noise hits all alike.  Prints per
@@ -17,12 +18,14 @@ srcdir=$(cd "$here/../.." && pwd)
 builddir=$srcdir
 sizes="1024 4096 16384"
 rounds=3
+variants=(single np1 np2 np4)
 while [ $# -gt 0 ]; do
 	case $1 in
 	--builddir) builddir=$(cd "$2" && pwd); shift 2 ;;
 	--sizes) sizes=$2; shift 2 ;;
 	--rounds) rounds=$2; shift 2 ;;
-	*) sed -n '2,16p' "$0"; exit 2 ;;
+	--variants) read -r -a variants <<<"$2"; shift 2 ;;
+	*) sed -n '2,17p' "$0"; exit 2 ;;
 	esac
 done
 EGPROF=$builddir/gprof-ext/gprof
@@ -44,31 +47,39 @@ printf '%7s  %-28s %8s %8s %8s\n' files variant "wall s" "RSS MB" "x single"
 for n in $sizes; do
 	mkdir -p "r$n"
 	for i in $(seq 0 $((n - 1))); do ln -sf "../all/gmon.$i" "r$n/gmon.$i"; done
-	variants=(single np1 np2 np4)
 	: >"times.$n"
+	nv=${#variants[@]}
 	for r in $(seq "$rounds"); do
-		for k in 0 1 2 3; do
-			v=${variants[$(( (k + r) % 4 ))]}
+		for k in $(seq 0 $((nv - 1))); do
+			v=${variants[$(( (k + r) % nv ))]}
 			case $v in
 			single) cmd=("$EGPROF" --rank-stats prog "r$n") ;;
 			np*) cmd=(mpirun $root --oversubscribe -np "${v#np}" "$RS" prog "r$n") ;;
 			esac
 			/usr/bin/time -f "%e %M" -o t.out "${cmd[@]}" >"out.$v" 2>/dev/null
 			echo "$r $v $(cat t.out)" >>"times.$n"
-			if [ "$v" != single ] && [ -f out.single ] && ! cmp -s out.single "out.$v"; then
-				echo "# $n files, $v: report DIFFERS from gprof --rank-stats"
-			fi
 		done
 	done
 	for v in "${variants[@]}"; do
-		awk -v v="$v" -v n="$n" '
-			{ t[$1, $2] = $3; m[$1, $2] = $4; rounds[$1] = 1 }
-			END {
-				k = 0
-				for (r in rounds) { w[++k] = t[r, v]; x[k] = t[r, v] / t[r, "single"]; mm = m[r, v] > mm ? m[r, v] : mm }
-				asort(w); asort(x)
-				printf "%7d  %-28s %8.2f %8.1f %8.2f\n", n, v == "single" ? "gprof --rank-stats" : "mpirun -" v " egprof-rankstats",
-					w[int((k + 1) / 2)], mm / 1024, x[int((k + 1) / 2)]
-			}' "times.$n"
+		if [ "$v" != single ] && [ -f out.single ] && ! cmp -s out.single "out.$v"; then
+			echo "# $n files, $v: report DIFFERS from gprof --rank-stats"
+		fi
 	done
+	rm -f out.*
+	python3 - "$n" "times.$n" "${variants[@]}" <<'PY'
+import statistics, sys
+n, path, variants = sys.argv[1], sys.argv[2], sys.argv[3:]
+t, m = {}, {}
+for line in open(path):
+    r, v, wall, rss = line.split()
+    t[r, v], m[r, v] = float(wall), int(rss)
+rounds = sorted({r for r, _ in t})
+for v in variants:
+    walls = [t[r, v] for r in rounds if (r, v) in t]
+    ratios = [t[r, v] / t[r, "single"] for r in rounds if (r, v) in t and (r, "single") in t]
+    name = "gprof --rank-stats" if v == "single" else f"mpirun -{v} egprof-rankstats"
+    print(f"{n:>7}  {name:<28} {statistics.median(walls):8.2f} "
+          f"{max(m[r, v] for r in rounds if (r, v) in t) / 1024:8.1f} "
+          f"{statistics.median(ratios) if ratios else float('nan'):8.2f}")
+PY
 done
