@@ -12,14 +12,7 @@ set -u
 . "$SRCDIR/testsuite/e2e/lib.sh"
 cd "$WORKDIR" || exit 1
 
-cat >prog.c <<'C'
-volatile double sink;
-__attribute__((noinline)) void relax(int n) { for (int i = 0; i < n * 20000; i++) sink += i * 0.5; }
-__attribute__((noinline)) void halo(int n) { for (int i = 0; i < n * 8000; i++) sink += i; }
-__attribute__((noinline)) void step(int n) { relax(n); halo(n); }
-int main(void) { for (int k = 0; k < 300; k++) step(k % 5 + 1); return 0; }
-C
-if gcc -pg -O1 -o prog prog.c >build.log 2>&1 && ./prog && [ -s gmon.out ] &&
+if e2e_relax_halo &&
    python3 "$SRCDIR/testsuite/mpi/gen_ranks.py" gmon.out ranks 4096 &&
    [ "$(ls ranks | wc -l)" = 4096 ]; then
 	ok "a -pg program runs; 4,096 rank files generated from its gmon.out"
@@ -55,13 +48,10 @@ else
 	diag <totals.diff
 fi
 
-if ! command -v mpirun >/dev/null || ! [ -x "$BUILDDIR/mpi/egprof-rankstats" ]; then
+if ! e2e_mpi_setup || ! [ -x "$BUILDDIR/mpi/egprof-rankstats" ]; then
 	ok "# SKIP mpirun or egprof-rankstats not built (OpenMPI missing)"
 	e2e_done
 fi
-MPIRUN=(mpirun --oversubscribe)
-[ "$(id -u)" = 0 ] && MPIRUN+=(--allow-run-as-root)
-export OMPI_MCA_btl_vader_single_copy_mechanism=none  # containers without CMA
 
 for np in 4 3; do
 	"${MPIRUN[@]}" -np $np "$BUILDDIR/mpi/egprof-rankstats" prog ranks >mpi$np.out 2>mpi$np.err

@@ -12,13 +12,7 @@ set -u
 . "$SRCDIR/testsuite/e2e/lib.sh"
 cd "$WORKDIR" || exit 1
 
-cat >prog.c <<'C'
-volatile double sink;
-__attribute__((noinline)) void relax(int n) { for (int i = 0; i < n * 20000; i++) sink += i * 0.5; }
-__attribute__((noinline)) void halo(int n) { for (int i = 0; i < n * 8000; i++) sink += i; }
-int main(void) { for (int k = 0; k < 300; k++) { relax(k % 5 + 1); halo(k % 3 + 1); } return 0; }
-C
-if gcc -pg -O1 -o prog prog.c >build.log 2>&1 && ./prog &&
+if e2e_relax_halo &&
    python3 "$SRCDIR/testsuite/mpi/gen_ranks.py" gmon.out r4 4 &&
    python3 "$SRCDIR/testsuite/mpi/gen_ranks.py" gmon.out r1000 1000; then
 	ok "a -pg program runs; 4 and 1,000 rank files generated"
@@ -106,10 +100,7 @@ else
 	diag <bad.err
 fi
 
-if command -v mpirun >/dev/null && [ -x "$BUILDDIR/mpi/egprof-rankstats" ]; then
-	MPIRUN=(mpirun --oversubscribe)
-	[ "$(id -u)" = 0 ] && MPIRUN+=(--allow-run-as-root)
-	export OMPI_MCA_btl_vader_single_copy_mechanism=none
+if e2e_mpi_setup && [ -x "$BUILDDIR/mpi/egprof-rankstats" ]; then
 	"${MPIRUN[@]}" -np 3 "$BUILDDIR/mpi/egprof-rankstats" --png mpi1000.png prog r1000 \
 		>mpi.out 2>mpi.err
 	"$EGPROF" --rank-stats --png one1000.png prog r1000 >/dev/null 2>&1

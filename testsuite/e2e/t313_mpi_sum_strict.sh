@@ -12,24 +12,15 @@
 set -u
 . "$SRCDIR/testsuite/e2e/lib.sh"
 
-if ! command -v mpirun >/dev/null || ! [ -x "$BUILDDIR/mpi/egprof-sum" ]; then
+if ! e2e_mpi_setup || ! [ -x "$BUILDDIR/mpi/egprof-sum" ]; then
 	echo "ok 1 - # SKIP mpirun or egprof-sum not built (OpenMPI missing)"
 	echo "1..1"
 	exit 0
 fi
 cd "$WORKDIR" || exit 1
-MPIRUN=(mpirun --oversubscribe)
-[ "$(id -u)" = 0 ] && MPIRUN+=(--allow-run-as-root)
-export OMPI_MCA_btl_vader_single_copy_mechanism=none
 SUM="$BUILDDIR/mpi/egprof-sum"
 
-cat >prog.c <<'C'
-volatile double sink;
-__attribute__((noinline)) void relax(int n) { for (int i = 0; i < n * 20000; i++) sink += i * 0.5; }
-__attribute__((noinline)) void halo(int n) { for (int i = 0; i < n * 8000; i++) sink += i; }
-int main(void) { for (int k = 0; k < 300; k++) { relax(k % 5 + 1); halo(k % 3 + 1); } return 0; }
-C
-gcc -pg -O1 -o prog prog.c && ./prog || { not_ok "build and run"; e2e_done; }
+e2e_relax_halo || { not_ok "build and run"; diag <build.log; e2e_done; }
 
 # mutate.py TEMPLATE OUT MODE: big (every sampled bin 60000, every arc
 # 0xF0000000), overlap (a second histogram shifted by half its range),

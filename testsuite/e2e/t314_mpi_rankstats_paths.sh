@@ -47,10 +47,7 @@ else
 	diag <stats.err
 fi
 
-if command -v mpirun >/dev/null && [ -x "$BUILDDIR/mpi/egprof-rankstats" ]; then
-	MPIRUN=(mpirun --oversubscribe)
-	[ "$(id -u)" = 0 ] && MPIRUN+=(--allow-run-as-root)
-	export OMPI_MCA_btl_vader_single_copy_mechanism=none
+if e2e_mpi_setup && [ -x "$BUILDDIR/mpi/egprof-rankstats" ]; then
 	"${MPIRUN[@]}" -np 2 "$BUILDDIR/mpi/egprof-rankstats" prog run >mpi.out 2>mpi.err
 	if cmp -s stats.out mpi.out; then
 		ok "mpirun -np 2 egprof-rankstats prints the same paths"
