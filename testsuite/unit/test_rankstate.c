@@ -207,7 +207,7 @@ static void test_rankstate__unpack_refuses_a_truncated_state(void **state)
 
 int main(void)
 {
-	static char t[NRANKS][4];
+	static char t[NRANKS][16];
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rankstate__three_readers_merged_give_the_single_report),
 		cmocka_unit_test(test_rankstate__ties_go_to_the_lower_rank_and_absent_ranks_count_zero),
