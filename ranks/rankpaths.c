@@ -184,7 +184,8 @@ int rankpaths_fill(struct rankstats *rs, char *const *files,
 		ret = collect(&ps, files[f->self_max_rank], syms, f->name, 0);
 		if (ret == 0 && f->self_min_rank != f->self_max_rank)
 			ret = collect(&ps, files[f->self_min_rank], syms, f->name, 1);
-		qsort(ps.v, ps.n, sizeof(*ps.v), cmp_gap);
+		if (ps.n)
+			qsort(ps.v, ps.n, sizeof(*ps.v), cmp_gap);
 		f->paths = calloc(RANKSTATS_PATHS, sizeof(char *));
 		if (!f->paths)
 			ret = error("out of memory");

@@ -234,7 +234,8 @@ int rankstate_add(struct rankstate *st, const struct profile *p, uint64_t rank, 
 		ne++;
 	}
 	/* Aliases (two symbols, one key) are one function. */
-	qsort(e, ne, sizeof(*e), cmp_entry);
+	if (ne)
+		qsort(e, ne, sizeof(*e), cmp_entry);
 	for (i = k = 0; i < ne; i++) {
 		if (k && e[k - 1].fn == e[i].fn) {
 			e[k - 1].self += e[i].self;
@@ -559,6 +560,8 @@ int rankstate_finish(struct rankstate *st)
 {
 	size_t i, j;
 
+	if (!st->nfns)
+		return 0;
 	qsort(st->fns, st->nfns, sizeof(*st->fns), cmp_key);
 	memset(st->slots, 0, st->nslots * sizeof(*st->slots));
 	for (i = 0; i < st->nfns; i++)
@@ -620,7 +623,8 @@ int rankpass_init(struct rankpass *pass, const struct rankstate *global)
 		if (global->fns[i].self_max > 0)
 			idx[n++] = i;
 	}
-	qsort_r(idx, n, sizeof(*idx), cmp_heat, (void *)global);
+	if (n)
+		qsort_r(idx, n, sizeof(*idx), cmp_heat, (void *)global);
 	pass->heat_rows = n < RANKSTATE_HEAT_ROWS ? n : RANKSTATE_HEAT_ROWS;
 	memcpy(pass->heat_fn, idx, pass->heat_rows * sizeof(*idx));
 	free(idx);
@@ -990,7 +994,8 @@ int rankstate_report(const struct rankstate *st, const struct rankpass *pass,
 	for (i = 0; i < n; i++)
 		rs->outliers[i] = i;
 	qsort_r(rs->outliers, n, sizeof(*rs->outliers), cmp_outlier, rs);
-	qsort(rs->fns, rs->nfns, sizeof(*rs->fns), cmp_fn);
+	if (rs->nfns)
+		qsort(rs->fns, rs->nfns, sizeof(*rs->fns), cmp_fn);
 	free(seen);
 	*out = rs;
 	return 0;

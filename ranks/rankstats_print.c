@@ -117,7 +117,8 @@ int rankstats_imbalanced(const struct rankstats *rs, size_t **idxp, size_t *np)
 	for (i = 0; i < rs->nfns; i++)
 		if (rs->fns[i].imbalance > 0 && significant(&rs->fns[i]))
 			sel[n++] = &rs->fns[i];
-	qsort_r(sel, n, sizeof(*sel), cmp_wait, (void *)rs);
+	if (n)
+		qsort_r(sel, n, sizeof(*sel), cmp_wait, (void *)rs);
 	for (i = 0; i < n; i++)
 		idx[i] = (size_t)(sel[i] - rs->fns);
 	free(sel);
