@@ -1,22 +1,30 @@
 /*
  * gprof --rank-stats APP FILES...|DIR: one profile per rank file, read in
- * parallel by the adapter (the binary's symbols once, a worker per file),
- * then statistics across ranks (diff/rankstats.h).  Ranks come from the
+ * parallel by the adapter (the binary's symbols once, a worker per file)
+ * and folded into bounded-memory statistics across ranks as it arrives
+ * (ranks/rankstate.h; mpi/egprof-rankstats.c is the MPI driver of the same
+ * engine).  Ranks come from the
  * call-path sidecars when the files have them (diff/ranks.h).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "diff/ranks.h"
-#include "diff/rankstats.h"
+#include "ranks/heatmap.h"
+#include "ranks/rankpaths.h"
+#include "ranks/rankstate.h"
+#include "ranks/rankstats.h"
 #include "export/rankstats_export.h"
 #include "gprof-ext/cmdline.h"
 #include "gprof-ext/commands.h"
 #include "gprof-ext/operands.h"
 #include "gprof-ext/gmon_check.h"
+#include "gprof-ext/rank_stats.h"
 #include "gprof-ext/upstream.h"
 #include "utils/error.h"
 #include "utils/outfile.h"
+#include "utils/progress.h"
 #include "utils/banned.h"
 
 #define NOT_PRINTED "it only changes gprof's own tables, which --rank-stats does not print"
@@ -70,8 +78,27 @@ static int check_ours(const struct egprof_opts *o)
 	return 0;
 }
 
-static void title_of(char *buf, size_t len, const char *binary,
-		     const struct rank_id *ids, size_t n)
+int rank_stats_heatmaps(const struct rankstate *global, const struct rankpass *pass,
+			struct outset *outs,
+			const char *svg, const char *png, const char *title)
+{
+	struct heatmap hm;
+	int ret = 0;
+
+	if (!svg && !png)
+		return 0;
+	if (rankstate_heatmap(global, pass, &hm) < 0)
+		return -1;
+	if (svg && heatmap_write(&hm, outs, svg, HEATMAP_SVG, title) < 0)
+		ret = -1;
+	if (ret == 0 && png && heatmap_write(&hm, outs, png, HEATMAP_PNG, title) < 0)
+		ret = -1;
+	heatmap_release(&hm);
+	return ret;
+}
+
+void rank_stats_title(char *buf, size_t len, const char *binary,
+		      const struct rank_id *ids, size_t n)
 {
 	size_t known = ranks_known(ids, n);
 
@@ -86,29 +113,86 @@ static void title_of(char *buf, size_t len, const char *binary,
 			 "the others #index", binary, n, known);
 }
 
+int rank_stats_split(int argc, char **argv, struct cmdline *cl)
+{
+	if (cmdline_split(cl, argc, argv) < 0)
+		return -1;
+	if (cmdline_check(cl, "--rank-stats", rules, sizeof(rules) / sizeof(rules[0]),
+			  "it does not apply to rank statistics") < 0)
+		goto fail;
+	if (cl->noperands < 2) {
+		error("--rank-stats needs the program and its rank files: APP FILES...|DIR");
+		goto fail;
+	}
+	return 0;
+fail:
+	cmdline_release(cl);
+	return -1;
+}
+
+/*
+ * Pass 1 of ranks/rankstate.h over every file, streamed: the loader's
+ * workers send one profile at a time, folded into the state and freed, so
+ * memory is O(functions) (plus the spill on disk) for any number of ranks.
+ */
+int rank_stats_read(const struct cmdline *cl, const char *argv0, int jobs, int force,
+		    char *const *files, const uint64_t *rank_of, size_t nfiles,
+		    struct rankstate *st, FILE *spill, struct rankpaths_syms *syms)
+{
+	struct upstream_job *job;
+	struct upstream_load req;
+	struct profile *p;
+	struct progress pg;
+	size_t index, done = 0;
+	int r;
+
+	memset(&req, 0, sizeof(req));
+	req.argv0 = argv0;
+	req.gprof_args = cl->args;
+	req.nargs = cl->nargs;
+	req.binary = cl->operands[0];
+	req.gmon_files = files;
+	req.ngmon = nfiles;
+	req.each = 1;
+	req.jobs = jobs;
+	req.force = force;
+	if (upstream_load_start(&req, &job) < 0)
+		return -1;
+	progress_start(&pg, NULL, "rank files read", nfiles);
+	while ((r = upstream_load_next(job, &index, &p)) > 0) {
+		r = rankstate_add(st, p, rank_of ? rank_of[index] : index, spill);
+		/* one rank's symbols name the nodes of every rank's sidecar */
+		if (r == 0 && syms && !syms->names)
+			r = rankpaths_syms_init(syms, p);
+		profile_free(p);
+		if (r < 0)
+			break;
+		progress_update(&pg, ++done);
+	}
+	progress_end(&pg);
+	upstream_load_free(job);
+	return r < 0 ? -1 : 0;
+}
+
 int cmd_rank_stats(struct egprof_opts *o)
 {
 	struct cmdline cl;
 	char **files = NULL, **sorted = NULL, **tags = NULL;
-	size_t nfiles = 0, nprof = 0, i, *order = NULL;
+	size_t nfiles = 0, i, *order = NULL;
 	struct rank_id *ids = NULL;
-	struct profile **profiles = NULL;
+	struct rankstate *st = NULL;
+	struct rankpass pass;
 	struct rankstats *rs = NULL;
-	struct upstream_job *job;
-	struct upstream_load req;
 	struct rankstats_opts ropts = RANKSTATS_OPTS_INIT;
+	FILE *spill = NULL;
+	struct rankpaths_syms syms;
 	char title[1024];
 	int status = 1;
 
-	if (check_ours(o) < 0 || cmdline_split(&cl, o->argc, o->argv) < 0)
+	memset(&pass, 0, sizeof(pass));
+	memset(&syms, 0, sizeof(syms));
+	if (check_ours(o) < 0 || rank_stats_split(o->argc, o->argv, &cl) < 0)
 		return 1;
-	if (cmdline_check(&cl, "--rank-stats", rules, sizeof(rules) / sizeof(rules[0]),
-			  "it does not apply to rank statistics") < 0)
-		goto out;
-	if (cl.noperands < 2) {
-		error("--rank-stats needs the program and its rank files: APP FILES...|DIR");
-		goto out;
-	}
 	if (gmon_operand_expand_all(cl.operands + 1, cl.noperands - 1, &files, &nfiles) < 0)
 		goto out;
 	for (i = 0; i < nfiles; i++)
@@ -119,7 +203,8 @@ int cmd_rank_stats(struct egprof_opts *o)
 	order = malloc(nfiles * sizeof(*order));
 	sorted = calloc(nfiles, sizeof(*sorted));
 	tags = calloc(nfiles, sizeof(*tags));
-	if (!order || !sorted || !tags) {
+	st = rankstate_new(nfiles);
+	if (!order || !sorted || !tags || !st) {
 		error("out of memory");
 		goto out;
 	}
@@ -128,24 +213,20 @@ int cmd_rank_stats(struct egprof_opts *o)
 		sorted[i] = ids[order[i]].gmon;   /* borrowed from ids */
 		tags[i] = ids[order[i]].tag;
 	}
-
-	memset(&req, 0, sizeof(req));
-	req.argv0 = o->argv[0];
-	req.gprof_args = cl.args;
-	req.nargs = cl.nargs;
-	req.binary = cl.operands[0];
-	req.gmon_files = sorted;
-	req.ngmon = nfiles;
-	req.each = 1;
-	req.jobs = o->jobs;
-	req.force = o->force;
-	if (upstream_load_start(&req, &job) < 0)
+	if (!(spill = tmpfile())) {
+		error("cannot create a temporary file: %s", strerror(errno));
 		goto out;
-	if (upstream_load_finish(job, &profiles, &nprof) < 0)
+	}
+	if (rank_stats_read(&cl, o->argv[0], o->jobs, o->force, sorted, NULL, nfiles, st, spill,
+			    &syms) < 0 ||
+	    rankstate_finish(st) < 0 || rankpass_init(&pass, st) < 0 ||
+	    rankstate_pass2(st, st, spill, &pass) < 0 ||
+	    rankstate_report(st, &pass, tags, &rs) < 0)
 		goto out;
-	if (rankstats_compute(profiles, tags, nprof, &rs) < 0)
+	rank_stats_title(title, sizeof(title), cl.operands[0], ids, nfiles);
+	if (rankpaths_fill(rs, sorted, &syms, ropts.summary_items) < 0 ||
+	    rank_stats_heatmaps(st, &pass, o->outs, o->svg_path, o->png_path, title) < 0)
 		goto out;
-	title_of(title, sizeof(title), cl.operands[0], ids, nfiles);
 	ropts.files = sorted;
 	if (o->format != TABLE_TEXT) {
 		status = rankstats_export(stdout, (enum table_format)o->format, rs, title,
@@ -156,9 +237,11 @@ int cmd_rank_stats(struct egprof_opts *o)
 	status = outfile_close_stdout() < 0 ? 1 : 0;
 out:
 	rankstats_free(rs);
-	for (i = 0; i < nprof; i++)
-		profile_free(profiles[i]);
-	free(profiles);
+	rankpaths_syms_release(&syms);
+	rankpass_release(&pass);
+	rankstate_free(st);
+	if (spill)
+		fclose(spill);
 	free(order);
 	free(sorted);
 	free(tags);

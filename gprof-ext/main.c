@@ -6,8 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "gprof-ext/cmdline.h"
 #include "gprof-ext/commands.h"
 #include "gprof-ext/gmon_check.h"
+#include "gprof-ext/operands.h"
 #include "gprof-ext/options.h"
 #include "gprof-ext/upstream.h"
 #include "export/table.h"
@@ -19,6 +21,57 @@ static void version_line(FILE *out)
 {
 	fprintf(out, "egprof %s: differential profiling extensions (--help lists them)\n",
 		EGPROF_VERSION);
+}
+
+/*
+ * Sidecars named among the gmon operands (a glob such as run1/gmon.*) are
+ * taken out of the argv every mode gets, upstream included: each is found
+ * beside its gmon file anyway.  Without a sidecar among the operands argv is
+ * untouched, so plain gprof stays GNU gprof byte for byte.  A command line
+ * upstream would refuse is left for upstream to report.
+ */
+static int drop_sidecar_operands(struct egprof_opts *o)
+{
+	struct cmdline cl;
+	char **ops;
+	size_t n, i, k;
+	int argc = 0, dropped;
+
+	if (cmdline_split_quiet(&cl, o->argc, o->argv) < 0)
+		return 0;
+	if (cl.noperands < 2) {
+		cmdline_release(&cl);
+		return 0;
+	}
+	n = cl.noperands - 1;
+	ops = malloc(n * sizeof(*ops));
+	if (!ops) {
+		cmdline_release(&cl);
+		return error("out of memory");
+	}
+	memcpy(ops, cl.operands + 1, n * sizeof(*ops));
+	dropped = gmon_operands_drop_sidecars(ops, &n);
+	if (dropped > 0) {
+		/* keep every argv element but the dropped operands (by identity) */
+		for (i = 0; i < (size_t)o->argc; i++) {
+			int keep = 1;
+			size_t j;
+
+			for (j = 1; j < cl.noperands && keep; j++)
+				if (o->argv[i] == cl.operands[j]) {
+					keep = 0;
+					for (k = 0; k < n; k++)
+						keep |= ops[k] == o->argv[i];
+				}
+			if (keep)
+				o->argv[argc++] = o->argv[i];
+		}
+		o->argv[argc] = NULL;
+		o->argc = argc;
+	}
+	free(ops);
+	cmdline_release(&cl);
+	return dropped < 0 ? -1 : 0;
 }
 
 static int uses_extensions(const struct egprof_opts *o)
@@ -70,7 +123,7 @@ int main(int argc, char **argv)
 	error_set_program(argv[0]);
 	upstream_set_hooks(&hooks);
 	options_init(&o);
-	if (options_parse(&o, argc, argv) < 0) {
+	if (options_parse(&o, argc, argv) < 0 || drop_sidecar_operands(&o) < 0) {
 		options_release(&o);
 		return 1;
 	}

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "callpath/sidecar.h"
 #include "gprof-ext/operands.h"
 #include "utils/array.h"
 #include "utils/error.h"
@@ -25,6 +26,8 @@ void operands_free(char **files, size_t n)
 		free(files[i]);
 	free(files);
 }
+
+
 
 static int ends_with(const char *s, const char *suffix)
 {
@@ -200,14 +203,21 @@ int gmon_operand_expand_quiet(const char *operand, char ***filesp, size_t *np)
 	return expand(operand, filesp, np, 1);
 }
 
-int gmon_operand_expand_all(char *const *operands, size_t noperands,
+int gmon_operand_expand_all(char *const *given, size_t noperands,
 			    char ***filesp, size_t *np)
 {
-	char **all = NULL;
+	char **all = NULL, **operands;
 	size_t n = 0, cap = 0, i;
 
 	*filesp = NULL;
 	*np = 0;
+	/* sidecars among the operands (run1/gmon.*) go with their gmon files */
+	operands = malloc((noperands + 1) * sizeof(*operands));
+	if (!operands)
+		return error("out of memory");
+	memcpy(operands, given, noperands * sizeof(*operands));
+	if (gmon_operands_drop_sidecars(operands, &noperands) < 0)
+		goto fail;
 	for (i = 0; i < noperands; i++) {
 		char **files;
 		size_t k;
@@ -223,10 +233,92 @@ int gmon_operand_expand_all(char *const *operands, size_t noperands,
 		n += k;
 		free(files); /* the paths moved to `all` */
 	}
+	free(operands);
 	*filesp = all;
 	*np = n;
 	return 0;
 fail:
+	free(operands);
 	operands_free(all, n);
 	return -1;
+}
+
+int operand_is_sidecar(const char *path)
+{
+	char magic[sizeof(SIDECAR_MAGIC) - 1];
+	struct stat st;
+	FILE *fp;
+	int ok;
+
+	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode) || !(fp = fopen(path, "rb")))
+		return 0;
+	ok = fread(magic, 1, sizeof(magic), fp) == sizeof(magic) &&
+	     !memcmp(magic, SIDECAR_MAGIC, sizeof(magic));
+	fclose(fp);
+	return ok;
+}
+
+/* Whether `gmon` names one of ops[] (as given, or the same file). */
+static int among(char *const *ops, size_t n, const char *gmon)
+{
+	struct stat a, b;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(ops[i], gmon))
+			return 1;
+	if (stat(gmon, &a) < 0)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (stat(ops[i], &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+			return 1;
+	return 0;
+}
+
+int gmon_operands_drop_sidecars(char **ops, size_t *np)
+{
+	size_t n = *np, i, k;
+	char *is_sc = calloc(n ? n : 1, 1);
+	int dropped = 0;
+
+	if (!is_sc)
+		return error("out of memory");
+	for (i = 0; i < n; i++)
+		is_sc[i] = (char)operand_is_sidecar(ops[i]);
+	for (i = 0; i < n; i++) {
+		size_t len = strlen(ops[i]), sl = strlen(SIDECAR_SUFFIX);
+		char *gmon;
+		int found;
+
+		if (!is_sc[i])
+			continue;
+		if (len <= sl || strcmp(ops[i] + len - sl, SIDECAR_SUFFIX) != 0) {
+			free(is_sc);
+			return error("'%s' is a call-path sidecar, not a gmon file; a sidecar "
+				     "is named after its gmon file ('GMON%s')", ops[i],
+				     SIDECAR_SUFFIX);
+		}
+		if (!(gmon = strndup(ops[i], len - sl))) {
+			free(is_sc);
+			return error("out of memory");
+		}
+		found = among(ops, n, gmon);
+		if (!found) {
+			error("'%s' is a call-path sidecar, and its gmon file '%s' is not "
+			      "among the operands", ops[i], gmon);
+			free(gmon);
+			free(is_sc);
+			return -1;
+		}
+		free(gmon);
+	}
+	for (i = k = 0; i < n; i++) {
+		if (is_sc[i])
+			dropped++;
+		else
+			ops[k++] = ops[i];
+	}
+	*np = k;
+	free(is_sc);
+	return dropped;
 }

@@ -21,10 +21,24 @@
 int gmon_operand_expand(const char *operand, char ***files, size_t *n);
 /* The same without a word on stderr (for looking ahead: -1 on any problem). */
 int gmon_operand_expand_quiet(const char *operand, char ***files, size_t *n);
-/* Every operand expanded, in order, into one array (same ownership). */
+/* Every operand expanded, in order, into one array (same ownership);
+ * call-path sidecars among them go with their gmon files
+ * (gmon_operands_drop_sidecars() below). */
 int gmon_operand_expand_all(char *const *operands, size_t noperands,
 			    char ***files, size_t *n);
 int gmon_operand_is_dir(const char *operand);
 void operands_free(char **files, size_t n);
+
+/*
+ * Call-path sidecars among the operands (issue 14: `gprof -s app run1/gmon.*`
+ * matches gmon.4181.callpath too).  A sidecar is recognised by its magic,
+ * not its name, and is taken as its gmon file's sidecar, which every mode
+ * finds beside the gmon file anyway: it is dropped from ops[] (compacted in
+ * place, *n updated).  Its gmon file (the name without ".callpath") must be
+ * among the operands, else the sidecar would be silently ignored: error.
+ * Returns how many were dropped, or -1 after an error naming the file.
+ */
+int operand_is_sidecar(const char *path);
+int gmon_operands_drop_sidecars(char **ops, size_t *n);
 
 #endif

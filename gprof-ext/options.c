@@ -64,9 +64,10 @@ static const struct option_spec table[] = {
 	{ OPT_GRAPHML, "graphml", ARG_REQUIRED, "FILE",
 	  "write the call graph as GraphML (yEd, networkx, Gephi)" },
 	{ OPT_SVG, "svg", ARG_REQUIRED, "FILE",
-	  "draw the call graph as SVG (graphviz's dot layout)" },
+	  "draw the call graph as SVG (graphviz's dot layout); with\n"
+	  "--rank-stats, the imbalance heat map (top functions x ranks)" },
 	{ OPT_PNG, "png", ARG_REQUIRED, "FILE",
-	  "draw the call graph as PNG" },
+	  "draw the call graph (with --rank-stats: the heat map) as PNG" },
 	{ OPT_NODE_THRES, "node-thres", ARG_REQUIRED, "PCT",
 	  "graphs: leave out functions whose time is under PCT% of the\n"
 	  "total time (diff: of the sum of |self differences|); default 0.5" },
@@ -206,6 +207,7 @@ static int apply(struct egprof_opts *o, const struct option_spec *s, const char 
 		return 0;
 	case OPT_FORCE:
 		o->force = 1;
+		return 0;
 	case OPT_SVG:
 		o->svg_path = arg;
 		return 0;

@@ -620,7 +620,12 @@ static void ATTRIBUTE_NORETURN loader_main(const struct upstream_load *req, int 
 struct upstream_job {
 	pid_t pid;
 	int fd;              /* -1 once at EOF */
+	FILE *in;            /* the stream over fd (job_cookie_read), once read */
 	size_t nexpected;
+	size_t got;          /* profiles read */
+	long failed;         /* the file whose loader failed, -1 when none said */
+	int data_error;      /* the data was bad, and that was said */
+	int done;            /* 1: loader reaped after success, -1: after failure */
 	char *binary;
 	char **files;
 	char *pend;          /* bytes drained while another job was read */
@@ -830,6 +835,7 @@ int upstream_load_start(const struct upstream_load *req, struct upstream_job **j
 		close(job->fd);
 		goto oom;
 	}
+	job->failed = -1;
 	*jobp = job;
 	return 0;
 oom:
@@ -856,6 +862,14 @@ static void job_free(struct upstream_job *job)
 	free(job->binary);
 	free(job->pend);
 	free(job);
+}
+
+void upstream_load_free(struct upstream_job *job)
+{
+	if (!job)
+		return;
+	upstream_load_stop(job);
+	job_free(job);
 }
 
 /* The gmon files a loaded profile came from: all of them for a sum, the
@@ -912,52 +926,61 @@ static void report_failure(const struct upstream_job *job, long failed, int stat
 		error("cannot read the profiles of '%s' (%zu files)", job->binary, nfiles);
 }
 
-int upstream_load_finish(struct upstream_job *job, struct profile ***profilesp, size_t *np)
+int upstream_load_next(struct upstream_job *job, size_t *index, struct profile **out)
 {
-	struct profile **profiles = calloc(job->nexpected, sizeof(*profiles));
-	cookie_io_functions_t io = { job_cookie_read, NULL, NULL, NULL };
-	FILE *in = fopencookie(job, "r", io);
-	size_t got = 0, i;
-	long failed = -1;
-	int status = 0, ret = -1, data_error = 0;
+	uint64_t hdr[2];
+	struct profile *p = NULL;
 
-	*profilesp = NULL;
-	*np = 0;
-	if (!profiles || !in) {
-		error("out of memory");
-		goto wait;
-	}
-	while (got < job->nexpected) {
-		uint64_t hdr[2];
-		const char *what;
+	*out = NULL;
+	if (job->done)
+		return job->done < 0 ? -1 : 0;
+	if (!job->in) {
+		cookie_io_functions_t io = { job_cookie_read, NULL, NULL, NULL };
 
-		if (fread(hdr, sizeof(hdr), 1, in) != 1)
-			break; /* the loader stopped: its status says why */
-		if (hdr[0] >= job->nexpected) {
-			error("cannot read the profiles of '%s' from its loader: "
-			      "a frame for file %llu of %zu", job->binary,
-			      (unsigned long long)hdr[0], job->nexpected);
-			data_error = 1;
-			break;
+		if (!(job->in = fopencookie(job, "r", io))) {
+			error("out of memory");
+			job->data_error = 1;
+			return upstream_load_stop(job);
 		}
-		what = job->files[hdr[0]];
-		if (hdr[1] == FRAME_FAILED) {
-			/* With a sum, index 0 stands for all the files. */
-			failed = job->nexpected > 1 ? (long)hdr[0] : -1;
-			break;
-		}
-		if (profile_read(in, what, &profiles[hdr[0]]) < 0) {
-			data_error = 1;
-			break;
-		}
-		/* Upstream does not keep the names it read; we know them. */
-		if (name_gmon_files(profiles[hdr[0]], job, hdr[0]) < 0)
-			break;
-		got++;
 	}
-wait:
-	if (in)
-		fclose(in);
+	if (job->got == job->nexpected)
+		return upstream_load_stop(job);
+	if (fread(hdr, sizeof(hdr), 1, job->in) != 1)
+		return upstream_load_stop(job); /* the loader stopped: its status says why */
+	if (hdr[0] >= job->nexpected) {
+		error("cannot read the profiles of '%s' from its loader: "
+		      "a frame for file %llu of %zu", job->binary,
+		      (unsigned long long)hdr[0], job->nexpected);
+		job->data_error = 1;
+		return upstream_load_stop(job);
+	}
+	if (hdr[1] == FRAME_FAILED) {
+		/* With a sum, index 0 stands for all the files. */
+		job->failed = job->nexpected > 1 ? (long)hdr[0] : -1;
+		return upstream_load_stop(job);
+	}
+	/* Upstream does not keep the names it read; we know them. */
+	if (profile_read(job->in, job->files[hdr[0]], &p) < 0 ||
+	    name_gmon_files(p, job, hdr[0]) < 0) {
+		profile_free(p);
+		job->data_error = 1;
+		return upstream_load_stop(job);
+	}
+	job->got++;
+	*index = hdr[0];
+	*out = p;
+	return 1;
+}
+
+int upstream_load_stop(struct upstream_job *job)
+{
+	int status = 0;
+
+	if (job->done)
+		return job->done < 0 ? -1 : 0;
+	if (job->in)
+		fclose(job->in);
+	job->in = NULL;
 	/* Closed before waiting: a loader still writing gets EPIPE (it ignores
 	 * SIGPIPE) and exits instead of blocking. */
 	job_close(job);
@@ -968,18 +991,42 @@ wait:
 			;
 	if (job->reaped && WIFSTOPPED(job->status))
 		status = SIGKILL; /* a wait status "killed by SIGKILL" */
-	if (got == job->nexpected && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+	if (job->got == job->nexpected && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+		job->done = 1;
+		return 0;
+	}
+	report_failure(job, job->failed, status, job->data_error);
+	job->done = -1;
+	return -1;
+}
+
+int upstream_load_finish(struct upstream_job *job, struct profile ***profilesp, size_t *np)
+{
+	struct profile **profiles = calloc(job->nexpected, sizeof(*profiles));
+	struct profile *p;
+	size_t i, index;
+	int r;
+
+	*profilesp = NULL;
+	*np = 0;
+	if (!profiles) {
+		error("out of memory");
+		job->data_error = 1;
+		upstream_load_free(job);
+		return -1;
+	}
+	while ((r = upstream_load_next(job, &index, &p)) > 0)
+		profiles[index] = p;
+	if (r == 0) {
 		*profilesp = profiles;
-		*np = got;
-		ret = 0;
+		*np = job->nexpected;
 	} else {
-		report_failure(job, failed, status, data_error);
-		for (i = 0; profiles && i < job->nexpected; i++)
+		for (i = 0; i < job->nexpected; i++)
 			profile_free(profiles[i]);
 		free(profiles);
 	}
-	job_free(job);
-	return ret;
+	upstream_load_free(job);
+	return r;
 }
 
 /* ------------------------------------------------------------------------ */

@@ -51,12 +51,30 @@ struct upstream_job;
 
 int upstream_load_start(const struct upstream_load *req, struct upstream_job **job);
 /* On success *profiles is a malloc'd array of *n profiles (one, or one per
- * gmon file with `each`, in the order given); the caller owns both. */
+ * gmon file with `each`, in the order given); the caller owns both.  Frees
+ * the job. */
 int upstream_load_finish(struct upstream_job *job, struct profile ***profiles, size_t *n);
 
 /* Check that each gmon file belongs to the binary upstream has read
  * (gmon_owner.h).  0, or -1 (reported, naming both files). */
 int upstream_check_gmon(const char *binary, char *const *files, size_t n);
+/*
+ * Streaming, for many files (--rank-stats over thousands of ranks): one
+ * profile at a time, in the order the workers finish, so the caller holds
+ * one profile, not all of them.
+ *
+ *   while ((r = upstream_load_next(job, &i, &p)) > 0) { ...use p (file i)...;
+ *           profile_free(p); }
+ *   upstream_load_free(job);         r == 0: all read; r < 0: reported
+ *
+ * upstream_load_next returns 1 with a profile the caller owns, 0 after the
+ * last one (the loader exited cleanly), -1 on failure (reported, naming
+ * the file).  upstream_load_stop ends reading early (the loader gets EPIPE
+ * and is reaped); upstream_load_free stops and frees the job.
+ */
+int upstream_load_next(struct upstream_job *job, size_t *index, struct profile **out);
+int upstream_load_stop(struct upstream_job *job);
+void upstream_load_free(struct upstream_job *job);
 
 /* The profile upstream computed in this process, after upstream_main
  * returned (for exports of a single profile next to gprof's own output). */

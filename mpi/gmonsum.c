@@ -91,18 +91,35 @@ void gmonsum_release(struct gmonsum *s)
  * made when it has none.  NULL (reported) when h does not fit it or when
  * out of memory; `what` names h's source in the message.
  */
-static uint32_t *sum_bins(struct gmonsum *s, const struct gmonsum_hist *h, const char *what)
+static uint64_t *sum_bins(struct gmonsum *s, const struct gmonsum_hist *h, const char *what)
 {
 	struct gmonsum_hist *d = NULL;
 	size_t i;
 
-	for (i = 0; i < s->nhists; i++)
-		if (s->hists[i].lowpc == h->lowpc && s->hists[i].highpc == h->highpc)
+	/* gprof -s's rules (upstream hist.c, read_histogram_header and
+	 * hist_read_rec), so that what it refuses, this refuses too */
+	for (i = 0; i < s->nhists; i++) {
+		const struct gmonsum_hist *e = &s->hists[i];
+
+		if (e->lowpc == h->lowpc && e->highpc == h->highpc)
 			d = &s->hists[i];
-	if (d && (d->nbins != h->nbins || d->rate != h->rate ||
-		  memcmp(d->dimen, h->dimen, sizeof(d->dimen)) || d->abbrev != h->abbrev)) {
-		error("%s: cannot sum: %s", what,
-		      "histogram differs in bins, rate or dimension from the first file's");
+		else if (h->lowpc < e->highpc && e->lowpc < h->highpc) {
+			error("cannot sum '%s': overlapping histogram records "
+			      "(0x%llx-0x%llx and 0x%llx-0x%llx)", what,
+			      (unsigned long long)h->lowpc, (unsigned long long)h->highpc,
+			      (unsigned long long)e->lowpc, (unsigned long long)e->highpc);
+			return NULL;
+		}
+	}
+	if (s->nhists && (memcmp(s->hists[0].dimen, h->dimen, sizeof(h->dimen)) ||
+			  s->hists[0].abbrev != h->abbrev)) {
+		error("cannot sum '%s': dimension unit changed between histogram records "
+		      "(from '%.15s' to '%.15s')", what, s->hists[0].dimen, h->dimen);
+		return NULL;
+	}
+	if (d && (d->nbins != h->nbins || d->rate != h->rate)) {
+		error("cannot sum '%s': %s", what,
+		      "histogram differs in bins or rate from the first file's");
 		return NULL;
 	}
 	if (!d) {
@@ -113,7 +130,7 @@ static uint32_t *sum_bins(struct gmonsum *s, const struct gmonsum_hist *h, const
 		s->hists = q;
 		d = &s->hists[s->nhists];
 		*d = *h;
-		d->bins = calloc(h->nbins ? h->nbins : 1, sizeof(uint32_t));
+		d->bins = calloc(h->nbins ? h->nbins : 1, sizeof(uint64_t));
 		if (!d->bins)
 			goto oom;
 		s->nhists++;
@@ -184,7 +201,8 @@ int gmonsum_read(struct gmonsum *s, const char *path)
 
 		if (tag == TAG_HIST) {
 			struct gmonsum_hist h;
-			uint32_t *bins, k;
+			uint64_t *bins;
+			uint32_t k;
 
 			if (len - at < HIST_HDR)
 				goto truncated;
@@ -196,7 +214,7 @@ int gmonsum_read(struct gmonsum *s, const char *path)
 				goto out;
 			/* 16-bit bins on disk */
 			for (k = 0; k < h.nbins; k++, at += 2)
-				bins[k] += (uint32_t)(b[at] | b[at + 1] << 8);
+				bins[k] += (uint64_t)(b[at] | b[at + 1] << 8);
 		} else if (tag == TAG_ARC) {
 			if (len - at < ARC_REC)
 				goto truncated;
@@ -231,7 +249,7 @@ int gmonsum_add(struct gmonsum *dst, const struct gmonsum *src)
 
 	for (i = 0; i < src->nhists; i++) {
 		const struct gmonsum_hist *h = &src->hists[i];
-		uint32_t *bins = sum_bins(dst, h, "a partial sum");
+		uint64_t *bins = sum_bins(dst, h, "a partial sum");
 
 		if (!bins)
 			return -1;
@@ -247,7 +265,7 @@ int gmonsum_add(struct gmonsum *dst, const struct gmonsum *src)
 
 /*
  * Wire format between MPI processes (same binary, so no versioning):
- * u64 nfiles, u64 nhists, per hist: header (HIST_HDR bytes) + u32 bins,
+ * u64 nfiles, u64 nhists, per hist: header (HIST_HDR bytes) + u64 bins,
  * u64 narcs, per arc: from, self, count (u64 each).
  */
 int gmonsum_encode(const struct gmonsum *s, unsigned char **bufp, size_t *lenp)
@@ -256,7 +274,7 @@ int gmonsum_encode(const struct gmonsum *s, unsigned char **bufp, size_t *lenp)
 	unsigned char *b;
 
 	for (i = 0; i < s->nhists; i++)
-		len += HIST_HDR + 4 * (size_t)s->hists[i].nbins + 8;
+		len += HIST_HDR + 8 * (size_t)s->hists[i].nbins + 8;
 	b = malloc(len);
 	if (!b)
 		return error("out of memory");
@@ -269,7 +287,7 @@ int gmonsum_encode(const struct gmonsum *s, unsigned char **bufp, size_t *lenp)
 		put_hist_hdr(b + at, h);
 		at += HIST_HDR;
 		for (k = 0; k < h->nbins; k++)
-			put32(b + at, h->bins[k]), at += 4;
+			put64(b + at, h->bins[k]), at += 8;
 	}
 	put64(b + at, s->narcs), at += 8;
 	for (i = 0; i < s->narcs; i++) {
@@ -295,19 +313,20 @@ int gmonsum_decode(const unsigned char *b, size_t len, struct gmonsum *out)
 	nh = get64(b + 8);
 	for (i = 0; i < nh; i++) {
 		struct gmonsum_hist h;
-		uint32_t *bins, k;
+		uint64_t *bins;
+		uint32_t k;
 
 		if (len - at < HIST_HDR)
 			goto bad;
 		get_hist_hdr(b + at, &h);
 		at += HIST_HDR;
-		if ((len - at) / 4 < h.nbins)
+		if ((len - at) / 8 < h.nbins)
 			goto bad;
 		if (!(bins = sum_bins(out, &h, "a partial sum")))
 			goto fail;
-		/* 32-bit bins on the wire */
-		for (k = 0; k < h.nbins; k++, at += 4)
-			bins[k] += get32(b + at);
+		/* 64-bit bins on the wire */
+		for (k = 0; k < h.nbins; k++, at += 8)
+			bins[k] += get64(b + at);
 	}
 	if (len - at < 8)
 		goto bad;
@@ -337,6 +356,18 @@ static int cmp_arc(const void *pa, const void *pb)
 	return a->self < b->self ? -1 : a->self > b->self;
 }
 
+/*
+ * Exact sums in gprof's own format: bins are 16 bits and arc counts 32 bits
+ * on disk, but gprof adds the records of one address range (hist.c,
+ * hist_read_rec: into an int per bin) and the records of one arc (cg_arcs.c,
+ * arc_add: into an unsigned long) as it reads them.  A bin above 65,535 is
+ * written over as many records of its histogram as it needs, an arc above
+ * 2^32 - 1 as several records; gprof reads the sum back exactly.  A bin
+ * gprof could not hold (an int) is refused instead of wrapped.
+ */
+#define BIN_MAX 0xffffu
+#define ARC_MAX 0xffffffffu
+
 int gmonsum_write(struct gmonsum *s, const char *path)
 {
 	struct outfile of;
@@ -344,6 +375,15 @@ int gmonsum_write(struct gmonsum *s, const char *path)
 	size_t i;
 	int bad;
 
+	for (i = 0; i < s->nhists; i++) {
+		uint32_t k;
+
+		for (k = 0; k < s->hists[i].nbins; k++)
+			if (s->hists[i].bins[k] > INT32_MAX)
+				return error("cannot write '%s': a histogram bin sums to %llu "
+					     "samples, more than gprof can read (%d)", path,
+					     (unsigned long long)s->hists[i].bins[k], INT32_MAX);
+	}
 	if (outfile_open(&of, path) < 0)
 		return -1;
 	/* The arc index is rebuilt on the next add; sorting breaks it. */
@@ -358,24 +398,42 @@ int gmonsum_write(struct gmonsum *s, const char *path)
 	bad = fwrite(rec, 20, 1, of.fp) != 1;
 	for (i = 0; i < s->nhists && !bad; i++) {
 		const struct gmonsum_hist *h = &s->hists[i];
+		uint64_t most = 0, pass;
 		uint32_t k;
 
-		rec[0] = TAG_HIST;
-		put_hist_hdr(rec + 1, h);
-		bad |= fwrite(rec, 1 + HIST_HDR, 1, of.fp) != 1;
-		for (k = 0; k < h->nbins && !bad; k++) {
-			unsigned char c[2] = { (unsigned char)h->bins[k],
-					       (unsigned char)(h->bins[k] >> 8) };
+		for (k = 0; k < h->nbins; k++)
+			if (h->bins[k] > most)
+				most = h->bins[k];
+		/* record `pass` holds what is left of each bin, up to 65,535 */
+		for (pass = 0; pass == 0 || pass * BIN_MAX < most; pass++) {
+			rec[0] = TAG_HIST;
+			put_hist_hdr(rec + 1, h);
+			bad |= fwrite(rec, 1 + HIST_HDR, 1, of.fp) != 1;
+			for (k = 0; k < h->nbins && !bad; k++) {
+				uint64_t v = h->bins[k] > pass * BIN_MAX ? h->bins[k] - pass * BIN_MAX : 0;
+				unsigned char c[2];
 
-			bad |= fwrite(c, 2, 1, of.fp) != 1;
+				if (v > BIN_MAX)
+					v = BIN_MAX;
+				c[0] = (unsigned char)v;
+				c[1] = (unsigned char)(v >> 8);
+				bad |= fwrite(c, 2, 1, of.fp) != 1;
+			}
 		}
 	}
 	for (i = 0; i < s->narcs && !bad; i++) {
-		rec[0] = TAG_ARC;
-		put64(rec + 1, s->arcs[i].from);
-		put64(rec + 9, s->arcs[i].self);
-		put32(rec + 17, (uint32_t)s->arcs[i].count);
-		bad |= fwrite(rec, 1 + ARC_REC, 1, of.fp) != 1;
+		uint64_t left = s->arcs[i].count;
+
+		do {
+			uint32_t c = left > ARC_MAX ? ARC_MAX : (uint32_t)left;
+
+			rec[0] = TAG_ARC;
+			put64(rec + 1, s->arcs[i].from);
+			put64(rec + 9, s->arcs[i].self);
+			put32(rec + 17, c);
+			bad |= fwrite(rec, 1 + ARC_REC, 1, of.fp) != 1;
+			left -= c;
+		} while (left && !bad);
 	}
 	if (bad) {
 		int e = errno ? errno : EIO;

@@ -10,8 +10,10 @@
  *
  * Only what glibc writes is accepted: the GNU "gmon" format, version 1,
  * 64-bit little-endian addresses (x86_64, aarch64), histogram and arc
- * records.  Histogram bins are 16 bits on disk, summed here in 32 bits and
- * written back modulo 65536, as gprof -s does.
+ * records, under gprof -s's rules (overlapping histogram records and a
+ * changed dimension are errors naming the file).  Histogram bins are 16
+ * bits and arc counts 32 bits on disk; sums are kept in 64 bits and written
+ * exactly, as repeated records that gprof adds as it reads (gmonsum_write).
  *
  *   struct gmonsum s; gmonsum_init(&s);
  *   gmonsum_read(&s, "gmon.123");                       adds one file
@@ -32,7 +34,7 @@ struct gmonsum_hist {
 	uint32_t nbins, rate;
 	char dimen[15];
 	char abbrev;
-	uint32_t *bins;
+	uint64_t *bins;
 };
 
 struct gmonsum_arc {

@@ -1,11 +1,17 @@
 # mpi/: MPI ranks.  This fragment adds the whole feature:
-#  - rank identity and statistics across ranks (diff/ranks.c, diff/rankstats*.c),
+#  - rank identity and statistics across ranks (diff/ranks.c; ranks/rankstats*.c),
 #    --rank-stats (gprof-ext/cmd_rank_stats.c, listed by gprof-ext/module.mk)
 #    and -s summing sidecars too (gprof-ext/cmd_sum.c);
 #  - egprof-sum, the MPI-parallel summing tool, built only when mpicc exists.
 # See doc/mpi.md.
-RANK_OBJS = diff/ranks.o diff/rankstats.o diff/rankstats_print.o
+RANK_OBJS = diff/ranks.o ranks/rankstate.o ranks/rankstats.o ranks/rankstats_print.o ranks/rankpaths.o \
+	ranks/heatmap.o
 EGPROF_OBJS += $(RANK_OBJS) gprof-ext/cmd_sum.o
+# The heat map (--rank-stats --svg/--png) draws with cairo.
+CAIRO_CFLAGS := $(shell pkg-config --cflags cairo)
+CAIRO_LIBS := $(shell pkg-config --libs cairo)
+ranks/heatmap.o: OBJ_CFLAGS += $(CAIRO_CFLAGS)
+EGPROF_LIBS += $(CAIRO_LIBS)
 # The sidecar reader is shared with --callpath; whichever fragment lists it
 # first links it.
 RANK_SIDECAR_OBJ := $(filter-out $(EGPROF_OBJS),callpath/sidecar.o)
@@ -14,6 +20,7 @@ EGPROF_OBJS += $(RANK_SIDECAR_OBJ)
 UNIT_TESTS += testsuite/unit/test_rankstats
 testsuite/unit/test_rankstats: testsuite/unit/test_rankstats.o $(RANK_OBJS) \
 	diff/profile.o callpath/sidecar.o $(UTILS_OBJS)
+testsuite/unit/test_rankstats: UNIT_LIBS += $(CAIRO_LIBS)
 
 MPICC := $(shell command -v mpicc 2>/dev/null)
 ifneq ($(MPICC),)
@@ -30,3 +37,30 @@ mpi/egprof-sum: $(addprefix $(srcdir)/,$(EGPROF_SUM_SRCS)) $(srcdir)/mpi/gmonsum
 	@$(MPICC) $(MPI_CFLAGS) -o $@ $(addprefix $(srcdir)/,$(EGPROF_SUM_SRCS))
 ALL_TARGETS += mpi/egprof-sum
 endif
+
+# egprof-rankstats: --rank-stats as an MPI tree reduction.  It reads rank
+# files through upstream gprof like `gprof --rank-stats` (the same objects),
+# so it is linked by mpicc from our objects and upstream's; not in the
+# sanitizer build (OpenMPI's own allocations would drown the reports).
+ifneq ($(MPICC),)
+ifeq ($(SAN_CFLAGS),)
+RANKSTATS_MPI_OBJS = gprof-ext/cmd_rank_stats.o gprof-ext/cmdline.o gprof-ext/operands.o \
+	$(RANK_OBJS) callpath/sidecar.o diff/profile.o diff/profile_io.o $(UTILS_OBJS) \
+	gprof-ext/upstream.o gprof-ext/upstream_gprof.o
+mpi/egprof-rankstats.o: $(srcdir)/mpi/egprof-rankstats.c
+	@mkdir -p $(@D)
+	@echo "  MPICC    $@"
+	@$(MPICC) $(MPI_CFLAGS) -MMD -MP -c $< -o $@
+mpi/egprof-rankstats: mpi/egprof-rankstats.o $(RANKSTATS_MPI_OBJS) $(UP)/stamp-build
+	@echo "  MPICC    $@"
+	@$(MPICC) $(EG_LDFLAGS) -o $@ mpi/egprof-rankstats.o $(RANKSTATS_MPI_OBJS) \
+	  $(UP_GPROF_OBJS) $(UP_LIBS) $(CAIRO_LIBS) -lm
+ALL_TARGETS += mpi/egprof-rankstats
+CLEANFILES += mpi/egprof-rankstats.o
+endif
+endif
+
+UNIT_TESTS += testsuite/unit/test_rankstate
+testsuite/unit/test_rankstate: testsuite/unit/test_rankstate.o $(RANK_OBJS) \
+	diff/profile.o callpath/sidecar.o $(UTILS_OBJS)
+testsuite/unit/test_rankstate: UNIT_LIBS += $(CAIRO_LIBS)

@@ -442,3 +442,23 @@ e2e__template_sums() {
 	[ -d "$WORKDIR/p" ] || return 0
 	(cd "$WORKDIR/p" && find . -type f -print0 | sort -z | xargs -0 -r md5sum)
 }
+
+# --- MPI (testsuite/e2e/t3NN_mpi_*) -----------------------------------------
+
+# e2e_mpi_setup: MPIRUN=(mpirun ...) as this machine needs it (root,
+# more ranks than CPUs, containers without cross-memory attach); returns 1
+# when mpirun is not installed.
+e2e_mpi_setup() {
+	command -v mpirun >/dev/null || return 1
+	MPIRUN=(mpirun --oversubscribe)
+	[ "$(id -u)" = 0 ] && MPIRUN+=(--allow-run-as-root)
+	export OMPI_MCA_btl_vader_single_copy_mechanism=none
+	return 0
+}
+
+# e2e_relax_halo: build testsuite/mpi/relax_halo.c with -pg as ./prog and
+# run it once (./gmon.out); 1 on failure (log in build.log).
+e2e_relax_halo() {
+	gcc -pg -O1 -o prog "$SRCDIR/testsuite/mpi/relax_halo.c" >build.log 2>&1 &&
+		./prog >>build.log 2>&1 && [ -s gmon.out ]
+}

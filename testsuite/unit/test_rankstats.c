@@ -1,4 +1,4 @@
-/* Unit tests for statistics across ranks (diff/rankstats.h) and rank
+/* Unit tests for statistics across ranks (ranks/rankstats.h) and rank
  * identity (diff/ranks.h). */
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,7 +11,7 @@
 #include <cmocka.h>
 #include "callpath/sidecar.h"
 #include "diff/ranks.h"
-#include "diff/rankstats.h"
+#include "ranks/rankstats.h"
 #include "utils/banned.h"
 
 /*
@@ -169,6 +169,70 @@ static void test_rankstats__report_shows_1_of_4_and_outlier_rank(void **state)
 	(void)len;
 }
 
+/*
+ * Four ranks, hz 100 (issue 11 item 10):
+ *   blip  1 tick on rank 0 only: max/mean 4, but one sample says nothing
+ *   mid   2, 2, 2, 14 ticks: max/mean 2.8, the others wait 4 x 0.14 - 0.20 = 0.36 s
+ *   big  10,10,10, 40 ticks: max/mean 2.29, the others wait 4 x 0.40 - 0.70 = 0.90 s
+ * blip is 1.1% of the time, so a 1% floor alone would list it first.
+ */
+static struct rankstats *waiting_ranks(void)
+{
+	const char *names[] = { "blip", "mid", "big" };
+	double ticks[3][4] = { { 1, 0, 0, 0 }, { 2, 2, 2, 14 }, { 10, 10, 10, 40 } };
+	char t0[] = "0", t1[] = "1", t2[] = "2", t3[] = "3";
+	char *tags[] = { t0, t1, t2, t3 };
+	struct profile *p[4];
+	struct rankstats *rs;
+	int r, i;
+
+	for (r = 0; r < 4; r++) {
+		p[r] = profile_new();
+		assert_non_null(p[r]);
+		p[r]->hz = 100;
+		for (i = 0; i < 3; i++) {
+			struct profile_sym s = { 0 };
+
+			s.name = strdup(names[i]);
+			s.print_name = strdup(names[i]);
+			s.addr = 0x1000 + 0x100 * (uint64_t)i;
+			s.flags = PSYM_FUNC | PSYM_IN_FLAT;
+			s.self_ticks = ticks[i][r];
+			assert_int_not_equal(profile_add_sym(p[r], &s), -1);
+		}
+	}
+	assert_int_equal(rankstats_compute(p, tags, 4, &rs), 0);
+	for (r = 0; r < 4; r++)
+		profile_free(p[r]);
+	return rs;
+}
+
+static void test_rankstats__summary_needs_samples_and_orders_by_waiting_time(void **state)
+{
+	struct rankstats *rs = waiting_ranks();
+	struct rankstats_opts o = RANKSTATS_OPTS_INIT;
+	char *buf = NULL, *from, *to;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+
+	(void)state;
+	assert_non_null(mem);
+	rankstats_print(mem, rs, &o, "test");
+	fclose(mem);
+	from = strstr(buf, "most imbalanced");
+	assert_non_null(from);
+	to = strstr(from, "functions that ran on some ranks only");
+	assert_non_null(to);
+	*to = 0;
+	assert_null(strstr(from, "blip"));
+	assert_non_null(strstr(from, "big"));
+	assert_non_null(strstr(from, "mid"));
+	assert_true(strstr(from, "big") < strstr(from, "mid"));
+	assert_non_null(strstr(from, "wait 0.90 s"));
+	free(buf);
+	rankstats_free(rs);
+}
+
 /* ------------------------------------------------------------------------ */
 /* ranks.h, with sidecars written in a scratch directory */
 
@@ -255,6 +319,7 @@ int main(void)
 		cmocka_unit_test(test_rankstats__rank_with_a_function_of_its_own_is_the_outlier),
 		cmocka_unit_test(test_rankstats__same_name_in_two_files_are_two_functions),
 		cmocka_unit_test(test_rankstats__report_shows_1_of_4_and_outlier_rank),
+		cmocka_unit_test(test_rankstats__summary_needs_samples_and_orders_by_waiting_time),
 		cmocka_unit_test(test_ranks__sidecar_gives_rank_else_file_name_and_pid),
 	};
 

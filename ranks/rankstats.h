@@ -27,6 +27,9 @@
  * Symbols gprof would leave out of the flat profile (-p/-P specs) and
  * symbols with neither calls nor samples on any rank are left out.
  *
+ * rankstats_compute() is the one-call form over ranks/rankstate.h (the
+ * bounded-memory engine both drivers use), for profiles already in memory.
+ *
  * Ownership: a struct rankstats owns copies of every string it shows;
  * the profiles and tags may be freed after rankstats_compute().
  */
@@ -44,9 +47,15 @@ struct rankstats_fn {
 	size_t self_min_rank, self_max_rank;
 	double imbalance;   /* max / mean, 0 when mean is 0 */
 	double cost;        /* n * max, seconds */
+	double max_ticks, mean_ticks; /* samples: the evidence behind max/mean */
 	size_t nran;        /* ranks on which it ran */
 	size_t only_rank;   /* with nran == 1: the one rank */
+	char **paths;       /* calling contexts carrying the imbalance, each
+			       "a>b>f: N calls on rank X, M on rank Y"
+			       (ranks/rankpaths.h); NULL when not computed */
+	size_t npaths;
 };
+#define RANKSTATS_PATHS 3   /* calling contexts shown per imbalanced function */
 
 struct rankstats_rank {
 	char *tag;          /* short name for columns ("3", "#5") */
@@ -66,6 +75,7 @@ struct rankstats {
 	size_t nfns;
 	size_t *outliers;           /* rank indices, most distant first */
 	double total_self;          /* seconds, all ranks */
+	double hz;                  /* samples per second */
 };
 
 struct rankstats_opts {
@@ -75,6 +85,10 @@ struct rankstats_opts {
 };
 #define RANKSTATS_OPTS_INIT { 64, 5, NULL }
 
+/* The summary calls a function imbalanced only when its slowest rank's
+ * excess over the mean is this many Poisson deviations (sqrt of its samples). */
+#define RANKSTATS_IMBALANCE_Z 2.0
+
 int rankstats_compute(struct profile *const *profiles, char *const *tags, size_t n,
 		      struct rankstats **out);
 void rankstats_free(struct rankstats *rs);
@@ -83,6 +97,10 @@ void rankstats_free(struct rankstats *rs);
  * NULL when absent.  For the diff's noise rule: self_sd is the spread. */
 const struct rankstats_fn *rankstats_find(const struct rankstats *rs,
 					  const char *name, const char *file);
+
+/* The functions the summary calls imbalanced, most waited for first
+ * (indices into rs->fns, *n of them; the caller frees the array). */
+int rankstats_imbalanced(const struct rankstats *rs, size_t **idx, size_t *n);
 
 /* The report: per-function table, per-rank table, summary.  `title`
  * names what was read ("4 ranks of 'prog'"). */

@@ -4,9 +4,11 @@
  * (sorted by cost), the ranks (when there are few enough to read), and a
  * summary naming what to look at first.
  */
+#define _GNU_SOURCE /* qsort_r */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "diff/rankstats.h"
+#include "ranks/rankstats.h"
 #include "utils/banned.h"
 
 static int tag_width(const struct rankstats *rs)
@@ -69,38 +71,93 @@ static void print_ranks(FILE *fp, const struct rankstats *rs, char *const *files
 	}
 }
 
-static int cmp_imbalance(const void *pa, const void *pb)
+/* The time the other ranks wait for the slowest at a barrier after this
+ * function: ranks x max - total, in seconds. */
+static double wait_of(const struct rankstats *rs, const struct rankstats_fn *f)
+{
+	return (double)rs->nranks * f->self_max - f->self_total;
+}
+
+/*
+ * Whether the slowest rank's excess over the mean is beyond sampling noise:
+ * samples are Poisson, so a count of m has a standard deviation of sqrt(m);
+ * the excess must be at least RANKSTATS_IMBALANCE_Z of them.  A function
+ * with one sample on one rank of four has max/mean = 4 but says nothing.
+ */
+static int significant(const struct rankstats_fn *f)
+{
+	return f->max_ticks - f->mean_ticks >= RANKSTATS_IMBALANCE_Z * sqrt(f->max_ticks) &&
+	       f->max_ticks > 0;
+}
+
+static int cmp_wait(const void *pa, const void *pb, void *ctx)
 {
 	const struct rankstats_fn *a = *(const struct rankstats_fn *const *)pa;
 	const struct rankstats_fn *b = *(const struct rankstats_fn *const *)pb;
+	double wa = wait_of(ctx, a), wb = wait_of(ctx, b);
 
-	if (a->imbalance != b->imbalance)
-		return a->imbalance > b->imbalance ? -1 : 1;
+	if (wa != wb)
+		return wa > wb ? -1 : 1;
 	return strcmp(a->name, b->name);
+}
+
+int rankstats_imbalanced(const struct rankstats *rs, size_t **idxp, size_t *np)
+{
+	const struct rankstats_fn **sel = malloc((rs->nfns + 1) * sizeof(*sel));
+	size_t *idx = malloc((rs->nfns + 1) * sizeof(*idx));
+	size_t i, n = 0;
+
+	*idxp = NULL;
+	*np = 0;
+	if (!sel || !idx) {
+		free(sel);
+		free(idx);
+		return -1;
+	}
+	for (i = 0; i < rs->nfns; i++)
+		if (rs->fns[i].imbalance > 0 && significant(&rs->fns[i]))
+			sel[n++] = &rs->fns[i];
+	if (n)
+		qsort_r(sel, n, sizeof(*sel), cmp_wait, (void *)rs);
+	for (i = 0; i < n; i++)
+		idx[i] = (size_t)(sel[i] - rs->fns);
+	free(sel);
+	*idxp = idx;
+	*np = n;
+	return 0;
 }
 
 static void print_summary(FILE *fp, const struct rankstats *rs, size_t items)
 {
 	const struct rankstats_fn **sel = malloc((rs->nfns + 1) * sizeof(*sel));
 	double mean = rs->total_self / (double)rs->nranks;
-	size_t i, n = 0, slow = 0, fast = 0;
+	size_t i, n = 0, slow = 0, fast = 0, *idx;
 
 	fprintf(fp, "\nSummary:\n");
 	if (!sel)
 		return;
-	/* Imbalance matters where there is time: at least 1% of the job's. */
-	for (i = 0; i < rs->nfns; i++)
-		if (rs->fns[i].imbalance > 0 && rs->fns[i].self_total >= 0.01 * rs->total_self)
-			sel[n++] = &rs->fns[i];
-	qsort(sel, n, sizeof(*sel), cmp_imbalance);
-	fprintf(fp, "  most imbalanced functions (max/mean self time, of those with >= 1%% of it):\n");
+	if (rankstats_imbalanced(rs, &idx, &n) < 0) {
+		free(sel);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		sel[i] = &rs->fns[idx[i]];
+	free(idx);
+	fprintf(fp, "  most imbalanced functions (by the time the other ranks wait, "
+		"ranks x max - total; slowest rank beyond sampling noise):\n");
 	if (!n)
-		fprintf(fp, "    none: no function has samples\n");
-	for (i = 0; i < n && i < items; i++)
-		fprintf(fp, "    %-24s %6.2f  max %.2f s on rank %s, min %.2f s on rank %s\n",
-			sel[i]->name, sel[i]->imbalance, sel[i]->self_max,
+		fprintf(fp, "    none: no function's slowest rank is beyond sampling noise\n");
+	for (i = 0; i < n && i < items; i++) {
+		size_t k;
+
+		fprintf(fp, "    %-24s wait %.2f s  imbal %.2f  max %.2f s on rank %s, "
+			"min %.2f s on rank %s\n",
+			sel[i]->name, wait_of(rs, sel[i]), sel[i]->imbalance, sel[i]->self_max,
 			rs->ranks[sel[i]->self_max_rank].tag, sel[i]->self_min,
 			rs->ranks[sel[i]->self_min_rank].tag);
+		for (k = 0; k < sel[i]->npaths; k++)
+			fprintf(fp, "      via %s\n", sel[i]->paths[k]);
+	}
 
 	n = 0;
 	for (i = 0; i < rs->nfns; i++)

@@ -1,0 +1,41 @@
+#ifndef EGPROF_RANK_STATS_H
+#define EGPROF_RANK_STATS_H
+/*
+ * The parts of `gprof --rank-stats` (gprof-ext/cmd_rank_stats.c) that its
+ * MPI driver (mpi/egprof-rankstats.c) shares: the command line's rules, the
+ * reading of rank files into the bounded state (pass 1 of
+ * ranks/rankstate.h), and the report's title.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "diff/ranks.h"
+#include "gprof-ext/cmdline.h"
+#include "ranks/rankpaths.h"
+#include "ranks/rankstate.h"
+
+/* argv: gprof options, APP, FILES...|DIR (argv[0] the program).  Refuses
+ * the gprof options --rank-stats cannot honour, with the reason.  On
+ * success the caller releases *cl. */
+int rank_stats_split(int argc, char **argv, struct cmdline *cl);
+
+/* Read files[0..nfiles) (file i is rank rank_of[i], or i when rank_of is
+ * NULL) with `jobs` workers and fold each into st, its sparse vector into
+ * spill.  Shows a progress line on a terminal.  With syms (zeroed by the
+ * caller), the first profile's symbols are kept there (ranks/rankpaths.h). */
+/* force: read files that do not belong to the binary (--force). */
+int rank_stats_read(const struct cmdline *cl, const char *argv0, int jobs, int force,
+		    char *const *files, const uint64_t *rank_of, size_t nfiles,
+		    struct rankstate *st, FILE *spill, struct rankpaths_syms *syms);
+
+/* The heat maps --svg / --png ask for (NULL: none); title names the run.
+ * outs: the command's outputs (utils/outfile.h), or NULL: written at once. */
+struct outset;
+int rank_stats_heatmaps(const struct rankstate *global, const struct rankpass *pass,
+			struct outset *outs,
+			const char *svg, const char *png, const char *title);
+
+void rank_stats_title(char *buf, size_t len, const char *binary,
+		      const struct rank_id *ids, size_t n);
+
+#endif

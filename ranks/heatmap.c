@@ -1,0 +1,207 @@
+#include <cairo.h>
+#include <cairo-svg.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "ranks/heatmap.h"
+#include "utils/error.h"
+#include "utils/outfile.h"
+#include "utils/banned.h"
+
+int rankstate_heatmap(const struct rankstate *st, const struct rankpass *pass,
+		      struct heatmap *hm)
+{
+	double one = (double)RANKSTATE_SELF_ONE * (st->hz > 0 ? st->hz : 1);
+	size_t r, b;
+
+	memset(hm, 0, sizeof(*hm));
+	hm->rows = (size_t)pass->heat_rows;
+	hm->bins = (size_t)pass->heat_bins;
+	hm->nranks = st->nranks;
+	hm->names = calloc(hm->rows + 1, sizeof(*hm->names));
+	hm->mean = calloc(hm->rows + 1, sizeof(*hm->mean));
+	hm->max_rank = calloc(hm->rows + 1, sizeof(*hm->max_rank));
+	hm->cell = calloc(hm->rows * hm->bins + 1, sizeof(*hm->cell));
+	if (!hm->names || !hm->mean || !hm->max_rank || !hm->cell)
+		goto oom;
+	for (r = 0; r < hm->rows; r++) {
+		const struct rankstate_fn *f = &st->fns[pass->heat_fn[r]];
+
+		if (!(hm->names[r] = strdup(f->print_name)))
+			goto oom;
+		hm->mean[r] = (double)f->self_sum / one / (double)st->nranks;
+		hm->max_rank[r] = f->self_max_rank;
+		for (b = 0; b < hm->bins; b++)
+			hm->cell[r * hm->bins + b] = (double)pass->heat[r * hm->bins + b] / one;
+	}
+	return 0;
+oom:
+	heatmap_release(hm);
+	return error("out of memory");
+}
+
+void heatmap_release(struct heatmap *hm)
+{
+	size_t r;
+
+	for (r = 0; hm->names && r < hm->rows; r++)
+		free(hm->names[r]);
+	free(hm->names);
+	free(hm->mean);
+	free(hm->cell);
+	free(hm->max_rank);
+	memset(hm, 0, sizeof(*hm));
+}
+
+/*
+ * Colour of a ratio self/mean: white at 1, deepening to red at 2 and above
+ * (twice the mean: everyone else waits as long as they worked), to blue at
+ * 0 (the function did not run there).  A diverging scale centred on the
+ * mean, as imbalance is read both ways.
+ */
+static void ratio_colour(double ratio, double *r, double *g, double *b)
+{
+	double t;
+
+	if (ratio >= 1) {
+		t = fmin(ratio - 1, 1);
+		*r = 1 - 0.25 * t;
+		*g = *b = 1 - 0.9 * t;
+	} else {
+		t = 1 - fmax(ratio, 0);
+		*r = *g = 1 - 0.8 * t;
+		*b = 1 - 0.3 * t;
+	}
+}
+
+#define MARGIN_LEFT 230.0
+#define MARGIN_TOP 56.0
+#define MARGIN_BOTTOM 70.0
+#define ROW_H 18.0
+#define PLOT_W 800.0
+
+static cairo_status_t write_fp(void *closure, const unsigned char *data, unsigned int len)
+{
+	return fwrite(data, 1, len, closure) == len ? CAIRO_STATUS_SUCCESS
+						    : CAIRO_STATUS_WRITE_ERROR;
+}
+
+static void text(cairo_t *cr, double x, double y, const char *s, double size, int right)
+{
+	cairo_text_extents_t ext;
+
+	cairo_set_font_size(cr, size);
+	cairo_text_extents(cr, s, &ext);
+	cairo_move_to(cr, right ? x - ext.x_advance : x, y);
+	cairo_show_text(cr, s);
+}
+
+/* The first rank of bin b. */
+static uint64_t bin_first(const struct heatmap *hm, size_t b)
+{
+	return (uint64_t)(((unsigned __int128)b * hm->nranks + hm->bins - 1) / hm->bins);
+}
+
+static void draw(cairo_t *cr, const struct heatmap *hm, double w, double h, const char *title)
+{
+	double cw = hm->bins ? PLOT_W / (double)hm->bins : PLOT_W;
+	char buf[128];
+	size_t r, b, k;
+
+	cairo_set_source_rgb(cr, 1, 1, 1);
+	cairo_paint(cr);
+	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+	cairo_set_source_rgb(cr, 0, 0, 0);
+	text(cr, 10, 20, title, 13, 0);
+	snprintf(buf, sizeof(buf), "self time relative to the function's mean over %llu ranks%s; "
+		 "box: slowest rank", (unsigned long long)hm->nranks,
+		 hm->bins < hm->nranks ? " (a column: its slowest rank)" : "");
+	text(cr, 10, 38, buf, 10, 0);
+	for (r = 0; r < hm->rows; r++) {
+		double y = MARGIN_TOP + ROW_H * (double)r;
+
+		for (b = 0; b < hm->bins; b++) {
+			double red, green, blue, m = hm->mean[r];
+
+			ratio_colour(m > 0 ? hm->cell[r * hm->bins + b] / m : 1, &red, &green, &blue);
+			cairo_set_source_rgb(cr, red, green, blue);
+			/* cells overlap by a hair so no seams show between them */
+			cairo_rectangle(cr, MARGIN_LEFT + cw * (double)b, y, cw + 0.3, ROW_H);
+			cairo_fill(cr);
+		}
+		cairo_set_source_rgb(cr, 0, 0, 0);
+		snprintf(buf, sizeof(buf), "%.40s", hm->names[r]);
+		text(cr, MARGIN_LEFT - 6, y + ROW_H - 5, buf, 11, 1);
+		snprintf(buf, sizeof(buf), "max rank %llu", (unsigned long long)hm->max_rank[r]);
+		text(cr, MARGIN_LEFT + PLOT_W + 6, y + ROW_H - 5, buf, 10, 0);
+		b = (size_t)rankpass_bin(hm->max_rank[r], hm->nranks, hm->bins);
+		cairo_set_line_width(cr, 2);
+		cairo_rectangle(cr, MARGIN_LEFT + cw * (double)b + 1, y + 1,
+				fmax(cw - 2, 2), ROW_H - 2);
+		cairo_stroke(cr);
+	}
+	/* the rank axis: up to 9 labelled ticks */
+	for (k = 0; k <= 8 && hm->bins; k++) {
+		double x;
+
+		b = k * (hm->bins - 1) / 8;
+		if (k && b == (k - 1) * (hm->bins - 1) / 8)
+			continue;
+		x = MARGIN_LEFT + cw * ((double)b + 0.5);
+		cairo_move_to(cr, x, MARGIN_TOP + ROW_H * (double)hm->rows);
+		cairo_line_to(cr, x, MARGIN_TOP + ROW_H * (double)hm->rows + 5);
+		cairo_set_line_width(cr, 1);
+		cairo_stroke(cr);
+		snprintf(buf, sizeof(buf), "%llu", (unsigned long long)bin_first(hm, b));
+		text(cr, x - 4, MARGIN_TOP + ROW_H * (double)hm->rows + 17, buf, 10, 0);
+	}
+	text(cr, MARGIN_LEFT, MARGIN_TOP + ROW_H * (double)hm->rows + 32, "rank", 10, 0);
+	/* legend: 0, mean, 2x mean */
+	for (k = 0; k <= 40; k++) {
+		double red, green, blue;
+
+		ratio_colour((double)k / 20.0, &red, &green, &blue);
+		cairo_set_source_rgb(cr, red, green, blue);
+		cairo_rectangle(cr, w - 260 + 5.0 * (double)k, h - 30, 5.3, 12);
+		cairo_fill(cr);
+	}
+	cairo_set_source_rgb(cr, 0, 0, 0);
+	text(cr, w - 260, h - 8, "0", 10, 0);
+	text(cr, w - 165, h - 8, "mean", 10, 0);
+	text(cr, w - 70, h - 8, "2x mean", 10, 0);
+}
+
+int heatmap_write(const struct heatmap *hm, struct outset *outs, const char *path,
+		  enum heatmap_format fmt,
+		  const char *title)
+{
+	double w = MARGIN_LEFT + PLOT_W + 110;
+	double h = MARGIN_TOP + ROW_H * (double)(hm->rows ? hm->rows : 1) + MARGIN_BOTTOM;
+	struct outfile one, *of = &one;
+	cairo_surface_t *s;
+	cairo_t *cr;
+	cairo_status_t st;
+
+	if (outs ? outset_open(outs, &of, path) < 0 : outfile_open(of, path) < 0)
+		return -1;
+	if (fmt == HEATMAP_SVG)
+		s = cairo_svg_surface_create_for_stream(write_fp, of->fp, w, h);
+	else
+		s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)w, (int)h);
+	cr = cairo_create(s);
+	draw(cr, hm, w, h, title);
+	cairo_destroy(cr);
+	st = fmt == HEATMAP_PNG ? cairo_surface_write_to_png_stream(s, write_fp, of->fp)
+				: CAIRO_STATUS_SUCCESS;
+	cairo_surface_finish(s);
+	if (st == CAIRO_STATUS_SUCCESS)
+		st = cairo_surface_status(s);
+	cairo_surface_destroy(s);
+	if (st != CAIRO_STATUS_SUCCESS) {
+		if (!outs)
+			outfile_abort(of);
+		return error("cannot write '%s': %s", path, cairo_status_to_string(st));
+	}
+	return outs ? 0 : outfile_commit(of);
+}
