@@ -15,6 +15,10 @@ CALLPATH_RT_CFLAGS = $(filter-out -fsanitize% -pg -p -fprofile% --coverage,$(EG_
 CALLPATH_RT_OBJS = runtime/rt/record.o runtime/rt/runtime.o runtime/rt/chain.o \
 	runtime/rt/sidecar.o runtime/rt/mcount.o
 CALLPATH_NOOP_OBJS = runtime/rt/mcount-noop.o runtime/rt/chain.o
+# libcallpath.a: the same but for the entry points and glibc's mcount (CP_ARCHIVE,
+# for static links: see chain.c)
+CALLPATH_RT_A_OBJS = runtime/rt/record.o runtime/rt/runtime.o \
+	runtime/rt/chain-a.o runtime/rt/sidecar.o runtime/rt/mcount-a.o
 
 runtime/rt/record.o: $(srcdir)/runtime/record.c
 	@mkdir -p $(@D)
@@ -33,6 +37,16 @@ runtime/rt/%.o: $(srcdir)/runtime/%.c
 	@echo "  CC       $@ (runtime)"
 	@$(CC) $(CALLPATH_RT_CFLAGS) -MMD -MP -c $< -o $@
 
+runtime/rt/chain-a.o: $(srcdir)/runtime/chain.c
+	@mkdir -p $(@D)
+	@echo "  CC       $@ (runtime, archive)"
+	@$(CC) $(CALLPATH_RT_CFLAGS) -DCP_ARCHIVE -MMD -MP -c $< -o $@
+
+runtime/rt/mcount-a.o: $(srcdir)/runtime/arch/x86_64/mcount.S
+	@mkdir -p $(@D)
+	@echo "  AS       $@ (archive)"
+	@$(CC) -DCP_ARCHIVE -MMD -MP -c $< -o $@
+
 # mcount.S includes runtime.h (struct offsets): -MMD -MP records that, so
 # changing the header rebuilds the trampolines (the .d files are included
 # by the top Makefile with everything else's).
@@ -50,9 +64,9 @@ callpath/libcallpath.so: $(CALLPATH_RT_OBJS)
 	@echo "  LINK     $@"
 	@$(CC) -shared -Wl,-z,defs -Wl,-soname,libcallpath.so -o $@ $(CALLPATH_RT_OBJS)
 
-callpath/libcallpath.a: $(CALLPATH_RT_OBJS)
+callpath/libcallpath.a: $(CALLPATH_RT_A_OBJS)
 	@echo "  AR       $@"
-	@rm -f $@ && ar rcs $@ $(CALLPATH_RT_OBJS)
+	@rm -f $@ && ar rcs $@ $(CALLPATH_RT_A_OBJS)
 
 callpath/libcallpath-noop.so: $(CALLPATH_NOOP_OBJS)
 	@echo "  LINK     $@"
@@ -60,4 +74,4 @@ callpath/libcallpath-noop.so: $(CALLPATH_NOOP_OBJS)
 
 ALL_TARGETS += callpath/libcallpath.so callpath/libcallpath.a \
 	callpath/libcallpath-noop.so
-CLEANFILES += $(CALLPATH_RT_OBJS) $(CALLPATH_NOOP_OBJS)
+CLEANFILES += $(CALLPATH_RT_OBJS) $(CALLPATH_NOOP_OBJS) $(CALLPATH_RT_A_OBJS)

@@ -285,13 +285,24 @@
 .endm
 #endif
 
+/*
+ * libcallpath.a (CP_ARCHIVE) leaves _mcount to glibc and defines __fentry__
+ * weak: in a static link, chain.c's reference to glibc's _mcount brings in
+ * libc.a's _mcount.o, which also defines mcount (weak: ours wins) and
+ * __fentry__ (strong: glibc's wins, -mfentry calls are counted in gmon.out
+ * but not recorded).  See chain.c.
+ */
 	.globl	mcount
 	.type	mcount, @function
+#ifndef CP_ARCHIVE
 	.globl	_mcount
 	.type	_mcount, @function
+#endif
 	.p2align 6			/* see "Layout" above */
 mcount:
+#ifndef CP_ARCHIVE
 _mcount:
+#endif
 	.cfi_startproc
 #ifndef CP_NOOP
 	/* not a -pg prologue: keep out (as cp_enter_mcount does) */
@@ -336,9 +347,15 @@ _mcount:
 1:	ret
 	.cfi_endproc
 	.size	mcount, .-mcount
+#ifndef CP_ARCHIVE
 	.size	_mcount, .-_mcount
+#endif
 
+#ifdef CP_ARCHIVE
+	.weak	__fentry__
+#else
 	.globl	__fentry__
+#endif
 	.type	__fentry__, @function
 	.p2align 6
 __fentry__:
