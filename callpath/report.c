@@ -224,7 +224,10 @@ uint32_t callpath_model_path(const struct callpath_model *m, uint32_t idx,
 /*
  * Functions by address.  With -l, upstream's table holds a symbol per source
  * line besides the function symbols (PSYM_FUNC); a function then extends
- * over the line symbols of its name that follow it.
+ * over the line symbols that follow it, whatever their names: debug info
+ * names a line of code inlined from another function after that function
+ * (at -O2, the first line after a function's mcount call is often an
+ * inlined callee's), and a callee is named by its own symbol.
  */
 struct func_range {
 	uint64_t addr, end;	/* end inclusive, as upstream's end_addr */
@@ -250,7 +253,7 @@ static int symtab_build(struct symtab *st, const struct profile *p)
 		if (s->flags & PSYM_CYCLE)
 			continue;
 		if (!(s->flags & PSYM_FUNC) && last && s->line > 0 &&
-		    !strcmp(s->name, last->sym_name)) {
+		    s->addr >= last->addr) {
 			if (s->end_addr > last->end)
 				last->end = s->end_addr;
 			continue;
