@@ -63,6 +63,10 @@ struct callpath_frame {
 	int folded;
 	uint32_t caller;
 	uint64_t recursive;
+	/* names[] index of the function gprof attributes the callee to: func
+	 * itself, but for functions gprof leaves out of its table (OpenMP's
+	 * main._omp_fn.0), named by their own symbols in func (elfsyms.h) */
+	uint32_t attributed;
 };
 
 struct callpath_model {

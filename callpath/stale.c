@@ -42,8 +42,9 @@ int callpath_stale_check(struct callpath_model *m, const struct sidecar *sc,
 	for (uint32_t i = 0; i < m->nr_frames; i++) {
 		const struct callpath_frame *f = &m->frames[i];
 
+		/* gprof's attribution: it names no function gprof left out */
 		if (f->site != external)
-			ours[f->func] += f->count + f->recursive;
+			ours[f->attributed] += f->count + f->recursive;
 	}
 	for (size_t i = 0; i < p->narcs; i++)
 		theirs[sym_name[p->arcs[i].child]] += p->arcs[i].count;
