@@ -15,6 +15,7 @@
 #include "callpath/pathdiff.h"
 #include "callpath/report.h"
 #include "callpath/sidecar.h"
+#include "callpath/stale.h"
 #include "callpath/sum.h"
 #include "diff/profile.h"
 #include "gprof-ext/options.h"
@@ -22,6 +23,31 @@
 #include "gprof-ext/upstream.h"
 #include "utils/error.h"
 #include "utils/banned.h"
+
+/*
+ * Name the sidecar through the profile, after checking that it belongs to
+ * the image (build-id) and to the gmon files (callpath/stale.h): a stale
+ * sidecar is refused, naming both files.
+ */
+static int model_of(const struct sidecar *sc, const char *source,
+		    const struct profile *p, const struct callpath_symopts *so,
+		    struct callpath_model **m)
+{
+	char why[1024];
+	int stale;
+
+	if (sidecar_check_build_id(sc, source, p->binary) < 0 ||
+	    callpath_model_build(sc, p, so, m) < 0)
+		return -1;
+	stale = callpath_stale_check(*m, sc, p, why, sizeof(why));
+	if (stale < 0)
+		return -1;
+	if (stale)
+		return error("'%s' does not match '%s' (%s): a sidecar left from "
+			     "another run?", source,
+			     p->ngmon ? p->gmon_files[0] : "gmon.out", why);
+	return 0;
+}
 
 /* Sidecars beside every gmon file, summed; an error when some lack one. */
 static int load_sidecar(const char *explicit_file, char *const *gmons, size_t n,
@@ -87,8 +113,7 @@ int callpath_cmd_gprof(const struct egprof_opts *o, const struct profile *p)
 	 * p->gmon_files the gmon files (gmon.out without any): cmd_gprof.c. */
 	if (load_sidecar(o->callpath_file, p->gmon_files, p->ngmon, &sc, source,
 			 sizeof(source)) < 0 ||
-	    sidecar_check_build_id(sc, source, p->binary) < 0 ||
-	    callpath_model_build(sc, p, &so, &m) < 0)
+	    model_of(sc, source, p, &so, &m) < 0)
 		goto out;
 	if (o->folded_path && check_samples(m, source, o->folded_path) < 0)
 		goto out;
@@ -155,8 +180,7 @@ static int side_folded(const struct callpath_side *s, int required,
 	} else if (load_sidecar(NULL, gmons, n, &sc, source, sizeof(source)) < 0) {
 		return -1;
 	}
-	if (sidecar_check_build_id(sc, source, s->p->binary) < 0 ||
-	    callpath_model_build(sc, s->p, &so, &m) < 0 ||
+	if (model_of(sc, source, s->p, &so, &m) < 0 ||
 	    folded_build(m, FOLDED_CALLS, &sp->calls) < 0)
 		goto out;
 	sp->hz = m->hz;
