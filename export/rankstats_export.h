@@ -8,7 +8,7 @@
  * NULL).  Returns 0 or -1 (reported) on a write error.
  */
 #include <stdio.h>
-#include "diff/rankstats.h"
+#include "ranks/rankstats.h"
 #include "export/table.h"
 
 #define RANKSTATS_EXPORT_VERSION 1

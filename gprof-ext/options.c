@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "gprof-ext/options.h"
+#include "diff/diff.h"
 #include "gml/graph.h"
 #include "export/table.h"
 #include "utils/error.h"

@@ -226,6 +226,8 @@ void cp_sample_install(void) CP_HIDDEN;
 /* At exit: SIDECAR_SAMPLING_* and the unplaced samples of no thread. */
 uint32_t cp_sample_state(void) CP_HIDDEN;
 uint64_t cp_sample_unplaced_early(void) CP_HIDDEN;
+
+/*
  * Start the runtime (environment, glibc's functions, recording) once: from
  * our constructor, or from the trampolines on a call that arrives before it
  * ran (another library's constructor calling into the program, with
