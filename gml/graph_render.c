@@ -40,44 +40,59 @@ static int graphviz_message(char *msg)
 	return 0;
 }
 
-int graph_render(const struct graph *g, const char *path, const char *format)
+/* Draw the laid-out G into one file. */
+static int render_one(GVC_t *gvc, Agraph_t *G, const struct graph_picture *pic)
+{
+	struct outfile of;
+
+	if (outfile_open(&of, pic->path) < 0)
+		return -1;
+	if (gvRender(gvc, G, pic->format, of.fp) != 0 || fflush(of.fp) != 0 || ferror(of.fp)) {
+		int e = errno;
+
+		outfile_abort(&of);
+		return error("%s: cannot render %s: %s", pic->path, pic->format,
+			     e ? strerror(e) : "graphviz has no renderer for it");
+	}
+	return outfile_commit(&of);
+}
+
+int graph_render(const struct graph *g, const struct graph_picture *pics, size_t n)
 {
 	agusererrf old_errf;
 	GVC_t *gvc = NULL;
 	Agraph_t *G = NULL;
-	struct outfile of;
 	char *text = NULL;
 	int laid_out = 0, ret = -1;
+	size_t i;
 
-	if (g->nnodes > GRAPH_RENDER_MAX_NODES || g->nedges > GRAPH_RENDER_MAX_EDGES)
-		return error("%s: not drawn: %zu functions and %zu calls are too many "
-			     "to lay out quickly (at most %d and %d); raise "
-			     "--node-thres/--edge-thres or use --focus, --root or --depth",
-			     path, g->nnodes, g->nedges, GRAPH_RENDER_MAX_NODES,
-			     GRAPH_RENDER_MAX_EDGES);
+	if (n == 0)
+		return 0;
+	if (g->nnodes > GRAPH_RENDER_MAX_NODES || g->nedges > GRAPH_RENDER_MAX_EDGES) {
+		for (i = 0; i < n; i++)
+			error("%s: not drawn: %zu functions and %zu calls are too many "
+			      "to lay out quickly (at most %d and %d); raise "
+			      "--node-thres/--edge-thres or use --focus, --root or --depth",
+			      pics[i].path, g->nnodes, g->nedges, GRAPH_RENDER_MAX_NODES,
+			      GRAPH_RENDER_MAX_EDGES);
+		return -1;
+	}
 	if (!(text = dot_text(g)))
-		return error("%s: out of memory building the graph", path);
+		return error("%s: out of memory building the graph", pics[0].path);
 	old_errf = agseterrf(graphviz_message);
 	if (!(gvc = gvContext()) || !(G = agmemread(text))) {
-		error("%s: graphviz cannot read the graph", path);
+		error("%s: graphviz cannot read the graph", pics[0].path);
 		goto out;
 	}
 	if (gvLayout(gvc, G, "dot") != 0) {
-		error("%s: graphviz's dot layout failed", path);
+		error("%s: graphviz's dot layout failed", pics[0].path);
 		goto out;
 	}
 	laid_out = 1;
-	if (outfile_open(&of, path) < 0)
-		goto out;
-	if (gvRender(gvc, G, format, of.fp) != 0 || fflush(of.fp) != 0 || ferror(of.fp)) {
-		int e = errno;
-
-		outfile_abort(&of);
-		error("%s: cannot render %s: %s", path, format,
-		      e ? strerror(e) : "graphviz has no renderer for it");
-		goto out;
-	}
-	ret = outfile_commit(&of);
+	ret = 0;
+	for (i = 0; i < n; i++)
+		if (render_one(gvc, G, &pics[i]) < 0)
+			ret = -1;
 out:
 	if (laid_out)
 		gvFreeLayout(gvc, G);
