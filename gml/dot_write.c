@@ -433,5 +433,5 @@ int dot_write_fp(const struct graph *g, FILE *fp)
 
 int dot_write(const struct graph *g, const char *path)
 {
-	return graph_write_file(g, path, dot_write_fp);
+	return graph_write_file(g, NULL, path, dot_write_fp);
 }

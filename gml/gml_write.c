@@ -213,5 +213,5 @@ int gml_write_fp(const struct graph *g, FILE *fp)
 
 int gml_write(const struct graph *g, const char *path)
 {
-	return graph_write_file(g, path, gml_write_fp);
+	return graph_write_file(g, NULL, path, gml_write_fp);
 }

@@ -11,10 +11,6 @@
 #include <string.h>
 #include "gml/graph.h"
 #include "gml/graph_select.h"
-#include "gml/graph_render.h"
-#include "gml/gml_write.h"
-#include "gml/dot_write.h"
-#include "gml/graphml_write.h"
 #include "utils/array.h"
 #include "utils/error.h"
 #include "utils/outfile.h"
@@ -673,8 +669,8 @@ static int write_graph(FILE *fp, const void *ctx)
 	return w->write_fp(w->g, fp);
 }
 
-static int export_one(const struct graph *g, struct outset *outs, const char *path,
-		      int (*write_fp)(const struct graph *, FILE *))
+int graph_write_file(const struct graph *g, struct outset *outs, const char *path,
+		     int (*write_fp)(const struct graph *, FILE *))
 {
 	struct graph_writer w = { g, write_fp };
 
@@ -718,66 +714,3 @@ char *graph_profile_name(const struct profile *p)
 	return r < 0 ? NULL : s;
 }
 
-int graph_export(const struct graph *g, const struct graph_opts *opts)
-{
-	if (g->pruned_nodes || g->pruned_edges)
-		fprintf(stderr, "%s: graph: pruned %zu functions (--node-thres %g%%) and "
-			"%zu calls (--edge-thres %g%%)%s; %zu and %zu left\n",
-			error_program(), g->pruned_nodes, opts->node_thres,
-			g->pruned_edges, opts->edge_thres,
-			opts->focus || opts->root || opts->depth >= 0 ? " or outside "
-			"--focus/--root/--depth" : "", g->nnodes, g->nedges);
-	/* the first failure stops: the command fails and writes nothing */
-	if (opts->gml_path && export_one(g, opts->outs, opts->gml_path, gml_write_fp) < 0)
-		return -1;
-	if (opts->dot_path && export_one(g, opts->outs, opts->dot_path, dot_write_fp) < 0)
-		return -1;
-	if (opts->graphml_path &&
-	    export_one(g, opts->outs, opts->graphml_path, graphml_write_fp) < 0)
-		return -1;
-	if (opts->svg_path && graph_render(g, opts->outs, opts->svg_path, "svg") < 0)
-		return -1;
-	if (opts->png_path && graph_render(g, opts->outs, opts->png_path, "png") < 0)
-		return -1;
-	return 0;
-}
-
-int graph_write_file(const struct graph *g, const char *path,
-		     int (*write_fp)(const struct graph *, FILE *))
-{
-	return export_one(g, NULL, path, write_fp);
-}
-
-static int wanted(const struct graph_opts *opts)
-{
-	return opts->gml_path || opts->dot_path || opts->graphml_path ||
-	       opts->svg_path || opts->png_path;
-}
-
-int graph_export_profile(const struct graph_opts *opts, const struct profile *p)
-{
-	struct graph *g;
-	int ret;
-
-	if (!wanted(opts))
-		return 0;
-	if (graph_from_profile(&g, p, opts) < 0)
-		return -1;
-	ret = graph_export(g, opts);
-	graph_free(g);
-	return ret;
-}
-
-int graph_export_diff(const struct graph_opts *opts, const struct diff *d)
-{
-	struct graph *g;
-	int ret;
-
-	if (!wanted(opts))
-		return 0;
-	if (graph_from_diff(&g, d, opts) < 0)
-		return -1;
-	ret = graph_export(g, opts);
-	graph_free(g);
-	return ret;
-}

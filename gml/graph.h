@@ -9,7 +9,8 @@
  * dot_write.h, graphml_write.h) only translate it into their format, so
  * every format shows the same nodes, labels, sizes and colours.
  *
- * Calling sequence (what graph_export_profile/graph_export_diff do):
+ * Calling sequence (what graph_export_profile/graph_export_diff in
+ * graph_export.h do):
  *
  *   struct graph_opts go = GRAPH_OPTS_INIT;   go.gml_path = "cg.gml"; ...
  *   struct graph *g;
@@ -210,18 +211,10 @@ int graph_build_end(struct graph **out, struct graph *g, long *node_of, size_t n
 
 void graph_free(struct graph *g);
 
-/* Write every file opts asks for; say on stderr what pruning left out.
- * Return 0, or -1 after reporting (files that could not be written are
- * not left behind; the others are written). */
-int graph_export(const struct graph *g, const struct graph_opts *opts);
-/* Build and export in one call: what cmd_gprof.c and cmd_diff.c call.
- * Nothing is done (and 0 returned) when opts names no file. */
-int graph_export_profile(const struct graph_opts *opts, const struct profile *p);
-int graph_export_diff(const struct graph_opts *opts, const struct diff *d);
-
 /* Write g to path atomically (utils/outfile.h) with one of the writers'
  * *_write_fp functions.  Returns 0 or -1 (reported, no file left behind). */
-int graph_write_file(const struct graph *g, const char *path,
+struct outset;
+int graph_write_file(const struct graph *g, struct outset *outs, const char *path,
 		     int (*write_fp)(const struct graph *, FILE *));
 
 /* How a title names a profile: the binary, then what it was read from

@@ -8,7 +8,7 @@
  *
  * The gml/ modules themselves take only struct graph_opts.
  */
-#include "gml/graph.h"
+#include "gml/graph_export.h"
 #include "gprof-ext/options.h"
 
 static inline void graph_opts_from_cli(struct graph_opts *g, const struct egprof_opts *o)

@@ -40,47 +40,64 @@ static int graphviz_message(char *msg)
 	return 0;
 }
 
-int graph_render(const struct graph *g, struct outset *outs, const char *path,
-		 const char *format)
+/* Draw the laid-out G into one file. */
+static int render_one(GVC_t *gvc, Agraph_t *G, struct outset *outs,
+		      const struct graph_picture *pic)
 {
-	agusererrf old_errf;
-	GVC_t *gvc = NULL;
-	Agraph_t *G = NULL;
 	struct outfile one, *of = &one;
-	char *text = NULL;
-	int laid_out = 0, ret = -1;
 
-	if (g->nnodes > GRAPH_RENDER_MAX_NODES || g->nedges > GRAPH_RENDER_MAX_EDGES)
-		return error("%s: not drawn: %zu functions and %zu calls are too many "
-			     "to lay out quickly (at most %d and %d); raise "
-			     "--node-thres/--edge-thres or use --focus, --root or --depth",
-			     path, g->nnodes, g->nedges, GRAPH_RENDER_MAX_NODES,
-			     GRAPH_RENDER_MAX_EDGES);
-	if (!(text = dot_text(g)))
-		return error("%s: out of memory building the graph", path);
-	old_errf = agseterrf(graphviz_message);
-	if (!(gvc = gvContext()) || !(G = agmemread(text))) {
-		error("%s: graphviz cannot read the graph", path);
-		goto out;
-	}
-	if (gvLayout(gvc, G, "dot") != 0) {
-		error("%s: graphviz's dot layout failed", path);
-		goto out;
-	}
-	laid_out = 1;
 	/* with the command's other outputs, or at once (utils/outfile.h) */
-	if (outs ? outset_open(outs, &of, path) < 0 : outfile_open(of, path) < 0)
-		goto out;
-	if (gvRender(gvc, G, format, of->fp) != 0 || fflush(of->fp) != 0 || ferror(of->fp)) {
+	if (outs ? outset_open(outs, &of, pic->path) < 0 : outfile_open(of, pic->path) < 0)
+		return -1;
+	if (gvRender(gvc, G, pic->format, of->fp) != 0 || fflush(of->fp) != 0 ||
+	    ferror(of->fp)) {
 		int e = errno;
 
 		if (!outs)
 			outfile_abort(of);
-		error("%s: cannot render %s: %s", path, format,
-		      e ? strerror(e) : "graphviz has no renderer for it");
+		return error("%s: cannot render %s: %s", pic->path, pic->format,
+			     e ? strerror(e) : "graphviz has no renderer for it");
+	}
+	return outs ? 0 : outfile_commit(of);
+}
+
+int graph_render(const struct graph *g, struct outset *outs,
+		 const struct graph_picture *pics, size_t n)
+{
+	agusererrf old_errf;
+	GVC_t *gvc = NULL;
+	Agraph_t *G = NULL;
+	char *text = NULL;
+	int laid_out = 0, ret = -1;
+	size_t i;
+
+	if (n == 0)
+		return 0;
+	if (g->nnodes > GRAPH_RENDER_MAX_NODES || g->nedges > GRAPH_RENDER_MAX_EDGES) {
+		for (i = 0; i < n; i++)
+			error("%s: not drawn: %zu functions and %zu calls are too many "
+			      "to lay out quickly (at most %d and %d); raise "
+			      "--node-thres/--edge-thres or use --focus, --root or --depth",
+			      pics[i].path, g->nnodes, g->nedges, GRAPH_RENDER_MAX_NODES,
+			      GRAPH_RENDER_MAX_EDGES);
+		return -1;
+	}
+	if (!(text = dot_text(g)))
+		return error("%s: out of memory building the graph", pics[0].path);
+	old_errf = agseterrf(graphviz_message);
+	if (!(gvc = gvContext()) || !(G = agmemread(text))) {
+		error("%s: graphviz cannot read the graph", pics[0].path);
 		goto out;
 	}
-	ret = outs ? 0 : outfile_commit(of);
+	if (gvLayout(gvc, G, "dot") != 0) {
+		error("%s: graphviz's dot layout failed", pics[0].path);
+		goto out;
+	}
+	laid_out = 1;
+	ret = 0;
+	for (i = 0; i < n; i++)
+		if (render_one(gvc, G, outs, &pics[i]) < 0)
+			ret = -1;
 out:
 	if (laid_out)
 		gvFreeLayout(gvc, G);

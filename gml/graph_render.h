@@ -11,18 +11,29 @@
  * GRAPH_RENDER_MAX_NODES nodes or GRAPH_RENDER_MAX_EDGES edges is not laid
  * out (it would take minutes); the error says how to make it smaller.
  *
- * The file is written atomically (utils/outfile.h).  format is a graphviz
- * output format ("svg", "png").  Returns 0 or -1 (reported, the file as it
- * was).
+ * The graph is laid out once and drawn into every file asked for, with one
+ * graphviz context per call: call it once per process.  (graphviz 2.42's
+ * pango renderer caches a font name that gvFreeContext() frees, so a second
+ * context that draws text reads freed memory; ASan finds it.)
+ *
+ * Each file is written atomically (utils/outfile.h).  format is a graphviz
+ * output format ("svg", "png").  Returns 0 or -1 (reported; a file that
+ * could not be written is as it was, the others are written).
  */
+#include <stddef.h>
 #include "gml/graph.h"
 
 #define GRAPH_RENDER_MAX_NODES 1000
 #define GRAPH_RENDER_MAX_EDGES 3000
 
+struct graph_picture {
+	const char *path;
+	const char *format;
+};
+
 struct outset;
 /* outs: the command's outputs (committed with them), or NULL: at once. */
-int graph_render(const struct graph *g, struct outset *outs, const char *path,
-		 const char *format);
+int graph_render(const struct graph *g, struct outset *outs,
+		 const struct graph_picture *pics, size_t n);
 
 #endif

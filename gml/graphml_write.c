@@ -26,6 +26,7 @@ enum key_id {
 	K_TOTAL_BASE, K_TOTAL_SECOND, K_TOTAL_DIFF,
 	K_CALLS_BASE, K_CALLS_SECOND, K_CALLS_DIFF, K_IMPACT, K_NOISE,
 	K_EKIND, K_EPRESENCE, K_ECALLS, K_ECALLS_BASE, K_ECALLS_SECOND, K_ECALLS_DIFF,
+	K_ETIME, K_ETIME_BASE, K_ETIME_SECOND, K_ETIME_DIFF,
 	K__COUNT
 };
 
@@ -65,6 +66,11 @@ static const struct key {
 	[K_ECALLS_BASE] = { "ecalls_base", "edge", "calls_base", "long", NULL, USE_DIFF },
 	[K_ECALLS_SECOND] = { "ecalls_second", "edge", "calls_second", "long", NULL, USE_DIFF },
 	[K_ECALLS_DIFF] = { "ecalls_diff", "edge", "calls_diff", "long", NULL, USE_DIFF },
+	/* seconds gprof passes along the call (graph.h), as GML's time_* */
+	[K_ETIME] = { "etime", "edge", "time_sec", "double", NULL, USE_SINGLE },
+	[K_ETIME_BASE] = { "etime_base", "edge", "time_base", "double", NULL, USE_DIFF },
+	[K_ETIME_SECOND] = { "etime_second", "edge", "time_second", "double", NULL, USE_DIFF },
+	[K_ETIME_DIFF] = { "etime_diff", "edge", "time_diff", "double", NULL, USE_DIFF },
 };
 
 #define X(s) BAD_CAST(s)
@@ -315,6 +321,10 @@ static int write_edge(xmlTextWriterPtr w, const struct graph *g, size_t i)
 		r |= data_fmt(w, g, K_ECALLS_BASE, "%llu", (unsigned long long)e->calls[0]);
 		r |= data_fmt(w, g, K_ECALLS_SECOND, "%llu", (unsigned long long)e->calls[1]);
 		r |= data_fmt(w, g, K_ECALLS_DIFF, "%lld", (long long)e->calls_diff);
+		r |= data_fmt(w, g, K_ETIME, "%.6f", e->time[0]);
+		r |= data_fmt(w, g, K_ETIME_BASE, "%.6f", e->time[0]);
+		r |= data_fmt(w, g, K_ETIME_SECOND, "%.6f", e->time[1]);
+		r |= data_fmt(w, g, K_ETIME_DIFF, "%.6f", e->time_diff);
 	}
 	r |= end(w);
 	return r ? -1 : 0;
@@ -358,5 +368,5 @@ int graphml_write_fp(const struct graph *g, FILE *fp)
 
 int graphml_write(const struct graph *g, const char *path)
 {
-	return graph_write_file(g, path, graphml_write_fp);
+	return graph_write_file(g, NULL, path, graphml_write_fp);
 }

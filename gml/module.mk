@@ -1,7 +1,7 @@
 # gml/: the call-graph model and its writers (GML for yEd, DOT through
 # graphviz's cgraph, GraphML through libxml2).
 GML_OBJS = gml/graph.o gml/graph_diff.o gml/gml_write.o gml/dot_write.o \
-	gml/graphml_write.o gml/graph_select.o gml/graph_render.o
+	gml/graphml_write.o gml/graph_select.o gml/graph_render.o gml/graph_export.o
 # libgvc: graphviz's layout and renderers, for --svg/--png
 GVC_CFLAGS := $(GVC_CFLAGS)
 GVC_LIBS := $(shell pkg-config --libs libgvc)

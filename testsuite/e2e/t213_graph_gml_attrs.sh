@@ -47,6 +47,15 @@ assert v["f_d"]["calls"] == 31
 assert not any("&#" in x["label"] for x in g.vs)
 print("ok")
 PY
+"$EGPROF" -b demo fig1-a.gmon --graphml a.graphml >/dev/null 2>&1
+check "GraphML calls carry their time too (time_sec)" py a.graphml <<'PY'
+import sys, networkx as nx
+g = nx.read_graphml(sys.argv[1])
+name = {n: d["name"] for n, d in g.nodes(data=True)}
+e = {(name[a], name[b]): d for a, b, d in g.edges(data=True)}
+assert abs(e[("main", "f_c")]["time_sec"] - 8.52) < 0.011, e[("main", "f_c")]
+print("ok")
+PY
 check "DOT asks neato and friends not to overlap nodes" grep -q 'overlap=false' a.dot
 check "neato lays the DOT out without overlaps" bash -c 'neato -Tsvg a.dot >n.svg 2>n.err && [ ! -s n.err ]'
 
