@@ -270,22 +270,6 @@ int outfile_finish(struct outfile *of)
 	return 0;
 }
 
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, buf, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 int outfile_publish(struct outfile *of)
 {
 	int ret = 0;
@@ -299,14 +283,23 @@ int outfile_publish(struct outfile *of)
 		free(of->tmp_path);
 		of->tmp_path = NULL; /* it is the destination now */
 		break;
-	case OUTFILE_IN_PLACE:
+	case OUTFILE_IN_PLACE: {
+		FILE *fp;
+
 		fflush(stdout); /* the terminal or pipe may be ours too */
-		if (write_all(of->fd, of->mem, of->memlen) < 0)
+		if (!(fp = fdopen(of->fd, "w"))) {
 			ret = write_error(of->path, errno);
-		if (close(of->fd) < 0 && ret == 0)
+			break;
+		}
+		of->fd = -1; /* fp's now */
+		errno = 0;
+		if ((of->memlen && fwrite(of->mem, 1, of->memlen, fp) != of->memlen) ||
+		    fflush(fp) != 0)
 			ret = write_error(of->path, errno);
-		of->fd = -1;
+		if (fclose(fp) != 0 && ret == 0)
+			ret = write_error(of->path, errno);
 		break;
+	}
 	case OUTFILE_STDOUT:
 		if (of->memlen && fwrite(of->mem, 1, of->memlen, stdout) != of->memlen)
 			ret = write_error("-", errno);
