@@ -512,6 +512,19 @@ int outset_open(struct outset *set, struct outfile **ofp, const char *path)
 	return 0;
 }
 
+int outset_remove(struct outset *set, const char *path)
+{
+	char *copy = strdup(path);
+
+	if (!copy || array_grow(&set->removals, &set->removals_cap, set->nremovals + 1,
+				sizeof(*set->removals)) < 0) {
+		free(copy);
+		return error("out of memory");
+	}
+	set->removals[set->nremovals++] = copy;
+	return 0;
+}
+
 int outset_commit(struct outset *set)
 {
 	size_t i;
@@ -531,6 +544,10 @@ int outset_commit(struct outset *set)
 			if (outfile_publish(of) < 0)
 				ret = -1;
 		}
+	for (i = 0; i < set->nremovals && ret == 0; i++)
+		if (unlink(set->removals[i]) < 0 && errno != ENOENT)
+			ret = error("cannot remove '%s': %s", set->removals[i],
+				    strerror(errno));
 	outset_abort(set);
 	return ret;
 }
@@ -546,6 +563,11 @@ void outset_abort(struct outset *set)
 	free(set->open);
 	set->open = NULL;
 	set->nopen = set->open_cap = 0;
+	for (i = 0; i < set->nremovals; i++)
+		free(set->removals[i]);
+	free(set->removals);
+	set->removals = NULL;
+	set->nremovals = set->removals_cap = 0;
 }
 
 static void entries_free(struct outset_entry *arr, size_t n)
