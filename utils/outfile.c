@@ -225,6 +225,10 @@ int outfile_open(struct outfile *of, const char *path)
 	of->path = strdup(path);
 	if (!of->path)
 		return error("out of memory");
+	if (!*path) {
+		error("cannot write '': empty file name");
+		goto fail;
+	}
 	if (!strcmp(path, "-"))
 		of->kind = OUTFILE_STDOUT;
 	else if (open_destination(of) < 0)
