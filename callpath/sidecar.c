@@ -536,6 +536,30 @@ static int write_all(int fd, const unsigned char *buf, size_t len)
 
 #define WRITE_CHUNK 1024u	/* nodes encoded per write(2) */
 
+int sidecar_write_fp(const struct sidecar *sc, FILE *fp)
+{
+	size_t hsize = header_size(sc);
+	size_t buflen = hsize > WRITE_CHUNK * SIDECAR_NODE_SIZE_V1
+				? hsize : WRITE_CHUNK * SIDECAR_NODE_SIZE_V1;
+	unsigned char *buf = malloc(buflen);
+	int bad;
+
+	if (!buf)
+		return -1;
+	encode_header(sc, buf);
+	bad = fwrite(buf, 1, hsize, fp) != hsize;
+	for (uint32_t i = 0; i < sc->nr_nodes && !bad; i += WRITE_CHUNK) {
+		uint32_t n = sc->nr_nodes - i < WRITE_CHUNK ? sc->nr_nodes - i
+							     : WRITE_CHUNK;
+		size_t len = (size_t)n * SIDECAR_NODE_SIZE_V1;
+
+		encode_nodes(sc, i, n, buf);
+		bad = fwrite(buf, 1, len, fp) != len;
+	}
+	free(buf);
+	return bad || ferror(fp) ? -1 : 0;
+}
+
 int sidecar_write_atomic(const struct sidecar *sc, const char *path,
 			 char *err, size_t errlen)
 {

@@ -30,6 +30,7 @@
 #define CALLPATH_SIDECAR_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #define SIDECAR_MAGIC        "EGPROFCP"	/* 8 bytes, no terminator on disk */
@@ -251,6 +252,9 @@ void sidecar_encode(const struct sidecar *sc, unsigned char *buf);
  * Write `sc` to `path` through a temporary file in the same folder and
  * rename(2), so readers never see a half-written file.  0 or -1.
  */
+/* The same bytes to an open stream (the analysis side writes its files
+ * through utils/outfile.h).  0, or -1 on a failed write or no memory. */
+int sidecar_write_fp(const struct sidecar *sc, FILE *fp);
 int sidecar_write_atomic(const struct sidecar *sc, const char *path,
 			 char *err, size_t errlen);
 

@@ -10,6 +10,7 @@
 
 #include "callpath/sidecar.h"
 #include "utils/error.h"
+#include "utils/outfile.h"
 #include "utils/banned.h"
 
 #define MERGE_PREFIX "cannot merge sidecars: "
@@ -66,8 +67,15 @@ int callpath_sum_read(char *const *gmon_files, size_t n, struct sidecar **out,
 
 /* Nothing is written: a sum of an earlier run must not stay beside the new
  * gmon sum.  Says so when the user could expect one. */
-static int remove_stale(const char *out_path, int tell)
+static int remove_stale(struct outset *set, const char *out_path, int tell)
 {
+	if (set) {
+		/* with the command's outputs, when it succeeded */
+		if (tell && access(out_path, F_OK) == 0)
+			warning("removing '%s' of an earlier run: it does not match "
+				"the new gmon sum", out_path);
+		return outset_remove(set, out_path);
+	}
 	if (unlink(out_path) == 0) {
 		if (tell)
 			warning("removed '%s' of an earlier run: it does not match "
@@ -80,24 +88,26 @@ static int remove_stale(const char *out_path, int tell)
 		     "the new gmon sum: %s", out_path, strerror(errno));
 }
 
-int callpath_sum_store(const char *out_path, const struct sidecar *sc,
-		       const char *missing, int some)
+static int write_sidecar(FILE *fp, const void *sc)
 {
-	char err[4096];
+	return sidecar_write_fp(sc, fp);
+}
 
+int callpath_sum_store(struct outset *set, const char *out_path,
+		       const struct sidecar *sc, const char *missing, int some)
+{
 	if (!some)
-		return remove_stale(out_path, 0);
+		return remove_stale(set, out_path, 0);
 	if (missing) {
 		warning("not writing '%s': '%s' has no call-path sidecar, and a sum "
 			"without its calls would not match the gmon sum",
 			out_path, missing);
-		return remove_stale(out_path, 1);
+		return remove_stale(set, out_path, 1);
 	}
 	if (!sc)
 		return error("internal error: no sidecar sum to write to '%s'", out_path);
-	if (sidecar_write_atomic(sc, out_path, err, sizeof(err)) < 0)
-		return error("%s", err);
-	return 0;
+	/* like every output: staged, committed with the command's others */
+	return outfile_write(set, out_path, write_sidecar, sc);
 }
 
 int callpath_sum_write(char *const *gmon_files, size_t n, const char *out_path)
@@ -107,10 +117,10 @@ int callpath_sum_write(char *const *gmon_files, size_t n, const char *out_path)
 	int ret;
 
 	if (callpath_sum_read(gmon_files, n, &sc, &missing) < 0) {
-		remove_stale(out_path, 1);
+		remove_stale(NULL, out_path, 1);
 		return -1;
 	}
-	ret = callpath_sum_store(out_path, sc,
+	ret = callpath_sum_store(NULL, out_path, sc,
 				 missing == n ? NULL : gmon_files[missing], sc != NULL);
 	sidecar_free(sc);
 	return ret;

@@ -55,10 +55,13 @@ int callpath_sum_write(char *const *gmon_files, size_t n, const char *out_path);
  * across its processes): `missing` is the first gmon file without a
  * sidecar, NULL when every one has one; `some` says whether any has one;
  * `sc` is the sum of all of them (used only when `missing` is NULL).
- * Writes `out_path` atomically, or removes a stale one (saying so when
- * `some`).  0, or -1 after reporting a failed write or removal.
+ * Writes `out_path` (utils/outfile.h) or removes a stale one (saying so
+ * when `some`): as outputs of `set`, done when it is committed, or at once
+ * when set is NULL.  0, or -1 after reporting a failed write or removal.
  */
-int callpath_sum_store(const char *out_path, const struct sidecar *sc,
+struct outset;
+int callpath_sum_store(struct outset *set, const char *out_path,
+		       const struct sidecar *sc,
 		       const char *missing, int some);
 
 #endif

@@ -55,13 +55,13 @@ int sum_plan_init(struct sum_plan *plan, const struct egprof_opts *o)
 	return callpath_sum_read(plan->gmons, plan->ngmon, &plan->sc, &plan->missing);
 }
 
-int sum_plan_finish(const struct sum_plan *plan)
+int sum_plan_finish(const struct sum_plan *plan, struct outset *set)
 {
 	if (!plan->wanted)
 		return 0;
 	/* upstream's output first, as when it ran alone */
 	fflush(stdout);
-	return callpath_sum_store(SUM_NAME SIDECAR_SUFFIX, plan->sc,
+	return callpath_sum_store(set, SUM_NAME SIDECAR_SUFFIX, plan->sc,
 				  plan->missing == plan->ngmon ? NULL
 							       : plan->gmons[plan->missing],
 				  plan->sc != NULL);

@@ -20,13 +20,14 @@ int cmd_rank_stats(struct egprof_opts *o);  /* cmd_rank_stats.c: --rank-stats */
  *   struct sum_plan plan;
  *   if (sum_plan_init(&plan, o) < 0) fail: nothing was written
  *   status = cmd_...(o);
- *   if (status == 0 && sum_plan_finish(&plan) < 0) status = 1;
+ *   if (status == 0 && sum_plan_finish(&plan, set) < 0) status = 1;
  *   sum_plan_release(&plan);
  *
  * sum_plan_init and sum_plan_finish return 0 (also when -s is absent or no
  * input has a sidecar) or -1 after reporting the error.
  */
 struct sidecar;
+struct outset;
 struct sum_plan {
 	int wanted;        /* the command line has -s */
 	char *const *gmons; /* its gmon files; points into cl or a static */
@@ -36,7 +37,9 @@ struct sum_plan {
 	size_t missing;    /* first gmon file without a sidecar, or ngmon */
 };
 int sum_plan_init(struct sum_plan *plan, const struct egprof_opts *o);
-int sum_plan_finish(const struct sum_plan *plan);
+/* gmon.sum.callpath is written (or an old one removed) as one of `set`'s
+ * outputs, with upstream's staged gmon.sum; at once when set is NULL. */
+int sum_plan_finish(const struct sum_plan *plan, struct outset *set);
 void sum_plan_release(struct sum_plan *plan);
 
 /*

@@ -141,31 +141,36 @@ int main(int argc, char **argv)
 	 * memory on (gprof-ext/gmon_check.h). */
 	if (o.mode == MODE_GPROF && gmon_check_gprof_args(o.argc, o.argv) < 0) {
 		status = 1;
-	} else if (!ours) {
-		/* GNU gprof as it is, writing its own files itself */
-		status = upstream_main(o.argc, o.argv);
-	} else {
-		/* our outputs, and upstream's gmon.sum, are committed together
-		 * only when the command succeeded */
-		o.outs = &outs;
-		upstream_stage_sum(&outs);
-		if (asks_for_help(&o))
-			status = upstream_main(2, (char *[]){ o.argv[0], (char *)"--help", NULL });
-		else if (o.mode == MODE_DIFF)
-			status = cmd_diff(&o);
-		else if (o.mode == MODE_RANK_STATS)
-			status = cmd_rank_stats(&o);
-		else
-			status = cmd_gprof(&o);
-		upstream_stage_sum(NULL);
-		/* a report lost on a full disk is a failure: nothing committed */
-		if (status == 0 && outfile_close_stdout() < 0)
-			status = 1;
-		if (status == 0 && outset_commit(&outs) < 0)
-			status = 1;
+		goto out;
 	}
-	/* -s: upstream wrote gmon.sum; the sidecars' sum goes beside it */
-	if (status == 0 && sum_plan_finish(&sum) < 0)
+	if (!ours) {
+		/* GNU gprof as it is, writing its own files itself; -s: the
+		 * sidecars' sum goes beside its gmon.sum */
+		status = upstream_main(o.argc, o.argv);
+		if (status == 0 && sum_plan_finish(&sum, NULL) < 0)
+			status = 1;
+		goto out;
+	}
+	/* our outputs, and upstream's gmon.sum, are committed together only
+	 * when the command succeeded */
+	o.outs = &outs;
+	upstream_stage_sum(&outs);
+	if (asks_for_help(&o))
+		status = upstream_main(2, (char *[]){ o.argv[0], (char *)"--help", NULL });
+	else if (o.mode == MODE_DIFF)
+		status = cmd_diff(&o);
+	else if (o.mode == MODE_RANK_STATS)
+		status = cmd_rank_stats(&o);
+	else
+		status = cmd_gprof(&o);
+	upstream_stage_sum(NULL);
+	/* a report lost on a full disk is a failure: nothing committed */
+	if (status == 0 && outfile_close_stdout() < 0)
+		status = 1;
+	/* -s: the sidecars' sum goes with upstream's staged gmon.sum */
+	if (status == 0 && sum_plan_finish(&sum, &outs) < 0)
+		status = 1;
+	if (status == 0 && outset_commit(&outs) < 0)
 		status = 1;
 out:
 	outset_release(&outs);

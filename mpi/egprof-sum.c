@@ -395,7 +395,7 @@ int main(int argc, char **argv)
 		} else if (sidecar_name_for(out, path, sizeof(path)) < 0) {
 			error("output file name too long");
 			status = 1;
-		} else if (callpath_sum_store(path, sc, first_missing < n ?
+		} else if (callpath_sum_store(NULL, path, sc, first_missing < n ?
 					      files[first_missing] : NULL,
 					      nfound > 0) < 0) {
 			status = 1;

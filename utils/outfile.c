@@ -225,6 +225,10 @@ int outfile_open(struct outfile *of, const char *path)
 	of->path = strdup(path);
 	if (!of->path)
 		return error("out of memory");
+	if (!*path) {
+		error("cannot write '': empty file name");
+		goto fail;
+	}
 	if (!strcmp(path, "-"))
 		of->kind = OUTFILE_STDOUT;
 	else if (open_destination(of) < 0)
@@ -270,22 +274,6 @@ int outfile_finish(struct outfile *of)
 	return 0;
 }
 
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, buf, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 int outfile_publish(struct outfile *of)
 {
 	int ret = 0;
@@ -299,14 +287,23 @@ int outfile_publish(struct outfile *of)
 		free(of->tmp_path);
 		of->tmp_path = NULL; /* it is the destination now */
 		break;
-	case OUTFILE_IN_PLACE:
+	case OUTFILE_IN_PLACE: {
+		FILE *fp;
+
 		fflush(stdout); /* the terminal or pipe may be ours too */
-		if (write_all(of->fd, of->mem, of->memlen) < 0)
+		if (!(fp = fdopen(of->fd, "w"))) {
 			ret = write_error(of->path, errno);
-		if (close(of->fd) < 0 && ret == 0)
+			break;
+		}
+		of->fd = -1; /* fp's now */
+		errno = 0;
+		if ((of->memlen && fwrite(of->mem, 1, of->memlen, fp) != of->memlen) ||
+		    fflush(fp) != 0)
 			ret = write_error(of->path, errno);
-		of->fd = -1;
+		if (fclose(fp) != 0 && ret == 0)
+			ret = write_error(of->path, errno);
 		break;
+	}
 	case OUTFILE_STDOUT:
 		if (of->memlen && fwrite(of->mem, 1, of->memlen, stdout) != of->memlen)
 			ret = write_error("-", errno);
@@ -519,6 +516,19 @@ int outset_open(struct outset *set, struct outfile **ofp, const char *path)
 	return 0;
 }
 
+int outset_remove(struct outset *set, const char *path)
+{
+	char *copy = strdup(path);
+
+	if (!copy || array_grow(&set->removals, &set->removals_cap, set->nremovals + 1,
+				sizeof(*set->removals)) < 0) {
+		free(copy);
+		return error("out of memory");
+	}
+	set->removals[set->nremovals++] = copy;
+	return 0;
+}
+
 int outset_commit(struct outset *set)
 {
 	size_t i;
@@ -538,6 +548,10 @@ int outset_commit(struct outset *set)
 			if (outfile_publish(of) < 0)
 				ret = -1;
 		}
+	for (i = 0; i < set->nremovals && ret == 0; i++)
+		if (unlink(set->removals[i]) < 0 && errno != ENOENT)
+			ret = error("cannot remove '%s': %s", set->removals[i],
+				    strerror(errno));
 	outset_abort(set);
 	return ret;
 }
@@ -553,6 +567,11 @@ void outset_abort(struct outset *set)
 	free(set->open);
 	set->open = NULL;
 	set->nopen = set->open_cap = 0;
+	for (i = 0; i < set->nremovals; i++)
+		free(set->removals[i]);
+	free(set->removals);
+	set->removals = NULL;
+	set->nremovals = set->removals_cap = 0;
 }
 
 static void entries_free(struct outset_entry *arr, size_t n)

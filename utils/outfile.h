@@ -118,6 +118,8 @@ struct outset {
 	size_t ninputs, inputs_cap, noutputs, outputs_cap;
 	struct outfile **open;  /* opened, not yet committed */
 	size_t nopen, open_cap;
+	char **removals;        /* files to remove at commit */
+	size_t nremovals, removals_cap;
 };
 #define OUTSET_INIT { 0 }
 
@@ -130,8 +132,12 @@ int outset_output_rereads(struct outset *set, const char *path, const char *what
 int outset_check(const struct outset *set);
 /* Opened now, committed by outset_commit with the others. */
 int outset_open(struct outset *set, struct outfile **of, const char *path);
+/* A file to remove at commit, with the outputs (one an earlier run left
+ * that would not match them); nothing happens if the command fails. */
+int outset_remove(struct outset *set, const char *path);
 /* Finish every output (checks every write), then publish them: in-place
- * outputs first (a full device fails there), renames last.  0 or -1. */
+ * outputs first (a full device fails there), renames last, then the
+ * removals.  0 or -1. */
 int outset_commit(struct outset *set);
 void outset_abort(struct outset *set);
 void outset_release(struct outset *set);

@@ -60,5 +60,10 @@ check "-s with exports: exit 0, all outputs written" \
 zero_spare() { head -c 8 "$1"; head -c 12 /dev/zero; tail -c +21 "$1"; }
 check "staged gmon.sum is byte for byte upstream's" \
 	bash -c "$(declare -f zero_spare); cmp -s <(zero_spare gmon.sum) <(zero_spare sys.sum)"
+# gmon.sum.callpath is an output like the others: a symlink is written through
+rm -f gmon.sum.callpath && : >kept.callpath && ln -s kept.callpath gmon.sum.callpath
+"$EGPROF" -s -b app gmon.out gmon.2 --gml g.gml >/dev/null 2>link.err; rc=$?
+check "-s with gmon.sum.callpath a symlink: exit 0, the link stays, its target has the sum" \
+	bash -c "[ $rc = 0 ] && [ -L gmon.sum.callpath ] && [ -s kept.callpath ]"
 check "no temporary files left" no_temps
 done_testing

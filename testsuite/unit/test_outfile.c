@@ -290,17 +290,24 @@ static void test_outset__rereading_output_is_checked_against_outputs_only(void *
 	outset_release(&set);
 }
 
+/* a.txt (there, "old a") and `second` opened in `set`, both written */
+static void open_two(struct outset *set, const char *second)
+{
+	struct outfile *a, *b;
+
+	put("a.txt", "old a\n");
+	assert_int_equal(outset_open(set, &a, "a.txt"), 0);
+	assert_int_equal(outset_open(set, &b, second), 0);
+	fputs("new a\n", a->fp);
+	fputs("new b\n", b->fp);
+}
+
 static void test_outset__nothing_is_written_when_the_command_fails(void **state)
 {
 	struct outset set = OUTSET_INIT;
-	struct outfile *a, *b;
 
 	(void)state;
-	put("a.txt", "old a\n");
-	assert_int_equal(outset_open(&set, &a, "a.txt"), 0);
-	assert_int_equal(outset_open(&set, &b, "b.txt"), 0);
-	fputs("new a\n", a->fp);
-	fputs("new b\n", b->fp);
+	open_two(&set, "b.txt");
 	outset_abort(&set);
 	assert_true(same_text("a.txt", "old a\n"));
 	assert_int_equal(access("b.txt", F_OK), -1);
@@ -311,14 +318,9 @@ static void test_outset__nothing_is_written_when_the_command_fails(void **state)
 static void test_outset__commit_writes_every_output(void **state)
 {
 	struct outset set = OUTSET_INIT;
-	struct outfile *a, *b;
 
 	(void)state;
-	put("a.txt", "old a\n");
-	assert_int_equal(outset_open(&set, &a, "a.txt"), 0);
-	assert_int_equal(outset_open(&set, &b, "b.txt"), 0);
-	fputs("new a\n", a->fp);
-	fputs("new b\n", b->fp);
+	open_two(&set, "b.txt");
 	assert_int_equal(outset_commit(&set), 0);
 	assert_true(same_text("a.txt", "new a\n"));
 	assert_true(same_text("b.txt", "new b\n"));
@@ -329,16 +331,11 @@ static void test_outset__commit_writes_every_output(void **state)
 static void test_outset__a_full_device_keeps_the_regular_outputs_as_they_were(void **state)
 {
 	struct outset set = OUTSET_INIT;
-	struct outfile *a, *b;
 
 	(void)state;
 	if (mknod("full", S_IFCHR | 0600, makedev(1, 7)) < 0)
 		skip();
-	put("a.txt", "old a\n");
-	assert_int_equal(outset_open(&set, &a, "a.txt"), 0);
-	assert_int_equal(outset_open(&set, &b, "full"), 0);
-	fputs("new a\n", a->fp);
-	fputs("new b\n", b->fp);
+	open_two(&set, "full");
 	assert_int_equal(outset_commit(&set), -1);
 	assert_true(same_text("a.txt", "old a\n"));
 	assert_int_equal(entries(), 2);
