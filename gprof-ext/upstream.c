@@ -775,13 +775,10 @@ static ssize_t job_cookie_read(void *cookie, char *buf, size_t size)
 			if (pfd[i].fd >= 0 && (pfd[i].revents & (POLLIN | POLLHUP | POLLERR)))
 				job_drain(live.jobs[i]);
 		free(pfd);
-		if (r == 0 && job_loader_gone(job) && job->fd >= 0) {
-			/* Dead, with its pipe held open elsewhere: take what
-			 * is there and stop. */
-			job_drain(job);
-			if (job->pend_off == job->pend_len)
-				job_close(job);
-		}
+		if (r == 0 && job_loader_gone(job))
+			/* Dead, with its pipe held open elsewhere, and nothing
+			 * left in it (poll found nothing to read): stop. */
+			job_close(job);
 	}
 }
 

@@ -61,3 +61,4 @@ fuzz/mkseed_profile: fuzz/obj/testsuite/fuzz/mkseed_profile.o \
 	@echo "  FUZZLD   $@"
 	@$(FUZZ_CC) $(FUZZ_SAN) -o $@ $^ \
 	  $(UP_GPROF_OBJS) $(UP_LIBS) -lm
+CLEANFILES += $(FUZZ_BINS) fuzz/mkseed_profile
