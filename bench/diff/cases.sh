@@ -8,6 +8,7 @@
 # the changed function is the first row of `gprof --diff` not marked as noise
 # and how often it is in the top 3 rows.  EGPROF names the gprof to measure
 # (default: the build's gprof-ext/gprof); EGPROF_ARGS adds options to it.
+# CASES="small path" runs only those cases.
 # REDIFF=1 with the DIR of an earlier run only runs gprof --diff again on
 # the gmon files there (to compare versions of gprof on the same runs).
 # The machine's load is part of the experiment: run it as it is used.
@@ -108,6 +109,13 @@ cases=(cache:sum_matrix:cases:cases
        small:small_kernel:cases:cases
        busywait:wait_ready:cases:cases)
 [ $have_mpi = 1 ] && cases+=(imbalance:relax_rows:imbalance:imbalance)
+if [ -n "${CASES:-}" ]; then
+	keep=()
+	for spec in "${cases[@]}"; do
+		case " $CASES " in *" ${spec%%:*} "*) keep+=("$spec") ;; esac
+	done
+	cases=("${keep[@]}")
+fi
 for r in $(seq 1 "$reps"); do
 	for spec in "${cases[@]}"; do
 		IFS=: read -r c want ba bb <<< "$spec"
