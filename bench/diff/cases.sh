@@ -8,6 +8,7 @@
 # the changed function is the first row of `gprof --diff` not marked as noise
 # and how often it is in the top 3 rows.  EGPROF names the gprof to measure
 # (default: the build's gprof-ext/gprof); EGPROF_ARGS adds options to it.
+# CASES="small path" runs only those cases.
 # REDIFF=1 with the DIR of an earlier run only runs gprof --diff again on
 # the gmon files there (to compare versions of gprof on the same runs).
 # The machine's load is part of the experiment: run it as it is used.
@@ -60,6 +61,13 @@ for line in open(sys.argv[2]):
     elif len(f) >= 9 and re.match(r"^-?[0-9]+\.[0-9]+$", f[0]) and f[7] in ("XX", "X.", ".X"):
         name = " ".join(f[8:-1] if f[-1] == "~" else f[8:])
         rows.append(name.split(" [")[0])
+if not in_ev:  # a gprof without the evidence list: rows without "~" and not 0.00
+    significant = set()
+    for line in open(sys.argv[2]):
+        f = line.split()
+        if len(f) >= 9 and re.match(r"^-?[0-9]+\.[0-9]+$", f[0]) and f[7] in ("XX", "X.", ".X") \
+                and f[-1] != "~" and (f[3] not in ("0.00", "-0.00") or f[6] != "0"):
+            significant.add(" ".join(f[8:]).split(" [")[0])
 first = next((n for n in rows if n in significant), "-")
 pos = next((i + 1 for i, n in enumerate(rows) if n in want), 0)
 print(first, pos, 1 if first in want else 0, 1 if 0 < pos <= 3 else 0)
@@ -108,6 +116,13 @@ cases=(cache:sum_matrix:cases:cases
        small:small_kernel:cases:cases
        busywait:wait_ready:cases:cases)
 [ $have_mpi = 1 ] && cases+=(imbalance:relax_rows:imbalance:imbalance)
+if [ -n "${CASES:-}" ]; then
+	keep=()
+	for spec in "${cases[@]}"; do
+		case " $CASES " in *" ${spec%%:*} "*) keep+=("$spec") ;; esac
+	done
+	cases=("${keep[@]}")
+fi
 for r in $(seq 1 "$reps"); do
 	for spec in "${cases[@]}"; do
 		IFS=: read -r c want ba bb <<< "$spec"
