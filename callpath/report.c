@@ -547,8 +547,32 @@ static char *path_text(const struct callpath_model *m, uint32_t idx, uint32_t *b
 	return s;
 }
 
+/* FIRST[fn] .. FIRST[fn + 1] index, in BY_FUNC, the frames of function fn,
+ * in frame order: one pass over the frames instead of one per function
+ * (600 million iterations at 20,000 functions).  FIRST has nr_names + 1
+ * entries, BY_FUNC nr_frames. */
+static void index_frames_by_func(const struct callpath_model *m, uint32_t *first,
+				 uint32_t *by_func)
+{
+	/* folded-recursion frames are not paths: their calls show on the
+	 * parent's row ("1+N") */
+	memset(first, 0, ((size_t)m->nr_names + 1) * sizeof(*first));
+	for (uint32_t i = 0; i < m->nr_frames; i++)
+		if (!m->frames[i].folded)
+			first[m->frames[i].func + 1]++;
+	for (uint32_t fn = 0; fn < m->nr_names; fn++)
+		first[fn + 1] += first[fn];
+	for (uint32_t i = 0; i < m->nr_frames; i++)
+		if (!m->frames[i].folded)
+			by_func[first[m->frames[i].func]++] = i;
+	/* the fill moved each start to the next function's: shift back */
+	for (uint32_t fn = m->nr_names; fn > 0; fn--)
+		first[fn] = first[fn - 1];
+	first[0] = 0;
+}
+
 static void print_profile(FILE *out, struct report_ctx *c, const uint32_t *funcs,
-			  uint32_t nfuncs, uint32_t *by_func)
+			  uint32_t nfuncs, const uint32_t *first, uint32_t *frames_by_func)
 {
 	const struct callpath_model *m = c->m;
 
@@ -562,12 +586,10 @@ static void print_profile(FILE *out, struct report_ctx *c, const uint32_t *funcs
 		      "%time is the path's share of the function's self time.\n", out);
 	fputc('\n', out);
 	for (uint32_t k = 0; k < nfuncs; k++) {
-		uint32_t fn = funcs[k], n = 0;
+		uint32_t fn = funcs[k], n = first[fn + 1] - first[fn];
+		uint32_t *by_func = frames_by_func + first[fn];
 		uint64_t calls = c->func_calls[fn], samples = c->func_samples[fn];
 
-		for (uint32_t i = 0; i < m->nr_frames; i++)
-			if (m->frames[i].func == fn && !m->frames[i].folded)
-				by_func[n++] = i;
 		qsort_r(by_func, n, sizeof(*by_func), cmp_frames_by_text, (void *)c);
 		fprintf(out, "%s: %" PRIu64 " call%s, %u path%s", m->names[fn],
 			calls, calls == 1 ? "" : "s", n, n == 1 ? "" : "s");
@@ -784,7 +806,7 @@ int callpath_report_print(FILE *out, const struct callpath_model *m,
 			  const char *source)
 {
 	struct report_ctx c = { m, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL };
-	uint32_t *funcs = NULL, *buf = NULL, nfuncs = 0, npaths = 0;
+	uint32_t *funcs = NULL, *buf = NULL, *first = NULL, nfuncs = 0, npaths = 0;
 	int ret = -1;
 
 	/* no sample landed (a run shorter than a few ticks, an older sidecar):
@@ -798,8 +820,9 @@ int callpath_report_print(FILE *out, const struct callpath_model *m,
 	c.rec = calloc((size_t)m->nr_frames + 1, sizeof(*c.rec));
 	funcs = malloc(((size_t)m->nr_names + 1) * sizeof(*funcs));
 	buf = malloc(((size_t)m->nr_frames + 1) * sizeof(*buf));
+	first = malloc(((size_t)m->nr_names + 1) * sizeof(*first));
 	if (!c.func_calls || !c.func_samples || !c.func_paths || !c.incl ||
-	    !c.path_text || !c.rec || !funcs || !buf)
+	    !c.path_text || !c.rec || !funcs || !buf || !first)
 		goto out;
 	callpath_model_inclusive(m, c.incl);
 	for (uint32_t i = 0; i < m->nr_frames; i++)
@@ -828,7 +851,8 @@ int callpath_report_print(FILE *out, const struct callpath_model *m,
 	fprintf(out, "From '%s': %" PRIu64 " calls along %u paths to %u functions.\n\n",
 		source, m->total, npaths, nfuncs);
 	print_sampling(out, &c);
-	print_profile(out, &c, funcs, nfuncs, buf);
+	index_frames_by_func(m, first, buf);
+	print_profile(out, &c, funcs, nfuncs, first, buf);
 	fputc('\f', out);
 	fputc('\n', out);
 	if (print_tree(out, &c) < 0)
@@ -855,5 +879,6 @@ out:
 	free(c.kids);
 	free(funcs);
 	free(buf);
+	free(first);
 	return ret;
 }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include "gprof-ext/commands.h"
 #include "gprof-ext/cmdline.h"
 #include "gprof-ext/operands.h"
@@ -64,6 +65,8 @@ struct side {
 	char **files;
 	size_t nfiles;
 	int is_dir;
+	/* shared: sum_job is one loader for both sides (see shares_loader) */
+	int shared;
 	struct upstream_job *sum_job, *each_job;
 	struct profile **sum;
 	size_t nsum;
@@ -189,6 +192,80 @@ static int side_ranks(struct side *s)
 		s->rank[i] = ids[i].rank;
 	ranks_free(ids, s->nfiles);
 	return s->rank ? 0 : error("out of memory");
+}
+
+/* Whether a and b name one file (a path given twice, or two names of it). */
+static int same_file(const char *a, const char *b)
+{
+	struct stat x, y;
+
+	if (strcmp(a, b) == 0)
+		return 1;
+	return stat(a, &x) == 0 && stat(b, &y) == 0 &&
+	       x.st_dev == y.st_dev && x.st_ino == y.st_ino;
+}
+
+/*
+ * Both sides one gmon file of the same binary: one loader can serve both,
+ * reading and indexing the binary's symbols once and forking a worker per
+ * gmon file (the adapter's `each` mode), instead of two loaders doing the
+ * same work twice.  Side 0 may share when it is a single file and names the
+ * same binary as side 1 (checked before side 1's files are known).
+ */
+static int may_share(const struct side *a, const struct side *b)
+{
+	return !a->is_dir && a->nfiles == 1 && same_file(a->binary, b->binary);
+}
+
+static int shares_loader(const struct side *a, const struct side *b)
+{
+	return may_share(a, b) && !b->is_dir && b->nfiles == 1;
+}
+
+static int start_shared(struct side *a, const struct side *b,
+			const struct cmdline *cl, const char *argv0, int force)
+{
+	struct upstream_load req;
+	char *files[2];
+
+	files[0] = a->files[0];
+	files[1] = b->files[0];
+	memset(&req, 0, sizeof(req));
+	req.argv0 = argv0;
+	req.gprof_args = cl->args;
+	req.nargs = cl->nargs;
+	req.binary = a->binary;
+	req.gmon_files = files;
+	req.ngmon = 2;
+	req.each = 1;
+	req.jobs = 2;
+	req.force = force;
+	a->shared = 1;
+	return upstream_load_start(&req, &a->sum_job);
+}
+
+/* The shared loader's two profiles, one to each side. */
+static int finish_shared(struct side *a, struct side *b)
+{
+	struct profile **p;
+	size_t n, i;
+	int ret;
+
+	ret = upstream_load_finish(a->sum_job, &p, &n);
+	a->sum_job = NULL;
+	if (ret < 0)
+		return -1;
+	if (n != 2 || !(b->sum = malloc(sizeof(*b->sum)))) {
+		for (i = 0; i < n; i++)
+			profile_free(p[i]);
+		free(p);
+		return n != 2 ? -1 : error("out of memory");
+	}
+	b->sum[0] = p[1];
+	b->nsum = 1;
+	a->sum = p;
+	a->nsum = 1;
+	return 0;
 }
 
 /*
@@ -317,6 +394,17 @@ int cmd_diff(struct egprof_opts *o)
 			error("out of memory");
 			goto out;
 		}
+		if (s == 0 && may_share(x, &sides[1]))
+			continue; /* started with side 1 */
+		if (s == 1 && may_share(&sides[0], x)) {
+			if (shares_loader(&sides[0], x)) {
+				if (start_shared(&sides[0], x, &cl, argv0, o->force) < 0)
+					goto out;
+				continue;
+			}
+			if (start(&sides[0], &cl, argv0, 0, 1, o->force) < 0)
+				goto out;
+		}
 		if (start(x, &cl, argv0, 0, 1, o->force) < 0)
 			goto out;
 	}
@@ -326,9 +414,12 @@ int cmd_diff(struct egprof_opts *o)
 		     start(&sides[s], &cl, argv0, 1, o->jobs, o->force) < 0))
 			goto out;
 	status = 0;
-	for (s = 0; s < DIFF_NSIDES; s++)
-		if (finish(&sides[s]) < 0)
-			status = 1;
+	if (sides[0].shared && finish_shared(&sides[0], &sides[1]) < 0)
+		status = 1;
+	else
+		for (s = 0; s < DIFF_NSIDES; s++)
+			if (finish(&sides[s]) < 0)
+				status = 1;
 	if (status)
 		goto out;
 	status = 1;
