@@ -71,6 +71,9 @@ static const struct table_column frame_cols[] = {
 	{ "function", TCOL_STR, get_name, 0 },
 	{ "call_site", TCOL_STR, get_name, 1 },
 	{ "calls", TCOL_U64, table_get_field, FRAME(count) },
+	{ "folded", TCOL_INT, table_get_field, FRAME(folded) },
+	{ "recursive_calls", TCOL_U64, table_get_field, FRAME(recursive) },
+	{ "self_samples", TCOL_U64, table_get_field, FRAME(samples) },
 	{ "path", TCOL_STR, get_path, 0 },
 };
 

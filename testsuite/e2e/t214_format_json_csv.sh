@@ -113,14 +113,15 @@ check "callpath JSON: stdout is only JSON; the tree of the text report" py c.jso
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["schema"] == "egprof-callpath" and d["version"] == 1
-frames = d["frames"]
+# a folded-recursion frame is printed on its parent's line ("1+3")
+frames = [f for f in d["frames"] if not f["folded"]]
 lines = open(sys.argv[2]).read().split("calls  function (call site)\n")[1].strip("\n").splitlines()
 assert len(lines) == len(frames), (len(lines), len(frames))
 # the text tree lists each frame: count, indent 2 per level, name, (site)
 def indent(l):
     rest = l.lstrip(" ")[len(l.split()[0]):]
     return len(rest) - len(rest.lstrip(" "))
-tree = sorted((int(l.split()[0]), indent(l), l.split()[1].lstrip("*")) for l in lines)
+tree = sorted((int(l.split()[0].split("+")[0]), indent(l), l.split()[1].lstrip("*")) for l in lines)
 ind0 = min(t[1] for t in tree)
 js = sorted((f["calls"], ind0 + 2 * (f["depth"] - 1), f["function"]) for f in frames)
 assert tree == js, (tree, js)

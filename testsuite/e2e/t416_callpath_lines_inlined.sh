@@ -16,6 +16,6 @@ cp_check "its call site in main is inlined.c:$main_line" \
 	grep -qE "^ +3 +\\*?updateLinkCells \\(inlined.c:$main_line\\)" tree
 cp_check "no call site printed as name+offset with -l" \
 	bash -c "! sed -n '/Call-path profile/,\$p' report | grep -q '+0x'"
-"$EGPROF" -b --folded f.folded ./inlined gmon.out > /dev/null
+"$EGPROF" -b --folded-calls f.folded ./inlined gmon.out > /dev/null
 cp_check "folded stacks name it too" grep -q '^main;step;updateLinkCells 1$' f.folded
 cp_done

@@ -10,7 +10,7 @@ for lang in c c++; do
 	gcc -pg -O1 -fopenmp -x $lang -o omp-$lang "$CP_EX/corpus/omp.c" || exit 1
 	rm -f gmon.out gmon.out.callpath
 	OMP_NUM_THREADS=2 LD_PRELOAD="$CP_SO" ./omp-$lang > /dev/null
-	"$EGPROF" -b --folded omp.folded ./omp-$lang gmon.out > /dev/null 2> err
+	"$EGPROF" -b --folded-calls omp.folded ./omp-$lang gmon.out > /dev/null 2> err
 	cp_check "$lang: gprof --folded accepts the sidecar" test $? -eq 0 -a ! -s err
 	w=work
 	[ $lang = c++ ] && w='work(int)'	# gprof demangles

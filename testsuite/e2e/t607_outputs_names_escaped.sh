@@ -14,7 +14,7 @@ line" --redefine-sym 'f_back=back\' --redefine-sym 'f_quote=dq"x<&>' \
 	{ echo "Bail out! cannot build and run names.c"; exit 1; }
 cp gmon.out gmon.2 && cp gmon.out.callpath gmon.2.callpath
 
-"$EGPROF" -b names gmon.out --dot n.dot --gml n.gml --graphml n.graphml --folded n.folded \
+"$EGPROF" -b names gmon.out --dot n.dot --gml n.gml --graphml n.graphml --folded-calls n.folded \
 	>out.txt 2>err.txt; rc=$?
 check "exports: exit 0, nothing on stderr" [ $rc = 0 -a ! -s err.txt ]
 
@@ -82,7 +82,7 @@ print("ok")
 PY
 check "the folded stacks parse: 7 stacks, the deepest has the 7 frames" py n.folded 1 <folded.py
 
-"$EGPROF" --diff names gmon.out gmon.2 --folded d.folded --gml d.gml --graphml d.graphml --dot d.dot \
+"$EGPROF" --diff names gmon.out gmon.2 --folded-calls d.folded --gml d.gml --graphml d.graphml --dot d.dot \
 	>dout.txt 2>derr.txt; rc=$?
 check "diff exports: exit 0, nothing on stderr" [ $rc = 0 -a ! -s derr.txt ]
 check "the two-column folded diff parses" py d.folded 2 <folded.py
