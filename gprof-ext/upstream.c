@@ -573,13 +573,15 @@ fail:
 	return -1;
 }
 
+static int load_stop(struct upstream_job *job, int quiet);
+
 void upstream_load_free(struct upstream_job *job)
 {
 	size_t i;
 
 	if (!job)
 		return;
-	upstream_load_stop(job);
+	load_stop(job, 1);
 	for (i = 0; job->files[i]; i++)
 		free(job->files[i]);
 	free(job->files);
@@ -630,22 +632,22 @@ int upstream_load_next(struct upstream_job *job, size_t *index, struct profile *
 	if (!job->in && !(job->in = fdopen(job->fd, "r"))) {
 		close(job->fd);
 		error("out of memory");
-		return upstream_load_stop(job);
+		return load_stop(job, 0);
 	}
 	if (job->got == job->nexpected)
-		return upstream_load_stop(job);
+		return load_stop(job, 0);
 	if (fread(hdr, sizeof(hdr), 1, job->in) != 1 || hdr[0] >= job->nexpected)
-		return upstream_load_stop(job); /* the loader stopped: its status says why */
+		return load_stop(job, 0); /* the loader stopped: its status says why */
 	if (hdr[1] == FRAME_FAILED) {
 		/* With a sum, index 0 stands for all the files. */
 		job->failed = job->nexpected > 1 ? (long)hdr[0] : -1;
-		return upstream_load_stop(job);
+		return load_stop(job, 0);
 	}
 	if (profile_read(job->in, job->files[hdr[0]], &p) < 0 ||
 	    name_gmon_files(p, job, hdr[0]) < 0) {
 		/* Upstream does not keep the names it read; we know them. */
 		profile_free(p);
-		return upstream_load_stop(job);
+		return load_stop(job, 0);
 	}
 	job->got++;
 	*index = hdr[0];
@@ -653,7 +655,9 @@ int upstream_load_next(struct upstream_job *job, size_t *index, struct profile *
 	return 1;
 }
 
-int upstream_load_stop(struct upstream_job *job)
+/* Reaps the loader; a failure is reported unless the caller stopped early
+ * (it reported its own reason). */
+static int load_stop(struct upstream_job *job, int quiet)
 {
 	int status = 0;
 
@@ -670,9 +674,15 @@ int upstream_load_stop(struct upstream_job *job)
 		job->done = 1;
 		return 0;
 	}
-	report_failure(job, job->failed, status);
+	if (!quiet)
+		report_failure(job, job->failed, status);
 	job->done = -1;
 	return -1;
+}
+
+int upstream_load_stop(struct upstream_job *job)
+{
+	return load_stop(job, 1);
 }
 
 int upstream_load_finish(struct upstream_job *job, struct profile ***profilesp, size_t *np)
