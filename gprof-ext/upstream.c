@@ -861,11 +861,13 @@ static void job_free(struct upstream_job *job)
 	free(job);
 }
 
+static int load_stop(struct upstream_job *job, int quiet);
+
 void upstream_load_free(struct upstream_job *job)
 {
 	if (!job)
 		return;
-	upstream_load_stop(job);
+	load_stop(job, 1);
 	job_free(job);
 }
 
@@ -937,31 +939,31 @@ int upstream_load_next(struct upstream_job *job, size_t *index, struct profile *
 		if (!(job->in = fopencookie(job, "r", io))) {
 			error("out of memory");
 			job->data_error = 1;
-			return upstream_load_stop(job);
+			return load_stop(job, 0);
 		}
 	}
 	if (job->got == job->nexpected)
-		return upstream_load_stop(job);
+		return load_stop(job, 0);
 	if (fread(hdr, sizeof(hdr), 1, job->in) != 1)
-		return upstream_load_stop(job); /* the loader stopped: its status says why */
+		return load_stop(job, 0); /* the loader stopped: its status says why */
 	if (hdr[0] >= job->nexpected) {
 		error("cannot read the profiles of '%s' from its loader: "
 		      "a frame for file %llu of %zu", job->binary,
 		      (unsigned long long)hdr[0], job->nexpected);
 		job->data_error = 1;
-		return upstream_load_stop(job);
+		return load_stop(job, 0);
 	}
 	if (hdr[1] == FRAME_FAILED) {
 		/* With a sum, index 0 stands for all the files. */
 		job->failed = job->nexpected > 1 ? (long)hdr[0] : -1;
-		return upstream_load_stop(job);
+		return load_stop(job, 0);
 	}
 	/* Upstream does not keep the names it read; we know them. */
 	if (profile_read(job->in, job->files[hdr[0]], &p) < 0 ||
 	    name_gmon_files(p, job, hdr[0]) < 0) {
 		profile_free(p);
 		job->data_error = 1;
-		return upstream_load_stop(job);
+		return load_stop(job, 0);
 	}
 	job->got++;
 	*index = hdr[0];
@@ -969,7 +971,9 @@ int upstream_load_next(struct upstream_job *job, size_t *index, struct profile *
 	return 1;
 }
 
-int upstream_load_stop(struct upstream_job *job)
+/* Reaps the loader; a failure is reported unless the caller stopped early
+ * (it reported its own reason). */
+static int load_stop(struct upstream_job *job, int quiet)
 {
 	int status = 0;
 
@@ -992,9 +996,16 @@ int upstream_load_stop(struct upstream_job *job)
 		job->done = 1;
 		return 0;
 	}
-	report_failure(job, job->failed, status, job->data_error);
+	if (!quiet)
+		report_failure(job, job->failed, status, job->data_error);
 	job->done = -1;
 	return -1;
+}
+
+/* The caller stops reading on purpose: nothing to report. */
+int upstream_load_stop(struct upstream_job *job)
+{
+	return load_stop(job, 1);
 }
 
 int upstream_load_finish(struct upstream_job *job, struct profile ***profilesp, size_t *np)

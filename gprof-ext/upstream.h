@@ -70,7 +70,8 @@ int upstream_check_gmon(const char *binary, char *const *files, size_t n);
  * upstream_load_next returns 1 with a profile the caller owns, 0 after the
  * last one (the loader exited cleanly), -1 on failure (reported, naming
  * the file).  upstream_load_stop ends reading early (the loader gets EPIPE
- * and is reaped); upstream_load_free stops and frees the job.
+ * and is reaped; nothing more is reported: the caller says why it
+ * stopped); upstream_load_free stops and frees the job.
  */
 int upstream_load_next(struct upstream_job *job, size_t *index, struct profile **out);
 int upstream_load_stop(struct upstream_job *job);

@@ -1,5 +1,6 @@
 #include <cairo.h>
 #include <cairo-svg.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -8,6 +9,57 @@
 #include "utils/error.h"
 #include "utils/outfile.h"
 #include "utils/banned.h"
+
+/*
+ * cairo is loaded when a heat map is drawn, not linked: its libraries'
+ * constructors (fontconfig, X11, ...) would allocate before upstream gprof
+ * runs and change the heap it sees, and plain gprof must stay GNU gprof
+ * byte for byte, down to its out-of-memory message (which reports how much
+ * the heap grew) and to what its reads of uninitialised memory find
+ * (testsuite/e2e/t005).  One table of the functions used, filled by dlsym.
+ */
+#define CAIRO_FUNCS(X) \
+	X(cairo_create) \
+	X(cairo_destroy) \
+	X(cairo_fill) \
+	X(cairo_image_surface_create) \
+	X(cairo_line_to) \
+	X(cairo_move_to) \
+	X(cairo_paint) \
+	X(cairo_rectangle) \
+	X(cairo_select_font_face) \
+	X(cairo_set_font_size) \
+	X(cairo_set_line_width) \
+	X(cairo_set_source_rgb) \
+	X(cairo_show_text) \
+	X(cairo_status_to_string) \
+	X(cairo_stroke) \
+	X(cairo_surface_destroy) \
+	X(cairo_surface_finish) \
+	X(cairo_surface_status) \
+	X(cairo_surface_write_to_png_stream) \
+	X(cairo_svg_surface_create_for_stream) \
+	X(cairo_text_extents) \
+
+struct cairo_api {
+#define CAIRO_DECL(f) __typeof__(f) *f;
+	CAIRO_FUNCS(CAIRO_DECL)
+#undef CAIRO_DECL
+};
+
+static int cairo_load(struct cairo_api *ca, const char *path)
+{
+	void *h = dlopen("libcairo.so.2", RTLD_NOW | RTLD_LOCAL);
+
+	if (!h)
+		return error("cannot draw '%s': %s (Debian package libcairo2)", path, dlerror());
+#define CAIRO_SYM(f) \
+	if (!(*(void **)&ca->f = dlsym(h, #f))) \
+		return error("cannot draw '%s': %s has no %s", path, "libcairo.so.2", #f);
+	CAIRO_FUNCS(CAIRO_SYM)
+#undef CAIRO_SYM
+	return 0;
+}
 
 int rankstate_heatmap(const struct rankstate *st, const struct rankpass *pass,
 		      struct heatmap *hm)
@@ -87,14 +139,14 @@ static cairo_status_t write_fp(void *closure, const unsigned char *data, unsigne
 						    : CAIRO_STATUS_WRITE_ERROR;
 }
 
-static void text(cairo_t *cr, double x, double y, const char *s, double size, int right)
+static void text(const struct cairo_api *ca, cairo_t *cr, double x, double y, const char *s, double size, int right)
 {
 	cairo_text_extents_t ext;
 
-	cairo_set_font_size(cr, size);
-	cairo_text_extents(cr, s, &ext);
-	cairo_move_to(cr, right ? x - ext.x_advance : x, y);
-	cairo_show_text(cr, s);
+	ca->cairo_set_font_size(cr, size);
+	ca->cairo_text_extents(cr, s, &ext);
+	ca->cairo_move_to(cr, right ? x - ext.x_advance : x, y);
+	ca->cairo_show_text(cr, s);
 }
 
 /* The first rank of bin b. */
@@ -103,21 +155,21 @@ static uint64_t bin_first(const struct heatmap *hm, size_t b)
 	return (uint64_t)(((unsigned __int128)b * hm->nranks + hm->bins - 1) / hm->bins);
 }
 
-static void draw(cairo_t *cr, const struct heatmap *hm, double w, double h, const char *title)
+static void draw(const struct cairo_api *ca, cairo_t *cr, const struct heatmap *hm, double w, double h, const char *title)
 {
 	double cw = hm->bins ? PLOT_W / (double)hm->bins : PLOT_W;
 	char buf[128];
 	size_t r, b, k;
 
-	cairo_set_source_rgb(cr, 1, 1, 1);
-	cairo_paint(cr);
-	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
-	cairo_set_source_rgb(cr, 0, 0, 0);
-	text(cr, 10, 20, title, 13, 0);
+	ca->cairo_set_source_rgb(cr, 1, 1, 1);
+	ca->cairo_paint(cr);
+	ca->cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+	ca->cairo_set_source_rgb(cr, 0, 0, 0);
+	text(ca, cr, 10, 20, title, 13, 0);
 	snprintf(buf, sizeof(buf), "self time relative to the function's mean over %llu ranks%s; "
 		 "box: slowest rank", (unsigned long long)hm->nranks,
 		 hm->bins < hm->nranks ? " (a column: its slowest rank)" : "");
-	text(cr, 10, 38, buf, 10, 0);
+	text(ca, cr, 10, 38, buf, 10, 0);
 	for (r = 0; r < hm->rows; r++) {
 		double y = MARGIN_TOP + ROW_H * (double)r;
 
@@ -125,21 +177,21 @@ static void draw(cairo_t *cr, const struct heatmap *hm, double w, double h, cons
 			double red, green, blue, m = hm->mean[r];
 
 			ratio_colour(m > 0 ? hm->cell[r * hm->bins + b] / m : 1, &red, &green, &blue);
-			cairo_set_source_rgb(cr, red, green, blue);
+			ca->cairo_set_source_rgb(cr, red, green, blue);
 			/* cells overlap by a hair so no seams show between them */
-			cairo_rectangle(cr, MARGIN_LEFT + cw * (double)b, y, cw + 0.3, ROW_H);
-			cairo_fill(cr);
+			ca->cairo_rectangle(cr, MARGIN_LEFT + cw * (double)b, y, cw + 0.3, ROW_H);
+			ca->cairo_fill(cr);
 		}
-		cairo_set_source_rgb(cr, 0, 0, 0);
+		ca->cairo_set_source_rgb(cr, 0, 0, 0);
 		snprintf(buf, sizeof(buf), "%.40s", hm->names[r]);
-		text(cr, MARGIN_LEFT - 6, y + ROW_H - 5, buf, 11, 1);
+		text(ca, cr, MARGIN_LEFT - 6, y + ROW_H - 5, buf, 11, 1);
 		snprintf(buf, sizeof(buf), "max rank %llu", (unsigned long long)hm->max_rank[r]);
-		text(cr, MARGIN_LEFT + PLOT_W + 6, y + ROW_H - 5, buf, 10, 0);
+		text(ca, cr, MARGIN_LEFT + PLOT_W + 6, y + ROW_H - 5, buf, 10, 0);
 		b = (size_t)rankpass_bin(hm->max_rank[r], hm->nranks, hm->bins);
-		cairo_set_line_width(cr, 2);
-		cairo_rectangle(cr, MARGIN_LEFT + cw * (double)b + 1, y + 1,
+		ca->cairo_set_line_width(cr, 2);
+		ca->cairo_rectangle(cr, MARGIN_LEFT + cw * (double)b + 1, y + 1,
 				fmax(cw - 2, 2), ROW_H - 2);
-		cairo_stroke(cr);
+		ca->cairo_stroke(cr);
 	}
 	/* the rank axis: up to 9 labelled ticks */
 	for (k = 0; k <= 8 && hm->bins; k++) {
@@ -149,27 +201,27 @@ static void draw(cairo_t *cr, const struct heatmap *hm, double w, double h, cons
 		if (k && b == (k - 1) * (hm->bins - 1) / 8)
 			continue;
 		x = MARGIN_LEFT + cw * ((double)b + 0.5);
-		cairo_move_to(cr, x, MARGIN_TOP + ROW_H * (double)hm->rows);
-		cairo_line_to(cr, x, MARGIN_TOP + ROW_H * (double)hm->rows + 5);
-		cairo_set_line_width(cr, 1);
-		cairo_stroke(cr);
+		ca->cairo_move_to(cr, x, MARGIN_TOP + ROW_H * (double)hm->rows);
+		ca->cairo_line_to(cr, x, MARGIN_TOP + ROW_H * (double)hm->rows + 5);
+		ca->cairo_set_line_width(cr, 1);
+		ca->cairo_stroke(cr);
 		snprintf(buf, sizeof(buf), "%llu", (unsigned long long)bin_first(hm, b));
-		text(cr, x - 4, MARGIN_TOP + ROW_H * (double)hm->rows + 17, buf, 10, 0);
+		text(ca, cr, x - 4, MARGIN_TOP + ROW_H * (double)hm->rows + 17, buf, 10, 0);
 	}
-	text(cr, MARGIN_LEFT, MARGIN_TOP + ROW_H * (double)hm->rows + 32, "rank", 10, 0);
+	text(ca, cr, MARGIN_LEFT, MARGIN_TOP + ROW_H * (double)hm->rows + 32, "rank", 10, 0);
 	/* legend: 0, mean, 2x mean */
 	for (k = 0; k <= 40; k++) {
 		double red, green, blue;
 
 		ratio_colour((double)k / 20.0, &red, &green, &blue);
-		cairo_set_source_rgb(cr, red, green, blue);
-		cairo_rectangle(cr, w - 260 + 5.0 * (double)k, h - 30, 5.3, 12);
-		cairo_fill(cr);
+		ca->cairo_set_source_rgb(cr, red, green, blue);
+		ca->cairo_rectangle(cr, w - 260 + 5.0 * (double)k, h - 30, 5.3, 12);
+		ca->cairo_fill(cr);
 	}
-	cairo_set_source_rgb(cr, 0, 0, 0);
-	text(cr, w - 260, h - 8, "0", 10, 0);
-	text(cr, w - 165, h - 8, "mean", 10, 0);
-	text(cr, w - 70, h - 8, "2x mean", 10, 0);
+	ca->cairo_set_source_rgb(cr, 0, 0, 0);
+	text(ca, cr, w - 260, h - 8, "0", 10, 0);
+	text(ca, cr, w - 165, h - 8, "mean", 10, 0);
+	text(ca, cr, w - 70, h - 8, "2x mean", 10, 0);
 }
 
 int heatmap_write(const struct heatmap *hm, struct outset *outs, const char *path,
@@ -178,30 +230,34 @@ int heatmap_write(const struct heatmap *hm, struct outset *outs, const char *pat
 {
 	double w = MARGIN_LEFT + PLOT_W + 110;
 	double h = MARGIN_TOP + ROW_H * (double)(hm->rows ? hm->rows : 1) + MARGIN_BOTTOM;
+	struct cairo_api ca_api, *ca = &ca_api;
 	struct outfile one, *of = &one;
 	cairo_surface_t *s;
 	cairo_t *cr;
 	cairo_status_t st;
 
+	if (cairo_load(ca, path) < 0)
+		return -1;
+	/* with the command's other outputs, or at once (utils/outfile.h) */
 	if (outs ? outset_open(outs, &of, path) < 0 : outfile_open(of, path) < 0)
 		return -1;
 	if (fmt == HEATMAP_SVG)
-		s = cairo_svg_surface_create_for_stream(write_fp, of->fp, w, h);
+		s = ca->cairo_svg_surface_create_for_stream(write_fp, of->fp, w, h);
 	else
-		s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)w, (int)h);
-	cr = cairo_create(s);
-	draw(cr, hm, w, h, title);
-	cairo_destroy(cr);
-	st = fmt == HEATMAP_PNG ? cairo_surface_write_to_png_stream(s, write_fp, of->fp)
+		s = ca->cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)w, (int)h);
+	cr = ca->cairo_create(s);
+	draw(&ca_api, cr, hm, w, h, title);
+	ca->cairo_destroy(cr);
+	st = fmt == HEATMAP_PNG ? ca->cairo_surface_write_to_png_stream(s, write_fp, of->fp)
 				: CAIRO_STATUS_SUCCESS;
-	cairo_surface_finish(s);
+	ca->cairo_surface_finish(s);
 	if (st == CAIRO_STATUS_SUCCESS)
-		st = cairo_surface_status(s);
-	cairo_surface_destroy(s);
+		st = ca->cairo_surface_status(s);
+	ca->cairo_surface_destroy(s);
 	if (st != CAIRO_STATUS_SUCCESS) {
 		if (!outs)
 			outfile_abort(of);
-		return error("cannot write '%s': %s", path, cairo_status_to_string(st));
+		return error("cannot write '%s': %s", path, ca->cairo_status_to_string(st));
 	}
 	return outs ? 0 : outfile_commit(of);
 }

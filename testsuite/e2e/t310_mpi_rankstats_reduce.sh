@@ -48,6 +48,24 @@ else
 	diag <totals.diff
 fi
 
+# A rank file sampled at another rate: one error naming it, nothing else.
+mkdir hz && cp ranks/gmon.{0..3} hz/ &&
+python3 - hz/gmon.2 <<'PY'
+import struct, sys
+d = bytearray(open(sys.argv[1], "rb").read())
+struct.pack_into("<I", d, 20 + 1 + 20, 1000)   # first histogram's prof_rate
+open(sys.argv[1], "wb").write(bytes(d))
+PY
+"$EGPROF" --rank-stats --jobs 1 prog hz >hz.out 2>hz.err
+rc=$?
+if [ $rc = 1 ] && [ "$(wc -l <hz.err)" = 1 ] && grep -q "'hz/gmon.2': sampling rate 1000 Hz differs" hz.err &&
+   ! [ -s hz.out ]; then
+	ok "a rank file sampled at another rate: one error naming it, no report"
+else
+	not_ok "a rank file sampled at another rate (status $rc)"
+	diag <hz.err
+fi
+
 if ! e2e_mpi_setup || ! [ -x "$BUILDDIR/mpi/egprof-rankstats" ]; then
 	ok "# SKIP mpirun or egprof-rankstats not built (OpenMPI missing)"
 	e2e_done
