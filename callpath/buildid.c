@@ -73,7 +73,7 @@ int sidecar_check_build_id(const struct sidecar *sc, const char *source, const c
 	if (n <= 0)
 		return 0;	/* upstream read it; it has no build-id to compare */
 	if ((uint32_t)n != sc->build_id_len || memcmp(id, sc->build_id, (size_t)n))
-		return error("'%s' was recorded from another binary than '%s' "
+		return error("%s: recorded from another binary than '%s' "
 			     "(build-id differs)", source, image);
 	return 0;
 }

@@ -43,7 +43,7 @@ static int model_of(const struct sidecar *sc, const char *source,
 	if (stale < 0)
 		return -1;
 	if (stale)
-		return error("'%s' does not match '%s' (%s): a sidecar left from "
+		return error("%s: does not match '%s' (%s): a sidecar left from "
 			     "another run?", source,
 			     p->ngmon ? p->gmon_files[0] : "gmon.out", why);
 	return 0;
@@ -92,7 +92,7 @@ static int check_samples(const struct callpath_model *m, const char *source,
 {
 	if (m->sampling & SIDECAR_SAMPLING_SELF)
 		return 0;
-	return error("cannot write '%s': '%s' has no time samples (written by an "
+	return error("%s: cannot write: '%s' has no time samples (written by an "
 		     "older runtime, or the program ran without the profiling "
 		     "timer); --folded-calls writes call counts", output, source);
 }
@@ -220,7 +220,7 @@ int callpath_cmd_diff(const struct egprof_opts *o, const struct callpath_side *a
 	    (sa.time && sb.time && pathdiff_compute(sa.time, sb.time, &dt) < 0))
 		goto out;
 	if (o->folded_path && !dt) {
-		error("cannot write '%s': both profiles' call-path sidecars need time "
+		error("%s: cannot write: both profiles' call-path sidecars need time "
 		      "samples; --folded-calls writes call counts", o->folded_path);
 		goto out;
 	}

@@ -49,7 +49,7 @@ static int symtab_load(struct symtab *st, const char *path)
 	if (!f) {
 		if (fd >= 0) {
 			close(fd);
-			snprintf(err, sizeof(err), "cannot read '%s': out of memory", path);
+			snprintf(err, sizeof(err), "%s: out of memory", path);
 		}
 		fprintf(stderr, "cpdump: %s\n", err);
 		return -1;

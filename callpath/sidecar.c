@@ -785,7 +785,7 @@ int sidecar_decode(const void *data, size_t len, const char *name,
 		}
 		if (n->parent != SIDECAR_ROOT &&
 		    (sc->nodes[n->parent].flags & SIDECAR_NODE_FOLDED)) {
-			set_err(err, errlen, "cannot read '%s': node %u is a child of "
+			set_err(err, errlen, "%s: node %u is a child of "
 				"folded-recursion node %u at byte %zu", name, i,
 				n->parent, (size_t)(p - buf));
 			sidecar_free(sc);
@@ -794,7 +794,7 @@ int sidecar_decode(const void *data, size_t len, const char *name,
 		if ((n->flags & SIDECAR_NODE_FOLDED) &&
 		    (n->parent == SIDECAR_ROOT ||
 		     sc->nodes[n->parent].callee != n->callee)) {
-			set_err(err, errlen, "cannot read '%s': folded-recursion node "
+			set_err(err, errlen, "%s: folded-recursion node "
 				"%u does not call its parent's function at byte %zu",
 				name, i, (size_t)(p - buf));
 			sidecar_free(sc);
@@ -811,7 +811,7 @@ int sidecar_decode(const void *data, size_t len, const char *name,
 		if (rc < 0)
 			goto oom;
 		if (rc) {
-			set_err(err, errlen, "cannot read '%s': node %u duplicates node "
+			set_err(err, errlen, "%s: node %u duplicates node "
 				"%u (same parent, call site and callee) at byte %zu",
 				name, dup, first, (size_t)hsize + (size_t)dup * node_size);
 			sidecar_free(sc);

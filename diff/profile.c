@@ -90,7 +90,7 @@ int profile_check_rate(const struct profile *p, const char *what)
 {
 	if (!(p->input & PROFILE_HAS_HIST) || (p->hz > 0 && isfinite(p->hz)))
 		return 0;
-	return error("cannot read '%s': its histogram's sampling rate is %g per "
+	return error("%s: its histogram's sampling rate is %g per "
 		     "second (a corrupt gmon header): its samples have no duration",
 		     what, p->hz);
 }

@@ -79,7 +79,7 @@ static int check_bsd(const char *path, const unsigned char *hdr, uint64_t size,
 
 	/* Upstream allocates 2 * ncnt bytes of bins (4 per 2-byte count). */
 	if (ncnt > size && (level == GMON_CHECK_STRICT || 2 * (uint64_t)ncnt > ALLOC_LIMIT))
-		return error("cannot read '%s': not a gmon file (no \"gmon\" header, "
+		return error("%s: not a gmon file (no \"gmon\" header, "
 			     "and as an old BSD-style file it would need %u bytes; it "
 			     "has %llu)", path, ncnt, (unsigned long long)size);
 	return 0;
@@ -120,7 +120,7 @@ static int check_tagged(const char *path, FILE *fp, uint64_t size,
 		/* 4 bytes a bin, allocated and cleared before the first is read */
 		if (pos > size && (level == GMON_CHECK_STRICT ||
 				   4 * (uint64_t)ncnt > ALLOC_LIMIT)) {
-			ret = error("cannot read '%s': truncated histogram record (%u bins, "
+			ret = error("%s: truncated histogram record (%u bins, "
 				    "the file ends at byte %llu)", path, ncnt,
 				    (unsigned long long)size);
 			break;
@@ -146,7 +146,7 @@ static int check_tagged(const char *path, FILE *fp, uint64_t size,
 		size_t d = distinct_ranges(ranges, nranges);
 
 		if (d > MAX_RANGES)
-			ret = error("cannot read '%s': %zu histogram records of different "
+			ret = error("%s: %zu histogram records of different "
 				    "address ranges (more than %d: gprof would compare each "
 				    "with every other, for hours)", path, d, MAX_RANGES);
 	}
@@ -172,19 +172,19 @@ int gmon_check(const char *path, enum gmon_check_level level)
 	if (!fp) {
 		if (level == GMON_CHECK_LIMITS)
 			return 0; /* upstream says why */
-		return error("cannot read '%s': %s", path, strerror(errno));
+		return error("%s: %s", path, strerror(errno));
 	}
 	if (fseeko(fp, 0, SEEK_END) != 0 || (end = ftello(fp)) < 0 ||
 	    fseeko(fp, 0, SEEK_SET) != 0) {
 		fclose(fp);
 		if (level == GMON_CHECK_LIMITS)
 			return 0;
-		return error("cannot read '%s': %s", path, strerror(errno));
+		return error("%s: %s", path, strerror(errno));
 	}
 	size = (uint64_t)end;
 	if (fread(hdr, 1, sizeof(hdr), fp) != sizeof(hdr)) {
 		if (level == GMON_CHECK_STRICT)
-			ret = error("cannot read '%s': too short to be a gmon file", path);
+			ret = error("%s: too short to be a gmon file", path);
 	} else if (memcmp(hdr, "gmon", 4) != 0) {
 		ret = check_bsd(path, hdr, size, level);
 	} else {

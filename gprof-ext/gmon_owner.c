@@ -44,7 +44,7 @@ static uint64_t entry_before(const struct gmon_image *img, uint64_t pc)
 
 static int foreign(const struct gmon_image *img, const char *gmon, const char *why)
 {
-	return error("'%s' does not belong to '%s': %s (a profile of another program or "
+	return error("%s: does not belong to '%s': %s (a profile of another program or "
 		     "another build; --force reads it anyway)", gmon, img->binary, why);
 }
 
@@ -89,7 +89,7 @@ int gmon_owner_check(const struct gmon_image *img, const char *gmon)
 	int tag, ret = 0;
 
 	if (!fp)
-		return error("cannot read '%s': %s", gmon, strerror(errno));
+		return error("%s: %s", gmon, strerror(errno));
 	if (fread(hdr, 1, sizeof(hdr), fp) != sizeof(hdr) || memcmp(hdr, "gmon", 4) != 0) {
 		fclose(fp);
 		return 0; /* old BSD layout or not a gmon file: upstream decides */

@@ -107,7 +107,7 @@ static int expand(const char *operand, char ***filesp, size_t *np, int quiet)
 	*filesp = NULL;
 	*np = 0;
 	if (stat(operand, &st) < 0)
-		return quiet ? -1 : error("cannot read '%s': %s", operand, strerror(errno));
+		return quiet ? -1 : error("%s: %s", operand, strerror(errno));
 	if (!S_ISDIR(st.st_mode)) {
 		files = malloc(sizeof(char *));
 		if (!files || !(files[0] = strdup(operand))) {
@@ -120,7 +120,7 @@ static int expand(const char *operand, char ***filesp, size_t *np, int quiet)
 	}
 	dir = opendir(operand);
 	if (!dir)
-		return quiet ? -1 : error("cannot read directory '%s': %s", operand,
+		return quiet ? -1 : error("%s: %s", operand,
 					  strerror(errno));
 	while ((de = readdir(dir))) {
 		size_t len;
@@ -159,7 +159,7 @@ static int expand(const char *operand, char ***filesp, size_t *np, int quiet)
 		kind = classify_member(path, &why);
 		if (kind < 0) {
 			if (!quiet)
-				error("cannot read '%s': truncated gmon file (%lld bytes, "
+				error("%s: truncated gmon file (%lld bytes, "
 				      "shorter than the %d-byte gmon header)", path,
 				      (long long)fst.st_size, GMON_HEADER);
 			free(path);
@@ -181,7 +181,7 @@ static int expand(const char *operand, char ***filesp, size_t *np, int quiet)
 	closedir(dir);
 	if (n == 0) {
 		free(files);
-		return quiet ? -1 : error("'%s': no gmon files in this directory", operand);
+		return quiet ? -1 : error("%s: no gmon files in this directory", operand);
 	}
 	qsort(files, n, sizeof(char *), cmp_natural);
 	*filesp = files;

@@ -88,7 +88,7 @@ static int sum_share(char **files, size_t n, struct gmonsum *g, struct sidecar *
 		}
 		if (sidecar_merge(*scp, sc, err, sizeof(err)) < 0) {
 			sidecar_free(sc);
-			error("cannot sum '%s': %s", path, err);
+			error("%s: cannot sum: %s", path, err);
 			return -1;
 		}
 		sidecar_free(sc);

@@ -104,7 +104,7 @@ static uint64_t *sum_bins(struct gmonsum *s, const struct gmonsum_hist *h, const
 		if (e->lowpc == h->lowpc && e->highpc == h->highpc)
 			d = &s->hists[i];
 		else if (h->lowpc < e->highpc && e->lowpc < h->highpc) {
-			error("cannot sum '%s': overlapping histogram records "
+			error("%s: cannot sum: overlapping histogram records "
 			      "(0x%llx-0x%llx and 0x%llx-0x%llx)", what,
 			      (unsigned long long)h->lowpc, (unsigned long long)h->highpc,
 			      (unsigned long long)e->lowpc, (unsigned long long)e->highpc);
@@ -113,12 +113,12 @@ static uint64_t *sum_bins(struct gmonsum *s, const struct gmonsum_hist *h, const
 	}
 	if (s->nhists && (memcmp(s->hists[0].dimen, h->dimen, sizeof(h->dimen)) ||
 			  s->hists[0].abbrev != h->abbrev)) {
-		error("cannot sum '%s': dimension unit changed between histogram records "
+		error("%s: cannot sum: dimension unit changed between histogram records "
 		      "(from '%.15s' to '%.15s')", what, s->hists[0].dimen, h->dimen);
 		return NULL;
 	}
 	if (d && (d->nbins != h->nbins || d->rate != h->rate)) {
-		error("cannot sum '%s': %s", what,
+		error("%s: cannot sum: %s", what,
 		      "histogram differs in bins or rate from the first file's");
 		return NULL;
 	}
@@ -380,7 +380,7 @@ int gmonsum_write(struct gmonsum *s, const char *path)
 
 		for (k = 0; k < s->hists[i].nbins; k++)
 			if (s->hists[i].bins[k] > INT32_MAX)
-				return error("cannot write '%s': a histogram bin sums to %llu "
+				return error("%s: cannot write: a histogram bin sums to %llu "
 					     "samples, more than gprof can read (%d)", path,
 					     (unsigned long long)s->hists[i].bins[k], INT32_MAX);
 	}

@@ -257,7 +257,7 @@ int heatmap_write(const struct heatmap *hm, struct outset *outs, const char *pat
 	if (st != CAIRO_STATUS_SUCCESS) {
 		if (!outs)
 			outfile_abort(of);
-		return error("cannot write '%s': %s", path, ca->cairo_status_to_string(st));
+		return error("%s: cannot write: %s", path, ca->cairo_status_to_string(st));
 	}
 	return outs ? 0 : outfile_commit(of);
 }

@@ -210,12 +210,12 @@ int rankstate_add(struct rankstate *st, const struct profile *p, uint64_t rank, 
 	int ret = -1;
 
 	if (rank >= st->nranks)
-		return error("'%s': rank index %llu out of range", what,
+		return error("%s: rank index %llu out of range", what,
 			     (unsigned long long)rank);
 	if (st->hz == 0)
 		st->hz = p->hz;
 	else if (p->hz != st->hz)
-		return error("'%s': sampling rate %g Hz differs from the other rank "
+		return error("%s: sampling rate %g Hz differs from the other rank "
 			     "files' %g Hz", what, p->hz, st->hz);
 	for (i = 0; i < p->nsyms; i++) {
 		const struct profile_sym *s = &p->syms[i];

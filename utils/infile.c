@@ -51,16 +51,16 @@ int infile_open(const char *path, uint64_t *size, char *err, size_t errlen)
 	 * refused below anyway */
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0)
-		return fail(err, errlen, "cannot read '%s': %s", path, strerror(errno));
+		return fail(err, errlen, "%s: %s", path, strerror(errno));
 	if (fstat(fd, &st) < 0) {
 		int e = errno;
 
 		close(fd);
-		return fail(err, errlen, "cannot read '%s': %s", path, strerror(e));
+		return fail(err, errlen, "%s: %s", path, strerror(e));
 	}
 	if (!S_ISREG(st.st_mode)) {
 		close(fd);
-		return fail(err, errlen, "cannot read '%s': not a regular file (%s)",
+		return fail(err, errlen, "%s: not a regular file (%s)",
 			    path, kind_of(st.st_mode));
 	}
 	/* regular files never block; reads after this are ordinary */
@@ -85,12 +85,12 @@ int infile_read_all(const char *path, unsigned char **bufp, size_t *lenp,
 		return -1;
 	if (size >= SIZE_MAX) {
 		close(fd);
-		return fail(err, errlen, "cannot read '%s': too large", path);
+		return fail(err, errlen, "%s: too large", path);
 	}
 	buf = malloc((size_t)size + 1);
 	if (!buf) {
 		close(fd);
-		return fail(err, errlen, "cannot read '%s': out of memory", path);
+		return fail(err, errlen, "%s: out of memory", path);
 	}
 	while (len < size) {
 		ssize_t n = read(fd, buf + len, (size_t)size - len);
@@ -102,7 +102,7 @@ int infile_read_all(const char *path, unsigned char **bufp, size_t *lenp,
 
 			free(buf);
 			close(fd);
-			return fail(err, errlen, "cannot read '%s': %s", path, strerror(e));
+			return fail(err, errlen, "%s: %s", path, strerror(e));
 		}
 		if (n == 0)
 			break; /* shrank while we read: what is there */

@@ -27,12 +27,12 @@ const char *outfile_display(const char *path, char *buf, size_t len)
 	return buf;
 }
 
+/* "FILE: cannot write: why", as every message names its file (utils/error.h) */
 static int write_error(const char *path, int e)
 {
-	char shown[PATH_MAX + 8];
-
-	return error("cannot write %s: %s", outfile_display(path, shown, sizeof(shown)),
-		     strerror(e ? e : EIO));
+	if (strcmp(path, "-") == 0)
+		return error("cannot write standard output: %s", strerror(e ? e : EIO));
+	return error("%s: cannot write: %s", path, strerror(e ? e : EIO));
 }
 
 int outfile_close_stdout(void)

@@ -79,8 +79,8 @@ for bad in overlap dimen; do
 	/usr/bin/gprof -s prog gmon.out $bad >sys.out 2>sys.err
 	src=$?
 	case $bad in
-	overlap) want="cannot sum '$bad': overlapping histogram records" ;;
-	dimen) want="cannot sum '$bad': dimension unit changed" ;;
+	overlap) want="$bad: cannot sum: overlapping histogram records" ;;
+	dimen) want="$bad: cannot sum: dimension unit changed" ;;
 	esac
 	if [ $rc != 0 ] && [ $src != 0 ] && grep -qF "$want" bad.err && ! [ -e bad.sum ]; then
 		ok "$bad: refused as gprof -s refuses it, naming the file, no output"

@@ -67,7 +67,7 @@ if [ "$(id -u)" = 0 ] && mknod null c 1 3 2>/dev/null && mknod full c 1 7; then
 	check "symlink to a device: exit 0, link and device kept" [ $rc = 0 -a -L devlink -a -c null ]
 	"$EGPROF" -b app gmon.out --gml full >/dev/null 2>full.err; rc=$?
 	check "device node (full): exit 1" [ $rc = 1 ]
-	check "device node (full): the error names it" has_err full.err "cannot write 'full': No space left on device"
+	check "device node (full): the error names it" has_err full.err "full: cannot write: No space left on device"
 	check "device node (full): still a character device" [ -c full ]
 	if [ -x "$EGSUM" ]; then
 		"$EGSUM" -o null gmon.out gmon.2 >egsum.out 2>egsum.err; rc=$?

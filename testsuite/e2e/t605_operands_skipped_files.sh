@@ -33,12 +33,12 @@ head -c 3 gmon.out >d/gmon.3
 "$EGPROF" --rank-stats app d >rs3.out 2>rs3.err; rc=$?
 check "a 3-byte rank file: exit 1" [ $rc = 1 ]
 check "a 3-byte rank file: named as truncated" \
-	has_err rs3.err "cannot read 'd/gmon.3': truncated gmon file (3 bytes"
+	has_err rs3.err "d/gmon.3: truncated gmon file (3 bytes"
 "$EGPROF" --diff app d gmon.out >diff3.out 2>diff3.err; rc=$?
 check "--diff with the same directory: exit 1, names it" \
-	bash -c "[ $rc = 1 ] && grep -qF \"cannot read 'd/gmon.3': truncated gmon file\" diff3.err"
+	bash -c "[ $rc = 1 ] && grep -qF \"d/gmon.3: truncated gmon file\" diff3.err"
 head -c 12 gmon.out >d/gmon.3
 "$EGPROF" --rank-stats app d >rs12.out 2>rs12.err; rc=$?
 check "a 12-byte rank file with the magic: exit 1, named" \
-	bash -c "[ $rc = 1 ] && grep -qF \"cannot read 'd/gmon.3': truncated gmon file (12 bytes\" rs12.err"
+	bash -c "[ $rc = 1 ] && grep -qF \"d/gmon.3: truncated gmon file (12 bytes\" rs12.err"
 done_testing

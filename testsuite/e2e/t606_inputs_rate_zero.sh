@@ -18,15 +18,15 @@ refused() {
 	check "$name: exit 1" [ $rc = 1 ]
 	check "$name: names the file and the rate" has_err err.txt "$text"
 }
-refused "--diff, second run" "cannot read 'r0.out': its histogram's sampling rate is 0" \
+refused "--diff, second run" "r0.out: its histogram's sampling rate is 0" \
 	--diff app gmon.out r0.out
-refused "--diff, baseline" "cannot read 'r0.out': its histogram's sampling rate is 0" \
+refused "--diff, baseline" "r0.out: its histogram's sampling rate is 0" \
 	--diff app r0.out gmon.out
-refused "--diff, a directory member" "cannot read 'd/gmon.2': its histogram's sampling rate is 0" \
+refused "--diff, a directory member" "d/gmon.2: its histogram's sampling rate is 0" \
 	--diff app d gmon.out
-refused "--rank-stats" "cannot read 'r0.out': its histogram's sampling rate is 0" \
+refused "--rank-stats" "r0.out: its histogram's sampling rate is 0" \
 	--rank-stats app gmon.out r0.out
-refused "--rank-stats DIR" "cannot read 'd/gmon.2': its histogram's sampling rate is 0" \
+refused "--rank-stats DIR" "d/gmon.2: its histogram's sampling rate is 0" \
 	--rank-stats app d
 
 "$SYSGPROF" -b app r0.out >sys.out 2>sys.err; sys=$?

@@ -31,7 +31,7 @@ refused() {
 	rc=$?
 	check "$name: exit 1 (got $rc)" test $rc -eq 1
 	check "$name: names '$gmon' and says '$why'" \
-		grep -qF "cannot read '$gmon': $why" err.txt
+		grep -qF "$gmon: $why" err.txt
 	check "$name: nothing on stdout" test ! -s out.txt
 }
 refused "2^31 bins" "truncated histogram record (2147483648 bins" bins2e31.gmon -b prog bins2e31.gmon

@@ -145,7 +145,7 @@ static void folded_round_trip(const char *names[3])
 		fuzz_assert(callpath_model_add(m, parent, func, site, 1 + i, &idx) == 0);
 		parent = idx;
 	}
-	fuzz_assert(folded_build(m, &f) == 0);
+	fuzz_assert(folded_build(m, FOLDED_CALLS, &f) == 0);
 	mem = open_memstream(&buf, &len);
 	fuzz_assert(mem && folded_write(mem, f) == 0 && fclose(mem) == 0);
 	check_folded(buf, len);
@@ -159,7 +159,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *in = malloc(size + 2);
 	const char *names[3];
 	struct graph *g = graph_new(0);
-	struct graph_opts opts;
+	struct graph_opts opts = GRAPH_OPTS_INIT; /* keeps every node */
 	size_t i, len;
 	char *buf;
 
@@ -200,7 +200,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	g->node_total = 6.0;
 	g->edge_total = 3.0;
-	memset(&opts, 0, sizeof(opts));
 	fuzz_assert(graph_finish(g, &opts) == 0);
 
 	buf = to_mem(g, graphml_write_fp, &len);

@@ -31,15 +31,17 @@ fuzz/fuzz_profile_io: fuzz/obj/diff/profile.o fuzz/obj/diff/profile_io.o $(FUZZ_
 fuzz/fuzz_gmonsum: fuzz/obj/mpi/gmonsum.o $(FUZZ_UTILS)
 fuzz/fuzz_operands: fuzz/obj/gprof-ext/operands.o $(FUZZ_UTILS)
 fuzz/fuzz_options: fuzz/obj/gprof-ext/options.o fuzz/obj/gprof-ext/cmdline.o \
-	fuzz/obj/gprof-ext/upstream.o fuzz/obj/diff/profile.o \
-	fuzz/obj/diff/profile_io.o $(FUZZ_UTILS) gprof-ext/upstream_gprof.o \
-	gprof-ext/upstream_corefile.o
+	fuzz/obj/gprof-ext/upstream.o $(addprefix fuzz/obj/,$(DIFF_OBJS)) \
+	fuzz/obj/export/table.o fuzz/obj/gprof-ext/gmon_owner.o \
+	fuzz/obj/callpath/buildid.o fuzz/obj/callpath/sidecar.o \
+	$(FUZZ_UTILS) gprof-ext/upstream_gprof.o gprof-ext/upstream_corefile.o
 # (UP_GPROF_OBJS names upstream_corefile.o too: filtered out of $^ below)
 fuzz/fuzz_options: FUZZ_LIBS = $(UP_GPROF_OBJS) $(UP_LIBS)
 fuzz/fuzz_writers: $(addprefix fuzz/obj/,$(GML_OBJS)) fuzz/obj/diff/profile.o \
-	fuzz/obj/callpath/folded.o fuzz/obj/callpath/report.o \
-	fuzz/obj/callpath/pathdiff.o fuzz/obj/callpath/sidecar.o $(FUZZ_UTILS)
-fuzz/fuzz_writers: FUZZ_LIBS = $(XML2_LIBS) $(CGRAPH_LIBS)
+	fuzz/obj/callpath/folded.o fuzz/obj/callpath/report.o fuzz/obj/callpath/arcs.o \
+	fuzz/obj/callpath/elfsyms.o fuzz/obj/callpath/pathdiff.o \
+	fuzz/obj/callpath/sidecar.o $(FUZZ_UTILS)
+fuzz/fuzz_writers: FUZZ_LIBS = $(XML2_LIBS) $(GVC_LIBS) $(CGRAPH_LIBS)
 
 $(FUZZ_BINS): fuzz/fuzz_%: fuzz/obj/testsuite/fuzz/fuzz_%.o
 	@echo "  FUZZLD   $@"

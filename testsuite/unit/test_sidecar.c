@@ -575,7 +575,7 @@ static void test_sidecar__rejects_bad_folded_recursion_nodes(void **state)
 	sc->nodes[f].flags = SIDECAR_NODE_FOLDED;	/* a's child calling b */
 	buf = encode(sc, &len);
 	assert_int_equal(sidecar_decode(buf, len, "f", &back, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "cannot read 'f': folded-recursion node 5 does "
+	assert_non_null(strstr(err, "f: folded-recursion node 5 does "
 				    "not call its parent's function"));
 	free(buf);
 	sc->nodes[f].callee = A;
@@ -600,7 +600,7 @@ static void test_sidecar__rejects_duplicate_children(void **state)
 	sc->nodes[3].callee = A;
 	buf = encode(sc, &len);
 	assert_int_equal(sidecar_decode(buf, len, "dup", &back, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "cannot read 'dup': node 3 duplicates node 1"));
+	assert_non_null(strstr(err, "dup: node 3 duplicates node 1"));
 	assert_null(back);
 	free(buf);
 	sidecar_free(sc);
@@ -614,9 +614,9 @@ static void test_sidecar__read_refuses_what_is_not_a_regular_file(void **state)
 
 	(void)state;
 	assert_int_equal(sidecar_read("/dev/zero", &back, err, sizeof(err)), -1);
-	assert_string_equal(err, "cannot read '/dev/zero': not a regular file");
+	assert_string_equal(err, "/dev/zero: not a regular file (a character device)");
 	assert_int_equal(sidecar_read(".", &back, err, sizeof(err)), -1);
-	assert_string_equal(err, "cannot read '.': not a regular file");
+	assert_string_equal(err, ".: not a regular file (a directory)");
 	assert_null(back);
 }
 
