@@ -539,8 +539,8 @@ static int write_all(int fd, const unsigned char *buf, size_t len)
 int sidecar_write_fp(const struct sidecar *sc, FILE *fp)
 {
 	size_t hsize = header_size(sc);
-	size_t buflen = hsize > WRITE_CHUNK * SIDECAR_NODE_SIZE_V1
-				? hsize : WRITE_CHUNK * SIDECAR_NODE_SIZE_V1;
+	size_t buflen = hsize > WRITE_CHUNK * SIDECAR_NODE_SIZE_V3
+				? hsize : WRITE_CHUNK * SIDECAR_NODE_SIZE_V3;
 	unsigned char *buf = malloc(buflen);
 	int bad;
 
@@ -551,7 +551,7 @@ int sidecar_write_fp(const struct sidecar *sc, FILE *fp)
 	for (uint32_t i = 0; i < sc->nr_nodes && !bad; i += WRITE_CHUNK) {
 		uint32_t n = sc->nr_nodes - i < WRITE_CHUNK ? sc->nr_nodes - i
 							     : WRITE_CHUNK;
-		size_t len = (size_t)n * SIDECAR_NODE_SIZE_V1;
+		size_t len = (size_t)n * SIDECAR_NODE_SIZE_V3;
 
 		encode_nodes(sc, i, n, buf);
 		bad = fwrite(buf, 1, len, fp) != len;

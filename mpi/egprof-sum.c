@@ -215,35 +215,6 @@ static void out_of_memory(void)
 	MPI_Abort(MPI_COMM_WORLD, 2);
 }
 
-/*
- * The output is never read as an input: `egprof-sum -o DIR/total DIR` run
- * twice would find the first run's DIR/total in DIR and count every rank
- * twice.  A file found in a directory that is the output (same file) is
- * left out with a warning; the output named as an operand is an error.
- */
-static int drop_output(char **files, size_t *np, const char *out, char **operands,
-		       size_t noperands)
-{
-	struct stat o, st;
-	size_t i, k, j;
-
-	if (stat(out, &o) < 0)
-		return 0;
-	for (i = k = 0; i < *np; i++) {
-		if (stat(files[i], &st) == 0 && st.st_dev == o.st_dev && st.st_ino == o.st_ino) {
-			for (j = 0; j < noperands; j++)
-				if (!strcmp(operands[j], files[i]))
-					return error("the output '%s' is also an input ('%s')",
-						     out, files[i]);
-			warning("leaving out '%s': it is the output of this sum", files[i]);
-			free(files[i]);
-			continue;
-		}
-		files[k++] = files[i];
-	}
-	*np = k;
-	return 0;
-}
 
 /* Process 0 lists the files and sends the list to everyone. */
 static int share_list(int argc, char **argv, int first, const char *out,
@@ -258,9 +229,6 @@ static int share_list(int argc, char **argv, int first, const char *out,
 		size_t k, at = 0;
 
 		if (gmon_operand_expand_all(argv + first, (size_t)(argc - first), &f, &k) < 0) {
-			ok = 0;
-		} else if (drop_output(f, &k, out, argv + first, (size_t)(argc - first)) < 0) {
-			operands_free(f, k);
 			ok = 0;
 		} else if (k == 0) {
 			error("no gmon files to sum but the output '%s'", out);

@@ -129,7 +129,7 @@ byid = {f["id"]: f for f in frames}
 for f in frames:
     if f["parent"] is not None:
         assert f["path"] == byid[f["parent"]]["path"] + ";" + f["function"]
-assert d["total_calls"] == sum(f["calls"] for f in frames)
+assert d["total_calls"] == sum(f["calls"] + f["recursive_calls"] for f in d["frames"])
 print("ok")
 PY
 

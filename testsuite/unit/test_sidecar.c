@@ -561,6 +561,35 @@ static void test_sidecar__version_3_round_trips_recursion_and_samples(void **sta
 	sidecar_free(sc);
 }
 
+/* The stream writer (sums through utils/outfile.h) writes what the file
+ * writer writes: version 3 nodes, all of them, read back whole (it wrote
+ * version 1-sized nodes: a truncated sum, past its buffer). */
+static void test_sidecar__write_fp_writes_whole_version_3_nodes(void **state)
+{
+	struct sidecar *sc = fixture(), *back = NULL;
+	char err[256] = "", *mem = NULL;
+	size_t memlen = 0, len;
+	unsigned char *buf;
+	FILE *fp;
+
+	(void)state;
+	sc->nodes[2].self_samples = 5;
+	fp = open_memstream(&mem, &memlen);
+	assert_non_null(fp);
+	assert_int_equal(sidecar_write_fp(sc, fp), 0);
+	assert_int_equal(fclose(fp), 0);
+	buf = encode(sc, &len);
+	assert_int_equal(memlen, len);
+	assert_memory_equal(mem, buf, len);
+	assert_int_equal(sidecar_decode(mem, memlen, "fp", &back, err, sizeof(err)), 0);
+	assert_int_equal(back->nr_nodes, sc->nr_nodes);
+	assert_int_equal(back->nodes[2].self_samples, 5);
+	sidecar_free(back);
+	free(buf);
+	free(mem);
+	sidecar_free(sc);
+}
+
 /* A folded-recursion node has no children and calls its parent's function. */
 static void test_sidecar__rejects_bad_folded_recursion_nodes(void **state)
 {
@@ -921,6 +950,7 @@ int main(void)
 		cmocka_unit_test(test_sidecar__reads_version_1),
 		cmocka_unit_test(test_sidecar__reads_version_2_without_recursion_or_samples),
 		cmocka_unit_test(test_sidecar__version_3_round_trips_recursion_and_samples),
+		cmocka_unit_test(test_sidecar__write_fp_writes_whole_version_3_nodes),
 		cmocka_unit_test(test_sidecar__merge_sums_recursion_and_samples),
 		cmocka_unit_test(test_sidecar__rejects_bad_folded_recursion_nodes),
 		cmocka_unit_test(test_sidecar__rejects_duplicate_children),
