@@ -3,9 +3,12 @@
  * upstream gprof untouched.  Without our options this is GNU gprof, byte for
  * byte; see doc/HACKING.md for how upstream is wrapped.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include "gprof-ext/cmdline.h"
 #include "gprof-ext/commands.h"
 #include "gprof-ext/gmon_check.h"
@@ -111,19 +114,61 @@ static int check_format(const struct egprof_opts *o)
 	return 0;
 }
 
+/*
+ * Plain gprof's command line is checked (sidecars among the operands, gmon
+ * files upstream would hang or exhaust memory on) in a child process:
+ * upstream's output with -R depends on where malloc puts its data, and the
+ * checks' allocations, freed before upstream runs, would move it.  0: run
+ * upstream on argv as it is; 1: sidecars are among the operands (the
+ * caller drops them and checks in this process: stock gprof fails on such
+ * a command line, so there is no output to keep identical); -1: a check
+ * failed (reported by the child).
+ */
+static int precheck_plain(struct egprof_opts *o)
+{
+	pid_t pid;
+	int st, argc = o->argc;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return 1; /* no child: check here */
+	if (pid == 0) {
+		if (drop_sidecar_operands(o) < 0)
+			_exit(3);
+		if (o->argc != argc)
+			_exit(2);
+		_exit(gmon_check_gprof_args(o->argc, o->argv) < 0 ? 3 : 0);
+	}
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return 1;
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+		return 0;
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 3)
+		return -1;
+	return 1;
+}
+
 int main(int argc, char **argv)
 {
 	struct upstream_hooks hooks = { options_help, version_line };
 	struct egprof_opts o;
 	struct sum_plan sum = { 0 };
 	struct outset outs = OUTSET_INIT;
-	int status = 1, ours;
+	int status = 1, ours, check_here = 1;
 
 	/* Upstream names itself by argv[0]; so do our messages. */
 	error_set_program(argv[0]);
 	upstream_set_hooks(&hooks);
 	options_init(&o);
-	if (options_parse(&o, argc, argv) < 0 || drop_sidecar_operands(&o) < 0) {
+	if (options_parse(&o, argc, argv) < 0) {
+		options_release(&o);
+		return 1;
+	}
+	if (o.mode == MODE_GPROF && !uses_extensions(&o))
+		check_here = precheck_plain(&o);
+	if (check_here < 0 || (check_here && drop_sidecar_operands(&o) < 0)) {
 		options_release(&o);
 		return 1;
 	}
@@ -139,7 +184,8 @@ int main(int argc, char **argv)
 		goto out;
 	/* Before upstream reads a gmon file it would hang or run out of
 	 * memory on (gprof-ext/gmon_check.h). */
-	if (o.mode == MODE_GPROF && gmon_check_gprof_args(o.argc, o.argv) < 0) {
+	if (check_here && o.mode == MODE_GPROF &&
+	    gmon_check_gprof_args(o.argc, o.argv) < 0) {
 		status = 1;
 		goto out;
 	}

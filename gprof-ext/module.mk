@@ -25,18 +25,3 @@ gprof-ext/upstream.o: $(srcdir)/gprof-ext/upstream.c $(UP)/stamp-build
 	  -c $(srcdir)/gprof-ext/upstream.c -o $@
 
 
-# Upstream's corefile.o with its malloc, xmalloc and free routed to the
-# adapter, which gives the text buffer and the symbol tables the slack
-# upstream reads past their ends with -c (see egprof_core_malloc in
-# upstream.c).  A copy: upstream's object stays as built.
-OBJCOPY ?= objcopy
-gprof-ext/upstream_corefile.o: $(UP)/stamp-build
-	@mkdir -p $(@D)
-	@echo "  OBJCOPY  $@ (upstream corefile.o, allocations through the adapter)"
-	@$(OBJCOPY) --redefine-sym malloc=egprof_core_malloc \
-	  --redefine-sym xmalloc=egprof_core_xmalloc \
-	  --redefine-sym free=egprof_core_free $(UP_OBJ)/gprof/corefile.o $@
-UP_GPROF_OBJS := $(filter-out $(UP_OBJ)/gprof/corefile.o,$(UP_GPROF_OBJS)) \
-	gprof-ext/upstream_corefile.o
-gprof-ext/gprof: gprof-ext/upstream_corefile.o
-CLEANFILES += gprof-ext/upstream_corefile.o

@@ -34,8 +34,7 @@ fuzz/fuzz_options: fuzz/obj/gprof-ext/options.o fuzz/obj/gprof-ext/cmdline.o \
 	fuzz/obj/gprof-ext/upstream.o $(addprefix fuzz/obj/,$(DIFF_OBJS)) \
 	fuzz/obj/export/table.o fuzz/obj/gprof-ext/gmon_owner.o \
 	fuzz/obj/callpath/buildid.o fuzz/obj/callpath/sidecar.o \
-	$(FUZZ_UTILS) gprof-ext/upstream_gprof.o gprof-ext/upstream_corefile.o
-# (UP_GPROF_OBJS names upstream_corefile.o too: filtered out of $^ below)
+	$(FUZZ_UTILS) gprof-ext/upstream_gprof.o
 fuzz/fuzz_options: FUZZ_LIBS = $(UP_GPROF_OBJS) $(UP_LIBS)
 fuzz/fuzz_writers: $(addprefix fuzz/obj/,$(GML_OBJS)) fuzz/obj/diff/profile.o \
 	fuzz/obj/callpath/folded.o fuzz/obj/callpath/report.o fuzz/obj/callpath/arcs.o \
