@@ -39,6 +39,20 @@
 
 struct diff;
 
+/*
+ * Time measured along arcs by the call-path runtime (sidecars), given to
+ * the graph builders without tying gml/ to callpath/: arc_seconds() returns
+ * the seconds measured along caller -> callee on side `side` ([0] the
+ * profile or the first run, [1] the second run), 0 for an arc the paths
+ * never took.  `timed` says whether each side has samples at all.
+ */
+struct graph_measured {
+	double (*arc_seconds)(const void *ctx, int side, const char *caller,
+			      const char *callee);
+	const void *ctx;
+	int timed[2];
+};
+
 struct graph_opts {
 	const char *gml_path;     /* NULL: no GML */
 	const char *dot_path;     /* NULL: no DOT */
@@ -46,8 +60,15 @@ struct graph_opts {
 	double node_thres;        /* percent; 0 keeps every node */
 	double edge_thres;        /* percent; 0 keeps every edge */
 	int no_node_size;         /* every node the same (readable) size */
+	/*
+	 * Time measured per arc (call-path sidecars), NULL when none.  When
+	 * every side has samples, call edges carry the measured time instead
+	 * of gprof's estimate, are sized by it and say so in the legend.  Not
+	 * owned.
+	 */
+	const struct graph_measured *measured;
 };
-#define GRAPH_OPTS_INIT { NULL, NULL, NULL, 0.0, 0.0, 0 }
+#define GRAPH_OPTS_INIT { NULL, NULL, NULL, 0.0, 0.0, 0, NULL }
 
 enum graph_node_kind {
 	GNODE_FUNCTION,
@@ -110,6 +131,11 @@ struct graph_edge {
 	enum graph_presence presence;
 	uint64_t calls[2];
 	int64_t calls_diff; /* calls[0] - calls[1] */
+	/* Measured time along the arc, seconds (graph_opts.measured): the
+	 * callee's time on paths through the caller. */
+	int measured;
+	double time[2];
+	double time_diff;   /* time[0] - time[1] */
 	char *label;        /* plain text */
 	double weight;      /* what --edge-thres compares */
 
@@ -120,6 +146,7 @@ struct graph_edge {
 
 struct graph {
 	int is_diff;
+	int measured;     /* call edges carry measured time (graph_opts.measured) */
 	char *title;      /* a line naming the profile(s) */
 	char *legend;     /* what sizes and colours mean, lines with '\n' */
 	struct graph_node *nodes;

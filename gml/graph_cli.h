@@ -21,20 +21,25 @@ static inline void graph_opts_from_cli(struct graph_opts *g, const struct egprof
 	g->no_node_size = o->no_node_size;
 }
 
+/* ms: the time measured per arc (call-path sidecars), or NULL. */
 static inline int graph_export_profile_cli(const struct egprof_opts *o,
-					   const struct profile *p)
+					   const struct profile *p,
+					   const struct graph_measured *ms)
 {
 	struct graph_opts g = GRAPH_OPTS_INIT;
 
 	graph_opts_from_cli(&g, o);
+	g.measured = ms;
 	return graph_export_profile(&g, p);
 }
 
-static inline int graph_export_diff_cli(const struct egprof_opts *o, const struct diff *d)
+static inline int graph_export_diff_cli(const struct egprof_opts *o, const struct diff *d,
+					const struct graph_measured *ms)
 {
 	struct graph_opts g = GRAPH_OPTS_INIT;
 
 	graph_opts_from_cli(&g, o);
+	g.measured = ms;
 	return graph_export_diff(&g, d);
 }
 

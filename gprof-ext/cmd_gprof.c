@@ -40,6 +40,7 @@ static int add_gmon_names(struct profile *p, const struct egprof_opts *o)
 int cmd_gprof(struct egprof_opts *o)
 {
 	struct profile *p = NULL;
+	struct callpath_graph_times gt;
 	int status;
 
 	status = upstream_main(o->argc, o->argv);
@@ -52,9 +53,13 @@ int cmd_gprof(struct egprof_opts *o)
 		profile_free(p);
 		return 1;
 	}
-	/* Exports and call-path reports are added here by their modules. */
-	if (graph_export_profile_cli(o, p) < 0)
+	/* Exports and call-path reports are added here by their modules; the
+	 * graphs use the time measured per arc when there are sidecars. */
+	if (callpath_graph_times_load(o, &(struct callpath_side){ p, NULL, 0, NULL },
+				      1, &gt) != 0 ||
+	    graph_export_profile_cli(o, p, &gt.gm) < 0)
 		status = 1;
+	callpath_graph_times_release(&gt);
 	/* call paths: --callpath[=FILE], --folded FILE (callpath/cmd_callpath.h) */
 	if (callpath_cmd_gprof(o, p) != 0)
 		status = 1;
