@@ -6,7 +6,7 @@
 # cmd_callpath.o is the glue to the front end; the others know nothing of it
 # and are unit-tested alone.
 CALLPATH_ANALYSIS_OBJS = callpath/report.o callpath/folded.o callpath/arcs.o \
-	callpath/pathdiff.o callpath/sum.o
+	callpath/pathdiff.o callpath/sum.o callpath/stale.o callpath/elfsyms.o
 EGPROF_OBJS += $(CALLPATH_ANALYSIS_OBJS) callpath/cmd_callpath.o
 # The sidecar reader is shared with the MPI rank files; whichever fragment
 # lists it first links it.

@@ -16,6 +16,7 @@
 #include "callpath/pathdiff.h"
 #include "callpath/report.h"
 #include "callpath/sidecar.h"
+#include "callpath/stale.h"
 #include "callpath/sum.h"
 #include "diff/profile.h"
 #include "gprof-ext/options.h"
@@ -92,6 +93,31 @@ static int check_build_id(const struct sidecar *sc, const char *source,
 	return 0;
 }
 
+/*
+ * Name the sidecar through the profile, after checking that it belongs to
+ * the image (build-id) and to the gmon files (callpath/stale.h): a stale
+ * sidecar is refused, naming both files.
+ */
+static int model_of(const struct sidecar *sc, const char *source,
+		    const struct profile *p, const struct callpath_symopts *so,
+		    struct callpath_model **m)
+{
+	char why[1024];
+	int stale;
+
+	if (check_build_id(sc, source, p->binary) < 0 ||
+	    callpath_model_build(sc, p, so, m) < 0)
+		return -1;
+	stale = callpath_stale_check(*m, sc, p, why, sizeof(why));
+	if (stale < 0)
+		return -1;
+	if (stale)
+		return error("'%s' does not match '%s' (%s): a sidecar left from "
+			     "another run?", source,
+			     p->ngmon ? p->gmon_files[0] : "gmon.out", why);
+	return 0;
+}
+
 /* Sidecars beside every gmon file, summed; an error when some lack one. */
 static int load_sidecar(const char *explicit_file, char *const *gmons, size_t n,
 			struct sidecar **out, char *source, size_t source_len)
@@ -156,8 +182,7 @@ int callpath_cmd_gprof(const struct egprof_opts *o, const struct profile *p)
 	 * p->gmon_files the gmon files (gmon.out without any): cmd_gprof.c. */
 	if (load_sidecar(o->callpath_file, p->gmon_files, p->ngmon, &sc, source,
 			 sizeof(source)) < 0 ||
-	    check_build_id(sc, source, p->binary) < 0 ||
-	    callpath_model_build(sc, p, &so, &m) < 0)
+	    model_of(sc, source, p, &so, &m) < 0)
 		goto out;
 	if (o->folded_path && check_samples(m, source, o->folded_path) < 0)
 		goto out;
@@ -221,8 +246,7 @@ static int side_folded(const struct callpath_side *s, int required,
 	} else if (load_sidecar(NULL, gmons, n, &sc, source, sizeof(source)) < 0) {
 		return -1;
 	}
-	if (check_build_id(sc, source, s->p->binary) < 0 ||
-	    callpath_model_build(sc, s->p, &so, &m) < 0 ||
+	if (model_of(sc, source, s->p, &so, &m) < 0 ||
 	    folded_build(m, FOLDED_CALLS, &sp->calls) < 0)
 		goto out;
 	sp->hz = m->hz;
@@ -316,7 +340,7 @@ int callpath_graph_times_load(const struct egprof_opts *o,
 		struct callpath_symopts so = { 0, 0, NULL };	/* names only */
 		struct callpath_model *m = NULL;
 		struct sidecar *sc = NULL;
-		char err[4200];
+		char err[4200], source[4200];
 		int bad;
 
 		if (nsides == 1 && o->callpath_file) {
@@ -324,14 +348,18 @@ int callpath_graph_times_load(const struct egprof_opts *o,
 				error("%s", err);
 				return 1;
 			}
+			snprintf(source, sizeof(source), "%s", o->callpath_file);
 		} else if (callpath_sum_read(gmons, n, &sc, &missing) < 0) {
 			return 1;
+		} else {
+			snprintf(source, sizeof(source), "%s%s", n ? gmons[0] : "gmon.out",
+				 SIDECAR_SUFFIX);
 		}
 		if (!sc || missing != n) {	/* no sidecars: gprof's numbers */
 			sidecar_free(sc);
 			continue;
 		}
-		bad = callpath_model_build(sc, s->p, &so, &m) < 0 ||
+		bad = model_of(sc, source, s->p, &so, &m) < 0 ||
 		      callpath_arcs_build(m, &t->arcs[i]) < 0;
 		callpath_model_free(m);
 		sidecar_free(sc);

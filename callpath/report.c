@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "callpath/arcs.h"
+#include "callpath/elfsyms.h"
 #include "callpath/sidecar.h"
 #include "diff/profile.h"
 #include "utils/error.h"
@@ -191,6 +192,7 @@ int callpath_model_add(struct callpath_model *m, uint32_t parent, uint32_t func,
 		.site = site,
 		.count = count,
 		.caller = CALLPATH_NONE,
+		.attributed = func,
 	};
 	m->total += count;
 	for (h = frame_hash(parent, func, site);
@@ -243,7 +245,10 @@ uint32_t callpath_model_path(const struct callpath_model *m, uint32_t idx,
 /*
  * Functions by address.  With -l, upstream's table holds a symbol per source
  * line besides the function symbols (PSYM_FUNC); a function then extends
- * over the line symbols of its name that follow it.
+ * over the line symbols that follow it, whatever their names: debug info
+ * names a line of code inlined from another function after that function
+ * (at -O2, the first line after a function's mcount call is often an
+ * inlined callee's), and a callee is named by its own symbol.
  */
 struct func_range {
 	uint64_t addr, end;	/* end inclusive, as upstream's end_addr */
@@ -269,7 +274,7 @@ static int symtab_build(struct symtab *st, const struct profile *p)
 		if (s->flags & PSYM_CYCLE)
 			continue;
 		if (!(s->flags & PSYM_FUNC) && last && s->line > 0 &&
-		    !strcmp(s->name, last->sym_name)) {
+		    s->addr >= last->addr) {
 			if (s->end_addr > last->end)
 				last->end = s->end_addr;
 			continue;
@@ -300,28 +305,49 @@ static const struct func_range *symtab_find(const struct symtab *st, uint64_t ad
 	return &st->f[lo - 1];
 }
 
+/*
+ * The function at `link_addr` as gprof names it (*attributed, when not
+ * NULL), and as reports name it (returned): the same but where gprof left
+ * the function out of its table and attributes it to the one before it
+ * (its ELF symbol starts elsewhere, elfsyms.h): then its own symbol.
+ */
 static uint32_t intern_func(struct callpath_model *m, const struct symtab *st,
-			    uint64_t link_addr, int known)
+			    const struct elf_funcs *ef, uint64_t link_addr, int known,
+			    uint32_t *attributed)
 {
 	const struct func_range *f = known ? symtab_find(st, link_addr) : NULL;
+	const struct elf_func *e = known ? elf_funcs_find(ef, link_addr) : NULL;
+	uint32_t gprof = callpath_model_intern(m, f ? f->name : UNKNOWN_NAME);
 
-	return callpath_model_intern(m, f ? f->name : UNKNOWN_NAME);
+	if (attributed)
+		*attributed = gprof;
+	if (e && (!f || e->addr != f->addr))
+		return callpath_model_intern(m, e->name);
+	return gprof;
 }
 
 static uint32_t intern_site(struct callpath_model *m, const struct symtab *st,
+			    const struct elf_funcs *ef,
 			    const struct callpath_symopts *so, uint64_t link_addr,
 			    int known)
 {
 	const struct func_range *f = known ? symtab_find(st, link_addr) : NULL;
+	const struct elf_func *e = known ? elf_funcs_find(ef, link_addr) : NULL;
+	const char *name = f ? f->name : NULL;
+	uint64_t start = f ? f->addr : 0;
 	char buf[4096];
 	const char *file;
 	int line;
 
-	if (!f)
+	if (e && (!f || e->addr != f->addr)) {	/* as intern_func() */
+		name = e->name;
+		start = e->addr;
+	}
+	if (!name)
 		return callpath_model_intern(m, UNKNOWN_NAME);
 	/* A return address belongs to the line after the call; the byte
 	 * before it is the call instruction's. */
-	if (so && so->lines && so->addr_to_line && link_addr > f->addr &&
+	if (so && so->lines && so->addr_to_line && link_addr > start &&
 	    so->addr_to_line(link_addr - 1, &file, &line) == 0 && file) {
 		const char *slash = strrchr(file, '/');
 
@@ -330,7 +356,7 @@ static uint32_t intern_site(struct callpath_model *m, const struct symtab *st,
 		snprintf(buf, sizeof(buf), "%s:%d", file, line);
 		return callpath_model_intern(m, buf);
 	}
-	snprintf(buf, sizeof(buf), "%s+0x%" PRIx64, f->name, link_addr - f->addr);
+	snprintf(buf, sizeof(buf), "%s+0x%" PRIx64, name, link_addr - start);
 	return callpath_model_intern(m, buf);
 }
 
@@ -340,12 +366,13 @@ int callpath_model_build(const struct sidecar *sc, const struct profile *p,
 {
 	struct callpath_model *m = callpath_model_new();
 	struct symtab st = { NULL, 0 };
+	struct elf_funcs *ef = NULL;
 	uint32_t *map = NULL;
 	uint64_t bias = sc->load_address;
 	int ret = -1;
 
 	*out = NULL;
-	if (!m || symtab_build(&st, p) < 0)
+	if (!m || symtab_build(&st, p) < 0 || elf_funcs_read(p->binary, &ef) < 0)
 		goto oom;
 	map = malloc(((size_t)sc->nr_nodes + 1) * sizeof(*map));
 	if (!map)
@@ -354,16 +381,20 @@ int callpath_model_build(const struct sidecar *sc, const struct profile *p,
 		const struct sidecar_node *n = &sc->nodes[i];
 		uint32_t parent = n->parent == SIDECAR_ROOT ? CALLPATH_NONE
 							    : map[n->parent];
-		uint32_t func = intern_func(m, &st, n->callee - bias, n->callee >= bias);
+		uint32_t gprof_func;
+		uint32_t func = intern_func(m, &st, ef, n->callee - bias,
+					    n->callee >= bias, &gprof_func);
 		uint32_t site = n->call_site == 0
 					? callpath_model_intern(m, EXTERNAL_NAME)
-					: intern_site(m, &st, so, n->call_site - bias,
+					: intern_site(m, &st, ef, so, n->call_site - bias,
 						      n->call_site >= bias);
 
 		if (func == CALLPATH_NONE || site == CALLPATH_NONE ||
+		    gprof_func == CALLPATH_NONE ||
 		    callpath_model_add(m, parent, func, site, n->count, &map[i]) < 0)
 			goto oom;
 		callpath_model_add_samples(m, map[i], n->self_samples);
+		m->frames[map[i]].attributed = gprof_func;
 		if (n->flags & SIDECAR_NODE_FOLDED) {
 			struct callpath_frame *f = &m->frames[map[i]];
 
@@ -372,8 +403,8 @@ int callpath_model_build(const struct sidecar *sc, const struct profile *p,
 			m->total += n->recursive;
 			f->caller = n->call_site == 0
 				? callpath_model_intern(m, EXTERNAL_NAME)
-				: intern_func(m, &st, n->call_site - bias,
-					      n->call_site >= bias);
+				: intern_func(m, &st, ef, n->call_site - bias,
+					      n->call_site >= bias, NULL);
 			if (f->caller == CALLPATH_NONE)
 				goto oom;
 		}
@@ -390,6 +421,7 @@ oom:
 out:
 	free(map);
 	free(st.f);
+	elf_funcs_free(ef);
 	callpath_model_free(m);
 	return ret;
 }

@@ -65,6 +65,10 @@ struct callpath_frame {
 	uint64_t recursive;
 	uint64_t samples;	/* time samples with this frame innermost (self);
 				   0 for a folded frame (its parent's frames hold them) */
+	/* names[] index of the function gprof attributes the callee to: func
+	 * itself, but for functions gprof leaves out of its table (OpenMP's
+	 * main._omp_fn.0), named by their own symbols in func (elfsyms.h) */
+	uint32_t attributed;
 };
 
 struct callpath_model {

@@ -182,6 +182,43 @@ static int index_grow(struct sidecar *sc)
 	return 0;
 }
 
+/*
+ * Build the index of a decoded tree, refusing two children of one parent
+ * with one (call_site, callee): *dup is the later one, *first the earlier.
+ * 0, 1 (duplicate) or -1 (out of memory).
+ */
+static int index_build_unique(struct sidecar *sc, uint32_t *first, uint32_t *dup)
+{
+	uint32_t size = 64;
+
+	while (size < 2u * sc->nr_nodes + 2)
+		size *= 2;
+	free(sc->index);
+	sc->index = malloc((size_t)size * sizeof(*sc->index));
+	if (!sc->index)
+		return -1;
+	memset(sc->index, 0xff, (size_t)size * sizeof(*sc->index));
+	sc->index_mask = size - 1;
+	for (uint32_t i = 0; i < sc->nr_nodes; i++) {
+		const struct sidecar_node *n = &sc->nodes[i];
+		uint32_t h;
+
+		for (h = key_hash(n->parent, n->call_site, n->callee);; h++) {
+			uint32_t j = sc->index[h & sc->index_mask];
+
+			if (j == SIDECAR_ROOT)
+				break;
+			if (node_is(&sc->nodes[j], n->parent, n->call_site, n->callee)) {
+				*first = j;
+				*dup = i;
+				return 1;
+			}
+		}
+		sc->index[h & sc->index_mask] = i;
+	}
+	return 0;
+}
+
 uint32_t sidecar_find(const struct sidecar *sc, uint32_t parent,
 		      uint64_t call_site, uint64_t callee)
 {
@@ -740,6 +777,22 @@ int sidecar_decode(const void *data, size_t len, const char *name,
 		}
 		sc->nr_nodes = i + 1;
 	}
+	/* the format forbids two children with one (call site, callee): a
+	 * reader summing such a tree would merge what the writer kept apart */
+	{
+		uint32_t first, dup;
+		int rc = index_build_unique(sc, &first, &dup);
+
+		if (rc < 0)
+			goto oom;
+		if (rc) {
+			set_err(err, errlen, "cannot read '%s': node %u duplicates node "
+				"%u (same parent, call site and callee) at byte %zu",
+				name, dup, first, (size_t)hsize + (size_t)dup * node_size);
+			sidecar_free(sc);
+			return -1;
+		}
+	}
 	*out = sc;
 	return 0;
 oom:
@@ -755,10 +808,21 @@ int sidecar_read(const char *path, struct sidecar **out, char *err, size_t errle
 	int fd, ret = -1;
 
 	*out = NULL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
 		set_err(err, errlen, "cannot read '%s': %s", path, strerror(errno));
 		return -1;
+	}
+	/* /dev/zero or a pipe would be read until memory runs out (O_NONBLOCK:
+	 * opening a FIFO with no writer does not hang) */
+	{
+		struct stat st;
+
+		if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+			set_err(err, errlen, "cannot read '%s': not a regular file", path);
+			close(fd);
+			return -1;
+		}
 	}
 	for (;;) {
 		ssize_t n;

@@ -15,6 +15,10 @@ CALLPATH_RT_CFLAGS = $(filter-out -fsanitize% -pg -p -fprofile% --coverage,$(EG_
 CALLPATH_RT_OBJS = runtime/rt/record.o runtime/rt/runtime.o runtime/rt/chain.o \
 	runtime/rt/sidecar.o runtime/rt/mcount.o runtime/rt/sample.o
 CALLPATH_NOOP_OBJS = runtime/rt/mcount-noop.o runtime/rt/chain.o
+# libcallpath.a: the same but for the entry points and glibc's mcount (CP_ARCHIVE,
+# for static links: see chain.c)
+CALLPATH_RT_A_OBJS = runtime/rt/record.o runtime/rt/runtime.o \
+	runtime/rt/chain-a.o runtime/rt/sidecar.o runtime/rt/mcount-a.o runtime/rt/sample.o
 
 runtime/rt/record.o: $(srcdir)/runtime/record.c
 	@mkdir -p $(@D)
@@ -40,6 +44,16 @@ runtime/rt/%.o: $(srcdir)/runtime/%.c
 	@echo "  CC       $@ (runtime)"
 	@$(CC) $(CALLPATH_RT_CFLAGS) -MMD -MP -c $< -o $@
 
+runtime/rt/chain-a.o: $(srcdir)/runtime/chain.c
+	@mkdir -p $(@D)
+	@echo "  CC       $@ (runtime, archive)"
+	@$(CC) $(CALLPATH_RT_CFLAGS) -DCP_ARCHIVE -MMD -MP -c $< -o $@
+
+runtime/rt/mcount-a.o: $(srcdir)/runtime/arch/x86_64/mcount.S
+	@mkdir -p $(@D)
+	@echo "  AS       $@ (archive)"
+	@$(CC) -DCP_ARCHIVE -MMD -MP -c $< -o $@
+
 # mcount.S includes runtime.h (struct offsets): -MMD -MP records that, so
 # changing the header rebuilds the trampolines (the .d files are included
 # by the top Makefile with everything else's).
@@ -53,18 +67,64 @@ runtime/rt/mcount-noop.o: $(srcdir)/runtime/arch/x86_64/mcount.S
 	@echo "  AS       $@ (no-op trampoline)"
 	@$(CC) -DCP_NOOP -MMD -MP -c $< -o $@
 
+# The shared library has a versioned soname: programs linked with
+# -lcallpath need libcallpath.so.$(CALLPATH_SOVERSION); bump it when the
+# runtime's interface to programs changes (its entry points and what they
+# expect of glibc), not for sidecar format versions (readers handle those).
+CALLPATH_SOVERSION = 1
+CALLPATH_LIBVERSION = $(CALLPATH_SOVERSION).0.0
+
 callpath/libcallpath.so: $(CALLPATH_RT_OBJS)
 	@echo "  LINK     $@"
-	@$(CC) -shared -Wl,-z,defs -Wl,-soname,libcallpath.so -o $@ $(CALLPATH_RT_OBJS)
+	@$(CC) -shared -Wl,-z,defs -Wl,-soname,libcallpath.so.$(CALLPATH_SOVERSION) \
+	  -o $@ $(CALLPATH_RT_OBJS)
 
-callpath/libcallpath.a: $(CALLPATH_RT_OBJS)
+# what programs linked in the build tree load (-L callpath -lcallpath)
+callpath/libcallpath.so.$(CALLPATH_SOVERSION): callpath/libcallpath.so
+	@ln -sf libcallpath.so $@
+
+runtime/callpath.pc: $(srcdir)/runtime/callpath.pc.in Makefile
+	@mkdir -p $(@D)
+	@echo "  GEN      $@"
+	@sed -e 's|@prefix@|$(prefix)|g' -e 's|@libdir@|$(libdir)|g' \
+	  -e 's|@version@|$(EGPROF_VERSION)|g' $< > $@
+
+callpath/libcallpath.a: $(CALLPATH_RT_A_OBJS)
 	@echo "  AR       $@"
-	@rm -f $@ && ar rcs $@ $(CALLPATH_RT_OBJS)
+	@rm -f $@ && ar rcs $@ $(CALLPATH_RT_A_OBJS)
 
 callpath/libcallpath-noop.so: $(CALLPATH_NOOP_OBJS)
 	@echo "  LINK     $@"
 	@$(CC) -shared -Wl,-z,defs -Wl,-soname,libcallpath-noop.so -o $@ $(CALLPATH_NOOP_OBJS)
 
 ALL_TARGETS += callpath/libcallpath.so callpath/libcallpath.a \
-	callpath/libcallpath-noop.so
-CLEANFILES += $(CALLPATH_RT_OBJS) $(CALLPATH_NOOP_OBJS)
+	callpath/libcallpath-noop.so callpath/libcallpath.so.$(CALLPATH_SOVERSION) \
+	runtime/callpath.pc
+CLEANFILES += $(CALLPATH_RT_OBJS) $(CALLPATH_NOOP_OBJS) $(CALLPATH_RT_A_OBJS)
+
+# make install / uninstall: the libraries, their pkg-config file, cpdump and
+# (when built) egprof-sum, besides what the top Makefile installs.
+CALLPATH_PCDIR = $(libdir)/pkgconfig
+install: install-callpath
+install-callpath: all
+	$(INSTALL) -d "$(DESTDIR)$(libdir)" "$(DESTDIR)$(CALLPATH_PCDIR)" "$(DESTDIR)$(bindir)"
+	$(INSTALL) -m 755 callpath/libcallpath.so \
+	  "$(DESTDIR)$(libdir)/libcallpath.so.$(CALLPATH_LIBVERSION)"
+	ln -sf libcallpath.so.$(CALLPATH_LIBVERSION) \
+	  "$(DESTDIR)$(libdir)/libcallpath.so.$(CALLPATH_SOVERSION)"
+	ln -sf libcallpath.so.$(CALLPATH_SOVERSION) "$(DESTDIR)$(libdir)/libcallpath.so"
+	$(INSTALL) -m 644 callpath/libcallpath.a "$(DESTDIR)$(libdir)/libcallpath.a"
+	$(INSTALL) -m 644 runtime/callpath.pc "$(DESTDIR)$(CALLPATH_PCDIR)/callpath.pc"
+	$(INSTALL) -m 755 callpath/cpdump "$(DESTDIR)$(bindir)/cpdump"
+	if [ -f mpi/egprof-sum ]; then \
+	  $(INSTALL) -m 755 mpi/egprof-sum "$(DESTDIR)$(bindir)/egprof-sum"; fi
+
+uninstall: uninstall-callpath
+uninstall-callpath:
+	rm -f "$(DESTDIR)$(libdir)/libcallpath.so.$(CALLPATH_LIBVERSION)" \
+	  "$(DESTDIR)$(libdir)/libcallpath.so.$(CALLPATH_SOVERSION)" \
+	  "$(DESTDIR)$(libdir)/libcallpath.so" "$(DESTDIR)$(libdir)/libcallpath.a" \
+	  "$(DESTDIR)$(CALLPATH_PCDIR)/callpath.pc" "$(DESTDIR)$(bindir)/cpdump" \
+	  "$(DESTDIR)$(bindir)/egprof-sum"
+
+.PHONY: install-callpath uninstall-callpath

@@ -252,17 +252,17 @@ static cold int hash_grow(struct cp_thread *t)
 }
 
 /*
- * Look the child (call_site, callee) of node index `parent` up in the hash
- * table; create it with `flags` when new.  NULL: bound.
+ * The child (call_site, callee) of node index `parent` in the hash table,
+ * or NULL; *slot is the hash value where it would go.
  */
-static struct cp_node *child_hashed(struct cp_thread *t, uint32_t parent,
-				    uint64_t call_site, uint64_t callee,
-				    uint32_t flags)
+static struct cp_node *find_child(struct cp_thread *t, uint32_t parent,
+				  uint64_t call_site, uint64_t callee, uint32_t *slot)
 {
-	struct cp_node *n;
 	uint32_t h, i;
 
 	for (h = hash3(parent, call_site, callee);; h++) {
+		struct cp_node *n;
+
 		i = t->hash[h & t->hash_mask];
 		if (i == CP_NONE)
 			break;
@@ -271,14 +271,27 @@ static struct cp_node *child_hashed(struct cp_thread *t, uint32_t parent,
 		    n->callee == callee)
 			return n;
 	}
+	*slot = h;
+	return NULL;
+}
+
+/* The child (call_site, callee) of node index `parent`, created with `flags`
+ * when new.  NULL: bound. */
+static struct cp_node *child_hashed(struct cp_thread *t, uint32_t parent,
+				    uint64_t call_site, uint64_t callee,
+				    uint32_t flags)
+{
+	uint32_t h, i;
+	struct cp_node *n = find_child(t, parent, call_site, callee, &h);
+
+	if (n)
+		return n;
 	if (t->nr_nodes >= cp_config.max_nodes)
 		return NULL;
 	if (2u * (t->nr_nodes + 1) > t->hash_mask + 1) {
 		if (hash_grow(t) < 0)
 			return NULL;
-		for (h = hash3(parent, call_site, callee);
-		     t->hash[h & t->hash_mask] != CP_NONE; h++)
-			;
+		find_child(t, parent, call_site, callee, &h);	/* the new slot */
 	}
 	i = t->nr_nodes;
 	n = &t->nodes[i];
@@ -327,21 +340,15 @@ static uint32_t on_path(const struct cp_thread *t, uint32_t p, uint64_t callee)
 static struct cp_node *resolve(struct cp_thread *t, struct cp_node *parent,
 			       uint64_t call_site, uint64_t callee)
 {
-	uint32_t p = frame_parent(t, parent), a;
+	uint32_t p = frame_parent(t, parent), a, slot;
 	struct cp_node *c;
 
 	if (!cp_config.fold)
 		return child_hashed(t, p, call_site, callee, 0);
 	/* an existing child first: no path walk on the common case */
-	for (uint32_t h = hash3(p, call_site, callee);; h++) {
-		uint32_t i = t->hash[h & t->hash_mask];
-
-		if (i == CP_NONE)
-			break;
-		c = &t->nodes[i];
-		if (c->parent == p && c->call_site == call_site && c->callee == callee)
-			return c;
-	}
+	c = find_child(t, p, call_site, callee, &slot);
+	if (c)
+		return c;
 	a = on_path(t, p, callee);
 	if (a == CP_NONE)
 		return child_hashed(t, p, call_site, callee, 0);

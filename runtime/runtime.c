@@ -89,8 +89,12 @@ static void in_fork_child(void)
 	cp_ppid = cp_pid_at_fork;
 }
 
-__attribute__((constructor(102))) static void cp_start(void)
+static void start_once(void)
 {
+	static int started;
+
+	if (__atomic_exchange_n(&started, 1, __ATOMIC_ACQ_REL))
+		return;	/* another caller is starting, or has started, it */
 	cp_config.depth = env_u32("CALLPATH_DEPTH", 0, 0, 1024);
 	cp_config.max_nodes = env_u32("CALLPATH_MAX_NODES", DEFAULT_MAX_NODES,
 				      16, (1u << 30));
@@ -104,6 +108,16 @@ __attribute__((constructor(102))) static void cp_start(void)
 	}
 	pthread_atfork(before_fork, NULL, in_fork_child);
 	__atomic_store_n(&cp_state, CP_RECORDING, __ATOMIC_RELEASE);
+}
+
+void cp_start_early(void)
+{
+	start_once();
+}
+
+__attribute__((constructor(102))) static void cp_start(void)
+{
+	start_once();
 }
 
 /* ---- what goes in the header ---- */

@@ -44,6 +44,7 @@
 #define CP_EDGE_SITE	8
 #define CP_EDGE_CALLEE	16
 #define CP_EDGE_CHILD	24
+#define CP_STATE_IDLE 0
 #define CP_STATE_RECORDING 1
 
 #ifndef __ASSEMBLER__
@@ -56,7 +57,7 @@
 #define CP_NONE UINT32_MAX	/* no node; equal to SIDECAR_ROOT */
 
 /* cp_state: recording happens only in CP_RECORDING. */
-enum { CP_IDLE, CP_RECORDING = CP_STATE_RECORDING, CP_STOPPED };
+enum { CP_IDLE = CP_STATE_IDLE, CP_RECORDING = CP_STATE_RECORDING, CP_STOPPED };
 
 struct cp_config {
 	uint32_t depth;		/* CALLPATH_DEPTH: keep last k frames, 0 = all */
@@ -225,6 +226,16 @@ void cp_sample_install(void) CP_HIDDEN;
 /* At exit: SIDECAR_SAMPLING_* and the unplaced samples of no thread. */
 uint32_t cp_sample_state(void) CP_HIDDEN;
 uint64_t cp_sample_unplaced_early(void) CP_HIDDEN;
+
+/*
+ * Start the runtime (environment, glibc's functions, recording) once: from
+ * our constructor, or from the trampolines on a call that arrives before it
+ * ran (another library's constructor calling into the program, with
+ * libcallpath preloaded), so that the call still reaches glibc's counter
+ * and is recorded.  The trampolines save the vector registers around it:
+ * it runs C library code.
+ */
+void cp_start_early(void) CP_HIDDEN;
 
 /* Stop recording and keep the first failure code. */
 void cp_fail(uint32_t code) CP_HIDDEN;

@@ -13,7 +13,10 @@
 # one time sample costs (sample.c: cycles per SIGPROF with and without the
 # runtime's handler, and its instructions under callgrind).
 #
-# fib is the worst case per call.  ptrtable's plain -pg time is mostly
+# fib-pure (fib.c built -fno-optimize-sibling-calls: both recursive calls
+# stay calls, where -O2 alone turns one into a loop) is the worst case per
+# call and for the tree: every call is a recursion, folded by default
+# (doc/callpath.md, Recursion).  ptrtable's plain -pg time is mostly
 # mispredicted indirect calls (see ptrtable.c), so its ratio says little
 # about the runtime's cost; ptrtable-fixed (the same calls in a fixed order)
 # does.  Timings of the runtime move by up to 20% with the hot path's place
@@ -42,6 +45,7 @@ cd "$work" || exit 1
 export LC_ALL=C
 
 gcc -pg -O2 -o fib "$here/fib.c"
+gcc -pg -O2 -fno-optimize-sibling-calls -o fib-pure "$here/fib.c"
 gcc -pg -O2 -o ptrtable "$here/ptrtable.c"
 gcc -pg -O2 -DFIXED_ORDER -o ptrtable-fixed "$here/ptrtable.c"
 gcc -pg -O1 -o manypaths "$srcdir/callpath/examples/manypaths.c"
@@ -60,7 +64,7 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2fx", (b > 0 ? a / b : 0) }
 echo "median of $reps runs, user CPU seconds; ratios to plain -pg (libcallpath: bar 1.50x, goal 1.25x)"
 printf '%-24s %7s %7s %9s %8s  %6s %9s %8s\n' program "-pg" "+noop" "+callpath" "+uftrace" \
 	"noop" "callpath" "uftrace"
-for prog in "fib 38" "ptrtable 20000000" "ptrtable-fixed 20000000"; do
+for prog in "fib-pure 34" "fib 38" "ptrtable 20000000" "ptrtable-fixed 20000000"; do
 	set -- $prog
 	t_plain="" t_noop="" t_cp="" t_uft=""
 	for _ in $(seq "$reps"); do
@@ -106,6 +110,16 @@ rss() { # peak RSS in KiB of "$@"
 	/usr/bin/time -f %M "$@" 2>&1 > /dev/null | tail -n 1
 }
 echo
+# a program whose tree fits: fib-pure 34 (11.4 million calls, 4 nodes)
+rm -f gmon.out*
+base=$(rss ./fib-pure 34)
+with=$(rss env LD_PRELOAD="$so" ./fib-pure 34)
+"$dump" -H gmon.out.callpath | awk -v a="$with" -v b="$base" '
+	$1 == "nodes" { n = $2 } $1 == "calls" { c = $2 }
+	END { printf "memory: fib-pure 34: %d calls in %d nodes, peak RSS %d KiB plain, %d KiB with libcallpath (+%d KiB; goal +2048)\n", c, n, b, a, a - b }'
+echo "sidecar: $(stat -c %s gmon.out.callpath) bytes"
+# manypaths: one distinct path per call, through recursion: kept unfolded
+export CALLPATH_RECURSION=full
 rm -f gmon.out*
 base=$(rss ./manypaths 19)
 with=$(rss env LD_PRELOAD="$so" ./manypaths 19)

@@ -587,6 +587,39 @@ static void test_sidecar__rejects_bad_folded_recursion_nodes(void **state)
 	sidecar_free(sc);
 }
 
+/* Two children of one parent with one (call site, callee) are refused. */
+static void test_sidecar__rejects_duplicate_children(void **state)
+{
+	struct sidecar *sc = fixture(), *back = NULL;
+	char err[256] = "";
+	size_t len;
+	unsigned char *buf;
+
+	(void)state;
+	sc->nodes[3].call_site = 0x101;	/* b becomes a second (main, 0x101, a) */
+	sc->nodes[3].callee = A;
+	buf = encode(sc, &len);
+	assert_int_equal(sidecar_decode(buf, len, "dup", &back, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "cannot read 'dup': node 3 duplicates node 1"));
+	assert_null(back);
+	free(buf);
+	sidecar_free(sc);
+}
+
+/* /dev/zero would be read until memory runs out: only regular files. */
+static void test_sidecar__read_refuses_what_is_not_a_regular_file(void **state)
+{
+	struct sidecar *back = NULL;
+	char err[256] = "";
+
+	(void)state;
+	assert_int_equal(sidecar_read("/dev/zero", &back, err, sizeof(err)), -1);
+	assert_string_equal(err, "cannot read '/dev/zero': not a regular file");
+	assert_int_equal(sidecar_read(".", &back, err, sizeof(err)), -1);
+	assert_string_equal(err, "cannot read '.': not a regular file");
+	assert_null(back);
+}
+
 /* Folded and full recursion trees are not summed: their keys collide. */
 static void test_sidecar__merge_refuses_folded_with_full_recursion(void **state)
 {
@@ -891,6 +924,8 @@ int main(void)
 		cmocka_unit_test(test_sidecar__version_3_round_trips_recursion_and_samples),
 		cmocka_unit_test(test_sidecar__merge_sums_recursion_and_samples),
 		cmocka_unit_test(test_sidecar__rejects_bad_folded_recursion_nodes),
+		cmocka_unit_test(test_sidecar__rejects_duplicate_children),
+		cmocka_unit_test(test_sidecar__read_refuses_what_is_not_a_regular_file),
 		cmocka_unit_test(test_sidecar__merge_refuses_folded_with_full_recursion),
 		cmocka_unit_test(test_sidecar__rejects_a_program_range_that_ends_before_it_starts),
 		cmocka_unit_test(test_sidecar__merge_of_pie_processes_lines_up_external_roots),

@@ -235,6 +235,42 @@
 	movq	%rdx, %fs:CP_TLS_TOP(%r11)	/* and no longer busy */
 .endm
 
+/*
+ * EARLY_START: before the slow path, when the runtime has not started yet
+ * (a library's constructor calls into the program before ours ran), start
+ * it (cp_start_early, C library code: the argument vector registers are
+ * saved around it; the general ones are in the trampoline's frame).  The
+ * stack is 16-byte aligned here in both trampolines.
+ */
+.macro EARLY_START
+	cmpl	$CP_STATE_IDLE, cp_state(%rip)
+	jne	3f
+	subq	$144, %rsp
+	.cfi_adjust_cfa_offset 144
+	movdqu	%xmm0, 0(%rsp)
+	movdqu	%xmm1, 16(%rsp)
+	movdqu	%xmm2, 32(%rsp)
+	movdqu	%xmm3, 48(%rsp)
+	movdqu	%xmm4, 64(%rsp)
+	movdqu	%xmm5, 80(%rsp)
+	movdqu	%xmm6, 96(%rsp)
+	movdqu	%xmm7, 112(%rsp)
+	movq	%r10, 128(%rsp)
+	call	cp_start_early
+	movq	128(%rsp), %r10
+	movdqu	112(%rsp), %xmm7
+	movdqu	96(%rsp), %xmm6
+	movdqu	80(%rsp), %xmm5
+	movdqu	64(%rsp), %xmm4
+	movdqu	48(%rsp), %xmm3
+	movdqu	32(%rsp), %xmm2
+	movdqu	16(%rsp), %xmm1
+	movdqu	0(%rsp), %xmm0
+	addq	$144, %rsp
+	.cfi_adjust_cfa_offset -144
+3:
+.endm
+
 /* CALL_C fn: call record.c's fn with r10 kept and the stack aligned. */
 .macro CALL_C fn
 	pushq	%r10
@@ -249,13 +285,24 @@
 .endm
 #endif
 
+/*
+ * libcallpath.a (CP_ARCHIVE) leaves _mcount to glibc and defines __fentry__
+ * weak: in a static link, chain.c's reference to glibc's _mcount brings in
+ * libc.a's _mcount.o, which also defines mcount (weak: ours wins) and
+ * __fentry__ (strong: glibc's wins, -mfentry calls are counted in gmon.out
+ * but not recorded).  See chain.c.
+ */
 	.globl	mcount
 	.type	mcount, @function
+#ifndef CP_ARCHIVE
 	.globl	_mcount
 	.type	_mcount, @function
+#endif
 	.p2align 6			/* see "Layout" above */
 mcount:
+#ifndef CP_ARCHIVE
 _mcount:
+#endif
 	.cfi_startproc
 #ifndef CP_NOOP
 	/* not a -pg prologue: keep out (as cp_enter_mcount does) */
@@ -283,6 +330,7 @@ _mcount:
 .Lm_miss:
 	movq	%r9, %fs:CP_TLS_TOP(%r11)	/* not busy any more */
 .Lm_slow:
+	EARLY_START
 	movq	%rbp, %rdi			/* the instrumented function's frame */
 	movq	0x38(%rsp), %rsi		/* selfpc */
 	leaq	0x38(%rsp), %rdx		/* %rsp at entry */
@@ -299,9 +347,15 @@ _mcount:
 1:	ret
 	.cfi_endproc
 	.size	mcount, .-mcount
+#ifndef CP_ARCHIVE
 	.size	_mcount, .-_mcount
+#endif
 
+#ifdef CP_ARCHIVE
+	.weak	__fentry__
+#else
 	.globl	__fentry__
+#endif
 	.type	__fentry__, @function
 	.p2align 6
 __fentry__:
@@ -328,6 +382,7 @@ __fentry__:
 .Lf_miss:
 	movq	%r9, %fs:CP_TLS_TOP(%r11)	/* not busy any more */
 .Lf_slow:
+	EARLY_START
 	leaq	0x48(%rsp), %rdi		/* the instrumented function's slot */
 	movq	0x40(%rsp), %rsi		/* selfpc */
 	CALL_C	cp_enter_fentry

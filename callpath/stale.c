@@ -1,0 +1,75 @@
+/*
+ * stale.c - cross-check a call-path sidecar against its gmon file's arcs.
+ */
+#include "callpath/stale.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "callpath/report.h"
+#include "callpath/sidecar.h"
+#include "diff/profile.h"
+#include "utils/error.h"
+#include "utils/banned.h"
+
+int callpath_stale_check(struct callpath_model *m, const struct sidecar *sc,
+			 const struct profile *p, char *why, size_t whylen)
+{
+	uint64_t *ours = NULL, *theirs = NULL, dropped = 0, worst_diff = 0;
+	uint32_t *sym_name = NULL, external, worst = CALLPATH_NONE;
+	int ret = 0;
+
+	if (sc->threads != 1 || (sc->flags & SIDECAR_F_MERGED) ||
+	    !(p->input & PROFILE_HAS_CG))
+		return 0;
+	for (int d = 0; d < SIDECAR_DROP_NR; d++)
+		dropped += sc->dropped[d];
+	/* frames are named like gprof's symbols: compare by (interned) name */
+	sym_name = malloc((p->nsyms + 1) * sizeof(*sym_name));
+	if (!sym_name)
+		goto oom;
+	for (size_t i = 0; i < p->nsyms; i++) {
+		sym_name[i] = callpath_model_intern(m, p->syms[i].print_name);
+		if (sym_name[i] == CALLPATH_NONE)
+			goto oom;
+	}
+	external = callpath_model_intern(m, "[external]");
+	ours = calloc((size_t)m->nr_names + 1, sizeof(*ours));
+	theirs = calloc((size_t)m->nr_names + 1, sizeof(*theirs));
+	if (external == CALLPATH_NONE || !ours || !theirs)
+		goto oom;
+	for (uint32_t i = 0; i < m->nr_frames; i++) {
+		const struct callpath_frame *f = &m->frames[i];
+
+		/* gprof's attribution: it names no function gprof left out */
+		if (f->site != external)
+			ours[f->attributed] += f->count + f->recursive;
+	}
+	for (size_t i = 0; i < p->narcs; i++)
+		theirs[sym_name[p->arcs[i].child]] += p->arcs[i].count;
+	for (uint32_t k = 0; k < m->nr_names; k++) {
+		uint64_t diff = ours[k] > theirs[k] ? ours[k] - theirs[k]
+						    : theirs[k] - ours[k];
+
+		/* the runtime may have dropped calls gmon.out counted */
+		if (ours[k] > theirs[k] || (!dropped && diff))
+			if (diff > worst_diff) {
+				worst_diff = diff;
+				worst = k;
+			}
+	}
+	if (worst != CALLPATH_NONE) {
+		snprintf(why, whylen, "%s: %" PRIu64 " calls in the sidecar, %" PRIu64
+			 " in the gmon file", m->names[worst], ours[worst], theirs[worst]);
+		ret = 1;
+	}
+	goto out;
+oom:
+	ret = error("out of memory while checking call paths");
+out:
+	free(sym_name);
+	free(ours);
+	free(theirs);
+	return ret;
+}
