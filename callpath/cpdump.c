@@ -15,12 +15,14 @@
  * PIE works); without it addresses are printed raw.
  */
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "sidecar.h"
+#include "utils/addrsearch.h"
 #include "utils/array.h"
 #include "utils/banned.h"
 
@@ -85,16 +87,9 @@ static void symtab_release(struct symtab *st)
 /* The symbol containing addr (nm -n output is sorted), or NULL. */
 static const struct sym *symtab_find(const struct symtab *st, uint64_t addr)
 {
-	size_t lo = 0, hi = st->nr;
+	size_t lo = addr_search(st->syms, st->nr, sizeof(*st->syms),
+				offsetof(struct sym, addr), addr);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (st->syms[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return lo ? &st->syms[lo - 1] : NULL;
 }
 

@@ -4,10 +4,12 @@
 #include "callpath/elfsyms.h"
 
 #include <elf.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "utils/addrsearch.h"
 #include "utils/banned.h"
 
 static int cmp_func(const void *a, const void *b)
@@ -99,16 +101,9 @@ oom:
 
 const struct elf_func *elf_funcs_find(const struct elf_funcs *ef, uint64_t addr)
 {
-	uint64_t lo = 0, hi = ef ? ef->n : 0;
+	size_t lo = ef ? addr_search(ef->f, (size_t)ef->n, sizeof(*ef->f),
+				     offsetof(struct elf_func, addr), addr) : 0;
 
-	while (lo < hi) {
-		uint64_t mid = lo + (hi - lo) / 2;
-
-		if (ef->f[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (!lo || addr >= ef->f[lo - 1].addr + ef->f[lo - 1].size)
 		return NULL;
 	return &ef->f[lo - 1];

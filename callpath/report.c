@@ -7,6 +7,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,6 +15,7 @@
 #include "callpath/elfsyms.h"
 #include "callpath/sidecar.h"
 #include "diff/profile.h"
+#include "utils/addrsearch.h"
 #include "utils/error.h"
 #include "utils/banned.h"
 
@@ -290,16 +292,9 @@ static int symtab_build(struct symtab *st, const struct profile *p)
 
 static const struct func_range *symtab_find(const struct symtab *st, uint64_t addr)
 {
-	size_t lo = 0, hi = st->n;
+	size_t lo = addr_search(st->f, st->n, sizeof(*st->f),
+				offsetof(struct func_range, addr), addr);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (st->f[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (!lo || addr > st->f[lo - 1].end)
 		return NULL;
 	return &st->f[lo - 1];
