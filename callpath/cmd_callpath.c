@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "callpath/buildid.h"
+#include "callpath/arcs.h"
 #include "callpath/folded.h"
 #include "callpath/pathdiff.h"
 #include "callpath/report.h"
@@ -244,4 +245,69 @@ out:
 	side_paths_release(&sa);
 	side_paths_release(&sb);
 	return ret;
+}
+
+static double graph_arc_seconds(const void *ctx, int side, const char *caller,
+				const char *callee)
+{
+	const struct callpath_graph_times *t = ctx;
+	const struct callpath_arc *a;
+
+	if (!t->arcs[side])
+		return 0.0;
+	a = callpath_arcs_find(t->arcs[side], caller, callee);
+	return a ? callpath_arc_seconds(t->arcs[side], a) : 0.0;
+}
+
+int callpath_graph_times_load(const struct egprof_opts *o,
+			      const struct callpath_side *sides, int nsides,
+			      struct callpath_graph_times *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->gm.arc_seconds = graph_arc_seconds;
+	t->gm.ctx = t;
+	if (!o->gml_path && !o->dot_path && !o->graphml_path)
+		return 0;
+	for (int i = 0; i < nsides && i < 2; i++) {
+		const struct callpath_side *s = &sides[i];
+		char *const *gmons = s->gmon_files ? s->gmon_files : s->p->gmon_files;
+		size_t n = s->gmon_files ? s->ngmon : s->p->ngmon, missing = n;
+		struct callpath_symopts so = { 0, 0, NULL };	/* names only */
+		struct callpath_model *m = NULL;
+		struct sidecar *sc = NULL;
+		char err[4200], source[4200];
+		int bad;
+
+		if (nsides == 1 && o->callpath_file) {
+			if (sidecar_read(o->callpath_file, &sc, err, sizeof(err)) < 0) {
+				error("%s", err);
+				return 1;
+			}
+			snprintf(source, sizeof(source), "%s", o->callpath_file);
+		} else if (callpath_sum_read(gmons, n, &sc, &missing) < 0) {
+			return 1;
+		} else {
+			snprintf(source, sizeof(source), "%s%s", n ? gmons[0] : "gmon.out",
+				 SIDECAR_SUFFIX);
+		}
+		if (!sc || missing != n) {	/* no sidecars: gprof's numbers */
+			sidecar_free(sc);
+			continue;
+		}
+		bad = model_of(sc, source, s->p, &so, &m) < 0 ||
+		      callpath_arcs_build(m, &t->arcs[i]) < 0;
+		callpath_model_free(m);
+		sidecar_free(sc);
+		if (bad)
+			return 1;
+		t->gm.timed[i] = t->arcs[i]->timed;
+	}
+	return 0;
+}
+
+void callpath_graph_times_release(struct callpath_graph_times *t)
+{
+	callpath_arcs_free(t->arcs[0]);
+	callpath_arcs_free(t->arcs[1]);
+	t->arcs[0] = t->arcs[1] = NULL;
 }

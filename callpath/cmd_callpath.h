@@ -12,6 +12,8 @@
  */
 #include <stddef.h>
 
+#include "gml/graph.h"
+
 struct egprof_opts;
 struct profile;
 
@@ -35,5 +37,23 @@ struct callpath_side {
  * --callpath asked for them). */
 int callpath_cmd_diff(const struct egprof_opts *o, const struct callpath_side *a,
 		      const struct callpath_side *b);
+
+/*
+ * Measured time per arc for the graph exports (gml/graph.h's struct
+ * graph_measured): for each side with call-path sidecars (every gmon file
+ * has one, or --callpath=FILE for a single profile) with samples, the arcs'
+ * measured time.  Loaded only when a graph is asked for; a side without
+ * sidecars leaves the graph on gprof's numbers.  0, or 1 after reporting an
+ * error (a sidecar that cannot be read).
+ */
+struct callpath_arcs;
+struct callpath_graph_times {
+	struct callpath_arcs *arcs[2];
+	struct graph_measured gm;	/* gm.ctx points to this struct */
+};
+int callpath_graph_times_load(const struct egprof_opts *o,
+			      const struct callpath_side *sides, int nsides,
+			      struct callpath_graph_times *t);
+void callpath_graph_times_release(struct callpath_graph_times *t);
 
 #endif

@@ -123,6 +123,13 @@ static char *edge_label(const struct graph *g, const struct graph_edge *e)
 
 	if (e->kind == GEDGE_MEMBER)
 		r = asprintf(&s, "member");
+	else if (e->measured && !g->is_diff)
+		r = asprintf(&s, "%llu calls\n%.2f s measured", (unsigned long long)e->calls[0],
+			     e->time[0]);
+	else if (e->measured)
+		r = asprintf(&s, "%llu | %llu (%+lld)\n%.2f | %.2f s, diff %+.2f",
+			     (unsigned long long)e->calls[0], (unsigned long long)e->calls[1],
+			     (long long)e->calls_diff, e->time[0], e->time[1], e->time_diff);
 	else if (!g->is_diff)
 		r = asprintf(&s, "%llu", (unsigned long long)e->calls[0]);
 	else
@@ -145,6 +152,14 @@ static const char diff_legend[] =
 static const char single_legend[] =
 	"Legend: height = inclusive time, width = self time\n"
 	"deeper orange: more inclusive time; edges: calls";
+
+/* Appended when call edges carry measured time (graph_opts.measured). */
+static const char measured_legend[] =
+	"\nedges: time measured along each call path (call-path\n"
+	"sidecar), not gprof's split of the callee's time by calls";
+static const char measured_diff_legend[] =
+	"\nedge times: measured along the call paths (call-path\n"
+	"sidecars); colour and width by the change in measured time";
 
 /* ------------------------------------------------------------------------ */
 /* Sizes and colours                                                        */
@@ -215,7 +230,7 @@ static double frac(double v, double max)
 
 static void style(struct graph *g, const struct graph_opts *opts)
 {
-	double max_self = 0, max_total = 0, max_calls = 0;
+	double max_self = 0, max_total = 0, max_calls = 0, max_time = 0;
 	size_t i;
 
 	for (i = 0; i < g->nnodes; i++) {
@@ -233,9 +248,12 @@ static void style(struct graph *g, const struct graph_opts *opts)
 	for (i = 0; i < g->nedges; i++) {
 		const struct graph_edge *e = &g->edges[i];
 		double c = g->is_diff ? fabs((double)e->calls_diff) : (double)e->calls[0];
+		double t = g->is_diff ? fabs(e->time_diff) : e->time[0];
 
 		if (e->kind == GEDGE_CALL && c > max_calls)
 			max_calls = c;
+		if (e->kind == GEDGE_CALL && e->measured && t > max_time)
+			max_time = t;
 	}
 
 	for (i = 0; i < g->nnodes; i++) {
@@ -286,7 +304,16 @@ static void style(struct graph *g, const struct graph_opts *opts)
 			e->style = GLINE_DOTTED;
 			continue;
 		}
-		if (g->is_diff) {
+		if (e->measured && g->is_diff) {
+			/* the callee's change split by the measured paths */
+			e->color = e->time_diff == 0 ? EDGE_GREY
+				   : lerp_rgb(GREY, e->time_diff > 0 ? LESS : MORE,
+					      0.3 + 0.7 * frac(e->time_diff, max_time));
+			e->width = 1 + 5 * frac(e->time_diff, max_time);
+		} else if (e->measured) {
+			e->color = 0x404040;
+			e->width = 1 + 4 * frac(e->time[0], max_time);
+		} else if (g->is_diff) {
 			e->color = e->calls_diff == 0 ? EDGE_GREY
 				   : lerp_rgb(GREY, e->calls_diff > 0 ? LESS : MORE,
 					      0.3 + 0.7 * frac((double)e->calls_diff, max_calls));
@@ -450,12 +477,52 @@ out:
 	return ret < 0 ? error("out of memory") : 0;
 }
 
+/*
+ * Give call edges between two functions the time measured along them
+ * (graph_opts.measured, by the functions' names); an arc the paths never
+ * took has 0 s.  Only when every side has samples.
+ */
+static void measure_edges(struct graph *g, const struct graph_opts *opts)
+{
+	const struct graph_measured *ms = opts->measured;
+	int sides = g->is_diff ? 2 : 1;
+
+	if (!ms)
+		return;
+	for (int s = 0; s < sides; s++)
+		if (!ms->timed[s])
+			return;
+	g->measured = 1;
+	for (size_t i = 0; i < g->nedges; i++) {
+		struct graph_edge *e = &g->edges[i];
+
+		if (e->kind != GEDGE_CALL || g->nodes[e->from].kind != GNODE_FUNCTION ||
+		    g->nodes[e->to].kind != GNODE_FUNCTION)
+			continue;
+		e->measured = 1;
+		for (int s = 0; s < sides; s++)
+			e->time[s] = ms->arc_seconds(ms->ctx, s, g->nodes[e->from].name,
+						     g->nodes[e->to].name);
+		e->time_diff = e->time[0] - e->time[1];
+	}
+}
+
 int graph_finish(struct graph *g, const struct graph_opts *opts)
 {
+	const char *base = g->is_diff ? diff_legend : single_legend;
+	const char *extra = "";
 	size_t i;
 
 	if (graph_select(g, opts) < 0)
 		return -1;
+	/* before the names are made printable: arcs are looked up by name */
+	measure_edges(g, opts);
+	if (g->measured)
+		extra = g->is_diff ? measured_diff_legend : measured_legend;
+	if (asprintf(&g->legend, "%s%s", base, extra) < 0) {
+		g->legend = NULL;
+		return error("out of memory");
+	}
 	/* names come from symbol tables and file names: any bytes at all */
 	if (printable_fix(&g->title) < 0)
 		return error("out of memory");
@@ -466,7 +533,7 @@ int graph_finish(struct graph *g, const struct graph_opts *opts)
 		struct graph_node legend = { 0 };
 
 		legend.name = strdup("legend");
-		legend.label = strdup(diff_legend);
+		legend.label = strdup(g->legend);
 		legend.kind = GNODE_LEGEND;
 		if (!legend.name || !legend.label || graph_add_node(g, &legend) < 0) {
 			free(legend.name);
@@ -474,9 +541,6 @@ int graph_finish(struct graph *g, const struct graph_opts *opts)
 			return error("out of memory");
 		}
 	}
-	g->legend = strdup(g->is_diff ? diff_legend : single_legend);
-	if (!g->legend)
-		return error("out of memory");
 	for (i = 0; i < g->nnodes; i++) {
 		struct graph_node *n = &g->nodes[i];
 

@@ -42,6 +42,20 @@ struct outset;
 
 struct diff;
 
+/*
+ * Time measured along arcs by the call-path runtime (sidecars), given to
+ * the graph builders without tying gml/ to callpath/: arc_seconds() returns
+ * the seconds measured along caller -> callee on side `side` ([0] the
+ * profile or the first run, [1] the second run), 0 for an arc the paths
+ * never took.  `timed` says whether each side has samples at all.
+ */
+struct graph_measured {
+	double (*arc_seconds)(const void *ctx, int side, const char *caller,
+			      const char *callee);
+	const void *ctx;
+	int timed[2];
+};
+
 struct graph_opts {
 	const char *gml_path;     /* NULL: no GML */
 	const char *dot_path;     /* NULL: no DOT */
@@ -61,6 +75,13 @@ struct graph_opts {
 	const char *side_label[2]; /* diff: each side as the text header names
 				      it ("app dir (3 gmon files)"); NULL:
 				      from the profile */
+	/*
+	 * Time measured per arc (call-path sidecars), NULL when none.  When
+	 * every side has samples, call edges carry the measured time instead
+	 * of gprof's estimate and say so in the legend (the thresholds still
+	 * compare gprof's estimate).  Not owned.
+	 */
+	const struct graph_measured *measured;
 };
 /* The library keeps everything unless asked; the command line's defaults
  * are gprof2dot's (GRAPH_*_THRES_DEFAULT, gprof-ext/options.c). */
@@ -132,8 +153,11 @@ struct graph_edge {
 	enum graph_presence presence;
 	uint64_t calls[2];
 	int64_t calls_diff; /* calls[0] - calls[1] */
-	/* Seconds gprof's call graph propagates along the arc to the caller
-	 * (the callee's self and children share), per run; time[0] - time[1]. */
+	/* Seconds along the arc, per run: what gprof's call graph propagates
+	 * to the caller (the callee's self and children share), or, when
+	 * `measured`, the time measured on the paths through the caller
+	 * (graph_opts.measured); time_diff = time[0] - time[1]. */
+	int measured;
 	double time[2];
 	double time_diff;
 	char *label;        /* plain text */
@@ -149,6 +173,7 @@ struct graph_edge {
 
 struct graph {
 	int is_diff;
+	int measured;     /* call edges carry measured time (graph_opts.measured) */
 	char *title;      /* a line naming the profile(s) */
 	char *legend;     /* what sizes and colours mean, lines with '\n' */
 	struct graph_node *nodes;

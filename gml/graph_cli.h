@@ -27,24 +27,30 @@ static inline void graph_opts_from_cli(struct graph_opts *g, const struct egprof
 	g->depth = o->depth;
 }
 
+/* ms: the time measured per arc (call-path sidecars), or NULL. */
 static inline int graph_export_profile_cli(const struct egprof_opts *o,
-					   const struct profile *p)
+					   const struct profile *p,
+					   const struct graph_measured *ms)
 {
 	struct graph_opts g = GRAPH_OPTS_INIT;
 
 	graph_opts_from_cli(&g, o);
+	g.measured = ms;
 	return graph_export_profile(&g, p);
 }
 
-/* side_label: each side as the text header names it (may be NULL). */
+/* side_label: each side as the text header names it (may be NULL); ms: the
+ * time measured per arc (call-path sidecars), or NULL. */
 static inline int graph_export_diff_cli(const struct egprof_opts *o, const struct diff *d,
-					const char *const side_label[2])
+					const char *const side_label[2],
+					const struct graph_measured *ms)
 {
 	struct graph_opts g = GRAPH_OPTS_INIT;
 
 	graph_opts_from_cli(&g, o);
 	g.side_label[0] = side_label ? side_label[0] : NULL;
 	g.side_label[1] = side_label ? side_label[1] : NULL;
+	g.measured = ms;
 	return graph_export_diff(&g, d);
 }
 

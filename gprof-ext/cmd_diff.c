@@ -464,9 +464,23 @@ int cmd_diff(struct egprof_opts *o)
 	if (outfile_close_stdout() < 0)
 		goto out;
 exports:
-	if (graph_export_diff_cli(o, &d, (const char *const[2]){ sides[0].label,
-							     sides[1].label }) < 0)
-		goto out;
+	{
+		/* the differential graph splits a callee's change between its
+		 * callers by the measured paths when both sides have sidecars */
+		struct callpath_side cs[2] = {
+			{ sides[0].sum[0], sides[0].files, sides[0].nfiles, sides[0].label },
+			{ sides[1].sum[0], sides[1].files, sides[1].nfiles, sides[1].label },
+		};
+		struct callpath_graph_times gt;
+		int bad = callpath_graph_times_load(o, cs, 2, &gt) != 0 ||
+			  graph_export_diff_cli(o, &d, (const char *const[2]){ sides[0].label,
+									 sides[1].label },
+						&gt.gm) < 0;
+
+		callpath_graph_times_release(&gt);
+		if (bad)
+			goto out;
+	}
 	/* call paths of both sides, when they have sidecars (callpath/cmd_callpath.h) */
 	if (callpath_cmd_diff(o, &(struct callpath_side){ sides[0].sum[0], sides[0].files,
 			      sides[0].nfiles, sides[0].label },

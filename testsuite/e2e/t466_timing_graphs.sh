@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Graph exports with call-path sidecars (issue 10): call edges carry the time
+# measured along them (not gprof's split by calls), say so in the legend,
+# and the differential graph splits c's change between its callers by the
+# measured paths.  Read back with networkx (GML, GraphML) and graphviz (DOT).
+. "$SRCDIR/callpath/examples/testlib.sh"
+PY=/usr/bin/python3
+
+cp_cc timing timing.c -O1 -g || exit 1
+cd "$WORKDIR" || exit 1
+mkdir -p one two
+(cd one && rm -f gmon.out* && LD_PRELOAD="$CP_SO" ../timing mis 1) || exit 1
+(cd two && rm -f gmon.out* && LD_PRELOAD="$CP_SO" ../timing mis 2) || exit 1
+"$EGPROF" -b --gml one.gml --dot one.dot --graphml one.graphml ./timing one/gmon.out \
+	> /dev/null 2> err.txt
+cp_check "single graphs written" test -s one.gml -a -s one.dot -a -s one.graphml
+cp_check "graphviz reads the DOT file" dot -Tsvg -o one.svg one.dot
+cp_check "xmllint reads the GraphML file" xmllint --noout one.graphml
+# b->c carries about 90% of c's measured time, a->c about 10%, although
+# both make 100 calls (gprof would give each half).
+# edge_numbers GML REGEX: "caller callee number" for each call edge whose
+# label matches REGEX (its first group), read back with networkx.
+edge_numbers() {
+	"$PY" - "$1" "$2" <<'PY'
+import re, sys, networkx as nx
+g = nx.read_gml(sys.argv[1], label='id')
+name = {n: d['label'].split('\n')[0] for n, d in g.nodes(data=True)}
+for u, v, d in g.edges(data=True):
+    m = re.search(sys.argv[2], d.get('label', ''))
+    if m and u in name and v in name:
+        print(name[u], name[v], m.group(1))
+PY
+}
+edge_numbers one.gml '([0-9.]+) s measured' > one.edges
+b=$(awk '$1 == "b" && $2 == "c" { print $3 }' one.edges)
+a=$(awk '$1 == "a" && $2 == "c" { print $3 }' one.edges)
+cp_check "networkx: b->c measured 85-95% of the time along c's arcs (${b:-?} s, a->c ${a:-?} s)" \
+	awk -v a="${a:-0}" -v b="${b:-0}" 'BEGIN { exit !(a + b > 0 && b / (a + b) >= 0.85 && b / (a + b) <= 0.95) }'
+cp_check "GraphML legend says the edges are measured" grep -q "time measured along each call path" one.graphml
+"$EGPROF" --diff -b --dot diff.dot --gml diff.gml ./timing one/gmon.out ./timing two/gmon.out \
+	> /dev/null 2> err.txt
+cp_check "graphviz reads the differential DOT file" dot -Tsvg -o diff.svg diff.dot
+cp_check "differential legend says edge times are measured" grep -q "edge times: measured along the call paths" diff.dot
+# Only c's calls from b got slower: b->c's change is most of c's change, a->c's
+# a few percent at most.
+edge_numbers diff.gml 'diff ([-+][0-9.]+)' > diff.edges
+b=$(awk '$1 == "b" && $2 == "c" { print $3 }' diff.edges)
+a=$(awk '$1 == "a" && $2 == "c" { print $3 }' diff.edges)
+cp_check "networkx: the differential graph gives c's change to b->c (${b:-?} s, a->c ${a:-?} s)" \
+	awk -v a="${a:-0}" -v b="${b:-0}" 'BEGIN { if (a < 0) a = -a; exit !(b < 0 && a <= 0.15 * -b) }'
+cp_done
