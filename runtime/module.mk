@@ -18,7 +18,8 @@ CALLPATH_NOOP_OBJS = runtime/rt/mcount-noop.o runtime/rt/chain.o
 # libcallpath.a: the same but for the entry points and glibc's mcount (CP_ARCHIVE,
 # for static links: see chain.c)
 CALLPATH_RT_A_OBJS = runtime/rt/record.o runtime/rt/runtime.o \
-	runtime/rt/chain-a.o runtime/rt/sidecar.o runtime/rt/mcount-a.o runtime/rt/sample.o
+	runtime/rt/chain-a.o runtime/rt/sidecar.o runtime/rt/mcount-a.o runtime/rt/sample.o \
+	runtime/rt/infile.o
 
 runtime/rt/record.o: $(srcdir)/runtime/record.c
 	@mkdir -p $(@D)

@@ -58,7 +58,7 @@ open(sys.argv[1], "wb").write(bytes(d))
 PY
 "$EGPROF" --rank-stats --jobs 1 prog hz >hz.out 2>hz.err
 rc=$?
-if [ $rc = 1 ] && [ "$(wc -l <hz.err)" = 1 ] && grep -q "'hz/gmon.2': sampling rate 1000 Hz differs" hz.err &&
+if [ $rc = 1 ] && [ "$(wc -l <hz.err)" = 1 ] && grep -q "hz/gmon.2: sampling rate 1000 Hz differs" hz.err &&
    ! [ -s hz.out ]; then
 	ok "a rank file sampled at another rate: one error naming it, no report"
 else

@@ -19,7 +19,7 @@ FUZZ_BINS = $(addprefix fuzz/fuzz_,$(FUZZ_HARNESSES))
 fuzz/obj/%.o: %.c
 	@mkdir -p $(@D)
 	@echo "  FUZZCC   $@"
-	@$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_OBJ_CFLAGS) -c $< -o $@
+	@$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_OBJ_CFLAGS) -MMD -MP -c $< -o $@
 
 # The adapter needs upstream's headers; upstream itself stays uninstrumented.
 fuzz/obj/gprof-ext/upstream.o: FUZZ_OBJ_CFLAGS = $(UP_CPPFLAGS) -Wno-unused-parameter
