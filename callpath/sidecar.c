@@ -536,42 +536,61 @@ static int write_all(int fd, const unsigned char *buf, size_t len)
 
 #define WRITE_CHUNK 1024u	/* nodes encoded per write(2) */
 
-int sidecar_write_fp(const struct sidecar *sc, FILE *fp)
+/*
+ * The one encoder both writers use: the header, then the nodes a chunk at a
+ * time (a big tree is not copied whole at exit), each piece handed to put().
+ * 0, or put()'s -1 (errno as it left it), or -1 with ENOMEM.
+ */
+static int write_encoded(const struct sidecar *sc,
+			 int (*put)(void *ctx, const unsigned char *buf, size_t len),
+			 void *ctx)
 {
 	size_t hsize = header_size(sc);
 	size_t buflen = hsize > WRITE_CHUNK * SIDECAR_NODE_SIZE_V3
 				? hsize : WRITE_CHUNK * SIDECAR_NODE_SIZE_V3;
 	unsigned char *buf = malloc(buflen);
-	int bad;
+	int ret;
 
-	if (!buf)
+	if (!buf) {
+		errno = ENOMEM;
 		return -1;
+	}
 	encode_header(sc, buf);
-	bad = fwrite(buf, 1, hsize, fp) != hsize;
-	for (uint32_t i = 0; i < sc->nr_nodes && !bad; i += WRITE_CHUNK) {
+	ret = put(ctx, buf, hsize);
+	for (uint32_t i = 0; i < sc->nr_nodes && ret == 0; i += WRITE_CHUNK) {
 		uint32_t n = sc->nr_nodes - i < WRITE_CHUNK ? sc->nr_nodes - i
 							     : WRITE_CHUNK;
-		size_t len = (size_t)n * SIDECAR_NODE_SIZE_V3;
 
 		encode_nodes(sc, i, n, buf);
-		bad = fwrite(buf, 1, len, fp) != len;
+		ret = put(ctx, buf, (size_t)n * SIDECAR_NODE_SIZE_V3);
 	}
 	free(buf);
-	return bad || ferror(fp) ? -1 : 0;
+	return ret;
+}
+
+static int put_stream(void *ctx, const unsigned char *buf, size_t len)
+{
+	return fwrite(buf, 1, len, ctx) == len ? 0 : -1;
+}
+
+static int put_fd(void *ctx, const unsigned char *buf, size_t len)
+{
+	return write_all(*(int *)ctx, buf, len);
+}
+
+int sidecar_write_fp(const struct sidecar *sc, FILE *fp)
+{
+	return write_encoded(sc, put_stream, fp) < 0 || ferror(fp) ? -1 : 0;
 }
 
 int sidecar_write_atomic(const struct sidecar *sc, const char *path,
 			 char *err, size_t errlen)
 {
-	size_t hsize = header_size(sc);
-	size_t buflen = hsize > WRITE_CHUNK * SIDECAR_NODE_SIZE_V3
-				? hsize : WRITE_CHUNK * SIDECAR_NODE_SIZE_V3;
 	size_t tmplen = strlen(path) + 16;
-	unsigned char *buf = malloc(buflen);
 	char *tmp = malloc(tmplen);
 	int fd = -1, ret = -1;
 
-	if (!buf || !tmp) {
+	if (!tmp) {
 		set_err(err, errlen, "%s: cannot write: out of memory", path);
 		goto out;
 	}
@@ -581,18 +600,8 @@ int sidecar_write_atomic(const struct sidecar *sc, const char *path,
 		set_err(err, errlen, "%s: cannot create: %s", tmp, strerror(errno));
 		goto out;
 	}
-	/* encode in chunks: a big tree is not copied whole at exit */
-	encode_header(sc, buf);
-	if (write_all(fd, buf, hsize) < 0)
+	if (write_encoded(sc, put_fd, &fd) < 0)
 		goto write_error;
-	for (uint32_t i = 0; i < sc->nr_nodes; i += WRITE_CHUNK) {
-		uint32_t n = sc->nr_nodes - i < WRITE_CHUNK ? sc->nr_nodes - i
-							     : WRITE_CHUNK;
-
-		encode_nodes(sc, i, n, buf);
-		if (write_all(fd, buf, (size_t)n * SIDECAR_NODE_SIZE_V3) < 0)
-			goto write_error;
-	}
 	/* mkstemp creates 0600; gmon.out is 0666 & ~umask, match it */
 	{
 		mode_t mask = umask(0);
@@ -622,7 +631,6 @@ out_unlink:
 out:
 	if (fd >= 0)
 		close(fd);
-	free(buf);
 	free(tmp);
 	return ret;
 }
