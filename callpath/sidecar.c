@@ -95,6 +95,9 @@ static uint64_t get64(const unsigned char *p)
 
 /* ---- tree and index ---- */
 
+struct sidecar_index;
+static void index_free(struct sidecar_index *ix);
+
 struct sidecar *sidecar_new(void)
 {
 	struct sidecar *sc = calloc(1, sizeof(*sc));
@@ -119,7 +122,7 @@ void sidecar_free(struct sidecar *sc)
 	free(sc->host);
 	free(sc->exe);
 	free(sc->nodes);
-	free(sc->index);
+	index_free(sc->index);
 	free(sc);
 }
 
@@ -140,6 +143,38 @@ int sidecar_set_strings(struct sidecar *sc, const char *host, const char *exe)
 	return 0;
 }
 
+/*
+ * The (parent, call site, callee) index: a hash table whose buckets are AVL
+ * trees of node indices ordered by that key (Java's HashMap does the same
+ * with buckets that grow long).  Every sum of trees (threads at exit,
+ * egprof-sum, `gprof -s`, rank sums, the reader's duplicate check) goes
+ * through it, so its cost bounds them all: about one comparison per lookup
+ * on ordinary keys, as the open-addressing table it replaces, and O(log n)
+ * whatever the addresses are, where that table was quadratic on keys that
+ * collide (200,000 nodes: 8 minutes).  bench/callpath/merge.sh measures
+ * both kinds of keys.
+ */
+#define INDEX_NONE SIDECAR_ROOT
+/* An AVL tree of n < 2^32 nodes is at most 1.44 log2(n + 2) high. */
+#define INDEX_MAX_HEIGHT 64
+
+/* The key is copied next to the links: a search touches one line per level. */
+struct index_link {
+	uint64_t call_site, callee;
+	uint32_t parent;
+	uint32_t left, right;	/* INDEX_NONE when empty */
+	uint32_t height;	/* of the subtree rooted here, 1 for a leaf */
+};
+
+struct sidecar_index {
+	struct index_link *links;	/* one per node index < alloc */
+	uint32_t alloc;
+	uint32_t nr;		/* nodes 0 .. nr-1 are indexed */
+	uint32_t *buckets;	/* root of each bucket's tree, INDEX_NONE when empty */
+	uint32_t mask;		/* buckets - 1 */
+	uint64_t comparisons;	/* key comparisons so far (sidecar_index_comparisons) */
+};
+
 static uint32_t key_hash(uint32_t parent, uint64_t call_site, uint64_t callee)
 {
 	uint64_t h = call_site * 0x9e3779b97f4a7c15ull;
@@ -150,106 +185,257 @@ static uint32_t key_hash(uint32_t parent, uint64_t call_site, uint64_t callee)
 	return (uint32_t)(h ^ (h >> 32));
 }
 
-static int node_is(const struct sidecar_node *n, uint32_t parent,
+static int key_cmp(const struct index_link *n, uint32_t parent,
 		   uint64_t call_site, uint64_t callee)
 {
-	return n->parent == parent && n->call_site == call_site &&
-	       n->callee == callee;
+	if (n->parent != parent)
+		return n->parent < parent ? -1 : 1;
+	if (n->call_site != call_site)
+		return n->call_site < call_site ? -1 : 1;
+	if (n->callee != callee)
+		return n->callee < callee ? -1 : 1;
+	return 0;
 }
 
-/* Rebuild the index with room for at least twice the nodes. */
-static int index_grow(struct sidecar *sc)
+static uint32_t link_height(const struct index_link *l, uint32_t i)
 {
-	uint32_t size = sc->index ? (sc->index_mask + 1) * 2 : 64;
-	uint32_t *index;
+	return i == INDEX_NONE ? 0 : l[i].height;
+}
 
-	while (size < 2u * sc->nr_nodes + 2)
-		size *= 2;
-	index = malloc((size_t)size * sizeof(*index));
-	if (!index)
-		return -1;
-	memset(index, 0xff, (size_t)size * sizeof(*index));
-	for (uint32_t i = 0; i < sc->nr_nodes; i++) {
-		const struct sidecar_node *n = &sc->nodes[i];
-		uint32_t h = key_hash(n->parent, n->call_site, n->callee);
+static void link_update(struct index_link *l, uint32_t i)
+{
+	uint32_t a = link_height(l, l[i].left), b = link_height(l, l[i].right);
 
-		while (index[h & (size - 1)] != SIDECAR_ROOT)
-			h++;
-		index[h & (size - 1)] = i;
+	l[i].height = (a > b ? a : b) + 1;
+}
+
+static uint32_t rotate_right(struct index_link *l, uint32_t i)
+{
+	uint32_t top = l[i].left;
+
+	l[i].left = l[top].right;
+	l[top].right = i;
+	link_update(l, i);
+	link_update(l, top);
+	return top;
+}
+
+static uint32_t rotate_left(struct index_link *l, uint32_t i)
+{
+	uint32_t top = l[i].right;
+
+	l[i].right = l[top].left;
+	l[top].left = i;
+	link_update(l, i);
+	link_update(l, top);
+	return top;
+}
+
+/* Restore the AVL balance at i (its subtrees are balanced); the new top. */
+static uint32_t rebalance(struct index_link *l, uint32_t i)
+{
+	uint32_t a = link_height(l, l[i].left), b = link_height(l, l[i].right);
+
+	if (a > b + 1) {
+		uint32_t c = l[i].left;
+
+		if (link_height(l, l[c].left) < link_height(l, l[c].right))
+			l[i].left = rotate_left(l, c);
+		return rotate_right(l, i);
 	}
-	free(sc->index);
-	sc->index = index;
-	sc->index_mask = size - 1;
+	if (b > a + 1) {
+		uint32_t c = l[i].right;
+
+		if (link_height(l, l[c].right) < link_height(l, l[c].left))
+			l[i].right = rotate_right(l, c);
+		return rotate_left(l, i);
+	}
+	link_update(l, i);
+	return i;
+}
+
+static uint32_t index_lookup(const struct sidecar *sc, uint32_t parent,
+			     uint64_t call_site, uint64_t callee)
+{
+	struct sidecar_index *ix = sc->index;
+	uint32_t i;
+
+	if (!ix->buckets)
+		return INDEX_NONE;
+	i = ix->buckets[key_hash(parent, call_site, callee) & ix->mask];
+
+	while (i != INDEX_NONE) {
+		int c = key_cmp(&ix->links[i], parent, call_site, callee);
+
+		ix->comparisons++;
+		if (!c)
+			return i;
+		i = c > 0 ? ix->links[i].left : ix->links[i].right;
+	}
+	return INDEX_NONE;
+}
+
+/*
+ * Put node i (== ix->nr) into the tree.  0, or 1 when a node with its key
+ * is there already (*first, i left out), or -1 (out of memory).
+ */
+static int index_insert(struct sidecar *sc, uint32_t i, uint32_t *first)
+{
+	struct sidecar_index *ix = sc->index;
+	const struct sidecar_node *n = &sc->nodes[i];
+	uint32_t path[INDEX_MAX_HEIGHT];
+	unsigned char right[INDEX_MAX_HEIGHT];
+	int depth = 0;
+	uint32_t at, *root;
+
+	if (i >= ix->alloc) {
+		uint32_t alloc = ix->alloc ? ix->alloc : 64;
+		struct index_link *links;
+
+		while (alloc <= i)
+			alloc = alloc > SIDECAR_ROOT / 2 ? SIDECAR_ROOT : alloc * 2;
+		links = realloc(ix->links, (size_t)alloc * sizeof(*links));
+		if (!links)
+			return -1;
+		ix->links = links;
+		ix->alloc = alloc;
+	}
+	root = &ix->buckets[key_hash(n->parent, n->call_site, n->callee) & ix->mask];
+	for (at = *root; at != INDEX_NONE;) {
+		int c = key_cmp(&ix->links[at], n->parent, n->call_site, n->callee);
+
+		ix->comparisons++;
+		if (!c) {
+			*first = at;
+			ix->nr = i + 1;	/* i is accounted for, though not indexed */
+			return 1;
+		}
+		path[depth] = at;
+		right[depth] = c < 0;
+		depth++;
+		at = c < 0 ? ix->links[at].right : ix->links[at].left;
+	}
+	ix->links[i] = (struct index_link){
+		.call_site = n->call_site, .callee = n->callee, .parent = n->parent,
+		.left = INDEX_NONE, .right = INDEX_NONE, .height = 1,
+	};
+	if (!depth)
+		*root = i;
+	else if (right[depth - 1])
+		ix->links[path[depth - 1]].right = i;
+	else
+		ix->links[path[depth - 1]].left = i;
+	/*
+	 * Rebalance from the new leaf's parent upwards, until a subtree keeps
+	 * its height: nothing above it changes then.
+	 */
+	while (depth-- > 0) {
+		uint32_t was = ix->links[path[depth]].height;
+		uint32_t top = rebalance(ix->links, path[depth]);
+
+		if (!depth)
+			*root = top;
+		else if (right[depth - 1])
+			ix->links[path[depth - 1]].right = top;
+		else
+			ix->links[path[depth - 1]].left = top;
+		if (ix->links[top].height == was)
+			break;
+	}
+	ix->nr = i + 1;
 	return 0;
 }
 
 /*
- * Build the index of a decoded tree, refusing two children of one parent
- * with one (call_site, callee): *dup is the later one, *first the earlier.
- * 0, 1 (duplicate) or -1 (out of memory).
+ * Room for every node, at most one per bucket on average: a table of twice
+ * the buckets, every indexed node put back (its key was unique).
  */
-static int index_build_unique(struct sidecar *sc, uint32_t *first, uint32_t *dup)
+static int index_rehash(struct sidecar *sc)
 {
-	uint32_t size = 64;
+	struct sidecar_index *ix = sc->index;
+	uint32_t size = ix->buckets ? (ix->mask + 1) * 2 : 64;
+	uint32_t *buckets, nr = ix->nr, first;
 
-	while (size < 2u * sc->nr_nodes + 2)
+	while (size < sc->nr_nodes && size < (1u << 31))
 		size *= 2;
-	free(sc->index);
-	sc->index = malloc((size_t)size * sizeof(*sc->index));
-	if (!sc->index)
+	buckets = malloc((size_t)size * sizeof(*buckets));
+	if (!buckets)
 		return -1;
-	memset(sc->index, 0xff, (size_t)size * sizeof(*sc->index));
-	sc->index_mask = size - 1;
-	for (uint32_t i = 0; i < sc->nr_nodes; i++) {
-		const struct sidecar_node *n = &sc->nodes[i];
-		uint32_t h;
+	memset(buckets, 0xff, (size_t)size * sizeof(*buckets));
+	free(ix->buckets);
+	ix->buckets = buckets;
+	ix->mask = size - 1;
+	ix->nr = 0;
+	while (ix->nr < nr)
+		if (index_insert(sc, ix->nr, &first) < 0)
+			return -1;
+	return 0;
+}
 
-		for (h = key_hash(n->parent, n->call_site, n->callee);; h++) {
-			uint32_t j = sc->index[h & sc->index_mask];
+/*
+ * Bring the index up to every node (built lazily: a tree that is only
+ * written or printed never needs it).  0, 1 (a duplicate: *first, *dup) or
+ * -1 (out of memory).
+ */
+static int index_catch_up(struct sidecar *sc, uint32_t *first, uint32_t *dup)
+{
+	if (!sc->index) {
+		sc->index = calloc(1, sizeof(*sc->index));
+		if (!sc->index)
+			return -1;
+	}
+	if ((!sc->index->buckets || sc->nr_nodes > sc->index->mask + 1) &&
+	    index_rehash(sc) < 0)
+		return -1;
+	while (sc->index->nr < sc->nr_nodes) {
+		uint32_t i = sc->index->nr;
+		int rc = index_insert(sc, i, first);
 
-			if (j == SIDECAR_ROOT)
-				break;
-			if (node_is(&sc->nodes[j], n->parent, n->call_site, n->callee)) {
-				*first = j;
-				*dup = i;
-				return 1;
-			}
+		if (rc < 0)
+			return -1;
+		if (rc) {
+			*dup = i;
+			return 1;
 		}
-		sc->index[h & sc->index_mask] = i;
 	}
 	return 0;
+}
+
+static void index_free(struct sidecar_index *ix)
+{
+	if (ix) {
+		free(ix->links);
+		free(ix->buckets);
+	}
+	free(ix);
+}
+
+uint64_t sidecar_index_comparisons(const struct sidecar *sc)
+{
+	return sc->index ? sc->index->comparisons : 0;
 }
 
 uint32_t sidecar_find(const struct sidecar *sc, uint32_t parent,
 		      uint64_t call_site, uint64_t callee)
 {
-	uint32_t h;
-
 	if (!sc->index)
 		return SIDECAR_ROOT;
-	for (h = key_hash(parent, call_site, callee);; h++) {
-		uint32_t i = sc->index[h & sc->index_mask];
-
-		if (i == SIDECAR_ROOT)
-			return SIDECAR_ROOT;
-		if (node_is(&sc->nodes[i], parent, call_site, callee))
-			return i;
-	}
+	return index_lookup(sc, parent, call_site, callee);
 }
 
 int sidecar_add(struct sidecar *sc, uint32_t parent, uint64_t call_site,
 		uint64_t callee, uint64_t count, uint32_t *idx)
 {
-	uint32_t i, h;
+	uint32_t i, first, dup;
 
 	if (parent != SIDECAR_ROOT && parent >= sc->nr_nodes)
 		return -1;
-	/* the index is built lazily so that decoding stays linear */
-	if (!sc->index || 2u * (sc->nr_nodes + 1) > sc->index_mask + 1) {
-		if (index_grow(sc) < 0)
-			return -1;
-	}
-	i = sidecar_find(sc, parent, call_site, callee);
+	/* a duplicate among nodes stored directly keeps the first of them */
+	while (index_catch_up(sc, &first, &dup) > 0)
+		;
+	if (!sc->index)
+		return -1;
+	i = index_lookup(sc, parent, call_site, callee);
 	if (i != SIDECAR_ROOT) {
 		sc->nodes[i].count += count;
 		*idx = i;
@@ -276,10 +462,10 @@ int sidecar_add(struct sidecar *sc, uint32_t parent, uint64_t call_site,
 		.callee = callee,
 		.count = count,
 	};
-	for (h = key_hash(parent, call_site, callee);
-	     sc->index[h & sc->index_mask] != SIDECAR_ROOT; h++)
-		;
-	sc->index[h & sc->index_mask] = i;
+	if (index_catch_up(sc, &first, &dup) < 0) {
+		sc->nr_nodes--;
+		return -1;
+	}
 	*idx = i;
 	return 0;
 }
@@ -814,7 +1000,7 @@ int sidecar_decode(const void *data, size_t len, const char *name,
 	 * reader summing such a tree would merge what the writer kept apart */
 	{
 		uint32_t first, dup;
-		int rc = index_build_unique(sc, &first, &dup);
+		int rc = index_catch_up(sc, &first, &dup);
 
 		if (rc < 0)
 			goto oom;

@@ -148,8 +148,7 @@ struct sidecar {
 
 	/* private: capacity and the (parent, call site, callee) index */
 	uint32_t alloc_nodes;
-	uint32_t *index;
-	uint32_t index_mask;
+	struct sidecar_index *index;
 };
 
 /* An empty tree with version set and rank -1; NULL when out of memory. */
@@ -170,6 +169,14 @@ int sidecar_add(struct sidecar *sc, uint32_t parent, uint64_t call_site,
 /* Index of the child or SIDECAR_ROOT when there is none. */
 uint32_t sidecar_find(const struct sidecar *sc, uint32_t parent,
 		      uint64_t call_site, uint64_t callee);
+
+/*
+ * Key comparisons made so far by sidecar_add, sidecar_find, sidecar_merge
+ * and the reader's duplicate check on `sc` (its index is a hash table of
+ * balanced trees: O(log n) of them per node found or added, whatever the
+ * addresses, about one on ordinary keys).  For tests and benchmarks.
+ */
+uint64_t sidecar_index_comparisons(const struct sidecar *sc);
 
 /* Is `addr` inside the main program's image?  0 when the range is unknown. */
 static inline int sidecar_in_program(const struct sidecar *sc, uint64_t addr)

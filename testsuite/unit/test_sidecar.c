@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "callpath/sidecar.h"
+#include "bench/callpath/collide.h"
 #include "utils/banned.h"
 
 /* Addresses of the fixture: call sites 0x1xx, callees 0x2xx. */
@@ -635,6 +636,125 @@ static void test_sidecar__rejects_duplicate_children(void **state)
 	sidecar_free(sc);
 }
 
+/*
+ * The index agrees with a plain search: random keys from a small range (so
+ * that many repeat, under several parents), each added with sidecar_add,
+ * land on the node a linear scan finds, and no key is stored twice.
+ */
+static void test_sidecar__index_finds_what_a_linear_scan_finds(void **state)
+{
+	struct sidecar *sc = sidecar_new();
+	uint32_t seed = 12345, idx;
+
+	(void)state;
+	assert_non_null(sc);
+	assert_int_equal(sidecar_add(sc, SIDECAR_ROOT, 0, MAIN, 1, &idx), 0);
+	for (int k = 0; k < 20000; k++) {
+		uint32_t parent, want = SIDECAR_ROOT;
+		uint64_t site, callee;
+
+		seed = seed * 1103515245u + 12345u;
+		parent = (seed >> 16) % sc->nr_nodes;
+		if (parent > 40)
+			parent %= 41;	/* a few parents get many children */
+		seed = seed * 1103515245u + 12345u;
+		site = 0x100 + ((seed >> 16) & 7);
+		callee = 0x200 + ((seed >> 20) & 63);
+		for (uint32_t i = 0; i < sc->nr_nodes; i++)
+			if (sc->nodes[i].parent == parent && sc->nodes[i].call_site == site &&
+			    sc->nodes[i].callee == callee)
+				want = i;
+		assert_int_equal(sidecar_find(sc, parent, site, callee), want);
+		assert_int_equal(sidecar_add(sc, parent, site, callee, 1, &idx), 0);
+		if (want != SIDECAR_ROOT)
+			assert_int_equal(idx, want);
+		else
+			assert_int_equal(idx, sc->nr_nodes - 1);
+	}
+	assert_int_equal(sidecar_total(sc), 20001);
+	for (uint32_t i = 0; i < sc->nr_nodes; i++)
+		assert_int_equal(sidecar_find(sc, sc->nodes[i].parent, sc->nodes[i].call_site,
+					      sc->nodes[i].callee), i);
+	sidecar_free(sc);
+}
+
+/*
+ * Keys that all collided in the old hash index (bench/callpath/collide.h):
+ * N children of main.  Decoding (with its duplicate check), and summing the
+ * tree into an empty one and into a copy of itself, stay within a balanced
+ * tree's bound of comparisons: per node one lookup and one insertion, and
+ * about two more insertions for the rehashes on the way, each at most
+ * 1.44 log2(N + 2) < 24 deep; the old table probed every earlier key,
+ * about N/2 per node.  The sums are right.
+ * (bench/callpath/merge.sh prints the times.)
+ */
+enum { COLLIDE_N = 20000 };
+
+static struct sidecar *colliding_tree(void)
+{
+	struct sidecar *sc = sidecar_new();
+	uint32_t m, x;
+
+	assert_non_null(sc);
+	assert_int_equal(sidecar_add(sc, SIDECAR_ROOT, 0, MAIN, 1, &m), 0);
+	for (uint32_t r = 1; r <= COLLIDE_N; r++) {
+		uint64_t callee = collide_callee(m, 0x101, r);
+
+		assert_int_equal(collide_old_hash(m, 0x101, callee), 0);
+		assert_int_equal(sidecar_add(sc, m, 0x101, callee, r, &x), 0);
+	}
+	return sc;
+}
+
+static void test_sidecar__merge_of_colliding_keys_is_n_log_n(void **state)
+{
+	struct sidecar *src = colliding_tree(), *back = NULL, *dst = sidecar_new();
+	const uint64_t bound = (uint64_t)(COLLIDE_N + 1) * 4 * 24;
+	uint64_t total = 1 + (uint64_t)COLLIDE_N * (COLLIDE_N + 1) / 2;
+	char err[256] = "";
+	size_t len;
+	unsigned char *buf;
+
+	(void)state;
+	assert_true(sidecar_index_comparisons(src) <= bound);
+	buf = encode(src, &len);
+	assert_int_equal(sidecar_decode(buf, len, "collide", &back, err, sizeof(err)), 0);
+	assert_true(sidecar_index_comparisons(back) <= bound);
+	assert_int_equal(sidecar_merge(dst, back, err, sizeof(err)), 0);
+	assert_int_equal(sidecar_merge(dst, src, err, sizeof(err)), 0);
+	assert_int_equal(dst->nr_nodes, COLLIDE_N + 1);
+	assert_int_equal(sidecar_total(dst), 2 * total);
+	assert_true(sidecar_index_comparisons(dst) <= 3 * bound);
+	for (uint32_t r = 1; r <= COLLIDE_N; r += 997) {
+		uint32_t i = sidecar_find(dst, 0, 0x101, collide_callee(0, 0x101, r));
+
+		assert_int_not_equal(i, SIDECAR_ROOT);
+		assert_int_equal(dst->nodes[i].count, 2 * r);
+	}
+	free(buf);
+	sidecar_free(src);
+	sidecar_free(back);
+	sidecar_free(dst);
+}
+
+/* A duplicate among colliding keys, far from its first copy, is refused. */
+static void test_sidecar__rejects_a_duplicate_among_colliding_keys(void **state)
+{
+	struct sidecar *sc = colliding_tree(), *back = NULL;
+	char err[256] = "";
+	size_t len;
+	unsigned char *buf;
+
+	(void)state;
+	sc->nodes[COLLIDE_N].callee = sc->nodes[7].callee;
+	buf = encode(sc, &len);
+	assert_int_equal(sidecar_decode(buf, len, "dup", &back, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "dup: node 20000 duplicates node 7 "));
+	assert_null(back);
+	free(buf);
+	sidecar_free(sc);
+}
+
 /* /dev/zero would be read until memory runs out: only regular files. */
 static void test_sidecar__read_refuses_what_is_not_a_regular_file(void **state)
 {
@@ -954,6 +1074,9 @@ int main(void)
 		cmocka_unit_test(test_sidecar__merge_sums_recursion_and_samples),
 		cmocka_unit_test(test_sidecar__rejects_bad_folded_recursion_nodes),
 		cmocka_unit_test(test_sidecar__rejects_duplicate_children),
+		cmocka_unit_test(test_sidecar__index_finds_what_a_linear_scan_finds),
+		cmocka_unit_test(test_sidecar__merge_of_colliding_keys_is_n_log_n),
+		cmocka_unit_test(test_sidecar__rejects_a_duplicate_among_colliding_keys),
 		cmocka_unit_test(test_sidecar__read_refuses_what_is_not_a_regular_file),
 		cmocka_unit_test(test_sidecar__merge_refuses_folded_with_full_recursion),
 		cmocka_unit_test(test_sidecar__rejects_a_program_range_that_ends_before_it_starts),
