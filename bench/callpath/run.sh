@@ -84,23 +84,29 @@ done
 # instructions per call under callgrind (when installed): exact, unlike
 # wall time on a shared machine; the calls are those the sidecar counts
 if command -v valgrind > /dev/null; then
-	# under valgrind a late SIGPROF sometimes kills a -pg program at exit
-	# ("Profiling timer expired"), with or without the runtime: retry
-	ir() {
-		local out _
-		for _ in 1 2 3; do
-			out=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1) && break
-		done
-		echo "$out" | awk '/Collected/ { print $4 }'
-	}
+	# Valgrind delivers signals at its own scheduling points, so a SIGPROF
+	# raised just before glibc's _mcleanup stops the profiling timer
+	# (profil(NULL): setitimer off, then the old disposition back) can
+	# arrive after SIGPROF went back to SIG_DFL, and kills the program
+	# ("Profiling timer expired") before gmon.out and the sidecar are
+	# written: plain -pg programs too, with or without the runtime (natively
+	# the kernel delivers it on the return from setitimer, while the
+	# handler is still in place).  profil restores what it found, so a
+	# program started with SIGPROF ignored gets SIG_IGN back: trap '' PROF.
+	vg() { ( trap '' PROF; exec valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" ); }
+	ir() { vg "$@" 2>&1 | awk '/Collected/ { print $4 }'; }
 	echo
 	echo "instructions per call (callgrind): -pg alone, and what libcallpath adds"
-	for prog in "fib 25" "ptrtable 200000"; do
+	for prog in "fib-pure 25" "fib 25" "ptrtable 200000" "ptrtable-fixed 200000"; do
 		set -- $prog
 		rm -f gmon.out*
 		i_plain=$(ir ./$1 $2)
 		i_cp=$(LD_PRELOAD="$so" ir ./$1 $2)
 		calls=$("$dump" -H gmon.out.callpath | awk '$1 == "calls" { print $2 }')
+		if [ -z "$calls" ] || [ -z "$i_plain" ] || [ -z "$i_cp" ]; then
+			echo "$prog: callgrind run failed (no instruction count or no sidecar)"
+			continue
+		fi
 		awk -v p="$i_plain" -v c="$i_cp" -v n="$calls" -v name="$prog" \
 			'BEGIN { if (n > 0) printf "%-18s %d calls: %.1f with -pg, +%.1f with libcallpath\n", name, n, p / n, (c - p) / n }'
 	done
@@ -152,7 +158,7 @@ for mode in "live 1" "stale 1000"; do
 		"$(echo "$c_plain" | median)" "$(echo "$c_cp" | median)"
 done
 if command -v valgrind > /dev/null; then
-	irs() { valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 |
+	irs() { ( trap '' PROF; exec valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" ) 2>&1 |
 		awk '/Collected/ { print $4 }'; }
 	for mode in "live 1" "stale 1000"; do
 		set -- $mode
