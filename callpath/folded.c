@@ -62,6 +62,7 @@ struct name_tree {
 	uint32_t *name;		/* index of its escaped name in esc[] */
 	uint32_t *depth;	/* 1 for a top-level node */
 	uint64_t *value;
+	uint64_t *rec;		/* of value, calls folded in by recursion */
 	uint32_t n, alloc;
 	uint32_t *index, mask;	/* open addressing on (parent, name) */
 	char **esc;		/* per model name: as a frame of a line (put_frame) */
@@ -95,7 +96,8 @@ static int name_tree_grow(struct name_tree *t)
 	if (!(t->parent = resize(t->parent, na, sizeof(*t->parent))) ||
 	    !(t->name = resize(t->name, na, sizeof(*t->name))) ||
 	    !(t->depth = resize(t->depth, na, sizeof(*t->depth))) ||
-	    !(t->value = resize(t->value, na, sizeof(*t->value))))
+	    !(t->value = resize(t->value, na, sizeof(*t->value))) ||
+	    !(t->rec = resize(t->rec, na, sizeof(*t->rec))))
 		return -1;
 	t->alloc = na;
 	/* the index at twice the nodes: load factor at most one half */
@@ -139,6 +141,7 @@ static uint32_t name_tree_child(struct name_tree *t, uint32_t parent, uint32_t n
 	t->name[i] = name;
 	t->depth[i] = parent == PATHRANK_ROOT ? 1 : t->depth[parent] + 1;
 	t->value[i] = 0;
+	t->rec[i] = 0;
 	for (h = node_hash(parent, name); t->index[h & t->mask] != UINT32_MAX; h++)
 		;
 	t->index[h & t->mask] = i;
@@ -156,6 +159,7 @@ static void name_tree_release(struct name_tree *t, uint32_t nr_names)
 	free(t->name);
 	free(t->depth);
 	free(t->value);
+	free(t->rec);
 	free(t->index);
 }
 
@@ -211,41 +215,68 @@ static size_t name_segment(void *ctx, uint32_t node, char *buf, size_t len)
 	return n;
 }
 
-/*
- * The name tree of the model's frames, with each frame's value on its
- * node.  A folded-recursion frame is one line per call site whatever the
- * depth: its parent's path, the function that made the recursive calls
- * unless it is the callee itself, and the callee ("main;fib;fib 2692536",
+/* node[idx]: frame idx's node in the name tree (its parent's is known).
+ * A folded-recursion frame is one line per call site whatever the depth:
+ * its parent's path, the function that made the recursive calls unless it
+ * is the callee itself, and the callee ("main;fib;fib 2692536",
  * "main;even;odd;even 54"), so that the last two frames of every line are
- * the (caller, callee) of its calls.
- */
+ * the (caller, callee) of its calls. */
+static int name_tree_node(struct name_tree *t, const struct callpath_model *m,
+			  uint32_t idx, uint32_t *node)
+{
+	const struct callpath_frame *f = &m->frames[idx];
+	uint32_t p = f->parent == CALLPATH_NONE ? PATHRANK_ROOT : node[f->parent];
+
+	if (f->folded && strcmp(m->names[f->caller], m->names[f->func])) {
+		p = name_tree_child(t, p, f->caller);
+		if (p == UINT32_MAX)
+			return -1;
+	}
+	node[idx] = name_tree_child(t, p, f->func);
+	return node[idx] == UINT32_MAX ? -1 : 0;
+}
+
+/* The name tree of the model's frames, with each frame's value on its
+ * node. */
 static int name_tree_build(struct name_tree *t, const struct callpath_model *m,
 			   enum folded_value value)
 {
 	uint32_t *node = malloc(((size_t)m->nr_frames + 1) * sizeof(*node));
+	uint32_t *chain = malloc(((size_t)m->nr_frames + 1) * sizeof(*chain));
 
-	if (!node || name_tree_names(t, m) < 0)
+	if (!node || !chain || name_tree_names(t, m) < 0)
 		goto oom;
+	/* only the frames with a value and their ancestors get a node: time
+	 * samples land in few of a million frames */
+	memset(node, 0xff, ((size_t)m->nr_frames + 1) * sizeof(*node));
 	for (uint32_t i = 0; i < m->nr_frames; i++) {
 		const struct callpath_frame *f = &m->frames[i];
-		uint32_t p = f->parent == CALLPATH_NONE ? PATHRANK_ROOT : node[f->parent];
 		uint64_t v = value == FOLDED_SAMPLES ? f->samples
 			     : f->folded ? f->recursive : f->count;
 
-		if (f->folded && strcmp(m->names[f->caller], m->names[f->func])) {
-			p = name_tree_child(t, p, f->caller);
-			if (p == UINT32_MAX)
+		/* gprof's count: recursive calls on the frame they fold into */
+		int on_parent = value == FOLDED_CALLS_GPROF && f->folded &&
+				f->parent != CALLPATH_NONE;
+		uint32_t target = on_parent ? f->parent : i, nc = 0;
+
+		if (!v)
+			continue;
+		for (uint32_t k = target; k != CALLPATH_NONE && node[k] == UINT32_MAX;
+		     k = m->frames[k].parent)
+			chain[nc++] = k;
+		while (nc)
+			if (name_tree_node(t, m, chain[--nc], node) < 0)
 				goto oom;
-		}
-		node[i] = name_tree_child(t, p, f->func);
-		if (node[i] == UINT32_MAX)
-			goto oom;
-		t->value[node[i]] += v;
+		t->value[node[target]] += v;
+		if (on_parent)
+			t->rec[node[target]] += v;
 	}
 	free(node);
+	free(chain);
 	return 0;
 oom:
 	free(node);
+	free(chain);
 	return -1;
 }
 
@@ -304,6 +335,7 @@ int folded_build(const struct callpath_model *m, enum folded_value value,
 		f->stacks[f->nr].stack = strndup(text, len);
 		if (!f->stacks[f->nr].stack)
 			goto oom;
+		f->stacks[f->nr].recursive = t.rec[i];
 		f->stacks[f->nr++].count = t.value[i];
 	}
 	free(text);
