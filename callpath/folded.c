@@ -290,10 +290,11 @@ int folded_build(const struct callpath_model *m, enum folded_value value,
 	char *text = NULL;
 	size_t len = 0, alloc = 0;
 	uint32_t pdepth = 0;
+	int ret = -1;
 
 	*out = NULL;
 	if (!f || name_tree_build(&t, m, value) < 0)
-		goto oom;
+		goto out;
 	f->stacks = calloc((size_t)t.n + 1, sizeof(*f->stacks));
 	rank = malloc(((size_t)t.n + 1) * sizeof(*rank));
 	order = malloc(((size_t)t.n + 1) * sizeof(*order));
@@ -301,7 +302,7 @@ int folded_build(const struct callpath_model *m, enum folded_value value,
 	off = calloc((size_t)t.n + 2, sizeof(*off));
 	if (!f->stacks || !rank || !order || !path || !off ||
 	    pathrank(t.n, t.parent, name_segment, &t, ";", rank) < 0)
-		goto oom;
+		goto out;
 	for (uint32_t i = 0; i < t.n; i++)
 		order[rank[i]] = i;
 	/* in text order; each line shares the frames of the one before up to
@@ -323,7 +324,7 @@ int folded_build(const struct callpath_model *m, enum folded_value value,
 				alloc = 2 * (len + n + 2);
 				text = resize(text, alloc, 1);
 				if (!text)
-					goto oom;
+					goto out;
 			}
 			if (d)
 				text[len++] = ';';
@@ -334,19 +335,14 @@ int folded_build(const struct callpath_model *m, enum folded_value value,
 		pdepth = depth;
 		f->stacks[f->nr].stack = strndup(text, len);
 		if (!f->stacks[f->nr].stack)
-			goto oom;
+			goto out;
 		f->stacks[f->nr].recursive = t.rec[i];
 		f->stacks[f->nr++].count = t.value[i];
 	}
-	free(text);
-	free(rank);
-	free(order);
-	free(path);
-	free(off);
-	name_tree_release(&t, m->nr_names);
 	*out = f;
-	return 0;
-oom:
+	f = NULL;
+	ret = 0;
+out:
 	free(text);
 	free(rank);
 	free(order);
@@ -354,7 +350,7 @@ oom:
 	free(off);
 	name_tree_release(&t, m->nr_names);
 	folded_free(f);
-	return error("out of memory while folding call paths");
+	return ret < 0 ? error("out of memory while folding call paths") : 0;
 }
 
 void folded_free(struct folded *f)
