@@ -182,7 +182,7 @@ static int side_folded(const struct callpath_side *s, int required,
 		return -1;
 	}
 	if (model_of(sc, source, s->p, &so, &m) < 0 ||
-	    folded_build(m, FOLDED_CALLS, &sp->calls) < 0)
+	    folded_build(m, FOLDED_CALLS_GPROF, &sp->calls) < 0)
 		goto out;
 	sp->hz = m->hz;
 	if ((m->sampling & SIDECAR_SAMPLING_SELF) &&

@@ -1,15 +1,18 @@
 /*
  * folded.c - folded stacks for flame graphs, and their two-column diff.
  */
+#define _GNU_SOURCE /* qsort_r */
 #include "callpath/folded.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "callpath/pathdiff.h"
+#include "callpath/pathrank.h"
 #include "callpath/report.h"
 #include "utils/error.h"
 #include "utils/outfile.h"
@@ -48,91 +51,306 @@ static size_t put_frame(char *out, const char *name)
 }
 
 /*
- * "main;b;c": the functions of frame idx's path.  A folded-recursion frame
- * is one line per call site whatever the depth: its parent's path, the
- * function that made the recursive calls unless it is the callee itself,
- * and the callee ("main;fib;fib 2692536", "main;even;odd;even 54"), so that
- * the last two frames of every line are the (caller, callee) of its calls.
+ * Folded stacks are built on a tree of names: frames whose paths name the
+ * same functions (they differ only in call sites) are one node, so a
+ * million frames of one recursive function are a few dozen nodes; each
+ * node's line is written once, in order (pathrank.h), through the text of
+ * the line before it, without sorting texts.
  */
-static char *stack_text(const struct callpath_model *m, uint32_t idx, uint32_t *buf)
-{
-	const struct callpath_frame *f = &m->frames[idx];
-	uint32_t depth = callpath_model_path(m, idx, buf, m->nr_frames);
-	const char *caller = NULL;
-	size_t len = 1, off = 0;
-	char *s;
+struct name_tree {
+	uint32_t *parent;	/* PATHRANK_ROOT for a top-level node */
+	uint32_t *name;		/* index of its escaped name in esc[] */
+	uint32_t *depth;	/* 1 for a top-level node */
+	uint64_t *value;
+	uint64_t *rec;		/* of value, calls folded in by recursion */
+	uint32_t n, alloc;
+	uint32_t *index, mask;	/* open addressing on (parent, name) */
+	char **esc;		/* per model name: as a frame of a line (put_frame) */
+	uint32_t *canon;	/* per model name: the first with the same esc[] */
+};
 
-	if (f->folded && strcmp(m->names[f->caller], m->names[f->func]))
-		caller = m->names[f->caller];
-	for (uint32_t d = 0; d < depth; d++)
-		len += put_frame(NULL, m->names[m->frames[buf[d]].func]) + 1;
-	if (caller)
-		len += put_frame(NULL, caller) + 1;
-	s = malloc(len);
-	if (!s)
-		return NULL;
-	for (uint32_t d = 0; d < depth; d++) {
-		if (d == depth - 1 && caller) {
-			s[off++] = ';';
-			off += put_frame(s + off, caller);
-		}
-		if (d)
-			s[off++] = ';';
-		off += put_frame(s + off, m->names[m->frames[buf[d]].func]);
-	}
-	s[off] = '\0';
-	return s;
+/* Resize *p to n elements of `size` bytes; freed and NULL when out of memory. */
+static void *resize(void *p, size_t n, size_t size)
+{
+	void *np = n && size <= SIZE_MAX / n ? realloc(p, n * size) : NULL;
+
+	if (!np)
+		free(p);
+	return np;
 }
 
-static int cmp_stacks(const void *a, const void *b)
+static uint32_t node_hash(uint32_t parent, uint32_t name)
 {
-	return strcmp(((const struct folded_stack *)a)->stack,
-		      ((const struct folded_stack *)b)->stack);
+	uint64_t k = ((uint64_t)parent << 32 | name) * 0x9e3779b97f4a7c15ull;
+
+	return (uint32_t)(k >> 32);
+}
+
+static int name_tree_grow(struct name_tree *t)
+{
+	uint32_t na = t->alloc ? 2 * t->alloc : 1024;
+	uint32_t *ni;
+
+	if (na < t->alloc)
+		return -1;
+	if (!(t->parent = resize(t->parent, na, sizeof(*t->parent))) ||
+	    !(t->name = resize(t->name, na, sizeof(*t->name))) ||
+	    !(t->depth = resize(t->depth, na, sizeof(*t->depth))) ||
+	    !(t->value = resize(t->value, na, sizeof(*t->value))) ||
+	    !(t->rec = resize(t->rec, na, sizeof(*t->rec))))
+		return -1;
+	t->alloc = na;
+	/* the index at twice the nodes: load factor at most one half */
+	ni = malloc((size_t)na * 2 * sizeof(*ni));
+	if (!ni)
+		return -1;
+	memset(ni, 0xff, (size_t)na * 2 * sizeof(*ni));
+	t->mask = na * 2 - 1;
+	for (uint32_t i = 0; i < t->n; i++) {
+		uint32_t h = node_hash(t->parent[i], t->name[i]);
+
+		while (ni[h & t->mask] != UINT32_MAX)
+			h++;
+		ni[h & t->mask] = i;
+	}
+	free(t->index);
+	t->index = ni;
+	return 0;
+}
+
+/* The node (parent, model name index), added when missing; UINT32_MAX
+ * when out of memory. */
+static uint32_t name_tree_child(struct name_tree *t, uint32_t parent, uint32_t name)
+{
+	uint32_t h, i;
+
+	name = t->canon[name];
+	if (t->index) {
+		for (h = node_hash(parent, name);; h++) {
+			i = t->index[h & t->mask];
+			if (i == UINT32_MAX)
+				break;
+			if (t->parent[i] == parent && t->name[i] == name)
+				return i;
+		}
+	}
+	if (t->n == t->alloc && name_tree_grow(t) < 0)
+		return UINT32_MAX;
+	i = t->n++;
+	t->parent[i] = parent;
+	t->name[i] = name;
+	t->depth[i] = parent == PATHRANK_ROOT ? 1 : t->depth[parent] + 1;
+	t->value[i] = 0;
+	t->rec[i] = 0;
+	for (h = node_hash(parent, name); t->index[h & t->mask] != UINT32_MAX; h++)
+		;
+	t->index[h & t->mask] = i;
+	return i;
+}
+
+static void name_tree_release(struct name_tree *t, uint32_t nr_names)
+{
+	if (t->esc)
+		for (uint32_t i = 0; i < nr_names; i++)
+			free(t->esc[i]);
+	free(t->esc);
+	free(t->canon);
+	free(t->parent);
+	free(t->name);
+	free(t->depth);
+	free(t->value);
+	free(t->rec);
+	free(t->index);
+}
+
+static int cmp_esc(const void *pa, const void *pb, void *ctx)
+{
+	char **esc = ctx;
+	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+	int c = strcmp(esc[a], esc[b]);
+
+	return c ? c : (a > b) - (a < b);
+}
+
+/* Every name as a frame of a line, and one index per distinct text. */
+static int name_tree_names(struct name_tree *t, const struct callpath_model *m)
+{
+	uint32_t *by_text = malloc(((size_t)m->nr_names + 1) * sizeof(*by_text));
+
+	t->esc = calloc((size_t)m->nr_names + 1, sizeof(*t->esc));
+	t->canon = malloc(((size_t)m->nr_names + 1) * sizeof(*t->canon));
+	if (!by_text || !t->esc || !t->canon)
+		goto oom;
+	for (uint32_t i = 0; i < m->nr_names; i++) {
+		size_t len = put_frame(NULL, m->names[i]);
+
+		t->esc[i] = malloc(len + 1);
+		if (!t->esc[i])
+			goto oom;
+		put_frame(t->esc[i], m->names[i]);
+		t->esc[i][len] = '\0';
+		by_text[i] = i;
+	}
+	qsort_r(by_text, m->nr_names, sizeof(*by_text), cmp_esc, t->esc);
+	for (uint32_t k = 0; k < m->nr_names; k++)
+		t->canon[by_text[k]] = k && !strcmp(t->esc[by_text[k]], t->esc[by_text[k - 1]])
+					       ? t->canon[by_text[k - 1]] : by_text[k];
+	free(by_text);
+	return 0;
+oom:
+	free(by_text);
+	return -1;
+}
+
+static size_t name_segment(void *ctx, uint32_t node, char *buf, size_t len)
+{
+	const struct name_tree *t = ctx;
+	const char *s = t->esc[t->name[node]];
+	size_t n = strlen(s);
+
+	if (len)
+		memcpy(buf, s, n < len ? n + 1 : len);
+	if (len && n >= len)
+		buf[len - 1] = '\0';
+	return n;
+}
+
+/* node[idx]: frame idx's node in the name tree (its parent's is known).
+ * A folded-recursion frame is one line per call site whatever the depth:
+ * its parent's path, the function that made the recursive calls unless it
+ * is the callee itself, and the callee ("main;fib;fib 2692536",
+ * "main;even;odd;even 54"), so that the last two frames of every line are
+ * the (caller, callee) of its calls. */
+static int name_tree_node(struct name_tree *t, const struct callpath_model *m,
+			  uint32_t idx, uint32_t *node)
+{
+	const struct callpath_frame *f = &m->frames[idx];
+	uint32_t p = f->parent == CALLPATH_NONE ? PATHRANK_ROOT : node[f->parent];
+
+	if (f->folded && strcmp(m->names[f->caller], m->names[f->func])) {
+		p = name_tree_child(t, p, f->caller);
+		if (p == UINT32_MAX)
+			return -1;
+	}
+	node[idx] = name_tree_child(t, p, f->func);
+	return node[idx] == UINT32_MAX ? -1 : 0;
+}
+
+/* The name tree of the model's frames, with each frame's value on its
+ * node. */
+static int name_tree_build(struct name_tree *t, const struct callpath_model *m,
+			   enum folded_value value)
+{
+	uint32_t *node = malloc(((size_t)m->nr_frames + 1) * sizeof(*node));
+	uint32_t *chain = malloc(((size_t)m->nr_frames + 1) * sizeof(*chain));
+
+	if (!node || !chain || name_tree_names(t, m) < 0)
+		goto oom;
+	/* only the frames with a value and their ancestors get a node: time
+	 * samples land in few of a million frames */
+	memset(node, 0xff, ((size_t)m->nr_frames + 1) * sizeof(*node));
+	for (uint32_t i = 0; i < m->nr_frames; i++) {
+		const struct callpath_frame *f = &m->frames[i];
+		uint64_t v = value == FOLDED_SAMPLES ? f->samples
+			     : f->folded ? f->recursive : f->count;
+
+		/* gprof's count: recursive calls on the frame they fold into */
+		int on_parent = value == FOLDED_CALLS_GPROF && f->folded &&
+				f->parent != CALLPATH_NONE;
+		uint32_t target = on_parent ? f->parent : i, nc = 0;
+
+		if (!v)
+			continue;
+		for (uint32_t k = target; k != CALLPATH_NONE && node[k] == UINT32_MAX;
+		     k = m->frames[k].parent)
+			chain[nc++] = k;
+		while (nc)
+			if (name_tree_node(t, m, chain[--nc], node) < 0)
+				goto oom;
+		t->value[node[target]] += v;
+		if (on_parent)
+			t->rec[node[target]] += v;
+	}
+	free(node);
+	free(chain);
+	return 0;
+oom:
+	free(node);
+	free(chain);
+	return -1;
 }
 
 int folded_build(const struct callpath_model *m, enum folded_value value,
 		 struct folded **out)
 {
 	struct folded *f = calloc(1, sizeof(*f));
-	uint32_t *buf = malloc(((size_t)m->nr_frames + 1) * sizeof(*buf));
-	size_t w = 0;
+	struct name_tree t = { 0 };
+	uint32_t *rank = NULL, *order = NULL, *path = NULL;
+	size_t *off = NULL;
+	char *text = NULL;
+	size_t len = 0, alloc = 0;
+	uint32_t pdepth = 0;
+	int ret = -1;
 
 	*out = NULL;
-	if (!f || !buf)
-		goto oom;
-	f->stacks = calloc((size_t)m->nr_frames + 1, sizeof(*f->stacks));
-	if (!f->stacks)
-		goto oom;
-	for (uint32_t i = 0; i < m->nr_frames; i++) {
-		uint64_t v = value == FOLDED_SAMPLES ? m->frames[i].samples
-			     : m->frames[i].folded ? m->frames[i].recursive
-						   : m->frames[i].count;
+	if (!f || name_tree_build(&t, m, value) < 0)
+		goto out;
+	f->stacks = calloc((size_t)t.n + 1, sizeof(*f->stacks));
+	rank = malloc(((size_t)t.n + 1) * sizeof(*rank));
+	order = malloc(((size_t)t.n + 1) * sizeof(*order));
+	path = malloc(((size_t)t.n + 1) * sizeof(*path));
+	off = calloc((size_t)t.n + 2, sizeof(*off));
+	if (!f->stacks || !rank || !order || !path || !off ||
+	    pathrank(t.n, t.parent, name_segment, &t, ";", rank) < 0)
+		goto out;
+	for (uint32_t i = 0; i < t.n; i++)
+		order[rank[i]] = i;
+	/* in text order; each line shares the frames of the one before up to
+	 * their last common node */
+	for (uint32_t r = 0; r < t.n; r++) {
+		uint32_t i = order[r], depth = t.depth[i], d = depth;
 
-		if (!v)
+		if (!t.value[i])
 			continue;
-		f->stacks[f->nr].stack = stack_text(m, i, buf);
-		if (!f->stacks[f->nr].stack)
-			goto oom;
-		f->stacks[f->nr++].count = v;
-	}
-	qsort(f->stacks, f->nr, sizeof(*f->stacks), cmp_stacks);
-	/* the same names through different call sites: one line */
-	for (size_t r = 0; r < f->nr; r++) {
-		if (w && !strcmp(f->stacks[w - 1].stack, f->stacks[r].stack)) {
-			f->stacks[w - 1].count += f->stacks[r].count;
-			free(f->stacks[r].stack);
-			continue;
+		for (uint32_t k = i; d > 0 && (d > pdepth || path[d - 1] != k);
+		     k = t.parent[k])
+			path[--d] = k;
+		len = off[d];
+		for (; d < depth; d++) {
+			const char *e = t.esc[t.name[path[d]]];
+			size_t n = strlen(e);
+
+			if (len + n + 2 > alloc) {
+				alloc = 2 * (len + n + 2);
+				text = resize(text, alloc, 1);
+				if (!text)
+					goto out;
+			}
+			if (d)
+				text[len++] = ';';
+			memcpy(text + len, e, n);
+			len += n;
+			off[d + 1] = len;
 		}
-		f->stacks[w++] = f->stacks[r];
+		pdepth = depth;
+		f->stacks[f->nr].stack = strndup(text, len);
+		if (!f->stacks[f->nr].stack)
+			goto out;
+		f->stacks[f->nr].recursive = t.rec[i];
+		f->stacks[f->nr++].count = t.value[i];
 	}
-	f->nr = w;
-	free(buf);
 	*out = f;
-	return 0;
-oom:
-	free(buf);
+	f = NULL;
+	ret = 0;
+out:
+	free(text);
+	free(rank);
+	free(order);
+	free(path);
+	free(off);
+	name_tree_release(&t, m->nr_names);
 	folded_free(f);
-	return error("out of memory while folding call paths");
+	return ret < 0 ? error("out of memory while folding call paths") : 0;
 }
 
 void folded_free(struct folded *f)

@@ -32,6 +32,8 @@ struct pathdiff;
 struct folded_stack {
 	char *stack;		/* "main;b;c" */
 	uint64_t count;
+	uint64_t recursive;	/* of count, the recursive calls folded into the
+				   last function (FOLDED_CALLS_GPROF), "1+N" */
 };
 
 struct folded {
@@ -48,6 +50,14 @@ struct folded {
 enum folded_value {
 	FOLDED_SAMPLES,
 	FOLDED_CALLS,
+	/*
+	 * Calls as gprof counts a recursive function's: the calls folded into
+	 * a frame by recursion (report.h, folded) count on that frame's line
+	 * ("main;fib", 1+2692536 in the path diff), instead of a line of their
+	 * own per call site ("main;fib;fib 2692536", what --folded-calls
+	 * writes so that each line's last two names are a caller and callee).
+	 */
+	FOLDED_CALLS_GPROF,
 };
 
 /* 0 or -1 (out of memory, reported).  Frames whose value is 0 are left out. */

@@ -12,7 +12,8 @@
 #include "utils/error.h"
 #include "utils/banned.h"
 
-static int add_row(struct pathdiff *d, const char *stack, uint64_t a, uint64_t b)
+static int add_row(struct pathdiff *d, const char *stack, uint64_t a,
+		   uint64_t a_rec, uint64_t b, uint64_t b_rec)
 {
 	struct pathdiff_row *r = &d->rows[d->nr];
 	const char *semi;
@@ -24,6 +25,8 @@ static int add_row(struct pathdiff *d, const char *stack, uint64_t a, uint64_t b
 	r->func = semi ? semi + 1 : r->stack;
 	r->a = a;
 	r->b = b;
+	r->a_rec = a_rec;
+	r->b_rec = b_rec;
 	d->total_a += a;
 	d->total_b += b;
 	d->changed += a != b;
@@ -50,14 +53,17 @@ int pathdiff_compute(const struct folded *a, const struct folded *b,
 		int rc;
 
 		if (c < 0) {
-			rc = add_row(d, a->stacks[i].stack, a->stacks[i].count, 0);
+			rc = add_row(d, a->stacks[i].stack, a->stacks[i].count,
+				     a->stacks[i].recursive, 0, 0);
 			i++;
 		} else if (c > 0) {
-			rc = add_row(d, b->stacks[j].stack, 0, b->stacks[j].count);
+			rc = add_row(d, b->stacks[j].stack, 0, 0, b->stacks[j].count,
+				     b->stacks[j].recursive);
 			j++;
 		} else {
 			rc = add_row(d, a->stacks[i].stack, a->stacks[i].count,
-				     b->stacks[j].count);
+				     a->stacks[i].recursive, b->stacks[j].count,
+				     b->stacks[j].recursive);
 			i++;
 			j++;
 		}
@@ -124,6 +130,17 @@ static int cmp_func_change(const void *pa, const void *pb)
 	return strcmp(a->func, b->func);
 }
 
+/* A side's calls, "1+2692536" where recursion folded calls into the path
+ * (as gprof prints a recursive function's calls). */
+static const char *calls_text(char *buf, size_t n, uint64_t all, uint64_t rec)
+{
+	if (rec)
+		snprintf(buf, n, "%" PRIu64 "+%" PRIu64, all - rec, rec);
+	else
+		snprintf(buf, n, "%" PRIu64, all);
+	return buf;
+}
+
 /* "+2", "-3", "0" */
 static const char *signed_text(char *buf, size_t n, int64_t v)
 {
@@ -161,7 +178,7 @@ int pathdiff_print(FILE *out, const struct pathdiff *d, const char *label_a,
 		"table of the diff.  %zu of %zu paths changed; calls %" PRIu64 " -> %" PRIu64 ".\n",
 		label_a, label_b, d->changed, d->nr, d->total_a, d->total_b);
 	for (size_t k = 0; k < nf; k++) {
-		char buf[32];
+		char buf[32], ta[48], tb[48];
 
 		fprintf(out, "\n%s: %s calls\n", funcs[k].func,
 			signed_text(buf, sizeof(buf), funcs[k].net));
@@ -170,8 +187,9 @@ int pathdiff_print(FILE *out, const struct pathdiff *d, const char *label_a,
 		for (size_t i = 0; i < n; i++) {
 			if (strcmp(rows[i]->func, funcs[k].func))
 				continue;
-			fprintf(out, "%11" PRIu64 " %11" PRIu64 " %11s  %s\n",
-				rows[i]->a, rows[i]->b,
+			fprintf(out, "%11s %11s %11s  %s\n",
+				calls_text(ta, sizeof(ta), rows[i]->a, rows[i]->a_rec),
+				calls_text(tb, sizeof(tb), rows[i]->b, rows[i]->b_rec),
 				signed_text(buf, sizeof(buf), delta(rows[i])),
 				rows[i]->stack);
 		}

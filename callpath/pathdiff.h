@@ -27,6 +27,9 @@ struct pathdiff_row {
 	char *stack;		/* "main;b;c", owned */
 	const char *func;	/* the called function: the stack's last name */
 	uint64_t a, b;		/* calls along the path on each side */
+	uint64_t a_rec, b_rec;	/* of a and b, recursive calls folded into the
+				   path's last function: printed "1+N" as gprof
+				   prints a recursive function's calls */
 };
 
 struct pathdiff {

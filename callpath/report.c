@@ -7,12 +7,14 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "callpath/arcs.h"
 #include "callpath/elfsyms.h"
+#include "callpath/pathrank.h"
 #include "callpath/sidecar.h"
 #include "diff/profile.h"
 #include "utils/addrsearch.h"
@@ -355,6 +357,53 @@ static uint32_t intern_site(struct callpath_model *m, const struct symtab *st,
 	return callpath_model_intern(m, buf);
 }
 
+/*
+ * The sidecar's nodes in depth-first order (children in index order) in
+ * order[0..nr_nodes).  The model's frames are created in that order, so a
+ * subtree's frames sit together in memory: reports walk paths and print
+ * them in nearly that order, and a million-node model in the runtime's
+ * creation order costs a cache miss per frame visited.  0 or -1.
+ */
+static int sidecar_depth_first(const struct sidecar *sc, uint32_t *order)
+{
+	uint32_t n = sc->nr_nodes, sp = 0, k = 0;
+	uint32_t *first = calloc((size_t)n + 2, sizeof(*first));
+	uint32_t *kids = malloc(((size_t)n + 1) * sizeof(*kids));
+	uint32_t *stack = malloc(((size_t)n + 1) * sizeof(*stack));
+
+	if (!first || !kids || !stack) {
+		free(first);
+		free(kids);
+		free(stack);
+		return -1;
+	}
+	/* children of node i: kids[first[i + 1]..first[i + 2]); of the root:
+	 * kids[first[0]..first[1]) */
+	for (uint32_t i = 0; i < n; i++)
+		first[(sc->nodes[i].parent == SIDECAR_ROOT ? 0 : sc->nodes[i].parent + 1) + 1]++;
+	for (uint32_t s = 1; s <= n + 1; s++)
+		first[s] += first[s - 1];
+	for (uint32_t i = 0; i < n; i++)
+		kids[first[sc->nodes[i].parent == SIDECAR_ROOT ? 0
+							     : sc->nodes[i].parent + 1]++] = i;
+	for (uint32_t s = n + 1; s > 0; s--)
+		first[s] = first[s - 1];
+	first[0] = 0;
+	for (uint32_t j = first[1]; j > first[0]; j--)
+		stack[sp++] = kids[j - 1];
+	while (sp) {
+		uint32_t i = stack[--sp];
+
+		order[k++] = i;
+		for (uint32_t j = first[i + 2]; j > first[i + 1]; j--)
+			stack[sp++] = kids[j - 1];
+	}
+	free(first);
+	free(kids);
+	free(stack);
+	return 0;
+}
+
 int callpath_model_build(const struct sidecar *sc, const struct profile *p,
 			 const struct callpath_symopts *so,
 			 struct callpath_model **out)
@@ -362,7 +411,7 @@ int callpath_model_build(const struct sidecar *sc, const struct profile *p,
 	struct callpath_model *m = callpath_model_new();
 	struct symtab st = { NULL, 0 };
 	struct elf_funcs *ef = NULL;
-	uint32_t *map = NULL;
+	uint32_t *map = NULL, *order = NULL;
 	uint64_t bias = sc->load_address;
 	int ret = -1;
 
@@ -370,9 +419,11 @@ int callpath_model_build(const struct sidecar *sc, const struct profile *p,
 	if (!m || symtab_build(&st, p) < 0 || elf_funcs_read(p->binary, &ef) < 0)
 		goto oom;
 	map = malloc(((size_t)sc->nr_nodes + 1) * sizeof(*map));
-	if (!map)
+	order = malloc(((size_t)sc->nr_nodes + 1) * sizeof(*order));
+	if (!map || !order || sidecar_depth_first(sc, order) < 0)
 		goto oom;
-	for (uint32_t i = 0; i < sc->nr_nodes; i++) {
+	for (uint32_t k = 0; k < sc->nr_nodes; k++) {
+		uint32_t i = order[k];
 		const struct sidecar_node *n = &sc->nodes[i];
 		uint32_t parent = n->parent == SIDECAR_ROOT ? CALLPATH_NONE
 							    : map[n->parent];
@@ -415,6 +466,7 @@ oom:
 	error("out of memory while naming call paths");
 out:
 	free(map);
+	free(order);
 	free(st.f);
 	elf_funcs_free(ef);
 	callpath_model_free(m);
@@ -434,8 +486,115 @@ struct report_ctx {
 	uint64_t *incl;		/* per frame: inclusive samples */
 	uint32_t *first, *kids;	/* children of frame i: kids[first[i + 1]..first[i + 2]),
 				   of the root: kids[first[0]..first[1]) */
-	char **path_text;	/* per frame, built lazily for sorting */
+	uint32_t *rank;		/* per frame: its path text's place in strcmp
+				   order (pathrank.h), for sorting */
+	uint32_t *depth;	/* per frame: 1 for a top-level frame */
+	uint32_t *parents;	/* per frame: its parent (PATHRANK_ROOT for none),
+				   apart from the frames so that walking a path
+				   touches 4 bytes a frame */
+	size_t *name_len;	/* per name index: strlen */
 };
+
+/*
+ * One output line, assembled before it is written: a million-row report
+ * spends most of its time in stdio's per-call locking and formatting
+ * otherwise.
+ */
+struct line {
+	char *s;
+	size_t len, alloc;
+};
+
+static int line_reserve(struct line *l, size_t n)
+{
+	size_t na;
+	char *ns;
+
+	if (l->len + n + 1 <= l->alloc)
+		return 0;
+	na = 2 * (l->len + n + 1);
+	ns = realloc(l->s, na);
+	if (!ns)
+		return -1;
+	l->s = ns;
+	l->alloc = na;
+	return 0;
+}
+
+static int line_put(struct line *l, const char *s, size_t n)
+{
+	if (line_reserve(l, n) < 0)
+		return -1;
+	memcpy(l->s + l->len, s, n);
+	l->len += n;
+	return 0;
+}
+
+__attribute__((format(printf, 2, 3)))
+static int line_printf(struct line *l, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	for (;;) {
+		size_t room = l->alloc - l->len;
+
+		va_start(ap, fmt);
+		n = vsnprintf(l->s ? l->s + l->len : NULL, room, fmt, ap);
+		va_end(ap);
+		if (n < 0)
+			return -1;
+		if ((size_t)n < room) {
+			l->len += (size_t)n;
+			return 0;
+		}
+		if (line_reserve(l, (size_t)n) < 0)
+			return -1;
+	}
+}
+
+/*
+ * " %W.2f" of a non-negative v, as printf writes it, without printf: a
+ * million-row report spends a third of its time in printf's exact decimal
+ * conversion.  v * 100 is rounded to the nearest integer; where it lies so
+ * near a half that the multiplication's rounding could decide, printf
+ * does it.
+ */
+static int line_fixed2(struct line *l, double v, int width)
+{
+	char digits[32];
+	size_t n = sizeof(digits);
+	double r = v * 100.0, fl;
+	uint64_t k;
+
+	if (!(v >= 0.0 && r < 1e15))
+		return line_printf(l, " %*.2f", width, v);
+	fl = floor(r);
+	if (fabs(r - fl - 0.5) < 1e-9 + r * 1e-15)
+		return line_printf(l, " %*.2f", width, v);
+	k = (uint64_t)fl + (r - fl > 0.5);
+	digits[--n] = (char)('0' + k % 10);
+	digits[--n] = (char)('0' + k / 10 % 10);
+	digits[--n] = '.';
+	k /= 100;
+	do {
+		digits[--n] = (char)('0' + k % 10);
+		k /= 10;
+	} while (k);
+	if (line_reserve(l, (size_t)width + sizeof(digits)) < 0)
+		return -1;
+	l->s[l->len++] = ' ';
+	for (size_t w = sizeof(digits) - n; w < (size_t)width; w++)
+		l->s[l->len++] = ' ';
+	return line_put(l, digits + n, sizeof(digits) - n);
+}
+
+/* Write the line and start the next one. */
+static void line_flush(struct line *l, FILE *out)
+{
+	fwrite(l->s, 1, l->len, out);
+	l->len = 0;
+}
 
 static double seconds(const struct report_ctx *c, uint64_t samples)
 {
@@ -474,7 +633,7 @@ static int cmp_frames_by_text(const void *pa, const void *pb, void *ctx)
 	}
 	if (!c)
 		c = cmp_u64_desc(fa->count + rc->rec[a], fb->count + rc->rec[b]);
-	return c ? c : strcmp(rc->path_text[a], rc->path_text[b]);
+	return c ? c : cmp_u64_desc(rc->rank[b], rc->rank[a]);
 }
 
 /* Siblings in the tree: most time (inclusive, with samples), then most
@@ -494,16 +653,34 @@ static int cmp_siblings(const void *pa, const void *pb, void *ctx)
 	return c ? c : strcmp(m->names[fa->site], m->names[fb->site]);
 }
 
-/* A frame's calls as gprof prints a recursive function's: "1+2692536". */
-static const char *calls_text(char *buf, size_t len, const struct report_ctx *c,
-			      uint32_t i)
+/* v's decimal digits, ending at `end`; returns where they start. */
+static char *u64_text(char *end, uint64_t v)
 {
-	if (c->rec[i])
-		snprintf(buf, len, "%" PRIu64 "+%" PRIu64, c->m->frames[i].count,
-			 c->rec[i]);
-	else
-		snprintf(buf, len, "%" PRIu64, c->m->frames[i].count);
-	return buf;
+	do {
+		*--end = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	return end;
+}
+
+/* A frame's calls as gprof prints a recursive function's, "1+2692536",
+ * right-aligned in 12 columns (without printf: see line_fixed2). */
+static int line_calls(struct line *l, const struct report_ctx *c, uint32_t i)
+{
+	char buf[48], *p = u64_text(buf + sizeof(buf), c->rec[i] ? c->rec[i]
+								 : c->m->frames[i].count);
+	size_t n;
+
+	if (c->rec[i]) {
+		*--p = '+';
+		p = u64_text(p, c->m->frames[i].count);
+	}
+	n = (size_t)(buf + sizeof(buf) - p);
+	if (line_reserve(l, 12 + n) < 0)
+		return -1;
+	for (; n < 12; n++)
+		l->s[l->len++] = ' ';
+	return line_put(l, p, (size_t)(buf + sizeof(buf) - p));
 }
 
 /* A top-level frame's call site is left out when it is outside the program
@@ -513,38 +690,71 @@ static int site_untold(const char *site)
 	return !strcmp(site, UNKNOWN_NAME) || !strcmp(site, EXTERNAL_NAME);
 }
 
-/* "main -> b (main+0x4a) -> c (b+0x13)": each frame with its call site;
- * a top-level frame's site is left out when untold (site_untold). */
-static char *path_text(const struct callpath_model *m, uint32_t idx, uint32_t *buf)
+/* A frame's part of its path's text: "b (main+0x4a)"; a top-level frame's
+ * site is left out when untold (site_untold). */
+static size_t path_segment(void *ctx, uint32_t idx, char *buf, size_t len)
 {
-	uint32_t depth = callpath_model_path(m, idx, buf, m->nr_frames);
-	size_t len = 1;
-	char *s, *p;
+	const struct callpath_model *m = ctx;
+	const struct callpath_frame *f = &m->frames[idx];
+	const char *site = m->names[f->site];
+	int n;
 
-	for (uint32_t d = 0; d < depth; d++) {
-		const struct callpath_frame *f = &m->frames[buf[d]];
+	if (f->parent == CALLPATH_NONE && site_untold(site))
+		n = snprintf(buf, len, "%s", m->names[f->func]);
+	else
+		n = snprintf(buf, len, "%s (%s)", m->names[f->func], site);
+	return n < 0 ? 0 : (size_t)n;
+}
 
-		len += strlen(m->names[f->func]) + strlen(m->names[f->site]) + 8;
-	}
-	s = malloc(len);
-	if (!s)
-		return NULL;
-	p = s;
-	*p = '\0';
-	for (uint32_t d = 0; d < depth; d++) {
-		const struct callpath_frame *f = &m->frames[buf[d]];
+#define PATH_SEPARATOR " -> "
+
+/*
+ * The text of the path last written, kept so that the next one, which
+ * usually shares most of it (paths of a function in rank order are nearly
+ * in tree order), rewrites only the frames after the common prefix
+ * instead of walking a deep path through a model larger than the cache.
+ * A path's text is never kept beyond that (pathrank.h).
+ */
+struct pathcache {
+	uint32_t *frames;	/* the last path, root first: frames[0..depth) */
+	size_t *off;		/* off[d]: the text's length after d frames */
+	uint32_t depth;
+	struct line text;
+};
+
+/* "main -> b (main+0x4a) -> c (b+0x13)": each frame with its call site; a
+ * top-level frame's site is left out when untold (site_untold).  The text
+ * is in pc->text. */
+static int pathcache_set(struct pathcache *pc, const struct report_ctx *c,
+			 uint32_t idx)
+{
+	const struct callpath_model *m = c->m;
+	uint32_t depth = c->depth[idx], d = depth;
+	int ret = 0;
+
+	/* up to the deepest frame the last path shares (frames at one depth
+	 * with one index have one path to the root) */
+	for (uint32_t i = idx; d > 0 && (d > pc->depth || pc->frames[d - 1] != i);
+	     i = c->parents[i])
+		pc->frames[--d] = i;
+	pc->text.len = pc->off[d];
+	for (; d < depth; d++) {
+		const struct callpath_frame *f = &m->frames[pc->frames[d]];
 		const char *site = m->names[f->site];
-		int n;
 
-		if (d == 0 && site_untold(site))
-			n = snprintf(p, len, "%s", m->names[f->func]);
-		else
-			n = snprintf(p, len, "%s%s (%s)", d ? " -> " : "",
-				     m->names[f->func], site);
-		p += n;
-		len -= (size_t)n;
+		if (d)
+			ret |= line_put(&pc->text, PATH_SEPARATOR,
+					sizeof(PATH_SEPARATOR) - 1);
+		ret |= line_put(&pc->text, m->names[f->func], c->name_len[f->func]);
+		if (d || !site_untold(site)) {
+			ret |= line_put(&pc->text, " (", 2);
+			ret |= line_put(&pc->text, site, c->name_len[f->site]);
+			ret |= line_put(&pc->text, ")", 1);
+		}
+		pc->off[d + 1] = pc->text.len;
 	}
-	return s;
+	pc->depth = depth;
+	return ret;
 }
 
 /* FIRST[fn] .. FIRST[fn + 1] index, in BY_FUNC, the frames of function fn,
@@ -571,10 +781,20 @@ static void index_frames_by_func(const struct callpath_model *m, uint32_t *first
 	first[0] = 0;
 }
 
-static void print_profile(FILE *out, struct report_ctx *c, const uint32_t *funcs,
-			  uint32_t nfuncs, const uint32_t *first, uint32_t *frames_by_func)
+static int print_profile(FILE *out, struct report_ctx *c, const uint32_t *funcs,
+			 uint32_t nfuncs, const uint32_t *first, uint32_t *frames_by_func)
 {
 	const struct callpath_model *m = c->m;
+	struct line l = { NULL, 0, 0 };
+	struct pathcache pc = { NULL, NULL, 0, { NULL, 0, 0 } };
+	int ret = 0;
+
+	pc.frames = malloc(((size_t)m->nr_frames + 1) * sizeof(*pc.frames));
+	pc.off = calloc((size_t)m->nr_frames + 1, sizeof(*pc.off));
+	if (!pc.frames || !pc.off) {
+		ret = -1;
+		goto out;
+	}
 
 	fputs("Each function's calls, split by the path that reached it.  A path\n"
 	      "lists the functions from the outermost, each with the call site it\n"
@@ -601,19 +821,33 @@ static void print_profile(FILE *out, struct report_ctx *c, const uint32_t *funcs
 		for (uint32_t j = 0; j < n; j++) {
 			const struct callpath_frame *f = &m->frames[by_func[j]];
 			uint64_t all = f->count + c->rec[by_func[j]];
-			char num[48];
 
-			fprintf(out, "%12s %6.2f", calls_text(num, sizeof(num), c, by_func[j]),
-				calls ? 100.0 * (double)all / (double)calls : 0.0);
-			if (c->timed)
-				fprintf(out, " %9.2f %9.2f %6.2f", seconds(c, f->samples),
-					seconds(c, c->incl[by_func[j]]),
-					samples ? 100.0 * (double)f->samples / (double)samples
-						: 0.0);
-			fprintf(out, "  %s\n", c->path_text[by_func[j]]);
+			ret |= line_calls(&l, c, by_func[j]);
+			ret |= line_fixed2(&l, calls ? 100.0 * (double)all / (double)calls
+						     : 0.0, 6);
+			if (c->timed) {
+				ret |= line_fixed2(&l, seconds(c, f->samples), 9);
+				ret |= line_fixed2(&l, seconds(c, c->incl[by_func[j]]), 9);
+				ret |= line_fixed2(&l, samples ? 100.0 * (double)f->samples /
+								 (double)samples
+							       : 0.0, 6);
+			}
+			ret |= line_put(&l, "  ", 2);
+			ret |= pathcache_set(&pc, c, by_func[j]);
+			ret |= line_put(&l, pc.text.s, pc.text.len);
+			ret |= line_put(&l, "\n", 1);
+			if (ret)
+				goto out;
+			line_flush(&l, out);
 		}
 		fputc('\n', out);
 	}
+out:
+	free(l.s);
+	free(pc.frames);
+	free(pc.off);
+	free(pc.text.s);
+	return ret ? -1 : 0;
 }
 
 /* Children lists, sorted, as one array with offsets (CSR) in c->first/kids. */
@@ -658,6 +892,8 @@ static int print_tree(FILE *out, struct report_ctx *c)
 	const struct callpath_model *m = c->m;
 	uint32_t *stack = malloc(((size_t)m->nr_frames + 1) * sizeof(*stack));
 	uint32_t sp = 0;
+	struct line l = { NULL, 0, 0 };
+	int ret = 0;
 
 	if (!stack)
 		return -1;
@@ -676,24 +912,37 @@ static int print_tree(FILE *out, struct report_ctx *c)
 	while (sp) {
 		uint32_t i = stack[--sp];
 		const struct callpath_frame *f = &m->frames[i];
-		uint32_t depth = callpath_model_path(m, i, NULL, 0);
+		uint32_t depth = c->depth[i];
 		const char *site = m->names[f->site];
-		char num[48];
 
-		fprintf(out, "%12s", calls_text(num, sizeof(num), c, i));
-		if (c->timed)
-			fprintf(out, " %9.2f %9.2f", seconds(c, c->incl[i]),
-				seconds(c, f->samples));
-		fprintf(out, "  %*s%s%s", (int)(2 * (depth - 1)), "",
-			c->func_paths[f->func] > 1 ? "*" : "", m->names[f->func]);
-		if (depth > 1 || !site_untold(site))
-			fprintf(out, " (%s)", site);
-		fputc('\n', out);
+		ret |= line_calls(&l, c, i);
+		if (c->timed) {
+			ret |= line_fixed2(&l, seconds(c, c->incl[i]), 9);
+			ret |= line_fixed2(&l, seconds(c, f->samples), 9);
+		}
+		ret |= line_reserve(&l, 2 * (size_t)depth + 1);
+		if (ret)
+			break;
+		memset(l.s + l.len, ' ', 2 * (size_t)depth);
+		l.len += 2 * (size_t)depth;
+		if (c->func_paths[f->func] > 1)
+			ret |= line_put(&l, "*", 1);
+		ret |= line_put(&l, m->names[f->func], c->name_len[f->func]);
+		if (depth > 1 || !site_untold(site)) {
+			ret |= line_put(&l, " (", 2);
+			ret |= line_put(&l, site, c->name_len[f->site]);
+			ret |= line_put(&l, ")", 1);
+		}
+		ret |= line_put(&l, "\n", 1);
+		if (ret)
+			break;
+		line_flush(&l, out);
 		for (uint32_t k = c->first[i + 2]; k > c->first[i + 1]; k--)
 			stack[sp++] = c->kids[k - 1];
 	}
+	free(l.s);
 	free(stack);
-	return 0;
+	return ret ? -1 : 0;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -805,8 +1054,9 @@ static void print_sampling(FILE *out, const struct report_ctx *c)
 int callpath_report_print(FILE *out, const struct callpath_model *m,
 			  const char *source)
 {
-	struct report_ctx c = { m, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL };
-	uint32_t *funcs = NULL, *buf = NULL, *first = NULL, nfuncs = 0, npaths = 0;
+	struct report_ctx c = { .m = m };
+	uint32_t *funcs = NULL, *buf = NULL, *first = NULL;
+	uint32_t nfuncs = 0, npaths = 0;
 	int ret = -1;
 
 	/* no sample landed (a run shorter than a few ticks, an older sidecar):
@@ -816,13 +1066,17 @@ int callpath_report_print(FILE *out, const struct callpath_model *m,
 	c.func_samples = calloc((size_t)m->nr_names + 1, sizeof(*c.func_samples));
 	c.func_paths = calloc((size_t)m->nr_names + 1, sizeof(*c.func_paths));
 	c.incl = malloc(((size_t)m->nr_frames + 1) * sizeof(*c.incl));
-	c.path_text = calloc((size_t)m->nr_frames + 1, sizeof(*c.path_text));
+	c.rank = malloc(((size_t)m->nr_frames + 1) * sizeof(*c.rank));
+	c.depth = malloc(((size_t)m->nr_frames + 1) * sizeof(*c.depth));
+	c.parents = malloc(((size_t)m->nr_frames + 1) * sizeof(*c.parents));
+	c.name_len = malloc(((size_t)m->nr_names + 1) * sizeof(*c.name_len));
 	c.rec = calloc((size_t)m->nr_frames + 1, sizeof(*c.rec));
 	funcs = malloc(((size_t)m->nr_names + 1) * sizeof(*funcs));
 	buf = malloc(((size_t)m->nr_frames + 1) * sizeof(*buf));
 	first = malloc(((size_t)m->nr_names + 1) * sizeof(*first));
 	if (!c.func_calls || !c.func_samples || !c.func_paths || !c.incl ||
-	    !c.path_text || !c.rec || !funcs || !buf || !first)
+	    !c.rank || !c.depth || !c.parents || !c.name_len || !c.rec || !funcs ||
+	    !buf || !first)
 		goto out;
 	callpath_model_inclusive(m, c.incl);
 	for (uint32_t i = 0; i < m->nr_frames; i++)
@@ -837,10 +1091,19 @@ int callpath_report_print(FILE *out, const struct callpath_model *m,
 			continue;
 		if (!c.func_paths[f->func]++)
 			funcs[nfuncs++] = f->func;
-		c.path_text[i] = path_text(m, i, buf);
-		if (!c.path_text[i])
-			goto out;
 	}
+	/* parents come first */
+	for (uint32_t i = 0; i < m->nr_frames; i++) {
+		uint32_t p = m->frames[i].parent;
+
+		c.parents[i] = p == CALLPATH_NONE ? PATHRANK_ROOT : p;
+		c.depth[i] = p == CALLPATH_NONE ? 1 : c.depth[p] + 1;
+	}
+	for (uint32_t n = 0; n < m->nr_names; n++)
+		c.name_len[n] = strlen(m->names[n]);
+	if (pathrank(m->nr_frames, c.parents, path_segment, (void *)m, PATH_SEPARATOR,
+		     c.rank) < 0)
+		goto out;
 	qsort_r(funcs, nfuncs, sizeof(*funcs), cmp_funcs, &c);
 	for (uint32_t i = 0; i < m->nr_frames; i++)
 		npaths += !m->frames[i].folded;
@@ -852,7 +1115,8 @@ int callpath_report_print(FILE *out, const struct callpath_model *m,
 		source, m->total, npaths, nfuncs);
 	print_sampling(out, &c);
 	index_frames_by_func(m, first, buf);
-	print_profile(out, &c, funcs, nfuncs, first, buf);
+	if (print_profile(out, &c, funcs, nfuncs, first, buf) < 0)
+		goto out;
 	fputc('\f', out);
 	fputc('\n', out);
 	if (print_tree(out, &c) < 0)
@@ -866,10 +1130,10 @@ int callpath_report_print(FILE *out, const struct callpath_model *m,
 out:
 	if (ret < 0)
 		error("out of memory while printing call paths");
-	if (c.path_text)
-		for (uint32_t i = 0; i < m->nr_frames; i++)
-			free(c.path_text[i]);
-	free(c.path_text);
+	free(c.rank);
+	free(c.depth);
+	free(c.parents);
+	free(c.name_len);
 	free(c.rec);
 	free(c.func_calls);
 	free(c.func_samples);

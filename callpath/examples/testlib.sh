@@ -201,3 +201,30 @@ cp_within() {
 	awk -v g="$1" -v w="$2" -v p="$3" -v s="${4:-0}" \
 		'BEGIN { d = g - w; if (d < 0) d = -d; exit !(d <= p * w / 100 + s) }'
 }
+
+# Sampling noise.  A time sample lands on a path with some probability, so
+# a path's count of N samples varies by about sqrt(N) between runs, and a
+# share p of N samples by sqrt(p (1 - p) / N).  Checks of measured time
+# compare within K (4) such standard deviations of the actual counts plus a
+# small floor, so that they hold on a loaded machine at any run length and
+# still fail when the runtime credits the wrong context (a 50/50 split
+# where 90/10 is measured, a thread's time on the other thread) or none.
+
+# cp_share_within HITS TOTAL WANT [K] [FLOOR]: HITS of TOTAL samples is
+# the share WANT (0..1) within K binomial standard deviations + FLOOR.
+cp_share_within() {
+	awk -v h="$1" -v n="$2" -v w="$3" -v k="${4:-4}" -v f="${5:-0.02}" 'BEGIN {
+		if (n <= 0) exit 1
+		d = h / n - w; if (d < 0) d = -d
+		exit !(d <= k * sqrt(w * (1 - w) / n) + f) }'
+}
+
+# cp_rates_within S1 T1 S2 T2 [K] [FLOOR]: the rates S1/T1 and S2/T2 (S
+# samples in T units of time) are equal within K Poisson standard
+# deviations of their difference + FLOOR (a fraction of the rate).
+cp_rates_within() {
+	awk -v s1="$1" -v t1="$2" -v s2="$3" -v t2="$4" -v k="${5:-4}" -v f="${6:-0.02}" 'BEGIN {
+		if (t1 <= 0 || t2 <= 0 || s1 + s2 <= 0) exit 1
+		r1 = s1 / t1; r2 = s2 / t2; d = r1 - r2; if (d < 0) d = -d
+		exit !(d <= k * sqrt(s1 / (t1 * t1) + s2 / (t2 * t2)) + f * (r1 > r2 ? r1 : r2)) }'
+}

@@ -34,11 +34,11 @@ for t in t1 t2; do
 	f=f${t#t}
 	ours=$(cp_path_samples time.folded "$t;$f")
 	cpu=$(awk -v t=$t '$1 == t { printf "%d", $2 * 100 + 0.5 }' cpu.txt)
-	# 10%, or three standard deviations of the path's Poisson sampling
-	# noise where it has too few samples for 10% to be above it (f2 runs
-	# a quarter of a second: about 25 samples, +-20% at one sigma)
-	slack=$(awk -v n="$ours" -v c="$cpu_total" 'BEGIN { printf "%d", (3 * sqrt(n) + 2) * c }')
-	cp_check "$t;$f: $ours of $total samples, the thread's CPU time $cpu of $cpu_total cs (share +-10% or 3 sigma)" \
-		cp_within "$((ours * cpu_total))" "$((${cpu:-0} * total))" 10 "$slack"
+	# within 4 binomial standard deviations of the sample counts + 2%
+	# (testlib.sh, cp_share_within): f2 runs a quarter of a second, about
+	# 25 samples of 115
+	share=$(awk -v c="${cpu:-0}" -v n="$cpu_total" 'BEGIN { print (n > 0 ? c / n : 0) }')
+	cp_check "$t;$f: $ours of $total samples, the thread's CPU time $cpu of $cpu_total cs (share within the sampling noise)" \
+		cp_share_within "$ours" "$total" "$share"
 done
 cp_done

@@ -34,18 +34,25 @@ PY
 edge_numbers one.gml '([0-9.]+) s measured' > one.edges
 b=$(awk '$1 == "b" && $2 == "c" { print $3 }' one.edges)
 a=$(awk '$1 == "a" && $2 == "c" { print $3 }' one.edges)
-cp_check "networkx: b->c measured 85-95% of the time along c's arcs (${b:-?} s, a->c ${a:-?} s)" \
-	awk -v a="${a:-0}" -v b="${b:-0}" 'BEGIN { exit !(a + b > 0 && b / (a + b) >= 0.85 && b / (a + b) <= 0.95) }'
+# 90% within the sampling noise of c's samples (seconds at 100 Hz;
+# testlib.sh, cp_share_within)
+one_a=${a:-0}
+cp_check "networkx: b->c measured 90% of the time along c's arcs (${b:-?} s, a->c ${a:-?} s)" \
+	cp_share_within "$(awk -v b="${b:-0}" 'BEGIN { print b * 100 }')" \
+	"$(awk -v a="${a:-0}" -v b="${b:-0}" 'BEGIN { print (a + b) * 100 }')" 0.9
 cp_check "GraphML legend says the edges are measured" grep -q "time measured along each call path" one.graphml
 "$EGPROF" --diff -b --dot diff.dot --gml diff.gml ./timing one/gmon.out ./timing two/gmon.out \
 	> /dev/null 2> err.txt
 cp_check "graphviz reads the differential DOT file" dot -Tsvg -o diff.svg diff.dot
 cp_check "differential legend says edge times are measured" grep -q "edge times: measured along the call paths" diff.dot
-# Only c's calls from b got slower: b->c's change is most of c's change, a->c's
-# a few percent at most.
+# Only c's calls from b got slower: b->c's change is most of c's change,
+# a->c's within the noise of a->c's samples on both sides (4 Poisson
+# standard deviations of run one's count, twice, + 0.02 s); gprof's split
+# by calls would give a->c half.
 edge_numbers diff.gml 'diff ([-+][0-9.]+)' > diff.edges
 b=$(awk '$1 == "b" && $2 == "c" { print $3 }' diff.edges)
 a=$(awk '$1 == "a" && $2 == "c" { print $3 }' diff.edges)
 cp_check "networkx: the differential graph gives c's change to b->c (${b:-?} s, a->c ${a:-?} s)" \
-	awk -v a="${a:-0}" -v b="${b:-0}" 'BEGIN { if (a < 0) a = -a; exit !(b < 0 && a <= 0.15 * -b) }'
+	awk -v a="${a:-0}" -v b="${b:-0}" -v n="$one_a" \
+		'BEGIN { if (a < 0) a = -a; exit !(b < 0 && a <= 4 * sqrt(2 * n * 100) / 100 + 0.02) }'
 cp_done

@@ -38,7 +38,7 @@ fuzz/fuzz_options: fuzz/obj/gprof-ext/options.o fuzz/obj/gprof-ext/cmdline.o \
 fuzz/fuzz_options: FUZZ_LIBS = $(UP_GPROF_OBJS) $(UP_LIBS)
 fuzz/fuzz_writers: $(addprefix fuzz/obj/,$(GML_OBJS)) fuzz/obj/diff/profile.o \
 	fuzz/obj/callpath/folded.o fuzz/obj/callpath/report.o fuzz/obj/callpath/arcs.o \
-	fuzz/obj/callpath/elfsyms.o fuzz/obj/callpath/pathdiff.o \
+	fuzz/obj/callpath/elfsyms.o fuzz/obj/callpath/pathdiff.o fuzz/obj/callpath/pathrank.o \
 	fuzz/obj/callpath/sidecar.o $(FUZZ_UTILS)
 fuzz/fuzz_writers: FUZZ_LIBS = $(XML2_LIBS) $(GVC_LIBS) $(CGRAPH_LIBS)
 

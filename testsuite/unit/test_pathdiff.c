@@ -188,6 +188,70 @@ static void test_pathdiff__time_table_ranks_the_largest_change_and_marks_noise(v
 	folded_free(fb);
 }
 
+/*
+ * A model with folded recursion:
+ *
+ *   main [1]
+ *   └── fib [1] (main)      folded into it: 6 recursive calls from fib
+ *
+ * folded as gprof counts calls, one line "main;fib" of 7 calls, 6 of them
+ * recursive; the plain calls keep a line per call site.
+ */
+static struct folded *fib_folded(uint64_t recursive, enum folded_value value)
+{
+	struct callpath_model *m = callpath_model_new();
+	uint32_t site, fmain, ffib, imain, ifib, irec;
+	struct folded *f;
+
+	assert_non_null(m);
+	site = callpath_model_intern(m, "s");
+	fmain = callpath_model_intern(m, "main");
+	ffib = callpath_model_intern(m, "fib");
+	assert_int_equal(callpath_model_add(m, CALLPATH_NONE, fmain, site, 1, &imain), 0);
+	assert_int_equal(callpath_model_add(m, imain, ffib, site, 1, &ifib), 0);
+	assert_int_equal(callpath_model_add(m, ifib, ffib,
+					    callpath_model_intern(m, "fib+0x9"), 0, &irec), 0);
+	m->frames[irec].folded = 1;
+	m->frames[irec].recursive = recursive;
+	m->frames[irec].caller = ffib;
+	assert_int_equal(folded_build(m, value, &f), 0);
+	callpath_model_free(m);
+	return f;
+}
+
+static void test_pathdiff__folded_recursion_is_one_row_of_gprof_calls(void **state)
+{
+	struct folded *a = fib_folded(6, FOLDED_CALLS_GPROF);
+	struct folded *b = fib_folded(2, FOLDED_CALLS_GPROF);
+	struct folded *plain = fib_folded(6, FOLDED_CALLS);
+	struct pathdiff *d;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *fp;
+
+	(void)state;
+	assert_int_equal(plain->nr, 3);
+	assert_string_equal(plain->stacks[2].stack, "main;fib;fib");
+	assert_int_equal(a->nr, 2);
+	assert_string_equal(a->stacks[1].stack, "main;fib");
+	assert_int_equal(a->stacks[1].count, 7);
+	assert_int_equal(a->stacks[1].recursive, 6);
+	assert_int_equal(pathdiff_compute(a, b, &d), 0);
+	assert_int_equal(d->nr, 2);
+	assert_int_equal(d->rows[1].a, 7);
+	assert_int_equal(d->rows[1].b, 3);
+	fp = open_memstream(&text, &len);
+	assert_int_equal(pathdiff_print(fp, d, "a", "b"), 0);
+	fclose(fp);
+	assert_non_null(strstr(text, "        1+6         1+2          +4  main;fib\n"));
+	assert_null(strstr(text, "fib;fib"));
+	free(text);
+	pathdiff_free(d);
+	folded_free(a);
+	folded_free(b);
+	folded_free(plain);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -195,6 +259,7 @@ int main(void)
 		cmocka_unit_test(test_folded__diff_is_difffolded_two_columns),
 		cmocka_unit_test(test_pathdiff__table_lists_changed_paths_by_function),
 		cmocka_unit_test(test_pathdiff__empty_sides),
+		cmocka_unit_test(test_pathdiff__folded_recursion_is_one_row_of_gprof_calls),
 		cmocka_unit_test(test_pathdiff__time_table_ranks_the_largest_change_and_marks_noise),
 	};
 
