@@ -14,3 +14,6 @@ testsuite/unit/test_noise: testsuite/unit/test_noise.o diff/noise.o diff/evidenc
 UNIT_TESTS += testsuite/unit/test_evidence
 testsuite/unit/test_evidence: testsuite/unit/test_evidence.o diff/evidence.o diff/noise.o \
 	diff/diff.o diff/match.o diff/profile.o $(UTILS_OBJS)
+UNIT_TESTS += testsuite/unit/test_clones
+testsuite/unit/test_clones: testsuite/unit/test_clones.o diff/clones.o diff/match.o diff/profile.o \
+	$(UTILS_OBJS)
