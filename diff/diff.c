@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "diff/diff.h"
+#include "diff/clones.h"
 #include "diff/match.h"
 #include "diff/noise.h"
 #include "diff/evidence.h"
@@ -48,8 +49,13 @@ static char *entry_print_name(const struct profile_sym *x, const struct profile_
 	size_t n;
 	char *out;
 
-	if (kind == MATCH_NAME)
+	if (kind == MATCH_NAME) {
+		/* A side that folded GCC clones into the function says so
+		 * (diff/clones.h), whichever side it is. */
+		if (!strstr(x->print_name, CLONES_NOTE) && strstr(y->print_name, CLONES_NOTE))
+			return strdup(y->print_name);
 		return strdup(x->print_name);
+	}
 	if (kind == MATCH_CLONE_BASE) {
 		if (!match_clone_base(x->print_name, base, sizeof(base)) &&
 		    !match_clone_base(y->print_name, base, sizeof(base)))

@@ -60,6 +60,16 @@ static double floor_sec(const struct diff *d, double a, double b)
 	return d->floor_share * fmax(fabs(a), fabs(b));
 }
 
+/* The variance of one side's seconds: sampling's, or the spread its
+ * repeated runs show when larger.  Not their sum: each repeat's seconds
+ * already hold its own sampling noise, so the measured spread includes it
+ * (adding both counted sampling twice, and a +15% change over seven runs
+ * went unseen). */
+static double side_var(double sampling, double runs)
+{
+	return fmax(sampling, runs);
+}
+
 double noise_threshold(const struct diff *d, const struct diff_entry *e, double k)
 {
 	double var = 0, g = d->speed > 0 ? d->speed : 1.0;
@@ -69,7 +79,7 @@ double noise_threshold(const struct diff *d, const struct diff_entry *e, double 
 		double hz = d->prof[s]->hz > 0 ? d->prof[s]->hz : 1.0;
 		double w = s == DIFF_BASE ? g * g : 1.0;
 
-		var += w * (e->side[s].ticks / (hz * hz) + e->side[s].run_var);
+		var += w * side_var(e->side[s].ticks / (hz * hz), e->side[s].run_var);
 	}
 	return fmax(k * sqrt(var), k > 0 ? floor_sec(d, g * e->side[0].self_sec,
 						     e->side[1].self_sec) : 0);
@@ -121,8 +131,8 @@ static void rank_verdicts(const struct diff *d, struct diff_entry *e, double k)
 	free(v);
 	for (r = 0; r < d->nranks; r++) {
 		const double *a = rank_stat(d, e, DIFF_BASE, r), *b = rank_stat(d, e, DIFF_SECOND, r);
-		double t = fmax(k * sqrt(g * g * (a[STAT_SAMPLING] + a[STAT_RUNS]) +
-					 b[STAT_SAMPLING] + b[STAT_RUNS]),
+		double t = fmax(k * sqrt(g * g * side_var(a[STAT_SAMPLING], a[STAT_RUNS]) +
+					 side_var(b[STAT_SAMPLING], b[STAT_RUNS])),
 				k > 0 ? floor_sec(d, g * a[STAT_MEAN], b[STAT_MEAN]) : 0);
 
 		e->rank_diff[r] = a[STAT_MEAN] - b[STAT_MEAN];

@@ -6,7 +6,7 @@
  * NOISE_WITHIN when |self_diff| < T, with
  *
  *     T = K * sigma,
- *     sigma^2 = nA/hzA^2 + nB/hzB^2 + VA + VB                (seconds^2)
+ *     sigma^2 = max(nA/hzA^2, VA) + max(nB/hzB^2, VB)        (seconds^2)
  *
  * where n is the side's samples in the function, hz its sampling rate (so
  * with one rate and no V this is |dticks| < K*sqrt(nA+nB)), and V the
@@ -15,7 +15,9 @@
  * (V = R * s^2 for R files of standard deviation s); files with MPI ranks
  * are grouped by rank and only the repeats of the same rank count
  * (V = sum over ranks of R_r * s_r^2), because the spread across the ranks
- * of one job is the program's imbalance, a signal, not noise.
+ * of one job is the program's imbalance, a signal, not noise.  The larger
+ * of the two, not their sum: each repeat's seconds hold its own sampling
+ * noise, so V measures it too (sampling is the floor of few repeats).
  *
  * Sampling noise alone underestimates the run-to-run variance of a shared
  * machine, so when neither side has repeated runs the threshold is at

@@ -31,6 +31,8 @@
 
 #include "gprof-ext/upstream.h"
 #include "gprof-ext/gmon_owner.h"
+#include "diff/clones.h"
+#include "diff/match.h"
 #include "utils/error.h"
 #include "utils/outfile.h"
 #include "utils/banned.h"
@@ -68,6 +70,7 @@ static struct {
 	size_t worker_index;
 	int check;           /* check the files belong to the binary first */
 	const char *binary;
+	int clones;          /* add GCC clones to the symbol table (once) */
 } loader;
 
 /* ------------------------------------------------------------------------ */
@@ -392,6 +395,10 @@ static int serialize_current(char **buf, size_t *len)
 
 	if (upstream_current_profile(&p) < 0)
 		return -1;
+	if (loader.active && loader.clones == 2 && profile_merge_clones(p) < 0) {
+		profile_free(p);
+		return -1;
+	}
 	mem = open_memstream(buf, len);
 	if (!mem) {
 		profile_free(p);
@@ -511,6 +518,86 @@ static void run_workers(void)
 	_exit(failed ? 1 : 0);
 }
 
+/*
+ * The diff's view of GCC clones (diff/clones.h): upstream's core_sym_class
+ * drops foo.isra.0, foo.part.0, foo.cold and the like, so their samples and
+ * arcs would go to the function before them in memory.  Before the first
+ * gmon file is read (arcs are tallied while reading), give upstream each
+ * dropped clone as a symbol of its own; upstream then assigns samples and
+ * arcs to it by its own rules, and serialize_current() folds it into its
+ * base.  Symbols upstream kept are untouched, so every other function's
+ * numbers stay upstream's.  Skipped (upstream's view kept) with line
+ * granularity (-l) or arcs from -k specs (which point into the table).
+ * 0 when added or skipped, -1 when out of memory (upstream's view kept).
+ */
+static int add_clone_syms(void)
+{
+	asymbol **bsyms = NULL;
+	Sym *base = NULL;
+	long size, nb, i;
+	unsigned int k, n = 0;
+	int ret = -1;
+
+	if (line_granularity || !core_bfd || !symtab.len)
+		return 0;
+	for (k = 0; k < symtab.len; k++)
+		if (symtab.base[k].cg.children || symtab.base[k].cg.parents)
+			return 0;
+	if ((size = bfd_get_symtab_upper_bound(core_bfd)) <= 0 ||
+	    !(bsyms = malloc((size_t)size)) ||
+	    (nb = bfd_canonicalize_symtab(core_bfd, bsyms)) < 0 ||
+	    !(base = calloc(symtab.len + (size_t)nb + 1, sizeof(Sym))))
+		goto out;
+	memcpy(base, symtab.base, symtab.len * sizeof(Sym));
+	n = symtab.len;
+	for (i = 0; i < nb; i++) {
+		const asymbol *b = bsyms[i];
+		const char *file = NULL, *func = NULL;
+		unsigned int line = 0;
+		bfd_vma addr;
+
+		if (!(b->flags & BSF_FUNCTION) || !b->section ||
+		    !(b->section->flags & SEC_CODE) ||
+		    !match_clone_base(bfd_asymbol_name(b), NULL, 0))
+			continue;
+		addr = bfd_asymbol_value(b);
+		if (sym_lookup(&symtab, addr) && sym_lookup(&symtab, addr)->addr == addr)
+			continue; /* upstream kept it, or a symbol at its address */
+		sym_init(&base[n]);
+		base[n].name = bfd_asymbol_name(b);
+		base[n].addr = addr;
+		base[n].is_func = true;
+		base[n].is_bb_head = true;
+		base[n].is_static = (b->flags & BSF_LOCAL) != 0;
+		if (bfd_find_nearest_line(core_bfd, b->section, NULL, b->value, &file,
+					  &func, &line) && file) {
+			base[n].file = source_file_lookup_path(file);
+			base[n].line_num = (int)line;
+		}
+		n++;
+	}
+	ret = 0;
+	if (n == symtab.len)
+		goto out;
+	/* symtab_finalize sorts, and ends each symbol where the next begins
+	 * (the last at the end of the text section, as before). */
+	for (k = 0; k < n; k++)
+		base[k].end_addr = 0;
+	/* The old table stays allocated (the loader ends after one profile);
+	 * the spare zeroed entry at the end is where hist.c's scan stops. */
+	symtab.base = base;
+	symtab.len = n;
+	symtab.limit = base + n;
+	symtab_finalize(&symtab);
+	base = NULL;
+out:
+	free(base);
+	free(bsyms);
+	if (ret < 0)
+		error("out of memory reading the clones of '%s'", loader.binary);
+	return ret;
+}
+
 void egprof_gmon_out_read(const char *filename)
 {
 	/* Upstream has read the binary when it reads the first gmon file: the
@@ -520,6 +607,8 @@ void egprof_gmon_out_read(const char *filename)
 		if (upstream_check_gmon(loader.binary, loader.files, loader.nfiles) < 0)
 			_exit(1);
 	}
+	if (loader.active && loader.clones == 1 && !loader.in_worker)
+		loader.clones = add_clone_syms() < 0 ? 0 : 2;
 	if (!loader.active || !loader.each) {
 		gmon_out_read(filename);
 		return;
@@ -585,6 +674,7 @@ static void ATTRIBUTE_NORETURN loader_main(const struct upstream_load *req, int 
 	loader.nfiles = req->ngmon;
 	loader.check = !req->force;
 	loader.binary = req->binary;
+	loader.clones = req->clones;
 
 	/* Upstream's output goes nowhere; its errors still reach the user. */
 	devnull = open("/dev/null", O_WRONLY);

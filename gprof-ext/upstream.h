@@ -45,6 +45,8 @@ struct upstream_load {
 	int jobs;                  /* with each: files read at once (>= 1) */
 	int force;                 /* --force: read gmon files that do not
 				      belong to the binary (gmon_owner.h) */
+	int clones;                /* the diff's view: GCC clones as parts of
+				      their base function (diff/clones.h) */
 };
 
 struct upstream_job;

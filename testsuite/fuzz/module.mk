@@ -58,6 +58,7 @@ fuzz: fuzz-build
 # Seed maker for the loader pipe format (testsuite/fuzz/mkcorpus).
 fuzz/mkseed_profile: fuzz/obj/testsuite/fuzz/mkseed_profile.o \
 	fuzz/obj/gprof-ext/upstream.o fuzz/obj/diff/profile.o fuzz/obj/diff/profile_io.o \
+	fuzz/obj/diff/clones.o fuzz/obj/diff/match.o \
 	$(FUZZ_UTILS) gprof-ext/upstream_gprof.o
 	@echo "  FUZZLD   $@"
 	@$(FUZZ_CC) $(FUZZ_SAN) -o $@ $^ \

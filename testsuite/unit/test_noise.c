@@ -107,6 +107,37 @@ static void test_noise__spread_across_repeated_runs_widens_the_threshold(void **
 	free_runs(r, 2);
 }
 
+/*
+ * Three repeats per side, spread about as much as sampling alone would
+ * spread them: f takes 100, 110, 90 ticks (a) and 125, 135, 115 (b) at
+ * 100 Hz, 0.75 s more in b.  Each side's spread, 1.4826 * MAD = 0.148 s a
+ * run, is the whole noise of its sum (3 * 0.148^2 s^2): sampling (0.03 s^2)
+ * is part of what the repeats measured, not an extra term.
+ */
+static void test_noise__spread_of_repeats_already_holds_their_sampling_noise(void **state)
+{
+	struct profile *ra[3] = { one_run(100), one_run(110), one_run(90) };
+	struct profile *rb[3] = { one_run(125), one_run(135), one_run(115) };
+	struct noise_runs runs[2] = { { ra, NULL, 3 }, { rb, NULL, 3 } };
+	struct profile *a = one_run(300), *b = one_run(375);
+	double sd = 1.4826 * 0.1;
+	struct diff d;
+
+	(void)state;
+	assert_int_equal(diff_compute(&d, a, b, NULL), 0);
+	assert_int_equal(noise_set_runs(&d, runs), 0);
+	diff_assess(&d);
+	assert_float_equal(d.entries[0].side[0].run_var, 3 * sd * sd, 1e-9);
+	assert_float_equal(d.entries[0].noise_sec, 2 * sqrt(2 * 3 * sd * sd), 1e-9);
+	assert_int_equal(d.entries[0].noise, NOISE_NONE);
+	assert_int_equal(d.entries[0].significant, 1);
+	diff_release(&d);
+	profile_free(a);
+	profile_free(b);
+	free_runs(ra, 3);
+	free_runs(rb, 3);
+}
+
 static void test_noise__single_runs_apply_a_relative_floor(void **state)
 {
 	struct profile *a = one_run(10000), *b = one_run(9500);
@@ -235,6 +266,7 @@ int main(void)
 		cmocka_unit_test(test_noise__equal_sides_are_not_noise),
 		cmocka_unit_test(test_noise__sampling_rates_weigh_each_side),
 		cmocka_unit_test(test_noise__spread_across_repeated_runs_widens_the_threshold),
+		cmocka_unit_test(test_noise__spread_of_repeats_already_holds_their_sampling_noise),
 		cmocka_unit_test(test_noise__single_runs_apply_a_relative_floor),
 		cmocka_unit_test(test_noise__spread_across_ranks_of_one_job_is_signal_not_noise),
 		cmocka_unit_test(test_noise__repeats_of_the_same_rank_measure_the_noise),
