@@ -55,15 +55,26 @@ static char *serialize(const struct profile *p, size_t *len)
 	return buf;
 }
 
-static void test_profile__round_trip_keeps_every_field(void **state)
+/* p written and read back (which must succeed). */
+static struct profile *round_trip(const struct profile *p)
 {
-	struct profile *p = make_profile(), *q;
+	struct profile *q;
 	size_t len;
 	char *buf = serialize(p, &len);
 	FILE *in = fmemopen(buf, len, "r");
 
-	(void)state;
+	assert_non_null(in);
 	assert_int_equal(profile_read(in, "test", &q), 0);
+	fclose(in);
+	free(buf);
+	return q;
+}
+
+static void test_profile__round_trip_keeps_every_field(void **state)
+{
+	struct profile *p = make_profile(), *q = round_trip(p);
+
+	(void)state;
 	assert_int_equal(q->nsyms, 3);
 	assert_int_equal(q->narcs, 2);
 	assert_string_equal(q->syms[1].name, "f");
@@ -75,8 +86,6 @@ static void test_profile__round_trip_keeps_every_field(void **state)
 	assert_string_equal(q->gmon_files[0], "gmon.out");
 	assert_true(q->hz == 100.0);
 	assert_int_equal(q->rank, -1);
-	fclose(in);
-	free(buf);
 	profile_free(p);
 	profile_free(q);
 }
@@ -180,18 +189,12 @@ static void test_profile__read_refuses_a_huge_length_without_allocating_it(void 
  * CPU of a 20,000-function --diff (issue 15). */
 static void test_profile__read_allocates_a_short_name_at_its_size(void **state)
 {
-	struct profile *p = make_profile(), *q;
-	size_t len;
-	char *buf = serialize(p, &len);
-	FILE *in = fmemopen(buf, len, "r");
+	struct profile *p = make_profile(), *q = round_trip(p);
 
 	(void)state;
-	assert_int_equal(profile_read(in, "test", &q), 0);
 	assert_string_equal(q->syms[0].name, "main");
 	assert_true(malloc_usable_size(q->syms[0].name) < 256);
 	assert_true(malloc_usable_size(q->syms[1].print_name) < 256);
-	fclose(in);
-	free(buf);
 	profile_free(p);
 	profile_free(q);
 }
