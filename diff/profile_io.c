@@ -165,7 +165,10 @@ static char *get_str(struct reader *rd)
 		char *q;
 
 		if (have + want + 1 > cap) {
-			cap = cap ? 2 * cap : STR_CHUNK + 1;
+			/* the first chunk's size, not STR_CHUNK: a page
+			 * touched per name made 20,000 symbols a 350 MB
+			 * diff */
+			cap = cap ? 2 * cap : (size_t)want + 1;
 			if (cap < have + want + 1)
 				cap = (size_t)(have + want + 1);
 			q = realloc(s, cap);

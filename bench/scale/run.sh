@@ -18,12 +18,18 @@
 #   ranks    EGPROF --rank-stats prog ranks/               (64 rank files)
 #   dot      EGPROF prog gmon.out --dot cg.dot
 #   nm       nm prog                           (the floor: reading symbols)
-# Prints each command's median CPU seconds, the medians of the per-round
-# ratios stock/egprof, diff1/egprof, diff2/egprof and egprof/nm, and the
-# growth exponent of each command (least-squares slope of log time on log
-# size).  The machine may be shared: only paired ratios mean much.
+#   sumstock /usr/bin/gprof -s prog sranks/*   (1,024 rank files; sizes in
+#   sum      EGPROF -s prog sranks/*            SUM_SIZES, default 2000 only:
+#                                               the issue's case; gmon.sum,
+#                                               stdout and stderr compared,
+#                                               bytes 8..19 of gmon.sum aside)
+# Prints the load average before each size's rounds, each command's median
+# CPU seconds, the medians of the per-round ratios stock/egprof,
+# diff1/egprof, diff2/egprof, sumstock/sum and egprof/nm, and the growth
+# exponent of each command (least-squares slope of log time on log size).
+# The machine may be shared: only paired ratios mean much.
 # R is 5 (env R=...).  Work files go to a temporary directory (env KEEP=dir
-# to keep them there).
+# to keep them there; a size's programs and profiles are reused from it).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -34,7 +40,9 @@ R=${R:-5}
 W=${KEEP:-$(mktemp -d)}
 mkdir -p "$W"
 [ -n "${KEEP:-}" ] || trap 'rm -rf "$W"' EXIT
-cmds="stock egprof diff1 diff2 ranks dot nm"
+SUM_SIZES=${SUM_SIZES:-2000}
+NSUM=1024
+allcmds="stock egprof diff1 diff2 ranks dot nm sumstock sum"
 
 run() {	# run NAME: the command line of NAME, in the size's directory
 	case $1 in
@@ -45,6 +53,8 @@ run() {	# run NAME: the command line of NAME, in the size's directory
 	ranks)  "$G" --rank-stats prog ranks ;;
 	dot)    "$G" prog gmon.out --dot cg.dot ;;
 	nm)     nm prog ;;
+	sumstock) cd sum.stock && /usr/bin/gprof -s ../prog ../sranks/* ;;
+	sum)    cd sum.ours && "$G" -s ../prog ../sranks/* ;;
 	esac
 }
 
@@ -57,9 +67,16 @@ cpu() {
 
 median() { sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 
+# same_sum A B: whether two gmon.sum files are equal apart from bytes 8..19
+# (upstream leaves them uninitialised)
+same_sum() {
+	cmp -s <(head -c 8 "$1") <(head -c 8 "$2") &&
+		cmp -s <(tail -c +21 "$1") <(tail -c +21 "$2")
+}
+
 printf '%7s' functions
-for c in $cmds; do printf ' %8s' "$c"; done
-printf '  %9s %9s %9s %9s %s\n' stock/eg diff1/eg diff2/eg eg/nm output
+for c in $allcmds; do printf ' %8s' "$c"; done
+printf '  %8s %8s %8s %9s %8s %s\n' stock/eg diff1/eg diff2/eg sumstk/sum eg/nm output
 for n in $sizes; do
 	d="$W/$n"
 	mkdir -p "$d/ranks"
@@ -73,8 +90,19 @@ for n in $sizes; do
 		for i in $(seq 64); do GMON_OUT_PREFIX=ranks/gmon.out ./prog 1; done
 		./prog 10
 	fi
-	for c in $cmds; do : >"t.$c"; done
-	: >r.stock; : >r.diff1; : >r.diff2; : >r.nm
+	cmds="stock egprof diff1 diff2 ranks dot nm"
+	case " $SUM_SIZES " in
+	*" $n "*)
+		cmds="$cmds sumstock sum"
+		mkdir -p sranks sum.stock sum.ours
+		if [ "$(ls sranks | wc -l)" -ne "$NSUM" ]; then
+			rm -f sranks/*
+			for i in $(seq "$NSUM"); do GMON_OUT_PREFIX=sranks/gmon.out ./prog 1; done
+		fi ;;
+	esac
+	echo "# $n functions: load average $(cut -d' ' -f1-3 /proc/loadavg) before the rounds"
+	for c in $allcmds; do : >"t.$c"; done
+	: >r.stock; : >r.diff1; : >r.diff2; : >r.nm; : >r.sum
 	order=$cmds
 	for ((r = 0; r < R; r++)); do
 		for c in $order; do cpu "$c" >>"t.$c"; done
@@ -84,17 +112,27 @@ for n in $sizes; do
 		awk -v f="$d/r" '{ e = ($2 > 0 ? $2 : 0.001)
 			print $1 / e >> (f ".stock"); print $3 / e >> (f ".diff1")
 			print $4 / e >> (f ".diff2"); print e / ($5 > 0 ? $5 : 0.001) >> (f ".nm") }'
+		[ ! -s t.sum ] || paste -d' ' <(tail -n1 t.sumstock) <(tail -n1 t.sum) |
+			awk '{ print $1 / ($2 > 0 ? $2 : 0.001) }' >>r.sum
 	done
 	same=identical
 	cmp -s out.stock out.egprof || same=DIFFERENT
+	if [ -s t.sum ]; then
+		cmp -s out.sumstock out.sum && same_sum "sum.stock/gmon.sum" "sum.ours/gmon.sum" ||
+			same="$same, -s DIFFERENT"
+	fi
 	printf '%7s' "$n"
-	for c in $cmds; do printf ' %8s' "$(median <"t.$c")"; done
-	printf '  %9.1f %9.2f %9.2f %9.1f %s\n' "$(median <r.stock)" "$(median <r.diff1)" \
-		"$(median <r.diff2)" "$(median <r.nm)" "$same"
+	for c in $allcmds; do
+		if [ -s "t.$c" ]; then printf ' %8s' "$(median <"t.$c")"; else printf ' %8s' -; fi
+	done
+	printf '  %8.1f %8.2f %8.2f %9s %8.1f %s\n' "$(median <r.stock)" "$(median <r.diff1)" \
+		"$(median <r.diff2)" "$([ -s r.sum ] && printf '%.1f' "$(median <r.sum)" || echo -)" \
+		"$(median <r.nm)" "$same"
 	for c in $cmds; do echo "$n $(median <"t.$c")" >>"$W/fit.$c"; done
 done
 printf '%7s' exponent
-for c in $cmds; do
+for c in $allcmds; do
+	[ -f "$W/fit.$c" ] || { printf ' %8s' -; continue; }
 	printf ' %8s' "$(awk '$2 > 0 { x = log($1); y = log($2); n++; sx += x; sy += y
 		sxx += x * x; sxy += x * y }
 		END { if (n < 2 || n * sxx == sx * sx) print "-"
