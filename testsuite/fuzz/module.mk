@@ -32,7 +32,7 @@ fuzz/fuzz_profile_io: fuzz/obj/diff/profile.o fuzz/obj/diff/profile_io.o $(FUZZ_
 fuzz/fuzz_gmonsum: fuzz/obj/mpi/gmonsum.o $(FUZZ_UTILS)
 fuzz/fuzz_operands: fuzz/obj/gprof-ext/operands.o $(FUZZ_UTILS)
 fuzz/fuzz_options: fuzz/obj/gprof-ext/options.o fuzz/obj/gprof-ext/cmdline.o \
-	fuzz/obj/gprof-ext/upstream.o $(addprefix fuzz/obj/,$(DIFF_OBJS)) \
+	fuzz/obj/gprof-ext/upstream.o fuzz/obj/gprof-ext/loader_watch.o $(addprefix fuzz/obj/,$(DIFF_OBJS)) \
 	fuzz/obj/export/table.o fuzz/obj/gprof-ext/gmon_owner.o \
 	fuzz/obj/callpath/buildid.o fuzz/obj/callpath/sidecar.o \
 	$(FUZZ_UTILS) gprof-ext/upstream_gprof.o
@@ -58,7 +58,7 @@ fuzz: fuzz-build
 
 # Seed maker for the loader pipe format (testsuite/fuzz/mkcorpus).
 fuzz/mkseed_profile: fuzz/obj/testsuite/fuzz/mkseed_profile.o \
-	fuzz/obj/gprof-ext/upstream.o fuzz/obj/diff/profile.o fuzz/obj/diff/profile_io.o \
+	fuzz/obj/gprof-ext/upstream.o fuzz/obj/gprof-ext/loader_watch.o fuzz/obj/diff/profile.o fuzz/obj/diff/profile_io.o \
 	$(FUZZ_UTILS) gprof-ext/upstream_gprof.o
 	@echo "  FUZZLD   $@"
 	@$(FUZZ_CC) $(FUZZ_SAN) -o $@ $^ \
