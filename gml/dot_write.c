@@ -177,11 +177,33 @@ static int out_flush(void *chan)
 	return 0;
 }
 
+/*
+ * cgraph 2.42's agwrite writes "-", "." and "-." bare: its check for a
+ * numeral accepts them, but they have no digit, so dot and agread reject
+ * the file ("syntax error near '-'").  agwrite hands each attribute value
+ * to putstr whole, and no other chunk it writes is only '-' and '.', so
+ * out_put quotes such a chunk.  (A function may well be named "-" or ".";
+ * fuzz_writers found it.)
+ */
+const char *dot_fix_bare(const char *chunk, char quoted[8])
+{
+	size_t i = chunk[0] == '-';
+
+	i += chunk[i] == '.';
+	if (i == 0 || chunk[i] != '\0')
+		return chunk;
+	snprintf(quoted, 8, "\"%s\"", chunk);
+	return quoted;
+}
+
 static int out_put(void *chan, const char *s)
 {
 	struct dot_out *o = chan;
-	size_t n = strlen(s);
+	char quoted[8];
+	size_t n;
 
+	s = dot_fix_bare(s, quoted);
+	n = strlen(s);
 	if (n > sizeof(o->buf) - o->len) {
 		if (out_flush(o) < 0)
 			return EOF;
@@ -196,13 +218,7 @@ static int out_put(void *chan, const char *s)
 /* ------------------------------------------------------------------------ */
 /* Attributes                                                               */
 
-/*
- * A plain-text label as a DOT escString: backslashes doubled (so a name
- * never becomes an escape like \N), line breaks as "\n" (centred lines).
- * cgraph quotes the result and escapes its double quotes itself.  Written
- * into *buf (grown as needed, the caller frees it).
- */
-static char *dot_label(const char *s, char **buf, size_t *cap)
+char *dot_escstring(const char *s, char **buf, size_t *cap)
 {
 	size_t n = 1;
 	const char *c;
@@ -331,7 +347,7 @@ static int xset_num(void *obj, const struct dot_syms *s, enum dot_attr a, double
 
 static int xset_label(void *obj, struct dot_syms *s, enum dot_attr a, const char *text)
 {
-	const char *l = dot_label(text, &s->label, &s->label_cap);
+	const char *l = dot_escstring(text, &s->label, &s->label_cap);
 
 	return l ? agxset(obj, s->sym[a], (char *)l) : -1;
 }
@@ -353,7 +369,7 @@ static int build(Agraph_t *G, const struct graph *g)
 	set(G, "labelloc", "t");
 	/* neato, fdp and sfdp overlap nodes unless told not to */
 	set(G, "overlap", "false");
-	if (!(title = dot_label(g->title ? g->title : "", &s.label, &s.label_cap)))
+	if (!(title = dot_escstring(g->title ? g->title : "", &s.label, &s.label_cap)))
 		goto out;
 	set(G, "label", title);
 	agattr(G, AGNODE, "fontname", "Helvetica");

@@ -120,7 +120,7 @@ static size_t utf8_char_len(const unsigned char *p)
 	return n;
 }
 
-static int write_text(xmlTextWriterPtr w, const char *s)
+int graphml_write_text(xmlTextWriterPtr w, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)(s ? s : "");
 	size_t len = strlen((const char *)p), i = 0, o = 0;
@@ -153,7 +153,7 @@ static int data_str(xmlTextWriterPtr w, const struct graph *g, enum key_id k, co
 	if (!used(g, k))
 		return 0;
 	return start_data(w, k) |
-	       (write_text(w, v) < 0) |
+	       (graphml_write_text(w, v) < 0) |
 	       (xmlTextWriterEndElement(w) < 0) ? -1 : 0;
 }
 
@@ -258,7 +258,7 @@ static int write_node(xmlTextWriterPtr w, const struct graph *g, size_t i)
 	r |= attr_fmt(w, "fontSize", "%d", n->kind == GNODE_LEGEND ? 11 : 12);
 	r |= attr_fmt(w, "modelName", "internal");
 	r |= attr_fmt(w, "modelPosition", "c");
-	r |= write_text(w, n->label) < 0;
+	r |= graphml_write_text(w, n->label) < 0;
 	r |= end(w);
 	r |= start_y(w, "Shape");
 	r |= attr_fmt(w, "type", "%s", n->shape);
@@ -311,7 +311,7 @@ static int write_edge(xmlTextWriterPtr w, const struct graph *g, size_t i)
 	r |= end(w);
 	r |= start_y(w, "EdgeLabel");
 	r |= attr_fmt(w, "fontSize", "10");
-	r |= write_text(w, e->label) < 0;
+	r |= graphml_write_text(w, e->label) < 0;
 	r |= end(w);
 	r |= end_graphics(w);
 	r |= data_str(w, g, K_EKIND, graph_edge_kind_names[e->kind]);

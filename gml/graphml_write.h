@@ -22,4 +22,13 @@
 int graphml_write(const struct graph *g, const char *path);
 int graphml_write_fp(const struct graph *g, FILE *fp);
 
+/*
+ * Text as XML 1.0 allows it (every name and label goes through it; the
+ * fuzz harness fuzz_names checks it name by name): a byte that does not
+ * start valid UTF-8, and a character XML forbids, become U+FFFD; libxml2
+ * escapes the rest.  w is an xmlTextWriterPtr (libxml/xmlwriter.h).
+ */
+struct _xmlTextWriter;
+int graphml_write_text(struct _xmlTextWriter *w, const char *s);
+
 #endif

@@ -4,7 +4,8 @@
 # to getopt_long and gmon_out_read go through our adapter (upstream.c).
 GPROF_EXT_OBJS = gprof-ext/main.o gprof-ext/options.o gprof-ext/cmdline.o \
 	gprof-ext/cmd_gprof.o gprof-ext/cmd_diff.o gprof-ext/cmd_rank_stats.o \
-	gprof-ext/operands.o gprof-ext/plan.o gprof-ext/gmon_check.o gprof-ext/gmon_owner.o
+	gprof-ext/operands.o gprof-ext/plan.o gprof-ext/gmon_check.o gprof-ext/gmon_owner.o \
+	gprof-ext/loader_watch.o
 EGPROF_OBJS += $(GPROF_EXT_OBJS)
 
 UPSTREAM_RENAMES = -Dmain=gprof_upstream_main -Dgetopt_long=egprof_getopt_long \

@@ -33,6 +33,7 @@
 #include "gprof-ext/gmon_owner.h"
 #include "diff/clones.h"
 #include "diff/match.h"
+#include "gprof-ext/loader_watch.h"
 #include "utils/error.h"
 #include "utils/outfile.h"
 #include "utils/banned.h"
@@ -71,6 +72,7 @@ static struct {
 	int check;           /* check the files belong to the binary first */
 	const char *binary;
 	int clones;          /* add GCC clones to the symbol table (once) */
+	struct loader_watch *watch; /* which file is being read (for stalls) */
 } loader;
 
 /* ------------------------------------------------------------------------ */
@@ -477,6 +479,7 @@ static void run_workers(void)
 				loader.in_worker = 1;
 				loader.worker_index = next;
 				loader.out_fd = fds[1];
+				loader_watch_reading(loader.watch, next);
 				gmon_out_read(loader.files[next]);
 				free(w);
 				free(pfd);
@@ -504,6 +507,7 @@ static void run_workers(void)
 				continue;
 			close(w[i].fd);
 			waitpid(w[i].pid, &status, 0);
+			loader_watch_read(loader.watch, w[i].index);
 			if (r == 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
 				if (write_frame(loader.out_fd, w[i].index, w[i].buf, w[i].len) < 0)
 					_exit(2);
@@ -610,7 +614,15 @@ void egprof_gmon_out_read(const char *filename)
 	if (loader.active && loader.clones == 1 && !loader.in_worker)
 		loader.clones = add_clone_syms() < 0 ? 0 : 2;
 	if (!loader.active || !loader.each) {
+		size_t i;
+
+		/* upstream passes on the argv entries loader_main made */
+		for (i = 0; loader.active && i < loader.nfiles; i++)
+			if (loader.files[i] == filename)
+				break;
+		loader_watch_reading(loader.watch, i);
 		gmon_out_read(filename);
+		loader_watch_read(loader.watch, i);
 		return;
 	}
 	if (loader.in_worker)
@@ -722,6 +734,9 @@ struct upstream_job {
 	size_t pend_len, pend_off, pend_cap;
 	int reaped, status;  /* the loader's wait status, once reaped */
 	int read_error;      /* errno of a failed read */
+	struct loader_watch *watch; /* is the loader stuck? */
+	uint64_t received;   /* bytes read from the loader */
+	int stalled;         /* it was, and that was said */
 };
 
 static struct {
@@ -794,6 +809,7 @@ static void job_drain(struct upstream_job *job)
 	while (r < 0 && errno == EINTR);
 	if (r > 0) {
 		job->pend_len += (size_t)r;
+		job->received += (uint64_t)r;
 		return;
 	}
 	if (r < 0)
@@ -865,10 +881,20 @@ static ssize_t job_cookie_read(void *cookie, char *buf, size_t size)
 			if (pfd[i].fd >= 0 && (pfd[i].revents & (POLLIN | POLLHUP | POLLERR)))
 				job_drain(live.jobs[i]);
 		free(pfd);
-		if (r == 0 && job_loader_gone(job))
+		if (r == 0 && job_loader_gone(job)) {
 			/* Dead, with its pipe held open elsewhere, and nothing
 			 * left in it (poll found nothing to read): stop. */
 			job_close(job);
+		} else if (r == 0 && loader_watch_stalled(job->watch, job->pid, job->received)) {
+			/* Alive but stuck (loader_watch.h): said, and ended. */
+			loader_watch_report(job->watch, job->pid, job->binary, job->files);
+			loader_watch_kill(job->pid);
+			while (waitpid(job->pid, &job->status, 0) < 0 && errno == EINTR)
+				;
+			job->reaped = 1;
+			job->stalled = 1;
+			job_close(job);
+		}
 	}
 }
 
@@ -893,6 +919,8 @@ int upstream_load_start(const struct upstream_load *req, struct upstream_job **j
 	for (i = 0; i < req->ngmon; i++)
 		if (!(job->files[i] = strdup(req->gmon_files[i])))
 			goto oom;
+	/* NULL when out of memory: the loader is then not watched */
+	job->watch = loader_watch_new(req->ngmon, loader_watch_seconds());
 	if (pipe2(fds, O_CLOEXEC) < 0) {
 		error("cannot create a pipe: %s", strerror(errno));
 		goto fail;
@@ -910,6 +938,7 @@ int upstream_load_start(const struct upstream_load *req, struct upstream_job **j
 		for (i = 0; i < live.n; i++)
 			job_close(live.jobs[i]);
 		close(fds[0]);
+		loader.watch = job->watch;
 		loader_main(req, fds[1]);
 	}
 	close(fds[1]);
@@ -931,6 +960,7 @@ fail:
 	if (job->files)
 		for (i = 0; job->files[i]; i++)
 			free(job->files[i]);
+	loader_watch_free(job->watch);
 	free(job->files);
 	free(job->binary);
 	free(job);
@@ -948,6 +978,7 @@ static void job_free(struct upstream_job *job)
 	free(job->files);
 	free(job->binary);
 	free(job->pend);
+	loader_watch_free(job->watch);
 	free(job);
 }
 
@@ -984,6 +1015,8 @@ static void report_failure(const struct upstream_job *job, long failed, int stat
 	size_t nfiles = 0;
 	char which[64];
 
+	if (job->stalled)
+		return; /* loader_watch_report said it */
 	while (job->files[nfiles])
 		nfiles++;
 	if (nfiles == 1 || failed >= 0)
@@ -1190,8 +1223,11 @@ int upstream_check_gmon(const char *binary, char *const *files, size_t n)
 	if (img.nentry)
 		qsort(entry, img.nentry, sizeof(uint64_t), cmp_u64);
 	img.entry = entry;
-	for (k = 0; k < n && ret == 0; k++)
+	for (k = 0; k < n && ret == 0; k++) {
+		loader_watch_reading(loader.watch, k); /* (NULL outside a loader) */
 		ret = gmon_owner_check(&img, files[k]);
+		loader_watch_read(loader.watch, k);
+	}
 	free(entry);
 	free(syms);
 	return ret;

@@ -13,7 +13,7 @@ FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_CFLAGS = -std=gnu11 -g -O1 -Wall -Wextra -Werror $(FUZZ_SAN) \
 	-Wno-bitwise-conditional-parentheses -Wno-bitwise-instead-of-logical \
 	-fsanitize=fuzzer-no-link -I$(srcdir) -I. -DEGPROF_VERSION='"$(EGPROF_VERSION)"'
-FUZZ_HARNESSES = sidecar profile_io gmonsum operands options writers
+FUZZ_HARNESSES = sidecar profile_io gmonsum operands options writers names
 FUZZ_BINS = $(addprefix fuzz/fuzz_,$(FUZZ_HARNESSES))
 
 fuzz/obj/%.o: %.c
@@ -23,7 +23,8 @@ fuzz/obj/%.o: %.c
 
 # The adapter needs upstream's headers; upstream itself stays uninstrumented.
 fuzz/obj/gprof-ext/upstream.o: FUZZ_OBJ_CFLAGS = $(UP_CPPFLAGS) -Wno-unused-parameter
-fuzz/obj/gml/%.o fuzz/obj/testsuite/fuzz/fuzz_writers.o: FUZZ_OBJ_CFLAGS = $(XML2_CFLAGS) $(CGRAPH_CFLAGS)
+fuzz/obj/gml/%.o fuzz/obj/testsuite/fuzz/fuzz_writers.o \
+	fuzz/obj/testsuite/fuzz/fuzz_names.o: FUZZ_OBJ_CFLAGS = $(XML2_CFLAGS) $(CGRAPH_CFLAGS)
 
 FUZZ_UTILS = $(addprefix fuzz/obj/,$(UTILS_OBJS))
 fuzz/fuzz_sidecar: fuzz/obj/callpath/sidecar.o $(FUZZ_UTILS)
@@ -31,16 +32,16 @@ fuzz/fuzz_profile_io: fuzz/obj/diff/profile.o fuzz/obj/diff/profile_io.o $(FUZZ_
 fuzz/fuzz_gmonsum: fuzz/obj/mpi/gmonsum.o $(FUZZ_UTILS)
 fuzz/fuzz_operands: fuzz/obj/gprof-ext/operands.o $(FUZZ_UTILS)
 fuzz/fuzz_options: fuzz/obj/gprof-ext/options.o fuzz/obj/gprof-ext/cmdline.o \
-	fuzz/obj/gprof-ext/upstream.o $(addprefix fuzz/obj/,$(DIFF_OBJS)) \
+	fuzz/obj/gprof-ext/upstream.o fuzz/obj/gprof-ext/loader_watch.o $(addprefix fuzz/obj/,$(DIFF_OBJS)) \
 	fuzz/obj/export/table.o fuzz/obj/gprof-ext/gmon_owner.o \
 	fuzz/obj/callpath/buildid.o fuzz/obj/callpath/sidecar.o \
 	$(FUZZ_UTILS) gprof-ext/upstream_gprof.o
 fuzz/fuzz_options: FUZZ_LIBS = $(UP_GPROF_OBJS) $(UP_LIBS)
-fuzz/fuzz_writers: $(addprefix fuzz/obj/,$(GML_OBJS)) fuzz/obj/diff/profile.o \
+fuzz/fuzz_writers fuzz/fuzz_names: $(addprefix fuzz/obj/,$(GML_OBJS)) fuzz/obj/diff/profile.o \
 	fuzz/obj/callpath/folded.o fuzz/obj/callpath/report.o fuzz/obj/callpath/arcs.o \
 	fuzz/obj/callpath/elfsyms.o fuzz/obj/callpath/pathdiff.o fuzz/obj/callpath/pathrank.o \
-	fuzz/obj/callpath/sidecar.o $(FUZZ_UTILS)
-fuzz/fuzz_writers: FUZZ_LIBS = $(XML2_LIBS) $(GVC_LIBS) $(CGRAPH_LIBS)
+	fuzz/obj/callpath/sidecar.o fuzz/obj/testsuite/fuzz/dot_reader.o $(FUZZ_UTILS)
+fuzz/fuzz_writers fuzz/fuzz_names: FUZZ_LIBS = $(XML2_LIBS) $(GVC_LIBS) $(CGRAPH_LIBS)
 
 $(FUZZ_BINS): fuzz/fuzz_%: fuzz/obj/testsuite/fuzz/fuzz_%.o
 	@echo "  FUZZLD   $@"
@@ -57,7 +58,7 @@ fuzz: fuzz-build
 
 # Seed maker for the loader pipe format (testsuite/fuzz/mkcorpus).
 fuzz/mkseed_profile: fuzz/obj/testsuite/fuzz/mkseed_profile.o \
-	fuzz/obj/gprof-ext/upstream.o fuzz/obj/diff/profile.o fuzz/obj/diff/profile_io.o \
+	fuzz/obj/gprof-ext/upstream.o fuzz/obj/gprof-ext/loader_watch.o fuzz/obj/diff/profile.o fuzz/obj/diff/profile_io.o \
 	fuzz/obj/diff/clones.o fuzz/obj/diff/match.o \
 	$(FUZZ_UTILS) gprof-ext/upstream_gprof.o
 	@echo "  FUZZLD   $@"

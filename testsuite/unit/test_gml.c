@@ -25,9 +25,8 @@
  *   (a C++ name full of <>&" and a UTF-8 one)
  */
 #define TEMPLATE "std::vector<int, A&>::push_back(\"x\")"
-static struct profile *make_profile(void)
+static struct profile *make_profile_named(const char *const names[3])
 {
-	const char *names[] = { "main", TEMPLATE, "caf\xc3\xa9" };
 	struct profile *p = profile_new();
 	size_t i;
 
@@ -51,6 +50,24 @@ static struct profile *make_profile(void)
 		assert_true(profile_add_arc(p, &a2) >= 0);
 	}
 	return p;
+}
+
+static struct profile *make_profile(void)
+{
+	static const char *const names[] = { "main", TEMPLATE, "caf\xc3\xa9" };
+
+	return make_profile_named(names);
+}
+
+static struct graph *make_graph_named(const char *const names[3])
+{
+	struct profile *p = make_profile_named(names);
+	struct graph_opts o = GRAPH_OPTS_INIT;
+	struct graph *g;
+
+	assert_int_equal(graph_from_profile(&g, p, &o), 0);
+	profile_free(p);
+	return g;
 }
 
 static struct graph *make_graph(void)
@@ -182,6 +199,33 @@ static void test_dot__reads_back_through_cgraph_with_same_labels(void **state)
 	graph_free(g);
 }
 
+/* cgraph 2.42 writes these bare, and then cannot read its own file
+ * (found by testsuite/fuzz/fuzz_names). */
+static void test_dot__names_minus_and_dot_are_quoted_and_read_back(void **state)
+{
+	static const char *const names[] = { "-", ".", "-." };
+	struct graph *g = make_graph_named(names);
+	char *s = to_string(dot_write_fp, g);
+	Agraph_t *G = agmemread(s);
+	Agnode_t *n;
+	int found = 0;
+
+	(void)state;
+	assert_non_null(G);
+	assert_int_equal(agnnodes(G), 3);
+	for (n = agfstnode(G); n; n = agnxtnode(G, n)) {
+		const char *tip = agget(n, "tooltip");
+		size_t i;
+
+		for (i = 0; i < 3; i++)
+			found += !strcmp(tip, names[i]);
+	}
+	assert_int_equal(found, 3);
+	agclose(G);
+	free(s);
+	graph_free(g);
+}
+
 static char *xpath_str(xmlDocPtr doc, const char *expr)
 {
 	xmlXPathContextPtr ctx = xmlXPathNewContext(doc);
@@ -259,6 +303,7 @@ int main(void)
 		cmocka_unit_test(test_dot__asks_other_layouts_not_to_overlap_nodes),
 		cmocka_unit_test(test_gml__escape_keeps_invalid_utf8_bytes_as_latin1),
 		cmocka_unit_test(test_dot__reads_back_through_cgraph_with_same_labels),
+		cmocka_unit_test(test_dot__names_minus_and_dot_are_quoted_and_read_back),
 		cmocka_unit_test(test_graphml__reads_back_with_yfiles_shapes_and_data_keys),
 		cmocka_unit_test(test_writers__bad_path_fails_and_leaves_no_file),
 	};
