@@ -228,16 +228,33 @@ static int cmp_unit_of(const void *l, const void *r)
 	return (a > b) - (a < b);
 }
 
-/* Set the unit of every static function of p; without a symbol table or
- * memory, units stay unknown (NULL), which only loses a qualifier. */
-static void set_units(struct profile *p)
+/*
+ * The map from static functions to their units, built once per process
+ * from the binary's symbol table.  The loader builds it before it forks its
+ * per-file workers (units_load() in egprof_gmon_out_read), so they inherit
+ * it: a worker reading the symbol table itself would both repeat that work
+ * for every rank file and move the file offset BFD's descriptor shares
+ * with the other workers, garbling their reads ("invalid string offset").
+ */
+static struct {
+	int loaded;
+	struct unit_of *map;
+	size_t n;
+} units;
+
+/* Without a symbol table or memory the map is empty: units stay unknown
+ * (NULL), which only loses a qualifier. */
+static void units_load(void)
 {
 	asymbol **syms = NULL;
 	struct unit_of *map = NULL;
 	const char *unit = NULL;
 	long size, nsyms = 0, i;
-	size_t n = 0, k;
+	size_t n = 0;
 
+	if (units.loaded)
+		return;
+	units.loaded = 1;
 	if (!core_bfd || (size = bfd_get_symtab_upper_bound(core_bfd)) <= 0 ||
 	    !(syms = malloc((size_t)size)) ||
 	    (nsyms = bfd_canonicalize_symtab(core_bfd, syms)) <= 0 ||
@@ -250,19 +267,30 @@ static void set_units(struct profile *p)
 			map[n++] = (struct unit_of){ bfd_asymbol_value(syms[i]), unit };
 	}
 	qsort(map, n, sizeof(*map), cmp_unit_of);
-	for (k = 0; k < p->nsyms; k++) {
-		struct unit_of key = { p->syms[k].addr, NULL };
-		const struct unit_of *u;
-
-		if (!(p->syms[k].flags & PSYM_STATIC) || !n)
-			continue;
-		u = bsearch(&key, map, n, sizeof(*map), cmp_unit_of);
-		if (u)
-			p->syms[k].unit = strdup(u->unit);
-	}
+	units.map = map;
+	units.n = n;
+	map = NULL;
 out:
 	free(map);
 	free(syms);
+}
+
+/* Set the unit of every static function of p. */
+static void set_units(struct profile *p)
+{
+	size_t k;
+
+	units_load();
+	for (k = 0; k < p->nsyms && units.n; k++) {
+		struct unit_of key = { p->syms[k].addr, NULL };
+		const struct unit_of *u;
+
+		if (!(p->syms[k].flags & PSYM_STATIC))
+			continue;
+		u = bsearch(&key, units.map, units.n, sizeof(*units.map), cmp_unit_of);
+		if (u)
+			p->syms[k].unit = strdup(u->unit);
+	}
 }
 
 static double histogram_ticks(void)
@@ -526,6 +554,7 @@ void egprof_gmon_out_read(const char *filename)
 	}
 	if (loader.in_worker)
 		return; /* a worker reads its one file, already read */
+	units_load(); /* once, for every worker: see `units` */
 	run_workers();
 }
 
