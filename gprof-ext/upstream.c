@@ -742,6 +742,7 @@ struct upstream_job {
 	size_t pend_len, pend_off, pend_cap;
 	int reaped, status;  /* the loader's wait status, once reaped */
 	int read_error;      /* errno of a failed read */
+	int counts_only;     /* a counts-only load (upstream_load_counts) */
 	struct profile *table; /* upstream_load_counts: the symbol table,
 				  refilled with each file's counts */
 	char *counts;        /* its frame buffer */
@@ -910,6 +911,7 @@ int upstream_load_start(const struct upstream_load *req, struct upstream_job **j
 		return error("out of memory");
 	job->fd = -1;
 	job->nexpected = req->each ? req->ngmon : 1;
+	job->counts_only = req->each && req->counts;
 	job->binary = strdup(req->binary);
 	job->files = calloc(req->ngmon + 1, sizeof(char *));
 	if (!job->binary || !job->files)
@@ -1041,52 +1043,6 @@ static void report_failure(const struct upstream_job *job, long failed, int stat
 		error("cannot read the profiles of '%s' (%zu files)", job->binary, nfiles);
 }
 
-int upstream_load_next(struct upstream_job *job, size_t *index, struct profile **out)
-{
-	uint64_t hdr[2];
-	struct profile *p = NULL;
-
-	*out = NULL;
-	if (job->done)
-		return job->done < 0 ? -1 : 0;
-	if (!job->in) {
-		cookie_io_functions_t io = { job_cookie_read, NULL, NULL, NULL };
-
-		if (!(job->in = fopencookie(job, "r", io))) {
-			error("out of memory");
-			job->data_error = 1;
-			return load_stop(job, 0);
-		}
-	}
-	if (job->got == job->nexpected)
-		return load_stop(job, 0);
-	if (fread(hdr, sizeof(hdr), 1, job->in) != 1)
-		return load_stop(job, 0); /* the loader stopped: its status says why */
-	if (hdr[0] >= job->nexpected) {
-		error("cannot read the profiles of '%s' from its loader: "
-		      "a frame for file %llu of %zu", job->binary,
-		      (unsigned long long)hdr[0], job->nexpected);
-		job->data_error = 1;
-		return load_stop(job, 0);
-	}
-	if (hdr[1] == FRAME_FAILED) {
-		/* With a sum, index 0 stands for all the files. */
-		job->failed = job->nexpected > 1 ? (long)hdr[0] : -1;
-		return load_stop(job, 0);
-	}
-	/* Upstream does not keep the names it read; we know them. */
-	if (profile_read(job->in, job->files[hdr[0]], &p) < 0 ||
-	    name_gmon_files(p, job, hdr[0]) < 0) {
-		profile_free(p);
-		job->data_error = 1;
-		return load_stop(job, 0);
-	}
-	job->got++;
-	*index = hdr[0];
-	*out = p;
-	return 1;
-}
-
 /* The loader's frames of a counts-only load: the symbol table first, then
  * one frame of counts per file (see FRAME_SYMTAB). */
 static int counts_bad(struct upstream_job *job, const char *why)
@@ -1155,12 +1111,11 @@ static int counts_fill(struct upstream_job *job, uint64_t index, uint64_t len)
 	return 1;
 }
 
-int upstream_load_counts(struct upstream_job *job, size_t *index, const struct profile **out)
+/* The header of the next frame of data: 1 (its bytes follow on job->in),
+ * or what upstream_load_next returns when there is none.  A counts-only
+ * load's symbol table, sent first, is read into job->table on the way. */
+static int frame_next(struct upstream_job *job, uint64_t hdr[2])
 {
-	uint64_t hdr[2];
-	int r;
-
-	*out = NULL;
 	if (job->done)
 		return job->done < 0 ? -1 : 0;
 	if (!job->in) {
@@ -1175,16 +1130,16 @@ int upstream_load_counts(struct upstream_job *job, size_t *index, const struct p
 	if (job->got == job->nexpected)
 		return load_stop(job, 0);
 	for (;;) {
-		if (fread(hdr, sizeof(hdr), 1, job->in) != 1)
+		if (fread(hdr, 2 * sizeof(*hdr), 1, job->in) != 1)
 			return load_stop(job, 0); /* the loader stopped: its status says why */
-		if (hdr[0] != FRAME_SYMTAB || job->table)
+		if (!job->counts_only || hdr[0] != FRAME_SYMTAB || job->table)
 			break;
 		if (profile_read(job->in, job->binary, &job->table) < 0) {
 			job->data_error = 1;
 			return load_stop(job, 0);
 		}
 	}
-	if (hdr[0] >= job->nexpected || !job->table) {
+	if (hdr[0] >= job->nexpected || (job->counts_only && !job->table)) {
 		error("cannot read the profiles of '%s' from its loader: "
 		      "a frame for file %llu of %zu", job->binary,
 		      (unsigned long long)hdr[0], job->nexpected);
@@ -1192,9 +1147,43 @@ int upstream_load_counts(struct upstream_job *job, size_t *index, const struct p
 		return load_stop(job, 0);
 	}
 	if (hdr[1] == FRAME_FAILED) {
-		job->failed = (long)hdr[0];
+		/* With a sum, index 0 stands for all the files. */
+		job->failed = job->nexpected > 1 ? (long)hdr[0] : -1;
 		return load_stop(job, 0);
 	}
+	return 1;
+}
+
+int upstream_load_next(struct upstream_job *job, size_t *index, struct profile **out)
+{
+	uint64_t hdr[2];
+	struct profile *p = NULL;
+	int r;
+
+	*out = NULL;
+	if ((r = frame_next(job, hdr)) <= 0)
+		return r;
+	/* Upstream does not keep the names it read; we know them. */
+	if (profile_read(job->in, job->files[hdr[0]], &p) < 0 ||
+	    name_gmon_files(p, job, hdr[0]) < 0) {
+		profile_free(p);
+		job->data_error = 1;
+		return load_stop(job, 0);
+	}
+	job->got++;
+	*index = hdr[0];
+	*out = p;
+	return 1;
+}
+
+int upstream_load_counts(struct upstream_job *job, size_t *index, const struct profile **out)
+{
+	uint64_t hdr[2];
+	int r;
+
+	*out = NULL;
+	if ((r = frame_next(job, hdr)) <= 0)
+		return r;
 	if ((r = counts_fill(job, hdr[0], hdr[1])) <= 0)
 		return r < 0 ? r : -1;
 	job->got++;
