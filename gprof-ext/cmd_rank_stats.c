@@ -141,7 +141,8 @@ int rank_stats_read(const struct cmdline *cl, const char *argv0, int jobs, int f
 {
 	struct upstream_job *job;
 	struct upstream_load req;
-	struct profile *p;
+	const struct profile *p;
+	struct rankstate_memo memo;
 	struct progress pg;
 	size_t index, done = 0;
 	int r;
@@ -156,20 +157,22 @@ int rank_stats_read(const struct cmdline *cl, const char *argv0, int jobs, int f
 	req.each = 1;
 	req.jobs = jobs;
 	req.force = force;
+	req.counts = 1; /* rankstate_add reads no arc, no propagated time */
+	memset(&memo, 0, sizeof(memo));
 	if (upstream_load_start(&req, &job) < 0)
 		return -1;
 	progress_start(&pg, NULL, "rank files read", nfiles);
-	while ((r = upstream_load_next(job, &index, &p)) > 0) {
-		r = rankstate_add(st, p, rank_of ? rank_of[index] : index, spill);
+	while ((r = upstream_load_counts(job, &index, &p)) > 0) {
+		r = rankstate_add_memo(st, p, rank_of ? rank_of[index] : index, spill, &memo);
 		/* one rank's symbols name the nodes of every rank's sidecar */
 		if (r == 0 && syms && !syms->names)
 			r = rankpaths_syms_init(syms, p);
-		profile_free(p);
 		if (r < 0)
 			break;
 		progress_update(&pg, ++done);
 	}
 	progress_end(&pg);
+	rankstate_memo_release(&memo);
 	upstream_load_free(job);
 	return r < 0 ? -1 : 0;
 }

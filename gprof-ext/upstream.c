@@ -73,6 +73,7 @@ static struct {
 	const char *binary;
 	int clones;          /* add GCC clones to the symbol table (once) */
 	struct loader_watch *watch; /* which file is being read (for stalls) */
+	int counts;          /* workers send counts only (upstream_load_counts) */
 } loader;
 
 /* ------------------------------------------------------------------------ */
@@ -233,16 +234,33 @@ static int cmp_unit_of(const void *l, const void *r)
 	return (a > b) - (a < b);
 }
 
-/* Set the unit of every static function of p; without a symbol table or
- * memory, units stay unknown (NULL), which only loses a qualifier. */
-static void set_units(struct profile *p)
+/*
+ * The map from static functions to their units, built once per process
+ * from the binary's symbol table.  The loader builds it before it forks its
+ * per-file workers (units_load() in egprof_gmon_out_read), so they inherit
+ * it: a worker reading the symbol table itself would both repeat that work
+ * for every rank file and move the file offset BFD's descriptor shares
+ * with the other workers, garbling their reads ("invalid string offset").
+ */
+static struct {
+	int loaded;
+	struct unit_of *map;
+	size_t n;
+} units;
+
+/* Without a symbol table or memory the map is empty: units stay unknown
+ * (NULL), which only loses a qualifier. */
+static void units_load(void)
 {
 	asymbol **syms = NULL;
 	struct unit_of *map = NULL;
 	const char *unit = NULL;
 	long size, nsyms = 0, i;
-	size_t n = 0, k;
+	size_t n = 0;
 
+	if (units.loaded)
+		return;
+	units.loaded = 1;
 	if (!core_bfd || (size = bfd_get_symtab_upper_bound(core_bfd)) <= 0 ||
 	    !(syms = malloc((size_t)size)) ||
 	    (nsyms = bfd_canonicalize_symtab(core_bfd, syms)) <= 0 ||
@@ -255,19 +273,30 @@ static void set_units(struct profile *p)
 			map[n++] = (struct unit_of){ bfd_asymbol_value(syms[i]), unit };
 	}
 	qsort(map, n, sizeof(*map), cmp_unit_of);
-	for (k = 0; k < p->nsyms; k++) {
-		struct unit_of key = { p->syms[k].addr, NULL };
-		const struct unit_of *u;
-
-		if (!(p->syms[k].flags & PSYM_STATIC) || !n)
-			continue;
-		u = bsearch(&key, map, n, sizeof(*map), cmp_unit_of);
-		if (u)
-			p->syms[k].unit = strdup(u->unit);
-	}
+	units.map = map;
+	units.n = n;
+	map = NULL;
 out:
 	free(map);
 	free(syms);
+}
+
+/* Set the unit of every static function of p. */
+static void set_units(struct profile *p)
+{
+	size_t k;
+
+	units_load();
+	for (k = 0; k < p->nsyms && units.n; k++) {
+		struct unit_of key = { p->syms[k].addr, NULL };
+		const struct unit_of *u;
+
+		if (!(p->syms[k].flags & PSYM_STATIC))
+			continue;
+		u = bsearch(&key, units.map, units.n, sizeof(*units.map), cmp_unit_of);
+		if (u)
+			p->syms[k].unit = strdup(u->unit);
+	}
 }
 
 static double histogram_ticks(void)
@@ -411,6 +440,82 @@ static int serialize_current(char **buf, size_t *len)
 		ret = -1;
 	profile_free(p);
 	return ret;
+}
+
+/*
+ * Counts only (upstream_load_counts, for --rank-stats over thousands of
+ * files).  Before it forks its workers the loader sends the symbol table
+ * once, as a profile of no counts under the index FRAME_SYMTAB (upstream
+ * has read the binary and parsed the -p/-P specs, not yet a gmon file);
+ * each worker then sends, instead of a whole profile with every name, the
+ * counts of the symbols that have any: a tenth of the bytes, and no string
+ * for the front end to copy and look up.  The symbols are upstream's symbol
+ * table in its order, which every worker inherits unchanged (it is built
+ * before the first gmon file is read).
+ */
+#define FRAME_SYMTAB (UINT64_MAX - 1)
+
+struct counts_head {
+	uint64_t nsyms;      /* symbol table size, checked against the table */
+	uint64_t n;          /* entries that follow */
+	double hz, total_ticks, print_ticks;
+	uint64_t input, hist_lowpc, hist_highpc;
+};
+
+struct counts_entry {
+	uint64_t sym;        /* index into the symbol table */
+	double self_ticks;
+	uint64_t ncalls, self_calls;
+};
+
+static int send_symtab(void)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	int r;
+
+	if (serialize_current(&buf, &len) < 0)
+		return -1;
+	r = write_frame(loader.out_fd, FRAME_SYMTAB, buf, len);
+	free(buf);
+	return r;
+}
+
+static int serialize_counts(char **buf, size_t *len)
+{
+	struct counts_head h;
+	struct counts_entry *e;
+	unsigned int i;
+
+	memset(&h, 0, sizeof(h));
+	*buf = malloc(sizeof(h) + (size_t)symtab.len * sizeof(*e));
+	if (!*buf)
+		return error("out of memory");
+	e = (struct counts_entry *)(*buf + sizeof(h));
+	for (i = 0; i < symtab.len; i++) {
+		const Sym *sym = &symtab.base[i];
+
+		if (sym->hist.time == 0 && sym->ncalls == 0 && sym->cg.self_calls == 0)
+			continue;
+		e[h.n].sym = i;
+		e[h.n].self_ticks = sym->hist.time;
+		e[h.n].ncalls = sym->ncalls;
+		e[h.n].self_calls = sym->cg.self_calls;
+		h.n++;
+	}
+	h.nsyms = symtab.len;
+	h.hz = (double)hz;
+	h.total_ticks = histogram_ticks();
+	h.print_ticks = print_time;
+	h.input = ((gmon_input & INPUT_HISTOGRAM) ? PROFILE_HAS_HIST : 0) |
+		  ((gmon_input & INPUT_CALL_GRAPH) ? PROFILE_HAS_CG : 0);
+	if (num_histograms > 0) {
+		h.hist_lowpc = histograms[0].lowpc;
+		h.hist_highpc = histograms[0].highpc;
+	}
+	memcpy(*buf, &h, sizeof(h));
+	*len = sizeof(h) + (size_t)h.n * sizeof(*e);
+	return 0;
 }
 
 struct worker {
@@ -627,6 +732,9 @@ void egprof_gmon_out_read(const char *filename)
 	}
 	if (loader.in_worker)
 		return; /* a worker reads its one file, already read */
+	units_load(); /* once, for every worker: see `units` */
+	if (loader.counts && send_symtab() < 0)
+		_exit(2);
 	run_workers();
 }
 
@@ -687,6 +795,7 @@ static void ATTRIBUTE_NORETURN loader_main(const struct upstream_load *req, int 
 	loader.check = !req->force;
 	loader.binary = req->binary;
 	loader.clones = req->clones;
+	loader.counts = req->each && req->counts;
 
 	/* Upstream's output goes nowhere; its errors still reach the user. */
 	devnull = open("/dev/null", O_WRONLY);
@@ -699,7 +808,8 @@ static void ATTRIBUTE_NORETURN loader_main(const struct upstream_load *req, int 
 	gprof_upstream_main((int)argc, argv);
 
 	/* Upstream returned: its globals hold the profile. */
-	if (serialize_current(&buf, &len) < 0)
+	if ((loader.in_worker && loader.counts ? serialize_counts(&buf, &len)
+					       : serialize_current(&buf, &len)) < 0)
 		_exit(2);
 	if (loader.in_worker) {
 		if (write_all(loader.out_fd, buf, len) < 0)
@@ -737,6 +847,11 @@ struct upstream_job {
 	struct loader_watch *watch; /* is the loader stuck? */
 	uint64_t received;   /* bytes read from the loader */
 	int stalled;         /* it was, and that was said */
+	int counts_only;     /* a counts-only load (upstream_load_counts) */
+	struct profile *table; /* upstream_load_counts: the symbol table,
+				  refilled with each file's counts */
+	char *counts;        /* its frame buffer */
+	size_t counts_cap;
 };
 
 static struct {
@@ -912,6 +1027,7 @@ int upstream_load_start(const struct upstream_load *req, struct upstream_job **j
 		return error("out of memory");
 	job->fd = -1;
 	job->nexpected = req->each ? req->ngmon : 1;
+	job->counts_only = req->each && req->counts;
 	job->binary = strdup(req->binary);
 	job->files = calloc(req->ngmon + 1, sizeof(char *));
 	if (!job->binary || !job->files)
@@ -979,6 +1095,8 @@ static void job_free(struct upstream_job *job)
 	free(job->binary);
 	free(job->pend);
 	loader_watch_free(job->watch);
+	profile_free(job->table);
+	free(job->counts);
 	free(job);
 }
 
@@ -1048,12 +1166,79 @@ static void report_failure(const struct upstream_job *job, long failed, int stat
 		error("cannot read the profiles of '%s' (%zu files)", job->binary, nfiles);
 }
 
-int upstream_load_next(struct upstream_job *job, size_t *index, struct profile **out)
+/* The loader's frames of a counts-only load: the symbol table first, then
+ * one frame of counts per file (see FRAME_SYMTAB). */
+static int counts_bad(struct upstream_job *job, const char *why)
 {
-	uint64_t hdr[2];
-	struct profile *p = NULL;
+	error("cannot read the profiles of '%s' from its loader: %s", job->binary, why);
+	job->data_error = 1;
+	return load_stop(job, 0);
+}
 
-	*out = NULL;
+static int counts_fill(struct upstream_job *job, uint64_t index, uint64_t len)
+{
+	struct profile *p = job->table;
+	struct counts_head h;
+	const struct counts_entry *e;
+	size_t i, nreal = 0;
+	char *name;
+
+	if (len < sizeof(h) || (len - sizeof(h)) % sizeof(*e) != 0)
+		return counts_bad(job, "a frame of counts of the wrong size");
+	if (len > job->counts_cap) {
+		char *q = realloc(job->counts, len);
+
+		if (!q)
+			return counts_bad(job, "out of memory");
+		job->counts = q;
+		job->counts_cap = len;
+	}
+	if (fread(job->counts, len, 1, job->in) != 1)
+		return load_stop(job, 0);
+	memcpy(&h, job->counts, sizeof(h));
+	e = (const struct counts_entry *)(job->counts + sizeof(h));
+	while (nreal < p->nsyms && !(p->syms[nreal].flags & PSYM_CYCLE))
+		nreal++;
+	if (h.nsyms != nreal || h.n != (len - sizeof(h)) / sizeof(*e))
+		return counts_bad(job, "counts of another symbol table");
+	for (i = 0; i < nreal; i++) {
+		p->syms[i].self_ticks = 0;
+		p->syms[i].ncalls = p->syms[i].self_calls = 0;
+	}
+	for (i = 0; i < h.n; i++) {
+		if (e[i].sym >= nreal)
+			return counts_bad(job, "counts of another symbol table");
+		p->syms[e[i].sym].self_ticks = e[i].self_ticks;
+		p->syms[e[i].sym].ncalls = e[i].ncalls;
+		p->syms[e[i].sym].self_calls = e[i].self_calls;
+	}
+	p->hz = h.hz;
+	p->input = (unsigned)h.input;
+	p->total_ticks = h.total_ticks;
+	p->print_ticks = h.print_ticks;
+	p->hist_lowpc = h.hist_lowpc;
+	p->hist_highpc = h.hist_highpc;
+	if (profile_check_rate(p, job->files[index]) < 0) {
+		job->data_error = 1; /* as profile_read() refuses it */
+		return load_stop(job, 0);
+	}
+	/* Upstream does not keep the names it read; we know them. */
+	if (!(name = strdup(job->files[index])))
+		return counts_bad(job, "out of memory");
+	if (p->ngmon == 0 && profile_add_gmon_file(p, name) < 0) {
+		free(name);
+		return counts_bad(job, "out of memory");
+	}
+	free(p->gmon_files[0]);
+	p->gmon_files[0] = name;
+	return 1;
+}
+
+/* The header of the next frame of data: 1 (its bytes follow on job->in),
+ * or what upstream_load_next returns when there is none.  A counts-only
+ * load's symbol table, sent first, is read into job->table on the way. */
+static int frame_next(struct upstream_job *job, uint64_t hdr[2])
+{
 	if (job->done)
 		return job->done < 0 ? -1 : 0;
 	if (!job->in) {
@@ -1067,9 +1252,17 @@ int upstream_load_next(struct upstream_job *job, size_t *index, struct profile *
 	}
 	if (job->got == job->nexpected)
 		return load_stop(job, 0);
-	if (fread(hdr, sizeof(hdr), 1, job->in) != 1)
-		return load_stop(job, 0); /* the loader stopped: its status says why */
-	if (hdr[0] >= job->nexpected) {
+	for (;;) {
+		if (fread(hdr, 2 * sizeof(*hdr), 1, job->in) != 1)
+			return load_stop(job, 0); /* the loader stopped: its status says why */
+		if (!job->counts_only || hdr[0] != FRAME_SYMTAB || job->table)
+			break;
+		if (profile_read(job->in, job->binary, &job->table) < 0) {
+			job->data_error = 1;
+			return load_stop(job, 0);
+		}
+	}
+	if (hdr[0] >= job->nexpected || (job->counts_only && !job->table)) {
 		error("cannot read the profiles of '%s' from its loader: "
 		      "a frame for file %llu of %zu", job->binary,
 		      (unsigned long long)hdr[0], job->nexpected);
@@ -1081,6 +1274,18 @@ int upstream_load_next(struct upstream_job *job, size_t *index, struct profile *
 		job->failed = job->nexpected > 1 ? (long)hdr[0] : -1;
 		return load_stop(job, 0);
 	}
+	return 1;
+}
+
+int upstream_load_next(struct upstream_job *job, size_t *index, struct profile **out)
+{
+	uint64_t hdr[2];
+	struct profile *p = NULL;
+	int r;
+
+	*out = NULL;
+	if ((r = frame_next(job, hdr)) <= 0)
+		return r;
 	/* Upstream does not keep the names it read; we know them. */
 	if (profile_read(job->in, job->files[hdr[0]], &p) < 0 ||
 	    name_gmon_files(p, job, hdr[0]) < 0) {
@@ -1091,6 +1296,22 @@ int upstream_load_next(struct upstream_job *job, size_t *index, struct profile *
 	job->got++;
 	*index = hdr[0];
 	*out = p;
+	return 1;
+}
+
+int upstream_load_counts(struct upstream_job *job, size_t *index, const struct profile **out)
+{
+	uint64_t hdr[2];
+	int r;
+
+	*out = NULL;
+	if ((r = frame_next(job, hdr)) <= 0)
+		return r;
+	if ((r = counts_fill(job, hdr[0], hdr[1])) <= 0)
+		return r < 0 ? r : -1;
+	job->got++;
+	*index = hdr[0];
+	*out = job->table;
 	return 1;
 }
 

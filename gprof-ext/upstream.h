@@ -47,6 +47,7 @@ struct upstream_load {
 				      belong to the binary (gmon_owner.h) */
 	int clones;                /* the diff's view: GCC clones as parts of
 				      their base function (diff/clones.h) */
+	int counts;                /* with each: read with upstream_load_counts */
 };
 
 struct upstream_job;
@@ -77,6 +78,16 @@ int upstream_check_gmon(const char *binary, char *const *files, size_t n);
  */
 int upstream_load_next(struct upstream_job *job, size_t *index, struct profile **out);
 int upstream_load_stop(struct upstream_job *job);
+/*
+ * The same stream, lighter, for statistics over many files: with `counts`
+ * in the request, each file's profile carries only its symbols (no cycles,
+ * no arcs) with their self ticks, calls and recursive calls -- the numbers
+ * upstream computed for that file, as in a whole profile -- and the
+ * symbols' names are sent once, not once per file.  *out is the job's:
+ * valid until the next call or upstream_load_free.  Returns as
+ * upstream_load_next.
+ */
+int upstream_load_counts(struct upstream_job *job, size_t *index, const struct profile **out);
 void upstream_load_free(struct upstream_job *job);
 
 /* The profile upstream computed in this process, after upstream_main

@@ -201,7 +201,44 @@ static uint64_t share_of(uint64_t part, uint64_t whole)
 	return whole ? (uint64_t)(((unsigned __int128)part * RANKSTATE_SHARE_ONE) / whole) : 0;
 }
 
+/* The function of p's symbol i, from the memo when it knows it. */
+static struct rankstate_fn *fn_of_sym(struct rankstate *st, const struct profile *p, size_t i,
+				      struct rankstate_memo *memo)
+{
+	const struct profile_sym *s = &p->syms[i];
+	struct rankstate_fn *f;
+
+	if (memo && memo->table == p && i < memo->n && memo->fn[i])
+		return &st->fns[memo->fn[i] - 1];
+	f = fn_get(st, s->name, s->file, s->print_name);
+	if (!f || !memo)
+		return f;
+	if (memo->table != p) {
+		free(memo->fn);
+		memo->n = 0;
+		memo->table = p;
+		if (!(memo->fn = calloc(p->nsyms, sizeof(*memo->fn))))
+			return f; /* no memo: only slower */
+		memo->n = p->nsyms;
+	}
+	if (i < memo->n)
+		memo->fn[i] = (size_t)(f - st->fns) + 1;
+	return f;
+}
+
+void rankstate_memo_release(struct rankstate_memo *memo)
+{
+	free(memo->fn);
+	memset(memo, 0, sizeof(*memo));
+}
+
 int rankstate_add(struct rankstate *st, const struct profile *p, uint64_t rank, FILE *spill)
+{
+	return rankstate_add_memo(st, p, rank, spill, NULL);
+}
+
+int rankstate_add_memo(struct rankstate *st, const struct profile *p, uint64_t rank, FILE *spill,
+		       struct rankstate_memo *memo)
 {
 	const char *what = p->ngmon ? p->gmon_files[0] : "a rank profile";
 	struct entry *e = NULL;
@@ -225,7 +262,7 @@ int rankstate_add(struct rankstate *st, const struct profile *p, uint64_t rank, 
 			continue;
 		if (s->self_ticks == 0 && s->ncalls == 0 && s->self_calls == 0)
 			continue; /* keeps the table to what ran somewhere */
-		f = fn_get(st, s->name, s->file, s->print_name);
+		f = fn_of_sym(st, p, i, memo);
 		if (!f || array_grow(&e, &cap, ne + 1, sizeof(*e)) < 0)
 			goto oom;
 		e[ne].fn = (uint64_t)(f - st->fns);

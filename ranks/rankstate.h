@@ -89,6 +89,20 @@ void rankstate_free(struct rankstate *st);
 /* Pass 1: fold rank `rank`'s profile in and append its sparse vector to
  * `spill`.  -1 with an error naming the file (hz differs, write failed). */
 int rankstate_add(struct rankstate *st, const struct profile *p, uint64_t rank, FILE *spill);
+/* The same for profiles that are one symbol table refilled with each rank's
+ * counts (gprof-ext/upstream.h's upstream_load_counts): symbol i's function
+ * is looked up by name once, not once per rank.  The memo (zeroed by the
+ * caller) keys on the profile's address: it holds while that profile's
+ * symbols keep their names and order and while st is only added to
+ * (rankstate_finish reorders the functions). */
+struct rankstate_memo {
+	const struct profile *table;
+	size_t n;
+	size_t *fn;          /* per symbol: function index + 1, 0 unknown */
+};
+int rankstate_add_memo(struct rankstate *st, const struct profile *p, uint64_t rank, FILE *spill,
+		       struct rankstate_memo *memo);
+void rankstate_memo_release(struct rankstate_memo *memo);
 /* into += from (same nranks). */
 int rankstate_merge(struct rankstate *into, const struct rankstate *from);
 int rankstate_pack(const struct rankstate *st, unsigned char **buf, size_t *len);

@@ -42,7 +42,7 @@ gcc -pg -O1 -o prog prog.c
 max=0
 for n in $sizes; do [ "$n" -gt "$max" ] && max=$n; done
 python3 "$srcdir/testsuite/mpi/gen_ranks.py" gmon.out all "$max"
-echo "# $(nm prog | grep -c ' T ') functions, $(stat -c %s gmon.out) bytes per rank file, $(nproc) CPUs, $rounds rounds"
+echo "# $(nm prog | grep -c ' T ') functions, $(stat -c %s gmon.out) bytes per rank file, $(nproc) CPUs, $rounds rounds, load $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%7s  %-28s %8s %8s %8s\n' files variant "wall s" "RSS MB" "x single"
 for n in $sizes; do
 	mkdir -p "r$n"
@@ -66,6 +66,7 @@ for n in $sizes; do
 		fi
 	done
 	rm -f out.*
+	echo "# $n files done, load $(cut -d' ' -f1-3 /proc/loadavg)"
 	python3 - "$n" "times.$n" "${variants[@]}" <<'PY'
 import statistics, sys
 n, path, variants = sys.argv[1], sys.argv[2], sys.argv[3:]

@@ -155,6 +155,75 @@ static void test_rankstate__three_readers_merged_give_the_single_report(void **s
 	free(b);
 }
 
+/* Rank r's counts poured into `table` (same symbols, any order). */
+static void refill(struct profile *table, int r)
+{
+	struct profile *src = rank_profile(r);
+	size_t i, j;
+
+	table->hz = src->hz;
+	for (i = 0; i < table->nsyms; i++)
+		for (j = 0; j < src->nsyms; j++)
+			if (!strcmp(table->syms[i].name, src->syms[j].name)) {
+				table->syms[i].self_ticks = src->syms[j].self_ticks;
+				table->syms[i].ncalls = src->syms[j].ncalls;
+			}
+	profile_free(src);
+}
+
+/* What gprof --rank-stats does with upstream_load_counts: one table
+ * refilled per rank, the memo naming each symbol's function; halfway, a
+ * second table with the symbols in the reverse order (the memo must not
+ * carry the first table's indices over to it). */
+static void test_rankstate__memo_over_refilled_tables_gives_the_single_report(void **state)
+{
+	struct profile *t1 = rank_profile(0), *t2 = profile_new();
+	struct rankstate_memo memo;
+	struct rankstate *st = rankstate_new(NRANKS);
+	struct rankpass pass;
+	struct rankstats *rs;
+	FILE *spill = tmpfile();
+	char *a, *b;
+	size_t i;
+	int r;
+
+	(void)state;
+	assert_non_null(st);
+	assert_non_null(spill);
+	assert_non_null(t2);
+	for (i = t1->nsyms; i-- > 0;) {
+		struct profile_sym s = t1->syms[i];
+
+		s.name = strdup(s.name);
+		s.print_name = strdup(s.print_name);
+		assert_int_not_equal(profile_add_sym(t2, &s), -1);
+	}
+	memset(&memo, 0, sizeof(memo));
+	for (r = 0; r < NRANKS; r++) {
+		struct profile *t = r < NRANKS / 2 ? t1 : t2;
+
+		refill(t, r);
+		assert_int_equal(rankstate_add_memo(st, t, (uint64_t)r, spill, &memo), 0);
+	}
+	assert_ptr_equal(memo.table, t2);
+	rankstate_memo_release(&memo);
+	assert_int_equal(rankstate_finish(st), 0);
+	assert_int_equal(rankpass_init(&pass, st), 0);
+	assert_int_equal(rankstate_pass2(st, st, spill, &pass), 0);
+	assert_int_equal(rankstate_report(st, &pass, tags, &rs), 0);
+	a = single_report();
+	b = print(rs);
+	assert_string_equal(a, b);
+	free(a);
+	free(b);
+	rankstats_free(rs);
+	rankpass_release(&pass);
+	rankstate_free(st);
+	fclose(spill);
+	profile_free(t1);
+	profile_free(t2);
+}
+
 static void test_rankstate__ties_go_to_the_lower_rank_and_absent_ranks_count_zero(void **state)
 {
 	struct profile *p[NRANKS];
@@ -210,6 +279,7 @@ int main(void)
 	static char t[NRANKS][16];
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rankstate__three_readers_merged_give_the_single_report),
+		cmocka_unit_test(test_rankstate__memo_over_refilled_tables_gives_the_single_report),
 		cmocka_unit_test(test_rankstate__ties_go_to_the_lower_rank_and_absent_ranks_count_zero),
 		cmocka_unit_test(test_rankstate__unpack_refuses_a_truncated_state),
 	};
