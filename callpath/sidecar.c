@@ -158,10 +158,12 @@ int sidecar_set_strings(struct sidecar *sc, const char *host, const char *exe)
 /* An AVL tree of n < 2^32 nodes is at most 1.44 log2(n + 2) high. */
 #define INDEX_MAX_HEIGHT 64
 
-/* The key is copied next to the links: a search touches one line per level. */
+/*
+ * 12 bytes per node beside the 4 of its bucket (the runtime sums a million
+ * nodes at exit): the key is read from the node, a bucket rarely holds more
+ * than one or two.
+ */
 struct index_link {
-	uint64_t call_site, callee;
-	uint32_t parent;
 	uint32_t left, right;	/* INDEX_NONE when empty */
 	uint32_t height;	/* of the subtree rooted here, 1 for a leaf */
 };
@@ -185,7 +187,7 @@ static uint32_t key_hash(uint32_t parent, uint64_t call_site, uint64_t callee)
 	return (uint32_t)(h ^ (h >> 32));
 }
 
-static int key_cmp(const struct index_link *n, uint32_t parent,
+static int key_cmp(const struct sidecar_node *n, uint32_t parent,
 		   uint64_t call_site, uint64_t callee)
 {
 	if (n->parent != parent)
@@ -265,7 +267,7 @@ static uint32_t index_lookup(const struct sidecar *sc, uint32_t parent,
 	i = ix->buckets[key_hash(parent, call_site, callee) & ix->mask];
 
 	while (i != INDEX_NONE) {
-		int c = key_cmp(&ix->links[i], parent, call_site, callee);
+		int c = key_cmp(&sc->nodes[i], parent, call_site, callee);
 
 		ix->comparisons++;
 		if (!c)
@@ -302,7 +304,7 @@ static int index_insert(struct sidecar *sc, uint32_t i, uint32_t *first)
 	}
 	root = &ix->buckets[key_hash(n->parent, n->call_site, n->callee) & ix->mask];
 	for (at = *root; at != INDEX_NONE;) {
-		int c = key_cmp(&ix->links[at], n->parent, n->call_site, n->callee);
+		int c = key_cmp(&sc->nodes[at], n->parent, n->call_site, n->callee);
 
 		ix->comparisons++;
 		if (!c) {
@@ -316,7 +318,6 @@ static int index_insert(struct sidecar *sc, uint32_t i, uint32_t *first)
 		at = c < 0 ? ix->links[at].right : ix->links[at].left;
 	}
 	ix->links[i] = (struct index_link){
-		.call_site = n->call_site, .callee = n->callee, .parent = n->parent,
 		.left = INDEX_NONE, .right = INDEX_NONE, .height = 1,
 	};
 	if (!depth)
