@@ -98,32 +98,55 @@ static int find_reps(const struct profile *p, size_t *rep)
 	return 0;
 }
 
-/* The suffixes symbol r absorbs, its own first (a renamed clone), as
- * ".constprop.0, .cold"; NULL when r absorbs nothing and is no clone. */
-static char *suffixes(const struct profile *p, const size_t *rep, size_t r)
+/* The suffixes of the symbols in group[0..n) (those r absorbs, in index
+ * order, r among them), as ".constprop.0, .cold"; NULL when out of memory. */
+static char *suffixes(const struct profile *p, const size_t *group, size_t n)
 {
-	size_t n = 1, i, len;
+	size_t len = 1, i, k;
 	char *out, *at;
 
-	for (i = 0; i < p->nsyms; i++)
-		if (rep[i] == r)
-			n += strlen(p->syms[i].name) + 2;
-	if (!(out = malloc(n)))
+	for (i = 0; i < n; i++)
+		len += strlen(p->syms[group[i]].name) + 2;
+	if (!(out = malloc(len)))
 		return NULL;
 	at = out;
 	*at = '\0';
-	for (i = 0; i < p->nsyms; i++) {
-		if (rep[i] != r || !(len = match_clone_base(p->syms[i].name, NULL, 0)))
+	for (i = 0; i < n; i++) {
+		const char *name = p->syms[group[i]].name;
+
+		if (!(k = match_clone_base(name, NULL, 0)))
 			continue;
 		if (at != out) {
 			memcpy(at, ", ", 2);
 			at += 2;
 		}
-		n = strlen(p->syms[i].name + len);
-		memcpy(at, p->syms[i].name + len, n + 1);
-		at += n;
+		len = strlen(name + k);
+		memcpy(at, name + k, len + 1);
+		at += len;
 	}
 	return out;
+}
+
+/*
+ * group[start[r]..start[r + 1]): the symbols whose rep is r, in index
+ * order: a counting sort, so that finding each group's members costs one
+ * pass over the symbols, not one per group (20,000 functions: seconds).
+ */
+static void group_by_rep(size_t nsyms, const size_t *rep, size_t *start, size_t *group)
+{
+	size_t i;
+
+	memset(start, 0, (nsyms + 1) * sizeof(*start));
+	for (i = 0; i < nsyms; i++)
+		start[rep[i] + 1]++;
+	for (i = 0; i < nsyms; i++)
+		start[i + 1] += start[i];
+	for (i = 0; i < nsyms; i++)
+		group[start[rep[i]]++] = i;
+	/* start[r] now ends group r: shift back to where each one starts */
+	for (i = nsyms; i > 0; i--)
+		start[i] = start[i - 1];
+	start[0] = 0;
 }
 
 /* r's new name and print name: the base's, with what it absorbed. */
@@ -200,27 +223,30 @@ int profile_merge_clones(struct profile *p)
 	size_t nsyms = p->nsyms, i, j, n, na, changed = 0;
 	size_t *rep = malloc((nsyms + 1) * sizeof(*rep));
 	size_t *newi = malloc((nsyms + 1) * sizeof(*newi));
+	size_t *start = malloc((nsyms + 1) * sizeof(*start));
+	size_t *group = malloc((nsyms + 1) * sizeof(*group));
 	struct arc_key *keys = malloc((p->narcs + 1) * sizeof(*keys));
 	unsigned char *drop = calloc(p->narcs + 1, 1);
 	char **notes = calloc(nsyms + 1, sizeof(*notes));
 	int ret = -1;
 
-	if (!rep || !newi || !keys || !drop || !notes) {
+	if (!rep || !newi || !start || !group || !keys || !drop || !notes) {
 		error("out of memory");
 		goto out;
 	}
 	if (find_reps(p, rep) < 0)
 		goto out;
+	group_by_rep(nsyms, rep, start, group);
 	/* Every allocation before the first change: on failure p is intact. */
 	for (i = 0; i < nsyms; i++) {
 		int absorbs;
 
 		if (rep[i] != i)
 			continue;
-		absorbs = is_real(&p->syms[i]) && match_clone_base(p->syms[i].name, NULL, 0);
-		for (j = 0; !absorbs && j < nsyms; j++)
-			absorbs = rep[j] == i && j != i;
-		if (absorbs && !(notes[i] = suffixes(p, rep, i))) {
+		absorbs = (is_real(&p->syms[i]) && match_clone_base(p->syms[i].name, NULL, 0)) ||
+			  start[i + 1] - start[i] > 1;
+		if (absorbs && !(notes[i] = suffixes(p, group + start[i],
+						     start[i + 1] - start[i]))) {
 			error("out of memory");
 			goto out;
 		}
@@ -296,6 +322,8 @@ out:
 	free(drop);
 	free(rep);
 	free(newi);
+	free(start);
+	free(group);
 	free(keys);
 	return ret;
 }
