@@ -19,6 +19,7 @@
 #include "diff/profile.h"
 #include "utils/addrsearch.h"
 #include "utils/error.h"
+#include "utils/fixed.h"
 #include "utils/banned.h"
 
 #define UNKNOWN_NAME "[unknown]"
@@ -530,63 +531,16 @@ static int line_put(struct line *l, const char *s, size_t n)
 	return 0;
 }
 
-__attribute__((format(printf, 2, 3)))
-static int line_printf(struct line *l, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	for (;;) {
-		size_t room = l->alloc - l->len;
-
-		va_start(ap, fmt);
-		n = vsnprintf(l->s ? l->s + l->len : NULL, room, fmt, ap);
-		va_end(ap);
-		if (n < 0)
-			return -1;
-		if ((size_t)n < room) {
-			l->len += (size_t)n;
-			return 0;
-		}
-		if (line_reserve(l, (size_t)n) < 0)
-			return -1;
-	}
-}
-
-/*
- * " %W.2f" of a non-negative v, as printf writes it, without printf: a
+/* " %W.2f" of v, as printf writes it, without printf (utils/fixed.h): a
  * million-row report spends a third of its time in printf's exact decimal
- * conversion.  v * 100 is rounded to the nearest integer; where it lies so
- * near a half that the multiplication's rounding could decide, printf
- * does it.
- */
+ * conversion. */
 static int line_fixed2(struct line *l, double v, int width)
 {
-	char digits[32];
-	size_t n = sizeof(digits);
-	double r = v * 100.0, fl;
-	uint64_t k;
-
-	if (!(v >= 0.0 && r < 1e15))
-		return line_printf(l, " %*.2f", width, v);
-	fl = floor(r);
-	if (fabs(r - fl - 0.5) < 1e-9 + r * 1e-15)
-		return line_printf(l, " %*.2f", width, v);
-	k = (uint64_t)fl + (r - fl > 0.5);
-	digits[--n] = (char)('0' + k % 10);
-	digits[--n] = (char)('0' + k / 10 % 10);
-	digits[--n] = '.';
-	k /= 100;
-	do {
-		digits[--n] = (char)('0' + k % 10);
-		k /= 10;
-	} while (k);
-	if (line_reserve(l, (size_t)width + sizeof(digits)) < 0)
+	if (line_reserve(l, FIXED_MAX + 1) < 0)
 		return -1;
 	l->s[l->len++] = ' ';
-	for (size_t w = sizeof(digits) - n; w < (size_t)width; w++)
-		l->s[l->len++] = ' ';
-	return line_put(l, digits + n, sizeof(digits) - n);
+	l->len += fixed_format(l->s + l->len, v, width, 2);
+	return 0;
 }
 
 /* Write the line and start the next one. */

@@ -27,6 +27,7 @@
 #include <string.h>
 #include "diff/print.h"
 #include "utils/error.h"
+#include "utils/fixed.h"
 #include "utils/banned.h"
 
 struct cg_ctx {
@@ -43,6 +44,10 @@ struct cg_ctx {
 };
 
 #define NONE ((size_t)-1)
+/* "%6.6s %6.6s " and "%6.6s %5.5s " of empty strings: the blank index and
+ * %-time columns before an arc's or member's times. */
+#define BLANK_6_6 "              "
+#define BLANK_6_5 "             "
 
 static int is_cycle(const struct diff_entry *e)
 {
@@ -148,6 +153,17 @@ static const char *diff_cell(char *buf, size_t n, int64_t calls, int64_t self, i
 	return buf;
 }
 
+/* Two time columns after `lead` (blank columns): "%ws.2f %wc.2f" without
+ * printf's exact conversion (utils/fixed.h), a large share of a big call
+ * graph's printing. */
+static void times_columns(FILE *out, const char *lead, double self, int ws, double child, int wc)
+{
+	fputs(lead, out);
+	fixed_print(out, self, ws, 2);
+	fputc(' ', out);
+	fixed_print(out, child, wc, 2);
+}
+
 /* The calls columns of a function's own line (primary or cycle member). */
 static void calls_columns(FILE *out, const struct diff_entry *e, int extended)
 {
@@ -185,9 +201,8 @@ static void arc_line(FILE *out, const struct cg_ctx *c, const struct diff_arc *a
 		if (inner)
 			fprintf(out, "%6.6s %6.6s %8.8s %9.9s", "", "", "", "");
 		else
-			fprintf(out, "%6.6s %6.6s %8.2f %9.2f", "", "",
-				a->time_sec[0] - a->time_sec[1],
-				a->child_time_sec[0] - a->child_time_sec[1]);
+			times_columns(out, BLANK_6_6, a->time_sec[0] - a->time_sec[1], 8,
+				      a->child_time_sec[0] - a->child_time_sec[1], 9);
 		fprintf(out, " %9s %9s %9lld       ",
 			calls_cell(c1, sizeof(c1), a->present[0], a->count[0], 0),
 			calls_cell(c2, sizeof(c2), a->present[1], a->count[1], 0),
@@ -197,11 +212,9 @@ static void arc_line(FILE *out, const struct cg_ctx *c, const struct diff_arc *a
 				     : "%6.6s %5.5s %7.7s %7.7s %7lld %7.7s     ",
 			"", "", "", "", (long long)a->count_diff, "");
 	} else {
-		fprintf(out, po->bsd ? "%6.6s %5.5s %7.2f %11.2f %7lld/%-7lld     "
-				     : "%6.6s %5.5s %7.2f %7.2f %7lld/%-7lld     ",
-			"", "", a->time_sec[0] - a->time_sec[1],
-			a->child_time_sec[0] - a->child_time_sec[1],
-			(long long)a->count_diff, (long long)denom);
+		times_columns(out, BLANK_6_5, a->time_sec[0] - a->time_sec[1], 7,
+			      a->child_time_sec[0] - a->child_time_sec[1], po->bsd ? 11 : 7);
+		fprintf(out, " %7lld/%-7lld     ", (long long)a->count_diff, (long long)denom);
 	}
 	print_ref(out, c, other);
 	fputc('\n', out);
@@ -215,14 +228,12 @@ static void primary_line(FILE *out, const struct cg_ctx *c, size_t i)
 	char buf[32];
 
 	snprintf(buf, sizeof(buf), "[%d]", c->index[i]);
-	if (po->extended)
-		fprintf(out, "%-6.6s %6.1f %8.2f %9.2f", buf, pct,
-			e->side[0].prop_self_sec - e->side[1].prop_self_sec,
-			e->side[0].prop_child_sec - e->side[1].prop_child_sec);
-	else
-		fprintf(out, po->bsd ? "%-6.6s %5.1f %7.2f %11.2f" : "%-6.6s %5.1f %7.2f %7.2f",
-			buf, pct, e->side[0].prop_self_sec - e->side[1].prop_self_sec,
-			e->side[0].prop_child_sec - e->side[1].prop_child_sec);
+	fprintf(out, "%-6.6s ", buf);
+	fixed_print(out, pct, po->extended ? 6 : 5, 1);
+	times_columns(out, " ", e->side[0].prop_self_sec - e->side[1].prop_self_sec,
+		      po->extended ? 8 : 7,
+		      e->side[0].prop_child_sec - e->side[1].prop_child_sec,
+		      po->extended ? 9 : po->bsd ? 11 : 7);
 	calls_columns(out, e, po->extended);
 	fputs(po->extended ? "   " : " ", out);
 	print_ref(out, c, i);
@@ -252,10 +263,9 @@ static int member_lines(FILE *out, const struct cg_ctx *c, const struct diff_ent
 		double child = e->side[0].prop_child_sec - e->side[1].prop_child_sec;
 
 		if (c->po->extended)
-			fprintf(out, "%6.6s %6.6s %8.2f %9.2f", "", "", self, child);
+			times_columns(out, BLANK_6_6, self, 8, child, 9);
 		else
-			fprintf(out, c->po->bsd ? "%6.6s %5.5s %7.2f %11.2f" : "%6.6s %5.5s %7.2f %7.2f",
-				"", "", self, child);
+			times_columns(out, BLANK_6_5, self, 7, child, c->po->bsd ? 11 : 7);
 		calls_columns(out, e, c->po->extended);
 		fputs(c->po->extended ? "       " : "     ", out);
 		print_ref(out, c, m[i]);

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include "diff/print.h"
 #include "utils/error.h"
+#include "utils/fixed.h"
 #include "utils/banned.h"
 
 /* gprof's SI table (hist.c), for the per-call unit. */
@@ -89,14 +90,22 @@ int print_classic_flat(FILE *out, const struct diff *d, const struct diff_print_
 		char ratio[32];
 
 		cum += fabs(e->self_diff);
-		fprintf(out, po->bsd ? "%5.1f %10.2f %8.2f" : "%6.2f %9.2f %8.2f",
-			e->impact, cum, e->self_diff);
-		if (any_calls(e))
-			fprintf(out, " %8lld %8.2f %8.2f  ", (long long)e->calls_diff,
-				si[scale].scale * print_per_call_diff(e, 0),
-				si[scale].scale * print_per_call_diff(e, 1));
-		else
+		/* the numbers without printf (utils/fixed.h): most of a big
+		 * profile's printing time otherwise */
+		fixed_print(out, e->impact, po->bsd ? 5 : 6, po->bsd ? 1 : 2);
+		fputc(' ', out);
+		fixed_print(out, cum, po->bsd ? 10 : 9, 2);
+		fputc(' ', out);
+		fixed_print(out, e->self_diff, 8, 2);
+		if (any_calls(e)) {
+			fprintf(out, " %8lld ", (long long)e->calls_diff);
+			fixed_print(out, si[scale].scale * print_per_call_diff(e, 0), 8, 2);
+			fputc(' ', out);
+			fixed_print(out, si[scale].scale * print_per_call_diff(e, 1), 8, 2);
+			fputs("  ", out);
+		} else {
 			fprintf(out, " %8.8s %8.8s %8.8s  ", "", "", "");
+		}
 		fprintf(out, "%s%s%s%s\n", print_ratio_cell(ratio, sizeof(ratio), e, po),
 			po->ratio ? " " : "", e->print_name, print_noise_mark(e, po));
 	}
