@@ -439,6 +439,14 @@ int cmd_diff(struct egprof_opts *o)
 			goto out;
 		diff_assess(&d);
 	}
+	/* exact call counts from the sidecars, when both sides have them:
+	 * threaded gmon counts lose arcs (doc/diff.md) */
+	if (callpath_exact_calls_load(&(struct callpath_side){ sides[0].sum[0], sides[0].files,
+				      sides[0].nfiles, sides[0].label },
+				      &(struct callpath_side){ sides[1].sum[0], sides[1].files,
+				      sides[1].nfiles, sides[1].label }, &d) != 0)
+		goto out;
+	diff_assess(&d);
 
 	if (o->format != TABLE_TEXT) {
 		/* the results instead of the text, on stdout (doc/formats.md) */
