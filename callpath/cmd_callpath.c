@@ -332,35 +332,29 @@ int callpath_graph_times_load(const struct egprof_opts *o,
 	if (!o->gml_path && !o->dot_path && !o->graphml_path)
 		return 0;
 	for (int i = 0; i < nsides && i < 2; i++) {
-		const struct callpath_side *s = &sides[i];
-		char *const *gmons = s->gmon_files ? s->gmon_files : s->p->gmon_files;
-		size_t n = s->gmon_files ? s->ngmon : s->p->ngmon, missing = n;
-		struct callpath_symopts so = { 0, 0, NULL };	/* names only */
 		struct callpath_model *m = NULL;
-		struct sidecar *sc = NULL;
-		char err[4200], source[4200];
 		int bad;
 
 		if (nsides == 1 && o->callpath_file) {
+			struct callpath_symopts so = { 0, 0, NULL };	/* names only */
+			struct sidecar *sc = NULL;
+			char err[4200];
+
 			if (sidecar_read(o->callpath_file, &sc, err, sizeof(err)) < 0) {
 				error("%s", err);
 				return 1;
 			}
-			snprintf(source, sizeof(source), "%s", o->callpath_file);
-		} else if (callpath_sum_read(gmons, n, &sc, &missing) < 0) {
-			return 1;
-		} else {
-			snprintf(source, sizeof(source), "%s%s", n ? gmons[0] : "gmon.out",
-				 SIDECAR_SUFFIX);
-		}
-		if (!sc || missing != n) {	/* no sidecars: gprof's numbers */
+			bad = model_of(sc, o->callpath_file, sides[i].p, &so, &m) < 0;
 			sidecar_free(sc);
-			continue;
+			if (bad)
+				return 1;
+		} else if (side_model(&sides[i], &m) < 0) {
+			return 1;
 		}
-		bad = model_of(sc, source, s->p, &so, &m) < 0 ||
-		      callpath_arcs_build(m, &t->arcs[i]) < 0;
+		if (!m)		/* no sidecars: gprof's numbers */
+			continue;
+		bad = callpath_arcs_build(m, &t->arcs[i]) < 0;
 		callpath_model_free(m);
-		sidecar_free(sc);
 		if (bad)
 			return 1;
 		t->gm.timed[i] = t->arcs[i]->timed;
