@@ -18,6 +18,7 @@
 #include "callpath/sidecar.h"
 #include "callpath/stale.h"
 #include "callpath/sum.h"
+#include "diff/diff.h"
 #include "diff/profile.h"
 #include "gprof-ext/options.h"
 #include "export/callpath_export.h"
@@ -247,6 +248,68 @@ out:
 	return ret;
 }
 
+/* One side's calls per function name (names borrowed from m). */
+static int model_calls(const struct callpath_model *m, uint64_t **counts)
+{
+	*counts = calloc(m->nr_names ? m->nr_names : 1, sizeof(**counts));
+	if (!*counts)
+		return error("out of memory");
+	for (uint32_t i = 0; i < m->nr_frames; i++)
+		(*counts)[m->frames[i].attributed] += m->frames[i].count +
+						      m->frames[i].recursive;
+	return 0;
+}
+
+/* One side's sidecars named through its profile; *m NULL without them. */
+static int side_model(const struct callpath_side *s, struct callpath_model **m)
+{
+	char *const *gmons = s->gmon_files ? s->gmon_files : s->p->gmon_files;
+	size_t n = s->gmon_files ? s->ngmon : s->p->ngmon, missing = n;
+	struct callpath_symopts so = { 0, 0, NULL };	/* names only */
+	struct sidecar *sc = NULL;
+	char source[4200];
+	int ret;
+
+	*m = NULL;
+	if (callpath_sum_read(gmons, n, &sc, &missing) < 0)
+		return -1;
+	if (!sc || missing != n) {
+		sidecar_free(sc);
+		return 0;
+	}
+	snprintf(source, sizeof(source), "%s%s", n ? gmons[0] : "gmon.out", SIDECAR_SUFFIX);
+	ret = model_of(sc, source, s->p, &so, m);
+	sidecar_free(sc);
+	return ret;
+}
+
+int callpath_exact_calls_load(const struct callpath_side *a,
+			      const struct callpath_side *b, struct diff *d)
+{
+	struct callpath_model *m[2] = { NULL, NULL };
+	uint64_t *counts[2] = { NULL, NULL };
+	int ret = 1;
+
+	if (side_model(a, &m[0]) < 0 || (m[0] && side_model(b, &m[1]) < 0))
+		goto out;
+	if (!m[0] || !m[1]) {
+		ret = 0;	/* gmon's counts, with their tolerance */
+		goto out;
+	}
+	for (int s = 0; s < 2; s++)
+		if (model_calls(m[s], &counts[s]) < 0)
+			goto out;
+	for (int s = 0; s < 2; s++)
+		diff_set_exact_calls(d, s, m[s]->names, counts[s], m[s]->nr_names);
+	ret = 0;
+out:
+	for (int s = 0; s < 2; s++) {
+		free(counts[s]);
+		callpath_model_free(m[s]);
+	}
+	return ret;
+}
+
 static double graph_arc_seconds(const void *ctx, int side, const char *caller,
 				const char *callee)
 {
@@ -269,35 +332,29 @@ int callpath_graph_times_load(const struct egprof_opts *o,
 	if (!o->gml_path && !o->dot_path && !o->graphml_path)
 		return 0;
 	for (int i = 0; i < nsides && i < 2; i++) {
-		const struct callpath_side *s = &sides[i];
-		char *const *gmons = s->gmon_files ? s->gmon_files : s->p->gmon_files;
-		size_t n = s->gmon_files ? s->ngmon : s->p->ngmon, missing = n;
-		struct callpath_symopts so = { 0, 0, NULL };	/* names only */
 		struct callpath_model *m = NULL;
-		struct sidecar *sc = NULL;
-		char err[4200], source[4200];
 		int bad;
 
 		if (nsides == 1 && o->callpath_file) {
+			struct callpath_symopts so = { 0, 0, NULL };	/* names only */
+			struct sidecar *sc = NULL;
+			char err[4200];
+
 			if (sidecar_read(o->callpath_file, &sc, err, sizeof(err)) < 0) {
 				error("%s", err);
 				return 1;
 			}
-			snprintf(source, sizeof(source), "%s", o->callpath_file);
-		} else if (callpath_sum_read(gmons, n, &sc, &missing) < 0) {
-			return 1;
-		} else {
-			snprintf(source, sizeof(source), "%s%s", n ? gmons[0] : "gmon.out",
-				 SIDECAR_SUFFIX);
-		}
-		if (!sc || missing != n) {	/* no sidecars: gprof's numbers */
+			bad = model_of(sc, o->callpath_file, sides[i].p, &so, &m) < 0;
 			sidecar_free(sc);
-			continue;
+			if (bad)
+				return 1;
+		} else if (side_model(&sides[i], &m) < 0) {
+			return 1;
 		}
-		bad = model_of(sc, source, s->p, &so, &m) < 0 ||
-		      callpath_arcs_build(m, &t->arcs[i]) < 0;
+		if (!m)		/* no sidecars: gprof's numbers */
+			continue;
+		bad = callpath_arcs_build(m, &t->arcs[i]) < 0;
 		callpath_model_free(m);
-		sidecar_free(sc);
 		if (bad)
 			return 1;
 		t->gm.timed[i] = t->arcs[i]->timed;

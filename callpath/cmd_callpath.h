@@ -39,6 +39,19 @@ int callpath_cmd_diff(const struct egprof_opts *o, const struct callpath_side *a
 		      const struct callpath_side *b);
 
 /*
+ * Exact call counts for the diff's call-count evidence: when both sides
+ * have call-path sidecars beside every gmon file, each function's calls as
+ * the sidecars count them (count + recursive over every context of it:
+ * gprof's calls+recursive), given to diff_set_exact_calls() for both
+ * sides.  Without sidecars on either side, nothing.  Then diff_assess().
+ * 0, or 1 after reporting an error (a sidecar that cannot be read, or one
+ * left from another run or binary).
+ */
+struct diff;
+int callpath_exact_calls_load(const struct callpath_side *a,
+			      const struct callpath_side *b, struct diff *d);
+
+/*
  * Measured time per arc for the graph exports (gml/graph.h's struct
  * graph_measured): for each side with call-path sidecars (every gmon file
  * has one, or --callpath=FILE for a single profile) with samples, the arcs'

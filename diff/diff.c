@@ -483,6 +483,45 @@ long diff_find(const struct diff *d, const char *name)
 	return -1;
 }
 
+struct exact_name {
+	const char *name;
+	uint64_t count;
+};
+
+static int exact_name_cmp(const void *l, const void *r)
+{
+	return strcmp(((const struct exact_name *)l)->name,
+		      ((const struct exact_name *)r)->name);
+}
+
+void diff_set_exact_calls(struct diff *d, int side, char *const *names,
+			  const uint64_t *counts, size_t n)
+{
+	struct exact_name *by = n ? calloc(n, sizeof(*by)) : NULL;
+	size_t i;
+
+	if (n && !by)
+		return; /* out of memory: the evidence stays on gmon's counts */
+	for (i = 0; i < n; i++)
+		by[i] = (struct exact_name){ names[i], counts[i] };
+	if (n)
+		qsort(by, n, sizeof(*by), exact_name_cmp);
+	for (i = 0; i < d->nentries; i++) {
+		struct diff_side_sym *ss = &d->entries[i].side[side];
+		const struct profile_sym *ps;
+		struct exact_name key, *hit;
+
+		if (!ss->present || ss->sym < 0 || (d->entries[i].flags & PSYM_CYCLE))
+			continue;
+		ps = &d->prof[side]->syms[ss->sym];
+		key.name = ps->print_name ? ps->print_name : ps->name;
+		hit = n ? bsearch(&key, by, n, sizeof(*by), exact_name_cmp) : NULL;
+		ss->has_exact_calls = 1;
+		ss->exact_calls = hit ? hit->count : 0;
+	}
+	free(by);
+}
+
 void diff_release(struct diff *d)
 {
 	size_t i;

@@ -102,6 +102,12 @@ struct diff_side_sym {
 	double prop_child_sec; /* call graph's "children", seconds */
 	uint64_t calls;      /* calls from others (gprof's "called") */
 	uint64_t self_calls; /* recursive calls (gprof's "+N") */
+	int has_exact_calls; /* exact_calls holds this side's call-path
+				sidecar count (diff_set_exact_calls) */
+	uint64_t exact_calls; /* calls of the function counted by the
+				sidecars, recursive calls included (gprof's
+				calls+recursive): exact in threaded runs,
+				where gmon's counts lose arcs */
 	double run_var;      /* variance (seconds^2) of this side's self
 				seconds from run to run, measured across
 				repeated runs (of the same rank); 0 when
@@ -230,6 +236,17 @@ void diff_sort(struct diff *d);
 /* The noise verdicts (diff/noise.h) and the evidence (diff/evidence.h) of
  * every entry, again: after noise_set_runs(), or a change of d->opts. */
 void diff_assess(struct diff *d);
+
+/*
+ * Exact call counts for one side (from its call-path sidecars): counts[k]
+ * for the function gprof prints as names[k].  Every entry of that side
+ * present in its binary takes the count of its print name (0 when the
+ * sidecars recorded no call of it), so call-count evidence reads the exact
+ * counts when both sides have them (diff/evidence.h).  Call diff_assess()
+ * afterwards.
+ */
+void diff_set_exact_calls(struct diff *d, int side, char *const *names,
+			  const uint64_t *counts, size_t n);
 
 /* The name of a sort key, or -1 for an unknown name. */
 int diff_sort_parse(const char *name);

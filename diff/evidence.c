@@ -4,9 +4,27 @@
 #include "diff/evidence.h"
 #include "utils/banned.h"
 
+int evidence_calls_exact(const struct diff_entry *e)
+{
+	return e->side[DIFF_BASE].has_exact_calls && e->side[DIFF_SECOND].has_exact_calls;
+}
+
+/* The counts the evidence compares: the sidecars' exact ones when both
+ * sides have them (they win over gmon's lossy threaded counts), else
+ * gmon's. */
+void evidence_call_counts(const struct diff_entry *e, uint64_t *a, uint64_t *b)
+{
+	int exact = evidence_calls_exact(e);
+
+	*a = exact ? e->side[DIFF_BASE].exact_calls : e->side[DIFF_BASE].calls;
+	*b = exact ? e->side[DIFF_SECOND].exact_calls : e->side[DIFF_SECOND].calls;
+}
+
 static void calls_evidence(const struct diff *d, struct diff_entry *e)
 {
-	uint64_t a = e->side[DIFF_BASE].calls, b = e->side[DIFF_SECOND].calls;
+	uint64_t a, b;
+
+	evidence_call_counts(e, &a, &b);
 
 	e->calls_factor = 0;
 	if (a == b) {
@@ -109,8 +127,9 @@ void evidence_apply(struct diff *d)
 
 const char *evidence_calls_text(char *buf, size_t n, const struct diff_entry *e)
 {
-	uint64_t a = e->side[DIFF_BASE].calls, b = e->side[DIFF_SECOND].calls;
+	uint64_t a, b;
 
+	evidence_call_counts(e, &a, &b);
 	if (!a && b)
 		snprintf(buf, n, "calls new");
 	else if (a && !b)

@@ -10,7 +10,11 @@
  *    single-threaded run, so a count that changed by calls_factor (default
  *    1.5) or more is a change in its own right even at equal time (a batch
  *    size change: 594 -> 9,493 calls).  The factor is also the tolerance for
- *    threaded runs, whose gmon counts lose arcs.
+ *    threaded runs without sidecars, whose gmon counts lose arcs.  When
+ *    both sides have call-path sidecars (diff_set_exact_calls), their
+ *    exact counts (calls+recursive) are compared instead, with the same
+ *    factor as gmon's exact single-threaded counts: in a threaded run
+ *    they win over gmon's, which still print in the gprof columns.
  *  - evidence_sec: |excess_sec| (self_diff beyond a run-wide speed
  *    change, diff/noise.h), or the time the call-count change implies
  *    when larger: max side self seconds * (1 - 1/factor) (the time a
@@ -34,5 +38,12 @@ void evidence_apply(struct diff *d);
  * "x16" (16 times the calls), "/16" (a 16th), "x0->5" style cases give
  * "new" / "gone".  buf of at least 32 bytes. */
 const char *evidence_calls_text(char *buf, size_t n, const struct diff_entry *e);
+
+/* Both sides' counts are the sidecars' exact ones. */
+int evidence_calls_exact(const struct diff_entry *e);
+
+/* The two counts the calls evidence compares (baseline, second): the
+ * sidecars' when evidence_calls_exact(), else gmon's "called". */
+void evidence_call_counts(const struct diff_entry *e, uint64_t *a, uint64_t *b);
 
 #endif

@@ -28,12 +28,14 @@ static void time_clause(FILE *out, const struct diff_entry *e, const char **sep)
 static void calls_clause(FILE *out, const struct diff_entry *e, const char **sep)
 {
 	char buf[48];
+	uint64_t a, b;
 
 	if (e->calls_evidence != CALLS_CHANGED)
 		return;
-	fprintf(out, "%s%s (%llu -> %llu)", *sep, evidence_calls_text(buf, sizeof(buf), e),
-		(unsigned long long)e->side[DIFF_BASE].calls,
-		(unsigned long long)e->side[DIFF_SECOND].calls);
+	evidence_call_counts(e, &a, &b);
+	fprintf(out, "%s%s (%s%llu -> %llu)", *sep, evidence_calls_text(buf, sizeof(buf), e),
+		evidence_calls_exact(e) ? "sidecar: " : "",
+		(unsigned long long)a, (unsigned long long)b);
 	*sep = "; ";
 }
 

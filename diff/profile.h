@@ -35,6 +35,8 @@ enum profile_sym_flag {
 enum profile_input {
 	PROFILE_HAS_HIST = 1 << 0, /* gmon had a histogram */
 	PROFILE_HAS_CG = 1 << 1,   /* gmon had call-graph arcs */
+	PROFILE_ARCS_FILTERED = 1 << 2, /* -k specs dropped arcs as upstream
+					   read them: arcs[] is not the file's */
 };
 
 struct profile_sym {

@@ -305,7 +305,10 @@ static int check_belongs(const struct side *s, const struct profile *p)
 		return error("%s: does not belong to '%s': none of its %.0f samples "
 			     "falls in a function of the binary",
 			     s->operand, s->binary, p->total_ticks);
-	if ((p->input & PROFILE_HAS_CG) && p->narcs == 0 && !any_calls)
+	/* after -k the arcs left say nothing of the file's: its raw arcs
+	 * were checked before upstream read it (gprof-ext/gmon_owner.h) */
+	if ((p->input & PROFILE_HAS_CG) && !(p->input & PROFILE_ARCS_FILTERED) &&
+	    p->narcs == 0 && !any_calls)
 		return error("%s: does not belong to '%s': none of its calls "
 			     "connects two functions of the binary", s->operand, s->binary);
 	return 0;
@@ -439,6 +442,14 @@ int cmd_diff(struct egprof_opts *o)
 			goto out;
 		diff_assess(&d);
 	}
+	/* exact call counts from the sidecars, when both sides have them:
+	 * threaded gmon counts lose arcs (doc/diff.md) */
+	if (callpath_exact_calls_load(&(struct callpath_side){ sides[0].sum[0], sides[0].files,
+				      sides[0].nfiles, sides[0].label },
+				      &(struct callpath_side){ sides[1].sum[0], sides[1].files,
+				      sides[1].nfiles, sides[1].label }, &d) != 0)
+		goto out;
+	diff_assess(&d);
 
 	if (o->format != TABLE_TEXT) {
 		/* the results instead of the text, on stdout (doc/formats.md) */

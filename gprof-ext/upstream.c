@@ -311,6 +311,17 @@ static double histogram_ticks(void)
 	return total;
 }
 
+/* What upstream read (enum profile_input).  Arc specs (-k FROM/TO, -q or
+ * -Q with FROM/TO) that name functions of the binary make upstream drop
+ * arcs as it reads them, so the profile's arcs are not the file's:
+ * PROFILE_ARCS_FILTERED. */
+static unsigned input_flags(void)
+{
+	return ((gmon_input & INPUT_HISTOGRAM) ? PROFILE_HAS_HIST : 0) |
+	       ((gmon_input & INPUT_CALL_GRAPH) ? PROFILE_HAS_CG : 0) |
+	       (syms[INCL_ARCS].len || syms[EXCL_ARCS].len ? PROFILE_ARCS_FILTERED : 0);
+}
+
 int upstream_current_profile(struct profile **out)
 {
 	struct profile *p = profile_new();
@@ -322,8 +333,7 @@ int upstream_current_profile(struct profile **out)
 		return error("out of memory");
 	p->binary = xstrdup_or_null(a_out_name);
 	p->hz = (double)hz;
-	p->input = ((gmon_input & INPUT_HISTOGRAM) ? PROFILE_HAS_HIST : 0) |
-		   ((gmon_input & INPUT_CALL_GRAPH) ? PROFILE_HAS_CG : 0);
+	p->input = input_flags();
 	p->total_ticks = histogram_ticks();
 	p->print_ticks = print_time;
 	if (num_histograms > 0) {
@@ -507,8 +517,7 @@ static int serialize_counts(char **buf, size_t *len)
 	h.hz = (double)hz;
 	h.total_ticks = histogram_ticks();
 	h.print_ticks = print_time;
-	h.input = ((gmon_input & INPUT_HISTOGRAM) ? PROFILE_HAS_HIST : 0) |
-		  ((gmon_input & INPUT_CALL_GRAPH) ? PROFILE_HAS_CG : 0);
+	h.input = input_flags();
 	if (num_histograms > 0) {
 		h.hist_lowpc = histograms[0].lowpc;
 		h.hist_highpc = histograms[0].highpc;

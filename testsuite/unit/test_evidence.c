@@ -153,6 +153,76 @@ static void test_evidence__calls_text_says_how_the_second_run_compares(void **st
 	assert_string_equal(evidence_calls_text(buf, sizeof(buf), &e), "calls gone");
 }
 
+static void test_evidence__sidecar_exact_counts_win_over_lossy_threaded_gmon_counts(void **state)
+{
+	struct profile *a = fx_new(100), *b = fx_new(100);
+	char *names[] = { "batch", "steady", "main" };
+	uint64_t exact_a[] = { 2000000, 2000000, 1 }, exact_b[] = { 4000000, 2000000, 1 };
+	struct diff d;
+	long i, j;
+	char buf[48];
+
+	(void)state;
+	/* Two threads: glibc's mcount lost calls in the second run, so gmon
+	 * says batch x1.14 (within the tolerance) and steady /1.75 (beyond
+	 * it); the sidecars counted batch x2 and steady unchanged. */
+	fx_sym(a, "batch", NULL, 0, 5, 2000000);
+	fx_sym(b, "batch", NULL, 0, 5, 2283760);
+	fx_sym(a, "steady", NULL, 0, 5, 2000000);
+	fx_sym(b, "steady", NULL, 0, 5, 1142228);
+	fx_sym(a, "main", NULL, 0, 0, 1);
+	fx_sym(b, "main", NULL, 0, 0, 1);
+	fx_sym(a, "unrecorded", NULL, 0, 0, 7);
+	fx_sym(b, "unrecorded", NULL, 0, 0, 7);
+	assert_int_equal(diff_compute(&d, a, b, NULL), 0);
+	i = diff_find(&d, "batch");
+	j = diff_find(&d, "steady");
+	assert_int_equal(d.entries[i].calls_evidence, CALLS_WITHIN);
+	assert_int_equal(d.entries[j].calls_evidence, CALLS_CHANGED);
+
+	diff_set_exact_calls(&d, DIFF_BASE, names, exact_a, 3);
+	diff_set_exact_calls(&d, DIFF_SECOND, names, exact_b, 3);
+	diff_assess(&d);
+	assert_int_equal(evidence_calls_exact(&d.entries[i]), 1);
+	assert_int_equal(d.entries[i].calls_evidence, CALLS_CHANGED);
+	assert_float_equal(d.entries[i].calls_factor, 2.0, 1e-12);
+	assert_int_equal(d.entries[i].significant, 1);
+	assert_string_equal(evidence_calls_text(buf, sizeof(buf), &d.entries[i]), "calls x2");
+	assert_int_equal(d.entries[j].calls_evidence, CALLS_SAME);
+	assert_int_equal(d.entries[j].significant, 0);
+	/* the gprof columns keep gmon's counts */
+	assert_int_equal(d.entries[i].side[DIFF_SECOND].calls, 2283760);
+	assert_int_equal(d.entries[i].calls_diff, 2000000 - 2283760);
+	/* a function the sidecars never saw called has 0 exact calls */
+	assert_int_equal(d.entries[diff_find(&d, "unrecorded")].side[DIFF_BASE].exact_calls, 0);
+	assert_int_equal(d.entries[diff_find(&d, "unrecorded")].calls_evidence, CALLS_SAME);
+	diff_release(&d);
+	profile_free(a);
+	profile_free(b);
+}
+
+static void test_evidence__exact_counts_of_one_side_only_leave_gmon_counts(void **state)
+{
+	struct profile *a = fx_new(100), *b = fx_new(100);
+	char *names[] = { "steady" };
+	uint64_t exact[] = { 2000000 };
+	struct diff d;
+	long j;
+
+	(void)state;
+	fx_sym(a, "steady", NULL, 0, 5, 2000000);
+	fx_sym(b, "steady", NULL, 0, 5, 1142228);
+	assert_int_equal(diff_compute(&d, a, b, NULL), 0);
+	diff_set_exact_calls(&d, DIFF_BASE, names, exact, 1);
+	diff_assess(&d);
+	j = diff_find(&d, "steady");
+	assert_int_equal(evidence_calls_exact(&d.entries[j]), 0);
+	assert_int_equal(d.entries[j].calls_evidence, CALLS_CHANGED); /* gmon's /1.75 */
+	diff_release(&d);
+	profile_free(a);
+	profile_free(b);
+}
+
 static void test_evidence__vanished_callee_is_explained_as_inlined_into_its_caller(void **state)
 {
 	/*
@@ -221,6 +291,8 @@ int main(void)
 		cmocka_unit_test(test_evidence__calls_multiplied_at_equal_time_are_significant),
 		cmocka_unit_test(test_evidence__calls_changed_rows_come_before_time_only_rows),
 		cmocka_unit_test(test_evidence__calls_text_says_how_the_second_run_compares),
+		cmocka_unit_test(test_evidence__sidecar_exact_counts_win_over_lossy_threaded_gmon_counts),
+		cmocka_unit_test(test_evidence__exact_counts_of_one_side_only_leave_gmon_counts),
 		cmocka_unit_test(test_evidence__vanished_callee_is_explained_as_inlined_into_its_caller),
 		cmocka_unit_test(test_evidence__caller_moving_the_same_way_is_not_an_inlining),
 	};
