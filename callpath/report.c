@@ -92,6 +92,36 @@ static int index_grow(uint32_t **index, uint32_t *mask, uint32_t n,
 	return 0;
 }
 
+/*
+ * Room for `n` frames before the first is added: a model built from a
+ * sidecar knows its size (one frame per node at most), and growing a
+ * million-frame index by doubling rehashes every frame about once more.
+ * 0 or -1 (out of memory).
+ */
+static int model_reserve_frames(struct callpath_model *m, uint32_t n)
+{
+	uint32_t size = 64;
+	struct callpath_frame *nf;
+
+	if (m->nr_frames || n <= m->alloc_frames || n >= UINT32_MAX / 4)
+		return 0;	/* nothing to gain, or left to growing */
+	nf = realloc(m->frames, (size_t)n * sizeof(*nf));
+	if (!nf)
+		return -1;
+	m->frames = nf;
+	m->alloc_frames = n;
+	/* the load factor callpath_model_add() keeps: at most one half */
+	while (size < 2 * (n + 1))
+		size *= 2;
+	free(m->frame_index);
+	m->frame_index = malloc((size_t)size * sizeof(*m->frame_index));
+	if (!m->frame_index)
+		return -1;
+	memset(m->frame_index, 0xff, (size_t)size * sizeof(*m->frame_index));
+	m->frame_mask = size - 1;
+	return 0;
+}
+
 static uint32_t name_hash_of(const struct callpath_model *m, uint32_t i)
 {
 	return str_hash(m->names[i]);
@@ -420,7 +450,8 @@ int callpath_model_build(const struct sidecar *sc, const struct profile *p,
 		goto oom;
 	map = malloc(((size_t)sc->nr_nodes + 1) * sizeof(*map));
 	order = malloc(((size_t)sc->nr_nodes + 1) * sizeof(*order));
-	if (!map || !order || sidecar_depth_first(sc, order) < 0)
+	if (!map || !order || sidecar_depth_first(sc, order) < 0 ||
+	    model_reserve_frames(m, sc->nr_nodes) < 0)
 		goto oom;
 	for (uint32_t k = 0; k < sc->nr_nodes; k++) {
 		uint32_t i = order[k];

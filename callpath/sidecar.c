@@ -366,6 +366,17 @@ static int index_rehash(struct sidecar *sc)
 	free(ix->buckets);
 	ix->buckets = buckets;
 	ix->mask = size - 1;
+	/* links for every node now (a decoded sidecar's million at once),
+	 * not by doubling in index_insert() */
+	if (sc->nr_nodes > ix->alloc) {
+		struct index_link *links = realloc(ix->links,
+						   (size_t)sc->nr_nodes * sizeof(*links));
+
+		if (!links)
+			return -1;
+		ix->links = links;
+		ix->alloc = sc->nr_nodes;
+	}
 	ix->nr = 0;
 	while (ix->nr < nr)
 		if (index_insert(sc, ix->nr, &first) < 0)
