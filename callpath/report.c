@@ -648,23 +648,42 @@ static int cmp_funcs(const void *pa, const void *pb, void *ctx)
 	return c ? c : strcmp(rc->m->names[a], rc->m->names[b]);
 }
 
-/* A function's paths: most self time first (with samples), then most calls. */
-static int cmp_frames_by_text(const void *pa, const void *pb, void *ctx)
-{
-	const struct report_ctx *rc = ctx;
-	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
-	const struct callpath_frame *fa = &rc->m->frames[a];
-	const struct callpath_frame *fb = &rc->m->frames[b];
-	int c = 0;
+/*
+ * A function's paths: most self time first (with samples), then most
+ * calls, then path text.  Sorted as keys copied out of the frames: a
+ * function with a million paths compares each about 20 times, and every
+ * comparison reading the frames and three per-frame arrays at random cost
+ * a cache miss each.
+ */
+struct path_key {
+	uint64_t samples, incl;	/* both 0 without samples */
+	uint64_t calls;		/* count and folded recursive calls */
+	uint32_t rank;		/* path text's place in strcmp order */
+	uint32_t frame;
+};
 
-	if (rc->timed) {
-		c = cmp_u64_desc(fa->samples, fb->samples);
-		if (!c)
-			c = cmp_u64_desc(rc->incl[a], rc->incl[b]);
-	}
+static void path_key_set(struct path_key *k, const struct report_ctx *rc,
+			 uint32_t i)
+{
+	const struct callpath_frame *f = &rc->m->frames[i];
+
+	k->samples = rc->timed ? f->samples : 0;
+	k->incl = rc->timed ? rc->incl[i] : 0;
+	k->calls = f->count + rc->rec[i];
+	k->rank = rc->rank[i];
+	k->frame = i;
+}
+
+static int cmp_path_keys(const void *pa, const void *pb)
+{
+	const struct path_key *a = pa, *b = pb;
+	int c = cmp_u64_desc(a->samples, b->samples);
+
 	if (!c)
-		c = cmp_u64_desc(fa->count + rc->rec[a], fb->count + rc->rec[b]);
-	return c ? c : cmp_u64_desc(rc->rank[b], rc->rank[a]);
+		c = cmp_u64_desc(a->incl, b->incl);
+	if (!c)
+		c = cmp_u64_desc(a->calls, b->calls);
+	return c ? c : cmp_u64_desc(b->rank, a->rank);
 }
 
 /* Siblings in the tree: most time (inclusive, with samples), then most
@@ -818,11 +837,17 @@ static int print_profile(FILE *out, struct report_ctx *c, const uint32_t *funcs,
 	const struct callpath_model *m = c->m;
 	struct line l = { NULL, 0, 0 };
 	struct pathcache pc = { NULL, NULL, 0, { NULL, 0, 0 } };
+	struct path_key *keys = NULL;	/* one function's paths at a time */
+	uint32_t most = 0;
 	int ret = 0;
 
 	pc.frames = malloc(((size_t)m->nr_frames + 1) * sizeof(*pc.frames));
 	pc.off = calloc((size_t)m->nr_frames + 1, sizeof(*pc.off));
-	if (!pc.frames || !pc.off) {
+	for (uint32_t k = 0; k < nfuncs; k++)
+		if (first[funcs[k] + 1] - first[funcs[k]] > most)
+			most = first[funcs[k] + 1] - first[funcs[k]];
+	keys = malloc(((size_t)most + 1) * sizeof(*keys));
+	if (!pc.frames || !pc.off || !keys) {
 		ret = -1;
 		goto out;
 	}
@@ -841,7 +866,11 @@ static int print_profile(FILE *out, struct report_ctx *c, const uint32_t *funcs,
 		uint32_t *by_func = frames_by_func + first[fn];
 		uint64_t calls = c->func_calls[fn], samples = c->func_samples[fn];
 
-		qsort_r(by_func, n, sizeof(*by_func), cmp_frames_by_text, (void *)c);
+		for (uint32_t j = 0; j < n; j++)
+			path_key_set(&keys[j], c, by_func[j]);
+		qsort(keys, n, sizeof(*keys), cmp_path_keys);
+		for (uint32_t j = 0; j < n; j++)
+			by_func[j] = keys[j].frame;
 		fprintf(out, "%s: %" PRIu64 " call%s, %u path%s", m->names[fn],
 			calls, calls == 1 ? "" : "s", n, n == 1 ? "" : "s");
 		if (c->timed)
@@ -878,6 +907,7 @@ out:
 	free(pc.frames);
 	free(pc.off);
 	free(pc.text.s);
+	free(keys);
 	return ret ? -1 : 0;
 }
 
