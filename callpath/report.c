@@ -674,9 +674,11 @@ static void path_key_set(struct path_key *k, const struct report_ctx *rc,
 	k->frame = i;
 }
 
-static int cmp_path_keys(const void *pa, const void *pb)
+static int cmp_path_keys(const void *pa, const void *pb, void *ctx)
 {
-	const struct path_key *a = pa, *b = pb;
+	const struct path_key *keys = ctx;
+	const struct path_key *a = &keys[*(const uint32_t *)pa];
+	const struct path_key *b = &keys[*(const uint32_t *)pb];
 	int c = cmp_u64_desc(a->samples, b->samples);
 
 	if (!c)
@@ -866,11 +868,13 @@ static int print_profile(FILE *out, struct report_ctx *c, const uint32_t *funcs,
 		uint32_t *by_func = frames_by_func + first[fn];
 		uint64_t calls = c->func_calls[fn], samples = c->func_samples[fn];
 
-		for (uint32_t j = 0; j < n; j++)
+		for (uint32_t j = 0; j < n; j++) {
 			path_key_set(&keys[j], c, by_func[j]);
-		qsort(keys, n, sizeof(*keys), cmp_path_keys);
+			by_func[j] = j;
+		}
+		qsort_r(by_func, n, sizeof(*by_func), cmp_path_keys, keys);
 		for (uint32_t j = 0; j < n; j++)
-			by_func[j] = keys[j].frame;
+			by_func[j] = keys[by_func[j]].frame;
 		fprintf(out, "%s: %" PRIu64 " call%s, %u path%s", m->names[fn],
 			calls, calls == 1 ? "" : "s", n, n == 1 ? "" : "s");
 		if (c->timed)
