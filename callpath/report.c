@@ -18,6 +18,7 @@
 #include "callpath/sidecar.h"
 #include "diff/profile.h"
 #include "utils/addrsearch.h"
+#include "utils/bigalloc.h"
 #include "utils/error.h"
 #include "utils/banned.h"
 
@@ -105,7 +106,8 @@ static int model_reserve_frames(struct callpath_model *m, uint32_t n)
 
 	if (m->nr_frames || n <= m->alloc_frames || n >= UINT32_MAX / 4)
 		return 0;	/* nothing to gain, or left to growing */
-	nf = realloc(m->frames, (size_t)n * sizeof(*nf));
+	nf = m->frames ? realloc(m->frames, (size_t)n * sizeof(*nf))
+		       : bigalloc((size_t)n * sizeof(*nf));
 	if (!nf)
 		return -1;
 	m->frames = nf;
@@ -114,7 +116,7 @@ static int model_reserve_frames(struct callpath_model *m, uint32_t n)
 	while (size < 2 * (n + 1))
 		size *= 2;
 	free(m->frame_index);
-	m->frame_index = malloc((size_t)size * sizeof(*m->frame_index));
+	m->frame_index = bigalloc((size_t)size * sizeof(*m->frame_index));
 	if (!m->frame_index)
 		return -1;
 	memset(m->frame_index, 0xff, (size_t)size * sizeof(*m->frame_index));
