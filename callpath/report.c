@@ -18,6 +18,7 @@
 #include "callpath/sidecar.h"
 #include "diff/profile.h"
 #include "utils/addrsearch.h"
+#include "utils/bigalloc.h"
 #include "utils/error.h"
 #include "utils/fixed.h"
 #include "utils/banned.h"
@@ -90,6 +91,37 @@ static int index_grow(uint32_t **index, uint32_t *mask, uint32_t n,
 	free(*index);
 	*index = ni;
 	*mask = size - 1;
+	return 0;
+}
+
+/*
+ * Room for `n` frames before the first is added: a model built from a
+ * sidecar knows its size (one frame per node at most), and growing a
+ * million-frame index by doubling rehashes every frame about once more.
+ * 0 or -1 (out of memory).
+ */
+static int model_reserve_frames(struct callpath_model *m, uint32_t n)
+{
+	uint32_t size = 64;
+	struct callpath_frame *nf;
+
+	if (m->nr_frames || n <= m->alloc_frames || n >= UINT32_MAX / 4)
+		return 0;	/* nothing to gain, or left to growing */
+	nf = m->frames ? realloc(m->frames, (size_t)n * sizeof(*nf))
+		       : bigalloc((size_t)n * sizeof(*nf));
+	if (!nf)
+		return -1;
+	m->frames = nf;
+	m->alloc_frames = n;
+	/* the load factor callpath_model_add() keeps: at most one half */
+	while (size < 2 * (n + 1))
+		size *= 2;
+	free(m->frame_index);
+	m->frame_index = bigalloc((size_t)size * sizeof(*m->frame_index));
+	if (!m->frame_index)
+		return -1;
+	memset(m->frame_index, 0xff, (size_t)size * sizeof(*m->frame_index));
+	m->frame_mask = size - 1;
 	return 0;
 }
 
@@ -421,7 +453,8 @@ int callpath_model_build(const struct sidecar *sc, const struct profile *p,
 		goto oom;
 	map = malloc(((size_t)sc->nr_nodes + 1) * sizeof(*map));
 	order = malloc(((size_t)sc->nr_nodes + 1) * sizeof(*order));
-	if (!map || !order || sidecar_depth_first(sc, order) < 0)
+	if (!map || !order || sidecar_depth_first(sc, order) < 0 ||
+	    model_reserve_frames(m, sc->nr_nodes) < 0)
 		goto oom;
 	for (uint32_t k = 0; k < sc->nr_nodes; k++) {
 		uint32_t i = order[k];
@@ -571,23 +604,44 @@ static int cmp_funcs(const void *pa, const void *pb, void *ctx)
 	return c ? c : strcmp(rc->m->names[a], rc->m->names[b]);
 }
 
-/* A function's paths: most self time first (with samples), then most calls. */
-static int cmp_frames_by_text(const void *pa, const void *pb, void *ctx)
-{
-	const struct report_ctx *rc = ctx;
-	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
-	const struct callpath_frame *fa = &rc->m->frames[a];
-	const struct callpath_frame *fb = &rc->m->frames[b];
-	int c = 0;
+/*
+ * A function's paths: most self time first (with samples), then most
+ * calls, then path text.  Sorted as keys copied out of the frames: a
+ * function with a million paths compares each about 20 times, and every
+ * comparison reading the frames and three per-frame arrays at random cost
+ * a cache miss each.
+ */
+struct path_key {
+	uint64_t samples, incl;	/* both 0 without samples */
+	uint64_t calls;		/* count and folded recursive calls */
+	uint32_t rank;		/* path text's place in strcmp order */
+	uint32_t frame;
+};
 
-	if (rc->timed) {
-		c = cmp_u64_desc(fa->samples, fb->samples);
-		if (!c)
-			c = cmp_u64_desc(rc->incl[a], rc->incl[b]);
-	}
+static void path_key_set(struct path_key *k, const struct report_ctx *rc,
+			 uint32_t i)
+{
+	const struct callpath_frame *f = &rc->m->frames[i];
+
+	k->samples = rc->timed ? f->samples : 0;
+	k->incl = rc->timed ? rc->incl[i] : 0;
+	k->calls = f->count + rc->rec[i];
+	k->rank = rc->rank[i];
+	k->frame = i;
+}
+
+static int cmp_path_keys(const void *pa, const void *pb, void *ctx)
+{
+	const struct path_key *keys = ctx;
+	const struct path_key *a = &keys[*(const uint32_t *)pa];
+	const struct path_key *b = &keys[*(const uint32_t *)pb];
+	int c = cmp_u64_desc(a->samples, b->samples);
+
 	if (!c)
-		c = cmp_u64_desc(fa->count + rc->rec[a], fb->count + rc->rec[b]);
-	return c ? c : cmp_u64_desc(rc->rank[b], rc->rank[a]);
+		c = cmp_u64_desc(a->incl, b->incl);
+	if (!c)
+		c = cmp_u64_desc(a->calls, b->calls);
+	return c ? c : cmp_u64_desc(b->rank, a->rank);
 }
 
 /* Siblings in the tree: most time (inclusive, with samples), then most
@@ -741,11 +795,17 @@ static int print_profile(FILE *out, struct report_ctx *c, const uint32_t *funcs,
 	const struct callpath_model *m = c->m;
 	struct line l = { NULL, 0, 0 };
 	struct pathcache pc = { NULL, NULL, 0, { NULL, 0, 0 } };
+	struct path_key *keys = NULL;	/* one function's paths at a time */
+	uint32_t most = 0;
 	int ret = 0;
 
 	pc.frames = malloc(((size_t)m->nr_frames + 1) * sizeof(*pc.frames));
 	pc.off = calloc((size_t)m->nr_frames + 1, sizeof(*pc.off));
-	if (!pc.frames || !pc.off) {
+	for (uint32_t k = 0; k < nfuncs; k++)
+		if (first[funcs[k] + 1] - first[funcs[k]] > most)
+			most = first[funcs[k] + 1] - first[funcs[k]];
+	keys = malloc(((size_t)most + 1) * sizeof(*keys));
+	if (!pc.frames || !pc.off || !keys) {
 		ret = -1;
 		goto out;
 	}
@@ -764,7 +824,13 @@ static int print_profile(FILE *out, struct report_ctx *c, const uint32_t *funcs,
 		uint32_t *by_func = frames_by_func + first[fn];
 		uint64_t calls = c->func_calls[fn], samples = c->func_samples[fn];
 
-		qsort_r(by_func, n, sizeof(*by_func), cmp_frames_by_text, (void *)c);
+		for (uint32_t j = 0; j < n; j++) {
+			path_key_set(&keys[j], c, by_func[j]);
+			by_func[j] = j;
+		}
+		qsort_r(by_func, n, sizeof(*by_func), cmp_path_keys, keys);
+		for (uint32_t j = 0; j < n; j++)
+			by_func[j] = keys[by_func[j]].frame;
 		fprintf(out, "%s: %" PRIu64 " call%s, %u path%s", m->names[fn],
 			calls, calls == 1 ? "" : "s", n, n == 1 ? "" : "s");
 		if (c->timed)
@@ -801,6 +867,7 @@ out:
 	free(pc.frames);
 	free(pc.off);
 	free(pc.text.s);
+	free(keys);
 	return ret ? -1 : 0;
 }
 

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "utils/infile.h"
+#include "utils/bigalloc.h"
 #include "utils/banned.h"
 
 static int fail(char *err, size_t errlen, const char *fmt, ...)
@@ -87,7 +88,7 @@ int infile_read_all(const char *path, unsigned char **bufp, size_t *lenp,
 		close(fd);
 		return fail(err, errlen, "%s: too large", path);
 	}
-	buf = malloc((size_t)size + 1);
+	buf = bigalloc((size_t)size + 1);
 	if (!buf) {
 		close(fd);
 		return fail(err, errlen, "%s: out of memory", path);
