@@ -169,6 +169,10 @@ static int side_folded(const struct callpath_side *s, int required,
 	char source[4200];
 	int ret = -1;
 
+	if (s->model && *s->model) {
+		m = *s->model;
+		goto build;
+	}
 	if (!required) {
 		/* only look: a side without sidecars turns the feature off */
 		if (callpath_sum_read(gmons, n, &sc, &missing) < 0)
@@ -182,8 +186,12 @@ static int side_folded(const struct callpath_side *s, int required,
 	} else if (load_sidecar(NULL, gmons, n, &sc, source, sizeof(source)) < 0) {
 		return -1;
 	}
-	if (model_of(sc, source, s->p, &so, &m) < 0 ||
-	    folded_build(m, FOLDED_CALLS_GPROF, &sp->calls) < 0)
+	if (model_of(sc, source, s->p, &so, &m) < 0)
+		goto out;
+	if (s->model)
+		*s->model = m;
+build:
+	if (folded_build(m, FOLDED_CALLS_GPROF, &sp->calls) < 0)
 		goto out;
 	sp->hz = m->hz;
 	if ((m->sampling & SIDECAR_SAMPLING_SELF) &&
@@ -191,7 +199,8 @@ static int side_folded(const struct callpath_side *s, int required,
 		goto out;
 	ret = 0;
 out:
-	callpath_model_free(m);
+	if (!s->model || *s->model != m)
+		callpath_model_free(m);
 	sidecar_free(sc);
 	return ret;
 }
@@ -271,6 +280,10 @@ static int side_model(const struct callpath_side *s, struct callpath_model **m)
 	int ret;
 
 	*m = NULL;
+	if (s->model && *s->model) {
+		*m = *s->model;
+		return 0;
+	}
 	if (callpath_sum_read(gmons, n, &sc, &missing) < 0)
 		return -1;
 	if (!sc || missing != n) {
@@ -280,7 +293,20 @@ static int side_model(const struct callpath_side *s, struct callpath_model **m)
 	snprintf(source, sizeof(source), "%s%s", n ? gmons[0] : "gmon.out", SIDECAR_SUFFIX);
 	ret = model_of(sc, source, s->p, &so, m);
 	sidecar_free(sc);
+	if (ret < 0) {
+		callpath_model_free(*m);
+		*m = NULL;
+	} else if (s->model) {
+		*s->model = *m;
+	}
 	return ret;
+}
+
+/* A model from side_model(), given back: freed unless the side keeps it. */
+static void side_model_release(const struct callpath_side *s, struct callpath_model *m)
+{
+	if (!s->model)
+		callpath_model_free(m);
 }
 
 int callpath_exact_calls_load(const struct callpath_side *a,
@@ -303,10 +329,10 @@ int callpath_exact_calls_load(const struct callpath_side *a,
 		diff_set_exact_calls(d, s, m[s]->names, counts[s], m[s]->nr_names);
 	ret = 0;
 out:
-	for (int s = 0; s < 2; s++) {
+	for (int s = 0; s < 2; s++)
 		free(counts[s]);
-		callpath_model_free(m[s]);
-	}
+	side_model_release(a, m[0]);
+	side_model_release(b, m[1]);
 	return ret;
 }
 
@@ -354,7 +380,10 @@ int callpath_graph_times_load(const struct egprof_opts *o,
 		if (!m)		/* no sidecars: gprof's numbers */
 			continue;
 		bad = callpath_arcs_build(m, &t->arcs[i]) < 0;
-		callpath_model_free(m);
+		if (nsides == 1 && o->callpath_file)
+			callpath_model_free(m);
+		else
+			side_model_release(&sides[i], m);
 		if (bad)
 			return 1;
 		t->gm.timed[i] = t->arcs[i]->timed;

@@ -29,6 +29,11 @@ struct callpath_side {
 	char *const *gmon_files;
 	size_t ngmon;
 	const char *label;
+	/* Where the side's model is kept once built, so that the diff's exact
+	 * call counts, graph times and path tables read a million-node sidecar
+	 * once, not three times (NULL: built and freed at each use; else the
+	 * caller frees *model with callpath_model_free()). */
+	struct callpath_model **model;
 };
 
 /* After the diff tables: when both sides have sidecars, the path

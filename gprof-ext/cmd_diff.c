@@ -23,6 +23,7 @@
 #include "gml/graph_cli.h"
 #include "export/diff_export.h"
 #include "callpath/cmd_callpath.h"
+#include "callpath/report.h"
 #include "utils/error.h"
 #include "utils/outfile.h"
 #include "utils/banned.h"
@@ -357,6 +358,7 @@ int cmd_diff(struct egprof_opts *o)
 	struct diff d;
 	struct diff_opts dopts = DIFF_OPTS_INIT;
 	int status = 1, have_diff = 0, s;
+	struct callpath_model *models[DIFF_NSIDES] = { NULL, NULL }; /* sidecars, read once */
 	const char *argv0 = o->argv[0];
 
 	memset(sides, 0, sizeof(sides));
@@ -445,9 +447,9 @@ int cmd_diff(struct egprof_opts *o)
 	/* exact call counts from the sidecars, when both sides have them:
 	 * threaded gmon counts lose arcs (doc/diff.md) */
 	if (callpath_exact_calls_load(&(struct callpath_side){ sides[0].sum[0], sides[0].files,
-				      sides[0].nfiles, sides[0].label },
+				      sides[0].nfiles, sides[0].label, &models[0] },
 				      &(struct callpath_side){ sides[1].sum[0], sides[1].files,
-				      sides[1].nfiles, sides[1].label }, &d) != 0)
+				      sides[1].nfiles, sides[1].label, &models[1] }, &d) != 0)
 		goto out;
 	diff_assess(&d);
 
@@ -481,8 +483,8 @@ exports:
 		/* the differential graph splits a callee's change between its
 		 * callers by the measured paths when both sides have sidecars */
 		struct callpath_side cs[2] = {
-			{ sides[0].sum[0], sides[0].files, sides[0].nfiles, sides[0].label },
-			{ sides[1].sum[0], sides[1].files, sides[1].nfiles, sides[1].label },
+			{ sides[0].sum[0], sides[0].files, sides[0].nfiles, sides[0].label, &models[0] },
+			{ sides[1].sum[0], sides[1].files, sides[1].nfiles, sides[1].label, &models[1] },
 		};
 		struct callpath_graph_times gt;
 		int bad = callpath_graph_times_load(o, cs, 2, &gt) != 0 ||
@@ -496,9 +498,9 @@ exports:
 	}
 	/* call paths of both sides, when they have sidecars (callpath/cmd_callpath.h) */
 	if (callpath_cmd_diff(o, &(struct callpath_side){ sides[0].sum[0], sides[0].files,
-			      sides[0].nfiles, sides[0].label },
+			      sides[0].nfiles, sides[0].label, &models[0] },
 			      &(struct callpath_side){ sides[1].sum[0], sides[1].files,
-			      sides[1].nfiles, sides[1].label }) != 0)
+			      sides[1].nfiles, sides[1].label, &models[1] }) != 0)
 		goto out;
 	status = 0;
 out:
@@ -521,8 +523,10 @@ out:
 	}
 	if (have_diff)
 		diff_release(&d);
-	for (s = 0; s < DIFF_NSIDES; s++)
+	for (s = 0; s < DIFF_NSIDES; s++) {
+		callpath_model_free(models[s]);
 		side_release(&sides[s]);
+	}
 	cmdline_release(&cl);
 	return status;
 }
