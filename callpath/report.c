@@ -20,7 +20,7 @@
 #include "utils/addrsearch.h"
 #include "utils/bigalloc.h"
 #include "utils/error.h"
-#include "utils/fixed.h"
+#include "utils/line.h"
 #include "utils/banned.h"
 
 #define UNKNOWN_NAME "[unknown]"
@@ -529,58 +529,12 @@ struct report_ctx {
 	size_t *name_len;	/* per name index: strlen */
 };
 
-/*
- * One output line, assembled before it is written: a million-row report
- * spends most of its time in stdio's per-call locking and formatting
- * otherwise.
- */
-struct line {
-	char *s;
-	size_t len, alloc;
-};
-
-static int line_reserve(struct line *l, size_t n)
-{
-	size_t na;
-	char *ns;
-
-	if (l->len + n + 1 <= l->alloc)
-		return 0;
-	na = 2 * (l->len + n + 1);
-	ns = realloc(l->s, na);
-	if (!ns)
-		return -1;
-	l->s = ns;
-	l->alloc = na;
-	return 0;
-}
-
-static int line_put(struct line *l, const char *s, size_t n)
-{
-	if (line_reserve(l, n) < 0)
-		return -1;
-	memcpy(l->s + l->len, s, n);
-	l->len += n;
-	return 0;
-}
-
-/* " %W.2f" of v, as printf writes it, without printf (utils/fixed.h): a
+/* " %W.2f" of v, as printf writes it, without printf (utils/line.h): a
  * million-row report spends a third of its time in printf's exact decimal
  * conversion. */
 static int line_fixed2(struct line *l, double v, int width)
 {
-	if (line_reserve(l, FIXED_MAX + 1) < 0)
-		return -1;
-	l->s[l->len++] = ' ';
-	l->len += fixed_format(l->s + l->len, v, width, 2);
-	return 0;
-}
-
-/* Write the line and start the next one. */
-static void line_flush(struct line *l, FILE *out)
-{
-	fwrite(l->s, 1, l->len, out);
-	l->len = 0;
+	return line_char(l, ' ') | line_fixed(l, v, width, 2);
 }
 
 static double seconds(const struct report_ctx *c, uint64_t samples)
@@ -661,27 +615,18 @@ static int cmp_siblings(const void *pa, const void *pb, void *ctx)
 	return c ? c : strcmp(m->names[fa->site], m->names[fb->site]);
 }
 
-/* v's decimal digits, ending at `end`; returns where they start. */
-static char *u64_text(char *end, uint64_t v)
-{
-	do {
-		*--end = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	return end;
-}
 
 /* A frame's calls as gprof prints a recursive function's, "1+2692536",
  * right-aligned in 12 columns (without printf: see line_fixed2). */
 static int line_calls(struct line *l, const struct report_ctx *c, uint32_t i)
 {
-	char buf[48], *p = u64_text(buf + sizeof(buf), c->rec[i] ? c->rec[i]
+	char buf[48], *p = line_u64_digits(buf + sizeof(buf), c->rec[i] ? c->rec[i]
 								 : c->m->frames[i].count);
 	size_t n;
 
 	if (c->rec[i]) {
 		*--p = '+';
-		p = u64_text(p, c->m->frames[i].count);
+		p = line_u64_digits(p, c->m->frames[i].count);
 	}
 	n = (size_t)(buf + sizeof(buf) - p);
 	if (line_reserve(l, 12 + n) < 0)
@@ -793,8 +738,8 @@ static int print_profile(FILE *out, struct report_ctx *c, const uint32_t *funcs,
 			 uint32_t nfuncs, const uint32_t *first, uint32_t *frames_by_func)
 {
 	const struct callpath_model *m = c->m;
-	struct line l = { NULL, 0, 0 };
-	struct pathcache pc = { NULL, NULL, 0, { NULL, 0, 0 } };
+	struct line l = LINE_INIT;
+	struct pathcache pc = { NULL, NULL, 0, LINE_INIT };
 	struct path_key *keys = NULL;	/* one function's paths at a time */
 	uint32_t most = 0;
 	int ret = 0;
@@ -913,7 +858,7 @@ static int print_tree(FILE *out, struct report_ctx *c)
 	const struct callpath_model *m = c->m;
 	uint32_t *stack = malloc(((size_t)m->nr_frames + 1) * sizeof(*stack));
 	uint32_t sp = 0;
-	struct line l = { NULL, 0, 0 };
+	struct line l = LINE_INIT;
 	int ret = 0;
 
 	if (!stack)
