@@ -44,6 +44,9 @@ struct cg_ctx {
 	/* the text, written a few KiB at a time: fprintf per field was
 	 * most of a big graph's printing */
 	struct line l;
+	/* per entry: diff_name_key of its print name (cmp_primary) and of
+	 * its name (cmp_name) */
+	uint64_t *print_key, *name_key;
 };
 
 #define NONE ((size_t)-1)
@@ -70,9 +73,9 @@ static int64_t self_calls_diff(const struct diff_entry *e)
 
 static int cmp_primary(const void *lp, const void *rp, void *ctx)
 {
-	const struct diff *d = ctx;
-	const struct diff_entry *l = &d->entries[*(const size_t *)lp];
-	const struct diff_entry *r = &d->entries[*(const size_t *)rp];
+	const struct cg_ctx *cc = ctx;
+	size_t il = *(const size_t *)lp, ir = *(const size_t *)rp;
+	const struct diff_entry *l = &cc->d->entries[il], *r = &cc->d->entries[ir];
 	double tl = fabs(total_diff(l)), tr = fabs(total_diff(r));
 	int64_t cl = llabs(l->calls_diff), cr = llabs(r->calls_diff);
 	int c;
@@ -81,8 +84,8 @@ static int cmp_primary(const void *lp, const void *rp, void *ctx)
 		return tl > tr ? -1 : 1;
 	if (cl != cr)
 		return cl > cr ? -1 : 1;
-	c = strcmp(l->print_name, r->print_name);
-	return c ? c : (*(const size_t *)lp < *(const size_t *)rp ? -1 : 1);
+	c = diff_name_cmp(cc->print_key[il], l->print_name, cc->print_key[ir], r->print_name);
+	return c ? c : (il < ir ? -1 : 1);
 }
 
 /* A call of a function to itself, or between two members of one cycle:
@@ -317,7 +320,7 @@ static int member_lines(FILE *out, struct cg_ctx *c, const struct diff_entry *cy
 			if (!is_cycle(&d->entries[i]) && d->entries[i].cycle == cyc->cycle)
 				m[n++] = i;
 	}
-	qsort_r(m, n, sizeof(size_t), cmp_primary, (void *)d);
+	qsort_r(m, n, sizeof(size_t), cmp_primary, c);
 	for (i = 0; i < n; i++) {
 		const struct diff_entry *e = &d->entries[m[i]];
 		double self = e->side[0].prop_self_sec - e->side[1].prop_self_sec;
@@ -373,9 +376,10 @@ static void blurb(FILE *out, int extended)
 
 static int cmp_name(const void *lp, const void *rp, void *ctx)
 {
-	const struct diff *d = ctx;
+	const struct cg_ctx *cc = ctx;
 	size_t l = *(const size_t *)lp, r = *(const size_t *)rp;
-	int c = strcmp(d->entries[l].name, d->entries[r].name);
+	int c = diff_name_cmp(cc->name_key[l], cc->d->entries[l].name, cc->name_key[r],
+			      cc->d->entries[r].name);
 
 	return c ? c : (l < r ? -1 : l > r);
 }
@@ -400,7 +404,7 @@ static int print_index(FILE *out, struct cg_ctx *c, int next_index)
 			continue;
 		sorted[nnames++] = i;
 	}
-	qsort_r(sorted, nnames, sizeof(size_t), cmp_name, (void *)d);
+	qsort_r(sorted, nnames, sizeof(size_t), cmp_name, c);
 	todo = nnames;
 	for (int n = 1; n <= d->ncycles; n++)
 		if (c->cycle_entry[n] >= 0)
@@ -487,12 +491,19 @@ int print_cg(FILE *out, const struct diff *d, const struct diff_print_opts *po)
 	c.cycle_entry = malloc(((size_t)d->ncycles + 1) * sizeof(long));
 	c.first_member = malloc(((size_t)d->ncycles + 1) * sizeof(size_t));
 	c.next_member = malloc((d->nentries + 1) * sizeof(size_t));
+	c.print_key = malloc((d->nentries + 1) * sizeof(uint64_t));
+	c.name_key = malloc((d->nentries + 1) * sizeof(uint64_t));
 	order = malloc((d->nentries + 1) * sizeof(size_t));
 	arcs = malloc((d->narcs + 1) * sizeof(size_t));
 	if (!c.index || !c.first_in || !c.first_out || !c.next_in || !c.next_out ||
-	    !c.cycle_entry || !c.first_member || !c.next_member || !order || !arcs) {
+	    !c.cycle_entry || !c.first_member || !c.next_member || !c.print_key ||
+	    !c.name_key || !order || !arcs) {
 		error("out of memory");
 		goto out;
+	}
+	for (i = 0; i < d->nentries; i++) {
+		c.print_key[i] = diff_name_key(d->entries[i].print_name);
+		c.name_key[i] = diff_name_key(d->entries[i].name);
 	}
 	for (i = 0; i <= (size_t)d->ncycles; i++) {
 		c.cycle_entry[i] = -1;
@@ -525,7 +536,7 @@ int print_cg(FILE *out, const struct diff *d, const struct diff_print_opts *po)
 		if (e->in_graph && (data || po->zeros))
 			order[n++] = i;
 	}
-	qsort_r(order, n, sizeof(size_t), cmp_primary, (void *)d);
+	qsort_r(order, n, sizeof(size_t), cmp_primary, &c);
 	for (i = 0; i < n; i++)
 		c.index[order[i]] = (int)i + 1;
 	c.nprinted = (int)n;
@@ -605,6 +616,8 @@ out:
 	free(c.next_member);
 	free(order);
 	free(arcs);
+	free(c.print_key);
+	free(c.name_key);
 	line_release(&c.l);
 	return ret;
 }
