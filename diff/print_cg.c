@@ -44,9 +44,8 @@ struct cg_ctx {
 	/* the text, written a few KiB at a time: fprintf per field was
 	 * most of a big graph's printing */
 	struct line l;
-	/* per entry: diff_name_key of its print name (cmp_primary) and of
-	 * its name (cmp_name) */
-	uint64_t *print_key, *name_key;
+	/* per entry: diff_name_key of its name (cmp_name) */
+	uint64_t *name_key;
 };
 
 #define NONE ((size_t)-1)
@@ -71,21 +70,55 @@ static int64_t self_calls_diff(const struct diff_entry *e)
 	return (int64_t)e->side[0].self_calls - (int64_t)e->side[1].self_calls;
 }
 
+/* An entry's place in the graph's order, gathered so that sorting reads
+ * one small array instead of entries scattered over megabytes (the sorts
+ * were most of a big graph's time after its printing). */
+struct primary_key {
+	double total;     /* |total difference| */
+	int64_t calls;    /* |calls difference| */
+	uint64_t name;    /* diff_name_key of the print name */
+	size_t entry;
+};
+
+static struct primary_key primary_key_of(const struct diff *d, size_t i)
+{
+	const struct diff_entry *e = &d->entries[i];
+
+	return (struct primary_key){ fabs(total_diff(e)), llabs(e->calls_diff),
+				     diff_name_key(e->print_name), i };
+}
+
+/* By |total difference|, then |calls difference|, then print name. */
 static int cmp_primary(const void *lp, const void *rp, void *ctx)
 {
-	const struct cg_ctx *cc = ctx;
-	size_t il = *(const size_t *)lp, ir = *(const size_t *)rp;
-	const struct diff_entry *l = &cc->d->entries[il], *r = &cc->d->entries[ir];
-	double tl = fabs(total_diff(l)), tr = fabs(total_diff(r));
-	int64_t cl = llabs(l->calls_diff), cr = llabs(r->calls_diff);
+	const struct diff *d = ctx;
+	const struct primary_key *l = lp, *r = rp;
 	int c;
 
-	if (tl != tr)
-		return tl > tr ? -1 : 1;
-	if (cl != cr)
-		return cl > cr ? -1 : 1;
-	c = diff_name_cmp(cc->print_key[il], l->print_name, cc->print_key[ir], r->print_name);
-	return c ? c : (il < ir ? -1 : 1);
+	if (l->total != r->total)
+		return l->total > r->total ? -1 : 1;
+	if (l->calls != r->calls)
+		return l->calls > r->calls ? -1 : 1;
+	c = diff_name_cmp(l->name, d->entries[l->entry].print_name, r->name,
+			  d->entries[r->entry].print_name);
+	return c ? c : (l->entry < r->entry ? -1 : 1);
+}
+
+/* The entries idx[0..n) in the graph's order; 0 or -1 (reported). */
+static int sort_primary(const struct diff *d, size_t *idx, size_t n)
+{
+	struct primary_key *k = malloc((n + 1) * sizeof(*k));
+	size_t i;
+
+	if (!k)
+		return error("out of memory");
+	for (i = 0; i < n; i++)
+		k[i] = primary_key_of(d, idx[i]);
+	qsort_r(k, n, sizeof(*k), cmp_primary, (void *)d);
+	for (i = 0; i < n; i++)
+		idx[i] = k[i].entry;
+	free(k);
+	return 0;
 }
 
 /* A call of a function to itself, or between two members of one cycle:
@@ -320,7 +353,10 @@ static int member_lines(FILE *out, struct cg_ctx *c, const struct diff_entry *cy
 			if (!is_cycle(&d->entries[i]) && d->entries[i].cycle == cyc->cycle)
 				m[n++] = i;
 	}
-	qsort_r(m, n, sizeof(size_t), cmp_primary, c);
+	if (sort_primary(d, m, n) < 0) {
+		free(m);
+		return -1;
+	}
 	for (i = 0; i < n; i++) {
 		const struct diff_entry *e = &d->entries[m[i]];
 		double self = e->side[0].prop_self_sec - e->side[1].prop_self_sec;
@@ -491,18 +527,15 @@ int print_cg(FILE *out, const struct diff *d, const struct diff_print_opts *po)
 	c.cycle_entry = malloc(((size_t)d->ncycles + 1) * sizeof(long));
 	c.first_member = malloc(((size_t)d->ncycles + 1) * sizeof(size_t));
 	c.next_member = malloc((d->nentries + 1) * sizeof(size_t));
-	c.print_key = malloc((d->nentries + 1) * sizeof(uint64_t));
 	c.name_key = malloc((d->nentries + 1) * sizeof(uint64_t));
 	order = malloc((d->nentries + 1) * sizeof(size_t));
 	arcs = malloc((d->narcs + 1) * sizeof(size_t));
 	if (!c.index || !c.first_in || !c.first_out || !c.next_in || !c.next_out ||
-	    !c.cycle_entry || !c.first_member || !c.next_member || !c.print_key ||
-	    !c.name_key || !order || !arcs) {
+	    !c.cycle_entry || !c.first_member || !c.next_member || !c.name_key || !order || !arcs) {
 		error("out of memory");
 		goto out;
 	}
 	for (i = 0; i < d->nentries; i++) {
-		c.print_key[i] = diff_name_key(d->entries[i].print_name);
 		c.name_key[i] = diff_name_key(d->entries[i].name);
 	}
 	for (i = 0; i <= (size_t)d->ncycles; i++) {
@@ -536,7 +569,8 @@ int print_cg(FILE *out, const struct diff *d, const struct diff_print_opts *po)
 		if (e->in_graph && (data || po->zeros))
 			order[n++] = i;
 	}
-	qsort_r(order, n, sizeof(size_t), cmp_primary, &c);
+	if (sort_primary(d, order, n) < 0)
+		goto out;
 	for (i = 0; i < n; i++)
 		c.index[order[i]] = (int)i + 1;
 	c.nprinted = (int)n;
@@ -616,7 +650,6 @@ out:
 	free(c.next_member);
 	free(order);
 	free(arcs);
-	free(c.print_key);
 	free(c.name_key);
 	line_release(&c.l);
 	return ret;
