@@ -507,7 +507,8 @@ static int print_index(FILE *out, struct cg_ctx *c, int next_index)
 		end_line(c, out);
 	}
 	free(sorted);
-	return line_flush(&c->l, out) < 0 && ferror(out) == 0 ? error("out of memory") : 0;
+	line_flush(&c->l, out);
+	return c->l.failed ? error("out of memory") : 0;
 }
 
 int print_cg(FILE *out, const struct diff *d, const struct diff_print_opts *po)
@@ -630,7 +631,8 @@ int print_cg(FILE *out, const struct diff *d, const struct diff_print_opts *po)
 		line_str(&c.l, "-----------------------------------------------\n");
 	}
 	line_char(&c.l, '\n');
-	if (line_flush(&c.l, out) < 0 && !ferror(out)) {
+	line_flush(&c.l, out);
+	if (c.l.failed) {
 		error("out of memory");
 		goto out;
 	}

@@ -60,7 +60,6 @@ int print_classic_flat(FILE *out, const struct diff *d, const struct diff_print_
 	double top = 0, cum = 0;
 	char unit[16];
 	struct line l = LINE_INIT;
-	int ret = 0;
 
 	if (print_flat_order(d, po, &order, &n) < 0)
 		return -1;
@@ -87,7 +86,7 @@ int print_classic_flat(FILE *out, const struct diff *d, const struct diff_print_
 	fprintf(out, "%5.5s %9.9s  %8.8s %8.8s %8.8s %8.8s  %s%-8.8s\n",
 		"time", "seconds", "seconds", "calls", unit, unit,
 		po->ratio ? "2nd/base " : "", "name");
-	for (i = 0; i < n && ret == 0; i++) {
+	for (i = 0; i < n && !l.failed; i++) {
 		const struct diff_entry *e = &d->entries[order[i]];
 		char ratio[32];
 
@@ -118,15 +117,11 @@ int print_classic_flat(FILE *out, const struct diff *d, const struct diff_print_
 		line_str(&l, e->print_name);
 		line_str(&l, print_noise_mark(e, po));
 		line_char(&l, '\n');
-		if (line_flush_over(&l, out, 1 << 15) < 0)
-			ret = -1;
+		line_flush_over(&l, out, 1 << 15);
 	}
-	if (line_flush(&l, out) < 0)
-		ret = -1;
-	line_release(&l);
-	if (ret < 0 && !ferror(out)) {
+	if (line_finish(&l, out) < 0) {
 		free(order);
-		return error("out of memory");
+		return -1;
 	}
 	if (!po->brief)
 		fprintf(out,

@@ -131,7 +131,6 @@ int print_evidence(FILE *out, const struct diff *d, const struct diff_print_opts
 {
 	size_t *order, n, i, shown = 0;
 	struct line l = LINE_INIT;
-	int ret = 0;
 
 	if (!po->noise_marker)
 		return 0;
@@ -139,7 +138,7 @@ int print_evidence(FILE *out, const struct diff *d, const struct diff_print_opts
 		return -1;
 	fprintf(out, "\nEvidence for the significant rows (baseline - second; calls\n"
 		     "baseline -> second):\n\n");
-	for (i = 0; i < n && ret == 0; i++) {
+	for (i = 0; i < n && !l.failed; i++) {
 		const struct diff_entry *e = &d->entries[order[i]];
 		const char *sep = "";
 
@@ -154,15 +153,11 @@ int print_evidence(FILE *out, const struct diff *d, const struct diff_print_opts
 		ranks_clause(&l, d, e, &sep);
 		moved_clause(&l, d, e, &sep);
 		line_char(&l, '\n');
-		if (line_flush_over(&l, out, 1 << 15) < 0)
-			ret = -1;
+		line_flush_over(&l, out, 1 << 15);
 	}
-	if (line_flush(&l, out) < 0)
-		ret = -1;
-	line_release(&l);
-	if (ret < 0 && !ferror(out)) {
+	if (line_finish(&l, out) < 0) {
 		free(order);
-		return error("out of memory");
+		return -1;
 	}
 	if (!shown)
 		fprintf(out, "  none: every difference is within noise.\n");

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "utils/line.h"
 #include "utils/fixed.h"
+#include "utils/error.h"
 #include "utils/banned.h"
 
 int line_reserve(struct line *l, size_t n)
@@ -151,13 +152,22 @@ int line_flush(struct line *l, FILE *out)
 	else if (l->len && fwrite_unlocked(l->s, 1, l->len, out) != l->len)
 		ret = -1;
 	l->len = 0;
-	l->failed = 0;
 	return ret;
 }
 
 int line_flush_over(struct line *l, FILE *out, size_t bytes)
 {
 	return l->len >= bytes || l->failed ? line_flush(l, out) : 0;
+}
+
+int line_finish(struct line *l, FILE *out)
+{
+	int oom;
+
+	line_flush(l, out);
+	oom = l->failed;
+	line_release(l);
+	return oom ? error("out of memory") : 0;
 }
 
 void line_release(struct line *l)

@@ -16,9 +16,10 @@
  *   line_flush(&l, stdout);         writes it, empties l
  *   line_release(&l);
  *
- * Out of memory, an appender returns -1 and the line remembers it: the
- * next line_flush writes nothing and returns -1, so a printer may check
- * once per line instead of once per field.
+ * Out of memory, an appender returns -1 and the line remembers it until
+ * line_release: line_flush then writes nothing and returns -1, so a
+ * printer may check l.failed once per line instead of every field, and
+ * line_finish reports it.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -51,11 +52,15 @@ int line_fixed(struct line *l, double v, int width, int prec);
 int line_fixed_plus(struct line *l, double v, int prec);
 
 /* Write the text and empty the line: 0, or -1 when a write failed or an
- * appender had run out of memory since the last flush (nothing written). */
+ * appender had run out of memory (nothing written). */
 int line_flush(struct line *l, FILE *out);
 /* line_flush once the text holds at least `bytes`: many short lines per
  * fwrite. */
 int line_flush_over(struct line *l, FILE *out, size_t bytes);
+/* The end of a report's text: written (a write error shows in ferror(out),
+ * for whoever closes it), and the line released.  0, or -1 when an
+ * appender had run out of memory (reported). */
+int line_finish(struct line *l, FILE *out);
 void line_release(struct line *l);
 
 /* v's decimal digits, ending at `end`; returns where they start (at most

@@ -12,4 +12,4 @@ testsuite/unit/test_infile: testsuite/unit/test_infile.o utils/infile.o
 testsuite/unit/test_printable: testsuite/unit/test_printable.o utils/printable.o
 testsuite/unit/test_progress: testsuite/unit/test_progress.o $(UTILS_OBJS)
 testsuite/unit/test_fixed: testsuite/unit/test_fixed.o utils/fixed.o
-testsuite/unit/test_line: testsuite/unit/test_line.o utils/line.o utils/fixed.o
+testsuite/unit/test_line: testsuite/unit/test_line.o utils/line.o utils/fixed.o utils/error.o

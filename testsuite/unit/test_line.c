@@ -134,7 +134,9 @@ static void test_line__flush_writes_the_text_and_empties_the_line(void **state)
 	line_release(&l);
 }
 
-static void test_line__a_failed_append_fails_the_flush_once(void **state)
+/* Out of memory once, the line writes nothing more, and line_finish says
+ * so: a report is never silently cut. */
+static void test_line__a_failed_append_stops_the_text_and_is_reported(void **state)
 {
 	struct line l = LINE_INIT;
 	char *out = NULL;
@@ -143,18 +145,25 @@ static void test_line__a_failed_append_fails_the_flush_once(void **state)
 
 	(void)state;
 	assert_non_null(f);
+	line_str(&l, "kept\n");
+	assert_int_equal(line_flush(&l, f), 0);
 	line_str(&l, "lost");
 	/* a reservation no allocator grants */
 	assert_int_equal(line_reserve(&l, SIZE_MAX / 2), -1);
 	assert_int_equal(line_put(&l, "x", SIZE_MAX / 2), -1);
+	assert_true(l.failed);
 	assert_int_equal(line_flush(&l, f), -1);
-	line_str(&l, "kept");
-	assert_int_equal(line_flush(&l, f), 0);
+	line_str(&l, "after");
+	assert_int_equal(line_flush(&l, f), -1);
+	assert_int_equal(line_finish(&l, f), -1);
+	assert_null(l.s);
+	/* released: usable again */
+	line_str(&l, "again\n");
+	assert_int_equal(line_finish(&l, f), 0);
 	fclose(f);
-	assert_int_equal(size, 4);
-	assert_memory_equal(out, "kept", 4);
+	assert_int_equal(size, 11);
+	assert_memory_equal(out, "kept\nagain\n", 11);
 	free(out);
-	line_release(&l);
 }
 
 int main(void)
@@ -164,7 +173,7 @@ int main(void)
 		cmocka_unit_test(test_line__fixed_and_signed_fixed_are_printfs),
 		cmocka_unit_test(test_line__strings_are_padded_as_printf_pads_them),
 		cmocka_unit_test(test_line__flush_writes_the_text_and_empties_the_line),
-		cmocka_unit_test(test_line__a_failed_append_fails_the_flush_once),
+		cmocka_unit_test(test_line__a_failed_append_stops_the_text_and_is_reported),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
