@@ -7,22 +7,32 @@
 #include <stdlib.h>
 #include "diff/print.h"
 #include "utils/error.h"
+#include "utils/fixed.h"
+#include "utils/line.h"
 #include "utils/banned.h"
 
-static const char *seconds_cell(char *buf, size_t n, const struct diff_side_sym *s)
+/* " %9s" of the side's self seconds ("%.2f"), "---" without samples. */
+static void seconds_cell(struct line *l, const struct diff_side_sym *s)
 {
-	if (!s->has_samples)
-		return "---";
-	snprintf(buf, n, "%.2f", s->self_sec);
-	return buf;
+	char buf[FIXED_MAX];
+
+	line_char(l, ' ');
+	if (!s->has_samples) {
+		line_pad(l, "---", 9);
+		return;
+	}
+	fixed_format(buf, s->self_sec, 0, 2);
+	line_pad(l, buf, 9);
 }
 
-static const char *calls_cell(char *buf, size_t n, const struct diff_side_sym *s)
+/* " %8s" of the side's calls, "-" without call counts. */
+static void calls_cell(struct line *l, const struct diff_side_sym *s)
 {
+	line_char(l, ' ');
 	if (!s->has_calls)
-		return "-";
-	snprintf(buf, n, "%llu", (unsigned long long)s->calls);
-	return buf;
+		line_pad(l, "-", 8);
+	else
+		line_uint(l, s->calls, 8);
 }
 
 /* The difference of the two printed seconds, so that a row never reads
@@ -30,11 +40,11 @@ static const char *calls_cell(char *buf, size_t n, const struct diff_side_sym *s
  * their exact difference, but not always to the same digit. */
 static double printed(const struct diff_side_sym *s)
 {
-	char buf[64];
+	char buf[FIXED_MAX];
 
 	if (!s->has_samples)
 		return 0;
-	snprintf(buf, sizeof(buf), "%.2f", s->self_sec);
+	fixed_format(buf, s->self_sec, 0, 2);
 	return strtod(buf, NULL);
 }
 
@@ -46,6 +56,7 @@ static double shown_diff(const struct diff_entry *e)
 int print_extended_flat(FILE *out, const struct diff *d, const struct diff_print_opts *po)
 {
 	size_t *order, n, i;
+	struct line l = LINE_INIT;
 
 	if (print_flat_order(d, po, &order, &n) < 0)
 		return -1;
@@ -56,17 +67,36 @@ int print_extended_flat(FILE *out, const struct diff *d, const struct diff_print
 	fprintf(out, "%7s %9s %9s %9s %8s %8s %8s  %-3s%s  %s\n",
 		"impact", "seconds", "seconds", "seconds", "calls", "calls", "calls", "+ -",
 		po->ratio ? "  % of +self" : "", "name");
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n && !l.failed; i++) {
 		const struct diff_entry *e = &d->entries[order[i]];
 		const struct diff_side_sym *a = &e->side[DIFF_BASE], *b = &e->side[DIFF_SECOND];
-		char s1[32], s2[32], c1[32], c2[32], ratio[32];
+		char ratio[32];
 
-		fprintf(out, "%7.2f %9s %9s %9.2f %8s %8s %8lld  %c%c %s  %s%s\n",
-			e->impact, seconds_cell(s1, sizeof(s1), a), seconds_cell(s2, sizeof(s2), b),
-			shown_diff(e), calls_cell(c1, sizeof(c1), a), calls_cell(c2, sizeof(c2), b),
-			(long long)e->calls_diff, a->present ? 'X' : '.', b->present ? 'X' : '.',
-			po->ratio ? print_ratio_cell(ratio, sizeof(ratio), e, po) : "",
-			e->print_name, print_noise_mark(e, po));
+		/* "%7.2f %9s %9s %9.2f %8s %8s %8lld  %c%c %s  %s%s\n", without
+		 * printf (utils/line.h) */
+		line_fixed(&l, e->impact, 7, 2);
+		seconds_cell(&l, a);
+		seconds_cell(&l, b);
+		line_char(&l, ' ');
+		line_fixed(&l, shown_diff(e), 9, 2);
+		calls_cell(&l, a);
+		calls_cell(&l, b);
+		line_char(&l, ' ');
+		line_int(&l, e->calls_diff, 8);
+		line_spaces(&l, 2);
+		line_char(&l, a->present ? 'X' : '.');
+		line_char(&l, b->present ? 'X' : '.');
+		line_char(&l, ' ');
+		line_str(&l, po->ratio ? print_ratio_cell(ratio, sizeof(ratio), e, po) : "");
+		line_spaces(&l, 2);
+		line_str(&l, e->print_name);
+		line_str(&l, print_noise_mark(e, po));
+		line_char(&l, '\n');
+		line_flush_over(&l, out, 1 << 15);
+	}
+	if (line_finish(&l, out) < 0) {
+		free(order);
+		return -1;
 	}
 	if (!po->brief)
 		fprintf(out,
