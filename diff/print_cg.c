@@ -420,6 +420,21 @@ static int cmp_name(const void *lp, const void *rp, void *ctx)
 	return c ? c : (l < r ? -1 : l > r);
 }
 
+/* "[%d]" (printed) or "(%d)" of a positive index into buf[32]; its length. */
+static size_t index_text(char *buf, int index, int printed)
+{
+	char digits[24], *p = line_u64_digits(digits + sizeof(digits), (uint64_t)index);
+	size_t n = (size_t)(digits + sizeof(digits) - p);
+
+	if (index < 0)
+		return (size_t)snprintf(buf, 32, printed ? "[%d]" : "(%d)", index);
+	buf[0] = printed ? '[' : '(';
+	memcpy(buf + 1, p, n);
+	buf[n + 1] = printed ? ']' : ')';
+	buf[n + 2] = '\0';
+	return n + 2;
+}
+
 /* gprof's cg_print_index, over the entries: names in name order, then
  * the cycles, in three columns of (width - 1) / 3. */
 static int print_index(FILE *out, struct cg_ctx *c, int next_index)
@@ -461,9 +476,7 @@ static int print_index(FILE *out, struct cg_ctx *c, int next_index)
 			char buf[32], cyc[32], cell[64];
 			size_t nbuf;
 
-			nbuf = (size_t)snprintf(buf, sizeof(buf),
-						c->index[sorted[j]] <= c->nprinted ? "[%d]" : "(%d)",
-						c->index[sorted[j]]);
+			nbuf = index_text(buf, c->index[sorted[j]], c->index[sorted[j]] <= c->nprinted);
 			if (j >= nnames)
 				snprintf(cyc, sizeof(cyc), "<cycle %d>", e->cycle);
 			if (po->bsd) {
