@@ -124,6 +124,21 @@ int print_flat_order(const struct diff *d, const struct diff_print_opts *po,
 	return 0;
 }
 
+int print_flat_rows(const struct diff *d, const struct diff_print_opts *po,
+		    const size_t **order, size_t *n, size_t **owned)
+{
+	*owned = NULL;
+	if (po->flat_order) {
+		*order = po->flat_order;
+		*n = po->nflat;
+		return 0;
+	}
+	if (print_flat_order(d, po, owned, n) < 0)
+		return -1;
+	*order = *owned;
+	return 0;
+}
+
 const char *print_ratio_cell(char *buf, size_t n, const struct diff_entry *e,
 			     const struct diff_print_opts *po)
 {

@@ -31,6 +31,11 @@ struct diff_print_opts {
 	int print_path;       /* -L: full source paths in the index */
 	int ratio;            /* --ratio: second in percent of the baseline */
 	const char *label[DIFF_NSIDES]; /* how each side is named ("app gmon") */
+	/* The flat tables' rows in order (print_flat_order), when the caller
+	 * sorted them once for the table and its evidence; NULL: each
+	 * printer sorts them itself. */
+	const size_t *flat_order;
+	size_t nflat;
 };
 
 void print_convention(FILE *out, const struct diff *d, const struct diff_print_opts *po);
@@ -42,6 +47,10 @@ int print_cg(FILE *out, const struct diff *d, const struct diff_print_opts *po);
  * (|self diff|, then |calls diff|, then name); the caller frees *order. */
 int print_flat_order(const struct diff *d, const struct diff_print_opts *po,
 		     size_t **order, size_t *n);
+/* The rows of a flat table: po->flat_order, or sorted here into *owned
+ * (the caller frees it; NULL when po had them).  0, or -1 (reported). */
+int print_flat_rows(const struct diff *d, const struct diff_print_opts *po,
+		    const size_t **order, size_t *n, size_t **owned);
 /* How many rows of the flat tables are significant. */
 size_t print_count_significant(const struct diff *d, const struct diff_print_opts *po);
 /* After a flat table: each significant row's evidence (calls, ranks,

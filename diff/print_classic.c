@@ -56,12 +56,13 @@ static void sample_line(FILE *out, const struct diff *d)
 
 int print_classic_flat(FILE *out, const struct diff *d, const struct diff_print_opts *po)
 {
-	size_t *order, n, i, scale = 4;
+	const size_t *order;
+	size_t *owned, n, i, scale = 4;
 	double top = 0, cum = 0;
 	char unit[16];
 	struct line l = LINE_INIT;
 
-	if (print_flat_order(d, po, &order, &n) < 0)
+	if (print_flat_rows(d, po, &order, &n, &owned) < 0)
 		return -1;
 	if (po->bsd) {
 		scale = 5; /* milliseconds, as gprof -T */
@@ -120,7 +121,7 @@ int print_classic_flat(FILE *out, const struct diff *d, const struct diff_print_
 		line_flush_over(&l, out, 1 << 15);
 	}
 	if (line_finish(&l, out) < 0) {
-		free(order);
+		free(owned);
 		return -1;
 	}
 	if (!po->brief)
@@ -138,6 +139,6 @@ int print_classic_flat(FILE *out, const struct diff *d, const struct diff_print_
 			"total      the same with self and children time.\n"
 			"s/call\n\n"
 			"name       the function; rows are in the order the header states.\n\n");
-	free(order);
+	free(owned);
 	return 0;
 }

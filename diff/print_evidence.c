@@ -129,12 +129,13 @@ static void ranks_clause(struct line *l, const struct diff *d, const struct diff
 
 int print_evidence(FILE *out, const struct diff *d, const struct diff_print_opts *po)
 {
-	size_t *order, n, i, shown = 0;
+	const size_t *order;
+	size_t *owned, n, i, shown = 0;
 	struct line l = LINE_INIT;
 
 	if (!po->noise_marker)
 		return 0;
-	if (print_flat_order(d, po, &order, &n) < 0)
+	if (print_flat_rows(d, po, &order, &n, &owned) < 0)
 		return -1;
 	fprintf(out, "\nEvidence for the significant rows (baseline - second; calls\n"
 		     "baseline -> second):\n\n");
@@ -156,7 +157,7 @@ int print_evidence(FILE *out, const struct diff *d, const struct diff_print_opts
 		line_flush_over(&l, out, 1 << 15);
 	}
 	if (line_finish(&l, out) < 0) {
-		free(order);
+		free(owned);
 		return -1;
 	}
 	if (!shown)
@@ -164,6 +165,6 @@ int print_evidence(FILE *out, const struct diff *d, const struct diff_print_opts
 	if (n > shown)
 		fprintf(out, "  Within noise: the %zu other rows.\n", n - shown);
 	fputc('\n', out);
-	free(order);
+	free(owned);
 	return 0;
 }

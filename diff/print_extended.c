@@ -55,10 +55,11 @@ static double shown_diff(const struct diff_entry *e)
 
 int print_extended_flat(FILE *out, const struct diff *d, const struct diff_print_opts *po)
 {
-	size_t *order, n, i;
+	const size_t *order;
+	size_t *owned, n, i;
 	struct line l = LINE_INIT;
 
-	if (print_flat_order(d, po, &order, &n) < 0)
+	if (print_flat_rows(d, po, &order, &n, &owned) < 0)
 		return -1;
 	fprintf(out, "Differential flat profile:\n\n");
 	fprintf(out, "%7s %9s %9s %9s %8s %8s %8s  %-3s%s  %s\n",
@@ -95,7 +96,7 @@ int print_extended_flat(FILE *out, const struct diff *d, const struct diff_print
 		line_flush_over(&l, out, 1 << 15);
 	}
 	if (line_finish(&l, out) < 0) {
-		free(order);
+		free(owned);
 		return -1;
 	}
 	if (!po->brief)
@@ -107,6 +108,6 @@ int print_extended_flat(FILE *out, const struct diff *d, const struct diff_print
 			"-self      the second run's.\n"
 			"diff       baseline minus second.\n"
 			"sym + -    X where the function exists in that run's binary.\n\n");
-	free(order);
+	free(owned);
 	return 0;
 }

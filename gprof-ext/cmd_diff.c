@@ -359,6 +359,8 @@ int cmd_diff(struct egprof_opts *o)
 	struct diff_opts dopts = DIFF_OPTS_INIT;
 	int status = 1, have_diff = 0, s;
 	struct callpath_model *models[DIFF_NSIDES] = { NULL, NULL }; /* sidecars, read once */
+	size_t *flat_order = NULL; /* the flat table's rows, sorted once for it
+				      and its evidence */
 	const char *argv0 = o->argv[0];
 
 	memset(sides, 0, sizeof(sides));
@@ -466,6 +468,9 @@ int cmd_diff(struct egprof_opts *o)
 	lay.po.ratio = o->ratio_column;
 	for (s = 0; s < DIFF_NSIDES; s++)
 		lay.po.label[s] = sides[s].label;
+	if (lay.flat && print_flat_order(&d, &lay.po, &flat_order, &lay.po.nflat) < 0)
+		goto out;
+	lay.po.flat_order = flat_order;
 	print_convention(stdout, &d, &lay.po);
 	if (lay.flat && (o->extended ? print_extended_flat(stdout, &d, &lay.po)
 				     : print_classic_flat(stdout, &d, &lay.po)) < 0)
@@ -521,6 +526,7 @@ out:
 		}
 		sides[s].sum_job = sides[s].each_job = NULL;
 	}
+	free(flat_order);
 	if (have_diff)
 		diff_release(&d);
 	for (s = 0; s < DIFF_NSIDES; s++) {
