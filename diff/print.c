@@ -4,6 +4,7 @@
 #include <string.h>
 #include "diff/print.h"
 #include "utils/error.h"
+#include "utils/line.h"
 #include "utils/banned.h"
 
 static const char *const sort_text[DIFF_SORT__COUNT] = {
@@ -137,6 +138,15 @@ int print_flat_rows(const struct diff *d, const struct diff_print_opts *po,
 		return -1;
 	*order = *owned;
 	return 0;
+}
+
+void print_row_end(struct line *l, FILE *out, const struct diff_entry *e,
+		   const struct diff_print_opts *po)
+{
+	line_str(l, e->print_name);
+	line_str(l, print_noise_mark(e, po));
+	line_char(l, '\n');
+	line_flush_over(l, out, 1 << 15);
 }
 
 const char *print_ratio_cell(char *buf, size_t n, const struct diff_entry *e,

@@ -90,10 +90,7 @@ int print_extended_flat(FILE *out, const struct diff *d, const struct diff_print
 		line_char(&l, ' ');
 		line_str(&l, po->ratio ? print_ratio_cell(ratio, sizeof(ratio), e, po) : "");
 		line_spaces(&l, 2);
-		line_str(&l, e->print_name);
-		line_str(&l, print_noise_mark(e, po));
-		line_char(&l, '\n');
-		line_flush_over(&l, out, 1 << 15);
+		print_row_end(&l, out, e, po);
 	}
 	if (line_finish(&l, out) < 0) {
 		free(owned);

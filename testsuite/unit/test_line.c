@@ -109,15 +109,23 @@ static void test_line__strings_are_padded_as_printf_pads_them(void **state)
 	line_release(&l);
 }
 
+/* A stream into memory, for what a flush writes. */
+static FILE *memory_stream(char **out, size_t *size)
+{
+	FILE *f = open_memstream(out, size);
+
+	assert_non_null(f);
+	return f;
+}
+
 static void test_line__flush_writes_the_text_and_empties_the_line(void **state)
 {
 	struct line l = LINE_INIT;
 	char *out = NULL;
 	size_t size = 0;
-	FILE *f = open_memstream(&out, &size);
+	FILE *f = memory_stream(&out, &size);
 
 	(void)state;
-	assert_non_null(f);
 	line_str(&l, "abc");
 	assert_int_equal(line_flush_over(&l, f, 4), 0);
 	assert_int_equal(l.len, 3);	/* under the threshold: kept */
@@ -141,10 +149,9 @@ static void test_line__a_failed_append_stops_the_text_and_is_reported(void **sta
 	struct line l = LINE_INIT;
 	char *out = NULL;
 	size_t size = 0;
-	FILE *f = open_memstream(&out, &size);
+	FILE *f = memory_stream(&out, &size);
 
 	(void)state;
-	assert_non_null(f);
 	line_str(&l, "kept\n");
 	assert_int_equal(line_flush(&l, f), 0);
 	line_str(&l, "lost");
