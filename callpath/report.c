@@ -391,6 +391,125 @@ static uint32_t intern_site(struct callpath_model *m, const struct symtab *st,
 }
 
 /*
+ * Names already given to an address, as a callee (name and the name gprof
+ * attributes it to) or as a call site: a million nodes name a few thousand
+ * addresses, and naming one costs two binary searches, a formatted print
+ * and an interning.  Open addressing on the address; a slot is free while
+ * its name is CALLPATH_NONE.
+ */
+struct addr_memo {
+	uint64_t *addr;
+	uint32_t *name, *attributed;
+	uint32_t mask, n;
+};
+
+static void addr_memo_free(struct addr_memo *am)
+{
+	free(am->addr);
+	free(am->name);
+	free(am->attributed);
+}
+
+static uint32_t addr_hash(uint64_t a)
+{
+	a ^= a >> 31;
+	a *= 0x9e3779b97f4a7c15ull;
+	return (uint32_t)(a >> 32);
+}
+
+/* The slot of addr (its name CALLPATH_NONE when new), room made for one
+ * more; NULL when out of memory. */
+static uint32_t addr_memo_slot(struct addr_memo *am, uint64_t addr)
+{
+	uint32_t h;
+
+	if (2 * (am->n + 1) > (am->addr ? am->mask + 1 : 0)) {
+		struct addr_memo g = { NULL, NULL, NULL, am->addr ? 2 * am->mask + 1 : 255, 0 };
+
+		g.addr = malloc(((size_t)g.mask + 1) * sizeof(*g.addr));
+		g.name = malloc(((size_t)g.mask + 1) * sizeof(*g.name));
+		g.attributed = malloc(((size_t)g.mask + 1) * sizeof(*g.attributed));
+		if (!g.addr || !g.name || !g.attributed) {
+			addr_memo_free(&g);
+			return UINT32_MAX;
+		}
+		memset(g.name, 0xff, ((size_t)g.mask + 1) * sizeof(*g.name));
+		for (uint32_t i = 0; am->addr && i <= am->mask; i++) {
+			if (am->name[i] == CALLPATH_NONE)
+				continue;
+			for (h = addr_hash(am->addr[i]); g.name[h & g.mask] != CALLPATH_NONE; h++)
+				;
+			g.addr[h & g.mask] = am->addr[i];
+			g.name[h & g.mask] = am->name[i];
+			g.attributed[h & g.mask] = am->attributed[i];
+		}
+		g.n = am->n;
+		addr_memo_free(am);
+		*am = g;
+	}
+	for (h = addr_hash(addr);; h++) {
+		uint32_t slot = h & am->mask;
+
+		if (am->name[slot] == CALLPATH_NONE) {
+			am->addr[slot] = addr;
+			return slot;
+		}
+		if (am->addr[slot] == addr)
+			return slot;
+	}
+}
+
+/* intern_func() through a memo (`known`: the address is the program's). */
+static uint32_t memo_func(struct addr_memo *am, struct callpath_model *m,
+			  const struct symtab *st, const struct elf_funcs *ef,
+			  uint64_t link_addr, int known, uint32_t *attributed)
+{
+	uint32_t slot;
+
+	if (!known)
+		return intern_func(m, st, ef, link_addr, known, attributed);
+	slot = addr_memo_slot(am, link_addr);
+	if (slot == UINT32_MAX)
+		return CALLPATH_NONE;
+	if (am->name[slot] == CALLPATH_NONE) {
+		uint32_t name = intern_func(m, st, ef, link_addr, known,
+					    &am->attributed[slot]);
+
+		if (name == CALLPATH_NONE || am->attributed[slot] == CALLPATH_NONE)
+			return CALLPATH_NONE;
+		am->name[slot] = name;
+		am->n++;
+	}
+	if (attributed)
+		*attributed = am->attributed[slot];
+	return am->name[slot];
+}
+
+/* intern_site() through a memo. */
+static uint32_t memo_site(struct addr_memo *am, struct callpath_model *m,
+			  const struct symtab *st, const struct elf_funcs *ef,
+			  const struct callpath_symopts *so, uint64_t link_addr,
+			  int known)
+{
+	uint32_t slot;
+
+	if (!known)
+		return intern_site(m, st, ef, so, link_addr, known);
+	slot = addr_memo_slot(am, link_addr);
+	if (slot == UINT32_MAX)
+		return CALLPATH_NONE;
+	if (am->name[slot] == CALLPATH_NONE) {
+		uint32_t name = intern_site(m, st, ef, so, link_addr, known);
+
+		if (name == CALLPATH_NONE)
+			return CALLPATH_NONE;
+		am->name[slot] = name;
+		am->n++;
+	}
+	return am->name[slot];
+}
+
+/*
  * The sidecar's nodes in depth-first order (children in index order) in
  * order[0..nr_nodes).  The model's frames are created in that order, so a
  * subtree's frames sit together in memory: reports walk paths and print
@@ -446,6 +565,8 @@ int callpath_model_build(const struct sidecar *sc, const struct profile *p,
 	struct elf_funcs *ef = NULL;
 	uint32_t *map = NULL, *order = NULL;
 	uint64_t bias = sc->load_address;
+	struct addr_memo funcs = { NULL, NULL, NULL, 0, 0 };
+	struct addr_memo sites = { NULL, NULL, NULL, 0, 0 };
 	int ret = -1;
 
 	*out = NULL;
@@ -462,12 +583,12 @@ int callpath_model_build(const struct sidecar *sc, const struct profile *p,
 		uint32_t parent = n->parent == SIDECAR_ROOT ? CALLPATH_NONE
 							    : map[n->parent];
 		uint32_t gprof_func;
-		uint32_t func = intern_func(m, &st, ef, n->callee - bias,
-					    n->callee >= bias, &gprof_func);
+		uint32_t func = memo_func(&funcs, m, &st, ef, n->callee - bias,
+					  n->callee >= bias, &gprof_func);
 		uint32_t site = n->call_site == 0
 					? callpath_model_intern(m, EXTERNAL_NAME)
-					: intern_site(m, &st, ef, so, n->call_site - bias,
-						      n->call_site >= bias);
+					: memo_site(&sites, m, &st, ef, so, n->call_site - bias,
+						    n->call_site >= bias);
 
 		if (func == CALLPATH_NONE || site == CALLPATH_NONE ||
 		    gprof_func == CALLPATH_NONE ||
@@ -483,8 +604,8 @@ int callpath_model_build(const struct sidecar *sc, const struct profile *p,
 			m->total += n->recursive;
 			f->caller = n->call_site == 0
 				? callpath_model_intern(m, EXTERNAL_NAME)
-				: intern_func(m, &st, ef, n->call_site - bias,
-					      n->call_site >= bias, NULL);
+				: memo_func(&funcs, m, &st, ef, n->call_site - bias,
+					    n->call_site >= bias, NULL);
 			if (f->caller == CALLPATH_NONE)
 				goto oom;
 		}
@@ -502,6 +623,8 @@ out:
 	free(map);
 	free(order);
 	free(st.f);
+	addr_memo_free(&funcs);
+	addr_memo_free(&sites);
 	elf_funcs_free(ef);
 	callpath_model_free(m);
 	return ret;
@@ -576,11 +699,41 @@ static int line_fixed2(struct line *l, double v, int width)
 	return 0;
 }
 
-/* Write the line and start the next one. */
-static void line_flush(struct line *l, FILE *out)
+/* printf into the line. */
+static int line_printf(struct line *l, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static int line_printf(struct line *l, const char *fmt, ...)
 {
-	fwrite(l->s, 1, l->len, out);
-	l->len = 0;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0 || line_reserve(l, (size_t)n) < 0)
+		return -1;
+	va_start(ap, fmt);
+	vsnprintf(l->s + l->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	l->len += (size_t)n;
+	return 0;
+}
+
+/*
+ * Lines are written in blocks of LINE_BLOCK bytes or more: stdio would
+ * copy each short line into its own small buffer and make a system call
+ * per 4 KiB, while a block this large goes straight to write().  `force`
+ * writes what there is (before anything else writes to out, and at the
+ * end).
+ */
+#define LINE_BLOCK (256 * 1024)
+
+static void line_flush(struct line *l, FILE *out, int force)
+{
+	if (l->len && (force || l->len >= LINE_BLOCK)) {
+		fwrite(l->s, 1, l->len, out);
+		l->len = 0;
+	}
 }
 
 static double seconds(const struct report_ctx *c, uint64_t samples)
@@ -614,6 +767,7 @@ static int cmp_funcs(const void *pa, const void *pb, void *ctx)
 struct path_key {
 	uint64_t samples, incl;	/* both 0 without samples */
 	uint64_t calls;		/* count and folded recursive calls */
+	uint64_t rec;		/* the folded recursive calls alone */
 	uint32_t rank;		/* path text's place in strcmp order */
 	uint32_t frame;
 };
@@ -626,6 +780,7 @@ static void path_key_set(struct path_key *k, const struct report_ctx *rc,
 	k->samples = rc->timed ? f->samples : 0;
 	k->incl = rc->timed ? rc->incl[i] : 0;
 	k->calls = f->count + rc->rec[i];
+	k->rec = rc->rec[i];
 	k->rank = rc->rank[i];
 	k->frame = i;
 }
@@ -673,15 +828,14 @@ static char *u64_text(char *end, uint64_t v)
 
 /* A frame's calls as gprof prints a recursive function's, "1+2692536",
  * right-aligned in 12 columns (without printf: see line_fixed2). */
-static int line_calls(struct line *l, const struct report_ctx *c, uint32_t i)
+static int line_calls(struct line *l, uint64_t count, uint64_t rec)
 {
-	char buf[48], *p = u64_text(buf + sizeof(buf), c->rec[i] ? c->rec[i]
-								 : c->m->frames[i].count);
+	char buf[48], *p = u64_text(buf + sizeof(buf), rec ? rec : count);
 	size_t n;
 
-	if (c->rec[i]) {
+	if (rec) {
 		*--p = '+';
-		p = u64_text(p, c->m->frames[i].count);
+		p = u64_text(p, count);
 	}
 	n = (size_t)(buf + sizeof(buf) - p);
 	if (line_reserve(l, 12 + n) < 0)
@@ -699,19 +853,30 @@ static int site_untold(const char *site)
 }
 
 /* A frame's part of its path's text: "b (main+0x4a)"; a top-level frame's
- * site is left out when untold (site_untold). */
+ * site is left out when untold (site_untold).  Its length; written (with
+ * a NUL) only when buf[len] has room, as pathrank_segment_fn allows: a
+ * million frames' segments cost a third of the ranking through snprintf. */
 static size_t path_segment(void *ctx, uint32_t idx, char *buf, size_t len)
 {
-	const struct callpath_model *m = ctx;
+	const struct report_ctx *c = ctx;
+	const struct callpath_model *m = c->m;
 	const struct callpath_frame *f = &m->frames[idx];
 	const char *site = m->names[f->site];
-	int n;
+	size_t nf = c->name_len[f->func], ns = c->name_len[f->site];
+	int with_site = !(f->parent == CALLPATH_NONE && site_untold(site));
+	size_t n = nf + (with_site ? ns + 3 : 0);
 
-	if (f->parent == CALLPATH_NONE && site_untold(site))
-		n = snprintf(buf, len, "%s", m->names[f->func]);
-	else
-		n = snprintf(buf, len, "%s (%s)", m->names[f->func], site);
-	return n < 0 ? 0 : (size_t)n;
+	if (n + 1 > len)
+		return n;
+	memcpy(buf, m->names[f->func], nf);
+	if (with_site) {
+		buf[nf] = ' ';
+		buf[nf + 1] = '(';
+		memcpy(buf + nf + 2, site, ns);
+		buf[nf + 2 + ns] = ')';
+	}
+	buf[n] = '\0';
+	return n;
 }
 
 #define PATH_SEPARATOR " -> "
@@ -829,39 +994,40 @@ static int print_profile(FILE *out, struct report_ctx *c, const uint32_t *funcs,
 			by_func[j] = j;
 		}
 		qsort_r(by_func, n, sizeof(*by_func), cmp_path_keys, keys);
-		for (uint32_t j = 0; j < n; j++)
-			by_func[j] = keys[by_func[j]].frame;
-		fprintf(out, "%s: %" PRIu64 " call%s, %u path%s", m->names[fn],
-			calls, calls == 1 ? "" : "s", n, n == 1 ? "" : "s");
+		ret |= line_printf(&l, "%s: %" PRIu64 " call%s, %u path%s", m->names[fn],
+				   calls, calls == 1 ? "" : "s", n, n == 1 ? "" : "s");
 		if (c->timed)
-			fprintf(out, ", %.2f self seconds", seconds(c, samples));
-		fputc('\n', out);
-		fputs(c->timed ? "       calls  %calls    self s    incl s   %time  path\n"
-			       : "       calls  %calls  path\n", out);
+			ret |= line_printf(&l, ", %.2f self seconds\n%s", seconds(c, samples),
+					   "       calls  %calls    self s    incl s   %time  path\n");
+		else
+			ret |= line_printf(&l, "\n%s", "       calls  %calls  path\n");
+		/* the row's numbers from its key: the frames, in path order
+		 * now, would be read at random */
 		for (uint32_t j = 0; j < n; j++) {
-			const struct callpath_frame *f = &m->frames[by_func[j]];
-			uint64_t all = f->count + c->rec[by_func[j]];
+			const struct path_key *pk = &keys[by_func[j]];
 
-			ret |= line_calls(&l, c, by_func[j]);
-			ret |= line_fixed2(&l, calls ? 100.0 * (double)all / (double)calls
+			ret |= line_calls(&l, pk->calls - pk->rec, pk->rec);
+			ret |= line_fixed2(&l, calls ? 100.0 * (double)pk->calls /
+							   (double)calls
 						     : 0.0, 6);
 			if (c->timed) {
-				ret |= line_fixed2(&l, seconds(c, f->samples), 9);
-				ret |= line_fixed2(&l, seconds(c, c->incl[by_func[j]]), 9);
-				ret |= line_fixed2(&l, samples ? 100.0 * (double)f->samples /
+				ret |= line_fixed2(&l, seconds(c, pk->samples), 9);
+				ret |= line_fixed2(&l, seconds(c, pk->incl), 9);
+				ret |= line_fixed2(&l, samples ? 100.0 * (double)pk->samples /
 								 (double)samples
 							       : 0.0, 6);
 			}
 			ret |= line_put(&l, "  ", 2);
-			ret |= pathcache_set(&pc, c, by_func[j]);
+			ret |= pathcache_set(&pc, c, pk->frame);
 			ret |= line_put(&l, pc.text.s, pc.text.len);
 			ret |= line_put(&l, "\n", 1);
 			if (ret)
 				goto out;
-			line_flush(&l, out);
+			line_flush(&l, out, 0);
 		}
-		fputc('\n', out);
+		ret |= line_put(&l, "\n", 1);
 	}
+	line_flush(&l, out, 1);
 out:
 	free(l.s);
 	free(pc.frames);
@@ -936,7 +1102,7 @@ static int print_tree(FILE *out, struct report_ctx *c)
 		uint32_t depth = c->depth[i];
 		const char *site = m->names[f->site];
 
-		ret |= line_calls(&l, c, i);
+		ret |= line_calls(&l, f->count, c->rec[i]);
 		if (c->timed) {
 			ret |= line_fixed2(&l, seconds(c, c->incl[i]), 9);
 			ret |= line_fixed2(&l, seconds(c, f->samples), 9);
@@ -957,10 +1123,12 @@ static int print_tree(FILE *out, struct report_ctx *c)
 		ret |= line_put(&l, "\n", 1);
 		if (ret)
 			break;
-		line_flush(&l, out);
+		line_flush(&l, out, 0);
 		for (uint32_t k = c->first[i + 2]; k > c->first[i + 1]; k--)
 			stack[sp++] = c->kids[k - 1];
 	}
+	if (!ret)
+		line_flush(&l, out, 1);
 	free(l.s);
 	free(stack);
 	return ret ? -1 : 0;
@@ -1122,7 +1290,7 @@ int callpath_report_print(FILE *out, const struct callpath_model *m,
 	}
 	for (uint32_t n = 0; n < m->nr_names; n++)
 		c.name_len[n] = strlen(m->names[n]);
-	if (pathrank(m->nr_frames, c.parents, path_segment, (void *)m, PATH_SEPARATOR,
+	if (pathrank(m->nr_frames, c.parents, path_segment, &c, PATH_SEPARATOR,
 		     c.rank) < 0)
 		goto out;
 	qsort_r(funcs, nfuncs, sizeof(*funcs), cmp_funcs, &c);
