@@ -94,6 +94,43 @@ static int index_grow(uint32_t **index, uint32_t *mask, uint32_t n,
 	return 0;
 }
 
+#define FRAME_SLOT_FREE UINT64_MAX
+
+static uint64_t frame_slot(uint32_t hash, uint32_t i)
+{
+	return (uint64_t)hash << 32 | i;
+}
+
+/* Put the slot (hash, i) in the first free place from hash on. */
+static void frame_index_put(uint64_t *index, uint32_t mask, uint32_t hash,
+			    uint32_t i)
+{
+	uint32_t h = hash;
+
+	while (index[h & mask] != FRAME_SLOT_FREE)
+		h++;
+	index[h & mask] = frame_slot(hash, i);
+}
+
+/* A fresh frame index of `size` (a power of two) slots, the frames in it. */
+static int frame_index_rebuild(struct callpath_model *m, uint32_t size)
+{
+	uint64_t *ni = bigalloc((size_t)size * sizeof(*ni));
+
+	if (!ni)
+		return -1;
+	memset(ni, 0xff, (size_t)size * sizeof(*ni));
+	for (uint32_t i = 0; i < m->nr_frames; i++) {
+		const struct callpath_frame *f = &m->frames[i];
+
+		frame_index_put(ni, size - 1, frame_hash(f->parent, f->func, f->site), i);
+	}
+	free(m->frame_index);
+	m->frame_index = ni;
+	m->frame_mask = size - 1;
+	return 0;
+}
+
 /*
  * Room for `n` frames before the first is added: a model built from a
  * sidecar knows its size (one frame per node at most), and growing a
@@ -116,25 +153,12 @@ static int model_reserve_frames(struct callpath_model *m, uint32_t n)
 	/* the load factor callpath_model_add() keeps: at most one half */
 	while (size < 2 * (n + 1))
 		size *= 2;
-	free(m->frame_index);
-	m->frame_index = bigalloc((size_t)size * sizeof(*m->frame_index));
-	if (!m->frame_index)
-		return -1;
-	memset(m->frame_index, 0xff, (size_t)size * sizeof(*m->frame_index));
-	m->frame_mask = size - 1;
-	return 0;
+	return frame_index_rebuild(m, size);
 }
 
 static uint32_t name_hash_of(const struct callpath_model *m, uint32_t i)
 {
 	return str_hash(m->names[i]);
-}
-
-static uint32_t frame_hash_of(const struct callpath_model *m, uint32_t i)
-{
-	const struct callpath_frame *f = &m->frames[i];
-
-	return frame_hash(f->parent, f->func, f->site);
 }
 
 uint32_t callpath_model_intern(struct callpath_model *m, const char *s)
@@ -185,18 +209,21 @@ uint32_t callpath_model_intern(struct callpath_model *m, const char *s)
 int callpath_model_add(struct callpath_model *m, uint32_t parent, uint32_t func,
 		       uint32_t site, uint64_t count, uint32_t *idx)
 {
-	uint32_t h, i;
+	uint32_t hash = frame_hash(parent, func, site), h, i;
 
 	if ((parent != CALLPATH_NONE && parent >= m->nr_frames) ||
 	    func >= m->nr_names || site >= m->nr_names)
 		return -1;
 	if (m->frame_index) {
-		for (h = frame_hash(parent, func, site);; h++) {
+		for (h = hash;; h++) {
+			uint64_t slot = m->frame_index[h & m->frame_mask];
 			const struct callpath_frame *f;
 
-			i = m->frame_index[h & m->frame_mask];
-			if (i == CALLPATH_NONE)
+			if (slot == FRAME_SLOT_FREE)
 				break;
+			if ((uint32_t)(slot >> 32) != hash)
+				continue;
+			i = (uint32_t)slot;
 			f = &m->frames[i];
 			if (f->parent == parent && f->func == func && f->site == site) {
 				m->frames[i].count += count;
@@ -219,8 +246,8 @@ int callpath_model_add(struct callpath_model *m, uint32_t parent, uint32_t func,
 		m->alloc_frames = na;
 	}
 	if (2 * (m->nr_frames + 1) > (m->frame_index ? m->frame_mask + 1 : 0) &&
-	    index_grow(&m->frame_index, &m->frame_mask, m->nr_frames,
-		       frame_hash_of, m) < 0)
+	    ((m->frame_index && m->frame_mask >= UINT32_MAX / 2) ||
+	     frame_index_rebuild(m, m->frame_index ? 2 * (m->frame_mask + 1) : 64) < 0))
 		return -1;
 	i = m->nr_frames++;
 	m->frames[i] = (struct callpath_frame){
@@ -232,10 +259,7 @@ int callpath_model_add(struct callpath_model *m, uint32_t parent, uint32_t func,
 		.attributed = func,
 	};
 	m->total += count;
-	for (h = frame_hash(parent, func, site);
-	     m->frame_index[h & m->frame_mask] != CALLPATH_NONE; h++)
-		;
-	m->frame_index[h & m->frame_mask] = i;
+	frame_index_put(m->frame_index, m->frame_mask, hash, i);
 	if (idx)
 		*idx = i;
 	return 0;
