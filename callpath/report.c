@@ -657,6 +657,10 @@ out:
 /* ------------------------------------------------------------------------ */
 /* Printing                                                                  */
 
+struct frame_names {
+	uint32_t func, site;
+};
+
 struct report_ctx {
 	const struct callpath_model *m;
 	int timed;		/* the sidecar has samples: print time */
@@ -670,6 +674,8 @@ struct report_ctx {
 	uint32_t *rank;		/* per frame: its path text's place in strcmp
 				   order (pathrank.h), for sorting */
 	uint32_t *depth;	/* per frame: 1 for a top-level frame */
+	struct frame_names *fnames;	/* per frame: its names, apart from
+				   the frames as parents are */
 	uint32_t *parents;	/* per frame: its parent (PATHRANK_ROOT for none),
 				   apart from the frames so that walking a path
 				   touches 4 bytes a frame */
@@ -884,10 +890,10 @@ static size_t path_segment(void *ctx, uint32_t idx, char *buf, size_t len)
 {
 	const struct report_ctx *c = ctx;
 	const struct callpath_model *m = c->m;
-	const struct callpath_frame *f = &m->frames[idx];
+	const struct frame_names *f = &c->fnames[idx];
 	const char *site = m->names[f->site];
 	size_t nf = c->name_len[f->func], ns = c->name_len[f->site];
-	int with_site = !(f->parent == CALLPATH_NONE && site_untold(site));
+	int with_site = !(c->parents[idx] == PATHRANK_ROOT && site_untold(site));
 	size_t n = nf + (with_site ? ns + 3 : 0);
 
 	if (n + 1 > len)
@@ -936,7 +942,7 @@ static int pathcache_set(struct pathcache *pc, const struct report_ctx *c,
 		pc->frames[--d] = i;
 	pc->text.len = pc->off[d];
 	for (; d < depth; d++) {
-		const struct callpath_frame *f = &m->frames[pc->frames[d]];
+		const struct frame_names *f = &c->fnames[pc->frames[d]];
 		const char *site = m->names[f->site];
 
 		if (d)
@@ -1282,13 +1288,14 @@ int callpath_report_print(FILE *out, const struct callpath_model *m,
 	c.rank = malloc(((size_t)m->nr_frames + 1) * sizeof(*c.rank));
 	c.depth = malloc(((size_t)m->nr_frames + 1) * sizeof(*c.depth));
 	c.parents = malloc(((size_t)m->nr_frames + 1) * sizeof(*c.parents));
+	c.fnames = malloc(((size_t)m->nr_frames + 1) * sizeof(*c.fnames));
 	c.name_len = malloc(((size_t)m->nr_names + 1) * sizeof(*c.name_len));
 	c.rec = calloc((size_t)m->nr_frames + 1, sizeof(*c.rec));
 	funcs = malloc(((size_t)m->nr_names + 1) * sizeof(*funcs));
 	buf = malloc(((size_t)m->nr_frames + 1) * sizeof(*buf));
 	first = malloc(((size_t)m->nr_names + 1) * sizeof(*first));
 	if (!c.func_calls || !c.func_samples || !c.func_paths || !c.incl ||
-	    !c.rank || !c.depth || !c.parents || !c.name_len || !c.rec || !funcs ||
+	    !c.rank || !c.depth || !c.parents || !c.fnames || !c.name_len || !c.rec || !funcs ||
 	    !buf || !first)
 		goto out;
 	callpath_model_inclusive(m, c.incl);
@@ -1310,6 +1317,8 @@ int callpath_report_print(FILE *out, const struct callpath_model *m,
 		uint32_t p = m->frames[i].parent;
 
 		c.parents[i] = p == CALLPATH_NONE ? PATHRANK_ROOT : p;
+		c.fnames[i].func = m->frames[i].func;
+		c.fnames[i].site = m->frames[i].site;
 		c.depth[i] = p == CALLPATH_NONE ? 1 : c.depth[p] + 1;
 	}
 	for (uint32_t n = 0; n < m->nr_names; n++)
@@ -1346,6 +1355,7 @@ out:
 	free(c.rank);
 	free(c.depth);
 	free(c.parents);
+	free(c.fnames);
 	free(c.name_len);
 	free(c.rec);
 	free(c.func_calls);
