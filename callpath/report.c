@@ -20,7 +20,7 @@
 #include "utils/addrsearch.h"
 #include "utils/bigalloc.h"
 #include "utils/error.h"
-#include "utils/fixed.h"
+#include "utils/line.h"
 #include "utils/banned.h"
 
 #define UNKNOWN_NAME "[unknown]"
@@ -682,89 +682,20 @@ struct report_ctx {
 	size_t *name_len;	/* per name index: strlen */
 };
 
-/*
- * One output line, assembled before it is written: a million-row report
- * spends most of its time in stdio's per-call locking and formatting
- * otherwise.
- */
-struct line {
-	char *s;
-	size_t len, alloc;
-};
-
-static int line_reserve(struct line *l, size_t n)
-{
-	size_t na;
-	char *ns;
-
-	if (l->len + n + 1 <= l->alloc)
-		return 0;
-	na = 2 * (l->len + n + 1);
-	ns = realloc(l->s, na);
-	if (!ns)
-		return -1;
-	l->s = ns;
-	l->alloc = na;
-	return 0;
-}
-
-static int line_put(struct line *l, const char *s, size_t n)
-{
-	if (line_reserve(l, n) < 0)
-		return -1;
-	memcpy(l->s + l->len, s, n);
-	l->len += n;
-	return 0;
-}
-
-/* " %W.2f" of v, as printf writes it, without printf (utils/fixed.h): a
+/* " %W.2f" of v, as printf writes it, without printf (utils/line.h): a
  * million-row report spends a third of its time in printf's exact decimal
  * conversion. */
 static int line_fixed2(struct line *l, double v, int width)
 {
-	if (line_reserve(l, FIXED_MAX + 1) < 0)
-		return -1;
-	l->s[l->len++] = ' ';
-	l->len += fixed_format(l->s + l->len, v, width, 2);
-	return 0;
-}
-
-/* printf into the line. */
-static int line_printf(struct line *l, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static int line_printf(struct line *l, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (n < 0 || line_reserve(l, (size_t)n) < 0)
-		return -1;
-	va_start(ap, fmt);
-	vsnprintf(l->s + l->len, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	l->len += (size_t)n;
-	return 0;
+	return line_char(l, ' ') | line_fixed(l, v, width, 2);
 }
 
 /*
  * Lines are written in blocks of LINE_BLOCK bytes or more: stdio would
  * copy each short line into its own small buffer and make a system call
- * per 4 KiB, while a block this large goes straight to write().  `force`
- * writes what there is (before anything else writes to out, and at the
- * end).
+ * per 4 KiB, while a block this large goes straight to write().
  */
 #define LINE_BLOCK (256 * 1024)
-
-static void line_flush(struct line *l, FILE *out, int force)
-{
-	if (l->len && (force || l->len >= LINE_BLOCK)) {
-		fwrite(l->s, 1, l->len, out);
-		l->len = 0;
-	}
-}
 
 static double seconds(const struct report_ctx *c, uint64_t samples)
 {
@@ -846,26 +777,17 @@ static int cmp_siblings(const void *pa, const void *pb, void *ctx)
 	return c ? c : strcmp(m->names[fa->site], m->names[fb->site]);
 }
 
-/* v's decimal digits, ending at `end`; returns where they start. */
-static char *u64_text(char *end, uint64_t v)
-{
-	do {
-		*--end = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	return end;
-}
 
 /* A frame's calls as gprof prints a recursive function's, "1+2692536",
  * right-aligned in 12 columns (without printf: see line_fixed2). */
 static int line_calls(struct line *l, uint64_t count, uint64_t rec)
 {
-	char buf[48], *p = u64_text(buf + sizeof(buf), rec ? rec : count);
+	char buf[48], *p = line_u64_digits(buf + sizeof(buf), rec ? rec : count);
 	size_t n;
 
 	if (rec) {
 		*--p = '+';
-		p = u64_text(p, count);
+		p = line_u64_digits(p, count);
 	}
 	n = (size_t)(buf + sizeof(buf) - p);
 	if (line_reserve(l, 12 + n) < 0)
@@ -988,8 +910,8 @@ static int print_profile(FILE *out, struct report_ctx *c, const uint32_t *funcs,
 			 uint32_t nfuncs, const uint32_t *first, uint32_t *frames_by_func)
 {
 	const struct callpath_model *m = c->m;
-	struct line l = { NULL, 0, 0 };
-	struct pathcache pc = { NULL, NULL, 0, { NULL, 0, 0 } };
+	struct line l = LINE_INIT;
+	struct pathcache pc = { NULL, NULL, 0, LINE_INIT };
 	struct path_key *keys = NULL;	/* one function's paths at a time */
 	uint32_t most = 0;
 	int ret = 0;
@@ -1024,13 +946,21 @@ static int print_profile(FILE *out, struct report_ctx *c, const uint32_t *funcs,
 			by_func[j] = j;
 		}
 		qsort_r(by_func, n, sizeof(*by_func), cmp_path_keys, keys);
-		ret |= line_printf(&l, "%s: %" PRIu64 " call%s, %u path%s", m->names[fn],
-				   calls, calls == 1 ? "" : "s", n, n == 1 ? "" : "s");
-		if (c->timed)
-			ret |= line_printf(&l, ", %.2f self seconds\n%s", seconds(c, samples),
-					   "       calls  %calls    self s    incl s   %time  path\n");
-		else
-			ret |= line_printf(&l, "\n%s", "       calls  %calls  path\n");
+		/* "%s: %llu call%s, %u path%s[, %.2f self seconds]" */
+		ret |= line_str(&l, m->names[fn]);
+		ret |= line_str(&l, ": ");
+		ret |= line_uint(&l, calls, 0);
+		ret |= line_str(&l, calls == 1 ? " call, " : " calls, ");
+		ret |= line_uint(&l, n, 0);
+		ret |= line_str(&l, n == 1 ? " path" : " paths");
+		if (c->timed) {
+			ret |= line_str(&l, ", ");
+			ret |= line_fixed(&l, seconds(c, samples), 0, 2);
+			ret |= line_str(&l, " self seconds\n"
+				       "       calls  %calls    self s    incl s   %time  path\n");
+		} else {
+			ret |= line_str(&l, "\n       calls  %calls  path\n");
+		}
 		/* the row's numbers from its key: the frames, in path order
 		 * now, would be read at random */
 		for (uint32_t j = 0; j < n; j++) {
@@ -1053,11 +983,11 @@ static int print_profile(FILE *out, struct report_ctx *c, const uint32_t *funcs,
 			ret |= line_put(&l, "\n", 1);
 			if (ret)
 				goto out;
-			line_flush(&l, out, 0);
+			line_flush_over(&l, out, LINE_BLOCK);
 		}
 		ret |= line_put(&l, "\n", 1);
 	}
-	line_flush(&l, out, 1);
+	line_flush(&l, out);
 out:
 	free(l.s);
 	free(pc.frames);
@@ -1109,7 +1039,7 @@ static int print_tree(FILE *out, struct report_ctx *c)
 	const struct callpath_model *m = c->m;
 	uint32_t *stack = malloc(((size_t)m->nr_frames + 1) * sizeof(*stack));
 	uint32_t sp = 0;
-	struct line l = { NULL, 0, 0 };
+	struct line l = LINE_INIT;
 	int ret = 0;
 
 	if (!stack)
@@ -1153,12 +1083,12 @@ static int print_tree(FILE *out, struct report_ctx *c)
 		ret |= line_put(&l, "\n", 1);
 		if (ret)
 			break;
-		line_flush(&l, out, 0);
+		line_flush_over(&l, out, LINE_BLOCK);
 		for (uint32_t k = c->first[i + 2]; k > c->first[i + 1]; k--)
 			stack[sp++] = c->kids[k - 1];
 	}
 	if (!ret)
-		line_flush(&l, out, 1);
+		line_flush(&l, out);
 	free(l.s);
 	free(stack);
 	return ret ? -1 : 0;

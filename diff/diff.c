@@ -389,8 +389,8 @@ static int64_t abs64(int64_t v)
 	return v < 0 ? -v : v;
 }
 
-int diff_entry_cmp(const struct diff_entry *l, const struct diff_entry *r,
-		   enum diff_sort_key key)
+int diff_entry_cmp_numbers(const struct diff_entry *l, const struct diff_entry *r,
+			   enum diff_sort_key key)
 {
 	int c = 0;
 
@@ -423,7 +423,15 @@ int diff_entry_cmp(const struct diff_entry *l, const struct diff_entry *r,
 		return c;
 	if ((c = cmp_desc(fabs(l->self_diff), fabs(r->self_diff))))
 		return c;
-	if ((c = cmp_desc((double)abs64(l->calls_diff), (double)abs64(r->calls_diff))))
+	return cmp_desc((double)abs64(l->calls_diff), (double)abs64(r->calls_diff));
+}
+
+int diff_entry_cmp(const struct diff_entry *l, const struct diff_entry *r,
+		   enum diff_sort_key key)
+{
+	int c = diff_entry_cmp_numbers(l, r, key);
+
+	if (c)
 		return c;
 	c = strcmp(l->print_name, r->print_name);
 	return c ? c : strcmp(l->file ? l->file : "", r->file ? r->file : "");

@@ -46,6 +46,7 @@
  */
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include "diff/profile.h"
 
 enum diff_side_id { DIFF_BASE = 0, DIFF_SECOND = 1, DIFF_NSIDES = 2 };
@@ -228,6 +229,34 @@ int diff_compute(struct diff *d, const struct profile *base,
  * qsort-style comparison. */
 int diff_entry_cmp(const struct diff_entry *l, const struct diff_entry *r,
 		   enum diff_sort_key key);
+/* diff_entry_cmp up to the names: 0 when the numbers tie. */
+int diff_entry_cmp_numbers(const struct diff_entry *l, const struct diff_entry *r,
+			   enum diff_sort_key key);
+
+/*
+ * A name's sort key: its first 8 bytes as a big-endian number, zeros after
+ * its end.  Two names whose keys differ compare as their keys do (strcmp's
+ * order, bytes unsigned); only equal keys need strcmp.  The printers sort
+ * tens of thousands of rows whose numbers mostly tie, where strcmp through
+ * the entries was a tenth of a big diff's time.
+ */
+static inline uint64_t diff_name_key(const char *s)
+{
+	uint64_t k = 0;
+	int i;
+
+	for (i = 0; i < 8 && s[i]; i++)
+		k |= (uint64_t)(unsigned char)s[i] << (56 - 8 * i);
+	return k;
+}
+
+/* strcmp's sign for two names with their keys (diff_name_key). */
+static inline int diff_name_cmp(uint64_t kl, const char *l, uint64_t kr, const char *r)
+{
+	if (kl != kr)
+		return kl < kr ? -1 : 1;
+	return kl & 0xff ? strcmp(l + 8, r + 8) : 0;
+}
 
 /* Sort the entries by diff_entry_cmp with d->opts.sort (ties keep their
  * order).  Remaps arcs and moved_peer. */

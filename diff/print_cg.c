@@ -27,7 +27,7 @@
 #include <string.h>
 #include "diff/print.h"
 #include "utils/error.h"
-#include "utils/fixed.h"
+#include "utils/line.h"
 #include "utils/banned.h"
 
 struct cg_ctx {
@@ -41,6 +41,12 @@ struct cg_ctx {
 	/* a cycle's members, in entry order (a scan of every entry per cycle
 	 * was most of the call graph's time at 20,000 functions) */
 	size_t *first_member, *next_member;
+	/* the text, written a few KiB at a time: fprintf per field was
+	 * most of a big graph's printing */
+	struct line l;
+	/* per entry: diff_name_key of its print name (cmp_primary) and of
+	 * its name (cmp_name) */
+	uint64_t *print_key, *name_key;
 };
 
 #define NONE ((size_t)-1)
@@ -67,9 +73,9 @@ static int64_t self_calls_diff(const struct diff_entry *e)
 
 static int cmp_primary(const void *lp, const void *rp, void *ctx)
 {
-	const struct diff *d = ctx;
-	const struct diff_entry *l = &d->entries[*(const size_t *)lp];
-	const struct diff_entry *r = &d->entries[*(const size_t *)rp];
+	const struct cg_ctx *cc = ctx;
+	size_t il = *(const size_t *)lp, ir = *(const size_t *)rp;
+	const struct diff_entry *l = &cc->d->entries[il], *r = &cc->d->entries[ir];
 	double tl = fabs(total_diff(l)), tr = fabs(total_diff(r));
 	int64_t cl = llabs(l->calls_diff), cr = llabs(r->calls_diff);
 	int c;
@@ -78,8 +84,8 @@ static int cmp_primary(const void *lp, const void *rp, void *ctx)
 		return tl > tr ? -1 : 1;
 	if (cl != cr)
 		return cl > cr ? -1 : 1;
-	c = strcmp(l->print_name, r->print_name);
-	return c ? c : (*(const size_t *)lp < *(const size_t *)rp ? -1 : 1);
+	c = diff_name_cmp(cc->print_key[il], l->print_name, cc->print_key[ir], r->print_name);
+	return c ? c : (il < ir ? -1 : 1);
 }
 
 /* A call of a function to itself, or between two members of one cycle:
@@ -119,129 +125,187 @@ static int cmp_arc(const void *lp, const void *rp, void *ctx)
 
 /* gprof's print_name: the name, " <cycle N>" for a member, and " [index]"
  * (printed) or " (index)" (not printed). */
-static void print_ref(FILE *out, const struct cg_ctx *c, size_t i)
+static void print_ref(struct cg_ctx *c, size_t i)
 {
 	const struct diff_entry *e = &c->d->entries[i];
 	int idx = c->index[i];
 
-	fputs(e->print_name, out);
-	if (e->cycle && !is_cycle(e))
-		fprintf(out, " <cycle %d>", e->cycle);
-	if (idx)
-		fprintf(out, idx <= c->nprinted ? " [%d]" : " (%d)", idx);
+	line_str(&c->l, e->print_name);
+	if (e->cycle && !is_cycle(e)) {
+		line_put(&c->l, " <cycle ", 8);
+		line_int(&c->l, e->cycle, 0);
+		line_char(&c->l, '>');
+	}
+	if (idx) {
+		line_put(&c->l, idx <= c->nprinted ? " [" : " (", 2);
+		line_int(&c->l, idx, 0);
+		line_char(&c->l, idx <= c->nprinted ? ']' : ')');
+	}
 }
 
-/* A calls cell of the extended layout: "31", "31+2" with recursive calls,
- * "-" when that side counted none. */
-static const char *calls_cell(char *buf, size_t n, int has, uint64_t calls, uint64_t self)
+/* The digits of v, signed, ending at `end`; where they start. */
+static char *i64_digits(char *end, int64_t v)
 {
-	if (!has)
-		return "-";
-	if (self)
-		snprintf(buf, n, "%llu+%llu", (unsigned long long)calls, (unsigned long long)self);
-	else
-		snprintf(buf, n, "%llu", (unsigned long long)calls);
-	return buf;
+	char *p = line_u64_digits(end, v < 0 ? 0 - (uint64_t)v : (uint64_t)v);
+
+	if (v < 0)
+		*--p = '-';
+	return p;
 }
 
-static const char *diff_cell(char *buf, size_t n, int64_t calls, int64_t self, int with_self)
+/* A calls cell of the extended layout, " %9s" of "31", "31+2" with
+ * recursive calls, "-" when that side counted none. */
+static void calls_cell(struct line *l, int has, uint64_t calls, uint64_t self)
 {
-	if (with_self)
-		snprintf(buf, n, "%lld+%lld", (long long)calls, (long long)self);
-	else
-		snprintf(buf, n, "%lld", (long long)calls);
-	return buf;
+	char buf[48], *p = buf + sizeof(buf) - 1;
+
+	*p = '\0';
+	if (!has) {
+		*--p = '-';
+	} else {
+		if (self) {
+			p = line_u64_digits(p, self);
+			*--p = '+';
+		}
+		p = line_u64_digits(p, calls);
+	}
+	line_char(l, ' ');
+	line_pad(l, p, 9);
+}
+
+/* " %9s" of "%lld+%lld" (with_self) or "%lld". */
+static void diff_cell(struct line *l, int64_t calls, int64_t self, int with_self)
+{
+	char buf[64], *p = buf + sizeof(buf) - 1;
+
+	*p = '\0';
+	if (with_self) {
+		p = i64_digits(p, self);
+		*--p = '+';
+	}
+	p = i64_digits(p, calls);
+	line_char(l, ' ');
+	line_pad(l, p, 9);
 }
 
 /* Two time columns after `lead` (blank columns): "%ws.2f %wc.2f" without
  * printf's exact conversion (utils/fixed.h), a large share of a big call
  * graph's printing. */
-static void times_columns(FILE *out, const char *lead, double self, int ws, double child, int wc)
+static void times_columns(struct line *l, const char *lead, double self, int ws, double child,
+			  int wc)
 {
-	fputs(lead, out);
-	fixed_print(out, self, ws, 2);
-	fputc(' ', out);
-	fixed_print(out, child, wc, 2);
+	line_str(l, lead);
+	line_fixed(l, self, ws, 2);
+	line_char(l, ' ');
+	line_fixed(l, child, wc, 2);
 }
 
 /* The calls columns of a function's own line (primary or cycle member). */
-static void calls_columns(FILE *out, const struct diff_entry *e, int extended)
+static void calls_columns(struct line *l, const struct diff_entry *e, int extended)
 {
 	const struct diff_side_sym *a = &e->side[0], *b = &e->side[1];
 	int recursive = a->self_calls || b->self_calls;
-	char c1[48], c2[48], c3[48];
 
 	if (extended) {
-		fprintf(out, " %9s %9s %9s",
-			calls_cell(c1, sizeof(c1), a->has_calls, a->calls, a->self_calls),
-			calls_cell(c2, sizeof(c2), b->has_calls, b->calls, b->self_calls),
-			diff_cell(c3, sizeof(c3), e->calls_diff, self_calls_diff(e), recursive));
+		calls_cell(l, a->has_calls, a->calls, a->self_calls);
+		calls_cell(l, b->has_calls, b->calls, b->self_calls);
+		diff_cell(l, e->calls_diff, self_calls_diff(e), recursive);
 	} else if (a->has_calls || b->has_calls) {
-		fprintf(out, " %7lld", (long long)e->calls_diff);
-		if (recursive)
-			fprintf(out, "+%-7lld", (long long)self_calls_diff(e));
-		else
-			fprintf(out, " %7.7s", "");
+		line_char(l, ' ');
+		line_int(l, e->calls_diff, 7);
+		if (recursive) {
+			line_char(l, '+');
+			line_int(l, self_calls_diff(e), -7);
+		} else {
+			line_spaces(l, 8);
+		}
 	} else {
-		fprintf(out, " %7.7s %7.7s", "", "");
+		line_spaces(l, 16);
 	}
+}
+
+/* The end of a line: written out a few KiB at a time. */
+static void end_line(struct cg_ctx *c, FILE *out)
+{
+	line_char(&c->l, '\n');
+	line_flush_over(&c->l, out, 1 << 15);
 }
 
 /* A parent or child line: the arc to or from `other`; `denom` is the
  * called function's calls difference (its cycle's, for a member). */
-static void arc_line(FILE *out, const struct cg_ctx *c, const struct diff_arc *a,
+static void arc_line(FILE *out, struct cg_ctx *c, const struct diff_arc *a,
 		     uint32_t other, int64_t denom)
 {
 	const struct diff_print_opts *po = c->po;
+	struct line *l = &c->l;
 	int inner = within_cycle(c->d, a);
 
 	if (po->extended) {
-		char c1[32], c2[32];
-
-		if (inner)
-			fprintf(out, "%6.6s %6.6s %8.8s %9.9s", "", "", "", "");
+		if (inner) /* "%6.6s %6.6s %8.8s %9.9s" of "" */
+			line_spaces(l, 32);
 		else
-			times_columns(out, BLANK_6_6, a->time_sec[0] - a->time_sec[1], 8,
+			times_columns(l, BLANK_6_6, a->time_sec[0] - a->time_sec[1], 8,
 				      a->child_time_sec[0] - a->child_time_sec[1], 9);
-		fprintf(out, " %9s %9s %9lld       ",
-			calls_cell(c1, sizeof(c1), a->present[0], a->count[0], 0),
-			calls_cell(c2, sizeof(c2), a->present[1], a->count[1], 0),
-			(long long)a->count_diff);
+		/* " %9s %9s %9lld       " */
+		calls_cell(l, a->present[0], a->count[0], 0);
+		calls_cell(l, a->present[1], a->count[1], 0);
+		line_char(l, ' ');
+		line_int(l, a->count_diff, 9);
+		line_spaces(l, 7);
 	} else if (inner) {
-		fprintf(out, po->bsd ? "%6.6s %5.5s %7.7s %11.11s %7lld %7.7s     "
-				     : "%6.6s %5.5s %7.7s %7.7s %7lld %7.7s     ",
-			"", "", "", "", (long long)a->count_diff, "");
+		/* "%6.6s %5.5s %7.7s %7.7s %7lld %7.7s     " (%11.11s with -T) */
+		line_spaces(l, po->bsd ? 33 : 29);
+		line_int(l, a->count_diff, 7);
+		line_spaces(l, 13);
 	} else {
-		times_columns(out, BLANK_6_5, a->time_sec[0] - a->time_sec[1], 7,
+		times_columns(l, BLANK_6_5, a->time_sec[0] - a->time_sec[1], 7,
 			      a->child_time_sec[0] - a->child_time_sec[1], po->bsd ? 11 : 7);
-		fprintf(out, " %7lld/%-7lld     ", (long long)a->count_diff, (long long)denom);
+		/* " %7lld/%-7lld     " */
+		line_char(l, ' ');
+		line_int(l, a->count_diff, 7);
+		line_char(l, '/');
+		line_int(l, denom, -7);
+		line_spaces(l, 5);
 	}
-	print_ref(out, c, other);
-	fputc('\n', out);
+	print_ref(c, other);
+	end_line(c, out);
 }
 
-static void primary_line(FILE *out, const struct cg_ctx *c, size_t i)
+static void primary_line(FILE *out, struct cg_ctx *c, size_t i)
 {
 	const struct diff_entry *e = &c->d->entries[i];
 	const struct diff_print_opts *po = c->po;
 	double pct = c->d->abs_sum > 0 ? 100 * total_diff(e) / c->d->abs_sum : 0.0;
-	char buf[32];
+	struct line *l = &c->l;
+	char buf[32], *p = buf + sizeof(buf) - 1;
+	size_t n;
 
-	snprintf(buf, sizeof(buf), "[%d]", c->index[i]);
-	fprintf(out, "%-6.6s ", buf);
-	fixed_print(out, pct, po->extended ? 6 : 5, 1);
-	times_columns(out, " ", e->side[0].prop_self_sec - e->side[1].prop_self_sec,
+	/* "%-6.6s " of "[index]": cut to 6 characters */
+	*--p = ']';
+	p = line_u64_digits(p, (uint64_t)(c->index[i] < 0 ? 0 : c->index[i]));
+	*--p = '[';
+	n = (size_t)(buf + sizeof(buf) - 1 - p);
+	if (c->index[i] < 0 || n > 6) {
+		snprintf(buf, sizeof(buf), "[%d]", c->index[i]);
+		p = buf;
+		n = strlen(buf) < 6 ? strlen(buf) : 6;
+	}
+	line_put(l, p, n);
+	line_spaces(l, 7 - n);
+	line_fixed(l, pct, po->extended ? 6 : 5, 1);
+	times_columns(l, " ", e->side[0].prop_self_sec - e->side[1].prop_self_sec,
 		      po->extended ? 8 : 7,
 		      e->side[0].prop_child_sec - e->side[1].prop_child_sec,
 		      po->extended ? 9 : po->bsd ? 11 : 7);
-	calls_columns(out, e, po->extended);
-	fputs(po->extended ? "   " : " ", out);
-	print_ref(out, c, i);
-	fprintf(out, "%s\n", print_noise_mark(e, po));
+	calls_columns(l, e, po->extended);
+	line_str(l, po->extended ? "   " : " ");
+	print_ref(c, i);
+	line_str(l, print_noise_mark(e, po));
+	end_line(c, out);
 }
 
 /* A cycle's members under its line, as gprof's print_members. */
-static int member_lines(FILE *out, const struct cg_ctx *c, const struct diff_entry *cyc)
+static int member_lines(FILE *out, struct cg_ctx *c, const struct diff_entry *cyc)
 {
 	const struct diff *d = c->d;
 	size_t *m = malloc((d->nentries + 1) * sizeof(size_t)), n = 0, i;
@@ -256,20 +320,20 @@ static int member_lines(FILE *out, const struct cg_ctx *c, const struct diff_ent
 			if (!is_cycle(&d->entries[i]) && d->entries[i].cycle == cyc->cycle)
 				m[n++] = i;
 	}
-	qsort_r(m, n, sizeof(size_t), cmp_primary, (void *)d);
+	qsort_r(m, n, sizeof(size_t), cmp_primary, c);
 	for (i = 0; i < n; i++) {
 		const struct diff_entry *e = &d->entries[m[i]];
 		double self = e->side[0].prop_self_sec - e->side[1].prop_self_sec;
 		double child = e->side[0].prop_child_sec - e->side[1].prop_child_sec;
 
 		if (c->po->extended)
-			times_columns(out, BLANK_6_6, self, 8, child, 9);
+			times_columns(&c->l, BLANK_6_6, self, 8, child, 9);
 		else
-			times_columns(out, BLANK_6_5, self, 7, child, c->po->bsd ? 11 : 7);
-		calls_columns(out, e, c->po->extended);
-		fputs(c->po->extended ? "       " : "     ", out);
-		print_ref(out, c, m[i]);
-		fputc('\n', out);
+			times_columns(&c->l, BLANK_6_5, self, 7, child, c->po->bsd ? 11 : 7);
+		calls_columns(&c->l, e, c->po->extended);
+		line_str(&c->l, c->po->extended ? "       " : "     ");
+		print_ref(c, m[i]);
+		end_line(c, out);
 	}
 	free(m);
 	return 0;
@@ -312,16 +376,17 @@ static void blurb(FILE *out, int extended)
 
 static int cmp_name(const void *lp, const void *rp, void *ctx)
 {
-	const struct diff *d = ctx;
+	const struct cg_ctx *cc = ctx;
 	size_t l = *(const size_t *)lp, r = *(const size_t *)rp;
-	int c = strcmp(d->entries[l].name, d->entries[r].name);
+	int c = diff_name_cmp(cc->name_key[l], cc->d->entries[l].name, cc->name_key[r],
+			      cc->d->entries[r].name);
 
 	return c ? c : (l < r ? -1 : l > r);
 }
 
 /* gprof's cg_print_index, over the entries: names in name order, then
  * the cycles, in three columns of (width - 1) / 3. */
-static int print_index(FILE *out, const struct cg_ctx *c, int next_index)
+static int print_index(FILE *out, struct cg_ctx *c, int next_index)
 {
 	const struct diff *d = c->d;
 	const struct diff_print_opts *po = c->po;
@@ -339,7 +404,7 @@ static int print_index(FILE *out, const struct cg_ctx *c, int next_index)
 			continue;
 		sorted[nnames++] = i;
 	}
-	qsort_r(sorted, nnames, sizeof(size_t), cmp_name, (void *)d);
+	qsort_r(sorted, nnames, sizeof(size_t), cmp_name, c);
 	todo = nnames;
 	for (int n = 1; n <= d->ncycles; n++)
 		if (c->cycle_entry[n] >= 0)
@@ -350,30 +415,42 @@ static int print_index(FILE *out, const struct cg_ctx *c, int next_index)
 		if (!c->index[sorted[i]])
 			c->index[sorted[i]] = next_index++;
 
-	fprintf(out, "\f\nIndex by function name\n\n");
+	line_str(&c->l, "\f\nIndex by function name\n\n");
 	rows = (todo + 2) / 3;
 	for (i = 0; i < rows; i++) {
 		int col = 0, starting_col = 0;
 
 		for (j = i; j < todo; j += rows) {
 			const struct diff_entry *e = &d->entries[sorted[j]];
-			char buf[32], cyc[32];
+			char buf[32], cyc[32], cell[64];
+			size_t nbuf;
 
-			snprintf(buf, sizeof(buf), c->index[sorted[j]] <= c->nprinted ? "[%d]" : "(%d)",
-				 c->index[sorted[j]]);
-			snprintf(cyc, sizeof(cyc), "<cycle %d>", e->cycle);
+			nbuf = (size_t)snprintf(buf, sizeof(buf),
+						c->index[sorted[j]] <= c->nprinted ? "[%d]" : "(%d)",
+						c->index[sorted[j]]);
+			if (j >= nnames)
+				snprintf(cyc, sizeof(cyc), "<cycle %d>", e->cycle);
 			if (po->bsd) {
-				fprintf(out, "%6.6s %-19.19s", buf, j < nnames ? e->name : cyc);
+				snprintf(cell, sizeof(cell), "%6.6s %-19.19s", buf,
+					 j < nnames ? e->name : cyc);
+				line_str(&c->l, cell);
 			} else {
 				const char *name = j < nnames ? e->print_name : cyc;
+				size_t nl = strlen(name);
 
-				for (col += (int)strlen(buf); col < starting_col + 5; ++col)
-					fputc(' ', out);
-				fprintf(out, " %s %s", buf, name);
-				col += (int)strlen(name);
+				col += (int)nbuf;
+				if (col < starting_col + 5) {
+					line_spaces(&c->l, (size_t)(starting_col + 5 - col));
+					col = starting_col + 5;
+				}
+				line_char(&c->l, ' ');
+				line_put(&c->l, buf, nbuf);
+				line_char(&c->l, ' ');
+				line_put(&c->l, name, nl);
+				col += (int)nl;
 				if (j < nnames && (e->flags & PSYM_STATIC) && e->file) {
 					const char *f = e->file, *slash = strrchr(f, '/');
-					size_t fl, nl = strlen(name);
+					size_t fl;
 
 					if (!po->print_path && slash)
 						f = slash + 1;
@@ -382,17 +459,19 @@ static int print_index(FILE *out, const struct cg_ctx *c, int next_index)
 					if (!(nl > fl + 3 && name[nl - 1] == ')' &&
 					      strncmp(name + nl - fl - 3, " (", 2) == 0 &&
 					      strncmp(name + nl - fl - 1, f, fl) == 0)) {
-						fprintf(out, " (%s)", f);
+						line_put(&c->l, " (", 2);
+						line_put(&c->l, f, fl);
+						line_char(&c->l, ')');
 						col += (int)fl + 3;
 					}
 				}
 			}
 			starting_col += column_width;
 		}
-		fputc('\n', out);
+		end_line(c, out);
 	}
 	free(sorted);
-	return 0;
+	return line_flush(&c->l, out) < 0 && ferror(out) == 0 ? error("out of memory") : 0;
 }
 
 int print_cg(FILE *out, const struct diff *d, const struct diff_print_opts *po)
@@ -412,12 +491,19 @@ int print_cg(FILE *out, const struct diff *d, const struct diff_print_opts *po)
 	c.cycle_entry = malloc(((size_t)d->ncycles + 1) * sizeof(long));
 	c.first_member = malloc(((size_t)d->ncycles + 1) * sizeof(size_t));
 	c.next_member = malloc((d->nentries + 1) * sizeof(size_t));
+	c.print_key = malloc((d->nentries + 1) * sizeof(uint64_t));
+	c.name_key = malloc((d->nentries + 1) * sizeof(uint64_t));
 	order = malloc((d->nentries + 1) * sizeof(size_t));
 	arcs = malloc((d->narcs + 1) * sizeof(size_t));
 	if (!c.index || !c.first_in || !c.first_out || !c.next_in || !c.next_out ||
-	    !c.cycle_entry || !c.first_member || !c.next_member || !order || !arcs) {
+	    !c.cycle_entry || !c.first_member || !c.next_member || !c.print_key ||
+	    !c.name_key || !order || !arcs) {
 		error("out of memory");
 		goto out;
+	}
+	for (i = 0; i < d->nentries; i++) {
+		c.print_key[i] = diff_name_key(d->entries[i].print_name);
+		c.name_key[i] = diff_name_key(d->entries[i].name);
 	}
 	for (i = 0; i <= (size_t)d->ncycles; i++) {
 		c.cycle_entry[i] = -1;
@@ -450,7 +536,7 @@ int print_cg(FILE *out, const struct diff *d, const struct diff_print_opts *po)
 		if (e->in_graph && (data || po->zeros))
 			order[n++] = i;
 	}
-	qsort_r(order, n, sizeof(size_t), cmp_primary, (void *)d);
+	qsort_r(order, n, sizeof(size_t), cmp_primary, &c);
 	for (i = 0; i < n; i++)
 		c.index[order[i]] = (int)i + 1;
 	c.nprinted = (int)n;
@@ -463,6 +549,7 @@ int print_cg(FILE *out, const struct diff *d, const struct diff_print_opts *po)
 			"children", "+calls", "-calls", "diff", "name");
 	else
 		fprintf(out, "index %% time    self  children    called     name\n");
+	/* from here on the text goes through c.l */
 	for (i = 0; i < n; i++) {
 		const struct diff_entry *e = &d->entries[order[i]];
 		int64_t denom = e->calls_diff;
@@ -472,7 +559,7 @@ int print_cg(FILE *out, const struct diff *d, const struct diff_print_opts *po)
 			primary_line(out, &c, order[i]);
 			if (member_lines(out, &c, e) < 0)
 				goto out;
-			fprintf(out, "-----------------------------------------------\n");
+			line_str(&c.l, "-----------------------------------------------\n");
 			continue;
 		}
 		if (e->cycle && e->cycle <= d->ncycles && c.cycle_entry[e->cycle] >= 0)
@@ -482,10 +569,10 @@ int print_cg(FILE *out, const struct diff *d, const struct diff_print_opts *po)
 		na = 0;
 		for (k = c.first_in[order[i]]; k != NONE; k = c.next_in[k])
 			arcs[na++] = k;
-		if (na == 0)
-			fprintf(out, po->extended ? "%6.6s %6.6s %8.8s %9.9s %9.9s %9.9s %9.9s       <spontaneous>\n"
-						  : "%6.6s %5.5s %7.7s %7.7s %7.7s %7.7s     <spontaneous>\n",
-				"", "", "", "", "", "", "");
+		if (na == 0) { /* "%6.6s %5.5s %7.7s %7.7s %7.7s %7.7s     " of "" */
+			line_spaces(&c.l, po->extended ? 69 : 49);
+			line_str(&c.l, "<spontaneous>\n");
+		}
 		qsort_r(arcs, na, sizeof(size_t), cmp_arc, (void *)d);
 		for (k = 0; k < na; k++)
 			arc_line(out, &c, &d->arcs[arcs[k]], d->arcs[arcs[k]].parent, denom);
@@ -506,9 +593,13 @@ int print_cg(FILE *out, const struct diff *d, const struct diff_print_opts *po)
 				cd = d->entries[c.cycle_entry[callee->cycle]].calls_diff;
 			arc_line(out, &c, a, a->child, cd);
 		}
-		fprintf(out, "-----------------------------------------------\n");
+		line_str(&c.l, "-----------------------------------------------\n");
 	}
-	fprintf(out, "\n");
+	line_char(&c.l, '\n');
+	if (line_flush(&c.l, out) < 0 && !ferror(out)) {
+		error("out of memory");
+		goto out;
+	}
 	if (!po->brief)
 		blurb(out, po->extended);
 	if (print_index(out, &c, (int)n + 1) < 0)
@@ -525,5 +616,8 @@ out:
 	free(c.next_member);
 	free(order);
 	free(arcs);
+	free(c.print_key);
+	free(c.name_key);
+	line_release(&c.l);
 	return ret;
 }

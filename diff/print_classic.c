@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include "diff/print.h"
 #include "utils/error.h"
-#include "utils/fixed.h"
+#include "utils/line.h"
 #include "utils/banned.h"
 
 /* gprof's SI table (hist.c), for the per-call unit. */
@@ -59,6 +59,8 @@ int print_classic_flat(FILE *out, const struct diff *d, const struct diff_print_
 	size_t *order, n, i, scale = 4;
 	double top = 0, cum = 0;
 	char unit[16];
+	struct line l = LINE_INIT;
+	int ret = 0;
 
 	if (print_flat_order(d, po, &order, &n) < 0)
 		return -1;
@@ -85,29 +87,46 @@ int print_classic_flat(FILE *out, const struct diff *d, const struct diff_print_
 	fprintf(out, "%5.5s %9.9s  %8.8s %8.8s %8.8s %8.8s  %s%-8.8s\n",
 		"time", "seconds", "seconds", "calls", unit, unit,
 		po->ratio ? "2nd/base " : "", "name");
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n && ret == 0; i++) {
 		const struct diff_entry *e = &d->entries[order[i]];
 		char ratio[32];
 
 		cum += fabs(e->self_diff);
-		/* the numbers without printf (utils/fixed.h): most of a big
-		 * profile's printing time otherwise */
-		fixed_print(out, e->impact, po->bsd ? 5 : 6, po->bsd ? 1 : 2);
-		fputc(' ', out);
-		fixed_print(out, cum, po->bsd ? 10 : 9, 2);
-		fputc(' ', out);
-		fixed_print(out, e->self_diff, 8, 2);
+		/* the row assembled without printf (utils/line.h): most of a
+		 * big profile's printing time otherwise */
+		line_fixed(&l, e->impact, po->bsd ? 5 : 6, po->bsd ? 1 : 2);
+		line_char(&l, ' ');
+		line_fixed(&l, cum, po->bsd ? 10 : 9, 2);
+		line_char(&l, ' ');
+		line_fixed(&l, e->self_diff, 8, 2);
 		if (any_calls(e)) {
-			fprintf(out, " %8lld ", (long long)e->calls_diff);
-			fixed_print(out, si[scale].scale * print_per_call_diff(e, 0), 8, 2);
-			fputc(' ', out);
-			fixed_print(out, si[scale].scale * print_per_call_diff(e, 1), 8, 2);
-			fputs("  ", out);
+			/* " %8lld " */
+			line_char(&l, ' ');
+			line_int(&l, e->calls_diff, 8);
+			line_char(&l, ' ');
+			line_fixed(&l, si[scale].scale * print_per_call_diff(e, 0), 8, 2);
+			line_char(&l, ' ');
+			line_fixed(&l, si[scale].scale * print_per_call_diff(e, 1), 8, 2);
+			line_spaces(&l, 2);
 		} else {
-			fprintf(out, " %8.8s %8.8s %8.8s  ", "", "", "");
+			line_spaces(&l, 29); /* " %8.8s %8.8s %8.8s  " of "" */
 		}
-		fprintf(out, "%s%s%s%s\n", print_ratio_cell(ratio, sizeof(ratio), e, po),
-			po->ratio ? " " : "", e->print_name, print_noise_mark(e, po));
+		if (po->ratio) {
+			line_str(&l, print_ratio_cell(ratio, sizeof(ratio), e, po));
+			line_char(&l, ' ');
+		}
+		line_str(&l, e->print_name);
+		line_str(&l, print_noise_mark(e, po));
+		line_char(&l, '\n');
+		if (line_flush_over(&l, out, 1 << 15) < 0)
+			ret = -1;
+	}
+	if (line_flush(&l, out) < 0)
+		ret = -1;
+	line_release(&l);
+	if (ret < 0 && !ferror(out)) {
+		free(order);
+		return error("out of memory");
 	}
 	if (!po->brief)
 		fprintf(out,

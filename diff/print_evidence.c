@@ -11,21 +11,34 @@
 #include "diff/print.h"
 #include "diff/evidence.h"
 #include "utils/error.h"
+#include "utils/line.h"
 #include "utils/banned.h"
 
-static void time_clause(FILE *out, const struct diff_entry *e, const char **sep)
+/* Each row's text is assembled in a line (utils/line.h) and written a few
+ * KiB at a time: fprintf per clause was a tenth of a big diff's printing. */
+
+static void time_clause(struct line *l, const struct diff_entry *e, const char **sep)
 {
 	if (e->self_diff == 0)
 		return;
-	fprintf(out, "%stime %+.2f s", *sep, e->self_diff);
-	if (e->excess_sec != e->self_diff)
-		fprintf(out, " (%+.2f s at the runs' common speed)", e->excess_sec);
-	fprintf(out, ", %s noise %.2f s", e->noise == NOISE_NONE ? "beyond" : "within",
-		e->noise_sec);
+	/* "%stime %+.2f s" */
+	line_str(l, *sep);
+	line_put(l, "time ", 5);
+	line_fixed_plus(l, e->self_diff, 2);
+	line_put(l, " s", 2);
+	if (e->excess_sec != e->self_diff) {
+		line_put(l, " (", 2);
+		line_fixed_plus(l, e->excess_sec, 2);
+		line_str(l, " s at the runs' common speed)");
+	}
+	/* ", %s noise %.2f s" */
+	line_str(l, e->noise == NOISE_NONE ? ", beyond noise " : ", within noise ");
+	line_fixed(l, e->noise_sec, 0, 2);
+	line_put(l, " s", 2);
 	*sep = "; ";
 }
 
-static void calls_clause(FILE *out, const struct diff_entry *e, const char **sep)
+static void calls_clause(struct line *l, const struct diff_entry *e, const char **sep)
 {
 	char buf[48];
 	uint64_t a, b;
@@ -33,13 +46,20 @@ static void calls_clause(FILE *out, const struct diff_entry *e, const char **sep
 	if (e->calls_evidence != CALLS_CHANGED)
 		return;
 	evidence_call_counts(e, &a, &b);
-	fprintf(out, "%s%s (%s%llu -> %llu)", *sep, evidence_calls_text(buf, sizeof(buf), e),
-		evidence_calls_exact(e) ? "sidecar: " : "",
-		(unsigned long long)a, (unsigned long long)b);
+	/* "%s%s (%s%llu -> %llu)" */
+	line_str(l, *sep);
+	line_str(l, evidence_calls_text(buf, sizeof(buf), e));
+	line_put(l, " (", 2);
+	if (evidence_calls_exact(e))
+		line_str(l, "sidecar: ");
+	line_uint(l, a, 0);
+	line_put(l, " -> ", 4);
+	line_uint(l, b, 0);
+	line_char(l, ')');
 	*sep = "; ";
 }
 
-static void moved_clause(FILE *out, const struct diff *d, const struct diff_entry *e,
+static void moved_clause(struct line *l, const struct diff *d, const struct diff_entry *e,
 			 const char **sep)
 {
 	const struct diff_entry *p;
@@ -47,19 +67,30 @@ static void moved_clause(FILE *out, const struct diff *d, const struct diff_entr
 	if (e->moved_peer < 0)
 		return;
 	p = &d->entries[e->moved_peer];
-	if (e->side[0].present != e->side[1].present)
-		fprintf(out, "%sonly in the %s: probably %s %s, whose self+children "
-			"changed by %+.2f s", *sep, e->side[0].present ? "baseline" : "second run",
-			e->side[0].present ? "inlined into" : "outlined from", p->print_name,
-			e->moved_total_diff);
-	else
-		fprintf(out, "%sprobably took in %s (only in the %s); self+children "
-			"changed by %+.2f s", *sep, p->print_name,
-			p->side[0].present ? "baseline" : "second run", e->moved_total_diff);
+	line_str(l, *sep);
+	if (e->side[0].present != e->side[1].present) {
+		/* "only in the %s: probably %s %s, whose self+children changed by %+.2f s" */
+		line_str(l, "only in the ");
+		line_str(l, e->side[0].present ? "baseline" : "second run");
+		line_str(l, ": probably ");
+		line_str(l, e->side[0].present ? "inlined into" : "outlined from");
+		line_char(l, ' ');
+		line_str(l, p->print_name);
+		line_str(l, ", whose self+children changed by ");
+	} else {
+		/* "probably took in %s (only in the %s); self+children changed by %+.2f s" */
+		line_str(l, "probably took in ");
+		line_str(l, p->print_name);
+		line_str(l, " (only in the ");
+		line_str(l, p->side[0].present ? "baseline" : "second run");
+		line_str(l, "); self+children changed by ");
+	}
+	line_fixed_plus(l, e->moved_total_diff, 2);
+	line_put(l, " s", 2);
 	*sep = "; ";
 }
 
-static void ranks_clause(FILE *out, const struct diff *d, const struct diff_entry *e,
+static void ranks_clause(struct line *l, const struct diff *d, const struct diff_entry *e,
 			 const char **sep)
 {
 	size_t k, shown = 0;
@@ -70,23 +101,37 @@ static void ranks_clause(FILE *out, const struct diff *d, const struct diff_entr
 		if (!e->rank_changed[k])
 			continue;
 		if (shown++ == 4) {
-			fprintf(out, ", ... (%zu ranks)", e->nranks_changed);
+			/* ", ... (%zu ranks)" */
+			line_str(l, ", ... (");
+			line_uint(l, e->nranks_changed, 0);
+			line_str(l, " ranks)");
 			break;
 		}
-		fprintf(out, "%srank %d %+.2f s", shown == 1 ? *sep : ", ", d->ranks[k],
-			e->rank_diff[k]);
+		/* "%srank %d %+.2f s" */
+		line_str(l, shown == 1 ? *sep : ", ");
+		line_str(l, "rank ");
+		line_int(l, d->ranks[k], 0);
+		line_char(l, ' ');
+		line_fixed_plus(l, e->rank_diff[k], 2);
+		line_put(l, " s", 2);
 	}
-	if (e->nranks_changed == 0)
-		fprintf(out, "%sno rank beyond its noise", *sep);
-	else if (e->nranks_changed < d->nranks)
-		fprintf(out, ", other ranks within noise");
-	fprintf(out, "; slowest rank %+.2f s", e->slowest_diff);
+	if (e->nranks_changed == 0) {
+		line_str(l, *sep);
+		line_str(l, "no rank beyond its noise");
+	} else if (e->nranks_changed < d->nranks) {
+		line_str(l, ", other ranks within noise");
+	}
+	line_str(l, "; slowest rank ");
+	line_fixed_plus(l, e->slowest_diff, 2);
+	line_put(l, " s", 2);
 	*sep = "; ";
 }
 
 int print_evidence(FILE *out, const struct diff *d, const struct diff_print_opts *po)
 {
 	size_t *order, n, i, shown = 0;
+	struct line l = LINE_INIT;
+	int ret = 0;
 
 	if (!po->noise_marker)
 		return 0;
@@ -94,19 +139,30 @@ int print_evidence(FILE *out, const struct diff *d, const struct diff_print_opts
 		return -1;
 	fprintf(out, "\nEvidence for the significant rows (baseline - second; calls\n"
 		     "baseline -> second):\n\n");
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n && ret == 0; i++) {
 		const struct diff_entry *e = &d->entries[order[i]];
 		const char *sep = "";
 
 		if (!e->significant)
 			continue;
 		shown++;
-		fprintf(out, "  %s: ", e->print_name);
-		time_clause(out, e, &sep);
-		calls_clause(out, e, &sep);
-		ranks_clause(out, d, e, &sep);
-		moved_clause(out, d, e, &sep);
-		fputc('\n', out);
+		line_put(&l, "  ", 2);
+		line_str(&l, e->print_name);
+		line_put(&l, ": ", 2);
+		time_clause(&l, e, &sep);
+		calls_clause(&l, e, &sep);
+		ranks_clause(&l, d, e, &sep);
+		moved_clause(&l, d, e, &sep);
+		line_char(&l, '\n');
+		if (line_flush_over(&l, out, 1 << 15) < 0)
+			ret = -1;
+	}
+	if (line_flush(&l, out) < 0)
+		ret = -1;
+	line_release(&l);
+	if (ret < 0 && !ferror(out)) {
+		free(order);
+		return error("out of memory");
 	}
 	if (!shown)
 		fprintf(out, "  none: every difference is within noise.\n");

@@ -121,6 +121,12 @@ long profile_find(const struct profile *p, const char *name, const char *file);
  */
 int profile_write(FILE *fp, const struct profile *p);
 int profile_read(FILE *fp, const char *what, struct profile **out);
+/* The same bytes in one block of their exact size (*buf is the caller's to
+ * free): what a loader sends.  0, or -1 (reported) when out of memory. */
+int profile_encode(const struct profile *p, char **buf, size_t *len);
+/* One profile that fills buf[0..len) exactly (bytes after its trailer are
+ * an error); messages as profile_read's. */
+int profile_read_mem(const void *buf, size_t len, const char *what, struct profile **out);
 /*
  * A profile with a histogram must have a sampling rate: with rate 0 every
  * sample would count as 0 seconds (upstream prints "inf").  profile_read()

@@ -431,7 +431,6 @@ static int write_frame(int fd, uint64_t index, const char *buf, uint64_t len)
 static int serialize_current(char **buf, size_t *len)
 {
 	struct profile *p;
-	FILE *mem;
 	int ret;
 
 	if (upstream_current_profile(&p) < 0)
@@ -440,14 +439,7 @@ static int serialize_current(char **buf, size_t *len)
 		profile_free(p);
 		return -1;
 	}
-	mem = open_memstream(buf, len);
-	if (!mem) {
-		profile_free(p);
-		return error("out of memory");
-	}
-	ret = profile_write(mem, p);
-	if (fclose(mem) != 0)
-		ret = -1;
+	ret = profile_encode(p, buf, len);
 	profile_free(p);
 	return ret;
 }
@@ -861,6 +853,8 @@ struct upstream_job {
 				  refilled with each file's counts */
 	char *counts;        /* its frame buffer */
 	size_t counts_cap;
+	char *frame;         /* the bytes of the profile being read */
+	size_t frame_cap;
 };
 
 static struct {
@@ -1106,6 +1100,7 @@ static void job_free(struct upstream_job *job)
 	loader_watch_free(job->watch);
 	profile_free(job->table);
 	free(job->counts);
+	free(job->frame);
 	free(job);
 }
 
@@ -1243,6 +1238,57 @@ static int counts_fill(struct upstream_job *job, uint64_t index, uint64_t len)
 	return 1;
 }
 
+/*
+ * A profile frame of len bytes, read whole and then decoded from memory
+ * (profile_read_mem): field by field through the stream was most of the
+ * front end's reading.  The buffer grows as the bytes arrive, so a corrupt
+ * length costs only the bytes really sent.  0, or -1 when the frame was
+ * cut short or could not be decoded (said, unless the loader's end says
+ * why: then job->data_error is 0).
+ */
+static int frame_profile(struct upstream_job *job, uint64_t len, const char *what,
+			 struct profile **out)
+{
+	uint64_t have = 0;
+	int r;
+
+	*out = NULL;
+	while (have < len) {
+		size_t want = len - have < ((size_t)1 << 20) ? (size_t)(len - have)
+							     : (size_t)1 << 20;
+		size_t got;
+
+		if (have + want > job->frame_cap) {
+			size_t cap = job->frame_cap ? 2 * job->frame_cap : (size_t)1 << 20;
+			char *q;
+
+			if (cap < have + want)
+				cap = (size_t)have + want;
+			if (!(q = realloc(job->frame, cap))) {
+				error("out of memory");
+				job->data_error = 1;
+				return -1;
+			}
+			job->frame = q;
+			job->frame_cap = cap;
+		}
+		got = fread(job->frame + have, 1, want, job->in);
+		have += got;
+		if (got != want)
+			break;
+	}
+	r = profile_read_mem(job->frame, (size_t)have, what, out);
+	if (have < len) {
+		/* cut short: the loader's end says why, else the decoder */
+		profile_free(*out);
+		*out = NULL;
+		job->data_error = r < 0;
+		return -1;
+	}
+	job->data_error = r < 0;
+	return r;
+}
+
 /* The header of the next frame of data: 1 (its bytes follow on job->in),
  * or what upstream_load_next returns when there is none.  A counts-only
  * load's symbol table, sent first, is read into job->table on the way. */
@@ -1266,10 +1312,8 @@ static int frame_next(struct upstream_job *job, uint64_t hdr[2])
 			return load_stop(job, 0); /* the loader stopped: its status says why */
 		if (!job->counts_only || hdr[0] != FRAME_SYMTAB || job->table)
 			break;
-		if (profile_read(job->in, job->binary, &job->table) < 0) {
-			job->data_error = 1;
+		if (frame_profile(job, hdr[1], job->binary, &job->table) < 0)
 			return load_stop(job, 0);
-		}
 	}
 	if (hdr[0] >= job->nexpected || (job->counts_only && !job->table)) {
 		error("cannot read the profiles of '%s' from its loader: "
@@ -1296,8 +1340,9 @@ int upstream_load_next(struct upstream_job *job, size_t *index, struct profile *
 	if ((r = frame_next(job, hdr)) <= 0)
 		return r;
 	/* Upstream does not keep the names it read; we know them. */
-	if (profile_read(job->in, job->files[hdr[0]], &p) < 0 ||
-	    name_gmon_files(p, job, hdr[0]) < 0) {
+	if (frame_profile(job, hdr[1], job->files[hdr[0]], &p) < 0)
+		return load_stop(job, 0);
+	if (name_gmon_files(p, job, hdr[0]) < 0) {
 		profile_free(p);
 		job->data_error = 1;
 		return load_stop(job, 0);

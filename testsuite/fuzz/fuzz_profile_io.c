@@ -27,13 +27,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FILE *in;
 	char *b1, *b2;
 	size_t l1, l2;
+	int mem_ok;
 
+	/* the loader's frames are read from memory (profile_read_mem):
+	 * whatever it accepts, the stream reader accepts too */
+	mem_ok = profile_read_mem(data, size, "fuzz", &q) == 0;
+	fuzz_assert(mem_ok || q == NULL);
+	profile_free(q);
+	q = NULL;
 	if (size == 0)
 		return 0; /* fmemopen refuses an empty buffer */
 	in = fmemopen((void *)data, size, "r");
 	fuzz_assert(in != NULL);
 	if (profile_read(in, "fuzz", &p) < 0) {
-		fuzz_assert(p == NULL);
+		fuzz_assert(p == NULL && !mem_ok);
 		fclose(in);
 		return 0;
 	}
@@ -45,6 +52,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fclose(in);
 	b2 = write_mem(q, &l2);
 	fuzz_assert(l1 == l2 && memcmp(b1, b2, l1) == 0);
+	profile_free(q);
+	/* and a block profile_encode wrote reads back from memory */
+	fuzz_assert(profile_read_mem(b1, l1, "again", &q) == 0);
 	free(b1);
 	free(b2);
 	profile_free(p);

@@ -438,10 +438,37 @@ static void test_print__extended_cg_shows_both_runs_calls_and_their_diff_in_colu
 	profile_free(b);
 }
 
+/* The printers' name keys order names as strcmp does: names of up to 8
+ * bytes, longer ones with a common prefix, one a prefix of the other,
+ * bytes above 127 (strcmp compares them unsigned). */
+static void test_diff__name_keys_order_names_as_strcmp(void **state)
+{
+	static const char *const names[] = {
+		"", "a", "ab", "abcdefg", "abcdefgh", "abcdefghi", "abcdefgh0",
+		"abcdefgi", "f1", "f10", "f100", "f2", "main", "_start",
+		"std::vector<int>::push_back(int const&)",
+		"std::vector<int>::push_back(int&&)", "std::vector<int>::size() const",
+		"\xc3\xa9t\xc3\xa9", "\x7f", "\x80", "\xff\xff\xff\xff\xff\xff\xff\xff",
+		"\xff\xff\xff\xff\xff\xff\xff\xff\x01",
+	};
+	size_t n = sizeof(names) / sizeof(names[0]);
+
+	(void)state;
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < n; j++) {
+			int want = strcmp(names[i], names[j]);
+			int got = diff_name_cmp(diff_name_key(names[i]), names[i],
+						diff_name_key(names[j]), names[j]);
+
+			assert_int_equal((want > 0) - (want < 0), (got > 0) - (got < 0));
+		}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_diff__figure1_self_seconds_calls_and_impact),
+		cmocka_unit_test(test_diff__name_keys_order_names_as_strcmp),
 		cmocka_unit_test(test_diff__arcs_on_both_sides_subtract_counts),
 		cmocka_unit_test(test_diff__arc_only_in_second_is_negative_only_in_baseline_positive),
 		cmocka_unit_test(test_diff__sampling_rates_differ_compare_seconds),

@@ -199,6 +199,73 @@ static void test_profile__read_allocates_a_short_name_at_its_size(void **state)
 	profile_free(q);
 }
 
+/* What a loader sends (profile_encode) is what profile_write writes, and
+ * reads back from memory with every field. */
+static void test_profile__encoded_block_is_the_written_stream_and_reads_back(void **state)
+{
+	struct profile *p = make_profile(), *q;
+	size_t len, elen;
+	char *buf = serialize(p, &len), *enc;
+
+	(void)state;
+	assert_int_equal(profile_encode(p, &enc, &elen), 0);
+	assert_int_equal(elen, len);
+	assert_memory_equal(enc, buf, len);
+	assert_int_equal(profile_read_mem(enc, elen, "test", &q), 0);
+	assert_int_equal(q->nsyms, 3);
+	assert_int_equal(q->narcs, 2);
+	assert_string_equal(q->syms[1].file, "f.c");
+	assert_null(q->syms[0].file);
+	assert_true(q->syms[2].self_ticks == 2.0);
+	assert_int_equal(q->arcs[0].count, 3);
+	assert_string_equal(q->gmon_files[0], "gmon.out");
+	profile_free(q);
+	free(enc);
+	free(buf);
+	profile_free(p);
+}
+
+/* From memory too: every cut is refused, and so are bytes after the
+ * trailer (a frame longer than its profile). */
+static void test_profile__read_mem_rejects_every_truncation_and_extra_bytes(void **state)
+{
+	struct profile *p = make_profile(), *q;
+	size_t len, cut;
+	char *buf = serialize(p, &len), *longer;
+
+	(void)state;
+	for (cut = 0; cut < len; cut++) {
+		assert_int_equal(profile_read_mem(buf, cut, "test", &q), -1);
+		assert_null(q);
+	}
+	longer = malloc(len + 1);
+	assert_non_null(longer);
+	memcpy(longer, buf, len);
+	longer[len] = 0;
+	assert_int_equal(profile_read_mem(longer, len + 1, "test", &q), -1);
+	assert_null(q);
+	free(longer);
+	free(buf);
+	profile_free(p);
+}
+
+/* A corrupt string length of 2^60 in memory is refused before any
+ * allocation of it. */
+static void test_profile__read_mem_refuses_a_huge_length(void **state)
+{
+	struct profile *p = make_profile(), *q;
+	size_t len;
+	char *buf = serialize(p, &len);
+	uint64_t huge = (uint64_t)1 << 60;
+
+	(void)state;
+	memcpy(buf + 12, &huge, sizeof(huge));
+	assert_int_equal(profile_read_mem(buf, len, "test", &q), -1);
+	assert_null(q);
+	free(buf);
+	profile_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -209,6 +276,9 @@ int main(void)
 		cmocka_unit_test(test_profile__read_allocates_a_short_name_at_its_size),
 		cmocka_unit_test(test_profile__read_refuses_a_huge_length_without_allocating_it),
 		cmocka_unit_test(test_profile__find_tells_static_functions_apart_by_file),
+		cmocka_unit_test(test_profile__encoded_block_is_the_written_stream_and_reads_back),
+		cmocka_unit_test(test_profile__read_mem_rejects_every_truncation_and_extra_bytes),
+		cmocka_unit_test(test_profile__read_mem_refuses_a_huge_length),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,65 @@
+#ifndef EGPROF_LINE_H
+#define EGPROF_LINE_H
+/*
+ * Text assembled in memory, then written with one fwrite: reports of tens
+ * of thousands of rows (the diff's tables, the path report) spent most of
+ * their printing in stdio's per-call locking and printf's parsing of its
+ * format, field by field.  Each appender writes exactly what the printf
+ * conversion named beside it writes (test_line compares them), numbers
+ * through utils/fixed.h.
+ *
+ *   struct line l = LINE_INIT;
+ *   line_int(&l, -3, 7);            printf("%7lld", -3LL)
+ *   line_fixed(&l, 0.5, 8, 2);      printf("%8.2f", 0.5)
+ *   line_str(&l, name);
+ *   line_char(&l, '\n');
+ *   line_flush(&l, stdout);         writes it, empties l
+ *   line_release(&l);
+ *
+ * Out of memory, an appender returns -1 and the line remembers it: the
+ * next line_flush writes nothing and returns -1, so a printer may check
+ * once per line instead of once per field.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct line {
+	char *s;
+	size_t len, alloc;
+	int failed;     /* an appender ran out of memory */
+};
+
+#define LINE_INIT { NULL, 0, 0, 0 }
+
+/* Room for n more bytes (and a NUL) at s + len; 0 or -1. */
+int line_reserve(struct line *l, size_t n);
+int line_put(struct line *l, const char *s, size_t n);
+int line_str(struct line *l, const char *s);             /* "%s" */
+int line_char(struct line *l, char c);                   /* "%c" */
+int line_spaces(struct line *l, size_t n);               /* "%*s", n, "" */
+/* "%*s" of s: right-aligned in width columns, left-aligned when width is
+ * negative ("%-*s"); never cut. */
+int line_pad(struct line *l, const char *s, int width);
+/* "%*lld" of v (left-aligned, "%-*lld", when width is negative) */
+int line_int(struct line *l, long long v, int width);
+/* "%*llu" of v (left-aligned when width is negative) */
+int line_uint(struct line *l, unsigned long long v, int width);
+/* "%*.*f" of v, width 0..FIXED_MAX_WIDTH, prec 0..3 (utils/fixed.h) */
+int line_fixed(struct line *l, double v, int width, int prec);
+/* "%+.*f" of v, prec 0..3 */
+int line_fixed_plus(struct line *l, double v, int prec);
+
+/* Write the text and empty the line: 0, or -1 when a write failed or an
+ * appender had run out of memory since the last flush (nothing written). */
+int line_flush(struct line *l, FILE *out);
+/* line_flush once the text holds at least `bytes`: many short lines per
+ * fwrite. */
+int line_flush_over(struct line *l, FILE *out, size_t bytes);
+void line_release(struct line *l);
+
+/* v's decimal digits, ending at `end`; returns where they start (at most
+ * 20 bytes before end). */
+char *line_u64_digits(char *end, uint64_t v);
+
+#endif
