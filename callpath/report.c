@@ -21,6 +21,7 @@
 #include "utils/bigalloc.h"
 #include "utils/error.h"
 #include "utils/line.h"
+#include "utils/radixsort.h"
 #include "utils/banned.h"
 
 #define UNKNOWN_NAME "[unknown]"
@@ -760,6 +761,51 @@ static int cmp_path_keys(const void *pa, const void *pb, void *ctx)
 	return c ? c : cmp_u64_desc(b->rank, a->rank);
 }
 
+/*
+ * order[0..n) := the indices of keys[0..n) in cmp_path_keys order.  The
+ * fields are packed into one radix key when they fit its 128 bits (each
+ * field in the bits its largest value needs; descending ones stored as
+ * max - v), which sorts a million paths in a few passes over contiguous
+ * memory instead of twenty million comparisons reading keys at random;
+ * qsort_r otherwise.  Ranks are unique, so both give one order.
+ */
+static void sort_paths(const struct path_key *keys, uint32_t n, uint32_t *order,
+		       struct radix_item *ra, struct radix_item *rb)
+{
+	uint64_t ms = 0, mi = 0, mc = 0, mr = 0;
+	unsigned bs, bi, bc, br;
+	const struct radix_item *sorted;
+
+	for (uint32_t j = 0; j < n; j++) {
+		ms = keys[j].samples > ms ? keys[j].samples : ms;
+		mi = keys[j].incl > mi ? keys[j].incl : mi;
+		mc = keys[j].calls > mc ? keys[j].calls : mc;
+		mr = keys[j].rank > mr ? keys[j].rank : mr;
+	}
+	bs = radix_bits(ms);
+	bi = radix_bits(mi);
+	bc = radix_bits(mc);
+	br = radix_bits(mr);
+	if (bs + bi + bc + br > RADIX_KEY_MAX_BITS) {
+		for (uint32_t j = 0; j < n; j++)
+			order[j] = j;
+		qsort_r(order, n, sizeof(*order), cmp_path_keys, (void *)keys);
+		return;
+	}
+	for (uint32_t j = 0; j < n; j++) {
+		struct radix_key k = RADIX_KEY_INIT;
+
+		radix_key_push(&k, ms - keys[j].samples, bs);
+		radix_key_push(&k, mi - keys[j].incl, bi);
+		radix_key_push(&k, mc - keys[j].calls, bc);
+		radix_key_push(&k, keys[j].rank, br);
+		ra[j] = (struct radix_item){ k.lo, k.hi, j };
+	}
+	sorted = radix_sort(ra, rb, n, bs + bi + bc + br);
+	for (uint32_t j = 0; j < n; j++)
+		order[j] = sorted[j].value;
+}
+
 /* Siblings in the tree: most time (inclusive, with samples), then most
  * calls, then by name and call site. */
 static int cmp_siblings(const void *pa, const void *pb, void *ctx)
@@ -913,6 +959,7 @@ static int print_profile(FILE *out, struct report_ctx *c, const uint32_t *funcs,
 	struct line l = LINE_INIT;
 	struct pathcache pc = { NULL, NULL, 0, LINE_INIT };
 	struct path_key *keys = NULL;	/* one function's paths at a time */
+	struct radix_item *ra = NULL, *rb = NULL;	/* room to sort them */
 	uint32_t most = 0;
 	int ret = 0;
 
@@ -922,7 +969,9 @@ static int print_profile(FILE *out, struct report_ctx *c, const uint32_t *funcs,
 		if (first[funcs[k] + 1] - first[funcs[k]] > most)
 			most = first[funcs[k] + 1] - first[funcs[k]];
 	keys = malloc(((size_t)most + 1) * sizeof(*keys));
-	if (!pc.frames || !pc.off || !keys) {
+	ra = malloc(((size_t)most + 1) * sizeof(*ra));
+	rb = malloc(((size_t)most + 1) * sizeof(*rb));
+	if (!pc.frames || !pc.off || !keys || !ra || !rb) {
 		ret = -1;
 		goto out;
 	}
@@ -941,11 +990,9 @@ static int print_profile(FILE *out, struct report_ctx *c, const uint32_t *funcs,
 		uint32_t *by_func = frames_by_func + first[fn];
 		uint64_t calls = c->func_calls[fn], samples = c->func_samples[fn];
 
-		for (uint32_t j = 0; j < n; j++) {
+		for (uint32_t j = 0; j < n; j++)
 			path_key_set(&keys[j], c, by_func[j]);
-			by_func[j] = j;
-		}
-		qsort_r(by_func, n, sizeof(*by_func), cmp_path_keys, keys);
+		sort_paths(keys, n, by_func, ra, rb);
 		/* "%s: %llu call%s, %u path%s[, %.2f self seconds]" */
 		ret |= line_str(&l, m->names[fn]);
 		ret |= line_str(&l, ": ");
@@ -994,6 +1041,8 @@ out:
 	free(pc.off);
 	free(pc.text.s);
 	free(keys);
+	free(ra);
+	free(rb);
 	return ret ? -1 : 0;
 }
 
