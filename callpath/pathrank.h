@@ -30,8 +30,9 @@
 
 #define PATHRANK_ROOT UINT32_MAX
 
-/* Write node's segment to buf (at most len bytes with the NUL, as
- * snprintf); return its full length. */
+/* Write node's segment and a NUL to buf when both fit in len bytes (when
+ * they do not, buf's bytes are left undefined: pathrank grows the buffer
+ * and asks again); return the segment's full length. */
 typedef size_t (*pathrank_segment_fn)(void *ctx, uint32_t node, char *buf,
 				      size_t len);
 

@@ -21,6 +21,7 @@
 #include "utils/bigalloc.h"
 #include "utils/error.h"
 #include "utils/line.h"
+#include "utils/radixsort.h"
 #include "utils/banned.h"
 
 #define UNKNOWN_NAME "[unknown]"
@@ -94,6 +95,43 @@ static int index_grow(uint32_t **index, uint32_t *mask, uint32_t n,
 	return 0;
 }
 
+#define FRAME_SLOT_FREE UINT64_MAX
+
+static uint64_t frame_slot(uint32_t hash, uint32_t i)
+{
+	return (uint64_t)hash << 32 | i;
+}
+
+/* Put the slot (hash, i) in the first free place from hash on. */
+static void frame_index_put(uint64_t *index, uint32_t mask, uint32_t hash,
+			    uint32_t i)
+{
+	uint32_t h = hash;
+
+	while (index[h & mask] != FRAME_SLOT_FREE)
+		h++;
+	index[h & mask] = frame_slot(hash, i);
+}
+
+/* A fresh frame index of `size` (a power of two) slots, the frames in it. */
+static int frame_index_rebuild(struct callpath_model *m, uint32_t size)
+{
+	uint64_t *ni = bigalloc((size_t)size * sizeof(*ni));
+
+	if (!ni)
+		return -1;
+	memset(ni, 0xff, (size_t)size * sizeof(*ni));
+	for (uint32_t i = 0; i < m->nr_frames; i++) {
+		const struct callpath_frame *f = &m->frames[i];
+
+		frame_index_put(ni, size - 1, frame_hash(f->parent, f->func, f->site), i);
+	}
+	free(m->frame_index);
+	m->frame_index = ni;
+	m->frame_mask = size - 1;
+	return 0;
+}
+
 /*
  * Room for `n` frames before the first is added: a model built from a
  * sidecar knows its size (one frame per node at most), and growing a
@@ -116,25 +154,12 @@ static int model_reserve_frames(struct callpath_model *m, uint32_t n)
 	/* the load factor callpath_model_add() keeps: at most one half */
 	while (size < 2 * (n + 1))
 		size *= 2;
-	free(m->frame_index);
-	m->frame_index = bigalloc((size_t)size * sizeof(*m->frame_index));
-	if (!m->frame_index)
-		return -1;
-	memset(m->frame_index, 0xff, (size_t)size * sizeof(*m->frame_index));
-	m->frame_mask = size - 1;
-	return 0;
+	return frame_index_rebuild(m, size);
 }
 
 static uint32_t name_hash_of(const struct callpath_model *m, uint32_t i)
 {
 	return str_hash(m->names[i]);
-}
-
-static uint32_t frame_hash_of(const struct callpath_model *m, uint32_t i)
-{
-	const struct callpath_frame *f = &m->frames[i];
-
-	return frame_hash(f->parent, f->func, f->site);
 }
 
 uint32_t callpath_model_intern(struct callpath_model *m, const char *s)
@@ -185,18 +210,21 @@ uint32_t callpath_model_intern(struct callpath_model *m, const char *s)
 int callpath_model_add(struct callpath_model *m, uint32_t parent, uint32_t func,
 		       uint32_t site, uint64_t count, uint32_t *idx)
 {
-	uint32_t h, i;
+	uint32_t hash = frame_hash(parent, func, site), h, i;
 
 	if ((parent != CALLPATH_NONE && parent >= m->nr_frames) ||
 	    func >= m->nr_names || site >= m->nr_names)
 		return -1;
 	if (m->frame_index) {
-		for (h = frame_hash(parent, func, site);; h++) {
+		for (h = hash;; h++) {
+			uint64_t slot = m->frame_index[h & m->frame_mask];
 			const struct callpath_frame *f;
 
-			i = m->frame_index[h & m->frame_mask];
-			if (i == CALLPATH_NONE)
+			if (slot == FRAME_SLOT_FREE)
 				break;
+			if ((uint32_t)(slot >> 32) != hash)
+				continue;
+			i = (uint32_t)slot;
 			f = &m->frames[i];
 			if (f->parent == parent && f->func == func && f->site == site) {
 				m->frames[i].count += count;
@@ -219,8 +247,8 @@ int callpath_model_add(struct callpath_model *m, uint32_t parent, uint32_t func,
 		m->alloc_frames = na;
 	}
 	if (2 * (m->nr_frames + 1) > (m->frame_index ? m->frame_mask + 1 : 0) &&
-	    index_grow(&m->frame_index, &m->frame_mask, m->nr_frames,
-		       frame_hash_of, m) < 0)
+	    ((m->frame_index && m->frame_mask >= UINT32_MAX / 2) ||
+	     frame_index_rebuild(m, m->frame_index ? 2 * (m->frame_mask + 1) : 64) < 0))
 		return -1;
 	i = m->nr_frames++;
 	m->frames[i] = (struct callpath_frame){
@@ -232,10 +260,7 @@ int callpath_model_add(struct callpath_model *m, uint32_t parent, uint32_t func,
 		.attributed = func,
 	};
 	m->total += count;
-	for (h = frame_hash(parent, func, site);
-	     m->frame_index[h & m->frame_mask] != CALLPATH_NONE; h++)
-		;
-	m->frame_index[h & m->frame_mask] = i;
+	frame_index_put(m->frame_index, m->frame_mask, hash, i);
 	if (idx)
 		*idx = i;
 	return 0;
@@ -391,6 +416,125 @@ static uint32_t intern_site(struct callpath_model *m, const struct symtab *st,
 }
 
 /*
+ * Names already given to an address, as a callee (name and the name gprof
+ * attributes it to) or as a call site: a million nodes name a few thousand
+ * addresses, and naming one costs two binary searches, a formatted print
+ * and an interning.  Open addressing on the address; a slot is free while
+ * its name is CALLPATH_NONE.
+ */
+struct addr_memo {
+	uint64_t *addr;
+	uint32_t *name, *attributed;
+	uint32_t mask, n;
+};
+
+static void addr_memo_free(struct addr_memo *am)
+{
+	free(am->addr);
+	free(am->name);
+	free(am->attributed);
+}
+
+static uint32_t addr_hash(uint64_t a)
+{
+	a ^= a >> 31;
+	a *= 0x9e3779b97f4a7c15ull;
+	return (uint32_t)(a >> 32);
+}
+
+/* The slot of addr (its name CALLPATH_NONE when new), room made for one
+ * more; NULL when out of memory. */
+static uint32_t addr_memo_slot(struct addr_memo *am, uint64_t addr)
+{
+	uint32_t h;
+
+	if (2 * (am->n + 1) > (am->addr ? am->mask + 1 : 0)) {
+		struct addr_memo g = { NULL, NULL, NULL, am->addr ? 2 * am->mask + 1 : 255, 0 };
+
+		g.addr = malloc(((size_t)g.mask + 1) * sizeof(*g.addr));
+		g.name = malloc(((size_t)g.mask + 1) * sizeof(*g.name));
+		g.attributed = malloc(((size_t)g.mask + 1) * sizeof(*g.attributed));
+		if (!g.addr || !g.name || !g.attributed) {
+			addr_memo_free(&g);
+			return UINT32_MAX;
+		}
+		memset(g.name, 0xff, ((size_t)g.mask + 1) * sizeof(*g.name));
+		for (uint32_t i = 0; am->addr && i <= am->mask; i++) {
+			if (am->name[i] == CALLPATH_NONE)
+				continue;
+			for (h = addr_hash(am->addr[i]); g.name[h & g.mask] != CALLPATH_NONE; h++)
+				;
+			g.addr[h & g.mask] = am->addr[i];
+			g.name[h & g.mask] = am->name[i];
+			g.attributed[h & g.mask] = am->attributed[i];
+		}
+		g.n = am->n;
+		addr_memo_free(am);
+		*am = g;
+	}
+	for (h = addr_hash(addr);; h++) {
+		uint32_t slot = h & am->mask;
+
+		if (am->name[slot] == CALLPATH_NONE) {
+			am->addr[slot] = addr;
+			return slot;
+		}
+		if (am->addr[slot] == addr)
+			return slot;
+	}
+}
+
+/* intern_func() through a memo (`known`: the address is the program's). */
+static uint32_t memo_func(struct addr_memo *am, struct callpath_model *m,
+			  const struct symtab *st, const struct elf_funcs *ef,
+			  uint64_t link_addr, int known, uint32_t *attributed)
+{
+	uint32_t slot;
+
+	if (!known)
+		return intern_func(m, st, ef, link_addr, known, attributed);
+	slot = addr_memo_slot(am, link_addr);
+	if (slot == UINT32_MAX)
+		return CALLPATH_NONE;
+	if (am->name[slot] == CALLPATH_NONE) {
+		uint32_t name = intern_func(m, st, ef, link_addr, known,
+					    &am->attributed[slot]);
+
+		if (name == CALLPATH_NONE || am->attributed[slot] == CALLPATH_NONE)
+			return CALLPATH_NONE;
+		am->name[slot] = name;
+		am->n++;
+	}
+	if (attributed)
+		*attributed = am->attributed[slot];
+	return am->name[slot];
+}
+
+/* intern_site() through a memo. */
+static uint32_t memo_site(struct addr_memo *am, struct callpath_model *m,
+			  const struct symtab *st, const struct elf_funcs *ef,
+			  const struct callpath_symopts *so, uint64_t link_addr,
+			  int known)
+{
+	uint32_t slot;
+
+	if (!known)
+		return intern_site(m, st, ef, so, link_addr, known);
+	slot = addr_memo_slot(am, link_addr);
+	if (slot == UINT32_MAX)
+		return CALLPATH_NONE;
+	if (am->name[slot] == CALLPATH_NONE) {
+		uint32_t name = intern_site(m, st, ef, so, link_addr, known);
+
+		if (name == CALLPATH_NONE)
+			return CALLPATH_NONE;
+		am->name[slot] = name;
+		am->n++;
+	}
+	return am->name[slot];
+}
+
+/*
  * The sidecar's nodes in depth-first order (children in index order) in
  * order[0..nr_nodes).  The model's frames are created in that order, so a
  * subtree's frames sit together in memory: reports walk paths and print
@@ -446,6 +590,8 @@ int callpath_model_build(const struct sidecar *sc, const struct profile *p,
 	struct elf_funcs *ef = NULL;
 	uint32_t *map = NULL, *order = NULL;
 	uint64_t bias = sc->load_address;
+	struct addr_memo funcs = { NULL, NULL, NULL, 0, 0 };
+	struct addr_memo sites = { NULL, NULL, NULL, 0, 0 };
 	int ret = -1;
 
 	*out = NULL;
@@ -462,12 +608,12 @@ int callpath_model_build(const struct sidecar *sc, const struct profile *p,
 		uint32_t parent = n->parent == SIDECAR_ROOT ? CALLPATH_NONE
 							    : map[n->parent];
 		uint32_t gprof_func;
-		uint32_t func = intern_func(m, &st, ef, n->callee - bias,
-					    n->callee >= bias, &gprof_func);
+		uint32_t func = memo_func(&funcs, m, &st, ef, n->callee - bias,
+					  n->callee >= bias, &gprof_func);
 		uint32_t site = n->call_site == 0
 					? callpath_model_intern(m, EXTERNAL_NAME)
-					: intern_site(m, &st, ef, so, n->call_site - bias,
-						      n->call_site >= bias);
+					: memo_site(&sites, m, &st, ef, so, n->call_site - bias,
+						    n->call_site >= bias);
 
 		if (func == CALLPATH_NONE || site == CALLPATH_NONE ||
 		    gprof_func == CALLPATH_NONE ||
@@ -483,8 +629,8 @@ int callpath_model_build(const struct sidecar *sc, const struct profile *p,
 			m->total += n->recursive;
 			f->caller = n->call_site == 0
 				? callpath_model_intern(m, EXTERNAL_NAME)
-				: intern_func(m, &st, ef, n->call_site - bias,
-					      n->call_site >= bias, NULL);
+				: memo_func(&funcs, m, &st, ef, n->call_site - bias,
+					    n->call_site >= bias, NULL);
 			if (f->caller == CALLPATH_NONE)
 				goto oom;
 		}
@@ -502,6 +648,8 @@ out:
 	free(map);
 	free(order);
 	free(st.f);
+	addr_memo_free(&funcs);
+	addr_memo_free(&sites);
 	elf_funcs_free(ef);
 	callpath_model_free(m);
 	return ret;
@@ -509,6 +657,10 @@ out:
 
 /* ------------------------------------------------------------------------ */
 /* Printing                                                                  */
+
+struct frame_names {
+	uint32_t func, site;
+};
 
 struct report_ctx {
 	const struct callpath_model *m;
@@ -523,6 +675,8 @@ struct report_ctx {
 	uint32_t *rank;		/* per frame: its path text's place in strcmp
 				   order (pathrank.h), for sorting */
 	uint32_t *depth;	/* per frame: 1 for a top-level frame */
+	struct frame_names *fnames;	/* per frame: its names, apart from
+				   the frames as parents are */
 	uint32_t *parents;	/* per frame: its parent (PATHRANK_ROOT for none),
 				   apart from the frames so that walking a path
 				   touches 4 bytes a frame */
@@ -536,6 +690,13 @@ static int line_fixed2(struct line *l, double v, int width)
 {
 	return line_char(l, ' ') | line_fixed(l, v, width, 2);
 }
+
+/*
+ * Lines are written in blocks of LINE_BLOCK bytes or more: stdio would
+ * copy each short line into its own small buffer and make a system call
+ * per 4 KiB, while a block this large goes straight to write().
+ */
+#define LINE_BLOCK (256 * 1024)
 
 static double seconds(const struct report_ctx *c, uint64_t samples)
 {
@@ -568,6 +729,7 @@ static int cmp_funcs(const void *pa, const void *pb, void *ctx)
 struct path_key {
 	uint64_t samples, incl;	/* both 0 without samples */
 	uint64_t calls;		/* count and folded recursive calls */
+	uint64_t rec;		/* the folded recursive calls alone */
 	uint32_t rank;		/* path text's place in strcmp order */
 	uint32_t frame;
 };
@@ -580,6 +742,7 @@ static void path_key_set(struct path_key *k, const struct report_ctx *rc,
 	k->samples = rc->timed ? f->samples : 0;
 	k->incl = rc->timed ? rc->incl[i] : 0;
 	k->calls = f->count + rc->rec[i];
+	k->rec = rc->rec[i];
 	k->rank = rc->rank[i];
 	k->frame = i;
 }
@@ -596,6 +759,51 @@ static int cmp_path_keys(const void *pa, const void *pb, void *ctx)
 	if (!c)
 		c = cmp_u64_desc(a->calls, b->calls);
 	return c ? c : cmp_u64_desc(b->rank, a->rank);
+}
+
+/*
+ * order[0..n) := the indices of keys[0..n) in cmp_path_keys order.  The
+ * fields are packed into one radix key when they fit its 128 bits (each
+ * field in the bits its largest value needs; descending ones stored as
+ * max - v), which sorts a million paths in a few passes over contiguous
+ * memory instead of twenty million comparisons reading keys at random;
+ * qsort_r otherwise.  Ranks are unique, so both give one order.
+ */
+static void sort_paths(const struct path_key *keys, uint32_t n, uint32_t *order,
+		       struct radix_item *ra, struct radix_item *rb)
+{
+	uint64_t ms = 0, mi = 0, mc = 0, mr = 0;
+	unsigned bs, bi, bc, br;
+	const struct radix_item *sorted;
+
+	for (uint32_t j = 0; j < n; j++) {
+		ms = keys[j].samples > ms ? keys[j].samples : ms;
+		mi = keys[j].incl > mi ? keys[j].incl : mi;
+		mc = keys[j].calls > mc ? keys[j].calls : mc;
+		mr = keys[j].rank > mr ? keys[j].rank : mr;
+	}
+	bs = radix_bits(ms);
+	bi = radix_bits(mi);
+	bc = radix_bits(mc);
+	br = radix_bits(mr);
+	if (bs + bi + bc + br > RADIX_KEY_MAX_BITS) {
+		for (uint32_t j = 0; j < n; j++)
+			order[j] = j;
+		qsort_r(order, n, sizeof(*order), cmp_path_keys, (void *)keys);
+		return;
+	}
+	for (uint32_t j = 0; j < n; j++) {
+		struct radix_key k = RADIX_KEY_INIT;
+
+		radix_key_push(&k, ms - keys[j].samples, bs);
+		radix_key_push(&k, mi - keys[j].incl, bi);
+		radix_key_push(&k, mc - keys[j].calls, bc);
+		radix_key_push(&k, keys[j].rank, br);
+		ra[j] = (struct radix_item){ k.lo, k.hi, j };
+	}
+	sorted = radix_sort(ra, rb, n, bs + bi + bc + br);
+	for (uint32_t j = 0; j < n; j++)
+		order[j] = sorted[j].value;
 }
 
 /* Siblings in the tree: most time (inclusive, with samples), then most
@@ -618,15 +826,14 @@ static int cmp_siblings(const void *pa, const void *pb, void *ctx)
 
 /* A frame's calls as gprof prints a recursive function's, "1+2692536",
  * right-aligned in 12 columns (without printf: see line_fixed2). */
-static int line_calls(struct line *l, const struct report_ctx *c, uint32_t i)
+static int line_calls(struct line *l, uint64_t count, uint64_t rec)
 {
-	char buf[48], *p = line_u64_digits(buf + sizeof(buf), c->rec[i] ? c->rec[i]
-								 : c->m->frames[i].count);
+	char buf[48], *p = line_u64_digits(buf + sizeof(buf), rec ? rec : count);
 	size_t n;
 
-	if (c->rec[i]) {
+	if (rec) {
 		*--p = '+';
-		p = line_u64_digits(p, c->m->frames[i].count);
+		p = line_u64_digits(p, count);
 	}
 	n = (size_t)(buf + sizeof(buf) - p);
 	if (line_reserve(l, 12 + n) < 0)
@@ -644,19 +851,30 @@ static int site_untold(const char *site)
 }
 
 /* A frame's part of its path's text: "b (main+0x4a)"; a top-level frame's
- * site is left out when untold (site_untold). */
+ * site is left out when untold (site_untold).  Its length; written (with
+ * a NUL) only when buf[len] has room, as pathrank_segment_fn allows: a
+ * million frames' segments cost a third of the ranking through snprintf. */
 static size_t path_segment(void *ctx, uint32_t idx, char *buf, size_t len)
 {
-	const struct callpath_model *m = ctx;
-	const struct callpath_frame *f = &m->frames[idx];
+	const struct report_ctx *c = ctx;
+	const struct callpath_model *m = c->m;
+	const struct frame_names *f = &c->fnames[idx];
 	const char *site = m->names[f->site];
-	int n;
+	size_t nf = c->name_len[f->func], ns = c->name_len[f->site];
+	int with_site = !(c->parents[idx] == PATHRANK_ROOT && site_untold(site));
+	size_t n = nf + (with_site ? ns + 3 : 0);
 
-	if (f->parent == CALLPATH_NONE && site_untold(site))
-		n = snprintf(buf, len, "%s", m->names[f->func]);
-	else
-		n = snprintf(buf, len, "%s (%s)", m->names[f->func], site);
-	return n < 0 ? 0 : (size_t)n;
+	if (n + 1 > len)
+		return n;
+	memcpy(buf, m->names[f->func], nf);
+	if (with_site) {
+		buf[nf] = ' ';
+		buf[nf + 1] = '(';
+		memcpy(buf + nf + 2, site, ns);
+		buf[nf + 2 + ns] = ')';
+	}
+	buf[n] = '\0';
+	return n;
 }
 
 #define PATH_SEPARATOR " -> "
@@ -692,7 +910,7 @@ static int pathcache_set(struct pathcache *pc, const struct report_ctx *c,
 		pc->frames[--d] = i;
 	pc->text.len = pc->off[d];
 	for (; d < depth; d++) {
-		const struct callpath_frame *f = &m->frames[pc->frames[d]];
+		const struct frame_names *f = &c->fnames[pc->frames[d]];
 		const char *site = m->names[f->site];
 
 		if (d)
@@ -741,6 +959,7 @@ static int print_profile(FILE *out, struct report_ctx *c, const uint32_t *funcs,
 	struct line l = LINE_INIT;
 	struct pathcache pc = { NULL, NULL, 0, LINE_INIT };
 	struct path_key *keys = NULL;	/* one function's paths at a time */
+	struct radix_item *ra = NULL, *rb = NULL;	/* room to sort them */
 	uint32_t most = 0;
 	int ret = 0;
 
@@ -750,7 +969,9 @@ static int print_profile(FILE *out, struct report_ctx *c, const uint32_t *funcs,
 		if (first[funcs[k] + 1] - first[funcs[k]] > most)
 			most = first[funcs[k] + 1] - first[funcs[k]];
 	keys = malloc(((size_t)most + 1) * sizeof(*keys));
-	if (!pc.frames || !pc.off || !keys) {
+	ra = malloc(((size_t)most + 1) * sizeof(*ra));
+	rb = malloc(((size_t)most + 1) * sizeof(*rb));
+	if (!pc.frames || !pc.off || !keys || !ra || !rb) {
 		ret = -1;
 		goto out;
 	}
@@ -769,50 +990,59 @@ static int print_profile(FILE *out, struct report_ctx *c, const uint32_t *funcs,
 		uint32_t *by_func = frames_by_func + first[fn];
 		uint64_t calls = c->func_calls[fn], samples = c->func_samples[fn];
 
-		for (uint32_t j = 0; j < n; j++) {
-			path_key_set(&keys[j], c, by_func[j]);
-			by_func[j] = j;
-		}
-		qsort_r(by_func, n, sizeof(*by_func), cmp_path_keys, keys);
 		for (uint32_t j = 0; j < n; j++)
-			by_func[j] = keys[by_func[j]].frame;
-		fprintf(out, "%s: %" PRIu64 " call%s, %u path%s", m->names[fn],
-			calls, calls == 1 ? "" : "s", n, n == 1 ? "" : "s");
-		if (c->timed)
-			fprintf(out, ", %.2f self seconds", seconds(c, samples));
-		fputc('\n', out);
-		fputs(c->timed ? "       calls  %calls    self s    incl s   %time  path\n"
-			       : "       calls  %calls  path\n", out);
+			path_key_set(&keys[j], c, by_func[j]);
+		sort_paths(keys, n, by_func, ra, rb);
+		/* "%s: %llu call%s, %u path%s[, %.2f self seconds]" */
+		ret |= line_str(&l, m->names[fn]);
+		ret |= line_str(&l, ": ");
+		ret |= line_uint(&l, calls, 0);
+		ret |= line_str(&l, calls == 1 ? " call, " : " calls, ");
+		ret |= line_uint(&l, n, 0);
+		ret |= line_str(&l, n == 1 ? " path" : " paths");
+		if (c->timed) {
+			ret |= line_str(&l, ", ");
+			ret |= line_fixed(&l, seconds(c, samples), 0, 2);
+			ret |= line_str(&l, " self seconds\n"
+				       "       calls  %calls    self s    incl s   %time  path\n");
+		} else {
+			ret |= line_str(&l, "\n       calls  %calls  path\n");
+		}
+		/* the row's numbers from its key: the frames, in path order
+		 * now, would be read at random */
 		for (uint32_t j = 0; j < n; j++) {
-			const struct callpath_frame *f = &m->frames[by_func[j]];
-			uint64_t all = f->count + c->rec[by_func[j]];
+			const struct path_key *pk = &keys[by_func[j]];
 
-			ret |= line_calls(&l, c, by_func[j]);
-			ret |= line_fixed2(&l, calls ? 100.0 * (double)all / (double)calls
+			ret |= line_calls(&l, pk->calls - pk->rec, pk->rec);
+			ret |= line_fixed2(&l, calls ? 100.0 * (double)pk->calls /
+							   (double)calls
 						     : 0.0, 6);
 			if (c->timed) {
-				ret |= line_fixed2(&l, seconds(c, f->samples), 9);
-				ret |= line_fixed2(&l, seconds(c, c->incl[by_func[j]]), 9);
-				ret |= line_fixed2(&l, samples ? 100.0 * (double)f->samples /
+				ret |= line_fixed2(&l, seconds(c, pk->samples), 9);
+				ret |= line_fixed2(&l, seconds(c, pk->incl), 9);
+				ret |= line_fixed2(&l, samples ? 100.0 * (double)pk->samples /
 								 (double)samples
 							       : 0.0, 6);
 			}
 			ret |= line_put(&l, "  ", 2);
-			ret |= pathcache_set(&pc, c, by_func[j]);
+			ret |= pathcache_set(&pc, c, pk->frame);
 			ret |= line_put(&l, pc.text.s, pc.text.len);
 			ret |= line_put(&l, "\n", 1);
 			if (ret)
 				goto out;
-			line_flush(&l, out);
+			line_flush_over(&l, out, LINE_BLOCK);
 		}
-		fputc('\n', out);
+		ret |= line_put(&l, "\n", 1);
 	}
+	line_flush(&l, out);
 out:
 	free(l.s);
 	free(pc.frames);
 	free(pc.off);
 	free(pc.text.s);
 	free(keys);
+	free(ra);
+	free(rb);
 	return ret ? -1 : 0;
 }
 
@@ -881,7 +1111,7 @@ static int print_tree(FILE *out, struct report_ctx *c)
 		uint32_t depth = c->depth[i];
 		const char *site = m->names[f->site];
 
-		ret |= line_calls(&l, c, i);
+		ret |= line_calls(&l, f->count, c->rec[i]);
 		if (c->timed) {
 			ret |= line_fixed2(&l, seconds(c, c->incl[i]), 9);
 			ret |= line_fixed2(&l, seconds(c, f->samples), 9);
@@ -902,10 +1132,12 @@ static int print_tree(FILE *out, struct report_ctx *c)
 		ret |= line_put(&l, "\n", 1);
 		if (ret)
 			break;
-		line_flush(&l, out);
+		line_flush_over(&l, out, LINE_BLOCK);
 		for (uint32_t k = c->first[i + 2]; k > c->first[i + 1]; k--)
 			stack[sp++] = c->kids[k - 1];
 	}
+	if (!ret)
+		line_flush(&l, out);
 	free(l.s);
 	free(stack);
 	return ret ? -1 : 0;
@@ -1035,13 +1267,14 @@ int callpath_report_print(FILE *out, const struct callpath_model *m,
 	c.rank = malloc(((size_t)m->nr_frames + 1) * sizeof(*c.rank));
 	c.depth = malloc(((size_t)m->nr_frames + 1) * sizeof(*c.depth));
 	c.parents = malloc(((size_t)m->nr_frames + 1) * sizeof(*c.parents));
+	c.fnames = malloc(((size_t)m->nr_frames + 1) * sizeof(*c.fnames));
 	c.name_len = malloc(((size_t)m->nr_names + 1) * sizeof(*c.name_len));
 	c.rec = calloc((size_t)m->nr_frames + 1, sizeof(*c.rec));
 	funcs = malloc(((size_t)m->nr_names + 1) * sizeof(*funcs));
 	buf = malloc(((size_t)m->nr_frames + 1) * sizeof(*buf));
 	first = malloc(((size_t)m->nr_names + 1) * sizeof(*first));
 	if (!c.func_calls || !c.func_samples || !c.func_paths || !c.incl ||
-	    !c.rank || !c.depth || !c.parents || !c.name_len || !c.rec || !funcs ||
+	    !c.rank || !c.depth || !c.parents || !c.fnames || !c.name_len || !c.rec || !funcs ||
 	    !buf || !first)
 		goto out;
 	callpath_model_inclusive(m, c.incl);
@@ -1063,11 +1296,13 @@ int callpath_report_print(FILE *out, const struct callpath_model *m,
 		uint32_t p = m->frames[i].parent;
 
 		c.parents[i] = p == CALLPATH_NONE ? PATHRANK_ROOT : p;
+		c.fnames[i].func = m->frames[i].func;
+		c.fnames[i].site = m->frames[i].site;
 		c.depth[i] = p == CALLPATH_NONE ? 1 : c.depth[p] + 1;
 	}
 	for (uint32_t n = 0; n < m->nr_names; n++)
 		c.name_len[n] = strlen(m->names[n]);
-	if (pathrank(m->nr_frames, c.parents, path_segment, (void *)m, PATH_SEPARATOR,
+	if (pathrank(m->nr_frames, c.parents, path_segment, &c, PATH_SEPARATOR,
 		     c.rank) < 0)
 		goto out;
 	qsort_r(funcs, nfuncs, sizeof(*funcs), cmp_funcs, &c);
@@ -1099,6 +1334,7 @@ out:
 	free(c.rank);
 	free(c.depth);
 	free(c.parents);
+	free(c.fnames);
 	free(c.name_len);
 	free(c.rec);
 	free(c.func_calls);

@@ -91,7 +91,10 @@ struct callpath_model {
 	/* private: capacities and the interning and frame indexes */
 	uint32_t alloc_frames, alloc_names;
 	uint32_t *name_index, name_mask;
-	uint32_t *frame_index, frame_mask;
+	/* frame slots: the key's hash above the frame's index, all ones when
+	 * free, so that a probe reads a frame only when the hashes match */
+	uint64_t *frame_index;
+	uint32_t frame_mask;
 };
 
 /* An empty model; NULL when out of memory. */

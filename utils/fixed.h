@@ -6,9 +6,10 @@
  * spend most of their printing in glibc's exact decimal conversion of
  * doubles; these columns have 0 to 3 decimals and small values, where v
  * scaled by 10^prec and rounded to the nearest integer gives the same
- * digits.  Where the scaled value lies so near a half that the rounding of
- * the multiplication could decide (or v is not finite, or too large),
- * printf itself writes the number: the text is always printf's.
+ * digits.  A scaled value that lies on a half after the multiplication's
+ * rounding is decided by the product's exact remainder (fma), as printf
+ * decides on v's exact value: ties to even.  Only where v is not finite or
+ * too large (|v| * 10^prec >= 1e15) does printf itself write the number.
  *
  *   char buf[FIXED_MAX];
  *   size_t n = fixed_format(buf, -3.14159, 8, 2);   "   -3.14", n == 8

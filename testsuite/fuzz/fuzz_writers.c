@@ -35,23 +35,9 @@
 #include "callpath/report.h"
 #include "utils/printable.h"
 #include "testsuite/fuzz/dot_reader.h"
-#include "testsuite/fuzz/fuzz.h"
+#include "testsuite/fuzz/fuzz_graphs.h"
 
-static void xml_quiet(void *ctx, const char *msg, ...)
-{
-	(void)ctx;
-	(void)msg;
-}
-
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	(void)argc;
-	(void)argv;
-	fuzz_quiet();
-	xmlSetGenericErrorFunc(NULL, xml_quiet);
-	agseterr(AGMAX);
-	return 0;
-}
+FUZZ_GRAPHS_INITIALIZE
 
 static char *to_mem(const struct graph *g, int (*w)(const struct graph *, FILE *),
 		    size_t *len)

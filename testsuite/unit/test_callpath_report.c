@@ -400,6 +400,60 @@ static void test_report__paths_with_self_and_inclusive_seconds_sorted_by_time(vo
 	profile_free(p);
 }
 
+/*
+ * A model of main calling c from four call sites, scaled: c's paths with
+ * (samples, calls) of (2, 1), (1, 5), (1, 1) and (1, 5) times `unit`; the
+ * order of c's rows by their call sites.
+ */
+static void paths_order_at_scale(uint64_t unit, char *order, size_t len)
+{
+	struct callpath_model *m = callpath_model_new();
+	uint32_t fmain, fc, ext, top, idx;
+	const uint64_t samples[4] = { 2, 1, 1, 1 }, calls[4] = { 1, 5, 1, 5 };
+	const char *sites[4] = { "main+0x1", "main+0x2", "main+0x3", "main+0x4" };
+	char *text, *at;
+
+	assert_non_null(m);
+	fmain = callpath_model_intern(m, "main");
+	fc = callpath_model_intern(m, "c");
+	ext = callpath_model_intern(m, "[external]");
+	assert_int_equal(callpath_model_add(m, CALLPATH_NONE, fmain, ext, 1, &top), 0);
+	for (int i = 0; i < 4; i++) {
+		uint32_t site = callpath_model_intern(m, sites[i]);
+
+		assert_int_equal(callpath_model_add(m, top, fc, site, calls[i] * unit, &idx), 0);
+		callpath_model_add_samples(m, idx, samples[i] * unit);
+	}
+	m->sampling = SIDECAR_SAMPLING_SELF;
+	m->hz = 100;
+	text = report_text(m);
+	at = strstr(text, "c: ");
+	assert_non_null(at);
+	assert_true(len > 4);
+	for (int i = 0; i < 4; i++) {
+		at = strstr(at, "-> c (main+0x");
+		assert_non_null(at);
+		at += strlen("-> c (main+0x");
+		order[i] = *at;
+	}
+	order[4] = '\0';
+	free(text);
+	callpath_model_free(m);
+}
+
+static void test_report__paths_sort_alike_whether_their_key_fits_128_bits_or_not(void **state)
+{
+	char small[8], huge[8];
+
+	(void)state;
+	/* most self time first, then most calls, then path text */
+	paths_order_at_scale(1, small, sizeof(small));
+	assert_string_equal(small, "1243");
+	/* samples and calls near 2^62: 62 + 62 + 63 bits, sorted by qsort */
+	paths_order_at_scale((uint64_t)1 << 60, huge, sizeof(huge));
+	assert_string_equal(huge, "1243");
+}
+
 static void test_report__misattribution_names_arcs_whose_measured_share_differs(void **state)
 {
 	struct profile *p = fixture_profile();
@@ -629,6 +683,7 @@ int main(void)
 		cmocka_unit_test(test_report__external_call_sites_are_named_and_left_out_at_the_top),
 		cmocka_unit_test(test_model__inclusive_samples_add_up_the_subtree),
 		cmocka_unit_test(test_report__paths_with_self_and_inclusive_seconds_sorted_by_time),
+		cmocka_unit_test(test_report__paths_sort_alike_whether_their_key_fits_128_bits_or_not),
 		cmocka_unit_test(test_report__misattribution_names_arcs_whose_measured_share_differs),
 		cmocka_unit_test(test_report__misattribution_silent_when_time_follows_calls),
 		cmocka_unit_test(test_report__without_samples_prints_calls_only),

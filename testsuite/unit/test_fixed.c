@@ -62,6 +62,28 @@ static void test_fixed__halves_round_as_printf_does(void **state)
 	}
 }
 
+/* Values whose scaled product lands on a half after rounding, or one ulp
+ * beside it: the cases the exact remainder decides. */
+static void test_fixed__near_halves_are_printfs(void **state)
+{
+	(void)state;
+	for (int i = 0; i < 20000; i++) {
+		for (int prec = 0; prec <= 3; prec++) {
+			double h = (i + 0.5) / (prec == 0 ? 1.0 : prec == 1 ? 10.0
+						: prec == 2 ? 100.0 : 1000.0);
+			double v[3] = { nextafter(h, 0.0), h, nextafter(h, 1e300) };
+
+			for (int j = 0; j < 3; j++) {
+				same_as_printf(v[j], 8, prec);
+				same_as_printf(-v[j], 8, prec);
+			}
+		}
+		/* shares of powers of two: exact ties (3.125 -> "3.12") */
+		same_as_printf(100.0 * (double)i / 65536.0, 6, 2);
+		same_as_printf(100.0 / (double)(1u << (i % 31)), 6, 2);
+	}
+}
+
 static void test_fixed__sample_times_are_printfs(void **state)
 {
 	(void)state;
@@ -123,6 +145,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fixed__plain_values_are_printfs),
 		cmocka_unit_test(test_fixed__halves_round_as_printf_does),
+		cmocka_unit_test(test_fixed__near_halves_are_printfs),
 		cmocka_unit_test(test_fixed__sample_times_are_printfs),
 		cmocka_unit_test(test_fixed__random_doubles_are_printfs),
 		cmocka_unit_test(test_fixed__minus_zero_huge_and_not_finite_are_printfs),
