@@ -8,13 +8,11 @@
 #include "utils/error.h"
 #include "utils/banned.h"
 
-int line_reserve(struct line *l, size_t n)
+int line_grow(struct line *l, size_t n)
 {
 	size_t na;
 	char *ns;
 
-	if (l->len + n + 1 <= l->alloc)
-		return 0;
 	if (n > SIZE_MAX / 4 - l->len) { /* the doubling would wrap */
 		l->failed = 1;
 		return -1;
@@ -29,28 +27,6 @@ int line_reserve(struct line *l, size_t n)
 	}
 	l->s = ns;
 	l->alloc = na;
-	return 0;
-}
-
-int line_put(struct line *l, const char *s, size_t n)
-{
-	if (line_reserve(l, n) < 0)
-		return -1;
-	memcpy(l->s + l->len, s, n);
-	l->len += n;
-	return 0;
-}
-
-int line_str(struct line *l, const char *s)
-{
-	return line_put(l, s, strlen(s));
-}
-
-int line_char(struct line *l, char c)
-{
-	if (line_reserve(l, 1) < 0)
-		return -1;
-	l->s[l->len++] = c;
 	return 0;
 }
 

@@ -24,6 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 struct line {
 	char *s;
@@ -33,11 +34,42 @@ struct line {
 
 #define LINE_INIT { NULL, 0, 0, 0 }
 
+/* The growing part of line_reserve. */
+int line_grow(struct line *l, size_t n);
+
+/*
+ * The appenders called for every field of a million-row report are inline:
+ * as calls into line.c they cost a tenth of the path report's time.
+ */
+
 /* Room for n more bytes (and a NUL) at s + len; 0 or -1. */
-int line_reserve(struct line *l, size_t n);
-int line_put(struct line *l, const char *s, size_t n);
-int line_str(struct line *l, const char *s);             /* "%s" */
-int line_char(struct line *l, char c);                   /* "%c" */
+static inline int line_reserve(struct line *l, size_t n)
+{
+	return l->len + n + 1 <= l->alloc ? 0 : line_grow(l, n);
+}
+
+static inline int line_put(struct line *l, const char *s, size_t n)
+{
+	if (line_reserve(l, n) < 0)
+		return -1;
+	memcpy(l->s + l->len, s, n);
+	l->len += n;
+	return 0;
+}
+
+static inline int line_str(struct line *l, const char *s)  /* "%s" */
+{
+	return line_put(l, s, strlen(s));
+}
+
+static inline int line_char(struct line *l, char c)        /* "%c" */
+{
+	if (line_reserve(l, 1) < 0)
+		return -1;
+	l->s[l->len++] = c;
+	return 0;
+}
+
 int line_spaces(struct line *l, size_t n);               /* "%*s", n, "" */
 /* "%*s" of s: right-aligned in width columns, left-aligned when width is
  * negative ("%-*s"); never cut. */

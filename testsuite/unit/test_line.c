@@ -157,7 +157,13 @@ static void test_line__a_failed_append_stops_the_text_and_is_reported(void **sta
 	line_str(&l, "lost");
 	/* a reservation no allocator grants */
 	assert_int_equal(line_reserve(&l, SIZE_MAX / 2), -1);
-	assert_int_equal(line_put(&l, "x", SIZE_MAX / 2), -1);
+	{
+		/* (called through a pointer: gcc would warn about the never
+		 * run memcpy of the inline line_put, SIZE_MAX / 2 bytes) */
+		int (*volatile put)(struct line *, const char *, size_t) = line_put;
+
+		assert_int_equal(put(&l, "x", SIZE_MAX / 2), -1);
+	}
 	assert_true(l.failed);
 	assert_int_equal(line_flush(&l, f), -1);
 	line_str(&l, "after");
