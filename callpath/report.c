@@ -18,6 +18,7 @@
 #include "callpath/sidecar.h"
 #include "diff/profile.h"
 #include "utils/addrsearch.h"
+#include "utils/array.h"
 #include "utils/bigalloc.h"
 #include "utils/error.h"
 #include "utils/line.h"
@@ -419,69 +420,65 @@ static uint32_t intern_site(struct callpath_model *m, const struct symtab *st,
  * Names already given to an address, as a callee (name and the name gprof
  * attributes it to) or as a call site: a million nodes name a few thousand
  * addresses, and naming one costs two binary searches, a formatted print
- * and an interning.  Open addressing on the address; a slot is free while
- * its name is CALLPATH_NONE.
+ * and an interning.  A growing array with a hash index (utils/array.h).
  */
+struct addr_name {
+	uint64_t addr;
+	uint32_t name, attributed;
+};
+
 struct addr_memo {
-	uint64_t *addr;
-	uint32_t *name, *attributed;
-	uint32_t mask, n;
+	struct addr_name *e;
+	size_t n, cap;
+	size_t *slots, nslots;
 };
 
 static void addr_memo_free(struct addr_memo *am)
 {
-	free(am->addr);
-	free(am->name);
-	free(am->attributed);
+	free(am->e);
+	free(am->slots);
 }
 
-static uint32_t addr_hash(uint64_t a)
+static size_t addr_hash(uint64_t a)
 {
 	a ^= a >> 31;
 	a *= 0x9e3779b97f4a7c15ull;
-	return (uint32_t)(a >> 32);
+	return (size_t)(a >> 32);
 }
 
-/* The slot of addr (its name CALLPATH_NONE when new), room made for one
- * more; NULL when out of memory. */
-static uint32_t addr_memo_slot(struct addr_memo *am, uint64_t addr)
+static size_t addr_name_hash(const void *ctx, size_t i)
 {
-	uint32_t h;
+	return addr_hash(((const struct addr_name *)ctx)[i].addr);
+}
 
-	if (2 * (am->n + 1) > (am->addr ? am->mask + 1 : 0)) {
-		struct addr_memo g = { NULL, NULL, NULL, am->addr ? 2 * am->mask + 1 : 255, 0 };
+/* addr's entry; or NULL, with *slot the index slot a new entry takes
+ * (SIZE_MAX when out of memory). */
+static const struct addr_name *addr_memo_find(struct addr_memo *am, uint64_t addr,
+					      size_t *slot)
+{
+	size_t j;
 
-		g.addr = malloc(((size_t)g.mask + 1) * sizeof(*g.addr));
-		g.name = malloc(((size_t)g.mask + 1) * sizeof(*g.name));
-		g.attributed = malloc(((size_t)g.mask + 1) * sizeof(*g.attributed));
-		if (!g.addr || !g.name || !g.attributed) {
-			addr_memo_free(&g);
-			return UINT32_MAX;
-		}
-		memset(g.name, 0xff, ((size_t)g.mask + 1) * sizeof(*g.name));
-		for (uint32_t i = 0; am->addr && i <= am->mask; i++) {
-			if (am->name[i] == CALLPATH_NONE)
-				continue;
-			for (h = addr_hash(am->addr[i]); g.name[h & g.mask] != CALLPATH_NONE; h++)
-				;
-			g.addr[h & g.mask] = am->addr[i];
-			g.name[h & g.mask] = am->name[i];
-			g.attributed[h & g.mask] = am->attributed[i];
-		}
-		g.n = am->n;
-		addr_memo_free(am);
-		*am = g;
+	if (2 * (am->n + 1) > am->nslots &&
+	    array_index_grow(&am->slots, &am->nslots, am->n, addr_name_hash, am->e) < 0) {
+		*slot = SIZE_MAX;
+		return NULL;
 	}
-	for (h = addr_hash(addr);; h++) {
-		uint32_t slot = h & am->mask;
+	for (j = addr_hash(addr) & (am->nslots - 1); am->slots[j]; j = (j + 1) & (am->nslots - 1))
+		if (am->e[am->slots[j] - 1].addr == addr)
+			return &am->e[am->slots[j] - 1];
+	*slot = j;
+	return NULL;
+}
 
-		if (am->name[slot] == CALLPATH_NONE) {
-			am->addr[slot] = addr;
-			return slot;
-		}
-		if (am->addr[slot] == addr)
-			return slot;
-	}
+/* Remember addr's names in the slot addr_memo_find gave: 0 or -1. */
+static int addr_memo_add(struct addr_memo *am, size_t slot, uint64_t addr,
+			 uint32_t name, uint32_t attributed)
+{
+	if (array_grow(&am->e, &am->cap, am->n + 1, sizeof(*am->e)) < 0)
+		return -1;
+	am->e[am->n] = (struct addr_name){ addr, name, attributed };
+	am->slots[slot] = ++am->n;
+	return 0;
 }
 
 /* intern_func() through a memo (`known`: the address is the program's). */
@@ -489,25 +486,26 @@ static uint32_t memo_func(struct addr_memo *am, struct callpath_model *m,
 			  const struct symtab *st, const struct elf_funcs *ef,
 			  uint64_t link_addr, int known, uint32_t *attributed)
 {
-	uint32_t slot;
+	const struct addr_name *e;
+	uint32_t name, attr;
+	size_t slot;
 
 	if (!known)
 		return intern_func(m, st, ef, link_addr, known, attributed);
-	slot = addr_memo_slot(am, link_addr);
-	if (slot == UINT32_MAX)
-		return CALLPATH_NONE;
-	if (am->name[slot] == CALLPATH_NONE) {
-		uint32_t name = intern_func(m, st, ef, link_addr, known,
-					    &am->attributed[slot]);
-
-		if (name == CALLPATH_NONE || am->attributed[slot] == CALLPATH_NONE)
+	if ((e = addr_memo_find(am, link_addr, &slot)) != NULL) {
+		name = e->name;
+		attr = e->attributed;
+	} else {
+		if (slot == SIZE_MAX)
 			return CALLPATH_NONE;
-		am->name[slot] = name;
-		am->n++;
+		name = intern_func(m, st, ef, link_addr, known, &attr);
+		if (name == CALLPATH_NONE || attr == CALLPATH_NONE ||
+		    addr_memo_add(am, slot, link_addr, name, attr) < 0)
+			return CALLPATH_NONE;
 	}
 	if (attributed)
-		*attributed = am->attributed[slot];
-	return am->name[slot];
+		*attributed = attr;
+	return name;
 }
 
 /* intern_site() through a memo. */
@@ -516,22 +514,21 @@ static uint32_t memo_site(struct addr_memo *am, struct callpath_model *m,
 			  const struct callpath_symopts *so, uint64_t link_addr,
 			  int known)
 {
-	uint32_t slot;
+	const struct addr_name *e;
+	uint32_t name;
+	size_t slot;
 
 	if (!known)
 		return intern_site(m, st, ef, so, link_addr, known);
-	slot = addr_memo_slot(am, link_addr);
-	if (slot == UINT32_MAX)
+	if ((e = addr_memo_find(am, link_addr, &slot)) != NULL)
+		return e->name;
+	if (slot == SIZE_MAX)
 		return CALLPATH_NONE;
-	if (am->name[slot] == CALLPATH_NONE) {
-		uint32_t name = intern_site(m, st, ef, so, link_addr, known);
-
-		if (name == CALLPATH_NONE)
-			return CALLPATH_NONE;
-		am->name[slot] = name;
-		am->n++;
-	}
-	return am->name[slot];
+	name = intern_site(m, st, ef, so, link_addr, known);
+	if (name == CALLPATH_NONE ||
+	    addr_memo_add(am, slot, link_addr, name, CALLPATH_NONE) < 0)
+		return CALLPATH_NONE;
+	return name;
 }
 
 /*
@@ -590,8 +587,8 @@ int callpath_model_build(const struct sidecar *sc, const struct profile *p,
 	struct elf_funcs *ef = NULL;
 	uint32_t *map = NULL, *order = NULL;
 	uint64_t bias = sc->load_address;
-	struct addr_memo funcs = { NULL, NULL, NULL, 0, 0 };
-	struct addr_memo sites = { NULL, NULL, NULL, 0, 0 };
+	struct addr_memo funcs = { NULL, 0, 0, NULL, 0 };
+	struct addr_memo sites = { NULL, 0, 0, NULL, 0 };
 	int ret = -1;
 
 	*out = NULL;
@@ -691,12 +688,6 @@ static int line_fixed2(struct line *l, double v, int width)
 	return line_char(l, ' ') | line_fixed(l, v, width, 2);
 }
 
-/*
- * Lines are written in blocks of LINE_BLOCK bytes or more: stdio would
- * copy each short line into its own small buffer and make a system call
- * per 4 KiB, while a block this large goes straight to write().
- */
-#define LINE_BLOCK (256 * 1024)
 
 static double seconds(const struct report_ctx *c, uint64_t samples)
 {
@@ -1030,7 +1021,7 @@ static int print_profile(FILE *out, struct report_ctx *c, const uint32_t *funcs,
 			ret |= line_put(&l, "\n", 1);
 			if (ret)
 				goto out;
-			line_flush_over(&l, out, LINE_BLOCK);
+			line_flush_over(&l, out, LINE_FLUSH_BYTES);
 		}
 		ret |= line_put(&l, "\n", 1);
 	}
@@ -1132,7 +1123,7 @@ static int print_tree(FILE *out, struct report_ctx *c)
 		ret |= line_put(&l, "\n", 1);
 		if (ret)
 			break;
-		line_flush_over(&l, out, LINE_BLOCK);
+		line_flush_over(&l, out, LINE_FLUSH_BYTES);
 		for (uint32_t k = c->first[i + 2]; k > c->first[i + 1]; k--)
 			stack[sp++] = c->kids[k - 1];
 	}
