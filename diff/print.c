@@ -146,7 +146,7 @@ void print_row_end(struct line *l, FILE *out, const struct diff_entry *e,
 	line_str(l, e->print_name);
 	line_str(l, print_noise_mark(e, po));
 	line_char(l, '\n');
-	line_flush_over(l, out, 1 << 15);
+	line_flush_over(l, out, LINE_FLUSH_BYTES);
 }
 
 const char *print_ratio_cell(char *buf, size_t n, const struct diff_entry *e,

@@ -61,7 +61,7 @@ int print_evidence(FILE *out, const struct diff *d, const struct diff_print_opts
 const char *print_ratio_cell(char *buf, size_t n, const struct diff_entry *e,
 			     const struct diff_print_opts *po);
 /* The end of a flat table's row in l: the name, the noise marker, the
- * newline; written out once l holds 32 KiB. */
+ * newline; written out once l holds LINE_FLUSH_BYTES. */
 struct line;
 void print_row_end(struct line *l, FILE *out, const struct diff_entry *e,
 		   const struct diff_print_opts *po);

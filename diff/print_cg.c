@@ -261,7 +261,7 @@ static void calls_columns(struct line *l, const struct diff_entry *e, int extend
 static void end_line(struct cg_ctx *c, FILE *out)
 {
 	line_char(&c->l, '\n');
-	line_flush_over(&c->l, out, 1 << 15);
+	line_flush_over(&c->l, out, LINE_FLUSH_BYTES);
 }
 
 /* A parent or child line: the arc to or from `other`; `denom` is the

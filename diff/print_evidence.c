@@ -154,7 +154,7 @@ int print_evidence(FILE *out, const struct diff *d, const struct diff_print_opts
 		ranks_clause(&l, d, e, &sep);
 		moved_clause(&l, d, e, &sep);
 		line_char(&l, '\n');
-		line_flush_over(&l, out, 1 << 15);
+		line_flush_over(&l, out, LINE_FLUSH_BYTES);
 	}
 	if (line_finish(&l, out) < 0) {
 		free(owned);

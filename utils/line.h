@@ -87,7 +87,9 @@ int line_fixed_plus(struct line *l, double v, int prec);
  * appender had run out of memory (nothing written). */
 int line_flush(struct line *l, FILE *out);
 /* line_flush once the text holds at least `bytes`: many short lines per
- * fwrite. */
+ * fwrite.  Reports pass LINE_FLUSH_BYTES: a block that large goes straight
+ * to write() instead of through stdio's 4 KiB buffer. */
+#define LINE_FLUSH_BYTES (256 * 1024)
 int line_flush_over(struct line *l, FILE *out, size_t bytes);
 /* The end of a report's text: written (a write error shows in ferror(out),
  * for whoever closes it), and the line released.  0, or -1 when an
