@@ -46,7 +46,11 @@ for call in [("main", "timestep"), ("timestep", "phase_hot"), ("phase_hot", "ker
     assert call in edges, (call, sorted(edges))
 # only in the second run, 0.02 s of a 0.3 s change: never pruned
 assert "new_fn" in name.values() and ("main", "new_fn") in edges
-assert not any(n.startswith("acc_") for n in name.values())
+# the accessors did not change; a stray sample on one (a tick is above
+# 0.5% of a 0.5 s change) may keep it, marked as within noise
+kept = [d for n, d in g.nodes(data=True) if d["name"].startswith("acc_")]
+assert all(d["noise"] == 1 for d in kept), [(d["name"], d["self_diff"]) for d in kept]
+assert len(kept) <= 3, len(kept)
 print("ok")
 PY
 done_testing
