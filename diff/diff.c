@@ -8,6 +8,7 @@
 #include "diff/match.h"
 #include "diff/noise.h"
 #include "diff/evidence.h"
+#include "utils/array.h"
 #include "utils/error.h"
 #include "utils/banned.h"
 
@@ -33,16 +34,25 @@ static void fill_side(struct diff_side_sym *s, const struct profile *p, long idx
 	s->cycle = y->cycle;
 }
 
-static char *dup_or_null(const char *s)
+/* s, made by the diff for an entry, now in its `owned` list (NULL when
+ * out of memory: s is freed). */
+static char *keep(struct diff *d, char *s)
 {
-	return s ? strdup(s) : NULL;
+	if (s && array_grow(&d->owned, &d->alloc_owned, d->nowned + 1, sizeof(*d->owned)) < 0) {
+		free(s);
+		return NULL;
+	}
+	if (s)
+		d->owned[d->nowned++] = s;
+	return s;
 }
 
 /* The printed name: a clone without its own partner shows its base name
  * (with both sides' names when they differ), so a cloning or inlining change
- * is visible instead of looking like two unrelated functions. */
-static char *entry_print_name(const struct profile_sym *x, const struct profile_sym *y,
-			      int kind)
+ * is visible instead of looking like two unrelated functions.  A side's own
+ * print name is used as it is; a made one is the diff's (keep). */
+static char *entry_print_name(struct diff *d, const struct profile_sym *x,
+			      const struct profile_sym *y, int kind)
 {
 	const struct profile_sym *one = x ? x : y;
 	char base[512];
@@ -53,8 +63,8 @@ static char *entry_print_name(const struct profile_sym *x, const struct profile_
 		/* A side that folded GCC clones into the function says so
 		 * (diff/clones.h), whichever side it is. */
 		if (!strstr(x->print_name, CLONES_NOTE) && strstr(y->print_name, CLONES_NOTE))
-			return strdup(y->print_name);
-		return strdup(x->print_name);
+			return y->print_name;
+		return x->print_name;
 	}
 	if (kind == MATCH_CLONE_BASE) {
 		if (!match_clone_base(x->print_name, base, sizeof(base)) &&
@@ -64,15 +74,15 @@ static char *entry_print_name(const struct profile_sym *x, const struct profile_
 		out = malloc(n);
 		if (out)
 			snprintf(out, n, "%s [%s | %s]", base, x->print_name, y->print_name);
-		return out;
+		return keep(d, out);
 	}
 	if (!match_clone_base(one->print_name, base, sizeof(base)))
-		return strdup(one->print_name);
+		return one->print_name;
 	n = strlen(base) + strlen(one->print_name) + 4;
 	out = malloc(n);
 	if (out)
 		snprintf(out, n, "%s [%s]", base, one->print_name);
-	return out;
+	return keep(d, out);
 }
 
 static int cmp_print_name(const void *lp, const void *rp, void *ctx)
@@ -131,15 +141,14 @@ static int disambiguate(struct diff *d)
 			f = f ? f + 1 : e->file;
 			n = strlen(e->print_name) + (f ? strlen(f) : 0) + (u ? strlen(u) : 0) + 8;
 			q = malloc(n);
-			if (!q) {
+			if (q && f && u)
+				snprintf(q, n, "%s (%s in %s)", e->print_name, f, u);
+			else if (q)
+				snprintf(q, n, "%s (%s)", e->print_name, f ? f : u);
+			if (!keep(d, q)) {
 				free(order);
 				return error("out of memory");
 			}
-			if (f && u)
-				snprintf(q, n, "%s (%s in %s)", e->print_name, f, u);
-			else
-				snprintf(q, n, "%s (%s)", e->print_name, f ? f : u);
-			free(e->print_name);
 			e->print_name = q;
 		}
 	}
@@ -290,13 +299,12 @@ int diff_compute(struct diff *d, const struct profile *base,
 
 			e->cycle = ++d->ncycles;
 			snprintf(name, sizeof(name), "<cycle %d as a whole>", e->cycle);
-			e->name = strdup(name);
-			e->print_name = strdup(name);
+			e->name = e->print_name = keep(d, strdup(name));
 		} else {
-			e->name = strdup(one->name);
-			e->file = dup_or_null(one->file ? one->file : (y ? y->file : NULL));
-			e->unit = dup_or_null(one->unit ? one->unit : (y ? y->unit : NULL));
-			e->print_name = entry_print_name(x, y, mp->kind);
+			e->name = one->name;
+			e->file = one->file ? one->file : (y ? y->file : NULL);
+			e->unit = one->unit ? one->unit : (y ? y->unit : NULL);
+			e->print_name = entry_print_name(d, x, y, mp->kind);
 		}
 		if (!e->name || !e->print_name) {
 			error("out of memory");
@@ -534,11 +542,10 @@ void diff_release(struct diff *d)
 {
 	size_t i;
 
+	for (i = 0; i < d->nowned; i++)
+		free(d->owned[i]);
+	free(d->owned);
 	for (i = 0; i < d->nentries; i++) {
-		free(d->entries[i].name);
-		free(d->entries[i].print_name);
-		free(d->entries[i].file);
-		free(d->entries[i].unit);
 		free(d->entries[i].rank_diff);
 		free(d->entries[i].rank_changed);
 		free(d->entries[i].rank_stat);

@@ -22,9 +22,12 @@
  *   ... d.entries[i].side[DIFF_BASE].self_sec, d.arcs[j].count_diff ...
  *   diff_release(&d);
  *
- * Ownership: the diff owns its arrays and the strings in its entries.  It
- * keeps pointers to the two profiles (prof[]), which the caller owns and
- * must keep alive until diff_release().
+ * Ownership: the diff owns its arrays.  It keeps pointers to the two
+ * profiles (prof[]), which the caller owns and must keep alive until
+ * diff_release(): an entry's strings are the profiles' own where they are
+ * the same (name, file, unit, and most print names), and the diff's (in
+ * its private `owned` list) where it makes one up: a cycle's name, a clone's
+ * or a disambiguated print name.  Nobody frees an entry's string.
  *
  * Invariants:
  *  - entries[] holds every matched or one-sided function, and every cycle
@@ -218,6 +221,11 @@ struct diff {
 	int *ranks;                    /* the MPI ranks of rank_diff[], NULL */
 	size_t nranks;
 	int ncycles;                   /* cycle entries, numbered 1..ncycles */
+	/* private: the strings the diff made (see Ownership), freed by
+	 * diff_release; entries' other strings are the profiles' (copying
+	 * them was a tenth of a 20,000-function diff's front end) */
+	char **owned;
+	size_t nowned, alloc_owned;
 };
 
 /* Match and subtract.  Returns 0, or -1 (reported) when out of memory. */
