@@ -150,7 +150,7 @@ static void group_by_rep(size_t nsyms, const size_t *rep, size_t *start, size_t 
 }
 
 /* r's new name and print name: the base's, with what it absorbed. */
-static int rename_rep(struct profile_sym *s, const char *absorbed)
+static int rename_rep(struct profile *p, struct profile_sym *s, const char *absorbed)
 {
 	size_t nlen = match_clone_base(s->name, NULL, 0);
 	size_t plen = match_clone_base(s->print_name, NULL, 0);
@@ -168,10 +168,10 @@ static int rename_rep(struct profile_sym *s, const char *absorbed)
 	}
 	snprintf(pn, n, "%.*s%s%s)", (int)plen, s->print_name, CLONES_NOTE, absorbed);
 	if (name) {
-		free(s->name);
+		profile_str_free(p, s->name);
 		s->name = name;
 	}
-	free(s->print_name);
+	profile_str_free(p, s->print_name);
 	s->print_name = pn;
 	return 0;
 }
@@ -275,7 +275,7 @@ int profile_merge_clones(struct profile *p)
 	if (!changed)
 		goto out;
 	for (i = 0; i < nsyms; i++)
-		if (notes[i] && rename_rep(&p->syms[i], notes[i]) < 0) {
+		if (notes[i] && rename_rep(p, &p->syms[i], notes[i]) < 0) {
 			ret = -1; /* names only: the numbers are still upstream's */
 			goto out;
 		}
@@ -314,10 +314,10 @@ int profile_merge_clones(struct profile *p)
 	/* Compact the symbols, then renumber the arcs. */
 	for (i = n = 0; i < nsyms; i++) {
 		if (rep[i] != i) {
-			free(p->syms[i].name);
-			free(p->syms[i].print_name);
-			free(p->syms[i].file);
-			free(p->syms[i].unit);
+			profile_str_free(p, p->syms[i].name);
+			profile_str_free(p, p->syms[i].print_name);
+			profile_str_free(p, p->syms[i].file);
+			profile_str_free(p, p->syms[i].unit);
 			continue;
 		}
 		newi[i] = n;

@@ -1,5 +1,6 @@
 #define _GNU_SOURCE /* qsort_r */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include "diff/noise.h"
 #include "diff/evidence.h"
 #include "utils/array.h"
+#include "utils/bigalloc.h"
 #include "utils/error.h"
 #include "utils/banned.h"
 
@@ -217,13 +219,16 @@ static int add_arcs(struct diff *d, const long *entry_of[DIFF_NSIDES])
 
 	while (cap < 2 * total + 2)
 		cap *= 2;
-	map.slot = calloc(cap, sizeof(long));
+	map.slot = cap <= SIZE_MAX / sizeof(long) ? bigalloc(cap * sizeof(long)) : NULL;
 	map.mask = cap - 1;
-	d->arcs = calloc(total + 1, sizeof(*d->arcs));
+	d->arcs = total + 1 <= SIZE_MAX / sizeof(*d->arcs) ?
+		  bigalloc((total + 1) * sizeof(*d->arcs)) : NULL;
 	if (!map.slot || !d->arcs) {
 		free(map.slot);
 		return error("out of memory");
 	}
+	memset(map.slot, 0, cap * sizeof(long));
+	memset(d->arcs, 0, (total + 1) * sizeof(*d->arcs));
 	for (s = 0; s < DIFF_NSIDES; s++) {
 		const struct profile *p = d->prof[s];
 
@@ -274,7 +279,12 @@ int diff_compute(struct diff *d, const struct profile *base,
 	d->prof[DIFF_SECOND] = second;
 	if (match_compute(&m, base, second) < 0)
 		return -1;
-	d->entries = calloc(m.npairs + 1, sizeof(*d->entries));
+	/* 424 bytes an entry, megabytes for a big program: in huge pages
+	 * where the kernel offers them (a fault per 4 KiB was a tenth of a
+	 * 20,000-function diff's front end) */
+	if (m.npairs + 1 <= SIZE_MAX / sizeof(*d->entries) &&
+	    (d->entries = bigalloc((m.npairs + 1) * sizeof(*d->entries))))
+		memset(d->entries, 0, (m.npairs + 1) * sizeof(*d->entries));
 	for (s = 0; s < DIFF_NSIDES; s++) {
 		entry_of[s] = malloc((d->prof[s]->nsyms + 1) * sizeof(long));
 		for (i = 0; entry_of[s] && i < d->prof[s]->nsyms; i++)

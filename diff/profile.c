@@ -1,8 +1,10 @@
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "diff/profile.h"
 #include "utils/array.h"
+#include "utils/bigalloc.h"
 #include "utils/error.h"
 #include "utils/banned.h"
 
@@ -15,12 +17,62 @@ struct profile *profile_new(void)
 	return p;
 }
 
-static void sym_release(struct profile_sym *s)
+struct profile_pool *profile_pool_new(size_t size)
 {
-	free(s->name);
-	free(s->print_name);
-	free(s->file);
-	free(s->unit);
+	struct profile_pool *pool = size < SIZE_MAX - sizeof(*pool) ?
+				    bigalloc(sizeof(*pool) + (size ? size : 1)) : NULL;
+
+	if (pool) {
+		pool->refs = 1;
+		pool->size = size;
+		pool->used = 0;
+	}
+	return pool;
+}
+
+void profile_pool_release(struct profile_pool *pool)
+{
+	if (pool && --pool->refs == 0)
+		free(pool);
+}
+
+int profile_use_pool(struct profile *p, struct profile_pool *pool)
+{
+	size_t k;
+
+	for (k = 0; k < PROFILE_MAX_POOLS; k++)
+		if (p->pools[k] == pool)
+			return 0;
+	for (k = 0; k < PROFILE_MAX_POOLS; k++)
+		if (!p->pools[k]) {
+			p->pools[k] = pool;
+			pool->refs++;
+			return 0;
+		}
+	return -1;
+}
+
+void profile_str_free(struct profile *p, char *s)
+{
+	size_t k;
+
+	for (k = 0; s && k < PROFILE_MAX_POOLS; k++) {
+		const struct profile_pool *pool = p->pools[k];
+
+		/* compared as integers: s may be from another object */
+		if (pool && (uintptr_t)s >= (uintptr_t)pool->bytes &&
+		    (uintptr_t)s < (uintptr_t)(pool->bytes + pool->size))
+			return;
+	}
+	free(s);
+}
+
+static void sym_release(struct profile *p, struct profile_sym *s)
+{
+	profile_str_free(p, s->name);
+	profile_str_free(p, s->print_name);
+	profile_str_free(p, s->file);
+	profile_str_free(p, s->unit);
 }
 
 void profile_free(struct profile *p)
@@ -30,14 +82,16 @@ void profile_free(struct profile *p)
 	if (!p)
 		return;
 	for (i = 0; i < p->nsyms; i++)
-		sym_release(&p->syms[i]);
+		sym_release(p, &p->syms[i]);
 	for (i = 0; i < p->ngmon; i++)
 		free(p->gmon_files[i]);
 	free(p->gmon_files);
 	free(p->syms);
 	free(p->arcs);
-	free(p->binary);
-	free(p->label);
+	profile_str_free(p, p->binary);
+	profile_str_free(p, p->label);
+	for (i = 0; i < PROFILE_MAX_POOLS; i++)
+		profile_pool_release(p->pools[i]);
 	free(p);
 }
 
@@ -47,6 +101,14 @@ long profile_add_sym(struct profile *p, const struct profile_sym *s)
 		return -1;
 	p->syms[p->nsyms] = *s;
 	return (long)p->nsyms++;
+}
+
+int profile_reserve(struct profile *p, size_t nsyms, size_t narcs)
+{
+	if (array_grow(&p->syms, &p->alloc_syms, nsyms, sizeof(*p->syms)) < 0 ||
+	    array_grow(&p->arcs, &p->alloc_arcs, narcs, sizeof(*p->arcs)) < 0)
+		return -1;
+	return 0;
 }
 
 long profile_add_arc(struct profile *p, const struct profile_arc *a)

@@ -135,8 +135,11 @@ struct reader {
 	uint64_t offset;     /* bytes consumed */
 	const char *why;     /* the first problem, or NULL */
 	uint64_t why_offset;
+	const char *why_where; /* where it was found (`where` goes on) */
+	uint64_t why_index;
 	const char *where;   /* the part being read */
 	uint64_t index;      /* which one of that part */
+	struct profile_pool *pool; /* reading mem: where its strings go */
 };
 
 static void fail(struct reader *rd, const char *why)
@@ -144,6 +147,8 @@ static void fail(struct reader *rd, const char *why)
 	if (!rd->why) {
 		rd->why = why;
 		rd->why_offset = rd->offset;
+		rd->why_where = rd->where;
+		rd->why_index = rd->index;
 	}
 }
 
@@ -198,6 +203,9 @@ static double get_f64(struct reader *rd)
 }
 
 #define STR_CHUNK ((size_t)1 << 16)
+/* The fewest bytes a symbol or an arc takes in the format (encode). */
+#define SYM_MIN_BYTES (4 * 8 + 12 * 8)
+#define ARC_BYTES (5 * 8)
 
 static char *get_str(struct reader *rd)
 {
@@ -215,14 +223,14 @@ static char *get_str(struct reader *rd)
 			fail(rd, "the data ends early");
 			return NULL;
 		}
-		if (!(s = malloc((size_t)n + 1))) {
-			fail(rd, "out of memory");
-			return NULL;
-		}
+		/* into the pool, which has room: each string's length took
+		 * 8 bytes of the block, its NUL takes 1 */
+		s = rd->pool->bytes + rd->pool->used;
 		if (n)
 			memcpy(s, rd->mem + rd->offset, (size_t)n);
 		rd->offset += n;
 		s[n] = '\0';
+		rd->pool->used += (size_t)n + 1;
 		return s;
 	}
 	do {
@@ -254,8 +262,50 @@ static char *get_str(struct reader *rd)
 	return s;
 }
 
-/* The profile from rd (a stream or a block of memory). */
-static int read_profile(struct reader rd, const char *what, struct profile **out)
+/* A count read from memory, believed as far as the bytes left could hold
+ * that many items of at least `each` bytes (a corrupt count reserves no
+ * more than the block's size). */
+static size_t believable(const struct reader *rd, uint64_t n, size_t each)
+{
+	uint64_t fit = (rd->size - rd->offset) / each;
+
+	return (size_t)(n < fit ? n : fit);
+}
+
+/* Symbol i of a frame without names (profile_read_mem_names) takes its
+ * strings from the symbol table's symbol i, which must be the same symbol. */
+static void name_from(struct reader *rd, struct profile *p, struct profile_sym *s,
+		      const struct profile *names, uint64_t i)
+{
+	const struct profile_sym *t;
+	int shared;
+
+	if (rd->why)
+		return;
+	if (i >= names->nsyms) {
+		if (!s->name || !s->print_name)
+			fail(rd, "a symbol without a name");
+		return; /* a cycle, named by the worker */
+	}
+	t = &names->syms[i];
+	if (s->name || s->print_name || s->file || s->unit || s->addr != t->addr) {
+		fail(rd, "a symbol that is not the symbol table's");
+		return;
+	}
+	/* the table's strings are in its pool when it was read from memory */
+	shared = names->pools[0] && profile_use_pool(p, names->pools[0]) == 0;
+	s->name = shared ? t->name : strdup(t->name);
+	s->print_name = shared ? t->print_name : strdup(t->print_name);
+	s->file = shared || !t->file ? t->file : strdup(t->file);
+	s->unit = shared || !t->unit ? t->unit : strdup(t->unit);
+	if (!s->name || !s->print_name || (t->file && !s->file) || (t->unit && !s->unit))
+		fail(rd, "out of memory");
+}
+
+/* The profile from rd (a stream or a block of memory); with names, the
+ * symbols of names come without their strings (profile_read_mem_names). */
+static int read_profile(struct reader rd, const char *what, const struct profile *names,
+			struct profile **out)
 {
 	struct profile *p = profile_new();
 	char magic[4];
@@ -264,6 +314,16 @@ static int read_profile(struct reader rd, const char *what, struct profile **out
 	*out = NULL;
 	if (!p)
 		return error("out of memory");
+	if (!rd.fp) {
+		/* every string of the block fits in a pool of its size */
+		if (!(rd.pool = profile_pool_new((size_t)rd.size)) ||
+		    profile_use_pool(p, rd.pool) < 0) {
+			profile_pool_release(rd.pool);
+			profile_free(p);
+			return error("out of memory");
+		}
+		profile_pool_release(rd.pool); /* p's reference remains */
+	}
 	if (get(&rd, magic, 4) == 0 && memcmp(magic, PROFILE_MAGIC, 4) != 0)
 		fail(&rd, "no profile magic");
 	if (get_u64(&rd) != PROFILE_VERSION)
@@ -287,9 +347,11 @@ static int read_profile(struct reader rd, const char *what, struct profile **out
 			fail(&rd, "a missing gmon file name");
 		if (g && profile_add_gmon_file(p, g) < 0)
 			fail(&rd, "out of memory");
-		free(g);
+		profile_str_free(p, g);
 	}
 	n = get_u64(&rd);
+	if (!rd.fp && !rd.why && profile_reserve(p, believable(&rd, n, SYM_MIN_BYTES), 0) < 0)
+		fail(&rd, "out of memory");
 	rd.where = "symbol";
 	for (i = 0; i < n && !rd.why; i++) {
 		struct profile_sym s;
@@ -312,17 +374,23 @@ static int read_profile(struct reader rd, const char *what, struct profile **out
 		s.prop_self = get_f64(&rd);
 		s.prop_child = get_f64(&rd);
 		s.child_ticks = get_f64(&rd);
-		if (!rd.why && (!s.name || !s.print_name))
+		if (names)
+			name_from(&rd, p, &s, names, i);
+		else if (!rd.why && (!s.name || !s.print_name))
 			fail(&rd, "a symbol without a name");
 		if (rd.why || profile_add_sym(p, &s) < 0) {
-			free(s.name);
-			free(s.print_name);
-			free(s.file);
-			free(s.unit);
+			profile_str_free(p, s.name);
+			profile_str_free(p, s.print_name);
+			profile_str_free(p, s.file);
+			profile_str_free(p, s.unit);
 			fail(&rd, "out of memory");
 		}
 	}
+	if (names && !rd.why && p->nsyms < names->nsyms)
+		fail(&rd, "fewer symbols than the symbol table has");
 	n = get_u64(&rd);
+	if (!rd.fp && !rd.why && profile_reserve(p, 0, believable(&rd, n, ARC_BYTES)) < 0)
+		fail(&rd, "out of memory");
 	rd.where = "arc";
 	for (i = 0; i < n && !rd.why; i++) {
 		struct profile_arc a;
@@ -348,13 +416,13 @@ static int read_profile(struct reader rd, const char *what, struct profile **out
 		fail(&rd, "bytes after the trailer");
 	if (rd.why) {
 		profile_free(p);
-		if (strcmp(rd.where, "header") == 0 || strcmp(rd.where, "trailer") == 0)
+		if (strcmp(rd.why_where, "header") == 0 || strcmp(rd.why_where, "trailer") == 0)
 			return error("cannot read the profile of %s from its loader: %s "
-				     "(in the %s, at byte %llu)", what, rd.why, rd.where,
+				     "(in the %s, at byte %llu)", what, rd.why, rd.why_where,
 				     (unsigned long long)rd.why_offset);
 		return error("cannot read the profile of %s from its loader: %s "
-			     "(in %s %llu, at byte %llu)", what, rd.why, rd.where,
-			     (unsigned long long)rd.index,
+			     "(in %s %llu, at byte %llu)", what, rd.why, rd.why_where,
+			     (unsigned long long)rd.why_index,
 			     (unsigned long long)rd.why_offset);
 	}
 	if (profile_check_rate(p, what) < 0) {
@@ -367,10 +435,19 @@ static int read_profile(struct reader rd, const char *what, struct profile **out
 
 int profile_read(FILE *fp, const char *what, struct profile **out)
 {
-	return read_profile((struct reader){ fp, NULL, 0, 0, NULL, 0, "header", 0 }, what, out);
+	return read_profile((struct reader){ .fp = fp, .where = "header" },
+			    what, NULL, out);
 }
 
 int profile_read_mem(const void *buf, size_t len, const char *what, struct profile **out)
 {
-	return read_profile((struct reader){ NULL, buf, len, 0, NULL, 0, "header", 0 }, what, out);
+	return read_profile((struct reader){ .mem = buf, .size = len, .where = "header" },
+			    what, NULL, out);
+}
+
+int profile_read_mem_names(const void *buf, size_t len, const char *what,
+			   const struct profile *names, struct profile **out)
+{
+	return read_profile((struct reader){ .mem = buf, .size = len, .where = "header" },
+			    what, names, out);
 }

@@ -188,15 +188,19 @@ static int in_flat(const Sym *sym)
 	       (syms[INCL_FLAT].len == 0 && !sym_lookup(&syms[EXCL_FLAT], sym->addr));
 }
 
+/* Without names (print_name NULL), the symbol's strings stay NULL: a
+ * worker's profile whose names the loader sent once (send_symtab). */
 static int add_sym(struct profile *p, const Sym *sym, unsigned extra_flags,
 		   char *print_name)
 {
 	struct profile_sym s;
 
 	memset(&s, 0, sizeof(s));
-	s.name = strdup(sym->name ? sym->name : "");
-	s.print_name = print_name;
-	s.file = xstrdup_or_null(sym->file ? sym->file->name : NULL);
+	if (print_name) {
+		s.name = strdup(sym->name ? sym->name : "");
+		s.print_name = print_name;
+		s.file = xstrdup_or_null(sym->file ? sym->file->name : NULL);
+	}
 	s.line = sym->line_num;
 	s.addr = sym->addr;
 	s.end_addr = sym->end_addr;
@@ -211,7 +215,7 @@ static int add_sym(struct profile *p, const Sym *sym, unsigned extra_flags,
 	s.prop_self = sym->cg.prop.self;
 	s.prop_child = sym->cg.prop.child;
 	s.child_ticks = sym->cg.child_time;
-	if (!s.name || !s.print_name || profile_add_sym(p, &s) < 0) {
+	if ((print_name && !s.name) || profile_add_sym(p, &s) < 0) {
 		free(s.name);
 		free(s.print_name);
 		free(s.file);
@@ -351,7 +355,9 @@ static unsigned input_flags(void)
 	       (syms[INCL_ARCS].len || syms[EXCL_ARCS].len ? PROFILE_ARCS_FILTERED : 0);
 }
 
-int upstream_current_profile(struct profile **out)
+/* Upstream's state as a profile; without names, the symbols of the table
+ * have no strings (see send_symtab), cycles still have theirs. */
+static int current_profile(struct profile **out, int names)
 {
 	struct profile *p = profile_new();
 	unsigned int i;
@@ -370,13 +376,19 @@ int upstream_current_profile(struct profile **out)
 		p->hist_highpc = histograms[0].highpc;
 	}
 
+	if (profile_reserve(p, symtab.len + (cycle_header ? num_cycles : 0), 0) < 0)
+		goto oom;
 	for (i = 0; i < symtab.len; i++) {
 		const Sym *sym = &symtab.base[i];
+		char *pn = NULL;
 
-		if (add_sym(p, sym, in_flat(sym) ? PSYM_IN_FLAT : 0, printed_name(sym)) < 0)
+		if (names && !(pn = printed_name(sym)))
+			goto oom;
+		if (add_sym(p, sym, in_flat(sym) ? PSYM_IN_FLAT : 0, pn) < 0)
 			goto oom;
 	}
-	set_units(p);
+	if (names)
+		set_units(p);
 	/* gprof's cycles as a whole, numbered from 1 (cg_arcs.c). */
 	for (n = 1; cycle_header && n <= (int)num_cycles; n++) {
 		char name[64];
@@ -415,6 +427,11 @@ int upstream_current_profile(struct profile **out)
 oom:
 	profile_free(p);
 	return error("out of memory");
+}
+
+int upstream_current_profile(struct profile **out)
+{
+	return current_profile(out, 1);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -474,15 +491,22 @@ static int serialize_current(char **buf, size_t *len)
 }
 
 /*
+ * The symbol table once.  With `each`, before it forks its workers the
+ * loader sends the symbol table, as a profile of no counts under the index
+ * FRAME_SYMTAB (upstream has read the binary and parsed the -p/-P specs,
+ * not yet a gmon file).  The symbols are upstream's symbol table in its
+ * order, which every worker inherits unchanged (it is built before the
+ * first gmon file is read).  Each worker then sends its profile without
+ * the strings of those symbols (send_numbers): the front end takes them
+ * from the table (profile_read_mem_names), and folds GCC clones itself.
+ * Naming every symbol (demangling, copying four strings) and sending the
+ * names was a fifth of each worker's time and the front end's reading in
+ * a 20,000-function diff; now it is done once, and both sides of a diff of
+ * one binary share one copy of the names.
+ *
  * Counts only (upstream_load_counts, for --rank-stats over thousands of
- * files).  Before it forks its workers the loader sends the symbol table
- * once, as a profile of no counts under the index FRAME_SYMTAB (upstream
- * has read the binary and parsed the -p/-P specs, not yet a gmon file);
- * each worker then sends, instead of a whole profile with every name, the
- * counts of the symbols that have any: a tenth of the bytes, and no string
- * for the front end to copy and look up.  The symbols are upstream's symbol
- * table in its order, which every worker inherits unchanged (it is built
- * before the first gmon file is read).
+ * files): each worker sends, instead of a whole profile, the counts of the
+ * symbols that have any: a tenth of the bytes.
  */
 #define FRAME_SYMTAB (UINT64_MAX - 1)
 
@@ -501,15 +525,34 @@ struct counts_entry {
 
 static int send_symtab(void)
 {
+	struct profile *p;
 	char *buf = NULL;
 	size_t len = 0;
 	int r;
 
-	if (serialize_current(&buf, &len) < 0)
+	/* not clone-folded: the workers' numbers follow upstream's table */
+	if (current_profile(&p, 1) < 0)
+		return -1;
+	r = profile_encode(p, &buf, &len);
+	profile_free(p);
+	if (r < 0)
 		return -1;
 	r = write_frame(loader.out_fd, FRAME_SYMTAB, buf, len);
 	free(buf);
 	return r;
+}
+
+/* A worker's profile without the table's names (see FRAME_SYMTAB). */
+static int serialize_numbers(char **buf, size_t *len)
+{
+	struct profile *p;
+	int ret;
+
+	if (current_profile(&p, 0) < 0)
+		return -1;
+	ret = profile_encode(p, buf, len);
+	profile_free(p);
+	return ret;
 }
 
 static int serialize_counts(char **buf, size_t *len)
@@ -701,6 +744,20 @@ static void run_workers(void)
  * granularity (-l) or arcs from -k specs (which point into the table).
  * 0 when added or skipped, -1 when out of memory (upstream's view kept).
  */
+/* A GCC clone's function symbol that upstream left out of its table (no
+ * symbol of the table starts at its address). */
+static int is_dropped_clone(const asymbol *b)
+{
+	bfd_vma addr;
+
+	if (!(b->flags & BSF_FUNCTION) || !b->section || !(b->section->flags & SEC_CODE) ||
+	    !match_clone_base(bfd_asymbol_name(b), NULL, 0))
+		return 0;
+	addr = bfd_asymbol_value(b);
+	/* upstream kept it, or a symbol at its address */
+	return !(sym_lookup(&symtab, addr) && sym_lookup(&symtab, addr)->addr == addr);
+}
+
 static int add_clone_syms(void)
 {
 	asymbol **bsyms;
@@ -715,8 +772,17 @@ static int add_clone_syms(void)
 		if (symtab.base[k].cg.children || symtab.base[k].cg.parents)
 			return 0;
 	bsyms = core_bfd_syms(&nb);
-	if (!(base = calloc(symtab.len + (size_t)nb + 1, sizeof(Sym))))
+	/* Most programs have no clone upstream dropped: then nothing is
+	 * copied (a new table of every symbol was a third of the loader's
+	 * page faults at 20,000 functions). */
+	for (i = 0, k = 0; i < nb; i++)
+		k += is_dropped_clone(bsyms[i]);
+	ret = 0;
+	if (k == 0 || !(base = calloc(symtab.len + (size_t)k + 1, sizeof(Sym)))) {
+		ret = k == 0 ? 0 : -1;
 		goto out;
+	}
+	ret = -1;
 	memcpy(base, symtab.base, symtab.len * sizeof(Sym));
 	n = symtab.len;
 	for (i = 0; i < nb; i++) {
@@ -725,13 +791,9 @@ static int add_clone_syms(void)
 		unsigned int line = 0;
 		bfd_vma addr;
 
-		if (!(b->flags & BSF_FUNCTION) || !b->section ||
-		    !(b->section->flags & SEC_CODE) ||
-		    !match_clone_base(bfd_asymbol_name(b), NULL, 0))
+		if (!is_dropped_clone(b))
 			continue;
 		addr = bfd_asymbol_value(b);
-		if (sym_lookup(&symtab, addr) && sym_lookup(&symtab, addr)->addr == addr)
-			continue; /* upstream kept it, or a symbol at its address */
 		sym_init(&base[n]);
 		base[n].name = bfd_asymbol_name(b);
 		base[n].addr = addr;
@@ -792,7 +854,7 @@ void egprof_gmon_out_read(const char *filename)
 	if (loader.in_worker)
 		return; /* a worker reads its one file, already read */
 	units_load(); /* once, for every worker: see `units` */
-	if (loader.counts && send_symtab() < 0)
+	if (send_symtab() < 0)
 		_exit(2);
 	run_workers();
 }
@@ -867,8 +929,9 @@ static void ATTRIBUTE_NORETURN loader_main(const struct upstream_load *req, int 
 	gprof_upstream_main((int)argc, argv);
 
 	/* Upstream returned: its globals hold the profile. */
-	if ((loader.in_worker && loader.counts ? serialize_counts(&buf, &len)
-					       : serialize_current(&buf, &len)) < 0)
+	if ((!loader.in_worker ? serialize_current(&buf, &len)
+	     : loader.counts   ? serialize_counts(&buf, &len)
+			       : serialize_numbers(&buf, &len)) < 0)
 		_exit(2);
 	if (loader.in_worker) {
 		uint64_t n = len; /* the length first: see struct worker */
@@ -910,8 +973,12 @@ struct upstream_job {
 	uint64_t received;   /* bytes read from the loader */
 	int stalled;         /* it was, and that was said */
 	int counts_only;     /* a counts-only load (upstream_load_counts) */
-	struct profile *table; /* upstream_load_counts: the symbol table,
-				  refilled with each file's counts */
+	int each;            /* a profile per file: the symbol table comes
+				first (FRAME_SYMTAB) */
+	int fold_clones;     /* fold each file's GCC clones (diff/clones.h) */
+	struct profile *table; /* with `each`, the symbol table: the names of
+				  every file's profile; upstream_load_counts
+				  refills it with each file's counts */
 	char *counts;        /* its frame buffer */
 	size_t counts_cap;
 	char *frame;         /* the bytes of the profile being read */
@@ -1092,6 +1159,8 @@ int upstream_load_start(const struct upstream_load *req, struct upstream_job **j
 	job->fd = -1;
 	job->nexpected = req->each ? req->ngmon : 1;
 	job->counts_only = req->each && req->counts;
+	job->each = req->each;
+	job->fold_clones = req->each && req->clones;
 	job->binary = strdup(req->binary);
 	job->files = calloc(req->ngmon + 1, sizeof(char *));
 	if (!job->binary || !job->files)
@@ -1308,7 +1377,7 @@ static int counts_fill(struct upstream_job *job, uint64_t index, uint64_t len)
  * why: then job->data_error is 0).
  */
 static int frame_profile(struct upstream_job *job, uint64_t len, const char *what,
-			 struct profile **out)
+			 const struct profile *names, struct profile **out)
 {
 	uint64_t have = 0;
 	int r;
@@ -1338,7 +1407,8 @@ static int frame_profile(struct upstream_job *job, uint64_t len, const char *wha
 		if (got != want)
 			break;
 	}
-	r = profile_read_mem(job->frame, (size_t)have, what, out);
+	r = names ? profile_read_mem_names(job->frame, (size_t)have, what, names, out)
+		  : profile_read_mem(job->frame, (size_t)have, what, out);
 	if (have < len) {
 		/* cut short: the loader's end says why, else the decoder */
 		profile_free(*out);
@@ -1371,12 +1441,12 @@ static int frame_next(struct upstream_job *job, uint64_t hdr[2])
 	for (;;) {
 		if (fread(hdr, 2 * sizeof(*hdr), 1, job->in) != 1)
 			return load_stop(job, 0); /* the loader stopped: its status says why */
-		if (!job->counts_only || hdr[0] != FRAME_SYMTAB || job->table)
+		if (!job->each || hdr[0] != FRAME_SYMTAB || job->table)
 			break;
-		if (frame_profile(job, hdr[1], job->binary, &job->table) < 0)
+		if (frame_profile(job, hdr[1], job->binary, NULL, &job->table) < 0)
 			return load_stop(job, 0);
 	}
-	if (hdr[0] >= job->nexpected || (job->counts_only && !job->table)) {
+	if (hdr[0] >= job->nexpected || (job->each && !job->table)) {
 		error("cannot read the profiles of '%s' from its loader: "
 		      "a frame for file %llu of %zu", job->binary,
 		      (unsigned long long)hdr[0], job->nexpected);
@@ -1401,9 +1471,10 @@ int upstream_load_next(struct upstream_job *job, size_t *index, struct profile *
 	if ((r = frame_next(job, hdr)) <= 0)
 		return r;
 	/* Upstream does not keep the names it read; we know them. */
-	if (frame_profile(job, hdr[1], job->files[hdr[0]], &p) < 0)
+	if (frame_profile(job, hdr[1], job->files[hdr[0]], job->table, &p) < 0)
 		return load_stop(job, 0);
-	if (name_gmon_files(p, job, hdr[0]) < 0) {
+	if ((job->fold_clones && profile_merge_clones(p) < 0) ||
+	    name_gmon_files(p, job, hdr[0]) < 0) {
 		profile_free(p);
 		job->data_error = 1;
 		return load_stop(job, 0);

@@ -161,6 +161,20 @@ check "each function's -O2 samples are the histogram's in its and its clones' ra
 	awk '$2 != $3 { bad = 1 } END { exit bad || NR != 5 }' samples.txt
 check "lookup has samples on the -O2 side" awk '$1 == "lookup" && $2 > 0 { ok = 1 } END { exit !ok }' samples.txt
 
+# One binary on both sides: one loader sends the symbol table once and each
+# file's numbers without names, and the front end folds the clones
+# (gprof-ext/upstream.c, FRAME_SYMTAB).  A copy of the binary (another file)
+# makes two loaders that each fold their own profile: the same diff.
+mkdir -p r2b && (cd r2b && ../o2 $((n / 2))) && cp o2 o2copy ||
+	{ echo "not ok - second run"; exit 1; }
+for opts in "-p --extended" "-q" "-q --extended" "-z"; do
+	"$EGPROF" -b $opts --diff o2 r2/gmon.out r2b/gmon.out > shared.txt 2>&1
+	"$EGPROF" -b $opts --diff o2 r2/gmon.out o2copy r2b/gmon.out > apart.txt 2>&1
+	check "one loader for both sides gives the diff two loaders give ($opts)" \
+		cmp shared.txt apart.txt
+done
+check "the one-loader diff folded the clones" grep -q 'lookup (+ \.part\.0)' shared.txt
+
 "$EGPROF" -b -p o2 r2/gmon.out > ours.txt
 check "plain gprof output is unchanged (GNU gprof's)" cmp -s gnu.txt ours.txt
 dl_done

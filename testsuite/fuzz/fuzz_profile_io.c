@@ -34,6 +34,33 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	mem_ok = profile_read_mem(data, size, "fuzz", &q) == 0;
 	fuzz_assert(mem_ok || q == NULL);
 	profile_free(q);
+	{
+		/* the same bytes as a worker's frame of numbers for a symbol
+		 * table of three (profile_read_mem_names): read or refused,
+		 * never a crash; read, it holds the table's names */
+		static struct profile *table;
+		struct profile *r = NULL;
+
+		if (!table) {
+			table = profile_new();
+			fuzz_assert(table != NULL);
+			for (int i = 0; i < 3; i++) {
+				struct profile_sym y = { 0 };
+
+				y.name = strdup(i == 0 ? "main" : i == 1 ? "f" : "g");
+				y.print_name = strdup(y.name);
+				y.addr = 0x1000 + 0x100 * (uint64_t)i;
+				fuzz_assert(profile_add_sym(table, &y) == i);
+			}
+		}
+		if (profile_read_mem_names(data, size, "fuzz", table, &r) == 0) {
+			fuzz_assert(r->nsyms >= 3);
+			fuzz_assert(r->syms[1].name && strcmp(r->syms[1].name, "f") == 0);
+		} else {
+			fuzz_assert(r == NULL);
+		}
+		profile_free(r);
+	}
 	q = NULL;
 	if (size == 0)
 		return 0; /* fmemopen refuses an empty buffer */

@@ -266,6 +266,159 @@ static void test_profile__read_mem_refuses_a_huge_length(void **state)
 	profile_free(p);
 }
 
+/* p encoded, then read from memory (which must succeed). */
+static struct profile *mem_trip(const struct profile *p)
+{
+	struct profile *q;
+	size_t len;
+	char *buf;
+
+	assert_int_equal(profile_encode(p, &buf, &len), 0);
+	assert_int_equal(profile_read_mem(buf, len, "test", &q), 0);
+	free(buf);
+	return q;
+}
+
+/* Read from memory, every string lies in the profile's one pool (no
+ * allocation per string), and a string replaced the documented way
+ * (profile_str_free, then an allocated one) is freed with the profile:
+ * the sanitizer and valgrind runs see neither a leak nor a bad free. */
+static void test_profile__read_mem_puts_strings_in_one_pool(void **state)
+{
+	struct profile *p = make_profile(), *q = mem_trip(p);
+	const struct profile_pool *pool = q->pools[0];
+	size_t i;
+
+	(void)state;
+	assert_non_null(pool);
+	assert_null(q->pools[1]);
+	for (i = 0; i < q->nsyms; i++) {
+		assert_true(q->syms[i].name >= pool->bytes &&
+			    q->syms[i].name < pool->bytes + pool->used);
+		assert_true(q->syms[i].print_name >= pool->bytes &&
+			    q->syms[i].print_name < pool->bytes + pool->used);
+	}
+	assert_string_equal(q->syms[1].file, "f.c");
+	assert_true(q->binary >= pool->bytes && q->binary < pool->bytes + pool->used);
+	profile_str_free(q, q->syms[1].print_name);
+	q->syms[1].print_name = strdup("f (renamed)");
+	assert_non_null(q->syms[1].print_name);
+	profile_free(q);
+	profile_free(p);
+}
+
+/* What a loader's worker sends: p without the strings of its symbols. */
+static char *encode_without_names(struct profile *p, size_t *len)
+{
+	struct profile_sym saved[8];
+	char *buf;
+	size_t i;
+
+	assert_true(p->nsyms <= 8);
+	for (i = 0; i < p->nsyms; i++) {
+		saved[i] = p->syms[i];
+		p->syms[i].name = p->syms[i].print_name = NULL;
+		p->syms[i].file = p->syms[i].unit = NULL;
+	}
+	assert_int_equal(profile_encode(p, &buf, len), 0);
+	for (i = 0; i < p->nsyms; i++)
+		p->syms[i] = saved[i];
+	return buf;
+}
+
+/* The per-file profiles of one loader take their names from its symbol
+ * table, sent once: the same strings (one copy for both sides of a diff),
+ * which outlive the table's own profile; a cycle after the table's
+ * symbols keeps its own name. */
+static void test_profile__numbers_take_the_symbol_tables_names(void **state)
+{
+	struct profile *p = make_profile(), *table = mem_trip(p), *q;
+	struct profile_sym cyc = { 0 };
+	size_t len, i;
+	char *buf;
+
+	(void)state;
+	p->syms[2].self_ticks = 5; /* this file's own numbers */
+	cyc.name = strdup("<cycle 1 as a whole>");
+	cyc.print_name = strdup("<cycle 1 as a whole>");
+	cyc.flags = PSYM_CYCLE;
+	cyc.cycle = 1;
+	assert_int_equal(profile_add_sym(p, &cyc), 3);
+	/* without the strings of the table's three symbols */
+	{
+		struct profile_sym saved[3];
+
+		for (i = 0; i < 3; i++) {
+			saved[i] = p->syms[i];
+			p->syms[i].name = p->syms[i].print_name = NULL;
+			p->syms[i].file = p->syms[i].unit = NULL;
+		}
+		assert_int_equal(profile_encode(p, &buf, &len), 0);
+		for (i = 0; i < 3; i++)
+			p->syms[i] = saved[i];
+	}
+	assert_int_equal(profile_read_mem_names(buf, len, "test", table, &q), 0);
+	assert_int_equal(q->nsyms, 4);
+	for (i = 0; i < 3; i++) {
+		assert_ptr_equal(q->syms[i].name, table->syms[i].name);
+		assert_ptr_equal(q->syms[i].print_name, table->syms[i].print_name);
+		assert_ptr_equal(q->syms[i].file, table->syms[i].file);
+	}
+	assert_true(q->syms[2].self_ticks == 5.0);
+	assert_string_equal(q->syms[3].name, "<cycle 1 as a whole>");
+	profile_free(table); /* q still holds the names */
+	assert_string_equal(q->syms[1].name, "f");
+	assert_string_equal(q->syms[1].file, "f.c");
+	profile_free(q);
+	free(buf);
+	profile_free(p);
+}
+
+/* A frame that is not of the table is refused: another address, a symbol
+ * that brings its own name where the table has one, fewer symbols than
+ * the table, a symbol of its own without a name. */
+static void test_profile__numbers_of_another_table_are_refused(void **state)
+{
+	struct profile *p = make_profile(), *table = mem_trip(p), *q;
+	size_t len;
+	char *buf;
+
+	(void)state;
+	p->syms[1].addr += 4;
+	buf = encode_without_names(p, &len);
+	assert_int_equal(profile_read_mem_names(buf, len, "test", table, &q), -1);
+	assert_null(q);
+	free(buf);
+	p->syms[1].addr -= 4;
+
+	assert_int_equal(profile_encode(p, &buf, &len), 0); /* with names */
+	assert_int_equal(profile_read_mem_names(buf, len, "test", table, &q), -1);
+	assert_null(q);
+	free(buf);
+
+	p->nsyms = 2;
+	p->narcs = 1;
+	buf = encode_without_names(p, &len);
+	assert_int_equal(profile_read_mem_names(buf, len, "test", table, &q), -1);
+	assert_null(q);
+	free(buf);
+	p->nsyms = 3;
+	p->narcs = 2;
+
+	{
+		struct profile_sym extra = { 0 };
+
+		extra.addr = 0x2000;
+		assert_int_equal(profile_add_sym(p, &extra), 3);
+		buf = encode_without_names(p, &len);
+		assert_int_equal(profile_read_mem_names(buf, len, "test", table, &q), -1);
+		assert_null(q);
+		free(buf);
+	}
+	profile_free(table);
+	profile_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -279,6 +432,9 @@ int main(void)
 		cmocka_unit_test(test_profile__encoded_block_is_the_written_stream_and_reads_back),
 		cmocka_unit_test(test_profile__read_mem_rejects_every_truncation_and_extra_bytes),
 		cmocka_unit_test(test_profile__read_mem_refuses_a_huge_length),
+		cmocka_unit_test(test_profile__read_mem_puts_strings_in_one_pool),
+		cmocka_unit_test(test_profile__numbers_take_the_symbol_tables_names),
+		cmocka_unit_test(test_profile__numbers_of_another_table_are_refused),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
