@@ -4,7 +4,6 @@
 #include <string.h>
 #include "diff/profile.h"
 #include "utils/array.h"
-#include "utils/bigalloc.h"
 #include "utils/error.h"
 #include "utils/banned.h"
 
@@ -19,8 +18,10 @@ struct profile *profile_new(void)
 
 struct profile_pool *profile_pool_new(size_t size)
 {
+	/* malloc, not bigalloc: a pool is sized for its frame, most of whose
+	 * bytes are numbers, and a huge page is cleared whole when touched */
 	struct profile_pool *pool = size < SIZE_MAX - sizeof(*pool) ?
-				    bigalloc(sizeof(*pool) + (size ? size : 1)) : NULL;
+				    malloc(sizeof(*pool) + (size ? size : 1)) : NULL;
 
 	if (pool) {
 		pool->refs = 1;

@@ -159,6 +159,14 @@ int profile_read(FILE *fp, const char *what, struct profile **out);
 /* The same bytes in one block of their exact size (*buf is the caller's to
  * free): what a loader sends.  0, or -1 (reported) when out of memory. */
 int profile_encode(const struct profile *p, char **buf, size_t *len);
+/* The bytes profile_encode would give, counted; and the same bytes given
+ * to sink a block of 256 KiB at a time (a block longer only for a longer
+ * name), with nothing else allocated: what a loader's worker sends down
+ * its pipe.  profile_encode_to returns 0, or -1 when out of memory
+ * (reported) or when sink returned -1 (not reported: the sink's to say). */
+size_t profile_encoded_size(const struct profile *p);
+int profile_encode_to(const struct profile *p,
+		      int (*sink)(void *ctx, const void *bytes, size_t n), void *ctx);
 /* One profile that fills buf[0..len) exactly (bytes after its trailer are
  * an error); messages as profile_read's. */
 int profile_read_mem(const void *buf, size_t len, const char *what, struct profile **out);

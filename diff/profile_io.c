@@ -13,18 +13,42 @@
  * The profile is encoded into one block of its exact size: a pass that only
  * counts the bytes, then one that copies them (a loader's worker sent its
  * profile through a stdio memory stream, which grew by copying and was a
- * third of the worker's time at 20,000 functions).
+ * third of the worker's time at 20,000 functions).  Or it is streamed, a
+ * block at a time, to a sink (profile_encode_to): a worker sends megabytes
+ * that need no block of their own.
  */
 struct writer {
 	char *buf;    /* NULL while counting */
-	size_t len;
+	size_t len;   /* bytes in buf, or counted */
+	size_t cap;   /* with a sink: buf's size, flushed when full */
+	int (*sink)(void *ctx, const void *bytes, size_t n);
+	void *ctx;
+	int failed;   /* the sink failed: the rest is dropped */
 };
 
-static void put(struct writer *w, const void *v, size_t n)
+static void put_sink(struct writer *w, const void *v, size_t n)
 {
-	if (w->buf && n)
+	if (!w->failed && w->len && w->sink(w->ctx, w->buf, w->len) < 0)
+		w->failed = 1;
+	w->len = 0;
+	if (n <= w->cap) {
+		memcpy(w->buf, v, n);
+		w->len = n;
+	} else if (!w->failed && w->sink(w->ctx, v, n) < 0) {
+		w->failed = 1; /* a name longer than the block: as it is */
+	}
+}
+
+static inline void put(struct writer *w, const void *v, size_t n)
+{
+	if (!w->buf) {
+		w->len += n;
+	} else if (w->sink && w->len + n > w->cap) {
+		put_sink(w, v, n);
+	} else if (n) {
 		memcpy(w->buf + w->len, v, n);
-	w->len += n;
+		w->len += n;
+	}
 }
 
 static void put_u64(struct writer *w, uint64_t v) { put(w, &v, sizeof(v)); }
@@ -93,7 +117,7 @@ static void encode(struct writer *w, const struct profile *p)
 
 int profile_encode(const struct profile *p, char **buf, size_t *len)
 {
-	struct writer w = { NULL, 0 };
+	struct writer w = { 0 };
 
 	*buf = NULL;
 	*len = 0;
@@ -105,6 +129,31 @@ int profile_encode(const struct profile *p, char **buf, size_t *len)
 	*buf = w.buf;
 	*len = w.len;
 	return 0;
+}
+
+size_t profile_encoded_size(const struct profile *p)
+{
+	struct writer w = { 0 };
+
+	encode(&w, p);
+	return w.len;
+}
+
+int profile_encode_to(const struct profile *p,
+		      int (*sink)(void *ctx, const void *bytes, size_t n), void *ctx)
+{
+	struct writer w = { 0 };
+
+	w.cap = (size_t)1 << 18;
+	if (!(w.buf = malloc(w.cap)))
+		return error("out of memory");
+	w.sink = sink;
+	w.ctx = ctx;
+	encode(&w, p);
+	if (!w.failed && w.len && sink(ctx, w.buf, w.len) < 0)
+		w.failed = 1;
+	free(w.buf);
+	return w.failed ? -1 : 0;
 }
 
 int profile_write(FILE *fp, const struct profile *p)
@@ -152,7 +201,7 @@ static void fail(struct reader *rd, const char *why)
 	}
 }
 
-static int get(struct reader *rd, void *v, size_t n)
+static int get_slow(struct reader *rd, void *v, size_t n)
 {
 	size_t got;
 
@@ -176,6 +225,18 @@ static int get(struct reader *rd, void *v, size_t n)
 		return -1;
 	}
 	return 0;
+}
+
+/* n bytes into v; in memory with the bytes there, inline (a field at a
+ * time through a call was most of the front end's reading) */
+static inline int get(struct reader *rd, void *v, size_t n)
+{
+	if (!rd->fp && !rd->why && n <= rd->size - rd->offset) {
+		memcpy(v, rd->mem + rd->offset, n);
+		rd->offset += n;
+		return 0;
+	}
+	return get_slow(rd, v, n);
 }
 
 static uint64_t get_u64(struct reader *rd)

@@ -232,35 +232,21 @@ struct unit_of {
 };
 
 /*
- * The binary's symbol table as BFD gives it, read once per process: the
- * gmon pre-check, the units of static functions and the clone symbols each
- * read it before, and every reading allocates and fills tens of thousands
- * of BFD symbols (a tenth of a 20,000-function diff's page faults).  The
- * table belongs to core_bfd; NULL (with *n 0) when there is none.
+ * The binary's symbol table as BFD gives it: the one upstream's core_init
+ * read (core_canonical_syms, gprof-ext/upstream.patch), for the gmon
+ * pre-check, the units of static functions and the clone symbols.  Each
+ * used to read a copy of its own, and then one shared copy: a second
+ * reading of tens of thousands of BFD symbols, a tenth of the loader's
+ * page faults in a 20,000-function diff.  NULL (with *n 0) when there is
+ * none.
  */
 static asymbol **core_bfd_syms(long *n)
 {
-	static bfd *for_bfd;
-	static asymbol **syms;
-	static long nsyms;
-	long size;
-
 	if (!core_bfd) {
 		*n = 0;
 		return NULL;
 	}
-	if (for_bfd != core_bfd) {
-		free(syms);
-		syms = NULL;
-		nsyms = 0;
-		for_bfd = core_bfd;
-		if ((size = bfd_get_symtab_upper_bound(core_bfd)) > 0 &&
-		    (syms = malloc((size_t)size)) != NULL &&
-		    (nsyms = bfd_canonicalize_symtab(core_bfd, syms)) < 0)
-			nsyms = 0;
-	}
-	*n = nsyms;
-	return syms;
+	return core_canonical_syms(n);
 }
 
 static int cmp_unit_of(const void *l, const void *r)
@@ -361,6 +347,7 @@ static int current_profile(struct profile **out, int names)
 {
 	struct profile *p = profile_new();
 	unsigned int i;
+	size_t narcs;
 	int n;
 
 	*out = NULL;
@@ -404,6 +391,14 @@ static int current_profile(struct profile **out, int names)
 		if (!p->syms[p->nsyms - 1].name)
 			goto oom;
 	}
+	for (i = 0, narcs = 0; i < symtab.len; i++) {
+		const Arc *arc;
+
+		for (arc = symtab.base[i].cg.children; arc; arc = arc->next_child)
+			narcs++;
+	}
+	if (profile_reserve(p, 0, narcs) < 0)
+		goto oom;
 	for (i = 0; i < symtab.len; i++) {
 		const Sym *sym = &symtab.base[i];
 		const Arc *arc;
@@ -542,15 +537,25 @@ static int send_symtab(void)
 	return r;
 }
 
-/* A worker's profile without the table's names (see FRAME_SYMTAB). */
-static int serialize_numbers(char **buf, size_t *len)
+static int sink_fd(void *ctx, const void *bytes, size_t n)
+{
+	return write_all(*(const int *)ctx, bytes, n);
+}
+
+/* A worker sends its profile without the table's names (see FRAME_SYMTAB):
+ * the length (see struct worker), then the bytes as they are encoded, with
+ * no block of their own. */
+static int send_numbers(void)
 {
 	struct profile *p;
+	uint64_t n;
 	int ret;
 
 	if (current_profile(&p, 0) < 0)
 		return -1;
-	ret = profile_encode(p, buf, len);
+	n = profile_encoded_size(p);
+	ret = write_all(loader.out_fd, &n, sizeof(n)) < 0 ||
+	      profile_encode_to(p, sink_fd, &loader.out_fd) < 0 ? -1 : 0;
 	profile_free(p);
 	return ret;
 }
@@ -929,9 +934,13 @@ static void ATTRIBUTE_NORETURN loader_main(const struct upstream_load *req, int 
 	gprof_upstream_main((int)argc, argv);
 
 	/* Upstream returned: its globals hold the profile. */
+	if (loader.in_worker && !loader.counts) {
+		if (send_numbers() < 0)
+			_exit(2);
+		_exit(0);
+	}
 	if ((!loader.in_worker ? serialize_current(&buf, &len)
-	     : loader.counts   ? serialize_counts(&buf, &len)
-			       : serialize_numbers(&buf, &len)) < 0)
+			       : serialize_counts(&buf, &len)) < 0)
 		_exit(2);
 	if (loader.in_worker) {
 		uint64_t n = len; /* the length first: see struct worker */
