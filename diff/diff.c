@@ -201,7 +201,7 @@ out:
 
 /* Arcs: a hash from (parent entry, child entry) to the diff arc. */
 struct arc_map {
-	long *slot;   /* diff arc index + 1 */
+	uint32_t *slot; /* diff arc index + 1 (arcs are counted in uint32_t) */
 	size_t mask;
 };
 
@@ -219,16 +219,19 @@ static int add_arcs(struct diff *d, const long *entry_of[DIFF_NSIDES])
 
 	while (cap < 2 * total + 2)
 		cap *= 2;
-	map.slot = cap <= SIZE_MAX / sizeof(long) ? bigalloc(cap * sizeof(long)) : NULL;
+	/* Only the arcs made are touched (each is cleared when made): the
+	 * two sides mostly share theirs, so about half of the room for both
+	 * stays untouched memory, never faulted in. */
+	if (total >= UINT32_MAX)
+		return error("out of memory");
+	map.slot = calloc(cap, sizeof(*map.slot));
 	map.mask = cap - 1;
 	d->arcs = total + 1 <= SIZE_MAX / sizeof(*d->arcs) ?
-		  bigalloc((total + 1) * sizeof(*d->arcs)) : NULL;
+		  malloc((total + 1) * sizeof(*d->arcs)) : NULL;
 	if (!map.slot || !d->arcs) {
 		free(map.slot);
 		return error("out of memory");
 	}
-	memset(map.slot, 0, cap * sizeof(long));
-	memset(d->arcs, 0, (total + 1) * sizeof(*d->arcs));
 	for (s = 0; s < DIFF_NSIDES; s++) {
 		const struct profile *p = d->prof[s];
 
@@ -247,8 +250,9 @@ static int add_arcs(struct diff *d, const long *entry_of[DIFF_NSIDES])
 					break;
 			}
 			if (!map.slot[h]) {
-				map.slot[h] = (long)d->narcs + 1;
+				map.slot[h] = (uint32_t)d->narcs + 1;
 				da = &d->arcs[d->narcs++];
+				memset(da, 0, sizeof(*da));
 				da->parent = (uint32_t)pe;
 				da->child = (uint32_t)ce;
 			}

@@ -167,6 +167,29 @@ int profile_encode(const struct profile *p, char **buf, size_t *len);
 size_t profile_encoded_size(const struct profile *p);
 int profile_encode_to(const struct profile *p,
 		      int (*sink)(void *ctx, const void *bytes, size_t n), void *ctx);
+/*
+ * A profile encoded a part at a time, with no struct profile of it (a
+ * loader's worker walks upstream's symbols): the bytes profile_encode gives
+ * for the profile of the same parts, given in the format's order:
+ *
+ *   ps = profile_sender_new(sink, ctx);     sink NULL: only count bytes
+ *   profile_send_head(ps, head);            everything but symbols, arcs
+ *   profile_send_count(ps, nsyms);  profile_send_sym(ps, &s) ... nsyms times
+ *   profile_send_count(ps, narcs);  profile_send_arc(ps, &a) ... narcs times
+ *   profile_sender_end(ps, &bytes);         the trailer; frees ps
+ *
+ * A sink gets blocks of 256 KiB (longer only for a longer name).
+ * profile_sender_new returns NULL when out of memory; profile_sender_end
+ * returns 0 (and, counting, the bytes), or -1 when the sink failed.
+ */
+struct profile_sender;
+struct profile_sender *profile_sender_new(int (*sink)(void *ctx, const void *bytes, size_t n),
+					  void *ctx);
+void profile_send_head(struct profile_sender *ps, const struct profile *head);
+void profile_send_count(struct profile_sender *ps, uint64_t n);
+void profile_send_sym(struct profile_sender *ps, const struct profile_sym *s);
+void profile_send_arc(struct profile_sender *ps, const struct profile_arc *a);
+int profile_sender_end(struct profile_sender *ps, uint64_t *bytes);
 /* One profile that fills buf[0..len) exactly (bytes after its trailer are
  * an error); messages as profile_read's. */
 int profile_read_mem(const void *buf, size_t len, const char *what, struct profile **out);

@@ -63,7 +63,11 @@ static void put_str(struct writer *w, const char *s)
 	put(w, s, n);
 }
 
-static void encode(struct writer *w, const struct profile *p)
+/* The parts of the format, in order: the head (everything before the
+ * symbols), the count of symbols and each symbol, the count of arcs and
+ * each arc, the trailer.  encode() and a sender (profile_sender_new) both
+ * write through these, so the format is written in one place. */
+static void put_head(struct writer *w, const struct profile *p)
 {
 	size_t i;
 
@@ -81,38 +85,108 @@ static void encode(struct writer *w, const struct profile *p)
 	put_u64(w, p->ngmon);
 	for (i = 0; i < p->ngmon; i++)
 		put_str(w, p->gmon_files[i]);
+}
+
+static void put_sym(struct writer *w, const struct profile_sym *s)
+{
+	put_str(w, s->name);
+	put_str(w, s->print_name);
+	put_str(w, s->file);
+	put_str(w, s->unit);
+	put_i64(w, s->line);
+	put_u64(w, s->addr);
+	put_u64(w, s->end_addr);
+	put_u64(w, s->flags);
+	put_i64(w, s->cycle);
+	put_i64(w, s->cg_index);
+	put_f64(w, s->self_ticks);
+	put_u64(w, s->ncalls);
+	put_u64(w, s->self_calls);
+	put_f64(w, s->prop_self);
+	put_f64(w, s->prop_child);
+	put_f64(w, s->child_ticks);
+}
+
+static void put_arc(struct writer *w, const struct profile_arc *a)
+{
+	put_u64(w, a->parent);
+	put_u64(w, a->child);
+	put_u64(w, a->count);
+	put_f64(w, a->time);
+	put_f64(w, a->child_time);
+}
+
+static void encode(struct writer *w, const struct profile *p)
+{
+	size_t i;
+
+	put_head(w, p);
 	put_u64(w, p->nsyms);
-	for (i = 0; i < p->nsyms; i++) {
-		const struct profile_sym *s = &p->syms[i];
-
-		put_str(w, s->name);
-		put_str(w, s->print_name);
-		put_str(w, s->file);
-		put_str(w, s->unit);
-		put_i64(w, s->line);
-		put_u64(w, s->addr);
-		put_u64(w, s->end_addr);
-		put_u64(w, s->flags);
-		put_i64(w, s->cycle);
-		put_i64(w, s->cg_index);
-		put_f64(w, s->self_ticks);
-		put_u64(w, s->ncalls);
-		put_u64(w, s->self_calls);
-		put_f64(w, s->prop_self);
-		put_f64(w, s->prop_child);
-		put_f64(w, s->child_ticks);
-	}
+	for (i = 0; i < p->nsyms; i++)
+		put_sym(w, &p->syms[i]);
 	put_u64(w, p->narcs);
-	for (i = 0; i < p->narcs; i++) {
-		const struct profile_arc *a = &p->arcs[i];
-
-		put_u64(w, a->parent);
-		put_u64(w, a->child);
-		put_u64(w, a->count);
-		put_f64(w, a->time);
-		put_f64(w, a->child_time);
-	}
+	for (i = 0; i < p->narcs; i++)
+		put_arc(w, &p->arcs[i]);
 	put(w, PROFILE_MAGIC, 4); /* trailer: the writer finished */
+}
+
+struct profile_sender {
+	struct writer w;
+};
+
+struct profile_sender *profile_sender_new(int (*sink)(void *ctx, const void *bytes, size_t n),
+					  void *ctx)
+{
+	struct profile_sender *ps = calloc(1, sizeof(*ps));
+
+	if (!ps)
+		return NULL;
+	if (sink) {
+		ps->w.cap = (size_t)1 << 18;
+		if (!(ps->w.buf = malloc(ps->w.cap))) {
+			free(ps);
+			return NULL;
+		}
+		ps->w.sink = sink;
+		ps->w.ctx = ctx;
+	}
+	return ps;
+}
+
+void profile_send_head(struct profile_sender *ps, const struct profile *head)
+{
+	put_head(&ps->w, head);
+}
+
+void profile_send_count(struct profile_sender *ps, uint64_t n)
+{
+	put_u64(&ps->w, n);
+}
+
+void profile_send_sym(struct profile_sender *ps, const struct profile_sym *s)
+{
+	put_sym(&ps->w, s);
+}
+
+void profile_send_arc(struct profile_sender *ps, const struct profile_arc *a)
+{
+	put_arc(&ps->w, a);
+}
+
+int profile_sender_end(struct profile_sender *ps, uint64_t *bytes)
+{
+	struct writer *w = &ps->w;
+	int failed;
+
+	put(w, PROFILE_MAGIC, 4);
+	if (w->sink && !w->failed && w->len && w->sink(w->ctx, w->buf, w->len) < 0)
+		w->failed = 1;
+	if (bytes)
+		*bytes = w->sink ? 0 : w->len;
+	failed = w->failed;
+	free(w->buf);
+	free(ps);
+	return failed ? -1 : 0;
 }
 
 int profile_encode(const struct profile *p, char **buf, size_t *len)

@@ -190,31 +190,39 @@ static int in_flat(const Sym *sym)
 
 /* Without names (print_name NULL), the symbol's strings stay NULL: a
  * worker's profile whose names the loader sent once (send_symtab). */
+/* A symbol's numbers (its strings NULL): what a profile keeps of it. */
+static void sym_numbers(struct profile_sym *s, const Sym *sym, unsigned extra_flags)
+{
+	memset(s, 0, sizeof(*s));
+	s->line = sym->line_num;
+	s->addr = sym->addr;
+	s->end_addr = sym->end_addr;
+	s->flags = extra_flags | (sym->is_static ? PSYM_STATIC : 0) |
+		   (sym->is_func ? PSYM_FUNC : 0) |
+		   (sym->cg.print_flag ? PSYM_IN_GRAPH : 0);
+	s->cycle = sym->cg.cyc.num;
+	s->cg_index = sym->cg.index;
+	s->self_ticks = sym->hist.time;
+	s->ncalls = sym->ncalls;
+	s->self_calls = sym->cg.self_calls;
+	s->prop_self = sym->cg.prop.self;
+	s->prop_child = sym->cg.prop.child;
+	s->child_ticks = sym->cg.child_time;
+}
+
+/* Without names (print_name NULL), the symbol's strings stay NULL: a
+ * worker's profile whose names the loader sent once (send_symtab). */
 static int add_sym(struct profile *p, const Sym *sym, unsigned extra_flags,
 		   char *print_name)
 {
 	struct profile_sym s;
 
-	memset(&s, 0, sizeof(s));
+	sym_numbers(&s, sym, extra_flags);
 	if (print_name) {
 		s.name = strdup(sym->name ? sym->name : "");
 		s.print_name = print_name;
 		s.file = xstrdup_or_null(sym->file ? sym->file->name : NULL);
 	}
-	s.line = sym->line_num;
-	s.addr = sym->addr;
-	s.end_addr = sym->end_addr;
-	s.flags = extra_flags | (sym->is_static ? PSYM_STATIC : 0) |
-		  (sym->is_func ? PSYM_FUNC : 0) |
-		  (sym->cg.print_flag ? PSYM_IN_GRAPH : 0);
-	s.cycle = sym->cg.cyc.num;
-	s.cg_index = sym->cg.index;
-	s.self_ticks = sym->hist.time;
-	s.ncalls = sym->ncalls;
-	s.self_calls = sym->cg.self_calls;
-	s.prop_self = sym->cg.prop.self;
-	s.prop_child = sym->cg.prop.child;
-	s.child_ticks = sym->cg.child_time;
 	if ((print_name && !s.name) || profile_add_sym(p, &s) < 0) {
 		free(s.name);
 		free(s.print_name);
@@ -222,6 +230,32 @@ static int add_sym(struct profile *p, const Sym *sym, unsigned extra_flags,
 		return -1;
 	}
 	return 0;
+}
+
+/* The arc from symbol i as a profile arc: 1, or 0 when its child is not a
+ * symbol of the table (not kept). */
+static int arc_of(struct profile_arc *a, unsigned int i, const Arc *arc)
+{
+	if (arc->child < symtab.base || arc->child >= symtab.base + symtab.len)
+		return 0;
+	a->parent = i;
+	a->child = (uint32_t)(arc->child - symtab.base);
+	a->count = arc->count;
+	a->time = arc->time;
+	a->child_time = arc->child_time;
+	return 1;
+}
+
+static size_t kept_arcs(void)
+{
+	struct profile_arc a;
+	size_t n = 0;
+	unsigned int i;
+
+	for (i = 0; i < symtab.len; i++)
+		for (const Arc *arc = symtab.base[i].cg.children; arc; arc = arc->next_child)
+			n += (size_t)arc_of(&a, i, arc);
+	return n;
 }
 
 /* Local function symbols and the compilation unit each comes from: in an
@@ -343,17 +377,15 @@ static unsigned input_flags(void)
 
 /* Upstream's state as a profile; without names, the symbols of the table
  * have no strings (see send_symtab), cycles still have theirs. */
-static int current_profile(struct profile **out, int names)
+/* A profile of no symbols with upstream's totals: the head of one. */
+static struct profile *current_head(void)
 {
 	struct profile *p = profile_new();
-	unsigned int i;
-	size_t narcs;
-	int n;
 
-	*out = NULL;
-	if (!p)
-		return error("out of memory");
-	p->binary = xstrdup_or_null(a_out_name);
+	if (!p || (a_out_name && !(p->binary = strdup(a_out_name)))) {
+		profile_free(p);
+		return NULL;
+	}
 	p->hz = (double)hz;
 	p->input = input_flags();
 	p->total_ticks = histogram_ticks();
@@ -362,8 +394,27 @@ static int current_profile(struct profile **out, int names)
 		p->hist_lowpc = histograms[0].lowpc;
 		p->hist_highpc = histograms[0].highpc;
 	}
+	return p;
+}
 
-	if (profile_reserve(p, symtab.len + (cycle_header ? num_cycles : 0), 0) < 0)
+/* How many cycle symbols follow the table's (gprof's "<cycle N as a
+ * whole>", numbered from 1: cg_arcs.c). */
+static unsigned int cycle_syms(void)
+{
+	return cycle_header ? (unsigned int)num_cycles : 0;
+}
+
+static int current_profile(struct profile **out, int names)
+{
+	struct profile *p = current_head();
+	unsigned int i;
+	int n;
+
+	*out = NULL;
+	if (!p)
+		return error("out of memory");
+
+	if (profile_reserve(p, symtab.len + cycle_syms(), 0) < 0)
 		goto oom;
 	for (i = 0; i < symtab.len; i++) {
 		const Sym *sym = &symtab.base[i];
@@ -376,8 +427,7 @@ static int current_profile(struct profile **out, int names)
 	}
 	if (names)
 		set_units(p);
-	/* gprof's cycles as a whole, numbered from 1 (cg_arcs.c). */
-	for (n = 1; cycle_header && n <= (int)num_cycles; n++) {
+	for (n = 1; n <= (int)cycle_syms(); n++) {
 		char name[64];
 		char *pn;
 
@@ -391,29 +441,13 @@ static int current_profile(struct profile **out, int names)
 		if (!p->syms[p->nsyms - 1].name)
 			goto oom;
 	}
-	for (i = 0, narcs = 0; i < symtab.len; i++) {
-		const Arc *arc;
-
-		for (arc = symtab.base[i].cg.children; arc; arc = arc->next_child)
-			narcs++;
-	}
-	if (profile_reserve(p, 0, narcs) < 0)
+	if (profile_reserve(p, 0, kept_arcs()) < 0)
 		goto oom;
 	for (i = 0; i < symtab.len; i++) {
-		const Sym *sym = &symtab.base[i];
-		const Arc *arc;
-
-		for (arc = sym->cg.children; arc; arc = arc->next_child) {
+		for (const Arc *arc = symtab.base[i].cg.children; arc; arc = arc->next_child) {
 			struct profile_arc a;
 
-			if (arc->child < symtab.base || arc->child >= symtab.base + symtab.len)
-				continue; /* not a symbol of the table */
-			a.parent = i;
-			a.child = (uint32_t)(arc->child - symtab.base);
-			a.count = arc->count;
-			a.time = arc->time;
-			a.child_time = arc->child_time;
-			if (profile_add_arc(p, &a) < 0)
+			if (arc_of(&a, i, arc) && profile_add_arc(p, &a) < 0)
 				goto oom;
 		}
 	}
@@ -518,45 +552,86 @@ struct counts_entry {
 	uint64_t ncalls, self_calls;
 };
 
-static int send_symtab(void)
-{
-	struct profile *p;
-	char *buf = NULL;
-	size_t len = 0;
-	int r;
-
-	/* not clone-folded: the workers' numbers follow upstream's table */
-	if (current_profile(&p, 1) < 0)
-		return -1;
-	r = profile_encode(p, &buf, &len);
-	profile_free(p);
-	if (r < 0)
-		return -1;
-	r = write_frame(loader.out_fd, FRAME_SYMTAB, buf, len);
-	free(buf);
-	return r;
-}
-
 static int sink_fd(void *ctx, const void *bytes, size_t n)
 {
 	return write_all(*(const int *)ctx, bytes, n);
 }
 
-/* A worker sends its profile without the table's names (see FRAME_SYMTAB):
- * the length (see struct worker), then the bytes as they are encoded, with
- * no block of their own. */
-static int send_numbers(void)
+/* The symbol table's frame, its bytes streamed as they are encoded. */
+static int send_symtab(void)
 {
 	struct profile *p;
-	uint64_t n;
-	int ret;
+	uint64_t hdr[2];
+	int r;
 
-	if (current_profile(&p, 0) < 0)
+	/* not clone-folded: the workers' numbers follow upstream's table */
+	if (current_profile(&p, 1) < 0)
 		return -1;
-	n = profile_encoded_size(p);
-	ret = write_all(loader.out_fd, &n, sizeof(n)) < 0 ||
-	      profile_encode_to(p, sink_fd, &loader.out_fd) < 0 ? -1 : 0;
+	hdr[0] = FRAME_SYMTAB;
+	hdr[1] = profile_encoded_size(p);
+	r = write_all(loader.out_fd, hdr, sizeof(hdr)) < 0 ||
+	    profile_encode_to(p, sink_fd, &loader.out_fd) < 0 ? -1 : 0;
 	profile_free(p);
+	return r;
+}
+
+/* A worker's profile without the table's names (see FRAME_SYMTAB), given
+ * to ps straight from upstream's symbols: the bytes profile_encode gives for
+ * current_profile(names 0), without making that profile (megabytes of
+ * fresh memory, a fifth of a worker's page faults). */
+static void stream_numbers(struct profile_sender *ps, const struct profile *head)
+{
+	unsigned int i;
+	int n;
+
+	profile_send_head(ps, head);
+	profile_send_count(ps, (uint64_t)symtab.len + cycle_syms());
+	for (i = 0; i < symtab.len; i++) {
+		struct profile_sym s;
+
+		sym_numbers(&s, &symtab.base[i], in_flat(&symtab.base[i]) ? PSYM_IN_FLAT : 0);
+		profile_send_sym(ps, &s);
+	}
+	for (n = 1; n <= (int)cycle_syms(); n++) {
+		struct profile_sym s;
+		char name[64];
+
+		sym_numbers(&s, &cycle_header[n], PSYM_CYCLE);
+		snprintf(name, sizeof(name), "<cycle %d as a whole>", n);
+		s.name = s.print_name = name;
+		s.cycle = n;
+		profile_send_sym(ps, &s);
+	}
+	profile_send_count(ps, kept_arcs());
+	for (i = 0; i < symtab.len; i++) {
+		for (const Arc *arc = symtab.base[i].cg.children; arc; arc = arc->next_child) {
+			struct profile_arc a;
+
+			if (arc_of(&a, i, arc))
+				profile_send_arc(ps, &a);
+		}
+	}
+}
+
+/* The length (see struct worker), counted, then the bytes, streamed. */
+static int send_numbers(void)
+{
+	struct profile *head = current_head();
+	struct profile_sender *ps;
+	uint64_t n = 0;
+	int ret = -1;
+
+	if (!head || !(ps = profile_sender_new(NULL, NULL)))
+		goto out;
+	stream_numbers(ps, head);
+	profile_sender_end(ps, &n);
+	if (write_all(loader.out_fd, &n, sizeof(n)) < 0 ||
+	    !(ps = profile_sender_new(sink_fd, &loader.out_fd)))
+		goto out;
+	stream_numbers(ps, head);
+	ret = profile_sender_end(ps, NULL);
+out:
+	profile_free(head);
 	return ret;
 }
 

@@ -419,6 +419,94 @@ static void test_profile__numbers_of_another_table_are_refused(void **state)
 	profile_free(p);
 }
 
+struct sunk {
+	char *bytes;
+	size_t len;
+	size_t calls;
+};
+
+static int sink_into(void *ctx, const void *bytes, size_t n)
+{
+	struct sunk *k = ctx;
+
+	k->bytes = realloc(k->bytes, k->len + n);
+	assert_non_null(k->bytes);
+	memcpy(k->bytes + k->len, bytes, n);
+	k->len += n;
+	k->calls++;
+	return 0;
+}
+
+static int sink_fails(void *ctx, const void *bytes, size_t n)
+{
+	(void)ctx;
+	(void)bytes;
+	(void)n;
+	return -1;
+}
+
+static void send_parts(struct profile_sender *ps, const struct profile *p)
+{
+	size_t i;
+
+	profile_send_head(ps, p);
+	profile_send_count(ps, p->nsyms);
+	for (i = 0; i < p->nsyms; i++)
+		profile_send_sym(ps, &p->syms[i]);
+	profile_send_count(ps, p->narcs);
+	for (i = 0; i < p->narcs; i++)
+		profile_send_arc(ps, &p->arcs[i]);
+}
+
+/* A worker's sender gives, part by part, the bytes profile_encode gives
+ * for the whole profile: counted first (the length it sends ahead), then
+ * streamed to its pipe in blocks, a name longer than a block whole; and a
+ * failing sink is reported. */
+static void test_profile__sender_gives_the_encoded_bytes(void **state)
+{
+	struct profile *p = make_profile();
+	struct profile_sender *ps;
+	struct sunk k = { NULL, 0, 0 };
+	size_t len, big = (size_t)300 << 10;
+	uint64_t counted = 0;
+	char *enc;
+
+	(void)state;
+	free(p->syms[2].print_name); /* longer than one 256 KiB block */
+	p->syms[2].print_name = malloc(big + 1);
+	assert_non_null(p->syms[2].print_name);
+	memset(p->syms[2].print_name, 'g', big);
+	p->syms[2].print_name[big] = '\0';
+	assert_int_equal(profile_encode(p, &enc, &len), 0);
+	assert_int_equal(profile_encoded_size(p), len);
+
+	assert_non_null(ps = profile_sender_new(NULL, NULL));
+	send_parts(ps, p);
+	assert_int_equal(profile_sender_end(ps, &counted), 0);
+	assert_int_equal(counted, len);
+
+	assert_non_null(ps = profile_sender_new(sink_into, &k));
+	send_parts(ps, p);
+	assert_int_equal(profile_sender_end(ps, NULL), 0);
+	assert_int_equal(k.len, len);
+	assert_memory_equal(k.bytes, enc, len);
+	assert_true(k.calls >= 2);
+	free(k.bytes);
+
+	k = (struct sunk){ NULL, 0, 0 };
+	assert_int_equal(profile_encode_to(p, sink_into, &k), 0);
+	assert_int_equal(k.len, len);
+	assert_memory_equal(k.bytes, enc, len);
+	free(k.bytes);
+
+	assert_non_null(ps = profile_sender_new(sink_fails, NULL));
+	send_parts(ps, p);
+	assert_int_equal(profile_sender_end(ps, NULL), -1);
+	assert_int_equal(profile_encode_to(p, sink_fails, NULL), -1);
+	free(enc);
+	profile_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -435,6 +523,7 @@ int main(void)
 		cmocka_unit_test(test_profile__read_mem_puts_strings_in_one_pool),
 		cmocka_unit_test(test_profile__numbers_take_the_symbol_tables_names),
 		cmocka_unit_test(test_profile__numbers_of_another_table_are_refused),
+		cmocka_unit_test(test_profile__sender_gives_the_encoded_bytes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
