@@ -55,7 +55,9 @@ struct upstream_job;
 int upstream_load_start(const struct upstream_load *req, struct upstream_job **job);
 /* On success *profiles is a malloc'd array of *n profiles (one, or one per
  * gmon file with `each`, in the order given); the caller owns both.  Frees
- * the job. */
+ * the job.  With `each`, the profiles share one copy of the symbols'
+ * strings (the loader sends its symbol table once: diff/profile.h, Pools),
+ * and with `clones` each is clone-folded as it arrives. */
 int upstream_load_finish(struct upstream_job *job, struct profile ***profiles, size_t *n);
 
 /* Check that each gmon file belongs to the binary upstream has read
