@@ -188,8 +188,6 @@ static int in_flat(const Sym *sym)
 	       (syms[INCL_FLAT].len == 0 && !sym_lookup(&syms[EXCL_FLAT], sym->addr));
 }
 
-/* Without names (print_name NULL), the symbol's strings stay NULL: a
- * worker's profile whose names the loader sent once (send_symtab). */
 /* A symbol's numbers (its strings NULL): what a profile keeps of it. */
 static void sym_numbers(struct profile_sym *s, const Sym *sym, unsigned extra_flags)
 {
@@ -375,8 +373,6 @@ static unsigned input_flags(void)
 	       (syms[INCL_ARCS].len || syms[EXCL_ARCS].len ? PROFILE_ARCS_FILTERED : 0);
 }
 
-/* Upstream's state as a profile; without names, the symbols of the table
- * have no strings (see send_symtab), cycles still have theirs. */
 /* A profile of no symbols with upstream's totals: the head of one. */
 static struct profile *current_head(void)
 {
@@ -404,6 +400,8 @@ static unsigned int cycle_syms(void)
 	return cycle_header ? (unsigned int)num_cycles : 0;
 }
 
+/* Upstream's state as a profile; without names, the symbols of the table
+ * have no strings (see send_symtab), cycles still have theirs. */
 static int current_profile(struct profile **out, int names)
 {
 	struct profile *p = current_head();
@@ -812,18 +810,6 @@ static void run_workers(void)
 	_exit(failed ? 1 : 0);
 }
 
-/*
- * The diff's view of GCC clones (diff/clones.h): upstream's core_sym_class
- * drops foo.isra.0, foo.part.0, foo.cold and the like, so their samples and
- * arcs would go to the function before them in memory.  Before the first
- * gmon file is read (arcs are tallied while reading), give upstream each
- * dropped clone as a symbol of its own; upstream then assigns samples and
- * arcs to it by its own rules, and serialize_current() folds it into its
- * base.  Symbols upstream kept are untouched, so every other function's
- * numbers stay upstream's.  Skipped (upstream's view kept) with line
- * granularity (-l) or arcs from -k specs (which point into the table).
- * 0 when added or skipped, -1 when out of memory (upstream's view kept).
- */
 /* A GCC clone's function symbol that upstream left out of its table (no
  * symbol of the table starts at its address). */
 static int is_dropped_clone(const asymbol *b)
@@ -838,6 +824,18 @@ static int is_dropped_clone(const asymbol *b)
 	return !(sym_lookup(&symtab, addr) && sym_lookup(&symtab, addr)->addr == addr);
 }
 
+/*
+ * The diff's view of GCC clones (diff/clones.h): upstream's core_sym_class
+ * drops foo.isra.0, foo.part.0, foo.cold and the like, so their samples and
+ * arcs would go to the function before them in memory.  Before the first
+ * gmon file is read (arcs are tallied while reading), give upstream each
+ * dropped clone as a symbol of its own; upstream then assigns samples and
+ * arcs to it by its own rules, and serialize_current() folds it into its
+ * base.  Symbols upstream kept are untouched, so every other function's
+ * numbers stay upstream's.  Skipped (upstream's view kept) with line
+ * granularity (-l) or arcs from -k specs (which point into the table).
+ * 0 when added or skipped, -1 when out of memory (upstream's view kept).
+ */
 static int add_clone_syms(void)
 {
 	asymbol **bsyms;
@@ -856,13 +854,11 @@ static int add_clone_syms(void)
 	 * copied (a new table of every symbol was a third of the loader's
 	 * page faults at 20,000 functions). */
 	for (i = 0, k = 0; i < nb; i++)
-		k += is_dropped_clone(bsyms[i]);
-	ret = 0;
-	if (k == 0 || !(base = calloc(symtab.len + (size_t)k + 1, sizeof(Sym)))) {
-		ret = k == 0 ? 0 : -1;
+		k += (unsigned int)is_dropped_clone(bsyms[i]);
+	if (k == 0)
+		return 0;
+	if (!(base = calloc(symtab.len + (size_t)k + 1, sizeof(Sym))))
 		goto out;
-	}
-	ret = -1;
 	memcpy(base, symtab.base, symtab.len * sizeof(Sym));
 	n = symtab.len;
 	for (i = 0; i < nb; i++) {
