@@ -76,6 +76,7 @@ same_sum() {
 		cmp -s <(tail -c +21 "$1") <(tail -c +21 "$2")
 }
 
+rm -f "$W"/fit.* # the exponents are this run's (KEEP reuses a directory)
 printf '%7s' functions
 for c in $allcmds; do printf ' %8s' "$c"; done
 printf '  %8s %8s %8s %9s %8s %s\n' stock/eg diff1/eg diff2/eg sumstk/sum eg/nm output
