@@ -74,6 +74,8 @@ static struct {
 	int clones;          /* add GCC clones to the symbol table (once) */
 	struct loader_watch *watch; /* which file is being read (for stalls) */
 	int counts;          /* workers send counts only (upstream_load_counts) */
+	int own_file;        /* the loader reads files[worker_index] itself
+				(run_workers) and has not sent it yet */
 } loader;
 
 /* ------------------------------------------------------------------------ */
@@ -611,19 +613,21 @@ static void stream_numbers(struct profile_sender *ps, const struct profile *head
 	}
 }
 
-/* The length (see struct worker), counted, then the bytes, streamed. */
+/* The length (see struct worker), counted, then the bytes, streamed; from
+ * the loader's own file, a frame's header instead of the length. */
 static int send_numbers(void)
 {
 	struct profile *head = current_head();
 	struct profile_sender *ps;
-	uint64_t n = 0;
+	uint64_t hdr[2] = { loader.worker_index, 0 };
 	int ret = -1;
 
 	if (!head || !(ps = profile_sender_new(NULL, NULL)))
 		goto out;
 	stream_numbers(ps, head);
-	profile_sender_end(ps, &n);
-	if (write_all(loader.out_fd, &n, sizeof(n)) < 0 ||
+	profile_sender_end(ps, &hdr[1]);
+	if ((loader.own_file ? write_all(loader.out_fd, hdr, sizeof(hdr))
+			     : write_all(loader.out_fd, &hdr[1], sizeof(hdr[1]))) < 0 ||
 	    !(ps = profile_sender_new(sink_fd, &loader.out_fd)))
 		goto out;
 	stream_numbers(ps, head);
@@ -718,22 +722,66 @@ static int relay(int from, int to, uint64_t n)
 	return 0;
 }
 
-/* Runs in the loader: forks workers, relays their profiles and exits.
- * Returns only in a worker, which goes on in upstream's main. */
+/* The loader's workers, kept while it reads its own file (run_workers). */
+static struct relay {
+	struct worker *w;
+	struct pollfd *pfd;
+	size_t next, running;
+	int failed;
+	size_t own;          /* the file the loader reads itself, or nfiles */
+} relay_state;
+
+/* exit() in the loader while it reads its own file (upstream's done(1) on a
+ * bad file): say which file failed, as the loader does for a worker. */
+static void own_file_failed(void)
+{
+	if (loader.own_file)
+		write_frame(loader.out_fd, loader.worker_index, NULL, FRAME_FAILED);
+}
+
+/*
+ * Runs in the loader: forks workers, relays their profiles and exits.
+ * Returns only in a worker, which goes on in upstream's main, or in the
+ * loader when it reads a file itself: when every file has a process at
+ * once (no more files than jobs: the one-binary diff's two), the last is
+ * read by the loader instead of a worker of its own.  That saves a
+ * process, and the loader's writes to the symbol table it shares with the
+ * workers mostly land on pages they copied already (a fault, not a copy).
+ * It sends its profile (loader_main), then comes back here to relay the
+ * workers'.
+ */
 static void run_workers(void)
 {
-	struct worker *w = calloc((size_t)loader.jobs, sizeof(*w));
-	struct pollfd *pfd = calloc((size_t)loader.jobs, sizeof(*pfd));
-	size_t next = 0, running = 0;
-	int failed = 0, i;
+	struct relay *rs = &relay_state;
+	struct worker *w = rs->w;
+	struct pollfd *pfd = rs->pfd;
+	int i;
 
-	if (!w || !pfd)
-		_exit(2);
-	fflush(NULL);
-	while ((next < loader.nfiles && !failed) || running) {
-		for (i = 0; i < loader.jobs && next < loader.nfiles && !failed; i++) {
+	if (!w) {
+		w = rs->w = calloc((size_t)loader.jobs, sizeof(*w));
+		pfd = rs->pfd = calloc((size_t)loader.jobs, sizeof(*pfd));
+		if (!w || !pfd)
+			_exit(2);
+		rs->own = loader.nfiles >= 2 && loader.nfiles <= (size_t)loader.jobs
+			 ? loader.nfiles - 1 : loader.nfiles;
+		fflush(NULL);
+	}
+	while ((rs->next < loader.nfiles && !rs->failed) || rs->running) {
+		for (i = 0; i < loader.jobs && rs->next < loader.nfiles && !rs->failed; i++) {
 			int fds[2];
 
+			if (rs->next == rs->own) {
+				/* the loader's own file: read here, sent by
+				 * loader_main, relayed after */
+				loader.in_worker = 1;
+				loader.own_file = 1;
+				loader.worker_index = rs->next++;
+				if (atexit(own_file_failed) != 0)
+					_exit(2);
+				loader_watch_reading(loader.watch, loader.worker_index);
+				gmon_out_read(loader.files[loader.worker_index]);
+				return; /* back to upstream's main, in the loader */
+			}
 			if (w[i].pid)
 				continue;
 			if (pipe2(fds, O_CLOEXEC) < 0)
@@ -753,19 +801,21 @@ static void run_workers(void)
 				close(loader.out_fd);
 				close(fds[0]);
 				loader.in_worker = 1;
-				loader.worker_index = next;
+				loader.worker_index = rs->next;
 				loader.out_fd = fds[1];
-				loader_watch_reading(loader.watch, next);
-				gmon_out_read(loader.files[next]);
+				loader_watch_reading(loader.watch, rs->next);
+				gmon_out_read(loader.files[rs->next]);
 				free(w);
 				free(pfd);
+				rs->w = NULL;
+				rs->pfd = NULL;
 				return; /* back to upstream's main, in the worker */
 			}
 			close(fds[1]);
 			w[i].fd = fds[0];
-			w[i].index = next++;
+			w[i].index = rs->next++;
 			w[i].nlen = 0;
-			running++;
+			rs->running++;
 		}
 		for (i = 0; i < loader.jobs; i++) {
 			pfd[i].fd = w[i].pid ? w[i].fd : -1;
@@ -801,13 +851,13 @@ static void run_workers(void)
 			if (r <= 0) {
 				/* ended before its profile */
 				write_frame(loader.out_fd, w[i].index, NULL, FRAME_FAILED);
-				failed = 1;
+				rs->failed = 1;
 			}
 			w[i].pid = 0;
-			running--;
+			rs->running--;
 		}
 	}
-	_exit(failed ? 1 : 0);
+	_exit(rs->failed ? 1 : 0);
 }
 
 /* A GCC clone's function symbol that upstream left out of its table (no
@@ -1005,6 +1055,17 @@ static void ATTRIBUTE_NORETURN loader_main(const struct upstream_load *req, int 
 	gprof_upstream_main((int)argc, argv);
 
 	/* Upstream returned: its globals hold the profile. */
+	if (loader.own_file) {
+		/* the loader's own file: its frame, then the workers' */
+		if ((loader.counts ? serialize_counts(&buf, &len) < 0 ||
+				     write_frame(out_fd, loader.worker_index, buf, len) < 0
+				   : send_numbers() < 0))
+			_exit(2);
+		free(buf);
+		loader.own_file = 0;
+		loader_watch_read(loader.watch, loader.worker_index);
+		run_workers(); /* does not return: see run_workers */
+	}
 	if (loader.in_worker && !loader.counts) {
 		if (send_numbers() < 0)
 			_exit(2);

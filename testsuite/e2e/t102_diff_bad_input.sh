@@ -29,6 +29,31 @@ refuses "garbage gmon file" "garbage.gmon" --diff "$F/demo" garbage.gmon "$A"
 mkdir empty
 refuses "empty directory" "empty" --diff "$F/demo" "$A" empty
 
+# A file our pre-check lets through and upstream refuses (a record tag it
+# does not know), on either side of a diff of one binary: one loader reads
+# both (one file in a worker, the other itself).  The file is named, and
+# the loader's end is not taken for running out of memory (it was: the
+# loader, still relaying the other side when the front end stopped
+# reading, ended with status 2).
+# The program has 1,000 functions: a profile larger than a pipe's buffer,
+# so the other side is still being sent when the bad file is reported.
+{
+	for i in $(seq 1000); do echo "int f$i(int x) { return x * $i + (x & 7); }"; done
+	echo "int main(void) { volatile int s = 0; for (int r = 0; r < 20; r++) {"
+	for i in $(seq 1000); do echo "s += f$i(s);"; done
+	echo "} return s & 1; }"
+} > many.c
+cc -pg -O0 -o many many.c && ./many ||
+	{ echo "not ok - build and run a program of 1,000 functions"; exit 1; }
+cp gmon.out badtag.gmon && printf '\011' >> badtag.gmon
+for order in first second; do
+	if [ $order = first ]; then set -- badtag.gmon gmon.out; else set -- gmon.out badtag.gmon; fi
+	refuses "a file upstream refuses, $order" "badtag.gmon" --diff many "$@"
+	check "... upstream's message says why" grep -q "found bad tag 9" err.txt
+	check "... ours names the file" grep -q "badtag.gmon: cannot read the profile of" err.txt
+	check "... not as running out of memory" bash -c "! grep -q 'out of memory' err.txt"
+done
+
 # A gmon file of another program: its addresses are nowhere in demo.
 cc -O1 -no-pie -o other "$SRCDIR/testsuite/fixtures/fig1/demo.c"
 python3 "$SRCDIR/testsuite/fixtures/fig1/mkgmon.py" other other.gmon f_d=50 'f_c>f_d=3'
