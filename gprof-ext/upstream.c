@@ -34,6 +34,7 @@
 #include "diff/clones.h"
 #include "diff/match.h"
 #include "gprof-ext/loader_watch.h"
+#include "utils/bigalloc.h"
 #include "utils/error.h"
 #include "utils/outfile.h"
 #include "utils/banned.h"
@@ -1535,11 +1536,17 @@ static int frame_profile(struct upstream_job *job, uint64_t len, const char *wha
 
 			if (cap < have + want)
 				cap = (size_t)have + want;
-			if (!(q = realloc(job->frame, cap))) {
+			/* megabytes in huge pages where the kernel offers
+			 * them (utils/bigalloc.h): a fault per 4 KiB was a
+			 * tenth of the front end's page faults */
+			if (!(q = bigalloc_aligned(cap))) {
 				error("out of memory");
 				job->data_error = 1;
 				return -1;
 			}
+			if (have)
+				memcpy(q, job->frame, (size_t)have);
+			free(job->frame);
 			job->frame = q;
 			job->frame_cap = cap;
 		}

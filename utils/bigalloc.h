@@ -36,4 +36,26 @@ static inline void *bigalloc(size_t size)
 	return p;
 }
 
+/*
+ * A block of at least 2 MiB that starts on a huge page, so that each of its
+ * whole huge pages can be one (bigalloc only finds them inside blocks of
+ * 4 MiB or more, whose start is wherever malloc puts it).  For arrays of a
+ * few megabytes filled once, where 4 KiB pages cost a fault each: a
+ * profile's symbols, a frame read whole.  Smaller blocks are malloc's.
+ * free() as usual; NULL when out of memory.
+ */
+static inline void *bigalloc_aligned(size_t size)
+{
+	void *p = NULL;
+
+	if (size < BIGALLOC_HUGE_PAGE)
+		return malloc(size);
+	if (posix_memalign(&p, BIGALLOC_HUGE_PAGE, size) != 0)
+		return NULL;
+#ifdef MADV_HUGEPAGE
+	(void)madvise(p, size & ~(BIGALLOC_HUGE_PAGE - 1), MADV_HUGEPAGE);
+#endif
+	return p;
+}
+
 #endif
