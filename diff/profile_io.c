@@ -116,7 +116,8 @@ static void put_arc(struct writer *w, const struct profile_arc *a)
 	put_f64(w, a->child_time);
 }
 
-static void encode(struct writer *w, const struct profile *p)
+/* Everything but the trailer (a sender writes that at its end). */
+static void encode_parts(struct writer *w, const struct profile *p)
 {
 	size_t i;
 
@@ -127,6 +128,11 @@ static void encode(struct writer *w, const struct profile *p)
 	put_u64(w, p->narcs);
 	for (i = 0; i < p->narcs; i++)
 		put_arc(w, &p->arcs[i]);
+}
+
+static void encode(struct writer *w, const struct profile *p)
+{
+	encode_parts(w, p);
 	put(w, PROFILE_MAGIC, 4); /* trailer: the writer finished */
 }
 
@@ -216,18 +222,12 @@ size_t profile_encoded_size(const struct profile *p)
 int profile_encode_to(const struct profile *p,
 		      int (*sink)(void *ctx, const void *bytes, size_t n), void *ctx)
 {
-	struct writer w = { 0 };
+	struct profile_sender *ps = profile_sender_new(sink, ctx);
 
-	w.cap = (size_t)1 << 18;
-	if (!(w.buf = malloc(w.cap)))
+	if (!ps)
 		return error("out of memory");
-	w.sink = sink;
-	w.ctx = ctx;
-	encode(&w, p);
-	if (!w.failed && w.len && sink(ctx, w.buf, w.len) < 0)
-		w.failed = 1;
-	free(w.buf);
-	return w.failed ? -1 : 0;
+	encode_parts(&ps->w, p);
+	return profile_sender_end(ps, NULL);
 }
 
 int profile_write(FILE *fp, const struct profile *p)

@@ -211,20 +211,16 @@ static void sym_numbers(struct profile_sym *s, const Sym *sym, unsigned extra_fl
 	s->child_ticks = sym->cg.child_time;
 }
 
-/* Without names (print_name NULL), the symbol's strings stay NULL: a
- * worker's profile whose names the loader sent once (send_symtab). */
 static int add_sym(struct profile *p, const Sym *sym, unsigned extra_flags,
 		   char *print_name)
 {
 	struct profile_sym s;
 
 	sym_numbers(&s, sym, extra_flags);
-	if (print_name) {
-		s.name = strdup(sym->name ? sym->name : "");
-		s.print_name = print_name;
-		s.file = xstrdup_or_null(sym->file ? sym->file->name : NULL);
-	}
-	if ((print_name && !s.name) || profile_add_sym(p, &s) < 0) {
+	s.name = strdup(sym->name ? sym->name : "");
+	s.print_name = print_name;
+	s.file = xstrdup_or_null(sym->file ? sym->file->name : NULL);
+	if (!s.name || !s.print_name || profile_add_sym(p, &s) < 0) {
 		free(s.name);
 		free(s.print_name);
 		free(s.file);
@@ -403,9 +399,7 @@ static unsigned int cycle_syms(void)
 	return cycle_header ? (unsigned int)num_cycles : 0;
 }
 
-/* Upstream's state as a profile; without names, the symbols of the table
- * have no strings (see send_symtab), cycles still have theirs. */
-static int current_profile(struct profile **out, int names)
+int upstream_current_profile(struct profile **out)
 {
 	struct profile *p = current_head();
 	unsigned int i;
@@ -419,15 +413,11 @@ static int current_profile(struct profile **out, int names)
 		goto oom;
 	for (i = 0; i < symtab.len; i++) {
 		const Sym *sym = &symtab.base[i];
-		char *pn = NULL;
 
-		if (names && !(pn = printed_name(sym)))
-			goto oom;
-		if (add_sym(p, sym, in_flat(sym) ? PSYM_IN_FLAT : 0, pn) < 0)
+		if (add_sym(p, sym, in_flat(sym) ? PSYM_IN_FLAT : 0, printed_name(sym)) < 0)
 			goto oom;
 	}
-	if (names)
-		set_units(p);
+	set_units(p);
 	for (n = 1; n <= (int)cycle_syms(); n++) {
 		char name[64];
 		char *pn;
@@ -457,11 +447,6 @@ static int current_profile(struct profile **out, int names)
 oom:
 	profile_free(p);
 	return error("out of memory");
-}
-
-int upstream_current_profile(struct profile **out)
-{
-	return current_profile(out, 1);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -566,7 +551,7 @@ static int send_symtab(void)
 	int r;
 
 	/* not clone-folded: the workers' numbers follow upstream's table */
-	if (current_profile(&p, 1) < 0)
+	if (upstream_current_profile(&p) < 0)
 		return -1;
 	hdr[0] = FRAME_SYMTAB;
 	hdr[1] = profile_encoded_size(p);
@@ -578,8 +563,9 @@ static int send_symtab(void)
 
 /* A worker's profile without the table's names (see FRAME_SYMTAB), given
  * to ps straight from upstream's symbols: the bytes profile_encode gives for
- * current_profile(names 0), without making that profile (megabytes of
- * fresh memory, a fifth of a worker's page faults). */
+ * upstream_current_profile's profile with the table's strings left out,
+ * without making that profile (megabytes of fresh memory, a fifth of a
+ * worker's page faults). */
 static void stream_numbers(struct profile_sender *ps, const struct profile *head)
 {
 	unsigned int i;
