@@ -15,6 +15,7 @@
 #include "gprof-ext/cmdline.h"
 #include "gprof-ext/operands.h"
 #include "gprof-ext/gmon_check.h"
+#include "gprof-ext/input_check.h"
 #include "gprof-ext/upstream.h"
 #include "diff/diff.h"
 #include "diff/noise.h"
@@ -144,7 +145,7 @@ static int check_readable(const char *path)
 {
 	if (access(path, R_OK) != 0)
 		return error("%s: %s", path, strerror(errno));
-	return 0;
+	return input_check(path, INPUT_IMAGE);
 }
 
 static char *side_label(const struct side *s)

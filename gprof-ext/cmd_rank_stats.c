@@ -20,6 +20,7 @@
 #include "gprof-ext/commands.h"
 #include "gprof-ext/operands.h"
 #include "gprof-ext/gmon_check.h"
+#include "gprof-ext/input_check.h"
 #include "gprof-ext/rank_stats.h"
 #include "gprof-ext/upstream.h"
 #include "utils/error.h"
@@ -196,6 +197,8 @@ int cmd_rank_stats(struct egprof_opts *o)
 	memset(&syms, 0, sizeof(syms));
 	if (check_ours(o) < 0 || rank_stats_split(o->argc, o->argv, &cl) < 0)
 		return 1;
+	if (input_check_cmdline(&cl) < 0)
+		goto out;
 	if (gmon_operand_expand_all(cl.operands + 1, cl.noperands - 1, &files, &nfiles) < 0)
 		goto out;
 	for (i = 0; i < nfiles; i++)

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "gprof-ext/gmon_check.h"
-#include "gprof-ext/cmdline.h"
+#include "gprof-ext/input_check.h"
 #include "utils/error.h"
 #include "utils/banned.h"
 
@@ -193,9 +193,12 @@ int gmon_check(const char *path, enum gmon_check_level level)
 	FILE *fp;
 	int ret = 0;
 
-	/* Only a regular file has a size to check claims against; a FIFO or
-	 * a process substitution must not be opened (that would block, or
-	 * take the bytes upstream is to read). */
+	/* A device or a socket is refused; only a regular file has a size
+	 * to check claims against; a FIFO or a process substitution must not
+	 * be opened (that would block, or take the bytes upstream is to
+	 * read). */
+	if (input_check(path, INPUT_GMON) < 0)
+		return -1;
 	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
 		return 0;
 	fp = fopen(path, "rb");
@@ -221,26 +224,5 @@ int gmon_check(const char *path, enum gmon_check_level level)
 		ret = check_tagged(path, fp, size, level);
 	}
 	fclose(fp);
-	return ret;
-}
-
-int gmon_check_gprof_args(int argc, char **argv)
-{
-	struct cmdline cl;
-	size_t i;
-	int ret = 0;
-
-	if (cmdline_split_quiet(&cl, argc, argv) < 0)
-		return 0; /* upstream reports the bad option */
-	for (i = 0; i < cl.nopts; i++)
-		if (cl.opts[i].val == 'v' || cl.opts[i].val == 'h') {
-			cmdline_release(&cl);
-			return 0; /* upstream reads no profile */
-		}
-	for (i = 1; i < cl.noperands && ret == 0; i++)
-		ret = gmon_check(cl.operands[i], GMON_CHECK_LIMITS);
-	if (cl.noperands < 2)
-		ret = gmon_check("gmon.out", GMON_CHECK_LIMITS);
-	cmdline_release(&cl);
 	return ret;
 }

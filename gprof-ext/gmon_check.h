@@ -24,9 +24,4 @@ enum gmon_check_level {
 
 int gmon_check(const char *path, enum gmon_check_level level);
 
-/* Every gmon file upstream's main would read for this command line (the
- * operands after the image, or gmon.out), at GMON_CHECK_LIMITS.  Nothing is
- * checked when upstream would not read profiles (-v, --help, a bad option). */
-int gmon_check_gprof_args(int argc, char **argv);
-
 #endif

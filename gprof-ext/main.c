@@ -11,7 +11,7 @@
 #include <unistd.h>
 #include "gprof-ext/cmdline.h"
 #include "gprof-ext/commands.h"
-#include "gprof-ext/gmon_check.h"
+#include "gprof-ext/input_check.h"
 #include "gprof-ext/operands.h"
 #include "gprof-ext/options.h"
 #include "gprof-ext/upstream.h"
@@ -115,8 +115,8 @@ static int check_format(const struct egprof_opts *o)
 }
 
 /*
- * Plain gprof's command line is checked (sidecars among the operands, gmon
- * files upstream would hang or exhaust memory on) in a child process:
+ * Plain gprof's command line is checked (sidecars among the operands, input
+ * files upstream would hang, crash or exhaust memory on) in a child process:
  * upstream's output with -R depends on where malloc puts its data, and the
  * checks' allocations, freed before upstream runs, would move it.  0: run
  * upstream on argv as it is; 1: sidecars are among the operands (the
@@ -138,7 +138,7 @@ static int precheck_plain(struct egprof_opts *o)
 			_exit(3);
 		if (o->argc != argc)
 			_exit(2);
-		_exit(gmon_check_gprof_args(o->argc, o->argv) < 0 ? 3 : 0);
+		_exit(input_check_gprof_args(o->argc, o->argv) < 0 ? 3 : 0);
 	}
 	while (waitpid(pid, &st, 0) < 0)
 		if (errno != EINTR)
@@ -182,10 +182,10 @@ int main(int argc, char **argv)
 	/* -s is upstream's sum only where upstream runs as gprof (--diff refuses it) */
 	if (o.mode == MODE_GPROF && sum_plan_init(&sum, &o) < 0)
 		goto out;
-	/* Before upstream reads a gmon file it would hang or run out of
-	 * memory on (gprof-ext/gmon_check.h). */
+	/* Before upstream reads an input it would hang, crash or run out of
+	 * memory on (gprof-ext/input_check.h). */
 	if (check_here && o.mode == MODE_GPROF &&
-	    gmon_check_gprof_args(o.argc, o.argv) < 0) {
+	    input_check_gprof_args(o.argc, o.argv) < 0) {
 		status = 1;
 		goto out;
 	}

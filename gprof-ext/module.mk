@@ -5,7 +5,7 @@
 GPROF_EXT_OBJS = gprof-ext/main.o gprof-ext/options.o gprof-ext/cmdline.o \
 	gprof-ext/cmd_gprof.o gprof-ext/cmd_diff.o gprof-ext/cmd_rank_stats.o \
 	gprof-ext/operands.o gprof-ext/plan.o gprof-ext/gmon_check.o gprof-ext/gmon_owner.o \
-	gprof-ext/loader_watch.o
+	gprof-ext/loader_watch.o gprof-ext/input_check.o gprof-ext/input_check_args.o
 EGPROF_OBJS += $(GPROF_EXT_OBJS)
 
 UPSTREAM_RENAMES = -Dmain=gprof_upstream_main -Dgetopt_long=egprof_getopt_long \
@@ -26,3 +26,7 @@ gprof-ext/upstream.o: $(srcdir)/gprof-ext/upstream.c $(UP)/stamp-build
 	  -c $(srcdir)/gprof-ext/upstream.c -o $@
 
 
+
+UNIT_TESTS += testsuite/unit/test_input_check
+testsuite/unit/test_input_check: testsuite/unit/test_input_check.o gprof-ext/input_check.o \
+	utils/infile.o utils/error.o

@@ -28,7 +28,7 @@ static int fail(char *err, size_t errlen, const char *fmt, ...)
 	return -1;
 }
 
-static const char *kind_of(mode_t m)
+const char *infile_kind(mode_t m)
 {
 	if (S_ISDIR(m))
 		return "a directory";
@@ -62,7 +62,7 @@ int infile_open(const char *path, uint64_t *size, char *err, size_t errlen)
 	if (!S_ISREG(st.st_mode)) {
 		close(fd);
 		return fail(err, errlen, "%s: not a regular file (%s)",
-			    path, kind_of(st.st_mode));
+			    path, infile_kind(st.st_mode));
 	}
 	/* regular files never block; reads after this are ordinary */
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);

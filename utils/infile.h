@@ -20,11 +20,15 @@
  */
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 int infile_open(const char *path, uint64_t *size, char *err, size_t errlen);
 /* The whole file in a malloc'd buffer (one spare NUL byte after it, so
  * text can be parsed in place).  0, or -1 with *buf NULL. */
 int infile_read_all(const char *path, unsigned char **buf, size_t *len,
 		    char *err, size_t errlen);
+/* What a file that is not a regular one is, for those messages: "a
+ * directory", "a character device", "a FIFO or pipe"... */
+const char *infile_kind(mode_t mode);
 
 #endif

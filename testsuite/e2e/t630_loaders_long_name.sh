@@ -40,14 +40,14 @@ check "--rank-stats finishes (exit $rc)" test $rc -eq 0
 check "--rank-stats: calls min $c3 max $c5 on the long function" \
 	bash -c "awk -v len=$len '\$NF ~ /^f_x+\$/ && length(\$NF) == len { print \$(NF-3), \$(NF-2) }' ranks.txt | grep -qx '$c3 $c5'"
 
-# A loader that never finishes: the binary is a FIFO nobody writes, so the
-# loader blocks opening it.  Stopped, it is named and ended; killed, its
-# signal is named.
-mkfifo app.fifo
+# A loader that never finishes: a rank file is a FIFO nobody writes, so the
+# loader blocks opening it (a FIFO binary is refused before any loader
+# starts).  Stopped, it is named and ended; killed, its signal is named.
+mkfifo g.fifo
 # stop_loader SIGNAL: run --rank-stats on the FIFO, send SIGNAL to its loader
 loader_gets() {
 	local sig=$1 pid child i
-	timeout 60 "$EGPROF" --rank-stats app.fifo g3 > sig.out 2> sig.err &
+	timeout 60 "$EGPROF" --rank-stats big g3 g.fifo > sig.out 2> sig.err &
 	pid=$!
 	for i in $(seq 200); do
 		child=$(pgrep -P "$(pgrep -P $pid)" 2>/dev/null | head -n 1)
