@@ -19,16 +19,19 @@
 #define MAP_REST "%1023[^\n]\n"
 #define MAP_NOSYMS "No symbols in "
 
-/* The 1-based line of byte `pos`, for a message. */
-static unsigned long line_of(FILE *fp, off_t pos)
+/* The 1-based line of byte `pos`, for a message; *midline: `pos` is not
+ * where its line starts (upstream's reader split a long line there). */
+static unsigned long line_of(FILE *fp, off_t pos, int *midline)
 {
 	unsigned long line = 1;
-	int c;
+	int c = '\n';
 
+	*midline = 0;
 	if (fseeko(fp, 0, SEEK_SET) != 0)
 		return 0;
 	while (pos-- > 0 && (c = getc(fp)) != EOF)
 		line += c == '\n';
+	*midline = c != '\n';
 	return line;
 }
 
@@ -39,8 +42,10 @@ static unsigned long line_of(FILE *fp, off_t pos)
  * parse error it exits before its second pass: left to it.  Refused: a
  * file that ends before the first field (upstream then reads its
  * uninitialised buffer), an entry whose rest has no space (upstream takes
- * strrchr(rest, ' ') + 1 of NULL), a read error (its loop waits for an end
- * of file that never comes).
+ * strrchr(rest, ' ') + 1 of NULL: a line that is not `nm -A` output, or the
+ * remains of one longer than two fields, as a C++ name of 2,000 bytes
+ * makes), a read error (its loop waits for an end of file that never
+ * comes).
  */
 static int check_map(const char *path, FILE *fp)
 {
@@ -76,9 +81,18 @@ static int check_map(const char *path, FILE *fp)
 		if (bad < 0 && !strchr(buf, ' '))
 			bad = start;
 	}
-	if (bad >= 0)
+	if (bad >= 0) {
+		int midline;
+		unsigned long line = line_of(fp, bad, &midline);
+
+		if (midline)
+			return error("%s: line %lu is too long for gprof's map reader, "
+				     "which takes %d bytes a field: its remains are read as "
+				     "an entry without 'ADDRESS TYPE NAME'", path, line,
+				     (int)sizeof(buf) - 1);
 		return error("%s: line %lu is not `nm -A` output: no 'ADDRESS TYPE "
-			     "NAME' after its file name", path, line_of(fp, bad));
+			     "NAME' after its file name", path, line);
+	}
 	return 0;
 }
 

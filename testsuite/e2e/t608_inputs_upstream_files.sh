@@ -100,4 +100,62 @@ printf 'app.o:nospace\n:no file\n' >parse.map
 same "-R a map upstream cannot parse" -R parse.map app gmon.out
 check "... which is upstream's message" has_err ours.err "unable to parse mapping file parse.map"
 
+# Stock gprof against egprof on 200 generated maps (a fixed seed): nm -A
+# lines, "No symbols in" lines, lines without a colon or a space, fields of
+# 1,000 to 3,000 bytes around upstream's 1,023, with and without a last
+# newline.  Where stock gprof crashes (exit 139) egprof refuses the map with
+# its reason; everywhere else both print the same bytes and exit alike.
+# (No empty map: stock gprof's behaviour on it is the luck of its stack.)
+mkdir maps
+python3 - maps <<'EOP'
+import random, sys
+r = random.Random(608)
+names = ["main", "use_a", "use_b", "spin", "leaf"]
+def field(most):
+    k = min(r.choice([0, 1, 3, 10, 1000, 1023, 1024, 1030, 2046, 2047, 2100, 3100]), most)
+    return "".join(r.choice("abcxyz_.0") for _ in range(k))
+def line():
+    c = r.random()
+    if c < 0.45:
+        return "%s:%016x %s %s" % (r.choice(["app", "a.o", "a b.o"]), r.randrange(1 << 20),
+                                   r.choice("TtDdbr"), r.choice(names))
+    if c < 0.55: return "No symbols in %s.o" % field(20)
+    if c < 0.65: return "%s:%s" % (field(3000), field(3000))
+    if c < 0.72: return "%s:%s %s" % (field(30), field(3000), field(3000))
+    if c < 0.78: return field(50)
+    if c < 0.82: return ""
+    if c < 0.86: return ":" + field(10)
+    if c < 0.90: return "   " + field(5) + ":x y"
+    return "%s.o:0 T %s" % (field(5), field(3000))
+for i in range(200):
+    text = "\n".join(line() for _ in range(r.choice([1, 1, 2, 3, 5])))
+    text += r.choice(["\n", "\n", "", "\n\n", " "])
+    if not text.strip("\n "):
+        text = "x"
+    open("%s/m%03d.map" % (sys.argv[1], i), "w").write(text)
+EOP
+crashed=0 refused_ok=0 identical=0 bad=0
+for m in maps/*.map; do
+	( ulimit -v $limit; timeout 20 /usr/bin/gprof -b -R "$m" app gmon.out ) >sys.out 2>sys.err </dev/null
+	src=$?
+	( ulimit -v $limit; timeout 20 "$EGPROF" -b -R "$m" app gmon.out ) >ours.out 2>ours.err </dev/null
+	orc=$?
+	sed -i "s|^$EGPROF:|gprof:|; s|^/usr/bin/gprof:|gprof:|" sys.err ours.err
+	refused=no
+	[ $orc = 1 ] && grep -q "is not \`nm -A\` output\|too long for gprof's map reader" ours.err &&
+		refused=yes
+	if [ $src = 139 ]; then
+		crashed=$((crashed + 1))
+		if [ $refused = yes ]; then refused_ok=$((refused_ok + 1)); else bad=$((bad + 1)); echo "# $m: stock crashed, ours exit $orc"; fi
+	elif [ $refused = no ] && [ $src = $orc ] && cmp -s sys.out ours.out && cmp -s sys.err ours.err; then
+		identical=$((identical + 1))
+	else
+		bad=$((bad + 1)); echo "# $m: stock exit $src, ours exit $orc (refused: $refused)"
+	fi
+done 2>/dev/null
+echo "# generated maps: stock crashed on $crashed, egprof refused $refused_ok of them; $identical identical"
+check "generated maps: each crash of stock gprof refused, every other map stock gprof's output ($bad not)" \
+	[ $bad = 0 ]
+check "... and both kinds were met" test $crashed -ge 10 -a $identical -ge 100
+
 done_testing

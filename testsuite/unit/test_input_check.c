@@ -113,6 +113,25 @@ static void test_input_check__names_the_line_without_a_symbol(void **state)
 	assert_non_null(strstr(said, "bare.map: line 2 "));
 }
 
+static void test_input_check__says_a_long_name_is_too_long_for_upstream(void **state)
+{
+	char text[4096];
+	int n;
+
+	(void)state;
+	/* upstream's fields are 1,023 bytes: a 2,500-byte C++ name leaves
+	 * remains without a space, on which it crashes */
+	n = snprintf(text, sizeof(text), "a.o:0000000000000000 T main\n"
+		     "big.o:0000000000000000 T _Z%02500d\n", 0);
+	assert_true(n > 2500 && n < (int)sizeof(text));
+	assert_int_equal(check_saying(file_with("long.map", text), INPUT_MAP), -1);
+	assert_non_null(strstr(said, "long.map: line 2 is too long for gprof's map "
+			       "reader, which takes 1023 bytes a field"));
+	/* 1,500 bytes: upstream says "unable to parse" itself */
+	snprintf(text, sizeof(text), "big.o:0000000000000000 T _Z%01500d\n", 0);
+	assert_int_equal(check_saying(file_with("mid.map", text), INPUT_MAP), 0);
+}
+
 static void test_input_check__leaves_parse_errors_to_upstream(void **state)
 {
 	(void)state;
@@ -193,6 +212,7 @@ int main(void)
 		cmocka_unit_test(test_input_check__refuses_an_empty_map),
 		cmocka_unit_test(test_input_check__accepts_nm_output_and_no_symbols_lines),
 		cmocka_unit_test(test_input_check__names_the_line_without_a_symbol),
+		cmocka_unit_test(test_input_check__says_a_long_name_is_too_long_for_upstream),
 		cmocka_unit_test(test_input_check__leaves_parse_errors_to_upstream),
 		cmocka_unit_test(test_input_check__refuses_a_directory_only_as_the_map),
 		cmocka_unit_test(test_input_check__refuses_devices_for_every_input),
