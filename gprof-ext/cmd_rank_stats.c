@@ -125,6 +125,9 @@ int rank_stats_split(int argc, char **argv, struct cmdline *cl)
 		error("--rank-stats needs the program and its rank files: APP FILES...|DIR");
 		goto fail;
 	}
+	/* the program and -S, which every loader opens */
+	if (input_check_cmdline(cl) < 0)
+		goto fail;
 	return 0;
 fail:
 	cmdline_release(cl);
@@ -197,8 +200,6 @@ int cmd_rank_stats(struct egprof_opts *o)
 	memset(&syms, 0, sizeof(syms));
 	if (check_ours(o) < 0 || rank_stats_split(o->argc, o->argv, &cl) < 0)
 		return 1;
-	if (input_check_cmdline(&cl) < 0)
-		goto out;
 	if (gmon_operand_expand_all(cl.operands + 1, cl.noperands - 1, &files, &nfiles) < 0)
 		goto out;
 	for (i = 0; i < nfiles; i++)

@@ -15,8 +15,9 @@
 #include "ranks/rankstate.h"
 
 /* argv: gprof options, APP, FILES...|DIR (argv[0] the program).  Refuses
- * the gprof options --rank-stats cannot honour, with the reason.  On
- * success the caller releases *cl. */
+ * the gprof options --rank-stats cannot honour, with the reason, and a
+ * program or -S file upstream would hang on (input_check.h).  On success
+ * the caller releases *cl. */
 int rank_stats_split(int argc, char **argv, struct cmdline *cl);
 
 /* Read files[0..nfiles) (file i is rank rank_of[i], or i when rank_of is

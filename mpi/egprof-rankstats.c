@@ -29,6 +29,7 @@
 #include <string.h>
 #include "diff/ranks.h"
 #include "gprof-ext/cmdline.h"
+#include "gprof-ext/input_check.h"
 #include "gprof-ext/operands.h"
 #include "gprof-ext/rank_stats.h"
 #include "ranks/rankpaths.h"
@@ -202,8 +203,14 @@ static unsigned char *make_list(const struct cmdline *cl, size_t *len)
 	struct rank_id *ids = NULL;
 	unsigned char *blob = NULL;
 
-	if (gmon_operand_expand_all(cl->operands + 1, cl->noperands - 1, &files, &n) < 0 ||
-	    ranks_identify(files, n, &ids) < 0)
+	if (gmon_operand_expand_all(cl->operands + 1, cl->noperands - 1, &files, &n) < 0)
+		goto out;
+	/* a device among them (/dev/zero) would make a loader allocate
+	 * gigabytes: a stat each, where gmon_check would read each file */
+	for (i = 0; i < n; i++)
+		if (input_check(files[i], INPUT_GMON) < 0)
+			goto out;
+	if (ranks_identify(files, n, &ids) < 0)
 		goto out;
 	if (!(order = malloc((n ? n : 1) * sizeof(*order)))) {
 		error("out of memory");

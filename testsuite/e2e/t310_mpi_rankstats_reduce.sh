@@ -105,4 +105,19 @@ else
 	not_ok "egprof-rankstats -s: refused once, non-zero exit (status $rc)"
 	diag <bad.err
 fi
+
+# Inputs upstream would hang on (input_check.h): -S /dev/zero, and a device
+# among the rank files, refused by process 0 before any reader starts.
+for bad in "-S /dev/zero prog r64" "prog r64 /dev/zero"; do
+	# shellcheck disable=SC2086 # the words of $bad are arguments
+	timeout 60 "${MPIRUN[@]}" -np 2 "$BUILDDIR/mpi/egprof-rankstats" $bad >bad.out 2>bad.err
+	rc=$?
+	if [ $rc != 0 ] && [ $rc != 124 ] &&
+	   grep -q "/dev/zero: not a regular file (a character device)" bad.err; then
+		ok "egprof-rankstats $bad: refused, non-zero exit"
+	else
+		not_ok "egprof-rankstats $bad: refused, non-zero exit (status $rc)"
+		diag <bad.err
+	fi
+done
 e2e_done

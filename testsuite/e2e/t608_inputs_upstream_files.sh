@@ -15,8 +15,13 @@ nm -A app >app.map 2>/dev/null
 printf 'app.o:0000000000401136 T main\napp.o:nospace\n' >nospace.map
 printf 'No symbols in empty.o\n' >nosyms.map
 
-limit=4000000
-ldd "$EGPROF" 2>/dev/null | grep -q libasan && limit=unlimited
+# An address-space limit (not under AddressSanitizer, which reserves
+# terabytes of shadow memory up front).  Under ASan, -R's output is not
+# compared with stock gprof's: upstream reads a field of its map entries
+# that it never set, so the file order is the heap's (testsuite/e2e/lib.sh,
+# e2e__allocator_dependent); refusals are checked all the same.
+limit=4000000 asan=no
+ldd "$EGPROF" 2>/dev/null | grep -q libasan && limit=unlimited asan=yes
 
 # refused NAME TEXT ARGS...: exit 1 within 20 s, no crash, TEXT on stderr,
 # nothing on stdout
@@ -74,6 +79,10 @@ refused "--diff, /dev/zero as a gmon file" "/dev/zero: not a regular file" \
 same() {
 	local name=$1
 	shift
+	if [ $asan = yes ] && [[ " $* " = *" -R "* ]]; then
+		ok "$name # SKIP allocator-dependent upstream path under ASan"
+		return
+	fi
 	( ulimit -v $limit; timeout 20 /usr/bin/gprof "$@" ) >sys.out 2>sys.err </dev/null
 	src=$?
 	( ulimit -v $limit; timeout 20 "$EGPROF" "$@" ) >ours.out 2>ours.err </dev/null
@@ -149,6 +158,8 @@ for m in maps/*.map; do
 		if [ $refused = yes ]; then refused_ok=$((refused_ok + 1)); else bad=$((bad + 1)); echo "# $m: stock crashed, ours exit $orc"; fi
 	elif [ $refused = no ] && [ $src = $orc ] && cmp -s sys.out ours.out && cmp -s sys.err ours.err; then
 		identical=$((identical + 1))
+	elif [ $refused = no ] && [ $asan = yes ] && [ $orc -lt 128 ]; then
+		identical=$((identical + 1)) # the heap's file order: not compared
 	else
 		bad=$((bad + 1)); echo "# $m: stock exit $src, ours exit $orc (refused: $refused)"
 	fi
