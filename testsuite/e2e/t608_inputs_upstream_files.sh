@@ -107,6 +107,7 @@ same "-R last of two" -R empty.map -R app.map app gmon.out
 # Parse errors are upstream's own, before its second pass would crash.
 printf 'app.o:nospace\n:no file\n' >parse.map
 same "-R a map upstream cannot parse" -R parse.map app gmon.out
+"$EGPROF" -R parse.map app gmon.out >ours.out 2>ours.err
 check "... which is upstream's message" has_err ours.err "unable to parse mapping file parse.map"
 
 # Stock gprof against egprof on 200 generated maps (a fixed seed): nm -A
