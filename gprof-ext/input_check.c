@@ -51,7 +51,6 @@ static int check_map(const char *path, FILE *fp)
 {
 	char buf[1024] = "";
 	off_t start = 0, bad = -1;
-	int first = 1;
 
 	while (!feof(fp)) {
 		int m;
@@ -62,10 +61,9 @@ static int check_map(const char *path, FILE *fp)
 			return 0; /* upstream: "unable to parse mapping file" */
 		if (m == EOF && ferror(fp))
 			return error("%s: %s", path, strerror(errno ? errno : EIO));
-		if (m == EOF && first)
+		if (m == EOF && start == 0)
 			return error("%s: the function map is empty (-R reads `nm -A` "
 				     "output: one 'FILE:ADDRESS TYPE NAME' a line)", path);
-		first = 0;
 		if (strncmp(buf, MAP_NOSYMS, strlen(MAP_NOSYMS)) == 0) {
 			if (fscanf(fp, "\n") == EOF)
 				return 0; /* upstream: "unable to parse" */
@@ -124,11 +122,16 @@ int input_check(const char *path, enum upstream_input kind)
 
 	if (stat(path, &st) != 0)
 		return 0; /* upstream says why */
-	if (is_null_device(&st) && kind == INPUT_MAP)
-		return error("%s: the function map is empty (it is the null device)", path);
-	if (S_ISREG(st.st_mode) || is_null_device(&st)) {
+	if (is_null_device(&st)) {
+		if (kind == INPUT_MAP)
+			return error("%s: the function map is empty (it is the null "
+				     "device)", path);
+		return 0;
+	}
+	if (S_ISREG(st.st_mode)) {
 		if (kind != INPUT_MAP || !(fp = fopen(path, "r")))
-			return 0; /* upstream: "could not open" */
+			return 0; /* only the map's contents matter; upstream
+				   * says "could not open" itself */
 		errno = 0;
 		ret = check_map(path, fp);
 		fclose(fp);
