@@ -23,7 +23,12 @@ assert 10 <= len(funcs) < 60, len(funcs)
 edges = {(name[a], name[b]) for a, b in g.edges()}
 for call in [("main", "timestep"), ("timestep", "phase_hot"), ("phase_hot", "kernel_hot")]:
     assert call in edges, (call, sorted(edges))
-assert not any(n.startswith("acc_") for n in name.values())
+# the 546 accessors take a few hundred microseconds in all; a stray tick
+# on one (one sample is 1.6% of this 0.64 s run, above the 0.5% threshold)
+# may keep it, with that one tick and nothing more (CI saw one such run)
+kept = [d for n, d in g.nodes(data=True) if d["name"].startswith("acc_")]
+assert len(kept) <= 3 and all(d["total_sec"] <= 0.0101 for d in kept), \
+    [(d["name"], d["total_sec"]) for d in kept]
 print("ok")
 PY
 check "dot lays out the pruned DOT" bash -c 'dot -Tsvg s.dot >s.svg 2>dot.err && [ ! -s dot.err ]'
