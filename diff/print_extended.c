@@ -1,7 +1,9 @@
 /*
  * The extended differential table: the columns of the paper's Figure 1
- * (bottom).  "---": that side has no samples in the function; "-": no call
- * counts; "sym + -": X where the symbol exists in that side's binary, "."
+ * (bottom).  "---": the function is not in that side's flat profile (gprof
+ * lists a function with samples or calls, every present one with -z), so a
+ * function called but never sampled reads 0.00, as gprof prints it; "-": no
+ * call counts; "sym + -": X where the symbol exists in that side's binary, "."
  * where it does not.
  */
 #include <stdlib.h>
@@ -11,13 +13,21 @@
 #include "utils/line.h"
 #include "utils/banned.h"
 
-/* " %9s" of the side's self seconds ("%.2f"), "---" without samples. */
-static void seconds_cell(struct line *l, const struct diff_side_sym *s)
+/* Whether gprof's flat profile of that side alone lists the function. */
+static int listed(const struct diff_side_sym *s, const struct diff_print_opts *po)
+{
+	return s->has_samples || s->has_calls || (po->zeros && s->present);
+}
+
+/* " %9s" of the side's self seconds ("%.2f"), "---" where that side's
+ * flat profile does not list the function. */
+static void seconds_cell(struct line *l, const struct diff_side_sym *s,
+			 const struct diff_print_opts *po)
 {
 	char buf[FIXED_MAX];
 
 	line_char(l, ' ');
-	if (!s->has_samples) {
+	if (!listed(s, po)) {
 		line_pad(l, "---", 9);
 		return;
 	}
@@ -76,8 +86,8 @@ int print_extended_flat(FILE *out, const struct diff *d, const struct diff_print
 		/* "%7.2f %9s %9s %9.2f %8s %8s %8lld  %c%c %s  %s%s\n", without
 		 * printf (utils/line.h) */
 		line_fixed(&l, e->impact, 7, 2);
-		seconds_cell(&l, a);
-		seconds_cell(&l, b);
+		seconds_cell(&l, a, po);
+		seconds_cell(&l, b, po);
 		line_char(&l, ' ');
 		line_fixed(&l, shown_diff(e), 9, 2);
 		calls_cell(&l, a);
@@ -100,8 +110,8 @@ int print_extended_flat(FILE *out, const struct diff *d, const struct diff_print
 		fprintf(out,
 			"\n"
 			"impact %%   self seconds difference over the sum of all |differences|.\n"
-			"+self      the baseline's self seconds and calls (\"---\": no samples,\n"
-			"           \"-\": no call counts).\n"
+			"+self      the baseline's self seconds and calls (\"---\": not in its\n"
+			"           profile, no samples and no calls; \"-\": no call counts).\n"
 			"-self      the second run's.\n"
 			"diff       baseline minus second.\n"
 			"sym + -    X where the function exists in that run's binary.\n\n");
