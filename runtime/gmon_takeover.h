@@ -57,9 +57,13 @@
  *   only while its state is GMON_PROF_ON: before __monstartup, after
  *   moncontrol(0) and after _mcleanup it is not).
  * gmon_runtime_arc_sources(srcs, max): fill srcs[0..n) with the sources of
- *   the arcs counted so far (at most max), return n (or -1: no arcs can be
- *   given; the file is then written without them).  The sources stay valid
- *   until gmon_runtime_arc_sources_done().
+ *   the arcs counted while arcs were on since the last take_over(1) (at
+ *   most max), return n (or -1: no arcs can be given; the file is then
+ *   written without them).  The sources stay valid until
+ *   gmon_runtime_arc_sources_done().  "Since the last take_over(1)": a
+ *   program may call _mcleanup itself and monstartup again, and glibc
+ *   starts the second file from empty tables; a runtime whose counts
+ *   cannot be reset keeps its sums at take-over as a `subtract` source.
  */
 int gmon_runtime_take_over(int on);
 void gmon_runtime_arcs(int on);

@@ -111,6 +111,14 @@ int gmon_runtime_take_over(int on)
 	arcrec_init();
 	if (on && (refuse || !table))
 		return 0;
+	if (on) {
+		/* a new session counts from nothing (glibc's fresh tables) */
+		while (__atomic_exchange_n(&lock, 1, __ATOMIC_ACQUIRE))
+			;
+		memset(table, 0, CAPACITY * sizeof(struct arc));
+		nr_arcs = 0;
+		__atomic_store_n(&lock, 0, __ATOMIC_RELEASE);
+	}
 	__atomic_store_n(&taken_over, on, __ATOMIC_RELEASE);
 	return 1;
 }
