@@ -11,7 +11,8 @@
  * the default: glibc's most-recent-first order exactly) or of its first
  * (ARCREC_STAMP=first: what the runtime's trees know for free, node
  * creation order).  ARCREC_TAKEOVER=0 refuses the take-over: glibc's
- * functions and counter do everything.
+ * functions and counter do everything.  ARCREC_SCALE=N multiplies every
+ * count given to the writer (counts past 2^32 without 2^32 calls).
  *
  * Built -mgeneral-regs-only: it runs under mcount, which saves no vector
  * register.
@@ -38,6 +39,7 @@ static int lock;
 static uint64_t seq;
 static uint64_t nr_arcs, dropped;
 static int taken_over, arcs_on, stamp_first, refuse;
+static uint64_t scale = 1;
 static __thread int busy;
 void *arcrec_next_mcount __attribute__((visibility("hidden")));
 
@@ -143,7 +145,7 @@ static int next_arc(void *ctx, struct gmon_arc *out)
 			continue;
 		out->frompc = a->frompc;
 		out->selfpc = a->selfpc;
-		out->count = a->count;
+		out->count = a->count * scale;
 		out->stamp = a->stamp;
 		c->i++;
 		return 1;
@@ -180,6 +182,7 @@ static void arcrec_init(void)
 	static int done;
 	const char *s = getenv("ARCREC_STAMP");
 	const char *t = getenv("ARCREC_TAKEOVER");
+	const char *x = getenv("ARCREC_SCALE");
 	void *p;
 
 	if (done)
@@ -187,6 +190,8 @@ static void arcrec_init(void)
 	done = 1;
 	stamp_first = s && strcmp(s, "first") == 0;
 	refuse = t && strcmp(t, "0") == 0;
+	if (x)
+		scale = strtoull(x, NULL, 10);
 #ifndef ARCREC_STATIC
 	arcrec_next_mcount = dlsym(RTLD_NEXT, "mcount");
 #endif
