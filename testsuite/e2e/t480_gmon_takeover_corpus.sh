@@ -57,6 +57,18 @@ run3 fptr.fentry "$WORKDIR/fptr.fentry"
 cp_check "fptr.fentry: glibc's counter stays off under the take-over" \
 	bash -c "! $GM_CMP --dump fptr.fentry.r/gmon.out | grep -q '^arc'"
 
+# moncontrol(0) stops glibc's profil() under the take-over too: 0.25 s of
+# CPU in spin_off while off is never sampled (a tick every 10 ms: 25
+# expected were it on); 0.15 s in spin_on while on is (15 expected; none
+# has a probability below 1e-6 under Poisson noise)
+gcc -pg -O0 -o monhist "$GM_SRC/monhist.c" || exit 1
+mkdir -p monhist.r && (cd monhist.r && LD_PRELOAD=$PRE ../monhist > out) || exit 1
+"$SYSGPROF" -b -p monhist monhist.r/gmon.out > monhist.flat
+cp_check "moncontrol(0): no samples while off" \
+	bash -c "! awk '\$NF == \"spin_off\" && \$3 > 0' monhist.flat | grep -q ."
+cp_check "moncontrol(1): samples while on" \
+	bash -c "awk '\$NF == \"spin_on\" && \$3 > 0' monhist.flat | grep -q ."
+
 # a -pg shared library: arcs into it carry its address
 gcc -pg -O0 -fPIC -shared -o libshlib.so "$GM_SRC/shlib.c" || exit 1
 gcc -pg -O0 -o shmain "$GM_SRC/shmain.c" -L. -lshlib -Wl,-rpath,"$WORKDIR" || exit 1
