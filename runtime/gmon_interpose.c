@@ -73,18 +73,9 @@ EXPORT void __monstartup(unsigned long lowpc, unsigned long highpc)
 EXPORT void monstartup(unsigned long lowpc, unsigned long highpc)
 	__attribute__((alias("__monstartup")));
 
-void moncontrol(int mode);
-
-EXPORT void moncontrol(int mode)
+/* glibc's __moncontrol, with the arcs the runtime's */
+static void control(int mode)
 {
-	if (in_charge != OURS) {
-		const struct glibc_gmon *g = glibc();
-
-		if (g->moncontrol)
-			g->moncontrol(mode);
-		return;
-	}
-	/* glibc's __moncontrol, with the arcs the runtime's */
 	if (mode && state != GMON_PROF_ERROR) {
 		gmon_hist_control(&hist, 1);
 		state = GMON_PROF_ON;
@@ -95,6 +86,21 @@ EXPORT void moncontrol(int mode)
 			state = GMON_PROF_OFF;
 		gmon_runtime_arcs(0);
 	}
+}
+
+void moncontrol(int mode);
+
+EXPORT void moncontrol(int mode)
+{
+	const struct glibc_gmon *g;
+
+	if (in_charge == OURS) {
+		control(mode);
+		return;
+	}
+	g = glibc();
+	if (g->moncontrol)
+		g->moncontrol(mode);
 }
 
 static void write_gmon(void)
@@ -127,7 +133,7 @@ EXPORT void _mcleanup(void)
 			in_charge = NOBODY;
 		return;
 	}
-	moncontrol(0);
+	control(0);
 	if (state != GMON_PROF_ERROR)
 		write_gmon();
 	gmon_hist_release(&hist);
