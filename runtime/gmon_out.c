@@ -363,6 +363,8 @@ int gmon_out_write(int fd, const struct gmon_out_opts *o)
 		mem = mapped;
 	} else if (o->work_size < need) {
 		return -ENOMEM;
+	} else if ((uintptr_t)mem % 8) {
+		return -EINVAL;	/* the entries hold 64-bit fields */
 	}
 	work_layout(&w, mem, max);
 	w.fd = fd;

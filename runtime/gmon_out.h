@@ -93,7 +93,7 @@ struct gmon_out_opts {
 	unsigned parts;		/* GMON_OUT_* */
 	struct gmon_arc_source *const *sources;
 	size_t nsources;
-	void *work;		/* gmon_out_work_size() bytes, or NULL: mmap'ed */
+	void *work;		/* gmon_out_work_size() bytes, 8-aligned; NULL: mmap'ed */
 	size_t work_size;
 };
 
@@ -102,7 +102,7 @@ size_t gmon_out_work_size(uint64_t max_arcs);
 
 /*
  * Write the parts into `fd` at its offset.  0, or -errno: -EINVAL (no
- * geometry, bins missing for a histogram), -E2BIG (the sources yielded
+ * geometry, bins missing for a histogram, work not 8-aligned), -E2BIG (the sources yielded
  * more than their max_arcs: nothing written), -ENOMEM (work too small or
  * not mapped: nothing written), or a write error (the file is then partly
  * written: a snapshot's caller aborts it).

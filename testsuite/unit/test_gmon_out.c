@@ -372,7 +372,10 @@ static void test_gmon_out__caller_work_memory_is_used_or_refused(void **state)
 	(void)state;
 	assert_true(work != MAP_FAILED);
 	assert_int_equal(gmon_out_write(fd, &o), -ENOMEM);
+	o.work = (char *)work + 4;
 	o.work_size = need;
+	assert_int_equal(gmon_out_write(fd, &o), -EINVAL);
+	o.work = work;
 	assert_int_equal(gmon_out_write(fd, &o), 0);
 	assert_int_equal(contents(fd, got, sizeof(got)), 21);
 	assert_int_equal(gmon_out_work_size(UINT64_MAX), SIZE_MAX);
