@@ -1,0 +1,143 @@
+/*
+ * gmon_interpose.c - __monstartup, monstartup, moncontrol and _mcleanup
+ * for dynamic builds (libcallpath.so): see gmon_takeover.h.
+ *
+ * One state, as glibc's _gmonparam.state: GMON_PROF_ON / OFF / ERROR, and
+ * whose functions are in charge (nobody yet, ours, glibc's).  The choice is
+ * made once per __monstartup; _mcleanup ends it.  Normal context only
+ * (glibc's functions are not async-signal-safe either), and, as glibc's,
+ * not meant to be called from several threads at once.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <sys/gmon.h>
+#include <unistd.h>
+
+#include "gmon_out.h"
+#include "gmon_start.h"
+#include "gmon_takeover.h"
+#include "utils/banned.h"
+
+#define EXPORT __attribute__((visibility("default")))
+#define MAX_SOURCES 8
+
+enum { NOBODY, OURS, GLIBC };
+
+struct glibc_gmon {
+	void (*monstartup)(unsigned long, unsigned long);
+	void (*moncontrol)(int);
+	void (*mcleanup)(void);
+};
+
+static int in_charge = NOBODY;
+static long state = GMON_PROF_OFF;
+static struct gmon_hist hist;
+
+/* glibc's own functions, the next definitions after ours. */
+static const struct glibc_gmon *glibc(void)
+{
+	static struct glibc_gmon g;
+
+	if (!g.monstartup) {
+		g.moncontrol = (void (*)(int))dlsym(RTLD_NEXT, "moncontrol");
+		g.mcleanup = (void (*)(void))dlsym(RTLD_NEXT, "_mcleanup");
+		g.monstartup = (void (*)(unsigned long, unsigned long))
+			dlsym(RTLD_NEXT, "__monstartup");
+	}
+	return &g;
+}
+
+EXPORT void __monstartup(unsigned long lowpc, unsigned long highpc)
+{
+	const struct glibc_gmon *g;
+
+	/* glibc ignores a second call before _mcleanup */
+	if (in_charge == OURS)
+		return;
+	if (in_charge == NOBODY && gmon_runtime_take_over(1)) {
+		if (gmon_hist_start(&hist, lowpc, highpc) == 0) {
+			in_charge = OURS;
+			state = GMON_PROF_ON;
+			gmon_runtime_arcs(1);
+			return;
+		}
+		gmon_hist_release(&hist);
+		gmon_runtime_take_over(0);
+	}
+	in_charge = GLIBC;
+	g = glibc();
+	if (g->monstartup)
+		g->monstartup(lowpc, highpc);
+}
+
+EXPORT void monstartup(unsigned long lowpc, unsigned long highpc)
+	__attribute__((alias("__monstartup")));
+
+/* glibc's __moncontrol, with the arcs the runtime's */
+static void control(int mode)
+{
+	if (mode && state != GMON_PROF_ERROR) {
+		gmon_hist_control(&hist, 1);
+		state = GMON_PROF_ON;
+		gmon_runtime_arcs(1);
+	} else {
+		gmon_hist_control(&hist, 0);
+		if (state != GMON_PROF_ERROR)
+			state = GMON_PROF_OFF;
+		gmon_runtime_arcs(0);
+	}
+}
+
+void moncontrol(int mode);
+
+EXPORT void moncontrol(int mode)
+{
+	const struct glibc_gmon *g;
+
+	if (in_charge == OURS) {
+		control(mode);
+		return;
+	}
+	g = glibc();
+	if (g->moncontrol)
+		g->moncontrol(mode);
+}
+
+static void write_gmon(void)
+{
+	struct gmon_arc_source *srcs[MAX_SOURCES];
+	int n = gmon_runtime_arc_sources(srcs, MAX_SOURCES);
+	struct gmon_out_opts o = {
+		.geom = &hist.geom,
+		.load_address = gmon_load_address(),
+		.kcount = hist.kcount,
+		.prof_rate = __profile_frequency(),
+		.parts = GMON_OUT_ALL,
+		.sources = srcs,
+		.nsources = n > 0 ? (size_t)n : 0,
+	};
+
+	gmon_write_named(&o, 1);
+	if (n >= 0)
+		gmon_runtime_arc_sources_done();
+}
+
+EXPORT void _mcleanup(void)
+{
+	if (in_charge != OURS) {
+		const struct glibc_gmon *g = glibc();
+
+		if (g->mcleanup)
+			g->mcleanup();
+		if (in_charge == GLIBC)
+			in_charge = NOBODY;
+		return;
+	}
+	control(0);
+	if (state != GMON_PROF_ERROR)
+		write_gmon();
+	gmon_hist_release(&hist);
+	/* glibc resets _gmonparam: a later __monstartup starts afresh */
+	state = GMON_PROF_OFF;
+	in_charge = NOBODY;
+}

@@ -1,0 +1,142 @@
+/*
+ * gmon_static.c - gmon.out in static links (libcallpath.a): glibc's own
+ * __monstartup and moncontrol run, the runtime's writer runs before
+ * glibc's _mcleanup and writes glibc's histogram with glibc's arc table and
+ * the runtime's arcs.  See gmon_takeover.h.
+ *
+ * _gmonparam is hidden in libc.a: no dynamic symbol, but an ordinary
+ * global to every object of a static link.  The reference is weak, so that
+ * libcallpath.a still links into a dynamic program (libc.so keeps its
+ * _gmonparam to itself: the address is then NULL and nothing is taken
+ * over), and it pulls nothing in: gmon.o is in the link because gcrt1.o
+ * calls __monstartup and registers _mcleanup.
+ */
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <sys/gmon.h>
+#include <unistd.h>
+
+#include "gmon_out.h"
+#include "gmon_start.h"
+#include "gmon_takeover.h"
+#include "utils/banned.h"
+
+#define MAX_SOURCES 8
+
+/* glibc's, in no header */
+void moncontrol(int mode);
+
+extern struct gmonparam _gmonparam __attribute__((weak, visibility("hidden")));
+
+static int taken_over;
+
+/* ---- glibc's arc table as a source, in glibc's order ---- */
+
+struct glibc_table {
+	const struct gmonparam *p;
+	uint64_t bucket, nbuckets;
+	unsigned long link;	/* next tos[] entry of the bucket's chain, 0: none */
+	long steps;		/* entries visited: at most tolimit, torn or not */
+};
+
+static int table_next(void *ctx, struct gmon_arc *arc)
+{
+	struct glibc_table *t = ctx;
+	const struct gmonparam *p = t->p;
+
+	if (t->steps >= p->tolimit)
+		return 0;
+	while (t->link == 0 || t->link >= (unsigned long)p->tolimit) {
+		if (t->bucket >= t->nbuckets)
+			return 0;
+		t->link = p->froms[t->bucket++];
+	}
+	t->steps++;
+	/* write_call_graph: lowpc + from_index * hashfraction * sizeof(*froms) */
+	arc->frompc = p->lowpc + (t->bucket - 1) * p->hashfraction * sizeof(*p->froms);
+	arc->selfpc = p->tos[t->link].selfpc;
+	arc->count = (uint64_t)p->tos[t->link].count;
+	arc->stamp = 0;	/* chain order is glibc's: kept as yielded */
+	t->link = p->tos[t->link].link;
+	return 1;
+}
+
+/* glibc's __monstartup arithmetic gives its own rounded range back. */
+static void glibc_geometry(const struct gmonparam *p, struct gmon_geometry *g)
+{
+	gmon_geometry_compute(p->lowpc, p->highpc, g);
+}
+
+static void write_at_exit(void)
+{
+	struct gmonparam *p = &_gmonparam;
+	struct gmon_arc_source *srcs[MAX_SOURCES];
+	struct glibc_table table = { .p = p };
+	struct gmon_arc_source glibc_arcs = {
+		.next = table_next, .ctx = &table,
+	};
+	struct gmon_geometry g;
+	int n;
+
+	/* the program (or a handler before us) ran _mcleanup already */
+	if (!p->tos || !p->kcount)
+		return;
+	/* glibc's _mcleanup: profil off, arcs off (state OFF unless ERROR) */
+	moncontrol(0);
+	glibc_geometry(p, &g);
+	table.nbuckets = p->fromssize / sizeof(*p->froms);
+	glibc_arcs.max_arcs = (uint64_t)p->tolimit;
+	srcs[0] = &glibc_arcs;
+	n = gmon_runtime_arc_sources(srcs + 1, MAX_SOURCES - 1);
+	{
+		struct gmon_out_opts o = {
+			.geom = &g,
+			.load_address = 0,	/* glibc's static gmon.o: not PIC */
+			.kcount = p->kcount,
+			.prof_rate = __profile_frequency(),
+			.parts = GMON_OUT_ALL,
+			.sources = srcs,
+			.nsources = 1 + (n > 0 ? (size_t)n : 0),
+		};
+
+		gmon_write_named(&o, 1);
+	}
+	if (n >= 0)
+		gmon_runtime_arc_sources_done();
+	/* glibc's _mcleanup now writes nothing, frees its tables and resets */
+	p->state = GMON_PROF_ERROR;
+	__atomic_store_n(&taken_over, 0, __ATOMIC_RELEASE);
+}
+
+int gmon_static_taken_over(void)
+{
+	return __atomic_load_n(&taken_over, __ATOMIC_ACQUIRE);
+}
+
+int gmon_static_arcs_on(void)
+{
+	long s;
+
+	if (!&_gmonparam)
+		return 0;
+	s = __atomic_load_n(&_gmonparam.state, __ATOMIC_RELAXED);
+	/* BUSY: glibc's counter is counting another call (glibc's __fentry__) */
+	return s == GMON_PROF_ON || s == GMON_PROF_BUSY;
+}
+
+/*
+ * After _init, where gcrt1.o's __gmon_start__ started profiling and
+ * registered _mcleanup: registered now, our writer runs before it.
+ */
+__attribute__((constructor(101))) static void gmon_static_start(void)
+{
+	if (!&_gmonparam || !_gmonparam.tos)
+		return;		/* dynamic program, or not profiled */
+	if (!gmon_runtime_take_over(1))
+		return;
+	if (atexit(write_at_exit) != 0) {
+		gmon_runtime_take_over(0);
+		return;
+	}
+	__atomic_store_n(&taken_over, 1, __ATOMIC_RELEASE);
+}

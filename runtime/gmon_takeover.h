@@ -1,0 +1,82 @@
+/*
+ * gmon_takeover.h - the runtime takes gmon.out over from glibc: the arcs
+ * become the runtime's, the histogram stays glibc's own, the file is
+ * written by gmon_out.h with glibc's rules.
+ *
+ * Dynamic builds (gmon_interpose.c, in libcallpath.so only): the program's
+ * start-up code (gcrt1.o's __gmon_start__, from the executable's _init)
+ * calls __monstartup and registers _mcleanup with atexit through the PLT,
+ * and the program calls moncontrol itself: all three (and monstartup) are
+ * interposed.
+ *   __monstartup  asks the runtime (gmon_runtime_take_over(1)); if it says
+ *                 yes, runs glibc's profil() into the runtime's buffer with
+ *                 glibc's geometry (gmon_start.h) and turns arcs on; if it
+ *                 says no, or the buffer cannot be had, everything is
+ *                 glibc's from then on: glibc's __monstartup, moncontrol
+ *                 and _mcleanup (dlsym RTLD_NEXT), a complete gmon.out.
+ *   moncontrol    glibc's meaning: histogram and arcs on or off
+ *                 (gmon_runtime_arcs).
+ *   _mcleanup     glibc's: stop, write gmon.out (GMON_OUT_PREFIX.pid, else
+ *                 gmon.out; glibc's message if neither opens), reset, so a
+ *                 later __monstartup starts afresh.
+ * glibc's own tables are never allocated while the runtime has taken over:
+ * glibc's __mcount_internal finds its state off and returns at once.
+ *
+ * Static links (gmon_static.c, in libcallpath.a only): libc.a's gmon.o is
+ * linked (gcrt1.o needs __monstartup and _mcleanup, and its definitions
+ * are strong: they cannot be replaced), so glibc's __monstartup runs and
+ * allocates its histogram and arc tables as usual.  _gmonparam, hidden in
+ * libc.a but visible to every object of a static link, gives both:
+ * gmon_static.c's constructor (which runs after _init registered glibc's
+ * _mcleanup with atexit) registers its writer with atexit, so the writer
+ * runs first at exit; it writes gmon.out from glibc's histogram, glibc's
+ * arc table (calls that reached glibc's counter: glibc's __fentry__, which
+ * wins in static -mfentry links, and calls from before the take-over) and
+ * the runtime's arcs, then sets glibc's state to GMON_PROF_ERROR, on which
+ * glibc's _mcleanup writes nothing and frees its tables.  moncontrol is
+ * glibc's: gmon_static_arcs_on() reads its state.
+ * libcallpath.a linked into a dynamic program finds no _gmonparam (a weak
+ * reference): no take-over, glibc's gmon.out as without the runtime.
+ */
+#ifndef CALLPATH_GMON_TAKEOVER_H
+#define CALLPATH_GMON_TAKEOVER_H
+
+#include <stddef.h>
+
+#include "gmon_out.h"
+
+/*
+ * What the runtime provides (normal context, any thread):
+ *
+ * gmon_runtime_take_over(1): from now on, count every call's arc yourself
+ *   and no longer call glibc's __mcount_internal; 1 if the runtime will, 0
+ *   if it cannot (not started, failed): then glibc keeps everything.
+ *   Arcs start off.  gmon_runtime_take_over(0): give it back (the take-over
+ *   could not be completed): call glibc's counter again.
+ * gmon_runtime_arcs(on): moncontrol's arcs, on or off (glibc counts an arc
+ *   only while its state is GMON_PROF_ON: before __monstartup, after
+ *   moncontrol(0) and after _mcleanup it is not).
+ * gmon_runtime_arc_sources(srcs, max): fill srcs[0..n) with the sources of
+ *   the arcs counted while arcs were on since the last take_over(1) (at
+ *   most max), return n (or -1: no arcs can be given; the file is then
+ *   written without them).  The sources stay valid until
+ *   gmon_runtime_arc_sources_done().  "Since the last take_over(1)": a
+ *   program may call _mcleanup itself and monstartup again, and glibc
+ *   starts the second file from empty tables; a runtime whose counts
+ *   cannot be reset keeps its sums at take-over as a `subtract` source.
+ */
+int gmon_runtime_take_over(int on);
+void gmon_runtime_arcs(int on);
+int gmon_runtime_arc_sources(struct gmon_arc_source **srcs, size_t max);
+void gmon_runtime_arc_sources_done(void);
+
+/*
+ * gmon_static.c: 1 once its writer is registered to run before glibc's
+ * _mcleanup (static link, glibc's profiling started, the runtime took
+ * over); the runtime stops calling glibc's counter from then on.
+ * gmon_static_arcs_on: glibc's state is on (moncontrol).
+ */
+int gmon_static_taken_over(void);
+int gmon_static_arcs_on(void);
+
+#endif
