@@ -6,3 +6,7 @@ EGPROF_OBJS += $(EXPORT_OBJS)
 
 UNIT_TESTS += testsuite/unit/test_table
 testsuite/unit/test_table: testsuite/unit/test_table.o export/table.o $(UTILS_OBJS)
+
+# --pprof: profile.proto written by a small encoder of ours, gzipped with
+# zlib (which BFD links already); read back by pprof itself in the tests.
+EXPORT_OBJS += export/pprof.o export/pprof_export.o

@@ -70,6 +70,9 @@ struct graph_opts {
 	const char *root;         /* keep this function and its callees */
 	int depth;                /* calls away from focus/root (or from the
 				     uncalled functions); < 0: no limit */
+	const char *const *exclude; /* drop these functions and their
+				       subtrees (filter/filter.h) */
+	size_t nexclude;
 	struct outset *outs;      /* the command's outputs (utils/outfile.h),
 				   * committed together; NULL: each at once */
 	const char *side_label[2]; /* diff: each side as the text header names

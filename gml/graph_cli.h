@@ -25,6 +25,8 @@ static inline void graph_opts_from_cli(struct graph_opts *g, const struct egprof
 	g->focus = o->focus;
 	g->root = o->root;
 	g->depth = o->depth;
+	g->exclude = o->exclude;
+	g->nexclude = o->nexclude;
 }
 
 /* ms: the time measured per arc (call-path sidecars), or NULL. */

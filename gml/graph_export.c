@@ -21,7 +21,7 @@ int graph_export(const struct graph *g, const struct graph_opts *opts)
 			error_program(), g->pruned_nodes, opts->node_thres,
 			g->pruned_edges, opts->edge_thres,
 			opts->focus || opts->root || opts->depth >= 0 ? " or outside "
-			"--focus/--root/--depth" : "", g->nnodes, g->nedges);
+			"--focus/--root/--depth" : opts->nexclude ? " or below --exclude" : "", g->nnodes, g->nedges);
 	/* the first failure stops: the command fails and writes nothing
 	 * (its outputs are committed together, utils/outfile.h) */
 	if (opts->gml_path &&

@@ -23,6 +23,8 @@
 #include "diff/ranks.h"
 #include "gml/graph_cli.h"
 #include "export/diff_export.h"
+#include "export/pprof_export.h"
+#include "filter/filter_models.h"
 #include "callpath/cmd_callpath.h"
 #include "callpath/report.h"
 #include "utils/error.h"
@@ -351,6 +353,40 @@ static void side_release(struct side *s)
 	free(s->label);
 }
 
+/*
+ * --pprof and --html of the diff: its entries, and both sides' call paths
+ * when both have sidecars, as far as --focus/--root/--depth/--exclude
+ * keep them.
+ */
+static int write_views(const struct egprof_opts *o, const struct diff *d,
+		       const struct callpath_side cs[2], const char *const label[2])
+{
+	struct filter_opts f = filter_opts_of(o);
+	struct callpath_model *m[2] = { NULL, NULL };
+	struct pprof *pp = NULL;
+	char *in = malloc(d->nentries + 1);
+	int ret = -1;
+
+	(void)label;
+	if (!in) {
+		error("out of memory");
+		goto out;
+	}
+	if (filter_diff_entries(&f, d, in) < 0 || callpath_diff_models(o, &cs[0], &cs[1], m) != 0)
+		goto out;
+	if (o->pprof_path &&
+	    (pprof_from_diff(d, in, (const struct callpath_model *const[2]){ m[0], m[1] }, &pp) < 0 ||
+	     pprof_save(o->outs, o->pprof_path, pp) < 0))
+		goto out;
+	ret = 0;
+out:
+	pprof_free(pp);
+	callpath_model_free(m[0]);
+	callpath_model_free(m[1]);
+	free(in);
+	return ret;
+}
+
 int cmd_diff(struct egprof_opts *o)
 {
 	struct side sides[DIFF_NSIDES];
@@ -457,10 +493,19 @@ int cmd_diff(struct egprof_opts *o)
 	diff_assess(&d);
 
 	if (o->format != TABLE_TEXT) {
-		/* the results instead of the text, on stdout (doc/formats.md) */
-		if (diff_export(stdout, (enum table_format)o->format, &d,
-				(const char *const[2]){ sides[0].label, sides[1].label },
-				o->noise_sigmas) < 0)
+		/* the results instead of the text, on stdout (doc/formats.md),
+		 * as far as --focus/--root/--depth/--exclude keep them */
+		struct filter_opts f = filter_opts_of(o);
+		struct diff view;
+		int bad;
+
+		if (filter_diff_view(&f, &d, &view) < 0)
+			goto out;
+		bad = diff_export(stdout, (enum table_format)o->format, &view,
+				  (const char *const[2]){ sides[0].label, sides[1].label },
+				  o->noise_sigmas) < 0;
+		filter_diff_view_release(&view);
+		if (bad)
 			goto out;
 		goto exports;
 	}
@@ -507,6 +552,12 @@ exports:
 			      sides[0].nfiles, sides[0].label, &models[0] },
 			      &(struct callpath_side){ sides[1].sum[0], sides[1].files,
 			      sides[1].nfiles, sides[1].label, &models[1] }) != 0)
+		goto out;
+	if ((o->pprof_path || o->html_path) &&
+	    write_views(o, &d, (const struct callpath_side[2]){
+			{ sides[0].sum[0], sides[0].files, sides[0].nfiles, sides[0].label, &models[0] },
+			{ sides[1].sum[0], sides[1].files, sides[1].nfiles, sides[1].label, &models[1] } },
+			(const char *const[2]){ sides[0].label, sides[1].label }) < 0)
 		goto out;
 	status = 0;
 out:

@@ -16,6 +16,9 @@
 #include "gml/graph_cli.h"
 #include "callpath/cmd_callpath.h"
 #include "export/table.h"
+#include "export/pprof_export.h"
+#include "filter/filter_models.h"
+#include "callpath/report.h"
 #include "utils/error.h"
 #include "utils/banned.h"
 
@@ -73,6 +76,38 @@ static int upstream_main_quiet(int argc, char **argv)
 	return status;
 }
 
+/*
+ * --pprof and --html: the profile, with its call paths when it has
+ * sidecars, as far as --focus/--root/--depth/--exclude keep it.
+ */
+static int write_views(const struct egprof_opts *o, const struct profile *p)
+{
+	struct filter_opts f = filter_opts_of(o);
+	struct callpath_model *m = NULL;
+	struct pprof *pp = NULL;
+	char *in = malloc(p->nsyms + 1);
+	int ret = -1;
+
+	if (!in) {
+		error("out of memory");
+		goto out;
+	}
+	if (!o->force && upstream_check_gmon(p->binary, p->gmon_files, p->ngmon) < 0)
+		goto out;
+	if (filter_profile(&f, p, in) < 0 || callpath_profile_model(o, p, &m) != 0)
+		goto out;
+	if (o->pprof_path &&
+	    ((m ? pprof_from_callpath(p, in, m, &pp) : pprof_from_profile(p, in, &pp)) < 0 ||
+	     pprof_save(o->outs, o->pprof_path, pp) < 0))
+		goto out;
+	ret = 0;
+out:
+	pprof_free(pp);
+	callpath_model_free(m);
+	free(in);
+	return ret;
+}
+
 int cmd_gprof(struct egprof_opts *o)
 {
 	struct profile *p = NULL;
@@ -106,6 +141,8 @@ int cmd_gprof(struct egprof_opts *o)
 	callpath_graph_times_release(&gt);
 	/* call paths: --callpath[=FILE], --folded FILE (callpath/cmd_callpath.h) */
 	if (callpath_cmd_gprof(o, p) != 0)
+		status = 1;
+	if (status == 0 && (o->pprof_path || o->html_path) && write_views(o, p) < 0)
 		status = 1;
 	profile_free(p);
 	return status;
