@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "callpath/buildid.h"
 #include "callpath/arcs.h"
@@ -401,7 +402,8 @@ int callpath_graph_times_load(const struct egprof_opts *o,
 	memset(t, 0, sizeof(*t));
 	t->gm.arc_seconds = graph_arc_seconds;
 	t->gm.ctx = t;
-	if (!o->gml_path && !o->dot_path && !o->graphml_path)
+	if (!o->gml_path && !o->dot_path && !o->graphml_path && !o->svg_path && !o->png_path &&
+	    !o->html_path)
 		return 0;
 	for (int i = 0; i < nsides && i < 2; i++) {
 		struct callpath_model *m = NULL;
@@ -448,31 +450,27 @@ void callpath_graph_times_release(struct callpath_graph_times *t)
 /* Models for the other outputs (pprof, HTML)                                */
 
 int callpath_profile_model(const struct egprof_opts *o, const struct profile *p,
-			   struct callpath_model **out)
+			   struct callpath_model **out, char *source, size_t source_len)
 {
 	struct callpath_symopts so = { 0, 0, NULL };	/* names only */
 	struct filter_opts f = filter_opts_of(o);
 	struct callpath_model *m = NULL;
 	struct sidecar *sc = NULL;
-	char source[4200];
 	size_t missing;
 	int ret = 1;
 
 	*out = NULL;
-	if (o->callpath_file) {
-		if (load_sidecar(o->callpath_file, NULL, 0, &sc, source, sizeof(source)) < 0)
-			return 1;
-	} else {
-		/* no sidecar beside every gmon file: gmon.out alone */
-		if (callpath_sum_read(p->gmon_files, p->ngmon, &sc, &missing) < 0)
-			return 1;
-		if (!sc || missing != p->ngmon) {
-			sidecar_free(sc);
+	/* no sidecar beside every gmon file: gmon.out alone */
+	for (missing = 0; !o->callpath_file && missing < p->ngmon; missing++) {
+		char name[4096];
+
+		if (sidecar_name_for(p->gmon_files[missing], name, sizeof(name)) < 0 ||
+		    access(name, F_OK) != 0)
 			return 0;
-		}
-		snprintf(source, sizeof(source), "%s%s", p->ngmon ? p->gmon_files[0] : "gmon.out",
-			 SIDECAR_SUFFIX);
 	}
+	/* read as --callpath reads it, named as it names it */
+	if (load_sidecar(o->callpath_file, p->gmon_files, p->ngmon, &sc, source, source_len) < 0)
+		return 1;
 	if (model_of(sc, source, p, &so, &m) == 0 && filter_callpath(&f, m, out) == 0)
 		ret = 0;
 	callpath_model_free(m);

@@ -85,8 +85,9 @@ void callpath_graph_times_release(struct callpath_graph_times *t);
  * run or binary, a --focus function with no path).
  */
 struct callpath_model;
+/* source: where the sidecar(s) came from, as --callpath names them */
 int callpath_profile_model(const struct egprof_opts *o, const struct profile *p,
-			   struct callpath_model **out);
+			   struct callpath_model **out, char *source, size_t source_len);
 int callpath_diff_models(const struct egprof_opts *o, const struct callpath_side *a,
 			 const struct callpath_side *b, struct callpath_model *out[2]);
 

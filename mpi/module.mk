@@ -46,7 +46,7 @@ ifeq ($(SAN_CFLAGS),)
 RANKSTATS_MPI_OBJS = gprof-ext/cmd_rank_stats.o gprof-ext/cmdline.o gprof-ext/operands.o \
 	gprof-ext/gmon_check.o gprof-ext/input_check.o gprof-ext/input_check_args.o \
 	gprof-ext/gmon_owner.o callpath/buildid.o \
-	export/rankstats_export.o export/table.o \
+	export/rankstats_export.o export/table.o export/html.o export/html_rank.o export/html_assets.o \
 	$(RANK_OBJS) callpath/sidecar.o diff/profile.o diff/profile_io.o diff/clones.o diff/match.o $(UTILS_OBJS) \
 	gprof-ext/upstream.o gprof-ext/loader_watch.o gprof-ext/upstream_gprof.o
 mpi/egprof-rankstats.o: $(srcdir)/mpi/egprof-rankstats.c
