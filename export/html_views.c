@@ -3,12 +3,13 @@
  * (html_views.h): each document written by its --format json exporter.
  */
 #define _GNU_SOURCE /* asprintf */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "export/html_views.h"
 #include "export/html.h"
-#include "export/callpath_export.h"
+#include "export/table.h"
 #include "export/diff_export.h"
 #include "export/profile_export.h"
 #include "callpath/folded.h"
@@ -69,11 +70,92 @@ struct callpath_doc {
 	const char *source;
 };
 
+static void u64_array(FILE *fp, const char *key, const struct callpath_model *m,
+		      uint64_t (*get)(const struct callpath_frame *f, const uint32_t *map),
+		      const uint32_t *map)
+{
+	fprintf(fp, ",\n\"%s\": [", key);
+	for (uint32_t i = 0; i < m->nr_frames; i++)
+		fprintf(fp, "%s%llu", i ? "," : "",
+			(unsigned long long)get(&m->frames[i], map));
+	fputc(']', fp);
+}
+
+static uint64_t get_func(const struct callpath_frame *f, const uint32_t *map)
+{
+	return map[f->func];
+}
+
+static uint64_t get_calls(const struct callpath_frame *f, const uint32_t *map)
+{
+	(void)map;
+	return f->count;
+}
+
+static uint64_t get_samples(const struct callpath_frame *f, const uint32_t *map)
+{
+	(void)map;
+	return f->samples;
+}
+
+static uint64_t get_folded(const struct callpath_frame *f, const uint32_t *map)
+{
+	(void)map;
+	return (uint64_t)f->folded;
+}
+
+static uint64_t get_recursive(const struct callpath_frame *f, const uint32_t *map)
+{
+	(void)map;
+	return f->recursive;
+}
+
+/*
+ * The calling-context tree as columns ("egprof-callpath-columns",
+ * doc/html.md): the records of --callpath --format json's "frames"
+ * (frame i is record id i), without their path texts, which grow with the
+ * square of the depth (59 MB for Lua's test suite, 4 MB as columns).
+ * parent is -1 at the top; function indexes names.
+ */
 static int callpath_doc_fp(FILE *fp, const void *ctx)
 {
 	const struct callpath_doc *d = ctx;
+	const struct callpath_model *m = d->m;
+	uint32_t *map = malloc(((size_t)m->nr_names + 1) * sizeof(*map)), n = 0, i;
 
-	return callpath_export(fp, TABLE_JSON, d->m, d->source);
+	if (!map)
+		return error("out of memory");
+	for (i = 0; i < m->nr_names; i++)
+		map[i] = UINT32_MAX;
+	fputs("{\"schema\": \"egprof-callpath-columns\", \"version\": 1,\n\"source\": ", fp);
+	if (d->source)
+		table_json_string(fp, d->source);
+	else
+		fputs("null", fp);
+	fprintf(fp, ",\n\"total_calls\": %llu,\n\"names\": [", (unsigned long long)m->total);
+	for (i = 0; i < m->nr_frames; i++) {
+		uint32_t f = m->frames[i].func;
+
+		if (map[f] != UINT32_MAX)
+			continue;
+		map[f] = n;
+		if (n++)
+			fputc(',', fp);
+		table_json_string(fp, m->names[f]);
+	}
+	fputs("],\n\"parent\": [", fp);
+	for (i = 0; i < m->nr_frames; i++)
+		fprintf(fp, i ? ",%lld" : "%lld", m->frames[i].parent == CALLPATH_NONE ? -1LL
+					: (long long)m->frames[i].parent);
+	fputc(']', fp);
+	u64_array(fp, "function", m, get_func, map);
+	u64_array(fp, "calls", m, get_calls, map);
+	u64_array(fp, "self_samples", m, get_samples, map);
+	u64_array(fp, "folded", m, get_folded, map);
+	u64_array(fp, "recursive_calls", m, get_recursive, map);
+	fputs("\n}\n", fp);
+	free(map);
+	return ferror(fp) ? -1 : 0;
 }
 
 struct diff_doc {

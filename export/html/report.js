@@ -310,7 +310,7 @@
 		this.name = name;
 		this.parent = parent;
 		this.kids = [];
-		this.index = {};
+		this.index = new Map();
 		this.self = [];
 		this.calls = [];
 		for (var s = 0; s < nsides; s++) { this.self.push(0); this.calls.push(0); }
@@ -318,29 +318,33 @@
 		this.path = parent && parent.parent ? parent.path + ';' + name : name;
 	}
 	Frame.prototype.child = function (name, nsides) {
-		var k = this.index[name];
+		/* a Map: names such as "constructor" are functions too */
+		var k = this.index.get(name);
 		if (k === undefined) {
-			k = this.index[name] = this.kids.length;
+			k = this.kids.length;
+			this.index.set(name, k);
 			this.kids.push(new Frame(name, this, nsides));
 		}
 		return this.kids[k];
 	};
 
+	/* doc: "egprof-callpath-columns", frame i of --callpath --format
+	 * json's records as the i-th entry of each column */
 	function addFrames(root, doc, side, nsides) {
-		var at = {};
-		doc.frames.forEach(function (f) {
-			var up = f.parent === null ? root : at[f.parent];
-			if (f.folded) {
+		var at = new Array(doc.parent.length);
+		for (var i = 0; i < doc.parent.length; i++) {
+			var up = doc.parent[i] < 0 ? root : at[doc.parent[i]];
+			if (doc.folded[i]) {
 				/* its calls are recursive calls of the parent's function */
-				up.calls[side] += f.recursive_calls;
-				at[f.id] = up;
-				return;
+				up.calls[side] += doc.recursive_calls[i];
+				at[i] = up;
+				continue;
 			}
-			var n = up.child(f['function'], nsides);
-			n.self[side] += f.self_samples;
-			n.calls[side] += f.calls;
-			at[f.id] = n;
-		});
+			var n = up.child(doc.names[doc['function'][i]], nsides);
+			n.self[side] += doc.self_samples[i];
+			n.calls[side] += doc.calls[i];
+			at[i] = n;
+		}
 	}
 
 	/* inclusive values per side, for both metrics */
@@ -433,7 +437,7 @@
 			change = this.seconds(n.self[1], 1) - this.seconds(n.self[0], 0);
 			scale = this.maxTimeChange;
 			if (change === 0) return '#e6e1d3';
-			if (this.pathVerdict[n.path] === true) return '#cfcfcf';
+			if (this.pathVerdict.get(n.path) === true) return '#cfcfcf';
 		} else {
 			change = n.calls[1] - n.calls[0];
 			scale = this.maxCallsChange;
@@ -455,7 +459,7 @@
 		}
 		if (this.nsides === 2) {
 			var ch = self.seconds(n.self[1], 1) - self.seconds(n.self[0], 0);
-			var v = this.pathVerdict[n.path];
+			var v = this.pathVerdict.get(n.path);
 			lines.push('self change B \u2212 A: ' + (ch > 0 ? '+' : '') + ch.toFixed(2) + ' s' +
 				(ch === 0 ? '' : v === true ? ' (~ within noise)' : v === false ? ' (beyond noise)' : '') +
 				', calls ' + (n.calls[1] - n.calls[0] >= 0 ? '+' : '') + (n.calls[1] - n.calls[0]));
@@ -474,7 +478,7 @@
 			this.maxCallsChange = 0;
 			(function walk(n) {
 				var t = Math.abs(self.seconds(n.self[1], 1) - self.seconds(n.self[0], 0));
-				if (self.pathVerdict[n.path] !== true && t > self.maxTimeChange) self.maxTimeChange = t;
+				if (self.pathVerdict.get(n.path) !== true && t > self.maxTimeChange) self.maxTimeChange = t;
 				self.maxCallsChange = Math.max(self.maxCallsChange, Math.abs(n.calls[1] - n.calls[0]));
 				n.kids.forEach(walk);
 			})(this.root);
@@ -559,9 +563,9 @@
 		var hz = kind === 'diff' ? [data.diff.base.hz, data.diff.second.hz] : [data.profile.hz];
 		var timed = root.inclSelf.some(function (v) { return v > 0; });
 		/* each changed path's verdict, as the text's time table marks it */
-		var pathVerdict = {};
+		var pathVerdict = new Map();
 		if (data.pathdiff)
-			data.pathdiff.paths.forEach(function (p) { pathVerdict[p.stack] = p.within_noise; });
+			data.pathdiff.paths.forEach(function (p) { pathVerdict.set(p.stack, p.within_noise); });
 		var fs = section('callpaths', 'Call paths',
 			(kind === 'diff' ?
 				'Icicle graph of both runs\' call paths (matched by function names). Colour: the change of a ' +

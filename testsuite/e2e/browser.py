@@ -151,6 +151,12 @@ def main():
                            session=False)["sessionId"]
         for domain in ("Network", "Page", "Runtime", "Log"):
             b.send(domain + ".enable")
+        # errors the page throws, kept by the page too (belt and braces:
+        # the protocol's events are the primary record)
+        b.send("Page.addScriptToEvaluateOnNewDocument", {"source":
+               "window.__egprof_errors = [];"
+               "window.addEventListener('error', function (e) {"
+               " window.__egprof_errors.push(String(e.message)); });"})
         b.send("Emulation.setDeviceMetricsOverride",
                {"width": size[0], "height": size[1], "deviceScaleFactor": 1, "mobile": False})
         t0 = time.time()
@@ -171,6 +177,7 @@ def main():
                 f.write(base64.b64decode(png))
             out["screenshot"] = shot
         b.pump(0.1)
+        page_errors = b.evaluate("window.__egprof_errors") or []
         for e in b.events:
             m, p = e.get("method"), e.get("params", {})
             if m == "Network.requestWillBeSent":
@@ -183,6 +190,9 @@ def main():
                                               for a in p.get("args", [])))
             elif m == "Log.entryAdded" and p["entry"].get("level") in ("error", "warning"):
                 out["errors"].append(p["entry"].get("text", ""))
+        for text in page_errors:
+            if not any(text in e for e in out["errors"]):
+                out["errors"].append(text)
     finally:
         b.close()
     json.dump(out, sys.stdout, indent=1)
