@@ -141,9 +141,43 @@ static int copy_frame(struct callpath_model *out, const struct callpath_model *m
 	return 0;
 }
 
-/* The filtered copy; *missing set when the start function has no frame. */
+/* The option and the name of a function the options name that has no
+ * frame in m (the first), or NULL. */
+static const char *ctt_missing(const struct filter_opts *f, const struct callpath_model *m,
+			       const struct ctt_marks *k, const char **opt)
+{
+	char *used = calloc((size_t)m->nr_names + 1, 1);
+	const char *name = NULL;
+
+	*opt = NULL;
+	if (!used)
+		return NULL;
+	for (uint32_t i = 0; i < m->nr_frames; i++)
+		if (!m->frames[i].folded)
+			used[m->frames[i].func] = 1;
+	for (size_t e = 0; e < f->nexclude && !name; e++) {
+		uint32_t j;
+
+		for (j = 0; j < m->nr_names; j++)
+			if (used[j] && !strcmp(m->names[j], f->exclude[e]))
+				break;
+		if (j == m->nr_names) {
+			name = f->exclude[e];
+			*opt = "--exclude";
+		}
+	}
+	if (!name && filter_start_name(f) && k->starts == 0) {
+		name = filter_start_name(f);
+		*opt = filter_start_option(f);
+	}
+	free(used);
+	return name;
+}
+
+/* The filtered copy; *missing is a function the options name without a
+ * frame in m (*opt the option), or NULL. */
 static int ctt_filter(const struct filter_opts *f, const struct callpath_model *m,
-		      struct callpath_model **out, int *missing)
+		      struct callpath_model **out, const char **missing, const char **opt)
 {
 	struct ctt_marks k = { NULL, NULL, NULL, 0 };
 	struct callpath_model *o = callpath_model_new();
@@ -152,15 +186,14 @@ static int ctt_filter(const struct filter_opts *f, const struct callpath_model *
 	int ret = -1;
 
 	*out = NULL;
-	*missing = 0;
+	*missing = NULL;
 	if (!o || !map) {
 		error("out of memory");
 		goto fail;
 	}
 	if (ctt_mark(f, m, &k) < 0)
 		goto fail;
-	if (filter_start_name(f) && k.starts == 0) {
-		*missing = 1;
+	if ((*missing = ctt_missing(f, m, &k, opt))) {
 		ret = 0;
 		goto fail;
 	}
@@ -213,41 +246,75 @@ fail:
 int filter_callpath(const struct filter_opts *f, const struct callpath_model *m,
 		    struct callpath_model **out)
 {
-	int missing;
+	const char *missing, *opt;
 
-	if (ctt_filter(f, m, out, &missing) < 0)
+	if (ctt_filter(f, m, out, &missing, &opt) < 0)
 		return -1;
 	if (missing)
-		return filter_name_missing(filter_start_option(f), filter_start_name(f), "call paths");
+		return filter_name_missing(opt, missing, "call paths");
+	return 0;
+}
+
+static int has_function(const struct callpath_model *m, const char *name)
+{
+	for (uint32_t i = 0; i < m->nr_frames; i++)
+		if (!m->frames[i].folded && !strcmp(m->names[m->frames[i].func], name))
+			return 1;
 	return 0;
 }
 
 int filter_callpath_pair(const struct filter_opts *f, const struct callpath_model *const m[2],
 			 struct callpath_model *out[2])
 {
-	int missing[2] = { 0, 0 };
+	const char *missing[2] = { NULL, NULL }, *opt[2] = { NULL, NULL };
+	const char **ex[2] = { NULL, NULL };
 
 	out[0] = out[1] = NULL;
-	for (int s = 0; s < 2; s++)
-		if (m[s] && ctt_filter(f, m[s], &out[s], &missing[s]) < 0)
-			goto fail;
-	if ((missing[0] || !m[0]) && (missing[1] || !m[1]) && filter_start_name(f)) {
-		filter_name_missing(filter_start_option(f), filter_start_name(f), "call paths");
-		goto fail;
-	}
-	/* a side without the function has no path through it: empty */
-	for (int s = 0; s < 2; s++)
-		if (m[s] && !out[s] && !(out[s] = callpath_model_new())) {
+	/* a function on one side only is no error; on neither, it is */
+	for (size_t e = 0; e < f->nexclude; e++)
+		if (!(m[0] && has_function(m[0], f->exclude[e])) &&
+		    !(m[1] && has_function(m[1], f->exclude[e]))) {
+			filter_name_missing("--exclude", f->exclude[e], "call paths");
+			return -1;
+		}
+	for (int s = 0; s < 2; s++) {
+		struct filter_opts g = *f;
+
+		if (!m[s])
+			continue;
+		/* each side leaves out what it has of --exclude's names */
+		if (!(ex[s] = malloc((f->nexclude + 1) * sizeof(*ex[s])))) {
 			error("out of memory");
 			goto fail;
 		}
+		g.exclude = ex[s];
+		g.nexclude = 0;
+		for (size_t e = 0; e < f->nexclude; e++)
+			if (has_function(m[s], f->exclude[e]))
+				ex[s][g.nexclude++] = f->exclude[e];
+		if (ctt_filter(&g, m[s], &out[s], &missing[s], &opt[s]) < 0)
+			goto fail;
+	}
+	if ((!m[0] || missing[0]) && (!m[1] || missing[1]) && filter_start_name(f)) {
+		filter_name_missing(filter_start_option(f), filter_start_name(f), "call paths");
+		goto fail;
+	}
+	/* a side without a path through --focus/--root's function: empty */
 	for (int s = 0; s < 2; s++)
 		if (m[s] && missing[s]) {
+			if (!(out[s] = callpath_model_new())) {
+				error("out of memory");
+				goto fail;
+			}
 			out[s]->sampling = m[s]->sampling;
 			out[s]->hz = m[s]->hz;
 		}
+	free(ex[0]);
+	free(ex[1]);
 	return 0;
 fail:
+	free(ex[0]);
+	free(ex[1]);
 	callpath_model_free(out[0]);
 	callpath_model_free(out[1]);
 	out[0] = out[1] = NULL;

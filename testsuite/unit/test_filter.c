@@ -299,6 +299,33 @@ static void test_filter__callpath_unknown_function_fails(void **state)
 	callpath_model_free(m);
 }
 
+static void test_filter__callpath_exclude_names_a_function_of_either_side(void **state)
+{
+	const char *ex[] = { "nosuch" };
+	struct filter_opts f = { NULL, NULL, -1, ex, 1 };
+	struct callpath_model *m = fixture_tree(), *other = callpath_model_new(), *out = NULL;
+	struct callpath_model *outs[2];
+	char buf[1024];
+
+	(void)state;
+	assert_int_equal(filter_callpath(&f, m, &out), -1);
+	assert_int_equal(filter_callpath_pair(&f, (const struct callpath_model *const[2]){ m, m },
+					      outs), -1);
+	/* d on one side only: that side loses it, the other is whole */
+	assert_int_equal(callpath_model_add(other, CALLPATH_NONE,
+					    callpath_model_intern(other, "main"),
+					    callpath_model_intern(other, "[external]"), 1, NULL), 0);
+	ex[0] = "d";
+	assert_int_equal(filter_callpath_pair(&f, (const struct callpath_model *const[2]){ m, other },
+					      outs), 0);
+	assert_string_equal(dump(outs[1], buf, sizeof(buf)), "main 1 0\n");
+	assert_null(strstr(dump(outs[0], buf, sizeof(buf)), ";d "));
+	callpath_model_free(outs[0]);
+	callpath_model_free(outs[1]);
+	callpath_model_free(other);
+	callpath_model_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -312,6 +339,7 @@ int main(void)
 		cmocka_unit_test(test_filter__callpath_root_merges_the_subtrees),
 		cmocka_unit_test(test_filter__callpath_depth_folds_deeper_time),
 		cmocka_unit_test(test_filter__callpath_unknown_function_fails),
+		cmocka_unit_test(test_filter__callpath_exclude_names_a_function_of_either_side),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
