@@ -11,7 +11,7 @@
 struct ctx {
 	struct table_array a;   /* first: table_get_field reads it */
 	const struct profile *p;
-	double pct_ticks;       /* gprof's total for "% time" */
+	double pct_ticks;       /* the total of "% time" */
 };
 
 static const struct profile_sym *sym(const void *c, size_t row)
@@ -137,7 +137,8 @@ int profile_export(FILE *fp, enum table_format fmt, const struct profile *p, con
 		error("out of memory");
 		goto out;
 	}
-	fc.pct_ticks = p->print_ticks > 0 ? p->print_ticks : p->total_ticks;
+	/* gprof's flat profile's "% time": of the histogram's samples */
+	fc.pct_ticks = p->total_ticks;
 	for (i = 0; i < p->nsyms; i++)
 		if (shown(&p->syms[i]) && (!in || in[i]))
 			fidx[nf++] = i;

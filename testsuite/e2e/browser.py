@@ -13,6 +13,10 @@ nothing but python3 and Debian's chromium.  Prints one JSON object:
   requests    every URL the page asked for (Network.requestWillBeSent)
   errors      console errors, exceptions and CSP violations (Log, Runtime)
   evals       {NAME: value} of each --eval EXPR, once ready
+  pixels      {NAME: [r, g, b]}: for each --pixel NAME=EXPR, the colour
+              the screen shows at the point [x, y] of the viewport EXPR
+              gives (a 1-pixel
+              screenshot there, decoded by png.py)
   screenshot  the PNG's path, when asked
 
 The Chromium flags are those a root user on a CI machine needs: no
@@ -123,11 +127,15 @@ class Browser:
 def main():
     args = sys.argv[1:]
     page, evals, shot, size, wait, timeout = None, [], None, (1280, 900), None, 60.0
+    pixels = []
     while args:
         a = args.pop(0)
         if a == "--eval":
             name, expr = args.pop(0).split("=", 1)
             evals.append((name, expr))
+        elif a == "--pixel":
+            name, expr = args.pop(0).split("=", 1)
+            pixels.append((name, expr))
         elif a == "--screenshot":
             shot = args.pop(0)
         elif a == "--size":
@@ -144,7 +152,7 @@ def main():
     url = page if "://" in page else "file://" + os.path.abspath(page)
     wait = wait or "document.documentElement.getAttribute('data-egprof-ready') === 'true'"
     b = Browser(*size)
-    out = {"ready": False, "requests": [], "errors": [], "evals": {}}
+    out = {"ready": False, "requests": [], "errors": [], "evals": {}, "pixels": {}}
     try:
         target = b.send("Target.createTarget", {"url": "about:blank"}, session=False)["targetId"]
         b.session = b.send("Target.attachToTarget", {"targetId": target, "flatten": True},
@@ -171,10 +179,26 @@ def main():
         b.pump(0.3)  # late requests, console messages
         for name, expr in evals:
             out["evals"][name] = b.evaluate(expr)
+        for name, expr in pixels:
+            at = b.evaluate(expr)
+            if not isinstance(at, list):
+                out["pixels"][name] = None
+                continue
+            # the clip is in page coordinates, the point in the viewport's
+            sx, sy = b.evaluate("[window.scrollX, window.scrollY]")
+            clip = {"x": at[0] + sx, "y": at[1] + sy, "width": 1, "height": 1, "scale": 1}
+            data = b.send("Page.captureScreenshot", {"format": "png", "clip": clip})["data"]
+            tmp = tempfile.NamedTemporaryFile(suffix=".png", delete=False)
+            tmp.write(base64.b64decode(data))
+            tmp.close()
+            sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+            import png
+            out["pixels"][name] = list(png.read(tmp.name).pixel(0, 0))
+            os.unlink(tmp.name)
         if shot:
-            png = b.send("Page.captureScreenshot", {"format": "png"})["data"]
+            png_data = b.send("Page.captureScreenshot", {"format": "png"})["data"]
             with open(shot, "wb") as f:
-                f.write(base64.b64decode(png))
+                f.write(base64.b64decode(png_data))
             out["screenshot"] = shot
         b.pump(0.1)
         page_errors = b.evaluate("window.__egprof_errors") or []
