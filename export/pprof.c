@@ -135,7 +135,7 @@ struct pprof {
 
 	int64_t types[8][2];
 	int ntypes;
-	int default_type;
+	int default_type;       /* -1: none (written only when set) */
 	int64_t period_type[2], period;
 	int64_t *comments;
 	size_t ncomments, alloc_comments;
@@ -238,6 +238,7 @@ struct pprof *pprof_new(void)
 	if (!pp)
 		return NULL;
 	intern_string(pp, "");	/* string_table[0] must be "" */
+	pp->default_type = -1;
 	if (pp->oom) {
 		pprof_free(pp);
 		return NULL;
@@ -472,7 +473,7 @@ int pprof_encode(const struct pprof *pp, unsigned char **buf, size_t *len)
 		pb_key(&b, 13, WIRE_VARINT);
 		pb_varint(&b, (uint64_t)pp->comments[i]);
 	}
-	if (pp->ntypes)
+	if (pp->default_type >= 0 && pp->default_type < pp->ntypes)
 		pb_i64(&b, 14, pp->types[pp->default_type][0]);
 	free(m.data);
 	free(t.data);

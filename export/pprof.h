@@ -38,8 +38,8 @@ void pprof_free(struct pprof *pp);
 /* A sample type (profile.proto's ValueType): its index in each sample's
  * values.  Types are added before any sample. */
 int pprof_sample_type(struct pprof *pp, const char *type, const char *unit);
-/* The type pprof shows first (its index), and what one sample stands for
- * (period_type, period). */
+/* The type shown first (its index; without it, viewers show the last
+ * type), and what one sample stands for (period_type, period). */
 void pprof_default_type(struct pprof *pp, int type);
 void pprof_period(struct pprof *pp, const char *type, const char *unit, int64_t period);
 void pprof_comment(struct pprof *pp, const char *text);

@@ -129,14 +129,18 @@ static int64_t nanoseconds(double seconds)
 /* ------------------------------------------------------------------------ */
 /* From gmon.out: function-level samples, arcs as two-frame stacks          */
 
-enum { T_CPU, T_SAMPLES, T_CALLS };
+/*
+ * The type a viewer shows first is the last one: profile.proto's
+ * default_sample_type is left out, since pprof reads it as a string and
+ * speedscope as an index, and both show the last type without it.
+ */
+enum { T_SAMPLES, T_CALLS, T_CPU };
 
 static void flat_types(struct pprof *pp, double hz)
 {
-	pprof_sample_type(pp, "cpu", "nanoseconds");
 	pprof_sample_type(pp, "samples", "count");
 	pprof_sample_type(pp, "calls", "count");
-	pprof_default_type(pp, T_CPU);
+	pprof_sample_type(pp, "cpu", "nanoseconds");
 	if (hz > 0)
 		pprof_period(pp, "cpu", "nanoseconds", (int64_t)llround(1e9 / hz));
 }
@@ -225,21 +229,22 @@ static int64_t frame_calls(const struct callpath_model *m, uint32_t i)
 }
 
 /*
- * The model's metrics.  A new metric of the sidecar is one row here (the
- * model's own list of metrics, once it carries more than samples and
- * calls): pprof, the HTML flame graph and every other reader of this list
- * take it from there.
+ * The model's metrics, the one shown first (time) last.  A new metric of
+ * the sidecar is one row here (the model's own list of metrics, once it
+ * carries more than samples and calls): the profile's sample types come
+ * from this list.
  */
 size_t pprof_metrics(const struct callpath_model *m, struct pprof_metric *out, size_t max)
 {
 	size_t n = 0;
+	int timed = (m->sampling & SIDECAR_SAMPLING_SELF) != 0;
 
-	if ((m->sampling & SIDECAR_SAMPLING_SELF) && n + 2 <= max) {
-		out[n++] = (struct pprof_metric){ "cpu", "nanoseconds", frame_cpu };
+	if (timed && n < max)
 		out[n++] = (struct pprof_metric){ "samples", "count", frame_samples };
-	}
 	if (n < max)
 		out[n++] = (struct pprof_metric){ "calls", "count", frame_calls };
+	if (timed && n < max)
+		out[n++] = (struct pprof_metric){ "cpu", "nanoseconds", frame_cpu };
 	return n;
 }
 
@@ -271,7 +276,6 @@ static int callpath_types(struct pprof *pp, const struct callpath_model *m, int 
 		pprof_sample_type(pp, met[k].type, met[k].unit);
 		names[k] = met[k].type;
 	}
-	pprof_default_type(pp, 0);
 	if (m->hz > 0)
 		pprof_period(pp, "cpu", "nanoseconds", (int64_t)llround(1e9 / m->hz));
 	return (int)n;

@@ -5,8 +5,9 @@
  * profile.proto (export/pprof.h), from the same models the other outputs
  * read.  doc/pprof.md says what each sample type means.
  *
- * From gmon.out alone (pprof_from_profile): sample types cpu
- * (nanoseconds), samples (histogram samples) and calls (count); each
+ * From gmon.out alone (pprof_from_profile): sample types samples
+ * (histogram samples), calls (count) and cpu (nanoseconds), the last the
+ * one pprof and speedscope show first; each
  * function's self time is a one-frame sample, each arc of the call graph a
  * two-frame sample (callee, caller) holding its calls.
  *
@@ -42,7 +43,7 @@ struct pprof_metric {
 	int64_t (*value)(const struct callpath_model *m, uint32_t frame);
 };
 #define PPROF_MAX_METRICS 8
-/* The model's metrics, the default one first; their number. */
+/* The model's metrics, the one a viewer shows first last; their number. */
 size_t pprof_metrics(const struct callpath_model *m, struct pprof_metric *out, size_t max);
 
 int pprof_from_profile(const struct profile *p, const char *in, struct pprof **out);

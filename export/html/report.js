@@ -17,10 +17,17 @@
  */
 (function () {
 	'use strict';
-	var t0 = performance.now();
+	var t0 = performance.now(), timing = {}, last = t0;
+	/* where the time goes, for bench/html/render.sh */
+	function mark(name) {
+		var now = performance.now();
+		timing[name] = Math.round((now - last) * 10) / 10;
+		last = now;
+	}
 	var data = JSON.parse(document.getElementById('egprof-data').textContent);
+	mark('parse');
 	var kind = data.kind;
-	var MAX_ROWS = 2000;
+	var MAX_ROWS = 250;	/* rows drawn at first; "show all" draws the rest */
 
 	function $(id) { return document.getElementById(id); }
 	function templateText(id) {
@@ -299,6 +306,8 @@
 			textCol('gmon_file', 'gmon file')
 		], rankRows, 'self_sec', true);
 	}
+
+	mark('table');
 
 	/* ------------------------------------------------------------------ */
 	/* The icicle graph of the call paths                                  */
@@ -580,6 +589,8 @@
 			(kind === 'diff' ? ', for both runs.' : '.'));
 	}
 
+	mark('callpaths');
+
 	/* ------------------------------------------------------------------ */
 	/* Pictures: the call graph and the heat map                           */
 
@@ -614,6 +625,8 @@
 		hs.appendChild(hp);
 		heatSvg = hp.querySelector('svg');
 	}
+
+	mark('pictures');
 
 	/* graphviz names a node by its title text; ours by data-function */
 	function markSvg(svg, q, sel, nameOf) {
@@ -673,8 +686,9 @@
 
 	/* ------------------------------------------------------------------ */
 
+	mark('search');
 	window.egprof = {
-		data: data, table: table, flame: flame,
+		data: data, table: table, flame: flame, timing: timing,
 		search: function (q) { search.value = q; runSearch(); return $('search-info').textContent; }
 	};
 	var ms = performance.now() - t0;

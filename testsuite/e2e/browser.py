@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
 """browser.py - open a page in headless Chromium and report what happened.
 
-    browser.py PAGE [--eval NAME=EXPR]... [--screenshot PNG] [--size WxH]
-               [--wait EXPR] [--timeout S]
+    browser.py PAGE [--eval NAME=EXPR]... [--pixel NAME=EXPR]... [--init JS]...
+               [--screenshot PNG] [--size WxH] [--wait EXPR] [--timeout S]
 
 Drives Chromium through the DevTools protocol over a pipe
 (--remote-debugging-pipe: fds 3 and 4, NUL-terminated JSON), so it needs
 nothing but python3 and Debian's chromium.  Prints one JSON object:
 
-  ready       EXPR (--wait, default: the egprof report's ready mark) held
+  ready       EXPR (--wait, default: the egprof report's ready mark) held;
+              --init JS runs in the page before its own scripts
   load_ms     from the navigation to ready, wall clock
   requests    every URL the page asked for (Network.requestWillBeSent)
   errors      console errors, exceptions and CSP violations (Log, Runtime)
@@ -127,7 +128,7 @@ class Browser:
 def main():
     args = sys.argv[1:]
     page, evals, shot, size, wait, timeout = None, [], None, (1280, 900), None, 60.0
-    pixels = []
+    pixels, inits = [], []
     while args:
         a = args.pop(0)
         if a == "--eval":
@@ -136,6 +137,8 @@ def main():
         elif a == "--pixel":
             name, expr = args.pop(0).split("=", 1)
             pixels.append((name, expr))
+        elif a == "--init":
+            inits.append(args.pop(0))
         elif a == "--screenshot":
             shot = args.pop(0)
         elif a == "--size":
@@ -165,6 +168,8 @@ def main():
                "window.__egprof_errors = [];"
                "window.addEventListener('error', function (e) {"
                " window.__egprof_errors.push(String(e.message)); });"})
+        for src in inits:
+            b.send("Page.addScriptToEvaluateOnNewDocument", {"source": src})
         b.send("Emulation.setDeviceMetricsOverride",
                {"width": size[0], "height": size[1], "deviceScaleFactor": 1, "mobile": False})
         t0 = time.time()
@@ -179,6 +184,15 @@ def main():
         b.pump(0.3)  # late requests, console messages
         for name, expr in evals:
             out["evals"][name] = b.evaluate(expr)
+            if isinstance(out["evals"][name], dict) and "await" in out["evals"][name]:
+                # {"await": EXPR}: poll EXPR until it is not null
+                until = time.time() + 20
+                while time.time() < until:
+                    v = b.evaluate(out["evals"][name]["await"])
+                    if v is not None:
+                        break
+                    b.pump(0.05)
+                out["evals"][name] = v
         for name, expr in pixels:
             at = b.evaluate(expr)
             if not isinstance(at, list):

@@ -74,7 +74,7 @@ sys.path.insert(0, __import__("os").environ["SRCDIR"] + "/testsuite/e2e")
 import pprof_check as pc
 pprof, bid, main_line, ka_line = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 raw = pc.raw(pprof, "p.pb.gz")
-assert raw.types == ["cpu", "samples", "calls"], raw.types
+assert raw.types == ["samples", "calls", "cpu"], raw.types
 assert len(raw.mappings) == 1 and bid in raw.mappings[0] and "views" in raw.mappings[0], raw.mappings
 locs = {l[0]: l for l in raw.locations.values()}
 assert locs["main"][1].endswith("views.c") and locs["main"][2] == main_line, locs["main"]

@@ -25,7 +25,7 @@ sys.path.insert(0, __import__("os").environ["SRCDIR"] + "/testsuite/e2e")
 import pprof_check as pc
 pprof = sys.argv[1]
 raw = pc.raw(pprof, "c.pb.gz")
-assert raw.types == ["cpu", "samples", "calls"], raw.types
+assert raw.types == ["samples", "calls", "cpu"], raw.types
 S, C = raw.index("samples"), raw.index("calls")
 got = collections.Counter()
 for vals, locs, labels in raw.samples:
