@@ -319,19 +319,33 @@
 		this.name = name;
 		this.parent = parent;
 		this.kids = [];
-		this.index = new Map();
-		this.self = [];
-		this.calls = [];
-		for (var s = 0; s < nsides; s++) { this.self.push(0); this.calls.push(0); }
+		this.index = null;      /* name -> kid, made with the second kid */
+		this.self = nsides === 1 ? [0] : [0, 0];
+		this.calls = nsides === 1 ? [0] : [0, 0];
 		this.depth = parent ? parent.depth + 1 : 0;
-		this.path = parent && parent.parent ? parent.path + ';' + name : name;
+		this._path = null;
 	}
+	/* "main;b;c", as the folded stacks and the path verdicts name it;
+	 * made when asked (150,000 frames of Lua need few of them) */
+	Object.defineProperty(Frame.prototype, 'path', { get: function () {
+		if (this._path === null)
+			this._path = this.parent && this.parent.parent ? this.parent.path + ';' + this.name
+								    : this.name;
+		return this._path;
+	} });
 	Frame.prototype.child = function (name, nsides) {
-		/* a Map: names such as "constructor" are functions too */
-		var k = this.index.get(name);
+		var k;
+		if (this.kids.length === 1 && !this.index && this.kids[0].name === name)
+			return this.kids[0];
+		if (this.kids.length >= 1 && !this.index) {
+			/* a Map: names such as "constructor" are functions too */
+			this.index = new Map();
+			this.index.set(this.kids[0].name, 0);
+		}
+		k = this.index ? this.index.get(name) : undefined;
 		if (k === undefined) {
 			k = this.kids.length;
-			this.index.set(name, k);
+			if (this.index) this.index.set(name, k);
 			this.kids.push(new Frame(name, this, nsides));
 		}
 		return this.kids[k];
@@ -568,6 +582,7 @@
 		var nsides = cpDocs.length;
 		var root = new Frame('all', null, nsides);
 		cpDocs.forEach(function (doc, s) { addFrames(root, doc, s, nsides); });
+		mark('paths');
 		totals(root, nsides);
 		var hz = kind === 'diff' ? [data.diff.base.hz, data.diff.second.hz] : [data.profile.hz];
 		var timed = root.inclSelf.some(function (v) { return v > 0; });
@@ -589,7 +604,7 @@
 			(kind === 'diff' ? ', for both runs.' : '.'));
 	}
 
-	mark('callpaths');
+	mark('icicle');
 
 	/* ------------------------------------------------------------------ */
 	/* Pictures: the call graph and the heat map                           */
