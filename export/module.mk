@@ -24,3 +24,7 @@ export/html_assets.c: $(HTML_ASSETS) $(srcdir)/scripts/embed
 	@$(srcdir)/scripts/embed $@ html_report_js $(srcdir)/export/html/report.js \
 	  html_report_css $(srcdir)/export/html/report.css
 CLEANFILES += export/html_assets.c
+
+UNIT_TESTS += testsuite/unit/test_pprof
+testsuite/unit/test_pprof: testsuite/unit/test_pprof.o export/pprof.o $(UTILS_OBJS)
+testsuite/unit/test_pprof: UNIT_LIBS += -lz

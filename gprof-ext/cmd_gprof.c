@@ -95,8 +95,7 @@ static int write_views(const struct egprof_opts *o, const struct profile *p,
 		error("out of memory");
 		goto out;
 	}
-	if (!o->force && upstream_check_gmon(p->binary, p->gmon_files, p->ngmon) < 0)
-		goto out;
+	/* (the gmon files' owner was checked with the graphs', cmd_gprof) */
 	if (filter_profile(&f, p, in) < 0 ||
 	    callpath_profile_model(o, p, &m, source, sizeof(source)) != 0)
 		goto out;
@@ -134,10 +133,12 @@ int cmd_gprof(struct egprof_opts *o)
 		profile_free(p);
 		return 1;
 	}
-	/* A graph of another program's profile would be drawn under this
-	 * one's names: refuse it (gmon_owner.h) before writing anything. */
+	/* A graph (or pprof profile, or report) of another program's profile
+	 * would be drawn under this one's names: refuse it (gmon_owner.h)
+	 * before writing anything. */
 	if ((o->gml_path || o->dot_path || o->graphml_path || o->svg_path || o->png_path ||
-	     o->pprof_path || o->html_path) && !o->force && upstream_check_gmon(p->binary, p->gmon_files, p->ngmon) < 0) {
+	     o->pprof_path || o->html_path) && !o->force &&
+	    upstream_check_gmon(p->binary, p->gmon_files, p->ngmon) < 0) {
 		profile_free(p);
 		return 1;
 	}

@@ -27,6 +27,8 @@ void xml_text(FILE *fp, const char *s, size_t max_chars)
 		case '>': fputs("&gt;", fp); break;
 		case '"': fputs("&quot;", fp); break;
 		case '\'': fputs("&#39;", fp); break;
+		/* in an attribute a parser turns a raw tab into a space */
+		case '\t': fputs("&#9;", fp); break;
 		default: fwrite(p, 1, n, fp);
 		}
 		p += n;

@@ -3,7 +3,8 @@
 /*
  * Text inside XML, SVG and HTML elements and attribute values: the name
  * made printable (utils/printable.h: other bytes as \xNN) and & < > " '
- * written as entities, so any symbol name is a valid, searchable string.
+ * and tab written as references (a tab in an attribute would be read back
+ * as a space), so any symbol name is a valid, searchable string.
  *
  *   fputs("<text>", fp); xml_text(fp, name, 0); fputs("</text>", fp);
  *

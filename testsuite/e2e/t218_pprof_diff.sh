@@ -42,8 +42,10 @@ for f in d["functions"]:
     assert abs(abs(r.flat_pct) - 100 * abs(f["self_diff"]) / base_total) <= 0.011, (f["name"], r)
     changed += 1
 assert changed >= 3, changed
-# one side only: new_norm's time is all added, old_norm's all gone
-assert top["new_norm"].flat > 0 and top["old_norm"].flat < 0, (top["new_norm"], top["old_norm"])
+# one side only: old_norm's time is all gone (20 calls of a million
+# iterations: some 20 samples); new_norm's, when sampled, all added
+assert top["old_norm"].flat < 0, top["old_norm"]
+assert "new_norm" not in top or top["new_norm"].flat > 0, top["new_norm"]
 # -diff_base of the two sides written alone: the same table
 alone = pc.top(pprof, "b.pb.gz", "-unit=s", "-diff_base=a.pb.gz")
 assert {n: (r.flat, r.flat_pct) for n, r in alone.items()} == \
