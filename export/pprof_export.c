@@ -182,9 +182,9 @@ static void comment_source(struct pprof *pp, const struct profile *p, const char
 {
 	char buf[4200];
 
-	snprintf(buf, sizeof(buf), "egprof %s: %s of %s%s%s", EGPROF_VERSION, what,
-		 p->binary ? p->binary : "?", p->ngmon ? ", " : "",
-		 p->ngmon ? p->gmon_files[0] : "");
+	snprintf(buf, sizeof(buf), "egprof %s: %s%s%s: %s", EGPROF_VERSION,
+		 p->binary ? p->binary : "?", p->ngmon ? " " : "",
+		 p->ngmon ? p->gmon_files[0] : "", what);
 	pprof_comment(pp, buf);
 }
 
