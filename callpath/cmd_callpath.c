@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "callpath/buildid.h"
 #include "callpath/arcs.h"
@@ -22,6 +23,7 @@
 #include "diff/profile.h"
 #include "gprof-ext/options.h"
 #include "export/callpath_export.h"
+#include "filter/filter.h"
 #include "gprof-ext/upstream.h"
 #include "utils/error.h"
 #include "utils/banned.h"
@@ -103,7 +105,7 @@ int callpath_cmd_gprof(const struct egprof_opts *o, const struct profile *p)
 {
 	struct callpath_symopts so = { 0, 0, upstream_addr_to_line };
 	struct sidecar *sc = NULL;
-	struct callpath_model *m = NULL;
+	struct callpath_model *m = NULL, *fm = NULL;
 	struct folded *ft = NULL, *fc = NULL;
 	char source[4200];
 	int ret = 1;
@@ -119,8 +121,18 @@ int callpath_cmd_gprof(const struct egprof_opts *o, const struct profile *p)
 		goto out;
 	if (o->folded_path && check_samples(m, source, o->folded_path) < 0)
 		goto out;
+	/* folded stacks and JSON show what --focus/--root/--depth/--exclude
+	 * keep (filter/filter.h); the text report is gprof's, all of it */
+	{
+		struct filter_opts f = filter_opts_of(o);
+
+		if (filter_active(&f) && (o->folded_path || o->folded_calls_path ||
+					  (o->callpath && o->format != TABLE_TEXT)) &&
+		    filter_callpath(&f, m, &fm) < 0)
+			goto out;
+	}
 	if (o->callpath && o->format != TABLE_TEXT) {
-		if (callpath_export(stdout, (enum table_format)o->format, m, source) < 0)
+		if (callpath_export(stdout, (enum table_format)o->format, fm ? fm : m, source) < 0)
 			goto out;
 	} else if (o->callpath) {
 		fflush(stdout);
@@ -129,8 +141,8 @@ int callpath_cmd_gprof(const struct egprof_opts *o, const struct profile *p)
 		fflush(stdout);
 	}
 	/* both built before either is written: all outputs or none */
-	if ((o->folded_path && folded_build(m, FOLDED_SAMPLES, &ft) < 0) ||
-	    (o->folded_calls_path && folded_build(m, FOLDED_CALLS, &fc) < 0))
+	if ((o->folded_path && folded_build(fm ? fm : m, FOLDED_SAMPLES, &ft) < 0) ||
+	    (o->folded_calls_path && folded_build(fm ? fm : m, FOLDED_CALLS, &fc) < 0))
 		goto out;
 	if ((ft && folded_save(o->outs, o->folded_path, ft) < 0) ||
 	    (fc && folded_save(o->outs, o->folded_calls_path, fc) < 0))
@@ -139,6 +151,7 @@ int callpath_cmd_gprof(const struct egprof_opts *o, const struct profile *p)
 out:
 	folded_free(ft);
 	folded_free(fc);
+	callpath_model_free(fm);
 	callpath_model_free(m);
 	sidecar_free(sc);
 	return ret;
@@ -205,11 +218,25 @@ out:
 	return ret;
 }
 
+/* A model's paths by calls (as gprof counts recursion) and by time. */
+static int side_paths_of(const struct callpath_model *m, struct side_paths *sp)
+{
+	sp->hz = m->hz;
+	if (folded_build(m, FOLDED_CALLS_GPROF, &sp->calls) < 0)
+		return -1;
+	if ((m->sampling & SIDECAR_SAMPLING_SELF) &&
+	    folded_build(m, FOLDED_SAMPLES, &sp->time) < 0)
+		return -1;
+	return 0;
+}
+
 int callpath_cmd_diff(const struct egprof_opts *o, const struct callpath_side *a,
 		      const struct callpath_side *b)
 {
 	struct side_paths sa = { NULL, NULL, 0 }, sb = { NULL, NULL, 0 };
-	struct pathdiff *d = NULL, *dt = NULL;
+	struct side_paths fa = { NULL, NULL, 0 }, fb = { NULL, NULL, 0 };
+	struct pathdiff *d = NULL, *dt = NULL, *fd = NULL, *fdt = NULL;
+	struct filter_opts f = filter_opts_of(o);
 	const char *la = a->label ? a->label : "A", *lb = b->label ? b->label : "B";
 	int ret = 1;
 
@@ -245,11 +272,31 @@ int callpath_cmd_diff(const struct egprof_opts *o, const struct callpath_side *a
 			goto out;
 		fflush(stdout);
 	}
-	if ((o->folded_path && folded_save_diff(o->outs, o->folded_path, dt) < 0) ||
-	    (o->folded_calls_path && folded_save_diff(o->outs, o->folded_calls_path, d) < 0))
+	/* the files show what --focus/--root/--depth/--exclude keep */
+	if ((o->folded_path || o->folded_calls_path) && filter_active(&f)) {
+		struct callpath_model *m[2] = { NULL, NULL };
+
+		if (callpath_diff_models(o, a, b, m) != 0)
+			goto out;
+		ret = side_paths_of(m[0], &fa) < 0 || side_paths_of(m[1], &fb) < 0 ||
+		      pathdiff_compute(fa.calls, fb.calls, &fd) < 0 ||
+		      (fa.time && fb.time && pathdiff_compute(fa.time, fb.time, &fdt) < 0);
+		callpath_model_free(m[0]);
+		callpath_model_free(m[1]);
+		if (ret)
+			goto out;
+		ret = 1;
+	}
+	if ((o->folded_path && folded_save_diff(o->outs, o->folded_path, fdt ? fdt : dt) < 0) ||
+	    (o->folded_calls_path &&
+	     folded_save_diff(o->outs, o->folded_calls_path, fd ? fd : d) < 0))
 		goto out;
 	ret = 0;
 out:
+	pathdiff_free(fd);
+	pathdiff_free(fdt);
+	side_paths_release(&fa);
+	side_paths_release(&fb);
 	pathdiff_free(d);
 	pathdiff_free(dt);
 	side_paths_release(&sa);
@@ -355,7 +402,8 @@ int callpath_graph_times_load(const struct egprof_opts *o,
 	memset(t, 0, sizeof(*t));
 	t->gm.arc_seconds = graph_arc_seconds;
 	t->gm.ctx = t;
-	if (!o->gml_path && !o->dot_path && !o->graphml_path)
+	if (!o->gml_path && !o->dot_path && !o->graphml_path && !o->svg_path && !o->png_path &&
+	    !o->html_path)
 		return 0;
 	for (int i = 0; i < nsides && i < 2; i++) {
 		struct callpath_model *m = NULL;
@@ -396,4 +444,57 @@ void callpath_graph_times_release(struct callpath_graph_times *t)
 	callpath_arcs_free(t->arcs[0]);
 	callpath_arcs_free(t->arcs[1]);
 	t->arcs[0] = t->arcs[1] = NULL;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Models for the other outputs (pprof, HTML)                                */
+
+int callpath_profile_model(const struct egprof_opts *o, const struct profile *p,
+			   struct callpath_model **out, char *source, size_t source_len)
+{
+	struct callpath_symopts so = { 0, 0, NULL };	/* names only */
+	struct filter_opts f = filter_opts_of(o);
+	struct callpath_model *m = NULL;
+	struct sidecar *sc = NULL;
+	size_t missing;
+	int ret = 1;
+
+	*out = NULL;
+	/* no sidecar beside every gmon file: gmon.out alone */
+	for (missing = 0; !o->callpath_file && missing < p->ngmon; missing++) {
+		char name[4096];
+
+		if (sidecar_name_for(p->gmon_files[missing], name, sizeof(name)) < 0 ||
+		    access(name, F_OK) != 0)
+			return 0;
+	}
+	/* read as --callpath reads it, named as it names it */
+	if (load_sidecar(o->callpath_file, p->gmon_files, p->ngmon, &sc, source, source_len) < 0)
+		return 1;
+	if (model_of(sc, source, p, &so, &m) == 0 && filter_callpath(&f, m, out) == 0)
+		ret = 0;
+	callpath_model_free(m);
+	sidecar_free(sc);
+	return ret;
+}
+
+int callpath_diff_models(const struct egprof_opts *o, const struct callpath_side *a,
+			 const struct callpath_side *b, struct callpath_model *out[2])
+{
+	struct filter_opts f = filter_opts_of(o);
+	struct callpath_model *m[2] = { NULL, NULL };
+	int ret = 1;
+
+	out[0] = out[1] = NULL;
+	if (side_model(a, &m[0]) < 0 || (m[0] && side_model(b, &m[1]) < 0))
+		goto done;
+	ret = 0;
+	if (m[0] && m[1] &&
+	    filter_callpath_pair(&f, (const struct callpath_model *const[2]){ m[0], m[1] },
+				 out) < 0)
+		ret = 1;
+done:
+	side_model_release(a, m[0]);
+	side_model_release(b, m[1]);
+	return ret;
 }

@@ -74,4 +74,21 @@ int callpath_graph_times_load(const struct egprof_opts *o,
 			      struct callpath_graph_times *t);
 void callpath_graph_times_release(struct callpath_graph_times *t);
 
+/*
+ * The call paths the other outputs (--pprof, --html) draw, filtered by
+ * --focus/--root/--depth/--exclude (filter/filter.h): for a single
+ * profile, --callpath=FILE or the sidecars beside every gmon file; for a
+ * diff, both sides' (out[0] and out[1] both NULL unless both sides have
+ * sidecars).  A profile without sidecars gives NULL (gmon.out alone).
+ * The caller frees each model with callpath_model_free().  0, or 1 after
+ * reporting an error (a sidecar that cannot be read or belongs to another
+ * run or binary, a --focus function with no path).
+ */
+struct callpath_model;
+/* source: where the sidecar(s) came from, as --callpath names them */
+int callpath_profile_model(const struct egprof_opts *o, const struct profile *p,
+			   struct callpath_model **out, char *source, size_t source_len);
+int callpath_diff_models(const struct egprof_opts *o, const struct callpath_side *a,
+			 const struct callpath_side *b, struct callpath_model *out[2]);
+
 #endif

@@ -15,6 +15,7 @@
  * PIE works); without it addresses are printed raw.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <inttypes.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -237,15 +238,37 @@ static int print_nodes(FILE *out, const struct sidecar *sc,
 	return 0;
 }
 
+static const char usage_text[] =
+	"usage: cpdump [-f] [-H] [-t] [-s NMFILE] FILE...\n"
+	"prints call-path sidecars (FILE.callpath, written by libcallpath) raw;\n"
+	"several files are summed.  The report is gprof --callpath.\n"
+	"  -f         folded paths (\"a;b;c COUNT\") instead of the tree\n"
+	"  -H         the header only\n"
+	"  -t         each node's time samples (with -f: folded paths of samples)\n"
+	"  -s NMFILE  name addresses with `nm -n` output of the executable\n"
+	"  --help     this text;  --version  the version\n"
+	"See cpdump(1) and doc/sidecar-format.md.\n";
+
 int main(int argc, char **argv)
 {
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
 	struct symtab st = { 0 };
 	struct sidecar *total = NULL;
 	int folded = 0, header_only = 0, samples = 0, opt, ret = 1;
 	char err[4096];
 
-	while ((opt = getopt(argc, argv, "fHts:")) != -1) {
+	while ((opt = getopt_long(argc, argv, "fHts:", longopts, NULL)) != -1) {
 		switch (opt) {
+		case 'h':
+			fputs(usage_text, stdout);
+			return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
+		case 'V':
+			printf("cpdump (egprof) %s\n", EGPROF_VERSION);
+			return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
 		case 't':
 			samples = 1;
 			break;
@@ -260,7 +283,7 @@ int main(int argc, char **argv)
 				goto out;
 			break;
 		default:
-			fprintf(stderr, "usage: cpdump [-f] [-H] [-t] [-s NMFILE] FILE...\n");
+			fprintf(stderr, "usage: cpdump [-f] [-H] [-t] [-s NMFILE] FILE... (--help)\n");
 			goto out;
 		}
 	}

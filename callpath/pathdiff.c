@@ -220,6 +220,17 @@ static double per_second(uint64_t samples, double hz)
 	return hz > 0 ? (double)samples / hz : 0.0;
 }
 
+int pathdiff_time_within_noise(const struct pathdiff_row *r,
+			       const struct pathdiff_time_opts *t)
+{
+	/* each side's count is Poisson: its variance in seconds is n/hz^2 */
+	double sigma = sqrt((t->hz_a > 0 ? (double)r->a / (t->hz_a * t->hz_a) : 0) +
+			    (t->hz_b > 0 ? (double)r->b / (t->hz_b * t->hz_b) : 0));
+
+	return fabs(per_second(r->b, t->hz_b) - per_second(r->a, t->hz_a)) <=
+	       t->noise_sigmas * sigma;
+}
+
 int pathdiff_print_time(FILE *out, const struct pathdiff *d, const char *label_a,
 			const char *label_b, const struct pathdiff_time_opts *t)
 {
@@ -230,18 +241,15 @@ int pathdiff_print_time(FILE *out, const struct pathdiff *d, const char *label_a
 		return error("out of memory while printing call-path changes");
 	for (size_t i = 0; i < d->nr; i++) {
 		const struct pathdiff_row *r = &d->rows[i];
-		double sa, sb, sigma;
+		double sa, sb;
 
 		if (r->a == r->b)
 			continue;
 		sa = per_second(r->a, t->hz_a);
 		sb = per_second(r->b, t->hz_b);
-		/* each side's count is Poisson: its variance in seconds is n/hz^2 */
-		sigma = sqrt((t->hz_a > 0 ? (double)r->a / (t->hz_a * t->hz_a) : 0) +
-			     (t->hz_b > 0 ? (double)r->b / (t->hz_b * t->hz_b) : 0));
 		rows[n].r = r;
 		rows[n].change = sb - sa;
-		rows[n].noise = fabs(sb - sa) <= t->noise_sigmas * sigma;
+		rows[n].noise = pathdiff_time_within_noise(r, t);
 		n++;
 	}
 	qsort(rows, n, sizeof(*rows), cmp_time_rows);

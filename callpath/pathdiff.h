@@ -62,6 +62,15 @@ struct pathdiff_time_opts {
 };
 
 /*
+ * Whether a row's change of self time is within the sampling noise: each
+ * side's count is Poisson, so |B - A| in seconds within noise_sigmas
+ * standard deviations of the difference.  The time table's '~', and the
+ * colour of the HTML report's differential flame graph.
+ */
+int pathdiff_time_within_noise(const struct pathdiff_row *r,
+			       const struct pathdiff_time_opts *t);
+
+/*
  * The time table, for a pathdiff of sample counts (folded stacks of
  * FOLDED_SAMPLES): every path whose self time changed, largest change in
  * seconds first, each marked '~' when within the sampling noise.  0 or -1

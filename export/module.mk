@@ -6,3 +6,25 @@ EGPROF_OBJS += $(EXPORT_OBJS)
 
 UNIT_TESTS += testsuite/unit/test_table
 testsuite/unit/test_table: testsuite/unit/test_table.o export/table.o $(UTILS_OBJS)
+
+# --pprof: profile.proto written by a small encoder of ours, gzipped with
+# zlib (which BFD links already); read back by pprof itself in the tests.
+EXPORT_OBJS += export/pprof.o export/pprof_export.o
+
+# --html: the page (html.c), its data from the exporters (html_views.c), and
+# its script and style, kept as source files in export/html/ and embedded
+# at build time as C strings (scripts/embed) so the page needs no file of
+# its own beside it.
+EXPORT_OBJS += export/profile_export.o export/html.o export/html_views.o export/html_rank.o \
+	export/html_assets.o
+HTML_ASSETS = $(srcdir)/export/html/report.js $(srcdir)/export/html/report.css
+export/html_assets.c: $(HTML_ASSETS) $(srcdir)/scripts/embed
+	@mkdir -p $(@D)
+	@echo "  EMBED    $@"
+	@$(srcdir)/scripts/embed $@ html_report_js $(srcdir)/export/html/report.js \
+	  html_report_css $(srcdir)/export/html/report.css
+CLEANFILES += export/html_assets.c
+
+UNIT_TESTS += testsuite/unit/test_pprof
+testsuite/unit/test_pprof: testsuite/unit/test_pprof.o export/pprof.o $(UTILS_OBJS)
+testsuite/unit/test_pprof: UNIT_LIBS += -lz

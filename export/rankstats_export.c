@@ -5,12 +5,14 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include "export/rankstats_export.h"
+#include "utils/error.h"
 #include "utils/banned.h"
 
 struct ctx {
 	struct table_array a;   /* first: table_get_field reads it */
 	const struct rankstats *rs;
 	char *const *files;
+	const char *imbalanced; /* per function: the summary calls it imbalanced */
 };
 
 #define FN(f) offsetof(struct rankstats_fn, f)
@@ -55,6 +57,18 @@ static int get_imbalance(const void *c, size_t row, const struct table_column *c
 	return 1;
 }
 
+/* The summary's verdict (rankstats_imbalanced(): the slowest rank's
+ * excess is beyond its sampling noise). */
+static int get_imbalanced(const void *c, size_t row, const struct table_column *col,
+			  union table_value *v)
+{
+	const struct ctx *x = c;
+
+	(void)col;
+	v->b = x->imbalanced && x->imbalanced[row];
+	return 1;
+}
+
 static const struct table_column fn_cols[] = {
 	{ "name", TCOL_STR, table_get_field, FN(name) },
 	{ "file", TCOL_STR, table_get_field, FN(file) },
@@ -74,6 +88,7 @@ static const struct table_column fn_cols[] = {
 	{ "calls_max_rank", TCOL_STR, get_rank_tag, FN(calls_max_rank) },
 	{ "ran_on", TCOL_SIZE, table_get_field, FN(nran) },
 	{ "only_rank", TCOL_STR, get_only_rank, 0 },
+	{ "imbalanced", TCOL_BOOL, get_imbalanced, 0 },
 };
 
 static int get_file(const void *c, size_t row, const struct table_column *col,
@@ -123,9 +138,20 @@ int rankstats_export(FILE *fp, enum table_format fmt, const struct rankstats *rs
 		     const char *title, char *const *files)
 {
 	struct table_doc doc;
-	struct ctx fc = { { rs->fns, sizeof(*rs->fns), NULL }, rs, files };
-	struct ctx rc = { { rs->ranks, sizeof(*rs->ranks), NULL }, rs, files };
+	struct ctx fc = { { rs->fns, sizeof(*rs->fns), NULL }, rs, files, NULL };
+	struct ctx rc = { { rs->ranks, sizeof(*rs->ranks), NULL }, rs, files, NULL };
+	char *imb = calloc(rs->nfns + 1, 1);
+	size_t *idx = NULL, n = 0, i;
+	int ret = -1;
 
+	if (!imb || rankstats_imbalanced(rs, &idx, &n) < 0) {
+		free(imb);
+		return error("out of memory");
+	}
+	for (i = 0; i < n; i++)
+		imb[idx[i]] = 1;
+	free(idx);
+	fc.imbalanced = imb;
 	table_begin(&doc, fp, fmt, "egprof-rank-stats", RANKSTATS_EXPORT_VERSION);
 	table_field_str(&doc, "title", title);
 	table_field_u64(&doc, "rank_count", rs->nranks);
@@ -133,9 +159,12 @@ int rankstats_export(FILE *fp, enum table_format fmt, const struct rankstats *rs
 	if (table_csv_columns(&doc, fn_cols, NCOLS(fn_cols)) < 0 ||
 	    table_csv_columns(&doc, rank_cols, NCOLS(rank_cols)) < 0) {
 		table_end(&doc);
-		return -1;
+		goto out;
 	}
 	table_write(&doc, "functions", fn_cols, NCOLS(fn_cols), rs->nfns, &fc);
 	table_write(&doc, "ranks", rank_cols, NCOLS(rank_cols), rs->nranks, &rc);
-	return table_end(&doc);
+	ret = table_end(&doc);
+out:
+	free(imb);
+	return ret;
 }

@@ -38,6 +38,11 @@ static size_t utf8_len(const unsigned char *s)
 /* A JSON string; bytes that are not UTF-8 stand for Latin-1 characters. */
 static void json_str(FILE *fp, const char *str)
 {
+	table_json_string(fp, str);
+}
+
+void table_json_string(FILE *fp, const char *str)
+{
 	const unsigned char *s = (const unsigned char *)str;
 
 	fputc('"', fp);

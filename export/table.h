@@ -88,6 +88,10 @@ void table_write(struct table_doc *d, const char *table, const struct table_colu
 /* Close the document, flush; 0 or -1 (reported) on a write error. */
 int table_end(struct table_doc *d);
 
+/* A JSON string, escaped as every document's strings are (bytes that are
+ * not UTF-8 stand for Latin-1 characters): for writers of other JSON. */
+void table_json_string(FILE *fp, const char *s);
+
 /* The common getter: ctx is a struct table_array; the value is at byte
  * offset col->arg of element `row`, of col->type. */
 struct table_array {

@@ -62,6 +62,10 @@ struct graph_opts {
 	const char *graphml_path; /* NULL: no GraphML */
 	const char *svg_path;     /* NULL: no SVG (gml/graph_render.h) */
 	const char *png_path;     /* NULL: no PNG */
+	char **svg_text;          /* also draw the graph as SVG into *svg_text
+				     (malloc'd, the caller's), for the HTML
+				     report; left NULL when the graph is too
+				     big to lay out (not an error) */
 	double node_thres;        /* percent of node_total; 0 keeps every node */
 	double edge_thres;        /* percent of edge_total; 0 keeps every edge */
 	int no_node_size;         /* every node the same (readable) size */
@@ -70,6 +74,9 @@ struct graph_opts {
 	const char *root;         /* keep this function and its callees */
 	int depth;                /* calls away from focus/root (or from the
 				     uncalled functions); < 0: no limit */
+	const char *const *exclude; /* drop these functions and their
+				       subtrees (filter/filter.h) */
+	size_t nexclude;
 	struct outset *outs;      /* the command's outputs (utils/outfile.h),
 				   * committed together; NULL: each at once */
 	const char *side_label[2]; /* diff: each side as the text header names

@@ -4,7 +4,7 @@
  * Glue between the front end's options (gprof-ext/options.h) and the graph
  * exports, so a command exports graphs in one line:
  *
- *   if (graph_export_diff_cli(o, &d, NULL) < 0) status = 1;
+ *   if (graph_export_diff_cli(o, &d, NULL, NULL, NULL) < 0) status = 1;
  *
  * The gml/ modules themselves take only struct graph_opts.
  */
@@ -25,17 +25,21 @@ static inline void graph_opts_from_cli(struct graph_opts *g, const struct egprof
 	g->focus = o->focus;
 	g->root = o->root;
 	g->depth = o->depth;
+	g->exclude = o->exclude;
+	g->nexclude = o->nexclude;
 }
 
-/* ms: the time measured per arc (call-path sidecars), or NULL. */
+/* ms: the time measured per arc (call-path sidecars), or NULL; svg_text:
+ * where the HTML report's drawing of the graph goes, or NULL. */
 static inline int graph_export_profile_cli(const struct egprof_opts *o,
 					   const struct profile *p,
-					   const struct graph_measured *ms)
+					   const struct graph_measured *ms, char **svg_text)
 {
 	struct graph_opts g = GRAPH_OPTS_INIT;
 
 	graph_opts_from_cli(&g, o);
 	g.measured = ms;
+	g.svg_text = svg_text;
 	return graph_export_profile(&g, p);
 }
 
@@ -43,11 +47,12 @@ static inline int graph_export_profile_cli(const struct egprof_opts *o,
  * time measured per arc (call-path sidecars), or NULL. */
 static inline int graph_export_diff_cli(const struct egprof_opts *o, const struct diff *d,
 					const char *const side_label[2],
-					const struct graph_measured *ms)
+					const struct graph_measured *ms, char **svg_text)
 {
 	struct graph_opts g = GRAPH_OPTS_INIT;
 
 	graph_opts_from_cli(&g, o);
+	g.svg_text = svg_text;
 	g.side_label[0] = side_label ? side_label[0] : NULL;
 	g.side_label[1] = side_label ? side_label[1] : NULL;
 	g.measured = ms;

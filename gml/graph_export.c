@@ -21,7 +21,7 @@ int graph_export(const struct graph *g, const struct graph_opts *opts)
 			error_program(), g->pruned_nodes, opts->node_thres,
 			g->pruned_edges, opts->edge_thres,
 			opts->focus || opts->root || opts->depth >= 0 ? " or outside "
-			"--focus/--root/--depth" : "", g->nnodes, g->nedges);
+			"--focus/--root/--depth" : opts->nexclude ? " or below --exclude" : "", g->nnodes, g->nedges);
 	/* the first failure stops: the command fails and writes nothing
 	 * (its outputs are committed together, utils/outfile.h) */
 	if (opts->gml_path &&
@@ -34,13 +34,16 @@ int graph_export(const struct graph *g, const struct graph_opts *opts)
 	    graph_write_file(g, opts->outs, opts->graphml_path, graphml_write_fp) < 0)
 		return -1;
 	{
-		struct graph_picture pics[2];
+		struct graph_picture pics[3];
 		size_t n = 0;
 
 		if (opts->svg_path)
-			pics[n++] = (struct graph_picture){ opts->svg_path, "svg" };
+			pics[n++] = (struct graph_picture){ opts->svg_path, "svg", NULL };
 		if (opts->png_path)
-			pics[n++] = (struct graph_picture){ opts->png_path, "png" };
+			pics[n++] = (struct graph_picture){ opts->png_path, "png", NULL };
+		/* one layout and one graphviz context for all (graph_render.h) */
+		if (opts->svg_text)
+			pics[n++] = (struct graph_picture){ NULL, "svg", opts->svg_text };
 		if (graph_render(g, opts->outs, pics, n) < 0)
 			ret = -1;
 	}
@@ -50,7 +53,7 @@ int graph_export(const struct graph *g, const struct graph_opts *opts)
 static int wanted(const struct graph_opts *opts)
 {
 	return opts->gml_path || opts->dot_path || opts->graphml_path ||
-	       opts->svg_path || opts->png_path;
+	       opts->svg_path || opts->png_path || opts->svg_text;
 }
 
 int graph_export_profile(const struct graph_opts *opts, const struct profile *p)

@@ -46,6 +46,21 @@ static int render_one(GVC_t *gvc, Agraph_t *G, struct outset *outs,
 {
 	struct outfile one, *of = &one;
 
+	if (!pic->path) {
+		size_t len = 0;
+		FILE *fp = open_memstream(pic->mem, &len);
+		int bad;
+
+		if (!fp)
+			return error("out of memory drawing the graph");
+		bad = gvRender(gvc, G, pic->format, fp) != 0;
+		if (fclose(fp) != 0 || bad) {
+			free(*pic->mem);
+			*pic->mem = NULL;
+			return error("graphviz cannot draw the graph as %s", pic->format);
+		}
+		return 0;
+	}
 	/* with the command's other outputs, or at once (utils/outfile.h) */
 	if (outs ? outset_open(outs, &of, pic->path) < 0 : outfile_open(of, pic->path) < 0)
 		return -1;
@@ -74,23 +89,28 @@ int graph_render(const struct graph *g, struct outset *outs,
 	if (n == 0)
 		return 0;
 	if (g->nnodes > GRAPH_RENDER_MAX_NODES || g->nedges > GRAPH_RENDER_MAX_EDGES) {
+		ret = 0;
 		for (i = 0; i < n; i++)
-			error("%s: not drawn: %zu functions and %zu calls are too many "
-			      "to lay out quickly (at most %d and %d); raise "
-			      "--node-thres/--edge-thres or use --focus, --root or --depth",
-			      pics[i].path, g->nnodes, g->nedges, GRAPH_RENDER_MAX_NODES,
-			      GRAPH_RENDER_MAX_EDGES);
-		return -1;
+			if (pics[i].path) {
+				error("%s: not drawn: %zu functions and %zu calls are too many "
+				      "to lay out quickly (at most %d and %d); raise "
+				      "--node-thres/--edge-thres or use --focus, --root or --depth",
+				      pics[i].path, g->nnodes, g->nedges, GRAPH_RENDER_MAX_NODES,
+				      GRAPH_RENDER_MAX_EDGES);
+				ret = -1;
+			}
+		return ret;
 	}
 	if (!(text = dot_text(g)))
-		return error("%s: out of memory building the graph", pics[0].path);
+		return error("%s: out of memory building the graph",
+			     pics[0].path ? pics[0].path : "the report");
 	old_errf = agseterrf(graphviz_message);
 	if (!(gvc = gvContext()) || !(G = agmemread(text))) {
-		error("%s: graphviz cannot read the graph", pics[0].path);
+		error("%s: graphviz cannot read the graph", pics[0].path ? pics[0].path : "the report");
 		goto out;
 	}
 	if (gvLayout(gvc, G, "dot") != 0) {
-		error("%s: graphviz's dot layout failed", pics[0].path);
+		error("%s: graphviz's dot layout failed", pics[0].path ? pics[0].path : "the report");
 		goto out;
 	}
 	laid_out = 1;

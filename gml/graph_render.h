@@ -27,8 +27,11 @@
 #define GRAPH_RENDER_MAX_EDGES 3000
 
 struct graph_picture {
-	const char *path;
+	const char *path;   /* NULL: into *mem */
 	const char *format;
+	char **mem;         /* with path NULL: the picture, malloc'd (the HTML
+			       report's); a graph too big to lay out leaves
+			       it NULL without an error */
 };
 
 struct outset;

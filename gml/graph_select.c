@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gml/graph_select.h"
+#include "filter/filter.h"
 #include "utils/error.h"
 #include "utils/banned.h"
 
@@ -67,83 +68,41 @@ static int adjacency_build(struct adjacency *a, const struct graph *g)
 	return 0;
 }
 
-/*
- * Breadth first from the nodes with dist[] == 0 (queue[0..nq)), along
- * out-edges (down) or in-edges (up), up to max_depth calls (< 0: no
- * limit); reached nodes get their distance, others keep SIZE_MAX.
- */
-static void reach(const struct graph *g, const struct adjacency *a, int down,
-		  int max_depth, size_t *dist, size_t *queue, size_t nq)
+/* The graph's functions and calls as filter/filter.h sees them. */
+static const char *node_name(const void *ctx, size_t i)
 {
-	size_t head = 0;
+	const struct graph_node *n = &((const struct graph *)ctx)->nodes[i];
 
-	while (head < nq) {
-		size_t u = queue[head++];
-		const size_t *start = down ? a->ostart : a->istart;
-		const size_t *list = down ? a->out : a->in;
+	return n->kind == GNODE_FUNCTION ? n->name : NULL;
+}
 
-		if (max_depth >= 0 && dist[u] >= (size_t)max_depth)
-			continue;
-		for (size_t k = start[u]; k < start[u + 1]; k++) {
-			const struct graph_edge *e = &g->edges[list[k]];
-			size_t v = down ? e->to : e->from;
+static void call_edge(const void *ctx, size_t e, size_t *from, size_t *to)
+{
+	const struct graph_edge *ge = &((const struct graph *)ctx)->edges[e];
 
-			if (dist[v] == SIZE_MAX) {
-				dist[v] = dist[u] + 1;
-				queue[nq++] = v;
-			}
-		}
-	}
+	/* a cycle's member links carry no call: an edge onto itself, ignored */
+	*from = ge->from;
+	*to = ge->kind == GEDGE_CALL ? ge->to : ge->from;
 }
 
 /*
- * in[i]: node i stays after step 1 of graph_select.h.  is_focus[i]: it is
- * the function --focus/--root names.  -1 (reported) when that names none.
+ * in[i]: node i stays after step 1 of graph_select.h (the shared rules of
+ * filter/filter.h).  is_focus[i]: it is the function --focus/--root names.
+ * -1 (reported) when that names none.
  */
-static int select_region(const struct graph *g, const struct adjacency *a,
-			 const struct graph_opts *opts, char *in, char *is_focus)
+static int select_region(const struct graph *g, const struct graph_opts *opts, char *in,
+			 char *is_focus)
 {
-	const char *name = opts->focus ? opts->focus : opts->root;
-	size_t nn = g->nnodes, i, nq = 0;
-	size_t *down = malloc((nn ? nn : 1) * sizeof(size_t));
-	size_t *up = malloc((nn ? nn : 1) * sizeof(size_t));
-	size_t *queue = malloc((nn ? nn : 1) * sizeof(size_t));
-	int ret = -1;
+	struct filter_opts f = { opts->focus, opts->root, opts->depth, opts->exclude,
+				 opts->nexclude };
+	struct filter_graph fg = { g->nnodes, g->nedges, node_name, call_edge, g };
+	size_t i;
 
-	if (!down || !up || !queue) {
-		error("out of memory");
-		goto out;
-	}
-	for (i = 0; i < nn; i++) {
-		const struct graph_node *n = &g->nodes[i];
-		int start;
-
-		down[i] = up[i] = SIZE_MAX;
-		if (n->kind != GNODE_FUNCTION)
-			continue;
-		start = name ? !strcmp(n->name, name) : a->istart[i] == a->istart[i + 1];
-		is_focus[i] = name && start;
-		if (start) {
-			down[i] = up[i] = 0;
-			queue[nq++] = i;
-		}
-	}
-	if (name && nq == 0) {
-		error("--%s '%s': no such function in the call graph",
-		      opts->focus ? "focus" : "root", name);
-		goto out;
-	}
-	reach(g, a, 1, opts->depth, down, queue, nq);
-	if (opts->focus) {
-		nq = 0;
-		for (i = 0; i < nn; i++)
-			if (is_focus[i])
-				queue[nq++] = i;
-		reach(g, a, 0, opts->depth, up, queue, nq);
-	}
-	for (i = 0; i < nn; i++)
-		in[i] = g->nodes[i].kind == GNODE_LEGEND || down[i] != SIZE_MAX ||
-			(opts->focus && up[i] != SIZE_MAX);
+	if (filter_functions(&f, &fg, in, is_focus) < 0)
+		return -1;
+	for (i = 0; i < g->nnodes; i++)
+		if (g->nodes[i].kind == GNODE_LEGEND)
+			in[i] = 1;
 	/* A cycle's node stays with any of its members. */
 	for (i = 0; i < g->nedges; i++) {
 		const struct graph_edge *e = &g->edges[i];
@@ -151,12 +110,7 @@ static int select_region(const struct graph *g, const struct adjacency *a,
 		if (e->kind == GEDGE_MEMBER && in[e->to])
 			in[e->from] = 1;
 	}
-	ret = 0;
-out:
-	free(down);
-	free(up);
-	free(queue);
-	return ret;
+	return 0;
 }
 
 /* What a hot path follows: each call's time, or its change. */
@@ -241,8 +195,8 @@ int graph_select(struct graph *g, const struct graph_opts *opts)
 		error("out of memory");
 		goto out;
 	}
-	if (opts->focus || opts->root || opts->depth >= 0) {
-		if (select_region(g, &a, opts, in, is_focus) < 0)
+	if (opts->focus || opts->root || opts->depth >= 0 || opts->nexclude) {
+		if (select_region(g, opts, in, is_focus) < 0)
 			goto out;
 	} else {
 		memset(in, 1, nn);

@@ -23,6 +23,9 @@
 #include "diff/ranks.h"
 #include "gml/graph_cli.h"
 #include "export/diff_export.h"
+#include "export/pprof_export.h"
+#include "export/html_views.h"
+#include "filter/filter_models.h"
 #include "callpath/cmd_callpath.h"
 #include "callpath/report.h"
 #include "utils/error.h"
@@ -351,6 +354,54 @@ static void side_release(struct side *s)
 	free(s->label);
 }
 
+/*
+ * --pprof and --html of the diff: its entries, and both sides' call paths
+ * when both have sidecars, as far as --focus/--root/--depth/--exclude
+ * keep them.
+ */
+static int write_views(const struct egprof_opts *o, const struct diff *d,
+		       const struct callpath_side cs[2], const char *const label[2],
+		       const char *graph_svg)
+{
+	struct filter_opts f = filter_opts_of(o);
+	struct callpath_model *m[2] = { NULL, NULL };
+	struct pprof *pp = NULL;
+	char *in = malloc(d->nentries + 1), *filters = filter_describe(&f);
+	struct diff view;
+	int ret = -1, have_view = 0;
+
+	if (!in) {
+		error("out of memory");
+		goto out;
+	}
+	if (filter_diff_entries(&f, d, in) < 0 || callpath_diff_models(o, &cs[0], &cs[1], m) != 0)
+		goto out;
+	if (o->pprof_path &&
+	    (pprof_from_diff(d, in, (const struct callpath_model *const[2]){ m[0], m[1] }, &pp) < 0 ||
+	     pprof_save(o->outs, o->pprof_path, pp) < 0))
+		goto out;
+	if (o->html_path) {
+		/* the table is the view --format json prints */
+		if (filter_diff_view(&f, d, &view) < 0)
+			goto out;
+		have_view = 1;
+		if (html_diff(o->outs, o->html_path, &view, label, o->noise_sigmas,
+			      (const struct callpath_model *const[2]){ m[0], m[1] }, graph_svg,
+			      filters) < 0)
+			goto out;
+	}
+	ret = 0;
+out:
+	if (have_view)
+		filter_diff_view_release(&view);
+	free(filters);
+	pprof_free(pp);
+	callpath_model_free(m[0]);
+	callpath_model_free(m[1]);
+	free(in);
+	return ret;
+}
+
 int cmd_diff(struct egprof_opts *o)
 {
 	struct side sides[DIFF_NSIDES];
@@ -362,6 +413,7 @@ int cmd_diff(struct egprof_opts *o)
 	struct callpath_model *models[DIFF_NSIDES] = { NULL, NULL }; /* sidecars, read once */
 	size_t *flat_order = NULL; /* the flat table's rows, sorted once for it
 				      and its evidence */
+	char *graph_svg = NULL;    /* the call graph drawn for --html */
 	const char *argv0 = o->argv[0];
 
 	memset(sides, 0, sizeof(sides));
@@ -457,10 +509,19 @@ int cmd_diff(struct egprof_opts *o)
 	diff_assess(&d);
 
 	if (o->format != TABLE_TEXT) {
-		/* the results instead of the text, on stdout (doc/formats.md) */
-		if (diff_export(stdout, (enum table_format)o->format, &d,
-				(const char *const[2]){ sides[0].label, sides[1].label },
-				o->noise_sigmas) < 0)
+		/* the results instead of the text, on stdout (doc/formats.md),
+		 * as far as --focus/--root/--depth/--exclude keep them */
+		struct filter_opts f = filter_opts_of(o);
+		struct diff view;
+		int bad;
+
+		if (filter_diff_view(&f, &d, &view) < 0)
+			goto out;
+		bad = diff_export(stdout, (enum table_format)o->format, &view,
+				  (const char *const[2]){ sides[0].label, sides[1].label },
+				  o->noise_sigmas) < 0;
+		filter_diff_view_release(&view);
+		if (bad)
 			goto out;
 		goto exports;
 	}
@@ -496,7 +557,7 @@ exports:
 		int bad = callpath_graph_times_load(o, cs, 2, &gt) != 0 ||
 			  graph_export_diff_cli(o, &d, (const char *const[2]){ sides[0].label,
 									 sides[1].label },
-						&gt.gm) < 0;
+						&gt.gm, o->html_path ? &graph_svg : NULL) < 0;
 
 		callpath_graph_times_release(&gt);
 		if (bad)
@@ -507,6 +568,12 @@ exports:
 			      sides[0].nfiles, sides[0].label, &models[0] },
 			      &(struct callpath_side){ sides[1].sum[0], sides[1].files,
 			      sides[1].nfiles, sides[1].label, &models[1] }) != 0)
+		goto out;
+	if ((o->pprof_path || o->html_path) &&
+	    write_views(o, &d, (const struct callpath_side[2]){
+			{ sides[0].sum[0], sides[0].files, sides[0].nfiles, sides[0].label, &models[0] },
+			{ sides[1].sum[0], sides[1].files, sides[1].nfiles, sides[1].label, &models[1] } },
+			(const char *const[2]){ sides[0].label, sides[1].label }, graph_svg) < 0)
 		goto out;
 	status = 0;
 out:
@@ -528,6 +595,7 @@ out:
 		sides[s].sum_job = sides[s].each_job = NULL;
 	}
 	free(flat_order);
+	free(graph_svg);
 	if (have_diff)
 		diff_release(&d);
 	for (s = 0; s < DIFF_NSIDES; s++) {

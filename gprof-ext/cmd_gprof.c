@@ -16,6 +16,10 @@
 #include "gml/graph_cli.h"
 #include "callpath/cmd_callpath.h"
 #include "export/table.h"
+#include "export/pprof_export.h"
+#include "export/html_views.h"
+#include "filter/filter_models.h"
+#include "callpath/report.h"
 #include "utils/error.h"
 #include "utils/banned.h"
 
@@ -73,10 +77,49 @@ static int upstream_main_quiet(int argc, char **argv)
 	return status;
 }
 
+/*
+ * --pprof and --html: the profile, with its call paths when it has
+ * sidecars, as far as --focus/--root/--depth/--exclude keep it.
+ */
+static int write_views(const struct egprof_opts *o, const struct profile *p,
+		       const char *graph_svg)
+{
+	struct filter_opts f = filter_opts_of(o);
+	struct callpath_model *m = NULL;
+	struct pprof *pp = NULL;
+	char *in = malloc(p->nsyms + 1), *filters = filter_describe(&f);
+	char source[4200] = "";
+	int ret = -1;
+
+	if (!in) {
+		error("out of memory");
+		goto out;
+	}
+	/* (the gmon files' owner was checked with the graphs', cmd_gprof) */
+	if (filter_profile(&f, p, in) < 0 ||
+	    callpath_profile_model(o, p, &m, source, sizeof(source)) != 0)
+		goto out;
+	if (o->pprof_path &&
+	    ((m ? pprof_from_callpath(p, in, m, &pp) : pprof_from_profile(p, in, &pp)) < 0 ||
+	     pprof_save(o->outs, o->pprof_path, pp) < 0))
+		goto out;
+	if (o->html_path &&
+	    html_profile(o->outs, o->html_path, p, in, m, source, graph_svg, filters) < 0)
+		goto out;
+	ret = 0;
+out:
+	free(filters);
+	pprof_free(pp);
+	callpath_model_free(m);
+	free(in);
+	return ret;
+}
+
 int cmd_gprof(struct egprof_opts *o)
 {
 	struct profile *p = NULL;
 	struct callpath_graph_times gt;
+	char *graph_svg = NULL;
 	int status;
 
 	status = o->format != TABLE_TEXT ? upstream_main_quiet(o->argc, o->argv)
@@ -90,10 +133,12 @@ int cmd_gprof(struct egprof_opts *o)
 		profile_free(p);
 		return 1;
 	}
-	/* A graph of another program's profile would be drawn under this
-	 * one's names: refuse it (gmon_owner.h) before writing anything. */
-	if ((o->gml_path || o->dot_path || o->graphml_path || o->svg_path || o->png_path) &&
-	    !o->force && upstream_check_gmon(p->binary, p->gmon_files, p->ngmon) < 0) {
+	/* A graph (or pprof profile, or report) of another program's profile
+	 * would be drawn under this one's names: refuse it (gmon_owner.h)
+	 * before writing anything. */
+	if ((o->gml_path || o->dot_path || o->graphml_path || o->svg_path || o->png_path ||
+	     o->pprof_path || o->html_path) && !o->force &&
+	    upstream_check_gmon(p->binary, p->gmon_files, p->ngmon) < 0) {
 		profile_free(p);
 		return 1;
 	}
@@ -101,12 +146,15 @@ int cmd_gprof(struct egprof_opts *o)
 	 * graphs use the time measured per arc when there are sidecars. */
 	if (callpath_graph_times_load(o, &(struct callpath_side){ p, NULL, 0, NULL, NULL },
 				      1, &gt) != 0 ||
-	    graph_export_profile_cli(o, p, &gt.gm) < 0)
+	    graph_export_profile_cli(o, p, &gt.gm, o->html_path ? &graph_svg : NULL) < 0)
 		status = 1;
 	callpath_graph_times_release(&gt);
 	/* call paths: --callpath[=FILE], --folded FILE (callpath/cmd_callpath.h) */
 	if (callpath_cmd_gprof(o, p) != 0)
 		status = 1;
+	if (status == 0 && (o->pprof_path || o->html_path) && write_views(o, p, graph_svg) < 0)
+		status = 1;
+	free(graph_svg);
 	profile_free(p);
 	return status;
 }

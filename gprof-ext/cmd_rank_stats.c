@@ -16,6 +16,7 @@
 #include "ranks/rankstate.h"
 #include "ranks/rankstats.h"
 #include "export/rankstats_export.h"
+#include "export/html_views.h"
 #include "gprof-ext/cmdline.h"
 #include "gprof-ext/commands.h"
 #include "gprof-ext/operands.h"
@@ -71,11 +72,17 @@ static int check_ours(const struct egprof_opts *o)
 	const char *opt = o->extended ? "--extended" : o->gml_path ? "--gml" :
 			  o->dot_path ? "--dot" : o->graphml_path ? "--graphml" :
 			  o->callpath ? "--callpath" : o->folded_path ? "--folded" :
-			  o->folded_calls_path ? "--folded-calls" : NULL;
+			  o->folded_calls_path ? "--folded-calls" : o->pprof_path ? "--pprof" : NULL;
+	struct filter_opts f = filter_opts_of(o);
 
 	if (opt)
 		return error("option '%s' cannot be used with --rank-stats (it "
 			     "writes another report, of one profile or a diff)", opt);
+	if (filter_active(&f))
+		return error("option '%s' cannot be used with --rank-stats (rank "
+			     "statistics are per function, without a call graph)",
+			     o->focus ? "--focus" : o->root ? "--root" :
+			     o->depth >= 0 ? "--depth" : "--exclude");
 	return 0;
 }
 
@@ -235,6 +242,17 @@ int cmd_rank_stats(struct egprof_opts *o)
 	    rank_stats_heatmaps(st, &pass, o->outs, o->svg_path, o->png_path, title) < 0)
 		goto out;
 	ropts.files = sorted;
+	if (o->html_path) {
+		struct heatmap hm;
+		int bad;
+
+		if (rankstate_heatmap(st, &pass, &hm) < 0)
+			goto out;
+		bad = html_rankstats(o->outs, o->html_path, rs, title, sorted, &hm) < 0;
+		heatmap_release(&hm);
+		if (bad)
+			goto out;
+	}
 	if (o->format != TABLE_TEXT) {
 		status = rankstats_export(stdout, (enum table_format)o->format, rs, title,
 					  sorted) < 0 ? 1 : 0;

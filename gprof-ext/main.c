@@ -81,7 +81,7 @@ static int uses_extensions(const struct egprof_opts *o)
 {
 	return o->mode != MODE_GPROF || o->gml_path || o->dot_path ||
 	       o->graphml_path || o->svg_path || o->png_path || o->callpath || o->folded_path ||
-	       o->folded_calls_path;
+	       o->folded_calls_path || o->pprof_path || o->html_path;
 }
 
 /* `gprof --diff --help` asks for help as `gprof --help` does: upstream

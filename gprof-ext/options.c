@@ -37,6 +37,9 @@ enum option_id {
 	OPT_ROOT,
 	OPT_DEPTH,
 	OPT_FORMAT,
+	OPT_EXCLUDE,
+	OPT_PPROF,
+	OPT_HTML,
 };
 
 struct option_spec {
@@ -76,12 +79,16 @@ static const struct option_spec table[] = {
 	  "graphs: leave out calls that pass on under PCT% of the total time\n"
 	  "(diff: of the sum of |self differences|); default 0.1" },
 	{ OPT_FOCUS, "focus", ARG_REQUIRED, "FUNC",
-	  "graphs: only FUNC, its callers' chains to the roots and its callees" },
+	  "graphs, folded stacks, pprof, HTML, JSON: only FUNC, its callers'\n"
+	  "chains to the roots and its callees (the paths through FUNC)" },
 	{ OPT_ROOT, "root", ARG_REQUIRED, "FUNC",
-	  "graphs: only FUNC and its callees" },
+	  "the same outputs: only FUNC and its callees (paths from FUNC)" },
 	{ OPT_DEPTH, "depth", ARG_REQUIRED, "N",
-	  "graphs: only functions at most N calls from --focus/--root FUNC\n"
-	  "(or from the uncalled functions)" },
+	  "the same outputs: only functions at most N calls from\n"
+	  "--focus/--root FUNC (or from the uncalled functions)" },
+	{ OPT_EXCLUDE, "exclude", ARG_REQUIRED, "FUNC",
+	  "the same outputs: leave out FUNC and what is called only\n"
+	  "through it (its subtree); may be given several times" },
 	{ OPT_NO_NODE_SIZE, "no-node-size", ARG_NONE, NULL,
 	  "graphs: draw every function the same size" },
 	{ OPT_CALLPATH, "callpath", ARG_OPTIONAL, "FILE",
@@ -94,6 +101,12 @@ static const struct option_spec table[] = {
 	  "write call paths as folded stacks of call counts" },
 	{ OPT_RANK_STATS, "rank-stats", ARG_NONE, NULL,
 	  "APP FILES...|DIR: per-function statistics across MPI ranks" },
+	{ OPT_PPROF, "pprof", ARG_REQUIRED, "FILE",
+	  "write the profile (with --diff: the difference) as pprof's\n"
+	  "profile.proto, gzipped (pprof, speedscope, Perfetto)" },
+	{ OPT_HTML, "html", ARG_REQUIRED, "FILE",
+	  "write a self-contained HTML report (a profile, a --diff or\n"
+	  "--rank-stats): tables, flame graph, call graph, heat map" },
 	{ OPT_FORMAT, "format", ARG_REQUIRED, "FMT",
 	  "with --diff, --rank-stats or --callpath: print the results as\n"
 	  "json or csv on stdout instead of text (see doc/formats.md)" },
@@ -136,6 +149,9 @@ void options_release(struct egprof_opts *o)
 {
 	free(o->argv);
 	o->argv = NULL;
+	free(o->exclude);
+	o->exclude = NULL;
+	o->nexclude = 0;
 }
 
 static int parse_number(const char *opt, const char *arg, double lo, double hi, double *out)
@@ -231,6 +247,21 @@ static int apply(struct egprof_opts *o, const struct option_spec *s, const char 
 		if (v != (int)v)
 			return error("option '--depth' needs a whole number, not '%s'", arg);
 		o->depth = (int)v;
+		return 0;
+	case OPT_EXCLUDE: {
+		const char **n = realloc(o->exclude, (o->nexclude + 1) * sizeof(*n));
+
+		if (!n)
+			return error("out of memory");
+		o->exclude = n;
+		o->exclude[o->nexclude++] = arg;
+		return 0;
+	}
+	case OPT_PPROF:
+		o->pprof_path = arg;
+		return 0;
+	case OPT_HTML:
+		o->html_path = arg;
 		return 0;
 	case OPT_FORMAT:
 		if ((o->format = table_format_parse(arg)) < 0)

@@ -12,6 +12,7 @@
  *   options_release(&o);
  */
 #include <stdio.h>
+#include "filter/filter.h"
 
 struct outset;
 
@@ -35,6 +36,11 @@ struct egprof_opts {
 	const char *focus;         /* --focus FUNC */
 	const char *root;          /* --root FUNC */
 	int depth;                 /* --depth N, -1 when not given */
+	const char **exclude;      /* --exclude FUNC, each time given (owned
+				      array of pointers into argv) */
+	size_t nexclude;
+	const char *pprof_path;    /* --pprof FILE: profile.proto, gzipped */
+	const char *html_path;     /* --html FILE: the self-contained report */
 	int format;                /* --format: enum table_format (export/table.h) */
 	int callpath;              /* --callpath[=FILE] */
 	const char *callpath_file; /* explicit sidecar, else GMON.callpath */
@@ -53,6 +59,14 @@ struct egprof_opts {
 	int argc;
 	char **argv;
 };
+
+/* The filter options (filter/filter.h) of the command line. */
+static inline struct filter_opts filter_opts_of(const struct egprof_opts *o)
+{
+	struct filter_opts f = { o->focus, o->root, o->depth, o->exclude, o->nexclude };
+
+	return f;
+}
 
 void options_init(struct egprof_opts *o);
 int options_parse(struct egprof_opts *o, int argc, char **argv);

@@ -95,7 +95,9 @@ int plan_outputs(const struct egprof_opts *o, struct outset *set)
 	    (o->folded_calls_path &&
 	     outset_output(set, o->folded_calls_path, "--folded-calls") < 0) ||
 	    (o->svg_path && outset_output(set, o->svg_path, "--svg") < 0) ||
-	    (o->png_path && outset_output(set, o->png_path, "--png") < 0))
+	    (o->png_path && outset_output(set, o->png_path, "--png") < 0) ||
+	    (o->pprof_path && outset_output(set, o->pprof_path, "--pprof") < 0) ||
+	    (o->html_path && outset_output(set, o->html_path, "--html") < 0))
 		goto out;
 	if (sum && o->mode == MODE_GPROF &&
 	    (outset_output_rereads(set, "gmon.sum", "-s") < 0 ||

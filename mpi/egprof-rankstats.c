@@ -32,7 +32,9 @@
 #include "gprof-ext/input_check.h"
 #include "gprof-ext/operands.h"
 #include "gprof-ext/rank_stats.h"
+#include "ranks/heatmap.h"
 #include "ranks/rankpaths.h"
+#include "export/html_views.h"
 #include "ranks/rankstate.h"
 #include "ranks/rankstats.h"
 #include "utils/error.h"
@@ -271,13 +273,17 @@ static int parse_list(char *blob, size_t len, struct job_list *jl)
 	return 0;
 }
 
+static const char usage_text[] =
+	"usage: mpirun -np P egprof-rankstats [--jobs N] [--svg FILE] [--png FILE]\n"
+	"           [--html FILE] [gprof options] APP FILES...|DIR\n"
+	"prints gprof --rank-stats's report, read by P processes; --svg/--png draw\n"
+	"the heat map, --html writes the report as one HTML file.  See\n"
+	"egprof-rankstats(1).\n";
+
 static int usage(const struct mpi_ctx *m)
 {
 	if (m->rank == 0)
-		fprintf(stderr, "usage: mpirun -np P egprof-rankstats [--jobs N] [--svg FILE] [--png FILE]\n"
-			"           [gprof options] "
-			"APP FILES...|DIR\n"
-			"prints gprof --rank-stats's report, read by P processes\n");
+		fputs(usage_text, stderr);
 	return 2;
 }
 
@@ -308,8 +314,24 @@ out:
 	return r;
 }
 
+/* --html: the report as gprof --rank-stats --html writes it */
+static int write_html(const struct rankstate *global, const struct rankpass *pass,
+		      const struct rankstats *rs, const struct job_list *jl, const char *html)
+{
+	struct heatmap hm;
+	int ret;
+
+	if (!html)
+		return 0;
+	if (rankstate_heatmap(global, pass, &hm) < 0)
+		return -1;
+	ret = html_rankstats(NULL, html, rs, jl->title, jl->files, &hm);
+	heatmap_release(&hm);
+	return ret;
+}
+
 static int run(const struct mpi_ctx *m, int argc, char **argv, int jobs, const char *svg,
-	       const char *png)
+	       const char *png, const char *html)
 {
 	static const struct tree_ops state_ops = { state_pack, state_merge_packed };
 	static const struct tree_ops pass_ops = { pass_pack, pass_merge_packed };
@@ -370,7 +392,8 @@ static int run(const struct mpi_ctx *m, int argc, char **argv, int jobs, const c
 
 		if (rankstate_report(global, &pass, jl.tags, &rs) < 0 ||
 		    rankpaths_fill(rs, jl.files, &syms, ropts.summary_items) < 0 ||
-		    rank_stats_heatmaps(global, &pass, NULL, svg, png, jl.title) < 0)
+		    rank_stats_heatmaps(global, &pass, NULL, svg, png, jl.title) < 0 ||
+		    write_html(global, &pass, rs, &jl, html) < 0)
 			goto out;
 		ropts.files = jl.files;
 		rankstats_print(stdout, rs, &ropts, jl.title);
@@ -396,9 +419,17 @@ out:
 int main(int argc, char **argv)
 {
 	struct mpi_ctx m;
-	const char *svg = NULL, *png = NULL;
+	const char *svg = NULL, *png = NULL, *html = NULL;
 	int jobs = 1, status, shift = 0;
 
+	/* before MPI: `egprof-rankstats --help` works without mpirun */
+	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "--version"))) {
+		if (argv[1][2] == 'h')
+			fputs(usage_text, stdout);
+		else
+			printf("egprof-rankstats (egprof) %s\n", EGPROF_VERSION);
+		return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
+	}
 	MPI_Init(&argc, &argv);
 	error_set_program("egprof-rankstats");
 	MPI_Comm_rank(MPI_COMM_WORLD, &m.rank);
@@ -413,6 +444,8 @@ int main(int argc, char **argv)
 			svg = argv[shift + 2];
 		else if (!strcmp(a, "--png"))
 			png = argv[shift + 2];
+		else if (!strcmp(a, "--html"))
+			html = argv[shift + 2];
 		else
 			break;
 		shift += 2;
@@ -422,7 +455,7 @@ int main(int argc, char **argv)
 		status = usage(&m);
 	} else {
 		argv[shift] = argv[0];
-		status = run(&m, argc - shift, argv + shift, jobs, svg, png);
+		status = run(&m, argc - shift, argv + shift, jobs, svg, png, html);
 	}
 	MPI_Finalize();
 	return status;

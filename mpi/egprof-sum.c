@@ -317,6 +317,17 @@ int main(int argc, char **argv)
 	uint64_t missing, found, first_missing, nfound;
 	int first = 1, bad, anybad, status = 0;
 
+	/* before MPI: `egprof-sum --help` works without mpirun */
+	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "--version"))) {
+		if (argv[1][2] == 'h')
+			fputs("usage: mpirun -np P egprof-sum [-o OUT] FILES...|DIR...\n"
+			      "sums gmon files (and their .callpath sidecars) into OUT (default\n"
+			      "gmon.sum), P processes in a tree reduction.  See egprof-sum(1).\n",
+			      stdout);
+		else
+			printf("egprof-sum (egprof) %s\n", EGPROF_VERSION);
+		return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
+	}
 	MPI_Init(&argc, &argv);
 	error_set_program("egprof-sum");
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);

@@ -46,7 +46,7 @@ ifeq ($(SAN_CFLAGS),)
 RANKSTATS_MPI_OBJS = gprof-ext/cmd_rank_stats.o gprof-ext/cmdline.o gprof-ext/operands.o \
 	gprof-ext/gmon_check.o gprof-ext/input_check.o gprof-ext/input_check_args.o \
 	gprof-ext/gmon_owner.o callpath/buildid.o \
-	export/rankstats_export.o export/table.o \
+	export/rankstats_export.o export/table.o export/html.o export/html_rank.o export/html_assets.o \
 	$(RANK_OBJS) callpath/sidecar.o diff/profile.o diff/profile_io.o diff/clones.o diff/match.o $(UTILS_OBJS) \
 	gprof-ext/upstream.o gprof-ext/loader_watch.o gprof-ext/upstream_gprof.o
 mpi/egprof-rankstats.o: $(srcdir)/mpi/egprof-rankstats.c
@@ -65,3 +65,22 @@ endif
 UNIT_TESTS += testsuite/unit/test_rankstate
 testsuite/unit/test_rankstate: testsuite/unit/test_rankstate.o $(RANK_OBJS) \
 	diff/profile.o callpath/sidecar.o $(UTILS_OBJS)
+
+# make install / uninstall: egprof-rankstats when it was built, and the man
+# pages of the MPI tools built (egprof-sum itself is installed with the
+# runtime, runtime/module.mk).
+install: install-mpi
+install-mpi: all
+	$(INSTALL) -d "$(DESTDIR)$(bindir)" "$(DESTDIR)$(mandir)/man1"
+	if [ -f mpi/egprof-rankstats ]; then \
+	  $(INSTALL) -m 755 mpi/egprof-rankstats "$(DESTDIR)$(bindir)/egprof-rankstats" && \
+	  $(INSTALL) -m 644 $(srcdir)/doc/egprof-rankstats.1 "$(DESTDIR)$(mandir)/man1/egprof-rankstats.1"; fi
+	if [ -f mpi/egprof-sum ]; then \
+	  $(INSTALL) -m 644 $(srcdir)/doc/egprof-sum.1 "$(DESTDIR)$(mandir)/man1/egprof-sum.1"; fi
+
+uninstall: uninstall-mpi
+uninstall-mpi:
+	rm -f "$(DESTDIR)$(bindir)/egprof-rankstats" "$(DESTDIR)$(mandir)/man1/egprof-rankstats.1" \
+	  "$(DESTDIR)$(mandir)/man1/egprof-sum.1"
+
+.PHONY: install-mpi uninstall-mpi

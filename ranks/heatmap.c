@@ -1,5 +1,4 @@
 #include <cairo.h>
-#include <cairo-svg.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <math.h>
@@ -8,6 +7,7 @@
 #include "ranks/heatmap.h"
 #include "utils/error.h"
 #include "utils/outfile.h"
+#include "utils/xmltext.h"
 #include "utils/banned.h"
 
 /*
@@ -38,7 +38,6 @@
 	X(cairo_surface_finish) \
 	X(cairo_surface_status) \
 	X(cairo_surface_write_to_png_stream) \
-	X(cairo_svg_surface_create_for_stream) \
 	X(cairo_text_extents) \
 
 struct cairo_api {
@@ -224,6 +223,122 @@ static void draw(const struct cairo_api *ca, cairo_t *cr, const struct heatmap *
 	text(ca, cr, w - 70, h - 8, "2x mean", 10, 0);
 }
 
+/*
+ * The SVG, written as text (not through cairo, which draws letters as
+ * glyph outlines): names are <text>, so a browser's search finds them and
+ * they can be selected and copied, and each cell has a <title> (the
+ * tooltip) with its rank, seconds and ratio to the mean.  The geometry is
+ * the PNG's.
+ */
+static void svg_colour(FILE *fp, double ratio)
+{
+	double r, g, b;
+
+	ratio_colour(ratio, &r, &g, &b);
+	fprintf(fp, "#%02x%02x%02x", (int)lround(r * 255), (int)lround(g * 255),
+		(int)lround(b * 255));
+}
+
+static void svg_text(FILE *fp, double x, double y, double size, int right, const char *s,
+		     size_t max)
+{
+	fprintf(fp, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%g\"%s>", x, y, size,
+		right ? " text-anchor=\"end\"" : "");
+	xml_text(fp, s, max);
+	fputs("</text>\n", fp);
+}
+
+int heatmap_svg_fp(const struct heatmap *hm, FILE *fp, const char *title)
+{
+	double w = MARGIN_LEFT + PLOT_W + 110;
+	double h = MARGIN_TOP + ROW_H * (double)(hm->rows ? hm->rows : 1) + MARGIN_BOTTOM;
+	double cw = hm->bins ? PLOT_W / (double)hm->bins : PLOT_W;
+	double bottom = MARGIN_TOP + ROW_H * (double)hm->rows;
+	char buf[160];
+	size_t r, b, k;
+
+	fprintf(fp, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"egprof-heatmap\" "
+		"width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
+		"font-family=\"sans-serif\">\n<title>", w, h, w, h);
+	xml_text(fp, title, 0);
+	fprintf(fp, "</title>\n<rect width=\"%.0f\" height=\"%.0f\" fill=\"#ffffff\"/>\n", w, h);
+	svg_text(fp, 10, 20, 13, 0, title, 0);
+	snprintf(buf, sizeof(buf), "self time relative to the function's mean over %llu ranks%s; "
+		 "box: slowest rank", (unsigned long long)hm->nranks,
+		 hm->bins < hm->nranks ? " (a column: its slowest rank)" : "");
+	svg_text(fp, 10, 38, 10, 0, buf, 0);
+	for (r = 0; r < hm->rows; r++) {
+		double y = MARGIN_TOP + ROW_H * (double)r, m = hm->mean[r];
+
+		fputs("<g class=\"row\" data-function=\"", fp);
+		xml_text(fp, hm->names[r], 0);
+		fputs("\">\n", fp);
+		for (b = 0; b < hm->bins; b++) {
+			double v = hm->cell[r * hm->bins + b], ratio = m > 0 ? v / m : 1;
+			uint64_t first = bin_first(hm, b), last = bin_first(hm, b + 1);
+
+			fprintf(fp, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.0f\" "
+				"fill=\"", MARGIN_LEFT + cw * (double)b, y, cw + 0.3, ROW_H);
+			svg_colour(fp, ratio);
+			fputs("\"><title>", fp);
+			xml_text(fp, hm->names[r], 0);
+			if (last > first + 1)
+				fprintf(fp, "&#10;ranks %llu-%llu: the slowest %.3f s", (unsigned long long)first,
+					(unsigned long long)(last - 1), v);
+			else
+				fprintf(fp, "&#10;rank %llu: %.3f s", (unsigned long long)first, v);
+			if (m > 0)
+				fprintf(fp, ", %.2fx the mean (%.3f s)", ratio, m);
+			fputs("</title></rect>\n", fp);
+		}
+		svg_text(fp, MARGIN_LEFT - 6, y + ROW_H - 5, 11, 1, hm->names[r], 40);
+		snprintf(buf, sizeof(buf), "max rank %llu", (unsigned long long)hm->max_rank[r]);
+		svg_text(fp, MARGIN_LEFT + PLOT_W + 6, y + ROW_H - 5, 10, 0, buf, 0);
+		b = (size_t)rankpass_bin(hm->max_rank[r], hm->nranks, hm->bins);
+		fprintf(fp, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.0f\" "
+			"fill=\"none\" stroke=\"#000000\" stroke-width=\"2\"/>\n</g>\n",
+			MARGIN_LEFT + cw * (double)b + 1, y + 1, fmax(cw - 2, 2), ROW_H - 2);
+	}
+	/* the rank axis: up to 9 labelled ticks */
+	for (k = 0; k <= 8 && hm->bins; k++) {
+		double x;
+
+		b = k * (hm->bins - 1) / 8;
+		if (k && b == (k - 1) * (hm->bins - 1) / 8)
+			continue;
+		x = MARGIN_LEFT + cw * ((double)b + 0.5);
+		fprintf(fp, "<line x1=\"%.2f\" y1=\"%.1f\" x2=\"%.2f\" y2=\"%.1f\" "
+			"stroke=\"#000000\"/>\n", x, bottom, x, bottom + 5);
+		snprintf(buf, sizeof(buf), "%llu", (unsigned long long)bin_first(hm, b));
+		svg_text(fp, x - 4, bottom + 17, 10, 0, buf, 0);
+	}
+	svg_text(fp, MARGIN_LEFT, bottom + 32, 10, 0, "rank", 0);
+	/* legend: 0, mean, 2x mean */
+	for (k = 0; k <= 40; k++) {
+		fprintf(fp, "<rect x=\"%.1f\" y=\"%.0f\" width=\"5.3\" height=\"12\" fill=\"",
+			w - 260 + 5.0 * (double)k, h - 30);
+		svg_colour(fp, (double)k / 20.0);
+		fputs("\"/>\n", fp);
+	}
+	svg_text(fp, w - 260, h - 8, 10, 0, "0", 0);
+	svg_text(fp, w - 165, h - 8, 10, 0, "mean", 0);
+	svg_text(fp, w - 70, h - 8, 10, 0, "2x mean", 0);
+	fputs("</svg>\n", fp);
+	return ferror(fp) ? -1 : 0;
+}
+
+struct svg_ctx {
+	const struct heatmap *hm;
+	const char *title;
+};
+
+static int svg_write_fp(FILE *fp, const void *ctx)
+{
+	const struct svg_ctx *c = ctx;
+
+	return heatmap_svg_fp(c->hm, fp, c->title);
+}
+
 int heatmap_write(const struct heatmap *hm, struct outset *outs, const char *path,
 		  enum heatmap_format fmt,
 		  const char *title)
@@ -236,20 +351,18 @@ int heatmap_write(const struct heatmap *hm, struct outset *outs, const char *pat
 	cairo_t *cr;
 	cairo_status_t st;
 
+	if (fmt == HEATMAP_SVG)
+		return outfile_write(outs, path, svg_write_fp, &(struct svg_ctx){ hm, title });
 	if (cairo_load(ca, path) < 0)
 		return -1;
 	/* with the command's other outputs, or at once (utils/outfile.h) */
 	if (outs ? outset_open(outs, &of, path) < 0 : outfile_open(of, path) < 0)
 		return -1;
-	if (fmt == HEATMAP_SVG)
-		s = ca->cairo_svg_surface_create_for_stream(write_fp, of->fp, w, h);
-	else
-		s = ca->cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)w, (int)h);
+	s = ca->cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)w, (int)h);
 	cr = ca->cairo_create(s);
 	draw(&ca_api, cr, hm, w, h, title);
 	ca->cairo_destroy(cr);
-	st = fmt == HEATMAP_PNG ? ca->cairo_surface_write_to_png_stream(s, write_fp, of->fp)
-				: CAIRO_STATUS_SUCCESS;
+	st = ca->cairo_surface_write_to_png_stream(s, write_fp, of->fp);
 	ca->cairo_surface_finish(s);
 	if (st == CAIRO_STATUS_SUCCESS)
 		st = ca->cairo_surface_status(s);

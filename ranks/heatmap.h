@@ -43,4 +43,9 @@ int heatmap_write(const struct heatmap *hm, struct outset *outs, const char *pat
 		  enum heatmap_format fmt,
 		  const char *title);
 
+/* The SVG into fp (also the HTML report's, inline).  0, or -1 on a write
+ * error (not reported). */
+#include <stdio.h>
+int heatmap_svg_fp(const struct heatmap *hm, FILE *fp, const char *title);
+
 #endif

@@ -124,10 +124,12 @@ install-callpath: all
 	  "$(DESTDIR)$(libdir)/libcallpath.so.$(CALLPATH_SOVERSION)"
 	ln -sf libcallpath.so.$(CALLPATH_SOVERSION) "$(DESTDIR)$(libdir)/libcallpath.so"
 	$(INSTALL) -m 644 callpath/libcallpath.a "$(DESTDIR)$(libdir)/libcallpath.a"
-	$(INSTALL) -m 644 runtime/callpath.pc "$(DESTDIR)$(CALLPATH_PCDIR)/callpath.pc"
+	$(srcdir)/scripts/libdir-runtime pc runtime/callpath.pc \
+	  "$(DESTDIR)$(CALLPATH_PCDIR)/callpath.pc" "$(libdir)"
 	$(INSTALL) -m 755 callpath/cpdump "$(DESTDIR)$(bindir)/cpdump"
 	if [ -f mpi/egprof-sum ]; then \
 	  $(INSTALL) -m 755 mpi/egprof-sum "$(DESTDIR)$(bindir)/egprof-sum"; fi
+	@$(srcdir)/scripts/libdir-runtime ldconfig "$(libdir)" "$(DESTDIR)"
 
 uninstall: uninstall-callpath
 uninstall-callpath:

@@ -1,7 +1,7 @@
 # utils/: small pieces every part shares (errors, atomic output files, growing arrays).
 UTILS_OBJS = utils/error.o utils/outfile.o utils/array.o utils/infile.o \
 	utils/printable.o utils/progress.o utils/fixed.o \
-	utils/line.o utils/radixsort.o
+	utils/line.o utils/radixsort.o utils/xmltext.o
 EGPROF_OBJS += $(UTILS_OBJS)
 
 UNIT_TESTS += testsuite/unit/test_outfile testsuite/unit/test_infile \

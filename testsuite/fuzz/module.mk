@@ -13,7 +13,7 @@ FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_CFLAGS = -std=gnu11 -g -O1 -Wall -Wextra -Werror $(FUZZ_SAN) \
 	-Wno-bitwise-conditional-parentheses -Wno-bitwise-instead-of-logical \
 	-fsanitize=fuzzer-no-link -I$(srcdir) -I. -DEGPROF_VERSION='"$(EGPROF_VERSION)"'
-FUZZ_HARNESSES = sidecar profile_io gmonsum operands options writers names
+FUZZ_HARNESSES = sidecar profile_io gmonsum operands options writers names views
 FUZZ_BINS = $(addprefix fuzz/fuzz_,$(FUZZ_HARNESSES))
 
 fuzz/obj/%.o: %.c
@@ -37,11 +37,18 @@ fuzz/fuzz_options: fuzz/obj/gprof-ext/options.o fuzz/obj/gprof-ext/cmdline.o \
 	fuzz/obj/callpath/buildid.o fuzz/obj/callpath/sidecar.o \
 	$(FUZZ_UTILS) gprof-ext/upstream_gprof.o
 fuzz/fuzz_options: FUZZ_LIBS = $(UP_GPROF_OBJS) $(UP_LIBS)
-fuzz/fuzz_writers fuzz/fuzz_names: $(addprefix fuzz/obj/,$(GML_OBJS)) fuzz/obj/diff/profile.o \
+fuzz/fuzz_writers fuzz/fuzz_names: $(addprefix fuzz/obj/,$(GML_OBJS)) fuzz/obj/filter/filter.o fuzz/obj/diff/profile.o \
 	fuzz/obj/callpath/folded.o fuzz/obj/callpath/report.o fuzz/obj/callpath/arcs.o \
 	fuzz/obj/callpath/elfsyms.o fuzz/obj/callpath/pathdiff.o fuzz/obj/callpath/pathrank.o \
 	fuzz/obj/callpath/sidecar.o fuzz/obj/testsuite/fuzz/dot_reader.o $(FUZZ_UTILS)
 fuzz/fuzz_writers fuzz/fuzz_names: FUZZ_LIBS = $(XML2_LIBS) $(GVC_LIBS) $(CGRAPH_LIBS)
+# names through the views' writers: the heat map's SVG, pprof, the HTML
+# report's JSON (its script and style: the generated export/html_assets.c)
+fuzz/obj/ranks/heatmap.o: FUZZ_OBJ_CFLAGS = $(CAIRO_CFLAGS)
+fuzz/obj/testsuite/fuzz/fuzz_views.o: FUZZ_OBJ_CFLAGS = $(XML2_CFLAGS)
+fuzz/fuzz_views: fuzz/obj/ranks/heatmap.o fuzz/obj/export/pprof.o fuzz/obj/export/html.o \
+	fuzz/obj/export/html_assets.o fuzz/obj/export/table.o $(FUZZ_UTILS)
+fuzz/fuzz_views: FUZZ_LIBS = $(XML2_LIBS) -lz
 
 $(FUZZ_BINS): fuzz/fuzz_%: fuzz/obj/testsuite/fuzz/fuzz_%.o
 	@echo "  FUZZLD   $@"
