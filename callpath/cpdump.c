@@ -146,9 +146,6 @@ static void print_header(FILE *out, const struct sidecar *sc)
 					      : "unknown");
 	fprintf(out, "sampling 0x%x\nsamples %" PRIu64 "\nunplaced-samples %" PRIu64 "\n",
 		sc->sampling, sidecar_total_samples(sc), sc->unplaced_samples);
-	for (int d = 0; d < SIDECAR_DROP_NR; d++)
-		fprintf(out, "dropped-%s %" PRIu64 "\n", sidecar_drop_names[d],
-			sc->dropped[d]);
 	/* version 4: the gmon file it pairs with, metrics, loaded objects */
 	fprintf(out, "gmon-file %s\ngmon-identity 0x%x\ngmon-size %" PRIu64
 		"\ngmon-hash 0x%016" PRIx64 "\nrun-id 0x%016" PRIx64 "\nwritten-ns %" PRIu64
@@ -165,6 +162,10 @@ static void print_header(FILE *out, const struct sidecar *sc)
 		fprintf(out, "object 0x%" PRIx64 "-0x%" PRIx64 " bias 0x%" PRIx64 " %s\n",
 			sc->objects[i].start, sc->objects[i].end, sc->objects[i].bias,
 			sc->objects[i].path);
+	/* last, as before version 4: scripts read the tree after it */
+	for (int d = 0; d < SIDECAR_DROP_NR; d++)
+		fprintf(out, "dropped-%s %" PRIu64 "\n", sidecar_drop_names[d],
+			sc->dropped[d]);
 }
 
 /*

@@ -1990,6 +1990,26 @@ int sidecar_read(const char *path, struct sidecar **out, char *err, size_t errle
 	return ret;
 }
 
+int sidecar_belongs_to(const struct sidecar *sc, const char *gmon,
+		       char *why, size_t whylen)
+{
+	uint64_t size, hash;
+	struct stat st;
+
+	if (!(sc->id.flags & SIDECAR_ID_HASHED))
+		return 1;	/* nothing to compare: an older sidecar, a FIFO */
+	if (stat(gmon, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    sidecar_hash_file(gmon, &size, &hash) != 0)
+		return 1;	/* the gmon file's reader says what is wrong with it */
+	if (size == sc->id.gmon_size && hash == sc->id.gmon_hash)
+		return 1;
+	set_err(why, whylen, "recorded with a gmon file of %llu bytes, hash %016llx, "
+		"and '%s' has %llu bytes, hash %016llx",
+		(unsigned long long)sc->id.gmon_size, (unsigned long long)sc->id.gmon_hash,
+		gmon, (unsigned long long)size, (unsigned long long)hash);
+	return 0;
+}
+
 int sidecar_name_for(const char *gmon_name, char *buf, size_t buflen)
 {
 	int n = snprintf(buf, buflen, "%s%s", gmon_name, SIDECAR_SUFFIX);

@@ -413,6 +413,19 @@ int sidecar_read(const char *path, struct sidecar **out,
 		 char *err, size_t errlen);
 
 /*
+ * Does `sc` belong to the gmon file `gmon`?  A sidecar of version 4 records
+ * the size and hash of the gmon file it was written with; another file's
+ * bytes are another run's.  1 when it belongs, or nothing can tell (a
+ * sidecar without identity, versions 1 to 3; a gmon file that is not a
+ * regular file or cannot be read: its reader reports that); 0 when it does
+ * not, `why` then saying what differs ("recorded with a gmon file of 2966
+ * bytes, hash ..., and 'gmon.out' has 3012 bytes, hash ...").  The one
+ * test of every reader (callpath/sum.h's callpath_pair_check() reports it).
+ */
+int sidecar_belongs_to(const struct sidecar *sc, const char *gmon,
+		       char *why, size_t whylen);
+
+/*
  * The sidecar name for a gmon file name: "gmon.out" -> "gmon.out.callpath".
  * Returns the length written (like snprintf) or -1 when it does not fit.
  */

@@ -228,3 +228,70 @@ cp_rates_within() {
 		r1 = s1 / t1; r2 = s2 / t2; d = r1 - r2; if (d < 0) d = -d
 		exit !(d <= k * sqrt(s1 / (t1 * t1) + s2 / (t2 * t2)) + f * (r1 > r2 ? r1 : r2)) }'
 }
+
+# ---- sidecar bytes (doc/sidecar-format.md) ----
+
+# cp_v3_of V4 V3: the version-4 sidecar V4 rewritten as version 3 wrote it
+# (what an older runtime left behind: no identity, no objects), to check
+# what readers do with old sidecars.  Needs one node table and the time
+# metric only, as the runtime writes them.
+cp_v3_of() {
+	python3 - "$1" "$2" <<'PY'
+import struct, sys
+b = open(sys.argv[1], 'rb').read()
+assert b[:8] == b'EGPROFCP' and struct.unpack_from('<I', b, 8)[0] == 4
+hsize, flags, nsect = struct.unpack_from('<III', b, 12)
+at, proc, nodes, unplaced, sampling = hsize, None, None, 0, 0
+for _ in range(nsect):
+    tag, sflags, ln = struct.unpack_from('<IIQ', b, at)
+    p = b[at + 16:at + 16 + ln]
+    if tag == 1:
+        proc = p
+    elif tag == 3:
+        kind, mflags, period, unplaced = struct.unpack_from('<IIQQ', p, 8)
+        sampling = (0 if mflags & 8 else 1) | (2 if mflags & 4 else 0)
+    elif tag == 5:
+        assert nodes is None, 'one node table'
+        nodes = p
+    at += 16 + ln
+pid, ppid, rank, depth, failure, threads, load, pstart, pend, ndrop, hl, el, bl = \
+    struct.unpack_from('<QQiIIIQQQIHHH', proc, 0)
+drops = struct.unpack_from('<%dQ' % ndrop, proc, 72)[:4]
+strings = proc[72 + 8 * ndrop:72 + 8 * ndrop + hl + el + bl]
+nsize, nm, count = struct.unpack_from('<IIQ', nodes, 0)
+h3 = (136 + len(strings) + 7) & ~7
+out = bytearray(h3)
+struct.pack_into('<8sIIIIQQQiIIIQ4QHHHH QQII', out, 0, b'EGPROFCP', 3, h3, 48, flags, count,
+                 pid, ppid, rank, depth, failure, threads, load, *drops, hl, el, bl, 0,
+                 pstart, pend, sampling, min(unplaced, 0xffffffff))
+out[136:136 + len(strings)] = strings
+for i in range(count):
+    out += nodes[32 + i * nsize:32 + i * nsize + 48]
+open(sys.argv[2], 'wb').write(out)
+PY
+}
+
+# cp_hash FILE: the 64-bit hash a version-4 identity records of a gmon
+# file, computed here from its definition in doc/sidecar-format.md (an
+# independent check of the runtime's and the readers' code).
+cp_hash() {
+	python3 - "$1" <<'PY'
+import struct, sys
+M = (1 << 64) - 1
+def rotl(x, r): return ((x << r) | (x >> (64 - r))) & M
+def word(h, w):
+    w = (w * 0x87c37b91114253d5) & M; w = rotl(w, 31); w = (w * 0x4cf5ad432745937f) & M
+    h ^= w; h = rotl(h, 27); return (h * 5 + 0x52dce729) & M
+b = open(sys.argv[1], 'rb').read()
+h, n = 0x9e3779b97f4a7c15, len(b)
+for i in range(0, n // 8 * 8, 8):
+    h = word(h, struct.unpack_from('<Q', b, i)[0])
+if n % 8:
+    h = word(h, int.from_bytes(b[n // 8 * 8:] + bytes(8 - n % 8), 'little'))
+h ^= n
+h ^= h >> 33; h = (h * 0xff51afd7ed558ccd) & M
+h ^= h >> 33; h = (h * 0xc4ceb9fe1a85ec53) & M
+h ^= h >> 33
+print('0x%016x' % h)
+PY
+}
