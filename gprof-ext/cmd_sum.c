@@ -74,7 +74,9 @@ int sum_plan_finish(struct sum_plan *plan, struct outset *set)
 {
 	if (!plan->wanted)
 		return 0;
-	/* the sum's sidecar belongs to the gmon.sum written beside it */
+	/* the sum's sidecar belongs to the gmon.sum written beside it; upstream
+	 * leaves that stream open, its last bytes in stdio's buffer */
+	fflush(NULL);
 	if (plan->sc && callpath_sum_identify(plan->sc, written_sum(set)) < 0)
 		return -1;
 	if (plan->sc && sidecar_set_gmon_name(plan->sc, SUM_NAME) < 0)

@@ -5,10 +5,9 @@
  * where nothing of the C library may run.  What needs the C library
  * happens here, on the thread itself, where it may:
  *
- *   - its own stack's bounds (pthread_getattr_np), which stack.c needs to
- *     tell a live frame from one of a stack that is gone: for the main
- *     thread from our constructor, for every other thread from the start
- *     routine wrapper that our pthread_create installs;
+ *   - the main thread's own stack's bounds (pthread_getattr_np), which
+ *     stack.c needs to tell a live frame from one of a stack that is
+ *     gone (other threads' come from stack.c itself, see below);
  *   - its end: the wrapper sets a thread-specific key whose destructor
  *     merges the thread's tree into the retired tree and unmaps its state
  *     (record.c's cp_thread_retire()).  A key destructor runs however the
@@ -18,18 +17,25 @@
  *     program are recorded too; calls after that are counted as dropped.
  *
  * The wrapper changes nothing the program sees: pthread_create's result
- * and the thread's return value are the program's; if the wrapper cannot
- * be allocated, the program's start routine is passed as it is (that
- * thread's state is then kept until exit, as threads we are not told
- * about are: glibc's own helper threads, and every thread of a static
- * link, where libcallpath.a cannot interpose pthread_create).
+ * and the thread's return value are the program's.  Nothing here mallocs
+ * or frees on the new thread: glibc gives a thread that does its first
+ * malloc or free an arena of its own, 64 MiB of address space, which a
+ * program under `ulimit -v` whose threads never allocate cannot afford
+ * (32 threads: 2 GiB).  So the wrapper's record comes from a pool of our
+ * own, and the thread's stack bounds from stack.c (/proc/self/maps, on its
+ * first call) rather than pthread_getattr_np(), which mallocs.  If the
+ * record cannot be had, the program's start routine is passed as it is
+ * (that thread's state is then kept until exit, as threads we are not
+ * told about are: glibc's own helper threads, and every thread of a
+ * static link, where libcallpath.a cannot interpose pthread_create).
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdint.h>
-#include <stdlib.h>
+#include <sys/mman.h>
 
 #include "runtime.h"
 #include "utils/banned.h"
@@ -50,7 +56,7 @@ static void retire_destructor(void *v)
 	cp_thread_retire();
 }
 
-/* The calling thread's own stack, for stack.c. */
+/* The calling thread's own stack, for stack.c (the main thread: it mallocs). */
 static void own_stack(void)
 {
 	pthread_attr_t a;
@@ -74,17 +80,57 @@ void cp_thread_init_main(void)
 #ifndef CP_ARCHIVE
 typedef int (*create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
 
+/* What the wrapper needs, from a pool of pages never given back. */
 struct start {
 	void *(*fn)(void *);
 	void *arg;
+	struct start *next;
 };
+
+static struct start *pool;
+static int pool_lock;
+
+static void pool_take_lock(void)
+{
+	while (__atomic_exchange_n(&pool_lock, 1, __ATOMIC_ACQUIRE))
+		sched_yield();
+}
+
+static struct start *start_get(void)
+{
+	struct start *s;
+
+	pool_take_lock();
+	if (!pool) {
+		struct start *page = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+					  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (page != MAP_FAILED)
+			for (size_t i = 0; i < 4096 / sizeof(*page); i++) {
+				page[i].next = pool;
+				pool = &page[i];
+			}
+	}
+	s = pool;
+	if (s)
+		pool = s->next;
+	__atomic_store_n(&pool_lock, 0, __ATOMIC_RELEASE);
+	return s;
+}
+
+static void start_put(struct start *s)
+{
+	pool_take_lock();
+	s->next = pool;
+	pool = s;
+	__atomic_store_n(&pool_lock, 0, __ATOMIC_RELEASE);
+}
 
 static void *wrapped_start(void *p)
 {
 	struct start s = *(struct start *)p;
 
-	free(p);
-	own_stack();
+	start_put(p);
 	pthread_setspecific(retire_key, KEY_FIRST);
 	return s.fn(s.arg);
 }
@@ -103,14 +149,13 @@ CP_EXPORT int pthread_create(pthread_t *thread, const pthread_attr_t *attr,
 			return EAGAIN;	/* not reached: glibc has it */
 		__atomic_store_n(&next, f, __ATOMIC_RELEASE);
 	}
-	if (!__atomic_load_n(&retire_key_ok, __ATOMIC_ACQUIRE) ||
-	    !(s = malloc(sizeof(*s))))
+	if (!__atomic_load_n(&retire_key_ok, __ATOMIC_ACQUIRE) || !(s = start_get()))
 		return f(thread, attr, fn, arg);
 	s->fn = fn;
 	s->arg = arg;
 	r = f(thread, attr, wrapped_start, s);
 	if (r)
-		free(s);
+		start_put(s);
 	return r;
 }
 #endif

@@ -295,3 +295,69 @@ h ^= h >> 33
 print('0x%016x' % h)
 PY
 }
+
+# cp_counts PROG GMON SIDECAR: "function sidecar_calls gmon_calls" for
+# every function either counts, sorted: the sidecar's calls from call sites
+# inside the program (count + folded recursion; cpdump's tree) against the
+# arcs of the gmon file into it (read from the file itself).
+cp_counts() {
+	local prog=$1 gmon=$2 side=$3
+	nm -nS "$prog" > "$prog.nm" &&
+	"$CP_DUMP" -s "$prog.nm" "$side" | sed -n '/^dropped-stopped/,$p' | sed 1d > "$side.tree" &&
+	python3 - "$prog.nm" "$gmon" "$side.tree" <<'PY'
+import bisect, re, struct, sys
+syms = []
+for line in open(sys.argv[1]):
+    f = line.split()
+    if len(f) >= 3 and f[-2] in 'tTwW':
+        syms.append((int(f[0], 16), f[-1]))
+syms.sort()
+addrs = [a for a, _ in syms]
+d = open(sys.argv[2], 'rb').read()
+theirs, ours, p = {}, {}, 20
+# PIE: arcs are link-time addresses once the load bias is taken off; gmon
+# histogram records say where the text was at run time
+lowpc = None
+while p < len(d):
+    tag = d[p]; p += 1
+    if tag == 0:
+        lo, hi, n, rate = struct.unpack_from('<QQII', d, p); p += 40
+        lowpc = lo if lowpc is None else lowpc
+        p += 2 * n
+    elif tag == 1:
+        frm, self, count = struct.unpack_from('<QQI', d, p); p += 20
+        i = bisect.bisect_right(addrs, self) - 1
+        name = syms[i][1] if i >= 0 else '?'
+        theirs[name] = theirs.get(name, 0) + count
+    elif tag == 2:
+        n = struct.unpack_from('<I', d, p)[0]; p += 4 + 16 * n
+    else:
+        sys.exit('bad tag')
+for line in open(sys.argv[3]):
+    m = re.match(r'\s*(\d*)(?:\+(\d+))?\s+(\S+) <- (\S+)', line)
+    # a folded node's calls are shown on its parent too ("1+3 r")
+    if not m or m.group(4) == '[external]' or 'recursion folded' in line:
+        continue
+    c = int(m.group(1) or 0) + int(m.group(2) or 0)
+    ours[m.group(3)] = ours.get(m.group(3), 0) + c
+for k in sorted(set(ours) | set(theirs)):
+    print(k, ours.get(k, 0), theirs.get(k, 0))
+PY
+}
+
+# cp_counts_consistent PROG GMON SIDECAR [exact]: every function the gmon
+# file counts has at least as many calls in the sidecar (glibc loses calls
+# the runtime keeps: signal handlers interrupting its counter, threads,
+# moncontrol), or exactly as many with `exact`; fewer only by the calls the
+# sidecar says the runtime dropped (a handler interrupting the runtime),
+# in all.  Prints the disagreements.
+cp_counts_consistent() {
+	local dropped
+	dropped=$(( $(cp_header "$3" dropped-reentry) + $(cp_header "$3" dropped-node-limit) +
+		    $(cp_header "$3" dropped-depth-limit) + $(cp_header "$3" dropped-stopped) ))
+	cp_counts "$1" "$2" "$3" | awk -v exact="${4:-}" -v dropped="$dropped" '
+		$2 < $3 { short += $3 - $2 }
+		$2 < $3 || (exact != "" && $2 != $3) { print "# " $0; if (exact != "") bad = 1 }
+		END { if (short > dropped) { print "# fewer by " short ", dropped " dropped; bad = 1 }
+		      exit bad }'
+}

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Issue 21 item 1: a shadow-stack entry whose frame lies on another stack
+# (a finished coroutine whose stack was unmapped, a handler's frame on an
+# alternate signal stack since unmapped) is never read.  Before, five
+# variants died of SIGSEGV in the slow path, the __fentry__ fast path or
+# the SIGPROF handler: two ucontext coroutines in the main thread
+# (-mfentry), a coroutine in a worker thread (-pg and -mfentry) and one
+# spinning through profiling ticks without a call (both), handlers on a
+# sigaltstack in threads and in the main thread.  Each runs as it does
+# without the runtime (same output, exit 0), and its profile reads back.
+. "$SRCDIR/callpath/examples/testlib.sh"
+cd "$WORKDIR" || exit 1
+S="$CP_EX/stress"
+gcc -pg -O0 -o coro "$S/coro.c" -lpthread &&
+gcc -pg -mfentry -O0 -o coro-fentry "$S/coro.c" -lpthread &&
+gcc -pg -O0 -o alt "$S/altstack.c" -lpthread &&
+gcc -pg -mfentry -O0 -o alt-fentry "$S/altstack.c" -lpthread || exit 1
+
+# PROG ARGS...: as without the runtime, and gprof reads the profile
+same_run() {
+	local name="$*" d="r.$*" rc
+	d=${d// /.}
+	rm -rf "$d" && mkdir "$d" && cd "$d" || return
+	"../$1" "${@:2}" > plain.out 2>&1
+	echo $? > plain.rc
+	rm -f gmon.out
+	LD_PRELOAD="$CP_SO" "../$1" "${@:2}" > pre.out 2>&1
+	rc=$?
+	cp_check "$name: exit $rc, as without the runtime ($(cat plain.rc))" \
+		test "$rc" = "$(cat plain.rc)" -a "$rc" = 0
+	cp_check "$name: the same output" cmp -s plain.out pre.out
+	"$EGPROF" -b --callpath "../$1" gmon.out > report 2> report.err
+	cp_check "$name: gprof --callpath reads the profile" \
+		test $? -eq 0 -a ! -s report.err -a -s report
+	cd ..
+}
+for p in coro coro-fentry; do
+	for mode in main thread spin keep; do
+		n=20
+		[ "$mode" = spin ] && n=5
+		same_run "$p" "$mode" "$n"
+	done
+done
+same_run alt 10
+same_run alt-fentry 10
+# the paths inside a coroutine are kept (rooted at its first frame seen),
+# each coroutine on a stack of its own
+for p in coro coro-fentry; do
+	cp_folded "./$p" "r.$p.main.20/gmon.out.callpath" > "$p.folded" 2>/dev/null
+	cp_check "$p: coroutine calls are recorded: run_a;mid;leaf (20 x 50 x 2)" \
+		bash -c "awk '\$1 ~ /run_a;mid;leaf\$/ { s += \$2 } END { exit s != 2000 }' $p.folded"
+done
+cp_done
