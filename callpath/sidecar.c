@@ -1486,7 +1486,8 @@ static int decode_v3(const unsigned char *buf, size_t len, uint32_t version,
 		struct sidecar_node *n = &sc->nodes[i];
 
 		n->parent = get32(p);
-		n->flags = version >= 3 ? get32(p + 4) : 0;	/* reserved before */
+		/* reserved before version 3, which defines bit 0 only */
+		n->flags = version >= 3 ? get32(p + 4) & SIDECAR_NODE_FOLDED : 0;
 		n->call_site = get64(p + 8);
 		n->callee = get64(p + 16);
 		n->count = get64(p + 24);
