@@ -340,8 +340,9 @@ uint64_t cp_sample_unplaced_early(void) CP_HIDDEN;
 
 /*
  * Stacks (stack.c).  cp_stack_set_own() records the calling thread's own
- * stack (normal context: pthread_getattr_np); cp_stack_own_from_maps()
- * finds it from /proc/self/maps when nobody did (a thread's first call).
+ * stack (the main thread: pthread_getattr_np); cp_stack_own_here() and
+ * cp_stack_own_from_maps() find it from /proc/self/maps (a thread's start,
+ * or its first call when nobody did).
  * cp_slot_live() is the one liveness test of a shadow-stack entry's frame
  * (record.c, the SIGPROF handler; mcount.S's fast path does its own-stack
  * case): live when its return-address slot, read only where that is safe,
@@ -351,6 +352,8 @@ uint64_t cp_sample_unplaced_early(void) CP_HIDDEN;
  */
 void cp_stack_set_own(uintptr_t lo, uintptr_t hi) CP_HIDDEN;
 void cp_stack_own_from_maps(struct cp_thread *t, uintptr_t sp) CP_HIDDEN;
+/* The mapping holding the caller's frame, as its own stack (thread.c). */
+void cp_stack_own_here(void) CP_HIDDEN;
 int cp_slot_live(struct cp_thread *t, const struct cp_frame *f, uintptr_t sp,
 		 struct cp_stack_range *cur) CP_HIDDEN;
 extern int cp_pid CP_HIDDEN;	/* this process's id (set again in a fork child) */

@@ -10,9 +10,13 @@
  *
  *   - on the thread's own stack, [cp_tls.stack_lo, + stack_span + 8),
  *     mapped as long as the thread lives.  Its bounds come from
- *     pthread_getattr_np() in normal context (thread.c, for the main
- *     thread and every thread created through pthread_create), or, for a
- *     thread nobody told us about, from /proc/self/maps on its first call;
+ *     pthread_getattr_np() for the main thread (thread.c, in normal
+ *     context), from the mapping holding the stack pointer when the
+ *     pthread_create wrapper starts a thread (before the thread can switch
+ *     to any other stack), or, for a thread nobody told us about, from that
+ *     mapping on its first call (which, if it is made on a coroutine's
+ *     stack, takes that stack for the thread's own: threads of a static
+ *     link or of glibc's own making);
  *   - on the alternate signal stack, while the thread runs on it
  *     (sigaltstack() says SS_ONSTACK): the program keeps it while it is in
  *     use;
@@ -76,11 +80,10 @@ static uintptr_t hex_field(const char **p, const char *end)
 /*
  * The readable mapping of /proc/self/maps that holds `addr`: 0 and its
  * range, or -1.  Lines are "lo-hi rwxp ...", read a buffer at a time into
- * the thread's own buffer (a handler may run on a small stack).
+ * `buf` (the thread's own: a handler may run on a small stack).
  */
-static int maps_find(struct cp_thread *t, uintptr_t addr, struct cp_stack_range *r)
+static int maps_find(char *buf, size_t buflen, uintptr_t addr, struct cp_stack_range *r)
 {
-	char *buf = t->maps_buf;
 	size_t have = 0;
 	int fd = (int)cp_syscall6(SYS_open, (long)"/proc/self/maps",
 				  00 | 02000000 /* O_RDONLY | O_CLOEXEC */, 0, 0, 0, 0);
@@ -90,7 +93,7 @@ static int maps_find(struct cp_thread *t, uintptr_t addr, struct cp_stack_range 
 		return -1;
 	for (;;) {
 		long n = cp_syscall6(SYS_read, fd, (long)(buf + have),
-				     (long)(sizeof(t->maps_buf) - have), 0, 0, 0);
+				     (long)(buflen - have), 0, 0, 0);
 		const char *p = buf, *end, *nl;
 
 		if (n == -4 /* EINTR */)
@@ -122,7 +125,7 @@ static int maps_find(struct cp_thread *t, uintptr_t addr, struct cp_stack_range 
 			p = nl + 1;
 		}
 		/* keep the unfinished line; one longer than the buffer is skipped */
-		if (p == buf && have == sizeof(t->maps_buf)) {
+		if (p == buf && have == buflen) {
 			have = 0;
 			continue;
 		}
@@ -139,7 +142,16 @@ void cp_stack_own_from_maps(struct cp_thread *t, uintptr_t sp)
 {
 	struct cp_stack_range r;
 
-	if (maps_find(t, sp, &r) == 0)
+	if (maps_find(t->maps_buf, sizeof(t->maps_buf), sp, &r) == 0)
+		cp_stack_set_own(r.lo, r.hi);
+}
+
+void cp_stack_own_here(void)
+{
+	char buf[512];
+	struct cp_stack_range r;
+
+	if (maps_find(buf, sizeof(buf), (uintptr_t)__builtin_frame_address(0), &r) == 0)
 		cp_stack_set_own(r.lo, r.hi);
 }
 
@@ -171,7 +183,7 @@ static void stack_current(struct cp_thread *t, uintptr_t sp, struct cp_stack_ran
 			*r = t->maps_cache[i];
 			return;
 		}
-	if (maps_find(t, sp, r) == 0) {
+	if (maps_find(t->maps_buf, sizeof(t->maps_buf), sp, r) == 0) {
 		r->kind = CP_STACK_MAPPING;
 		t->maps_cache[t->maps_next++ % 4] = *r;
 		return;

@@ -22,8 +22,9 @@
  * malloc or free an arena of its own, 64 MiB of address space, which a
  * program under `ulimit -v` whose threads never allocate cannot afford
  * (32 threads: 2 GiB).  So the wrapper's record comes from a pool of our
- * own, and the thread's stack bounds from stack.c (/proc/self/maps, on its
- * first call) rather than pthread_getattr_np(), which mallocs.  If the
+ * own, and the thread's stack bounds from stack.c (the mapping of
+ * /proc/self/maps that holds the wrapper's frame, read with raw system
+ * calls) rather than pthread_getattr_np(), which mallocs.  If the
  * record cannot be had, the program's start routine is passed as it is
  * (that thread's state is then kept until exit, as threads we are not
  * told about are: glibc's own helper threads, and every thread of a
@@ -131,6 +132,8 @@ static void *wrapped_start(void *p)
 	struct start s = *(struct start *)p;
 
 	start_put(p);
+	/* on the thread's own stack still: whatever it switches to later */
+	cp_stack_own_here();
 	pthread_setspecific(retire_key, KEY_FIRST);
 	return s.fn(s.arg);
 }

@@ -6,8 +6,12 @@
 # the SIGPROF handler: two ucontext coroutines in the main thread
 # (-mfentry), a coroutine in a worker thread (-pg and -mfentry) and one
 # spinning through profiling ticks without a call (both), handlers on a
-# sigaltstack in threads and in the main thread.  Each runs as it does
-# without the runtime (same output, exit 0), and its profile reads back.
+# sigaltstack in threads and in the main thread.  And a worker thread whose
+# own code is not instrumented (a task runtime's), so that its first
+# instrumented call is made on a coroutine's stack, which must not be taken
+# for the thread's own (it crashed once the runtime learnt a thread's stack
+# from its first call).  Each runs as it does without the runtime (same
+# output, exit 0), and its profile reads back.
 . "$SRCDIR/callpath/examples/testlib.sh"
 cd "$WORKDIR" || exit 1
 S="$CP_EX/stress"
@@ -35,7 +39,7 @@ same_run() {
 	cd ..
 }
 for p in coro coro-fentry; do
-	for mode in main thread spin keep; do
+	for mode in main thread cold spin keep; do
 		n=20
 		[ "$mode" = spin ] && n=5
 		same_run "$p" "$mode" "$n"

@@ -7,7 +7,7 @@
 # sidecar never counts fewer calls than gmon.out (but for the calls it says
 # it dropped), or the profile is refused with a message naming the file.
 #
-#   coroutines (ucontext, main thread and worker, stacks unmapped; -pg and
+#   coroutines (ucontext, main thread and workers, stacks unmapped; -pg and
 #   -mfentry), handlers on an alternate stack, a signal handler calling
 #   instrumented code at 1 kHz, siginterrupt/SIGALRM timeouts, 2,000
 #   short-lived threads (bench/callpath/threads.sh runs 100,000; t423
@@ -82,6 +82,7 @@ case_run() {
 W=$WORKDIR
 case_run "coroutines, main thread, -mfentry" "$W/coro-fentry" main 20
 case_run "coroutines, worker thread" "$W/coro" thread 20
+case_run "coroutines, uninstrumented worker thread" "$W/coro-fentry" cold 20
 case_run "coroutine spinning through ticks" "$W/coro-fentry" spin 5
 case_run "sigaltstack handlers" "$W/alt" 10
 case_run "signal handler at 1 kHz" "$W/sighammer"

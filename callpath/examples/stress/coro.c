@@ -7,7 +7,10 @@
  *   coro thread N    the same in a worker thread;
  *   coro spin N      in a worker thread, B spins without any call while
  *                    the profiling timer ticks;
- *   coro keep N      A and B suspended and resumed in turn (stacks live).
+ *   coro keep N      A and B suspended and resumed in turn (stacks live);
+ *   coro cold N      as `thread`, but the thread's own code is not
+ *                    instrumented (a task runtime's worker): its first
+ *                    instrumented call is made on coroutine A's stack.
  * Prints a checksum of the work, the same with or without the runtime.
  */
 #include <pthread.h>
@@ -59,7 +62,7 @@ static void run_spin(void)
 	} while ((t1.tv_sec - t0.tv_sec) * 1000000000L + (t1.tv_nsec - t0.tv_nsec) < 30000000L);
 }
 
-static void *prepare(ucontext_t *ctx, void (*fn)(void))
+__attribute__((no_instrument_function)) static void *prepare(ucontext_t *ctx, void (*fn)(void))
 {
 	/* mapped and unmapped as coroutine libraries do (Boost.Context) */
 	void *stack = mmap(NULL, STACK, PROT_READ | PROT_WRITE,
@@ -77,6 +80,23 @@ static void *prepare(ucontext_t *ctx, void (*fn)(void))
 }
 
 /* Both stacks exist before A runs, so B's lies elsewhere than A's did. */
+#define ROUNDS_BODY \
+	for (int r = 0; r < n; r++) { \
+		void *sa = prepare(&a_ctx, run_a); \
+		void *sb = prepare(&b_ctx, spin ? run_spin : run_b); \
+		swapcontext(&main_ctx, &a_ctx); \
+		munmap(sa, STACK);	/* A's frames are gone with its stack */ \
+		swapcontext(&main_ctx, &b_ctx); \
+		munmap(sb, STACK); \
+		sum += r; \
+	}
+
+/* A task runtime's worker loop: not instrumented (nor what it calls here). */
+__attribute__((no_instrument_function, noinline)) static void rounds_cold(int n, int spin)
+{
+	ROUNDS_BODY
+}
+
 __attribute__((noinline)) static void rounds(int n, int spin)
 {
 	for (int r = 0; r < n; r++) {
@@ -128,14 +148,17 @@ __attribute__((noinline)) static void keep(int n)
 }
 
 struct job {
-	int n, spin;
+	int n, spin, cold;
 };
 
-static void *worker(void *p)
+__attribute__((no_instrument_function)) static void *worker(void *p)
 {
 	struct job *j = p;
 
-	rounds(j->n, j->spin);
+	if (j->cold)
+		rounds_cold(j->n, j->spin);
+	else
+		rounds(j->n, j->spin);
 	return NULL;
 }
 
@@ -149,7 +172,7 @@ int main(int argc, char **argv)
 	} else if (strcmp(mode, "keep") == 0) {
 		keep(n);
 	} else {
-		struct job j = { n, strcmp(mode, "spin") == 0 };
+		struct job j = { n, strcmp(mode, "spin") == 0, strcmp(mode, "cold") == 0 };
 		pthread_t t;
 
 		if (pthread_create(&t, NULL, worker, &j) || pthread_join(t, NULL))
