@@ -53,8 +53,8 @@ same_run alt-fentry 10
 # under a dead entry whose frame address the uninstrumented code that made
 # the context reused (doc/callpath.md, "Coroutines and alternate stacks")
 cp_folded ./coro r.coro.main.20/gmon.out.callpath > coro.folded 2>/dev/null
-cp_check "coro: every leaf call counted (20 x 50 x 2 in run_a, 20 x 2 in main's)" \
-	bash -c "awk '\$1 ~ /;leaf\$/ { s += \$2 } END { exit s != 2040 }' coro.folded"
+cp_check "coro: every leaf call counted (20 x 50 x 2 in run_a, 20 x 50 in run_b, 20 x 2 in main's)" \
+	bash -c "awk '\$1 ~ /;leaf\$/ { s += \$2 } END { exit s != 3040 }' coro.folded"
 cp_folded ./coro-fentry r.coro-fentry.main.20/gmon.out.callpath > coro-fentry.folded 2>/dev/null
 cp_check "coro-fentry: coroutine calls under run_a: run_a;mid;leaf (20 x 50 x 2)" \
 	bash -c "awk '\$1 ~ /run_a;mid;leaf\$/ { s += \$2 } END { exit s != 2000 }' coro-fentry.folded"
