@@ -27,6 +27,8 @@
 #include "utils/banned.h"
 
 void cp_thread_init_main(void) CP_HIDDEN;
+void cp_thread_fork_prepare(void) CP_HIDDEN;
+void cp_thread_fork_done(void) CP_HIDDEN;
 extern int __profile_frequency(void);	/* glibc: the profiling timer's rate */
 
 #define DEFAULT_MAX_NODES (1u << 20)
@@ -88,23 +90,27 @@ static uint32_t recursion_folded(void)
 }
 
 /*
- * fork: the registry's lock is held across it, so that the child does
- * not inherit it taken by a thread that does not exist there.
+ * fork: our locks (the registry's, thread.c's pool's) are held across it,
+ * so that the child does not inherit one taken by a thread that does not
+ * exist there.
  */
 static void before_fork(void)
 {
 	cp_pid_at_fork = (uint64_t)getpid();
+	cp_thread_fork_prepare();
 	cp_registry_lock();
 }
 
 static void after_fork(void)
 {
 	cp_registry_unlock();
+	cp_thread_fork_done();
 }
 
 static void in_fork_child(void)
 {
 	cp_registry_unlock();
+	cp_thread_fork_done();
 	/* the child inherits the counts so far, as with gmon.out */
 	cp_ppid = cp_pid_at_fork;
 	__atomic_store_n(&cp_pid, (int)getpid(), __ATOMIC_RELAXED);

@@ -119,6 +119,17 @@ static struct start *start_get(void)
 	return s;
 }
 
+/* fork: the pool's lock is held across it (runtime.c's atfork handlers) */
+void cp_thread_fork_prepare(void)
+{
+	pool_take_lock();
+}
+
+void cp_thread_fork_done(void)
+{
+	__atomic_store_n(&pool_lock, 0, __ATOMIC_RELEASE);
+}
+
 static void start_put(struct start *s)
 {
 	pool_take_lock();
@@ -160,5 +171,13 @@ CP_EXPORT int pthread_create(pthread_t *thread, const pthread_attr_t *attr,
 	if (r)
 		start_put(s);
 	return r;
+}
+#else
+void cp_thread_fork_prepare(void)
+{
+}
+
+void cp_thread_fork_done(void)
+{
 }
 #endif
