@@ -87,7 +87,7 @@ static int maps_find(char *buf, size_t buflen, uintptr_t addr, struct cp_stack_r
 	size_t have = 0;
 	int fd = (int)cp_syscall6(SYS_open, (long)"/proc/self/maps",
 				  00 | 02000000 /* O_RDONLY | O_CLOEXEC */, 0, 0, 0, 0);
-	int found = -1;
+	int found = -1, skipping = 0;	/* in a line longer than the buffer */
 
 	if (fd < 0)
 		return -1;
@@ -110,22 +110,41 @@ static int maps_find(char *buf, size_t buflen, uintptr_t addr, struct cp_stack_r
 			if (nl == end)
 				break;
 			q = p;
-			uintptr_t lo = hex_field(&q, nl), hi;
+			if (!skipping) {
+				uintptr_t lo = hex_field(&q, nl), hi;
 
-			if (q < nl && *q == '-') {
+				if (q < nl && *q == '-') {
+					q++;
+					hi = hex_field(&q, nl);
+					if (addr >= lo && addr < hi && q + 1 < nl && q[1] == 'r') {
+						r->lo = lo;
+						r->hi = hi;
+						found = 0;
+						goto out;
+					}
+				}
+			}
+			skipping = 0;
+			p = nl + 1;
+		}
+		/* keep the unfinished line; one longer than the buffer is
+		 * skipped to its end (its start held no range of interest: the
+		 * range comes first, and is short) */
+		if (p == buf && have == buflen) {
+			const char *q = buf;
+			uintptr_t lo = hex_field(&q, end), hi;
+
+			if (!skipping && q < end && *q == '-') {
 				q++;
-				hi = hex_field(&q, nl);
-				if (addr >= lo && addr < hi && q + 1 < nl && q[1] == 'r') {
+				hi = hex_field(&q, end);
+				if (addr >= lo && addr < hi && q + 1 < end && q[1] == 'r') {
 					r->lo = lo;
 					r->hi = hi;
 					found = 0;
 					goto out;
 				}
 			}
-			p = nl + 1;
-		}
-		/* keep the unfinished line; one longer than the buffer is skipped */
-		if (p == buf && have == buflen) {
+			skipping = 1;
 			have = 0;
 			continue;
 		}
