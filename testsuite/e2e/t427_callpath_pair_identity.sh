@@ -59,6 +59,19 @@ cp_check "-s: refused (exit $(cat side2/rc)), naming both, nothing written" \
 cp_check "-s: the sum's sidecar records gmon.sum's hash, and reads back with it" \
 	bash -c "test '$(cp_header side1/gmon.sum.callpath gmon-hash 2>/dev/null)' = '$(cp_hash side1/gmon.sum 2>/dev/null)' &&
 		 cd side1 && '$EGPROF' -b --callpath ../busy gmon.sum > /dev/null"
+# egprof-sum, gprof -s's MPI twin: the same refusal, and the same identity
+if command -v mpirun > /dev/null && [ -x "$BUILDDIR/mpi/egprof-sum" ]; then
+	MPIRUN=(mpirun --oversubscribe)
+	[ "$(id -u)" = 0 ] && MPIRUN+=(--allow-run-as-root)
+	export OMPI_MCA_btl_vader_single_copy_mechanism=none
+	"${MPIRUN[@]}" -np 2 "$BUILDDIR/mpi/egprof-sum" -o side2/es side2/g2 side2/g3 > es.out 2> es.err
+	rc=$?
+	cp_check "egprof-sum: refused (exit $rc), naming both" \
+		bash -c "test $rc = 1 && grep -q 'side2/g3.callpath: does not belong to .side2/g3.' es.err"
+	"${MPIRUN[@]}" -np 2 "$BUILDDIR/mpi/egprof-sum" -o side1/es side1/g1 side1/g4 > es.out 2> es.err
+	cp_check "egprof-sum: the sum's sidecar records its gmon sum's hash" \
+		test "$(cp_header side1/es.callpath gmon-hash 2>/dev/null)" = "$(cp_hash side1/es 2>/dev/null)"
+fi
 "$EGPROF" --rank-stats ./busy side2 > rs.out 2> rs.err
 rc=$?
 cp_check "--rank-stats: reads the ranks (exit $rc), warns of the sidecar of another run" \
