@@ -214,14 +214,20 @@ static inline struct cp_frame *st(struct cp_thread *t)
 	return t->stack + SENTINELS - 1;
 }
 
-/* Entries a caller at index sp may push above it: mapped, and the bounds. */
-static uint32_t push_limit(const struct cp_thread *t)
+/*
+ * The stack's capacity changed: the user entries mapped, and the index
+ * below which a caller entry may push (mapped room and the bounds); the
+ * trampolines' limit is the entry there.
+ */
+static void stack_limits(struct cp_thread *t)
 {
-	uint32_t fast = cp_config.max_depth, mapped = t->stack_cap - SENTINELS;
+	uint32_t fast = cp_config.max_depth;
 
+	t->stack_room = t->stack_cap - SENTINELS;
 	if (cp_config.depth && cp_config.depth < fast)
 		fast = cp_config.depth;
-	return fast < mapped ? fast : mapped;
+	t->push_lim = fast < t->stack_room ? fast : t->stack_room;
+	cp_tls.limit = st(t) + t->push_lim;
 }
 
 static void tree_unmap(struct cp_tree *tr)
@@ -307,7 +313,7 @@ static cold struct cp_thread *thread_start(uintptr_t sp)
 	direct_mode_init();
 	cp_tls.cache = (struct cp_edge *)((char *)t + HEAD_BYTES);
 	cp_tls.self = t;
-	cp_tls.limit = st(t) + push_limit(t);	/* the first caller entry that cannot push */
+	stack_limits(t);	/* cp_tls.limit: the first caller entry that cannot push */
 	cp_tls.top = st(t);
 	return t;
 fail:
@@ -317,11 +323,12 @@ fail:
 
 /*
  * Double the shadow stack (the thread is busy: nothing points into it but
- * cp_tls and enter()'s `top`, rebased here): 0, or -1 at the bound.  The
+ * cp_tls and enter()'s `top`): `top` rebased, or NULL at the bound.  The
  * first one in the thread's first mapping is copied out, the others moved
- * by mremap.
+ * by mremap.  (It returns `top` rather than taking its address, which
+ * would keep enter()'s `top` in memory on every call.)
  */
-static cold int stack_grow(struct cp_thread *t, struct cp_frame **top)
+static cold struct cp_frame *stack_grow(struct cp_thread *t, struct cp_frame *top)
 {
 	size_t old = (size_t)t->stack_cap * sizeof(struct cp_frame);
 	size_t max = page_round(((size_t)cp_config.max_depth + SENTINELS + 1) *
@@ -330,24 +337,24 @@ static cold int stack_grow(struct cp_thread *t, struct cp_frame **top)
 	struct cp_frame *s;
 
 	if (len <= old)
-		return -1;
+		return NULL;
 	if (t->stack_home) {
 		s = map(len);
 		if (!s)
-			return -1;
+			return NULL;
 		for (uint32_t i = 0; i < t->stack_cap; i++)
 			s[i] = t->stack[i];
 		t->stack_home = 0;
 	} else {
 		s = cp_mremap(t->stack, old, len, MREMAP_MAYMOVE);
 		if (s == MAP_FAILED)
-			return -1;
+			return NULL;
 	}
-	*top = s + (*top - t->stack);
+	top = s + (top - t->stack);
 	t->stack = s;
 	t->stack_cap = (uint32_t)(len / sizeof(struct cp_frame));
-	cp_tls.limit = st(t) + push_limit(t);
-	return 0;
+	stack_limits(t);
+	return top;
 }
 
 static cold int hash_grow(struct cp_tree *tr)
@@ -670,11 +677,15 @@ enter(uintptr_t fp, uintptr_t selfpc, uintptr_t caller_fp)
 		t->dropped[SIDECAR_DROP_DEPTH]++;
 		goto out;
 	}
-	if (unlikely(sp + 1 > t->stack_cap - SENTINELS) && stack_grow(t, &top) < 0) {
-		t->dropped[SIDECAR_DROP_DEPTH]++;
-		goto out;
+	if (unlikely(sp >= t->stack_room)) {
+		struct cp_frame *moved = stack_grow(t, top);
+
+		if (!moved) {
+			t->dropped[SIDECAR_DROP_DEPTH]++;
+			goto out;
+		}
+		top = moved;
 	}
-	base = st(t);
 
 	call_site = *(const uintptr_t *)(fp + 8);
 	parent = top->node;
@@ -683,7 +694,7 @@ enter(uintptr_t fp, uintptr_t selfpc, uintptr_t caller_fp)
 			      : NULL;	/* under a call not recorded */
 		/* the trampolines push from here without checking the limit:
 		 * see cp_frame */
-		if (node && sp < push_limit(t))
+		if (node && sp < t->push_lim)
 			top->last = (struct cp_edge){ parent, call_site, selfpc, node };
 	} else
 		node = child_limited(t, top, call_site, selfpc);

@@ -262,6 +262,11 @@ struct cp_thread {
 	struct cp_frame *stack;	/* CP_FRAME_POPS + 1 sentinels, then entries */
 	uint32_t stack_cap;	/* entries mapped, sentinels included */
 	uint32_t stack_home;	/* the stack is in the first mapping (CP_HOME_*) */
+	/* kept with stack_cap: user entries mapped (stack_cap - sentinels),
+	 * and below which index a caller may push (that, CALLPATH_MAX_DEPTH
+	 * and CALLPATH_DEPTH): the slow path's two compares */
+	uint32_t stack_room;
+	uint32_t push_lim;
 	uint64_t dropped[SIDECAR_DROP_NR];
 	uint64_t unplaced;	/* samples of this thread that had no context */
 	/*
