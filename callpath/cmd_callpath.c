@@ -30,32 +30,38 @@
 
 /*
  * Name the sidecar through the profile, after checking that it belongs to
- * the image (build-id) and to the gmon files (callpath/stale.h): a stale
- * sidecar is refused, naming both files.
+ * the image (build-id).  That it belongs to its gmon files was checked as
+ * it was read (callpath/sum.h); a sidecar without identity (versions 1 to
+ * 3) gets the counts' hint as a warning only (callpath/stale.h).
  */
 static int model_of(const struct sidecar *sc, const char *source,
 		    const struct profile *p, const struct callpath_symopts *so,
 		    struct callpath_model **m)
 {
 	char why[1024];
-	int stale;
+	int stale = 0;
 
 	if (sidecar_check_build_id(sc, source, p->binary) < 0 ||
 	    callpath_model_build(sc, p, so, m) < 0)
 		return -1;
-	stale = callpath_stale_check(*m, sc, p, why, sizeof(why));
+	if (!(sc->id.flags & SIDECAR_ID_HASHED))
+		stale = callpath_stale_check(*m, sc, p, why, sizeof(why));
 	if (stale < 0)
 		return -1;
 	if (stale)
-		return error("%s: does not match '%s' (%s): a sidecar left from "
-			     "another run?", source,
-			     p->ngmon ? p->gmon_files[0] : "gmon.out", why);
+		warning("%s: may be left from another run beside '%s' (%s); it is "
+			"read, but a sidecar of this version cannot tell", source,
+			p->ngmon ? p->gmon_files[0] : "gmon.out", why);
 	return 0;
 }
 
-/* Sidecars beside every gmon file, summed; an error when some lack one. */
+/*
+ * Sidecars beside every gmon file, each checked against its gmon file, and
+ * summed; an error when some lack one.  An explicit sidecar
+ * (--callpath=FILE) is checked against the gmon file when there is one.
+ */
 static int load_sidecar(const char *explicit_file, char *const *gmons, size_t n,
-			struct sidecar **out, char *source, size_t source_len)
+			int force, struct sidecar **out, char *source, size_t source_len)
 {
 	char err[4096];
 	size_t missing;
@@ -64,9 +70,14 @@ static int load_sidecar(const char *explicit_file, char *const *gmons, size_t n,
 		snprintf(source, source_len, "%s", explicit_file);
 		if (sidecar_read(explicit_file, out, err, sizeof(err)) < 0)
 			return error("%s", err);
+		if (n == 1 && callpath_pair_check(*out, explicit_file, gmons[0], force) < 0) {
+			sidecar_free(*out);
+			*out = NULL;
+			return -1;
+		}
 		return 0;
 	}
-	if (callpath_sum_read(gmons, n, out, &missing) < 0)
+	if (callpath_sum_read(gmons, n, force, out, &missing) < 0)
 		return -1;
 	if (missing != n) {
 		char name[4096];
@@ -115,7 +126,7 @@ int callpath_cmd_gprof(const struct egprof_opts *o, const struct profile *p)
 	upstream_line_options(&so.lines, &so.full_paths);
 	/* p->binary is the image upstream read (a.out without operands),
 	 * p->gmon_files the gmon files (gmon.out without any): cmd_gprof.c. */
-	if (load_sidecar(o->callpath_file, p->gmon_files, p->ngmon, &sc, source,
+	if (load_sidecar(o->callpath_file, p->gmon_files, p->ngmon, o->force, &sc, source,
 			 sizeof(source)) < 0 ||
 	    model_of(sc, source, p, &so, &m) < 0)
 		goto out;
@@ -171,7 +182,7 @@ static void side_paths_release(struct side_paths *sp)
 }
 
 /* One side's folded stacks; sp->calls NULL when it has no sidecars. */
-static int side_folded(const struct callpath_side *s, int required,
+static int side_folded(const struct callpath_side *s, int required, int force,
 		       struct side_paths *sp)
 {
 	char *const *gmons = s->gmon_files ? s->gmon_files : s->p->gmon_files;
@@ -188,7 +199,7 @@ static int side_folded(const struct callpath_side *s, int required,
 	}
 	if (!required) {
 		/* only look: a side without sidecars turns the feature off */
-		if (callpath_sum_read(gmons, n, &sc, &missing) < 0)
+		if (callpath_sum_read(gmons, n, force, &sc, &missing) < 0)
 			return -1;
 		if (!sc || missing != n) {
 			sidecar_free(sc);
@@ -196,7 +207,7 @@ static int side_folded(const struct callpath_side *s, int required,
 		}
 		snprintf(source, sizeof(source), "%s%s", n ? gmons[0] : "?",
 			 SIDECAR_SUFFIX);
-	} else if (load_sidecar(NULL, gmons, n, &sc, source, sizeof(source)) < 0) {
+	} else if (load_sidecar(NULL, gmons, n, force, &sc, source, sizeof(source)) < 0) {
 		return -1;
 	}
 	if (model_of(sc, source, s->p, &so, &m) < 0)
@@ -242,7 +253,8 @@ int callpath_cmd_diff(const struct egprof_opts *o, const struct callpath_side *a
 
 	if (!o->callpath && !o->folded_path && !o->folded_calls_path && !o->extended)
 		return 0;
-	if (side_folded(a, o->callpath, &sa) < 0 || side_folded(b, o->callpath, &sb) < 0)
+	if (side_folded(a, o->callpath, o->force || a->force, &sa) < 0 ||
+	    side_folded(b, o->callpath, o->force || b->force, &sb) < 0)
 		goto out;
 	if (!sa.calls || !sb.calls) {
 		if (o->folded_path)
@@ -317,7 +329,7 @@ static int model_calls(const struct callpath_model *m, uint64_t **counts)
 }
 
 /* One side's sidecars named through its profile; *m NULL without them. */
-static int side_model(const struct callpath_side *s, struct callpath_model **m)
+static int side_model(const struct callpath_side *s, int force, struct callpath_model **m)
 {
 	char *const *gmons = s->gmon_files ? s->gmon_files : s->p->gmon_files;
 	size_t n = s->gmon_files ? s->ngmon : s->p->ngmon, missing = n;
@@ -331,7 +343,7 @@ static int side_model(const struct callpath_side *s, struct callpath_model **m)
 		*m = *s->model;
 		return 0;
 	}
-	if (callpath_sum_read(gmons, n, &sc, &missing) < 0)
+	if (callpath_sum_read(gmons, n, force || s->force, &sc, &missing) < 0)
 		return -1;
 	if (!sc || missing != n) {
 		sidecar_free(sc);
@@ -363,7 +375,7 @@ int callpath_exact_calls_load(const struct callpath_side *a,
 	uint64_t *counts[2] = { NULL, NULL };
 	int ret = 1;
 
-	if (side_model(a, &m[0]) < 0 || (m[0] && side_model(b, &m[1]) < 0))
+	if (side_model(a, 0, &m[0]) < 0 || (m[0] && side_model(b, 0, &m[1]) < 0))
 		goto out;
 	if (!m[0] || !m[1]) {
 		ret = 0;	/* gmon's counts, with their tolerance */
@@ -414,15 +426,14 @@ int callpath_graph_times_load(const struct egprof_opts *o,
 			struct sidecar *sc = NULL;
 			char err[4200];
 
-			if (sidecar_read(o->callpath_file, &sc, err, sizeof(err)) < 0) {
-				error("%s", err);
+			if (load_sidecar(o->callpath_file, sides[i].p->gmon_files,
+					 sides[i].p->ngmon, o->force, &sc, err, sizeof(err)) < 0)
 				return 1;
-			}
 			bad = model_of(sc, o->callpath_file, sides[i].p, &so, &m) < 0;
 			sidecar_free(sc);
 			if (bad)
 				return 1;
-		} else if (side_model(&sides[i], &m) < 0) {
+		} else if (side_model(&sides[i], o->force, &m) < 0) {
 			return 1;
 		}
 		if (!m)		/* no sidecars: gprof's numbers */

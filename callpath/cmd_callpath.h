@@ -34,6 +34,9 @@ struct callpath_side {
 	 * once, not three times (NULL: built and freed at each use; else the
 	 * caller frees *model with callpath_model_free()). */
 	struct callpath_model **model;
+	/* --force: a sidecar that does not belong to its gmon file is read
+	 * anyway, with a warning (callpath/sum.h, callpath_pair_check) */
+	int force;
 };
 
 /* After the diff tables: when both sides have sidecars, the path

@@ -147,6 +147,23 @@ static void print_header(FILE *out, const struct sidecar *sc)
 					      : "unknown");
 	fprintf(out, "sampling 0x%x\nsamples %" PRIu64 "\nunplaced-samples %" PRIu64 "\n",
 		sc->sampling, sidecar_total_samples(sc), sc->unplaced_samples);
+	/* version 4: the gmon file it pairs with, metrics, loaded objects */
+	fprintf(out, "gmon-file %s\ngmon-identity 0x%x\ngmon-size %" PRIu64
+		"\ngmon-hash 0x%016" PRIx64 "\nrun-id 0x%016" PRIx64 "\nwritten-ns %" PRIu64
+		"\nsnapshot %u\n", sc->id.gmon_name, sc->id.flags, sc->id.gmon_size,
+		sc->id.gmon_hash, sc->id.run_id, sc->id.time_ns, sc->id.snapshot);
+	for (uint32_t i = 0; i < sc->nr_extra; i++)
+		fprintf(out, "metric %s %s kind %u flags 0x%x period %" PRIu64
+			" unplaced %" PRIu64 "\n", sc->extra_metrics[i].name,
+			sc->extra_metrics[i].unit, sc->extra_metrics[i].kind,
+			sc->extra_metrics[i].flags, sc->extra_metrics[i].period,
+			sc->extra_metrics[i].unplaced);
+	fprintf(out, "objects %u\n", sc->nr_objects);
+	for (uint32_t i = 0; i < sc->nr_objects; i++)
+		fprintf(out, "object 0x%" PRIx64 "-0x%" PRIx64 " bias 0x%" PRIx64 " %s\n",
+			sc->objects[i].start, sc->objects[i].end, sc->objects[i].bias,
+			sc->objects[i].path);
+	/* last, as before version 4: scripts read the tree after it */
 	for (int d = 0; d < SIDECAR_DROP_NR; d++)
 		fprintf(out, "dropped-%s %" PRIu64 "\n", sidecar_drop_names[d],
 			sc->dropped[d]);

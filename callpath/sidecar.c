@@ -109,7 +109,8 @@ struct sidecar *sidecar_new(void)
 	sc->rank = -1;
 	sc->host = strdup("");
 	sc->exe = strdup("");
-	if (!sc->host || !sc->exe) {
+	sc->id.gmon_name = strdup("");
+	if (!sc->host || !sc->exe || !sc->id.gmon_name) {
 		sidecar_free(sc);
 		return NULL;
 	}
@@ -122,6 +123,16 @@ void sidecar_free(struct sidecar *sc)
 		return;
 	free(sc->host);
 	free(sc->exe);
+	free(sc->id.gmon_name);
+	for (uint32_t i = 0; i < sc->nr_extra; i++) {
+		free(sc->extra_metrics[i].name);
+		free(sc->extra_metrics[i].unit);
+	}
+	free(sc->extra_metrics);
+	free(sc->extra_values);
+	for (uint32_t i = 0; i < sc->nr_objects; i++)
+		free(sc->objects[i].path);
+	free(sc->objects);
 	free(sc->nodes);
 	index_free(sc->index);
 	free(sc);
@@ -142,6 +153,109 @@ int sidecar_set_strings(struct sidecar *sc, const char *host, const char *exe)
 	sc->host = h;
 	sc->exe = e;
 	return 0;
+}
+
+int sidecar_set_gmon_name(struct sidecar *sc, const char *name)
+{
+	char *n = strdup(name ? name : "");
+
+	if (!n)
+		return -1;
+	free(sc->id.gmon_name);
+	sc->id.gmon_name = n;
+	return 0;
+}
+
+int sidecar_add_object(struct sidecar *sc, const char *path, uint64_t start,
+		       uint64_t end, uint64_t bias, uint32_t flags,
+		       const unsigned char *build_id, uint32_t build_id_len)
+{
+	struct sidecar_object *o;
+
+	if (build_id_len > SIDECAR_BUILD_ID_MAX || sc->nr_objects >= UINT32_MAX / 2)
+		return -1;
+	o = realloc(sc->objects, (sc->nr_objects + 1) * sizeof(*o));
+	if (!o)
+		return -1;
+	sc->objects = o;
+	o += sc->nr_objects;
+	memset(o, 0, sizeof(*o));
+	o->path = strdup(path ? path : "");
+	if (!o->path)
+		return -1;
+	o->start = start;
+	o->end = end;
+	o->bias = bias;
+	o->flags = flags;
+	o->build_id_len = build_id_len;
+	if (build_id_len)
+		memcpy(o->build_id, build_id, build_id_len);
+	sc->nr_objects++;
+	return 0;
+}
+
+/* Room for the extra metrics of `nodes` nodes, the new ones zero. */
+static int extra_reserve(struct sidecar *sc, uint32_t nodes)
+{
+	uint64_t *v;
+	uint32_t alloc = sc->alloc_extra ? sc->alloc_extra : 64;
+
+	if (!sc->nr_extra || nodes <= sc->alloc_extra)
+		return 0;
+	while (alloc < nodes)
+		alloc = alloc > UINT32_MAX / 2 ? nodes : alloc * 2;
+	v = realloc(sc->extra_values, (size_t)alloc * sc->nr_extra * sizeof(*v));
+	if (!v)
+		return -1;
+	memset(v + (size_t)sc->alloc_extra * sc->nr_extra, 0,
+	       (size_t)(alloc - sc->alloc_extra) * sc->nr_extra * sizeof(*v));
+	sc->extra_values = v;
+	sc->alloc_extra = alloc;
+	return 0;
+}
+
+int sidecar_add_metric(struct sidecar *sc, const char *name, const char *unit,
+		       uint32_t kind, uint32_t flags, uint64_t period)
+{
+	uint32_t n = sc->nr_extra, rows = sc->alloc_extra;
+	struct sidecar_metric *m;
+	uint64_t *v = NULL;
+
+	if (n + 1 >= SIDECAR_METRICS_MAX)
+		return -1;
+	m = realloc(sc->extra_metrics, (n + 1) * sizeof(*m));
+	if (!m)
+		return -1;
+	sc->extra_metrics = m;
+	if (rows < sc->nr_nodes)
+		rows = sc->nr_nodes;
+	if (rows) {
+		/* one more column: copy row by row into the wider table */
+		v = calloc((size_t)rows * (n + 1), sizeof(*v));
+		if (!v)
+			return -1;
+		for (uint32_t i = 0; n && i < sc->alloc_extra; i++)
+			memcpy(v + (size_t)i * (n + 1), sc->extra_values + (size_t)i * n,
+			       n * sizeof(*v));
+	}
+	m += n;
+	m->name = strdup(name ? name : "");
+	m->unit = strdup(unit ? unit : "");
+	if (!m->name || !m->unit) {
+		free(m->name);
+		free(m->unit);
+		free(v);
+		return -1;
+	}
+	m->kind = kind;
+	m->flags = flags;
+	m->period = period;
+	m->unplaced = 0;
+	free(sc->extra_values);
+	sc->extra_values = v;
+	sc->alloc_extra = rows;
+	sc->nr_extra = n + 1;
+	return (int)n;
 }
 
 /*
@@ -502,6 +616,8 @@ int sidecar_add(struct sidecar *sc, uint32_t parent, uint64_t call_site,
 		sc->nodes = nodes;
 		sc->alloc_nodes = alloc;
 	}
+	if (extra_reserve(sc, sc->nr_nodes + 1) < 0)
+		return -1;
 	i = sc->nr_nodes++;
 	sc->nodes[i] = (struct sidecar_node){
 		.parent = parent,
@@ -524,6 +640,59 @@ static void hex(char *buf, size_t buflen, const unsigned char *id, uint32_t len)
 	buf[0] = '\0';
 	for (uint32_t i = 0; i < len && k + 3 <= buflen; i++, k += 2)
 		snprintf(buf + k, buflen - k, "%02x", id[i]);
+}
+
+/* dst's extra metric `m` describes, appended when dst has none: -1 no memory. */
+static int extra_index(struct sidecar *dst, const struct sidecar_metric *m)
+{
+	for (uint32_t j = 0; j < dst->nr_extra; j++) {
+		const struct sidecar_metric *d = &dst->extra_metrics[j];
+
+		if (d->kind == m->kind && d->period == m->period &&
+		    !strcmp(d->name, m->name) && !strcmp(d->unit, m->unit))
+			return (int)j;
+	}
+	return sidecar_add_metric(dst, m->name, m->unit, m->kind, m->flags, m->period);
+}
+
+/*
+ * The metrics beyond time and the objects of src into dst (node i of src
+ * is node map[i] of dst): metrics summed by name, kind, unit and period;
+ * objects dst does not list (path and build-id) appended.  0 or -1.
+ */
+static int merge_extras(struct sidecar *dst, const struct sidecar *src,
+			const uint32_t *map)
+{
+	for (uint32_t k = 0; k < src->nr_extra; k++) {
+		const struct sidecar_metric *m = &src->extra_metrics[k];
+		int j = extra_index(dst, m);
+
+		if (j < 0)
+			return -1;
+		dst->extra_metrics[j].flags |= m->flags;
+		dst->extra_metrics[j].unplaced += m->unplaced;
+		for (uint32_t i = 0; i < src->nr_nodes; i++)
+			dst->extra_values[(size_t)map[i] * dst->nr_extra + (uint32_t)j] +=
+				src->extra_values[(size_t)i * src->nr_extra + k];
+	}
+	if (!dst->time_period)
+		dst->time_period = src->time_period;
+	for (uint32_t k = 0; k < src->nr_objects; k++) {
+		const struct sidecar_object *o = &src->objects[k];
+		uint32_t j;
+
+		for (j = 0; j < dst->nr_objects; j++)
+			if (!strcmp(dst->objects[j].path, o->path) &&
+			    dst->objects[j].build_id_len == o->build_id_len &&
+			    !memcmp(dst->objects[j].build_id, o->build_id, o->build_id_len))
+				break;
+		if (j == dst->nr_objects &&
+		    sidecar_add_object(dst, o->path, o->start, o->end, o->bias,
+				       o->flags & ~SIDECAR_OBJECT_MAIN, o->build_id,
+				       o->build_id_len) < 0)
+			return -1;
+	}
+	return 0;
 }
 
 int sidecar_merge(struct sidecar *dst, const struct sidecar *src,
@@ -589,6 +758,12 @@ int sidecar_merge(struct sidecar *dst, const struct sidecar *src,
 		dst->nodes[map[i]].recursive += n->recursive;
 		dst->nodes[map[i]].self_samples += n->self_samples;
 	}
+	if (merge_extras(dst, src, map) < 0) {
+		set_err(err, errlen, "cannot merge sidecars: out of memory");
+		goto out;
+	}
+	/* a sum pairs with no one process's gmon file: its writer says which */
+	dst->id.flags = SIDECAR_ID_SUM;
 	for (int d = 0; d < SIDECAR_DROP_NR; d++)
 		dst->dropped[d] += src->dropped[d];
 	dst->threads += src->threads;
@@ -667,32 +842,352 @@ void sidecar_folded_sums(const struct sidecar *sc, uint64_t *into)
 	}
 }
 
-/* ---- encoding ---- */
+/* ---- the gmon file's hash ---- */
+
+/*
+ * 64-bit words of the input, little-endian, the last one padded with
+ * zeros, each mixed in as MurmurHash3's 64-bit body does; the length and
+ * its finaliser last.  Not cryptographic: it tells a gmon file from
+ * another run's, which differ in their histogram or counts.
+ */
+#define HASH_K1 0x87c37b91114253d5ull
+#define HASH_K2 0x4cf5ad432745937full
+
+static uint64_t rotl64(uint64_t x, int r)
+{
+	return (x << r) | (x >> (64 - r));
+}
+
+static uint64_t hash_word(uint64_t h, uint64_t w)
+{
+	w *= HASH_K1;
+	w = rotl64(w, 31);
+	w *= HASH_K2;
+	h ^= w;
+	h = rotl64(h, 27);
+	return h * 5 + 0x52dce729;
+}
+
+void sidecar_hash_begin(struct sidecar_hash *hs)
+{
+	hs->h = 0x9e3779b97f4a7c15ull;
+	hs->len = 0;
+	hs->tail = 0;
+	hs->ntail = 0;
+}
+
+void sidecar_hash_add(struct sidecar_hash *hs, const void *buf, size_t len)
+{
+	const unsigned char *p = buf;
+
+	hs->len += len;
+	while (len && hs->ntail) {
+		hs->tail |= (uint64_t)*p++ << (8 * hs->ntail);
+		len--;
+		if (++hs->ntail == 8) {
+			hs->h = hash_word(hs->h, hs->tail);
+			hs->tail = 0;
+			hs->ntail = 0;
+		}
+	}
+	for (; len >= 8; p += 8, len -= 8)
+		hs->h = hash_word(hs->h, get64(p));
+	while (len--)
+		hs->tail |= (uint64_t)*p++ << (8 * hs->ntail++);
+}
+
+uint64_t sidecar_hash_end(const struct sidecar_hash *hs)
+{
+	uint64_t h = hs->h;
+
+	if (hs->ntail)
+		h = hash_word(h, hs->tail);
+	h ^= hs->len;
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ull;
+	h ^= h >> 33;
+	return h;
+}
+
+int sidecar_hash_file(const char *path, uint64_t *size, uint64_t *hash)
+{
+	unsigned char buf[8192];
+	struct sidecar_hash hs;
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK), e;
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		e = S_ISREG(st.st_mode) ? errno : EINVAL;
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	sidecar_hash_begin(&hs);
+	while ((n = read(fd, buf, sizeof(buf))) != 0) {
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			e = errno;
+			close(fd);
+			errno = e;
+			return -1;
+		}
+		sidecar_hash_add(&hs, buf, (size_t)n);
+	}
+	close(fd);
+	*size = hs.len;
+	*hash = sidecar_hash_end(&hs);
+	return 0;
+}
+
+/* ---- encoding (version 4) ---- */
+
+/*
+ * Version 4 is a 32-byte file header and tagged sections, each a 16-byte
+ * header (tag, flags, payload length, a multiple of 8) and its payload.
+ * doc/sidecar-format.md has the byte layout; these are its names.
+ */
+#define V4_FILE_HDR 32u
+#define V4_SECT_HDR 16u
+#define V4_PROCESS_FIXED 72u	/* then dropped[], host, exe, build-id */
+#define V4_IDENTITY_FIXED 48u	/* then the gmon file name */
+#define V4_METRIC_FIXED 32u	/* per metric; then name and unit */
+#define V4_OBJECT_FIXED 32u	/* per object; then path and build-id */
+#define V4_NODES_FIXED 32u	/* then the records */
+enum sect_tag {
+	SECT_PROCESS = 1,
+	SECT_IDENTITY = 2,
+	SECT_METRICS = 3,
+	SECT_OBJECTS = 4,
+	SECT_NODES = 5,
+};
+#define SECT_REQUIRED 1u	/* a reader that does not know the tag refuses the file */
+enum nodes_kind {
+	NODES_PROCESS = 0,	/* the whole process (or a sum) */
+	NODES_THREAD = 1,	/* one live thread's tree */
+	NODES_RETIRED = 2,	/* the merged trees of threads that ended */
+};
+
+static const char *const sect_names[] = {
+	[SECT_PROCESS] = "process section", [SECT_IDENTITY] = "identity section",
+	[SECT_METRICS] = "metrics section", [SECT_OBJECTS] = "objects section",
+	[SECT_NODES] = "node table",
+};
+
+static size_t pad8(size_t n)
+{
+	return (n + 7) & ~(size_t)7;
+}
 
 static size_t str_len16(const char *s)
 {
-	size_t n = strlen(s);
+	size_t n = s ? strlen(s) : 0;
 
 	return n > UINT16_MAX ? UINT16_MAX : n;
 }
 
-static size_t header_size(const struct sidecar *sc)
+static uint32_t bid_len(uint32_t n)
 {
-	size_t n = HDR_FIXED + str_len16(sc->host) + str_len16(sc->exe) +
-		   sc->build_id_len;
+	return n > SIDECAR_BUILD_ID_MAX ? SIDECAR_BUILD_ID_MAX : n;
+}
 
-	return (n + 7) & ~(size_t)7;
+/* Metrics in the file: the time samples first, then the extra ones. */
+static uint32_t nmetrics(const struct sidecar *sc)
+{
+	return 1 + sc->nr_extra;
+}
+
+static size_t process_size(const struct sidecar *sc)
+{
+	return pad8(V4_PROCESS_FIXED + 8 * SIDECAR_DROP_NR + str_len16(sc->host) +
+		    str_len16(sc->exe) + bid_len(sc->build_id_len));
+}
+
+static size_t identity_size(const struct sidecar *sc)
+{
+	return pad8(V4_IDENTITY_FIXED + str_len16(sc->id.gmon_name));
+}
+
+static size_t metric_size(const char *name, const char *unit)
+{
+	return pad8(V4_METRIC_FIXED + str_len16(name) + str_len16(unit));
+}
+
+static size_t metrics_size(const struct sidecar *sc)
+{
+	size_t n = 8 + metric_size(SIDECAR_TIME_METRIC_NAME, SIDECAR_TIME_METRIC_UNIT);
+
+	for (uint32_t i = 0; i < sc->nr_extra; i++)
+		n += metric_size(sc->extra_metrics[i].name, sc->extra_metrics[i].unit);
+	return n;
+}
+
+static size_t object_size(const struct sidecar_object *o)
+{
+	return pad8(V4_OBJECT_FIXED + str_len16(o->path) + bid_len(o->build_id_len));
+}
+
+static size_t objects_size(const struct sidecar *sc)
+{
+	size_t n = 8;
+
+	for (uint32_t i = 0; i < sc->nr_objects; i++)
+		n += object_size(&sc->objects[i]);
+	return n;
+}
+
+static size_t node_size(const struct sidecar *sc)
+{
+	return SIDECAR_NODE_SIZE_V4(nmetrics(sc));
+}
+
+/* Everything before the node records (headers included). */
+static size_t head_size(const struct sidecar *sc)
+{
+	return V4_FILE_HDR + 5 * V4_SECT_HDR + process_size(sc) + identity_size(sc) +
+	       metrics_size(sc) + objects_size(sc) + V4_NODES_FIXED;
 }
 
 size_t sidecar_encoded_size(const struct sidecar *sc)
 {
-	return header_size(sc) + (size_t)sc->nr_nodes * SIDECAR_NODE_SIZE_V3;
+	return head_size(sc) + (size_t)sc->nr_nodes * node_size(sc);
+}
+
+static unsigned char *put_str(unsigned char *p, const char *s, size_t n)
+{
+	memcpy(p, s, n);
+	return p + n;
+}
+
+static unsigned char *put_section(unsigned char *p, uint32_t tag, uint32_t flags,
+				  uint64_t len)
+{
+	put32(p, tag);
+	put32(p + 4, flags);
+	put64(p + 8, len);
+	return p + V4_SECT_HDR;
+}
+
+static unsigned char *put_metric(unsigned char *p, const char *name,
+				 const char *unit, uint32_t kind, uint32_t flags,
+				 uint64_t period, uint64_t unplaced)
+{
+	size_t nl = str_len16(name), ul = str_len16(unit);
+
+	put32(p, kind);
+	put32(p + 4, flags);
+	put64(p + 8, period);
+	put64(p + 16, unplaced);
+	put16(p + 24, (uint16_t)nl);
+	put16(p + 26, (uint16_t)ul);
+	put_str(put_str(p + V4_METRIC_FIXED, name, nl), unit, ul);
+	return p + metric_size(name, unit);
+}
+
+/* Everything before the node records; `buf` has head_size(sc) bytes. */
+static void encode_head(const struct sidecar *sc, unsigned char *buf)
+{
+	size_t hl = str_len16(sc->host), el = str_len16(sc->exe);
+	uint32_t bl = bid_len(sc->build_id_len), tflags = 0;
+	unsigned char *p = buf, *q;
+
+	memset(buf, 0, head_size(sc));
+	memcpy(p, SIDECAR_MAGIC, 8);
+	put32(p + 8, SIDECAR_VERSION);
+	put32(p + 12, V4_FILE_HDR);
+	put32(p + 16, sc->flags);
+	put32(p + 20, 5);
+	put64(p + 24, sidecar_encoded_size(sc));
+	p += V4_FILE_HDR;
+
+	q = p = put_section(p, SECT_PROCESS, SECT_REQUIRED, process_size(sc));
+	put64(q, sc->pid);
+	put64(q + 8, sc->ppid);
+	put32(q + 16, (uint32_t)sc->rank);
+	put32(q + 20, sc->depth);
+	put32(q + 24, sc->failure);
+	put32(q + 28, sc->threads);
+	put64(q + 32, sc->load_address);
+	put64(q + 40, sc->program_start);
+	put64(q + 48, sc->program_end);
+	put32(q + 56, SIDECAR_DROP_NR);
+	put16(q + 60, (uint16_t)hl);
+	put16(q + 62, (uint16_t)el);
+	put16(q + 64, (uint16_t)bl);
+	for (int d = 0; d < SIDECAR_DROP_NR; d++)
+		put64(q + V4_PROCESS_FIXED + 8 * d, sc->dropped[d]);
+	q += V4_PROCESS_FIXED + 8 * SIDECAR_DROP_NR;
+	memcpy(put_str(put_str(q, sc->host, hl), sc->exe, el), sc->build_id, bl);
+	p += process_size(sc);
+
+	q = p = put_section(p, SECT_IDENTITY, 0, identity_size(sc));
+	put32(q, sc->id.flags);
+	put32(q + 4, sc->id.snapshot);
+	put64(q + 8, sc->id.gmon_size);
+	put64(q + 16, sc->id.gmon_hash);
+	put64(q + 24, sc->id.run_id);
+	put64(q + 32, sc->id.time_ns);
+	put16(q + 40, (uint16_t)str_len16(sc->id.gmon_name));
+	put_str(q + V4_IDENTITY_FIXED, sc->id.gmon_name, str_len16(sc->id.gmon_name));
+	p += identity_size(sc);
+
+	q = p = put_section(p, SECT_METRICS, SECT_REQUIRED, metrics_size(sc));
+	put32(q, nmetrics(sc));
+	q += 8;
+	if (!(sc->sampling & SIDECAR_SAMPLING_SELF))
+		tflags |= SIDECAR_METRIC_INACTIVE;
+	if (sc->sampling & SIDECAR_SAMPLING_STOPPED)
+		tflags |= SIDECAR_METRIC_STOPPED;
+	q = put_metric(q, SIDECAR_TIME_METRIC_NAME, SIDECAR_TIME_METRIC_UNIT,
+		       SIDECAR_METRIC_CPU_SAMPLES, tflags, sc->time_period,
+		       sc->unplaced_samples);
+	for (uint32_t i = 0; i < sc->nr_extra; i++) {
+		const struct sidecar_metric *m = &sc->extra_metrics[i];
+
+		q = put_metric(q, m->name, m->unit, m->kind, m->flags, m->period,
+			       m->unplaced);
+	}
+	p += metrics_size(sc);
+
+	q = p = put_section(p, SECT_OBJECTS, 0, objects_size(sc));
+	put32(q, sc->nr_objects);
+	q += 8;
+	for (uint32_t i = 0; i < sc->nr_objects; i++) {
+		const struct sidecar_object *o = &sc->objects[i];
+		size_t pl = str_len16(o->path);
+		uint32_t ol = bid_len(o->build_id_len);
+
+		put64(q, o->start);
+		put64(q + 8, o->end);
+		put64(q + 16, o->bias);
+		put32(q + 24, o->flags);
+		put16(q + 28, (uint16_t)pl);
+		put16(q + 30, (uint16_t)ol);
+		memcpy(put_str(q + V4_OBJECT_FIXED, o->path, pl), o->build_id, ol);
+		q += object_size(o);
+	}
+	p += objects_size(sc);
+
+	q = put_section(p, SECT_NODES, SECT_REQUIRED,
+			V4_NODES_FIXED + (uint64_t)sc->nr_nodes * node_size(sc));
+	put32(q, (uint32_t)node_size(sc));
+	put32(q + 4, nmetrics(sc));
+	put64(q + 8, sc->nr_nodes);
+	put32(q + 16, NODES_PROCESS);
+	put32(q + 20, sc->threads);
 }
 
 static void encode_nodes(const struct sidecar *sc, uint32_t first, uint32_t n,
 			 unsigned char *p)
 {
-	for (uint32_t i = first; i < first + n; i++, p += SIDECAR_NODE_SIZE_V3) {
+	size_t nsize = node_size(sc);
+
+	for (uint32_t i = first; i < first + n; i++, p += nsize) {
 		const struct sidecar_node *node = &sc->nodes[i];
 
 		put32(p, node->parent);
@@ -702,53 +1197,16 @@ static void encode_nodes(const struct sidecar *sc, uint32_t first, uint32_t n,
 		put64(p + 24, node->count);
 		put64(p + 32, node->recursive);
 		put64(p + 40, node->self_samples);
+		for (uint32_t k = 0; k < sc->nr_extra; k++)
+			put64(p + 48 + 8 * k,
+			      sc->extra_values[(size_t)i * sc->nr_extra + k]);
 	}
-}
-
-static void encode_header(const struct sidecar *sc, unsigned char *buf)
-{
-	size_t hsize = header_size(sc);
-	size_t host_len = str_len16(sc->host), exe_len = str_len16(sc->exe);
-	uint32_t bid_len = sc->build_id_len > SIDECAR_BUILD_ID_MAX
-				   ? SIDECAR_BUILD_ID_MAX : sc->build_id_len;
-	unsigned char *p;
-
-	memset(buf, 0, hsize);
-	memcpy(buf, SIDECAR_MAGIC, 8);
-	put32(buf + 8, SIDECAR_VERSION);
-	put32(buf + 12, (uint32_t)hsize);
-	put32(buf + 16, SIDECAR_NODE_SIZE_V3);
-	put32(buf + 20, sc->flags);
-	put64(buf + 24, sc->nr_nodes);
-	put64(buf + 32, sc->pid);
-	put64(buf + 40, sc->ppid);
-	put32(buf + 48, (uint32_t)sc->rank);
-	put32(buf + 52, sc->depth);
-	put32(buf + 56, sc->failure);
-	put32(buf + 60, sc->threads);
-	put64(buf + 64, sc->load_address);
-	for (int d = 0; d < SIDECAR_DROP_NR; d++)
-		put64(buf + 72 + 8 * d, sc->dropped[d]);
-	put16(buf + 104, (uint16_t)host_len);
-	put16(buf + 106, (uint16_t)exe_len);
-	put16(buf + 108, (uint16_t)bid_len);
-	put64(buf + 112, sc->program_start);
-	put64(buf + 120, sc->program_end);
-	put32(buf + 128, sc->sampling);
-	put32(buf + 132, sc->unplaced_samples > UINT32_MAX ? UINT32_MAX
-							   : (uint32_t)sc->unplaced_samples);
-	p = buf + HDR_FIXED;
-	memcpy(p, sc->host, host_len);
-	p += host_len;
-	memcpy(p, sc->exe, exe_len);
-	p += exe_len;
-	memcpy(p, sc->build_id, bid_len);
 }
 
 void sidecar_encode(const struct sidecar *sc, unsigned char *buf)
 {
-	encode_header(sc, buf);
-	encode_nodes(sc, 0, sc->nr_nodes, buf + header_size(sc));
+	encode_head(sc, buf);
+	encode_nodes(sc, 0, sc->nr_nodes, buf + head_size(sc));
 }
 
 static int write_all(int fd, const unsigned char *buf, size_t len)
@@ -770,7 +1228,7 @@ static int write_all(int fd, const unsigned char *buf, size_t len)
 #define WRITE_CHUNK 1024u	/* nodes encoded per write(2) */
 
 /*
- * The one encoder both writers use: the header, then the nodes a chunk at a
+ * The one encoder both writers use: the head, then the nodes a chunk at a
  * time (a big tree is not copied whole at exit), each piece handed to put().
  * 0, or put()'s -1 (errno as it left it), or -1 with ENOMEM.
  */
@@ -778,9 +1236,8 @@ static int write_encoded(const struct sidecar *sc,
 			 int (*put)(void *ctx, const unsigned char *buf, size_t len),
 			 void *ctx)
 {
-	size_t hsize = header_size(sc);
-	size_t buflen = hsize > WRITE_CHUNK * SIDECAR_NODE_SIZE_V3
-				? hsize : WRITE_CHUNK * SIDECAR_NODE_SIZE_V3;
+	size_t hsize = head_size(sc), nsize = node_size(sc);
+	size_t buflen = hsize > WRITE_CHUNK * nsize ? hsize : WRITE_CHUNK * nsize;
 	unsigned char *buf = malloc(buflen);
 	int ret;
 
@@ -788,14 +1245,14 @@ static int write_encoded(const struct sidecar *sc,
 		errno = ENOMEM;
 		return -1;
 	}
-	encode_header(sc, buf);
+	encode_head(sc, buf);
 	ret = put(ctx, buf, hsize);
 	for (uint32_t i = 0; i < sc->nr_nodes && ret == 0; i += WRITE_CHUNK) {
 		uint32_t n = sc->nr_nodes - i < WRITE_CHUNK ? sc->nr_nodes - i
 							     : WRITE_CHUNK;
 
 		encode_nodes(sc, i, n, buf);
-		ret = put(ctx, buf, (size_t)n * SIDECAR_NODE_SIZE_V3);
+		ret = put(ctx, buf, (size_t)n * nsize);
 	}
 	free(buf);
 	return ret;
@@ -816,32 +1273,72 @@ int sidecar_write_fp(const struct sidecar *sc, FILE *fp)
 	return write_encoded(sc, put_stream, fp) < 0 || ferror(fp) ? -1 : 0;
 }
 
+/*
+ * A new file beside `path` for the rename: `path`.tmpNNNNNN, created
+ * exclusively with mode 0666, which the kernel masks with the umask as it
+ * does gmon.out's (mkstemp's 0600 would need a chmod, and reading the umask
+ * means setting it, process-wide, while other threads run).
+ */
+static int create_temp(const char *path, char *tmp, size_t tmplen)
+{
+	static unsigned counter;
+	uint64_t seed = (uint64_t)getpid() * 0x9e3779b97f4a7c15ull ^ (uintptr_t)tmp;
+
+	for (int tries = 0; tries < 100; tries++) {
+		unsigned k = __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED);
+		int fd;
+
+		seed = (seed ^ k) * 0xbf58476d1ce4e5b9ull;
+		snprintf(tmp, tmplen, "%s.tmp%06u", path, (unsigned)(seed >> 40) % 1000000u);
+		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+		if (fd >= 0 || errno != EEXIST)
+			return fd;
+	}
+	errno = EEXIST;
+	return -1;
+}
+
 int sidecar_write_atomic(const struct sidecar *sc, const char *path,
 			 char *err, size_t errlen)
 {
 	size_t tmplen = strlen(path) + 16;
 	char *tmp = malloc(tmplen);
+	struct stat st;
 	int fd = -1, ret = -1;
 
 	if (!tmp) {
 		set_err(err, errlen, "%s: cannot write: out of memory", path);
 		goto out;
 	}
-	snprintf(tmp, tmplen, "%s.tmpXXXXXX", path);
-	fd = mkstemp(tmp);
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+		/* glibc opens gmon.out with O_NOFOLLOW: the same here */
+		set_err(err, errlen, "%s: not written: it is a symbolic link", path);
+		goto out;
+	}
+	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		/* a FIFO or a device: written into, never replaced */
+		fd = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY);
+		if (fd < 0) {
+			set_err(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+			goto out;
+		}
+		if (write_encoded(sc, put_fd, &fd) < 0) {
+			set_err(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+			goto out;
+		}
+		ret = close(fd);
+		fd = -1;
+		if (ret < 0)
+			set_err(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+		goto out;
+	}
+	fd = create_temp(path, tmp, tmplen);
 	if (fd < 0) {
 		set_err(err, errlen, "%s: cannot create: %s", tmp, strerror(errno));
 		goto out;
 	}
 	if (write_encoded(sc, put_fd, &fd) < 0)
 		goto write_error;
-	/* mkstemp creates 0600; gmon.out is 0666 & ~umask, match it */
-	{
-		mode_t mask = umask(0);
-
-		umask(mask);
-		fchmod(fd, 0666 & ~mask);
-	}
 	if (close(fd) < 0) {
 		fd = -1;
 		goto write_error;
@@ -881,38 +1378,15 @@ static char *dup_bytes(const unsigned char *p, size_t n)
 	return s;
 }
 
-int sidecar_decode(const void *data, size_t len, const char *name,
-		   struct sidecar **out, char *err, size_t errlen)
+/* Versions 1 to 3: a fixed header, strings, one node table. */
+static int decode_v3(const unsigned char *buf, size_t len, uint32_t version,
+		     const char *name, struct sidecar **out, char *err, size_t errlen)
 {
-	const unsigned char *buf = data;
 	struct sidecar *sc = NULL;
-	uint32_t version, hsize, node_size, fixed, node_min;
+	uint32_t hsize, node_size, fixed, node_min;
 	uint64_t nr_nodes;
 	size_t host_len, exe_len, bid_len, table;
 
-	*out = NULL;
-	if (len < 8 && memcmp(buf, SIDECAR_MAGIC, len) == 0) {
-		set_err(err, errlen, "%s: truncated header at byte %zu",
-			name, len);
-		return -1;
-	}
-	if (len < 8 || memcmp(buf, SIDECAR_MAGIC, 8) != 0) {
-		set_err(err, errlen,
-			"%s: bad magic (not a call-path sidecar)", name);
-		return -1;
-	}
-	if (len < 12) {
-		set_err(err, errlen, "%s: truncated header at byte %zu",
-			name, len);
-		return -1;
-	}
-	version = get32(buf + 8);
-	if (version < SIDECAR_VERSION_MIN || version > SIDECAR_VERSION) {
-		set_err(err, errlen,
-			"%s: unsupported version %u (this reader knows %u to %u)",
-			name, version, SIDECAR_VERSION_MIN, SIDECAR_VERSION);
-		return -1;
-	}
 	fixed = version == 1 ? HDR_FIXED_V1 : version == 2 ? HDR_FIXED_V2 : HDR_FIXED;
 	node_min = version >= 3 ? SIDECAR_NODE_SIZE_V3 : SIDECAR_NODE_SIZE_V1;
 	if (len < fixed) {
@@ -995,7 +1469,8 @@ int sidecar_decode(const void *data, size_t len, const char *name,
 	}
 	sc->host = dup_bytes(buf + fixed, host_len);
 	sc->exe = dup_bytes(buf + fixed + host_len, exe_len);
-	if (!sc->host || !sc->exe)
+	sc->id.gmon_name = dup_bytes(buf, 0);
+	if (!sc->host || !sc->exe || !sc->id.gmon_name)
 		goto oom;
 	memcpy(sc->build_id, buf + fixed + host_len + exe_len, bid_len);
 	sc->build_id_len = (uint32_t)bid_len;
@@ -1011,7 +1486,8 @@ int sidecar_decode(const void *data, size_t len, const char *name,
 		struct sidecar_node *n = &sc->nodes[i];
 
 		n->parent = get32(p);
-		n->flags = version >= 3 ? get32(p + 4) : 0;	/* reserved before */
+		/* reserved before version 3, which defines bit 0 only */
+		n->flags = version >= 3 ? get32(p + 4) & SIDECAR_NODE_FOLDED : 0;
 		n->call_site = get64(p + 8);
 		n->callee = get64(p + 16);
 		n->count = get64(p + 24);
@@ -1067,6 +1543,439 @@ oom:
 	return -1;
 }
 
+/* Where a version-4 decoder is: the file, its name, what it has read. */
+struct v4_reader {
+	const unsigned char *buf;
+	size_t len;
+	const char *name;
+	char *err;
+	size_t errlen;
+	struct sidecar *sc;
+	int seen[SECT_NODES + 1];
+	uint32_t nmetrics;	/* metrics per node record */
+	int time_first;		/* the file's first metric is the time samples */
+};
+
+/* A string of `n` bytes at p, inside [p, end): copied, or NULL. */
+static char *v4_string(const unsigned char *p, size_t n, const unsigned char *end)
+{
+	if (n > (size_t)(end - p))
+		return NULL;
+	return dup_bytes(p, n);
+}
+
+static int v4_bad(struct v4_reader *r, const unsigned char *at, const char *what)
+{
+	set_err(r->err, r->errlen, "%s: bad %s at byte %zu", r->name, what,
+		(size_t)(at - r->buf));
+	return -1;
+}
+
+static int v4_oom(struct v4_reader *r)
+{
+	set_err(r->err, r->errlen, "%s: out of memory", r->name);
+	return -1;
+}
+
+static int v4_process(struct v4_reader *r, const unsigned char *p, uint64_t len)
+{
+	const unsigned char *end = p + len;
+	struct sidecar *sc = r->sc;
+	uint32_t ndropped;
+	size_t hl, el, bl, strings;
+
+	if (len < V4_PROCESS_FIXED)
+		return v4_bad(r, p, "process section (too short)");
+	sc->pid = get64(p);
+	sc->ppid = get64(p + 8);
+	sc->rank = (int32_t)get32(p + 16);
+	sc->depth = get32(p + 20);
+	sc->failure = get32(p + 24);
+	sc->threads = get32(p + 28);
+	sc->load_address = get64(p + 32);
+	sc->program_start = get64(p + 40);
+	sc->program_end = get64(p + 48);
+	ndropped = get32(p + 56);
+	hl = get16(p + 60);
+	el = get16(p + 62);
+	bl = get16(p + 64);
+	if (sc->program_start > sc->program_end) {
+		set_err(r->err, r->errlen, "%s: bad program range 0x%llx-0x%llx",
+			r->name, (unsigned long long)sc->program_start,
+			(unsigned long long)sc->program_end);
+		return -1;
+	}
+	if (bl > SIDECAR_BUILD_ID_MAX) {
+		set_err(r->err, r->errlen, "%s: build-id of %zu bytes is too long",
+			r->name, bl);
+		return -1;
+	}
+	if (ndropped > (len - V4_PROCESS_FIXED) / 8)
+		return v4_bad(r, p + 56, "count of dropped-call counters");
+	for (uint32_t d = 0; d < ndropped && d < SIDECAR_DROP_NR; d++)
+		sc->dropped[d] = get64(p + V4_PROCESS_FIXED + 8 * d);
+	p += V4_PROCESS_FIXED + 8 * (size_t)ndropped;
+	strings = hl + el + bl;
+	if (strings > (size_t)(end - p))
+		return v4_bad(r, p, "string lengths in the process section");
+	free(sc->host);
+	free(sc->exe);
+	sc->host = v4_string(p, hl, end);
+	sc->exe = v4_string(p + hl, el, end);
+	if (!sc->host || !sc->exe)
+		return v4_oom(r);
+	memcpy(sc->build_id, p + hl + el, bl);
+	sc->build_id_len = (uint32_t)bl;
+	return 0;
+}
+
+static int v4_identity(struct v4_reader *r, const unsigned char *p, uint64_t len)
+{
+	struct sidecar_identity *id = &r->sc->id;
+	size_t nl;
+
+	if (len < V4_IDENTITY_FIXED)
+		return v4_bad(r, p, "identity section (too short)");
+	id->flags = get32(p);
+	id->snapshot = get32(p + 4);
+	id->gmon_size = get64(p + 8);
+	id->gmon_hash = get64(p + 16);
+	id->run_id = get64(p + 24);
+	id->time_ns = get64(p + 32);
+	nl = get16(p + 40);
+	if (nl > len - V4_IDENTITY_FIXED)
+		return v4_bad(r, p + 40, "gmon file name length");
+	free(id->gmon_name);
+	id->gmon_name = dup_bytes(p + V4_IDENTITY_FIXED, nl);
+	return id->gmon_name ? 0 : v4_oom(r);
+}
+
+static int v4_metrics(struct v4_reader *r, const unsigned char *p, uint64_t len)
+{
+	const unsigned char *end = p + len;
+	struct sidecar *sc = r->sc;
+	uint32_t n;
+
+	if (len < 8)
+		return v4_bad(r, p, "metrics section (too short)");
+	n = get32(p);
+	if (n > SIDECAR_METRICS_MAX)
+		return v4_bad(r, p, "metric count");
+	p += 8;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t kind, flags;
+		uint64_t period, unplaced;
+		size_t nl, ul;
+		char *mname, *unit;
+		int k;
+
+		if ((size_t)(end - p) < V4_METRIC_FIXED)
+			return v4_bad(r, p, "metric (past its section)");
+		kind = get32(p);
+		flags = get32(p + 4);
+		period = get64(p + 8);
+		unplaced = get64(p + 16);
+		nl = get16(p + 24);
+		ul = get16(p + 26);
+		if (nl + ul > (size_t)(end - p) - V4_METRIC_FIXED)
+			return v4_bad(r, p + 24, "metric name length");
+		if (i == 0 && kind == SIDECAR_METRIC_CPU_SAMPLES) {
+			/* the time samples: the model's own metric */
+			r->time_first = 1;
+			sc->sampling = (flags & SIDECAR_METRIC_INACTIVE ? 0 : SIDECAR_SAMPLING_SELF) |
+				       (flags & SIDECAR_METRIC_STOPPED ? SIDECAR_SAMPLING_STOPPED : 0);
+			sc->unplaced_samples = unplaced;
+			sc->time_period = period;
+		} else {
+			mname = dup_bytes(p + V4_METRIC_FIXED, nl);
+			unit = dup_bytes(p + V4_METRIC_FIXED + nl, ul);
+			k = mname && unit ? sidecar_add_metric(sc, mname, unit, kind, flags, period)
+					  : -1;
+			free(mname);
+			free(unit);
+			if (k < 0)
+				return v4_oom(r);
+			sc->extra_metrics[k].unplaced = unplaced;
+		}
+		p += pad8(V4_METRIC_FIXED + nl + ul);
+		if (p > end)
+			return v4_bad(r, end, "metric (past its section)");
+	}
+	r->nmetrics = n;
+	return 0;
+}
+
+static int v4_objects(struct v4_reader *r, const unsigned char *p, uint64_t len)
+{
+	const unsigned char *end = p + len;
+	uint32_t n;
+
+	if (len < 8)
+		return v4_bad(r, p, "objects section (too short)");
+	n = get32(p);
+	if (n > len / V4_OBJECT_FIXED)
+		return v4_bad(r, p, "object count");
+	p += 8;
+	for (uint32_t i = 0; i < n; i++) {
+		size_t pl, bl;
+		char *path;
+		int rc;
+
+		if ((size_t)(end - p) < V4_OBJECT_FIXED)
+			return v4_bad(r, p, "object (past its section)");
+		pl = get16(p + 28);
+		bl = get16(p + 30);
+		if (bl > SIDECAR_BUILD_ID_MAX || pl + bl > (size_t)(end - p) - V4_OBJECT_FIXED)
+			return v4_bad(r, p + 28, "object name or build-id length");
+		if (get64(p) > get64(p + 8))
+			return v4_bad(r, p, "object address range");
+		path = dup_bytes(p + V4_OBJECT_FIXED, pl);
+		rc = path ? sidecar_add_object(r->sc, path, get64(p), get64(p + 8),
+					       get64(p + 16), get32(p + 24),
+					       p + V4_OBJECT_FIXED + pl, (uint32_t)bl) : -1;
+		free(path);
+		if (rc < 0)
+			return v4_oom(r);
+		p += pad8(V4_OBJECT_FIXED + pl + bl);
+		if (p > end)
+			return v4_bad(r, end, "object (past its section)");
+	}
+	return 0;
+}
+
+/*
+ * One node table: its nodes summed into the tree (a file may hold a table
+ * per thread, and a table may repeat a key, e.g. two call sites outside
+ * the program that the writer wrote as 0: the reader sums them).
+ */
+static int v4_nodes(struct v4_reader *r, const unsigned char *p, uint64_t len)
+{
+	struct sidecar *sc = r->sc;
+	uint32_t nsize, nm, *map = NULL;
+	uint64_t count;
+	int ret = -1;
+
+	if (len < V4_NODES_FIXED)
+		return v4_bad(r, p, "node table header (too short)");
+	nsize = get32(p);
+	nm = get32(p + 4);
+	count = get64(p + 8);
+	if (nm != r->nmetrics)
+		return v4_bad(r, p + 4, "metric count of the node table (not the metrics section's)");
+	if (nsize < SIDECAR_NODE_SIZE_V4(nm) || nsize > NODE_SIZE_MAX || nsize % 8)
+		return v4_bad(r, p, "node size");
+	if (count >= SIDECAR_ROOT || count != (len - V4_NODES_FIXED) / nsize ||
+	    (len - V4_NODES_FIXED) % nsize)
+		return v4_bad(r, p + 8, "node count (not the section's length)");
+	if (sc->nr_nodes + count >= SIDECAR_ROOT)
+		return v4_bad(r, p + 8, "node count (more than 2^32 - 2 in all)");
+	if (count && !(map = malloc((size_t)count * sizeof(*map))))
+		return v4_oom(r);
+	p += V4_NODES_FIXED;
+	for (uint32_t i = 0; i < count; i++, p += nsize) {
+		uint32_t parent = get32(p), flags = get32(p + 4), before = sc->nr_nodes, at;
+		uint64_t site = get64(p + 8), callee = get64(p + 16);
+		struct sidecar_node *n;
+
+		if (parent != SIDECAR_ROOT && parent >= i) {
+			set_err(r->err, r->errlen, "%s: node %u has bad parent %u at byte %zu",
+				r->name, i, parent, (size_t)(p - r->buf));
+			goto out;
+		}
+		parent = parent == SIDECAR_ROOT ? SIDECAR_ROOT : map[parent];
+		if (parent != SIDECAR_ROOT &&
+		    (sc->nodes[parent].flags & (SIDECAR_NODE_FOLDED | SIDECAR_NODE_LEAF))) {
+			set_err(r->err, r->errlen, "%s: node %u is a child of "
+				"%s node %u at byte %zu", r->name, i,
+				sc->nodes[parent].flags & SIDECAR_NODE_FOLDED
+					? "folded-recursion" : "leaf",
+				get32(p), (size_t)(p - r->buf));
+			goto out;
+		}
+		if ((flags & SIDECAR_NODE_FOLDED) &&
+		    (parent == SIDECAR_ROOT || sc->nodes[parent].callee != callee)) {
+			set_err(r->err, r->errlen, "%s: folded-recursion node %u does not "
+				"call its parent's function at byte %zu", r->name, i,
+				(size_t)(p - r->buf));
+			goto out;
+		}
+		if (sidecar_add(sc, parent, site, callee, 0, &at) < 0) {
+			v4_oom(r);
+			goto out;
+		}
+		n = &sc->nodes[at];
+		if (at < before && ((n->flags ^ flags) & (SIDECAR_NODE_FOLDED | SIDECAR_NODE_LEAF))) {
+			set_err(r->err, r->errlen, "%s: node %u repeats node %u's key with "
+				"other flags at byte %zu", r->name, i, at,
+				(size_t)(p - r->buf));
+			goto out;
+		}
+		map[i] = at;
+		n->flags |= flags;
+		n->count += get64(p + 24);
+		n->recursive += get64(p + 32);
+		for (uint32_t k = 0; k < nm; k++) {
+			uint64_t v = get64(p + 40 + 8 * k);
+
+			if (k == 0 && r->time_first)
+				n->self_samples += v;
+			else
+				sc->extra_values[(size_t)at * sc->nr_extra +
+						 (k - (uint32_t)r->time_first)] += v;
+		}
+	}
+	ret = 0;
+out:
+	free(map);
+	return ret;
+}
+
+static int decode_v4(const unsigned char *buf, size_t len, const char *name,
+		     struct sidecar **out, char *err, size_t errlen)
+{
+	struct v4_reader r = { buf, len, name, err, errlen, NULL, { 0 }, 0, 0 };
+	uint32_t hsize, nsect;
+	size_t at;
+
+	if (len < V4_FILE_HDR) {
+		set_err(err, errlen, "%s: truncated header at byte %zu", name, len);
+		return -1;
+	}
+	hsize = get32(buf + 12);
+	nsect = get32(buf + 20);
+	if (hsize < V4_FILE_HDR || hsize % 8) {
+		set_err(err, errlen, "%s: bad header size %u", name, hsize);
+		return -1;
+	}
+	if (len < hsize) {
+		set_err(err, errlen, "%s: truncated header at byte %zu", name, len);
+		return -1;
+	}
+	r.sc = sidecar_new();
+	if (!r.sc)
+		return v4_oom(&r);
+	r.sc->version = 4;
+	r.sc->flags = get32(buf + 16);
+	at = hsize;
+	for (uint32_t s = 0; s < nsect; s++) {
+		uint32_t tag, flags;
+		uint64_t slen;
+		int rc;
+
+		if (len - at < V4_SECT_HDR) {
+			set_err(err, errlen, "%s: truncated after %u of %u sections at byte %zu",
+				name, s, nsect, len);
+			goto fail;
+		}
+		tag = get32(buf + at);
+		flags = get32(buf + at + 4);
+		slen = get64(buf + at + 8);
+		if (slen % 8) {
+			v4_bad(&r, buf + at + 8, "section length");
+			goto fail;
+		}
+		if (slen > len - at - V4_SECT_HDR) {
+			set_err(err, errlen, "%s: truncated %s at byte %zu", name,
+				tag <= SECT_NODES && tag ? sect_names[tag] : "section", len);
+			goto fail;
+		}
+		if (tag < SECT_PROCESS || tag > SECT_NODES) {
+			if (flags & SECT_REQUIRED) {
+				set_err(err, errlen, "%s: unsupported section %u at byte %zu "
+					"(a newer format)", name, tag, at);
+				goto fail;
+			}
+			at += V4_SECT_HDR + slen;
+			continue;
+		}
+		if (tag != SECT_NODES && r.seen[tag]) {
+			set_err(err, errlen, "%s: second %s at byte %zu", name,
+				sect_names[tag], at);
+			goto fail;
+		}
+		if ((tag == SECT_NODES && (!r.seen[SECT_PROCESS] || !r.seen[SECT_METRICS])) ||
+		    (tag == SECT_METRICS && r.seen[SECT_NODES])) {
+			set_err(err, errlen, "%s: %s out of order at byte %zu", name,
+				sect_names[tag], at);
+			goto fail;
+		}
+		r.seen[tag] = 1;
+		at += V4_SECT_HDR;
+		switch (tag) {
+		case SECT_PROCESS:
+			rc = v4_process(&r, buf + at, slen);
+			break;
+		case SECT_IDENTITY:
+			rc = v4_identity(&r, buf + at, slen);
+			break;
+		case SECT_METRICS:
+			rc = v4_metrics(&r, buf + at, slen);
+			break;
+		case SECT_OBJECTS:
+			rc = v4_objects(&r, buf + at, slen);
+			break;
+		default:
+			rc = v4_nodes(&r, buf + at, slen);
+			break;
+		}
+		if (rc < 0)
+			goto fail;
+		at += slen;
+	}
+	if (at != len) {
+		set_err(err, errlen, "%s: trailing data at byte %zu", name, at);
+		goto fail;
+	}
+	if (!r.seen[SECT_PROCESS]) {
+		set_err(err, errlen, "%s: no process section", name);
+		goto fail;
+	}
+	if (get64(buf + 24) != len) {
+		set_err(err, errlen, "%s: bad file size %llu (the file has %zu bytes)",
+			name, (unsigned long long)get64(buf + 24), len);
+		goto fail;
+	}
+	*out = r.sc;
+	return 0;
+fail:
+	sidecar_free(r.sc);
+	return -1;
+}
+
+int sidecar_decode(const void *data, size_t len, const char *name,
+		   struct sidecar **out, char *err, size_t errlen)
+{
+	const unsigned char *buf = data;
+	uint32_t version;
+
+	*out = NULL;
+	if (len < 8 && memcmp(buf, SIDECAR_MAGIC, len) == 0) {
+		set_err(err, errlen, "%s: truncated header at byte %zu",
+			name, len);
+		return -1;
+	}
+	if (len < 8 || memcmp(buf, SIDECAR_MAGIC, 8) != 0) {
+		set_err(err, errlen,
+			"%s: bad magic (not a call-path sidecar)", name);
+		return -1;
+	}
+	if (len < 12) {
+		set_err(err, errlen, "%s: truncated header at byte %zu",
+			name, len);
+		return -1;
+	}
+	version = get32(buf + 8);
+	if (version < SIDECAR_VERSION_MIN || version > SIDECAR_VERSION) {
+		set_err(err, errlen,
+			"%s: unsupported version %u (this reader knows %u to %u)",
+			name, version, SIDECAR_VERSION_MIN, SIDECAR_VERSION);
+		return -1;
+	}
+	if (version >= 4)
+		return decode_v4(buf, len, name, out, err, errlen);
+	return decode_v3(buf, len, version, name, out, err, errlen);
+}
+
 int sidecar_read(const char *path, struct sidecar **out, char *err, size_t errlen)
 {
 	unsigned char *buf;
@@ -1080,6 +1989,26 @@ int sidecar_read(const char *path, struct sidecar **out, char *err, size_t errle
 	ret = sidecar_decode(buf, len, path, out, err, errlen);
 	free(buf);
 	return ret;
+}
+
+int sidecar_belongs_to(const struct sidecar *sc, const char *gmon,
+		       char *why, size_t whylen)
+{
+	uint64_t size, hash;
+	struct stat st;
+
+	if (!(sc->id.flags & SIDECAR_ID_HASHED))
+		return 1;	/* nothing to compare: an older sidecar, a FIFO */
+	if (stat(gmon, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    sidecar_hash_file(gmon, &size, &hash) != 0)
+		return 1;	/* the gmon file's reader says what is wrong with it */
+	if (size == sc->id.gmon_size && hash == sc->id.gmon_hash)
+		return 1;
+	set_err(why, whylen, "recorded with a gmon file of %llu bytes, hash %016llx, "
+		"and '%s' has %llu bytes, hash %016llx",
+		(unsigned long long)sc->id.gmon_size, (unsigned long long)sc->id.gmon_hash,
+		gmon, (unsigned long long)size, (unsigned long long)hash);
+	return 0;
 }
 
 int sidecar_name_for(const char *gmon_name, char *buf, size_t buflen)

@@ -34,10 +34,13 @@
 #include <stdint.h>
 
 #define SIDECAR_MAGIC        "EGPROFCP"	/* 8 bytes, no terminator on disk */
-#define SIDECAR_VERSION      3u	/* written; versions 1 and 2 are still read */
+#define SIDECAR_VERSION      4u	/* written; versions 1 to 3 are still read */
 #define SIDECAR_VERSION_MIN  1u
 #define SIDECAR_NODE_SIZE_V1 40u	/* bytes per node record (versions 1 and 2) */
 #define SIDECAR_NODE_SIZE_V3 48u	/* version 3: + recursive, self_samples */
+/* version 4: tagged sections; a node record is 40 bytes + 8 per metric */
+#define SIDECAR_NODE_SIZE_V4(nmetrics) (40u + 8u * (nmetrics))
+#define SIDECAR_METRICS_MAX  64	/* metrics a file may describe */
 #define SIDECAR_ROOT         UINT32_MAX	/* parent index of top-level nodes */
 #define SIDECAR_BUILD_ID_MAX 64
 #define SIDECAR_SUFFIX       ".callpath"
@@ -72,9 +75,84 @@ enum {
  * parent's callee made from `call_site` while the parent was already on the
  * path.  Its callee is its parent's, its count is 0 and `recursive` holds
  * those calls.  It never has children.
+ *
+ * A leaf node (version 4, reserved: written from issue 22 on) is a sampled
+ * program counter that is not an instrumented function's entry: its
+ * `callee` is the program counter, its count 0, it has metrics only, and
+ * no children.
  */
 enum {
 	SIDECAR_NODE_FOLDED = 1u << 0,
+	SIDECAR_NODE_LEAF = 1u << 1,
+};
+
+/*
+ * Which gmon file a sidecar belongs to (version 4): recorded by the writer
+ * once the gmon file is complete, checked by every reader against the gmon
+ * file it pairs the sidecar with (callpath/sum.h), so that a sidecar left
+ * from another run is refused whatever the counts say.
+ */
+enum {
+	SIDECAR_ID_HASHED = 1u << 0,	/* gmon_size and gmon_hash are the file's */
+	SIDECAR_ID_SUM = 1u << 1,	/* the sidecar of a sum (gmon.sum, egprof-sum) */
+};
+struct sidecar_identity {
+	uint32_t flags;		/* SIDECAR_ID_*; 0: no identity (versions 1 to 3) */
+	uint32_t snapshot;	/* 0 for the profile written at exit, else 1, 2, ... */
+	uint64_t gmon_size;	/* bytes of the gmon file (SIDECAR_ID_HASHED) */
+	uint64_t gmon_hash;	/* sidecar_hash() of its bytes (SIDECAR_ID_HASHED) */
+	uint64_t run_id;	/* random, one per process run */
+	uint64_t time_ns;	/* when the sidecar was written, ns since the epoch */
+	char *gmon_name;	/* owned: the gmon file's name as written, never NULL */
+};
+
+/*
+ * Metrics per node (version 4).  The time samples the runtime credits
+ * (self_samples, `sampling`, `unplaced_samples`) are the model's first
+ * metric; a file may carry others, kept in `extra_metrics` and summed by
+ * name.  Kinds say what a value counts; flags qualify it.
+ */
+enum sidecar_metric_kind {
+	SIDECAR_METRIC_CPU_SAMPLES = 1,	/* CPU-time samples (timer ticks) */
+	SIDECAR_METRIC_WALL_SAMPLES = 2,	/* wall-clock samples while off-CPU */
+	SIDECAR_METRIC_EVENTS = 3,	/* hardware or software event counts */
+};
+enum {
+	SIDECAR_METRIC_ESTIMATED = 1u << 0,	/* scaled, not counted exactly */
+	SIDECAR_METRIC_MULTIPLEXED = 1u << 1,	/* counter time-shared */
+	/* the source stopped early (its handler or timer was replaced): the
+	 * values cover part of the run */
+	SIDECAR_METRIC_STOPPED = 1u << 2,
+	/* the source never ran (no profiling timer): the values are all 0 */
+	SIDECAR_METRIC_INACTIVE = 1u << 3,
+};
+struct sidecar_metric {
+	char *name;		/* owned, e.g. "prof-timer", "PAPI_TOT_CYC" */
+	char *unit;		/* owned, e.g. "samples", "events" */
+	uint32_t kind;		/* enum sidecar_metric_kind */
+	uint32_t flags;		/* SIDECAR_METRIC_* */
+	uint64_t period;	/* ns per sample, or events per overflow; 0 unknown */
+	uint64_t unplaced;	/* samples or events no context could take */
+};
+/* The name and unit the runtime gives the profiling-timer samples. */
+#define SIDECAR_TIME_METRIC_NAME "prof-timer"
+#define SIDECAR_TIME_METRIC_UNIT "samples"
+
+/*
+ * A loaded object of the recorded process (version 4): the main program,
+ * shared libraries, the vDSO.  Readers name program counters outside the
+ * main program with them (issue 22's leaf frames).
+ */
+enum {
+	SIDECAR_OBJECT_MAIN = 1u << 0,	/* the main program */
+};
+struct sidecar_object {
+	char *path;		/* owned, as the dynamic loader names it */
+	uint64_t start, end;	/* run-time address range of its PT_LOAD segments */
+	uint64_t bias;		/* load bias: run-time address - address in the file */
+	uint32_t flags;		/* SIDECAR_OBJECT_* */
+	uint32_t build_id_len;
+	unsigned char build_id[SIDECAR_BUILD_ID_MAX];
 };
 
 /* Why calls were not recorded; one counter each in the header. */
@@ -143,11 +221,23 @@ struct sidecar {
 	unsigned char build_id[SIDECAR_BUILD_ID_MAX];
 	uint32_t build_id_len;
 
+	struct sidecar_identity id;	/* version 4; flags 0 before */
+	/* Metrics beyond the time samples (version 4): descriptions, and
+	 * nr_extra values per node, node i's at extra_values[i * nr_extra]. */
+	struct sidecar_metric *extra_metrics;	/* owned */
+	uint32_t nr_extra;
+	uint64_t *extra_values;		/* owned; NULL when nr_extra is 0 */
+	/* The time metric's description when the file had one (version 4). */
+	uint64_t time_period;		/* ns per sample, 0 unknown */
+	struct sidecar_object *objects;	/* owned */
+	uint32_t nr_objects;
+
 	struct sidecar_node *nodes;	/* owned; nr_nodes valid entries */
 	uint32_t nr_nodes;
 
 	/* private: capacity and the (parent, call site, callee) index */
 	uint32_t alloc_nodes;
+	uint32_t alloc_extra;		/* nodes extra_values has room for */
 	struct sidecar_index *index;
 };
 
@@ -157,6 +247,45 @@ void sidecar_free(struct sidecar *sc);
 
 /* Replace host/exe (copied).  0 or -1 (out of memory). */
 int sidecar_set_strings(struct sidecar *sc, const char *host, const char *exe);
+
+/* Replace the identity's gmon file name (copied).  0 or -1. */
+int sidecar_set_gmon_name(struct sidecar *sc, const char *name);
+
+/*
+ * Add a loaded object (strings copied).  0 or -1 (out of memory, or
+ * SIDECAR_BUILD_ID_MAX exceeded).
+ */
+int sidecar_add_object(struct sidecar *sc, const char *path, uint64_t start,
+		       uint64_t end, uint64_t bias, uint32_t flags,
+		       const unsigned char *build_id, uint32_t build_id_len);
+
+/*
+ * Add a metric beyond the time samples (strings copied); its values start
+ * at 0 for every node.  Its index among the extra metrics, or -1.
+ */
+int sidecar_add_metric(struct sidecar *sc, const char *name, const char *unit,
+		       uint32_t kind, uint32_t flags, uint64_t period);
+
+/*
+ * The 64-bit hash of a gmon file's bytes that identities record: defined
+ * in doc/sidecar-format.md, the same on every host.  sidecar_hash_begin,
+ * then sidecar_hash_add for each piece in order (any sizes), then
+ * sidecar_hash_end.
+ */
+struct sidecar_hash {
+	uint64_t h, len, tail;
+	uint32_t ntail;
+};
+void sidecar_hash_begin(struct sidecar_hash *hs);
+void sidecar_hash_add(struct sidecar_hash *hs, const void *buf, size_t len);
+uint64_t sidecar_hash_end(const struct sidecar_hash *hs);
+
+/*
+ * Size and hash of the regular file `path`, read with plain system calls
+ * (no allocation: the runtime calls it at exit).  0, or -1 with errno set
+ * (EINVAL when it is not a regular file).
+ */
+int sidecar_hash_file(const char *path, uint64_t *size, uint64_t *hash);
 
 /*
  * Find the child (call_site, callee) of `parent`, creating it when missing,
@@ -251,17 +380,25 @@ static inline int sidecar_folds_recursion(const struct sidecar *sc)
 	return sc->version >= 3 && !(sc->flags & SIDECAR_F_RECURSION_FULL);
 }
 
-/* Serialised size in bytes; sidecar_encode fills a buffer of that size. */
+/* Serialised size in bytes (version 4); sidecar_encode fills a buffer of
+ * that size. */
 size_t sidecar_encoded_size(const struct sidecar *sc);
 void sidecar_encode(const struct sidecar *sc, unsigned char *buf);
 
-/*
- * Write `sc` to `path` through a temporary file in the same folder and
- * rename(2), so readers never see a half-written file.  0 or -1.
- */
-/* The same bytes to an open stream (the analysis side writes its files
+/* The encoding to an open stream (the analysis side writes its files
  * through utils/outfile.h).  0, or -1 on a failed write or no memory. */
 int sidecar_write_fp(const struct sidecar *sc, FILE *fp);
+
+/*
+ * The runtime's writer, which treats the sidecar path as glibc treats
+ * gmon.out: a symbolic link there is refused (-1, `err` says so, nothing
+ * written); a FIFO, a character device or another file that is not a
+ * regular file is opened and written into (as glibc writes into them); a
+ * regular file or a new name is written to a temporary file in the same
+ * folder, created with mode 0666 less the umask (gmon.out's), and renamed
+ * over it, so a reader never sees half a file.  The process's umask is
+ * never changed.  0, or -1 with `err` naming the file and the reason.
+ */
 int sidecar_write_atomic(const struct sidecar *sc, const char *path,
 			 char *err, size_t errlen);
 
@@ -274,6 +411,19 @@ int sidecar_decode(const void *buf, size_t len, const char *name,
 		   struct sidecar **out, char *err, size_t errlen);
 int sidecar_read(const char *path, struct sidecar **out,
 		 char *err, size_t errlen);
+
+/*
+ * Does `sc` belong to the gmon file `gmon`?  A sidecar of version 4 records
+ * the size and hash of the gmon file it was written with; another file's
+ * bytes are another run's.  1 when it belongs, or nothing can tell (a
+ * sidecar without identity, versions 1 to 3; a gmon file that is not a
+ * regular file or cannot be read: its reader reports that); 0 when it does
+ * not, `why` then saying what differs ("recorded with a gmon file of 2966
+ * bytes, hash ..., and 'gmon.out' has 3012 bytes, hash ...").  The one
+ * test of every reader (callpath/sum.h's callpath_pair_check() reports it).
+ */
+int sidecar_belongs_to(const struct sidecar *sc, const char *gmon,
+		       char *why, size_t whylen);
 
 /*
  * The sidecar name for a gmon file name: "gmon.out" -> "gmon.out.callpath".

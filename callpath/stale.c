@@ -1,5 +1,6 @@
 /*
- * stale.c - cross-check a call-path sidecar against its gmon file's arcs.
+ * stale.c - a hint from the counts that an old sidecar (no identity) is
+ * left from another run (callpath/stale.h).
  */
 #include "callpath/stale.h"
 
@@ -25,6 +26,8 @@ int callpath_stale_check(struct callpath_model *m, const struct sidecar *sc,
 		return 0;
 	for (int d = 0; d < SIDECAR_DROP_NR; d++)
 		dropped += sc->dropped[d];
+	if (dropped)
+		return 0;	/* the sidecar may count fewer: nothing to say */
 	/* frames are named like gprof's symbols: compare by (interned) name */
 	sym_name = malloc((p->nsyms + 1) * sizeof(*sym_name));
 	if (!sym_name)
@@ -49,15 +52,13 @@ int callpath_stale_check(struct callpath_model *m, const struct sidecar *sc,
 	for (size_t i = 0; i < p->narcs; i++)
 		theirs[sym_name[p->arcs[i].child]] += p->arcs[i].count;
 	for (uint32_t k = 0; k < m->nr_names; k++) {
-		uint64_t diff = ours[k] > theirs[k] ? ours[k] - theirs[k]
-						    : theirs[k] - ours[k];
-
-		/* the runtime may have dropped calls gmon.out counted */
-		if (ours[k] > theirs[k] || (!dropped && diff))
-			if (diff > worst_diff) {
-				worst_diff = diff;
-				worst = k;
-			}
+		/* more calls than gmon.out: the known reasons (stale.h) */
+		if (ours[k] >= theirs[k] || m->names[k][0] == '[')
+			continue;
+		if (theirs[k] - ours[k] > worst_diff) {
+			worst_diff = theirs[k] - ours[k];
+			worst = k;
+		}
 	}
 	if (worst != CALLPATH_NONE) {
 		snprintf(why, whylen, "%s: %" PRIu64 " calls in the sidecar, %" PRIu64

@@ -4,8 +4,10 @@
 #include "callpath/sum.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "callpath/sidecar.h"
@@ -23,8 +25,41 @@ static const char *merge_reason(const char *err)
 	return strncmp(err, MERGE_PREFIX, k) ? err : err + k;
 }
 
-int callpath_sum_read(char *const *gmon_files, size_t n, struct sidecar **out,
-		      size_t *missing)
+int callpath_pair_check(const struct sidecar *sc, const char *sidecar,
+			const char *gmon, int force)
+{
+	char why[4400];
+
+	if (sidecar_belongs_to(sc, gmon, why, sizeof(why)))
+		return 0;
+	if (force) {
+		warning("%s: does not belong to '%s' (%s): read anyway (--force)",
+			sidecar, gmon, why);
+		return 0;
+	}
+	return error("%s: does not belong to '%s': %s (a sidecar left from another "
+		     "run? --force reads it anyway)", sidecar, gmon, why);
+}
+
+int callpath_sum_identify(struct sidecar *sc, const char *gmon_sum)
+{
+	struct stat st;
+
+	sc->id.flags = SIDECAR_ID_SUM;
+	sc->id.gmon_size = sc->id.gmon_hash = 0;
+	sc->id.snapshot = 0;
+	if (sidecar_set_gmon_name(sc, gmon_sum ? gmon_sum : "") < 0)
+		return error("out of memory");
+	if (!gmon_sum || stat(gmon_sum, &st) != 0 || !S_ISREG(st.st_mode))
+		return 0;
+	if (sidecar_hash_file(gmon_sum, &sc->id.gmon_size, &sc->id.gmon_hash) != 0)
+		return error("%s: cannot read: %s", gmon_sum, strerror(errno));
+	sc->id.flags |= SIDECAR_ID_HASHED;
+	return 0;
+}
+
+int callpath_sum_read(char *const *gmon_files, size_t n, int force,
+		      struct sidecar **out, size_t *missing)
 {
 	struct sidecar *total = NULL;
 	char first[4096], name[4096], err[4096];
@@ -47,6 +82,11 @@ int callpath_sum_read(char *const *gmon_files, size_t n, struct sidecar **out,
 		if (sidecar_read(name, &sc, err, sizeof(err)) < 0) {
 			sidecar_free(total);
 			return error("%s", err);
+		}
+		if (callpath_pair_check(sc, name, gmon_files[i], force) < 0) {
+			sidecar_free(sc);
+			sidecar_free(total);
+			return -1;
 		}
 		if (!total) {
 			total = sc;
@@ -110,14 +150,24 @@ int callpath_sum_store(struct outset *set, const char *out_path,
 	return outfile_write(set, out_path, write_sidecar, sc);
 }
 
-int callpath_sum_write(char *const *gmon_files, size_t n, const char *out_path)
+int callpath_sum_write(char *const *gmon_files, size_t n, int force,
+		       const char *out_path)
 {
 	struct sidecar *sc;
-	size_t missing;
+	size_t missing, len = strlen(out_path), k = strlen(SIDECAR_SUFFIX);
+	char gmon_sum[4096];
 	int ret;
 
-	if (callpath_sum_read(gmon_files, n, &sc, &missing) < 0) {
+	if (callpath_sum_read(gmon_files, n, force, &sc, &missing) < 0) {
 		remove_stale(NULL, out_path, 1);
+		return -1;
+	}
+	/* the gmon sum is the sidecar's name without its suffix */
+	snprintf(gmon_sum, sizeof(gmon_sum), "%.*s",
+		 (int)(len > k && !strcmp(out_path + len - k, SIDECAR_SUFFIX) ? len - k : len),
+		 out_path);
+	if (sc && callpath_sum_identify(sc, gmon_sum) < 0) {
+		sidecar_free(sc);
 		return -1;
 	}
 	ret = callpath_sum_store(NULL, out_path, sc,

@@ -63,7 +63,7 @@ static void identify_one(struct rank_id *id)
 {
 	char *path = sidecar_path_of(id->gmon);
 	struct sidecar *sc = NULL;
-	char err[512];
+	char err[4400];
 
 	if (!path || !exists(path)) {
 		free(path);
@@ -71,6 +71,14 @@ static void identify_one(struct rank_id *id)
 	}
 	if (sidecar_read(path, &sc, err, sizeof(err)) < 0) {
 		warning("%s; labelling '%s' by its name", err, id->gmon);
+		free(path);
+		return;
+	}
+	/* another run's sidecar would give this file another run's rank */
+	if (!sidecar_belongs_to(sc, id->gmon, err, sizeof(err))) {
+		warning("%s: does not belong to '%s' (%s); labelling '%s' by its name",
+			path, id->gmon, err, id->gmon);
+		sidecar_free(sc);
 		free(path);
 		return;
 	}

@@ -21,6 +21,7 @@
 #include "callpath/sum.h"
 #include "gprof-ext/commands.h"
 #include "utils/error.h"
+#include "utils/outfile.h"
 #include "utils/banned.h"
 
 #define SUM_NAME "gmon.sum" /* upstream's GMONSUM */
@@ -51,14 +52,35 @@ int sum_plan_init(struct sum_plan *plan, const struct egprof_opts *o)
 		plan->gmons = default_gmons;
 		plan->ngmon = 1;
 	}
-	/* now, while gmon.sum is still as it was */
-	return callpath_sum_read(plan->gmons, plan->ngmon, &plan->sc, &plan->missing);
+	/* now, while gmon.sum is still as it was; each checked against its
+	 * gmon file (--force reads one that does not belong anyway) */
+	return callpath_sum_read(plan->gmons, plan->ngmon, o->force, &plan->sc,
+				 &plan->missing);
 }
 
-int sum_plan_finish(const struct sum_plan *plan, struct outset *set)
+/* Where upstream wrote gmon.sum: its staged temporary file, or gmon.sum. */
+static const char *written_sum(const struct outset *set)
+{
+	if (!set)
+		return SUM_NAME;
+	for (size_t i = 0; i < set->nopen; i++)
+		if (!strcmp(set->open[i]->path, SUM_NAME))
+			return set->open[i]->kind == OUTFILE_RENAME ? set->open[i]->tmp_path
+								    : NULL;
+	return NULL;
+}
+
+int sum_plan_finish(struct sum_plan *plan, struct outset *set)
 {
 	if (!plan->wanted)
 		return 0;
+	/* the sum's sidecar belongs to the gmon.sum written beside it; upstream
+	 * leaves that stream open, its last bytes in stdio's buffer */
+	fflush(NULL);
+	if (plan->sc && callpath_sum_identify(plan->sc, written_sum(set)) < 0)
+		return -1;
+	if (plan->sc && sidecar_set_gmon_name(plan->sc, SUM_NAME) < 0)
+		return error("out of memory");
 	/* upstream's output first, as when it ran alone */
 	fflush(stdout);
 	return callpath_sum_store(set, SUM_NAME SIDECAR_SUFFIX, plan->sc,

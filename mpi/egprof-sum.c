@@ -82,6 +82,11 @@ static int sum_share(char **files, size_t n, struct gmonsum *g, struct sidecar *
 			error("%s", err);
 			return -1;
 		}
+		/* another run's sidecar is refused, as gprof -s refuses it */
+		if (callpath_pair_check(sc, path, files[i], 0) < 0) {
+			sidecar_free(sc);
+			return -1;
+		}
 		if (!*scp) {
 			*scp = sc;
 			continue;
@@ -371,6 +376,8 @@ int main(int argc, char **argv)
 	} else if (rank == 0) {
 		if (gmonsum_write(&g, out) < 0) {
 			status = 1;
+		} else if (sc && callpath_sum_identify(sc, out) < 0) {
+			status = 1;	/* the sum's sidecar records the gmon sum */
 		} else if (sidecar_name_for(out, path, sizeof(path)) < 0) {
 			error("output file name too long");
 			status = 1;

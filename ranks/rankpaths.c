@@ -123,6 +123,10 @@ static int collect(struct paths *ps, const char *gmon, const struct rankpaths_sy
 	if (sidecar_name_for(gmon, path, sizeof(path)) < 0 ||
 	    sidecar_read(path, &sc, err, sizeof(err)) < 0)
 		return 0; /* no sidecar: no paths */
+	if (!sidecar_belongs_to(sc, gmon, err, sizeof(err))) {
+		sidecar_free(sc);	/* another run's: diff/ranks.c warned */
+		return 0;
+	}
 	for (i = 0; i < sc->nr_nodes && ret == 0; i++) {
 		const char *name = node_name(sc, syms, i);
 		char *p;

@@ -13,7 +13,8 @@
  *   rankpaths_fill(rs, gmon_files, &syms, items);   per listed function
  *   rankpaths_syms_release(&syms);
  *
- * Sidecars that are missing, unreadable or of another binary are skipped
+ * Sidecars that are missing, unreadable, of another binary or of another
+ * run (sidecar_belongs_to) are skipped
  * silently here (--rank-stats warns about them when it reads ranks).
  */
 #include <stddef.h>

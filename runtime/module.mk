@@ -16,13 +16,17 @@ CALLPATH_RT_CFLAGS = $(filter-out -fsanitize% -pg -p -fprofile% --coverage,$(EG_
 	-fPIC -fvisibility=hidden -fno-omit-frame-pointer
 CALLPATH_RT_OBJS = runtime/rt/record.o runtime/rt/runtime.o runtime/rt/chain.o \
 	runtime/rt/sidecar.o runtime/rt/mcount.o runtime/rt/sample.o runtime/rt/infile.o \
+	runtime/rt/stack.o runtime/rt/signals.o runtime/rt/thread.o runtime/rt/gmonfile.o \
 	$(CALLPATH_GMON_OBJS)
 CALLPATH_NOOP_OBJS = runtime/rt/mcount-noop.o runtime/rt/chain.o
-# libcallpath.a: the same but for the entry points and glibc's mcount (CP_ARCHIVE,
-# for static links: see chain.c)
+# libcallpath.a: the same but for the entry points and glibc's mcount, and
+# what a static link cannot interpose (pthread_create, _mcleanup; signal,
+# sigaction and setitimer call glibc's internal names): CP_ARCHIVE, see
+# chain.c, thread.c, gmonfile.c, signals.c
 CALLPATH_RT_A_OBJS = runtime/rt/record.o runtime/rt/runtime.o \
 	runtime/rt/chain-a.o runtime/rt/sidecar.o runtime/rt/mcount-a.o runtime/rt/sample.o \
-	runtime/rt/infile.o $(CALLPATH_GMON_OBJS)
+	runtime/rt/infile.o runtime/rt/stack.o runtime/rt/signals-a.o runtime/rt/thread-a.o \
+	runtime/rt/gmonfile-a.o $(CALLPATH_GMON_OBJS)
 
 runtime/rt/record.o: $(srcdir)/runtime/record.c
 	@mkdir -p $(@D)
@@ -32,11 +36,18 @@ runtime/rt/record.o: $(srcdir)/runtime/record.c
 	  -MMD -MP -c $< -o $@
 
 # sample.c installs its SIGPROF handler from record.c's slow path, under the
-# trampolines: general registers only, as record.c.
+# trampolines, and stack.c reads frames for both: general registers only,
+# as record.c.
 runtime/rt/sample.o: $(srcdir)/runtime/sample.c
 	@mkdir -p $(@D)
 	@echo "  CC       $@ (runtime, SIGPROF handler)"
 	@$(CC) $(CALLPATH_RT_CFLAGS) -mgeneral-regs-only -MMD -MP -c $< -o $@
+
+runtime/rt/stack.o: $(srcdir)/runtime/stack.c
+	@mkdir -p $(@D)
+	@echo "  CC       $@ (runtime, stacks)"
+	@$(CC) $(CALLPATH_RT_CFLAGS) -mgeneral-regs-only -fno-tree-loop-distribute-patterns \
+	  -MMD -MP -c $< -o $@
 
 runtime/rt/sidecar.o: $(srcdir)/callpath/sidecar.c
 	@mkdir -p $(@D)
@@ -54,7 +65,7 @@ runtime/rt/%.o: $(srcdir)/runtime/%.c
 	@echo "  CC       $@ (runtime)"
 	@$(CC) $(CALLPATH_RT_CFLAGS) -MMD -MP -c $< -o $@
 
-runtime/rt/chain-a.o: $(srcdir)/runtime/chain.c
+runtime/rt/%-a.o: $(srcdir)/runtime/%.c
 	@mkdir -p $(@D)
 	@echo "  CC       $@ (runtime, archive)"
 	@$(CC) $(CALLPATH_RT_CFLAGS) -DCP_ARCHIVE -MMD -MP -c $< -o $@

@@ -31,31 +31,50 @@
  * the same way: cp_tls.top is NULL while they work.
  *
  * So a call costs O(1) amortised (each entry is pushed and popped once) and
- * no stack walk is needed.  The only memory read outside our own state is the
- * new frame itself (its saved %rbp and return address), which is always
- * mapped.
+ * no stack walk is needed.  The memory read outside our own state is the new
+ * frame itself (its saved %rbp and return address), which is always mapped,
+ * and the return-address slots of older entries' frames, read only through
+ * stack.c's cp_slot_live() (where the frame is on the stack the thread runs
+ * on now: a coroutine's freed stack is never touched).
  *
- * This file is compiled with -mgeneral-regs-only and calls only mmap and
- * munmap (and sample.c's cp_sample_install, built the same way, which makes
- * one raw system call): the trampolines do not save vector registers.
+ * A thread's state is mapped on its first call, small, and grown as used:
+ * node chunks that never move, a hash table that doubles, a shadow stack
+ * grown with mremap while the thread is busy (nothing points into it but
+ * cp_tls and this function's locals).  When the thread ends, thread.c calls
+ * cp_thread_retire(): its tree goes into the process's retired tree and
+ * its state is unmapped, so any number of threads over time costs the live
+ * threads' states and the union of the paths.
+ *
+ * This file is compiled with -mgeneral-regs-only and makes raw system
+ * calls only (mmap, mremap, munmap, and sched_yield to wait for the
+ * registry's lock; sample.c and stack.c are built the same way): the
+ * trampolines do not save vector registers.
  */
+#define _GNU_SOURCE	/* MREMAP_MAYMOVE */
 #include <stddef.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 
 #include "runtime.h"
+#include "sys.h"
 #include "utils/banned.h"
 
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
 #define cold __attribute__((noinline, cold))
 
-#define HASH_INITIAL 4096u	/* slots; grows by doubling up to 2 * max_nodes */
+#define HASH_INITIAL 1024u	/* slots (a page); doubles, at most half full */
 #define CACHE_SIZE (1u << CP_CACHE_BITS)
 #define SENTINELS (CP_FRAME_POPS + 1)	/* see struct cp_frame */
+#define STACK_INITIAL 4096u	/* bytes of shadow stack at first; doubles */
+#define CHUNK_BYTES(c) page_round((size_t)(CP_CHUNK0 << (c)) * \
+				  (sizeof(struct cp_node) + sizeof(uint64_t)))
 
 _Static_assert(offsetof(struct cp_tls, top) == CP_TLS_TOP, "cp_tls");
 _Static_assert(offsetof(struct cp_tls, limit) == CP_TLS_LIMIT, "cp_tls");
 _Static_assert(offsetof(struct cp_tls, cache) == CP_TLS_CACHE, "cp_tls");
+_Static_assert(offsetof(struct cp_tls, stack_lo) == CP_TLS_STACK_LO, "cp_tls");
+_Static_assert(offsetof(struct cp_tls, stack_span) == CP_TLS_STACK_SPAN, "cp_tls");
 _Static_assert(sizeof(struct cp_frame) == CP_FRAME_SIZE, "cp_frame");
 _Static_assert(offsetof(struct cp_frame, fp) == CP_FRAME_FP, "cp_frame");
 _Static_assert(offsetof(struct cp_frame, node) == CP_FRAME_NODE, "cp_frame");
@@ -72,6 +91,13 @@ _Static_assert(offsetof(struct cp_edge, child) == CP_EDGE_CHILD, "cp_edge");
 __thread struct cp_tls cp_tls __attribute__((tls_model("initial-exec"), aligned(64)));
 
 struct cp_thread *cp_threads;
+struct cp_tree cp_retired = { .root = { .parent = CP_NONE } };
+uint64_t cp_retired_dropped[SIDECAR_DROP_NR];
+uint64_t cp_retired_unplaced;
+uint32_t cp_retired_threads;
+uint64_t cp_dropped_late;
+int cp_exit_summed;
+static int registry_lock;
 void *cp_mcount_internal = cp_chain_mcount;
 void *cp_fentry_internal = cp_chain_fentry;
 
@@ -142,10 +168,10 @@ static cold void direct_mode_init(void)
 		__atomic_store_n(&cp_fentry_internal, fn, __ATOMIC_RELAXED);
 }
 
-static void *map(size_t len, int flags)
+static void *map(size_t len)
 {
-	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS | flags, -1, 0);
+	void *p = cp_mmap(NULL, len, PROT_READ | PROT_WRITE,
+			  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 
 	return p == MAP_FAILED ? NULL : p;
 }
@@ -153,6 +179,24 @@ static void *map(size_t len, int flags)
 static size_t page_round(size_t n)
 {
 	return (n + 4095) & ~(size_t)4095;
+}
+
+/*
+ * The registry's lock.  Held briefly (to register or unlink a thread) or
+ * for a merge (retiring a thread, the exit writer), never by a thread
+ * inside the trampolines while it waits for anything but the lock: a
+ * thread that finds it taken yields.  Never taken from a signal handler
+ * (a handler's calls are dropped before they could get here).
+ */
+void cp_registry_lock(void)
+{
+	while (__atomic_exchange_n(&registry_lock, 1, __ATOMIC_ACQUIRE))
+		cp_syscall0(SYS_sched_yield);
+}
+
+void cp_registry_unlock(void)
+{
+	__atomic_store_n(&registry_lock, 0, __ATOMIC_RELEASE);
 }
 
 static uint32_t hash3(uint32_t parent, uint64_t call_site, uint64_t callee)
@@ -170,55 +214,106 @@ static inline struct cp_frame *st(struct cp_thread *t)
 	return t->stack + SENTINELS - 1;
 }
 
-/* First call on this thread: map its state, register it, fill cp_tls. */
-static cold struct cp_thread *thread_start(void)
+/*
+ * The stack's capacity changed: the user entries mapped, and the index
+ * below which a caller entry may push (mapped room and the bounds); the
+ * trampolines' limit is the entry there.
+ */
+static void stack_limits(struct cp_thread *t)
 {
-	size_t head = page_round(sizeof(struct cp_thread));
-	size_t cache = page_round(CACHE_SIZE * sizeof(struct cp_edge));
-	size_t stack = page_round(((size_t)cp_config.max_depth + SENTINELS) *
-				  sizeof(struct cp_frame));
 	uint32_t fast = cp_config.max_depth;
-	struct cp_thread *t;
 
-	/* the stack and node pool are only touched as they are used */
-	t = map(head + cache + stack, MAP_NORESERVE);
-	if (!t)
-		goto fail;
-	cp_tls.cache = (struct cp_edge *)((char *)t + head);
-	t->stack = (struct cp_frame *)((char *)t + head + cache);
-	t->nodes = map((size_t)cp_config.max_nodes * sizeof(struct cp_node),
-		       MAP_NORESERVE);
-	/* per-node time samples (sample.c); without them samples are unplaced */
-	t->samples = map((size_t)cp_config.max_nodes * sizeof(uint64_t),
-			 MAP_NORESERVE);
-	t->hash = map(HASH_INITIAL * sizeof(uint32_t), 0);
-	if (!t->nodes || !t->hash) {
-		if (t->nodes)
-			munmap(t->nodes, (size_t)cp_config.max_nodes *
-					 sizeof(struct cp_node));
-		munmap(t, head + cache + stack);
-		cp_tls.cache = NULL;
-		goto fail;
-	}
-	for (uint32_t i = 0; i < HASH_INITIAL; i++)
-		t->hash[i] = CP_NONE;
-	t->hash_mask = HASH_INITIAL - 1;
-	t->root.parent = CP_NONE;
-	for (int i = 0; i < SENTINELS; i++) {
-		t->stack[i].fp = UINTPTR_MAX;
-		t->stack[i].node = &t->root;
-	}
-	/* the zeroed cache holds no edge: no parent is NULL there */
-
-	t->next = __atomic_load_n(&cp_threads, __ATOMIC_RELAXED);
-	while (!__atomic_compare_exchange_n(&cp_threads, &t->next, t, 1,
-					    __ATOMIC_RELEASE, __ATOMIC_RELAXED))
-		;
+	t->stack_room = t->stack_cap - SENTINELS;
 	if (cp_config.depth && cp_config.depth < fast)
 		fast = cp_config.depth;
+	t->push_lim = fast < t->stack_room ? fast : t->stack_room;
+	cp_tls.limit = st(t) + t->push_lim;
+}
+
+static void tree_unmap(struct cp_tree *tr)
+{
+	for (uint32_t c = 0; c < CP_CHUNKS && tr->chunk[c]; c++) {
+		if (c || !(tr->home & CP_HOME_CHUNK0))
+			cp_munmap(tr->chunk[c], CHUNK_BYTES(c));
+		tr->chunk[c] = NULL;
+	}
+	if (tr->hash && !(tr->home & CP_HOME_HASH))
+		cp_munmap(tr->hash, (size_t)(tr->hash_mask + 1) * sizeof(uint32_t));
+	tr->hash = NULL;
+	tr->hash_mask = 0;
+	tr->nr_nodes = 0;
+}
+
+/*
+ * A thread's first mapping: its header, the edge cache, then the first
+ * hash table, shadow stack and node chunk, so that a thread's start and
+ * end cost one mmap and one munmap (a program that runs threads one after
+ * another pays them per thread).
+ */
+#define HEAD_BYTES page_round(sizeof(struct cp_thread))
+#define CACHE_BYTES ((size_t)CACHE_SIZE * sizeof(struct cp_edge))
+#define HASH0_BYTES ((size_t)HASH_INITIAL * sizeof(uint32_t))
+#define HOME_BYTES (HEAD_BYTES + CACHE_BYTES + HASH0_BYTES + STACK_INITIAL + CHUNK_BYTES(0))
+
+static void thread_unmap(struct cp_thread *t)
+{
+	tree_unmap(&t->tree);
+	if (t->stack && !t->stack_home)
+		cp_munmap(t->stack, (size_t)t->stack_cap * sizeof(struct cp_frame));
+	cp_munmap(t, HOME_BYTES);
+}
+
+/* First call on this thread: map its state, register it, fill cp_tls. */
+static cold struct cp_thread *thread_start(uintptr_t sp)
+{
+	struct cp_thread *t;
+	char *p;
+
+	t = map(HOME_BYTES);
+	if (!t)
+		goto fail;
+	p = (char *)t + HEAD_BYTES + CACHE_BYTES;
+	t->tree.hash = (uint32_t *)p;
+	t->tree.hash_mask = HASH_INITIAL - 1;
+	for (uint32_t i = 0; i < HASH_INITIAL; i++)
+		t->tree.hash[i] = CP_NONE;
+	p += HASH0_BYTES;
+	t->stack = (struct cp_frame *)p;
+	t->stack_cap = STACK_INITIAL / sizeof(struct cp_frame);
+	t->stack_home = 1;
+	p += STACK_INITIAL;
+	t->tree.chunk[0] = (struct cp_node *)p;
+	t->tree.home = CP_HOME_HASH | CP_HOME_CHUNK0;
+	t->tree.root.parent = CP_NONE;
+	for (int i = 0; i < SENTINELS; i++) {
+		t->stack[i].fp = UINTPTR_MAX;
+		t->stack[i].node = &t->tree.root;
+	}
+	/* the zeroed cache holds no edge: no parent is NULL there */
+	if (!cp_tls.stack_span)
+		cp_stack_own_from_maps(t, sp);
+
+	/*
+	 * Registered under the lock.  The exit writer holds it while it sums
+	 * (and mallocs); a thread that meets it there stops waiting once
+	 * recording has stopped, and its call is not recorded.
+	 */
+	while (__atomic_exchange_n(&registry_lock, 1, __ATOMIC_ACQUIRE)) {
+		if (__atomic_load_n(&cp_state, __ATOMIC_RELAXED) != CP_RECORDING) {
+			thread_unmap(t);
+			return NULL;
+		}
+		cp_syscall0(SYS_sched_yield);
+	}
+	t->next = cp_threads;
+	if (t->next)
+		t->next->prev = t;
+	__atomic_store_n(&cp_threads, t, __ATOMIC_RELEASE);
+	cp_registry_unlock();
 	direct_mode_init();
+	cp_tls.cache = (struct cp_edge *)((char *)t + HEAD_BYTES);
 	cp_tls.self = t;
-	cp_tls.limit = st(t) + fast;	/* the first caller entry that cannot push */
+	stack_limits(t);	/* cp_tls.limit: the first caller entry that cannot push */
 	cp_tls.top = st(t);
 	return t;
 fail:
@@ -226,28 +321,64 @@ fail:
 	return NULL;
 }
 
-static cold int hash_grow(struct cp_thread *t)
+/*
+ * Double the shadow stack (the thread is busy: nothing points into it but
+ * cp_tls and enter()'s `top`): `top` rebased, or NULL at the bound.  The
+ * first one in the thread's first mapping is copied out, the others moved
+ * by mremap.  (It returns `top` rather than taking its address, which
+ * would keep enter()'s `top` in memory on every call.)
+ */
+static cold struct cp_frame *stack_grow(struct cp_thread *t, struct cp_frame *top)
 {
-	uint32_t size = (t->hash_mask + 1) * 2;
-	uint32_t *hash = map((size_t)size * sizeof(uint32_t), 0);
+	size_t old = (size_t)t->stack_cap * sizeof(struct cp_frame);
+	size_t max = page_round(((size_t)cp_config.max_depth + SENTINELS + 1) *
+				sizeof(struct cp_frame));
+	size_t len = old * 2 < max ? old * 2 : max;
+	struct cp_frame *s;
 
-	if (!hash) {
-		cp_fail(SIDECAR_FAIL_HASH);
-		return -1;
+	if (len <= old)
+		return NULL;
+	if (t->stack_home) {
+		s = map(len);
+		if (!s)
+			return NULL;
+		for (uint32_t i = 0; i < t->stack_cap; i++)
+			s[i] = t->stack[i];
+		t->stack_home = 0;
+	} else {
+		s = cp_mremap(t->stack, old, len, MREMAP_MAYMOVE);
+		if (s == MAP_FAILED)
+			return NULL;
 	}
+	top = s + (top - t->stack);
+	t->stack = s;
+	t->stack_cap = (uint32_t)(len / sizeof(struct cp_frame));
+	stack_limits(t);
+	return top;
+}
+
+static cold int hash_grow(struct cp_tree *tr)
+{
+	uint32_t size = tr->hash_mask ? (tr->hash_mask + 1) * 2 : HASH_INITIAL;
+	uint32_t *hash = map((size_t)size * sizeof(uint32_t));
+
+	if (!hash)
+		return -1;
 	for (uint32_t i = 0; i < size; i++)
 		hash[i] = CP_NONE;
-	for (uint32_t i = 0; i < t->nr_nodes; i++) {
-		const struct cp_node *n = &t->nodes[i];
+	for (uint32_t i = 0; i < tr->nr_nodes; i++) {
+		const struct cp_node *n = cp_tree_node(tr, i);
 		uint32_t h = hash3(n->parent, n->call_site, n->callee);
 
 		while (hash[h & (size - 1)] != CP_NONE)
 			h++;
 		hash[h & (size - 1)] = i;
 	}
-	munmap(t->hash, (size_t)(t->hash_mask + 1) * sizeof(uint32_t));
-	t->hash = hash;
-	t->hash_mask = size - 1;
+	if (tr->hash && !(tr->home & CP_HOME_HASH))
+		cp_munmap(tr->hash, (size_t)(tr->hash_mask + 1) * sizeof(uint32_t));
+	tr->home &= ~CP_HOME_HASH;
+	tr->hash = hash;
+	tr->hash_mask = size - 1;
 	return 0;
 }
 
@@ -255,18 +386,22 @@ static cold int hash_grow(struct cp_thread *t)
  * The child (call_site, callee) of node index `parent` in the hash table,
  * or NULL; *slot is the hash value where it would go.
  */
-static struct cp_node *find_child(struct cp_thread *t, uint32_t parent,
+static struct cp_node *find_child(struct cp_tree *tr, uint32_t parent,
 				  uint64_t call_site, uint64_t callee, uint32_t *slot)
 {
 	uint32_t h, i;
 
+	if (!tr->hash) {
+		*slot = 0;
+		return NULL;
+	}
 	for (h = hash3(parent, call_site, callee);; h++) {
 		struct cp_node *n;
 
-		i = t->hash[h & t->hash_mask];
+		i = tr->hash[h & tr->hash_mask];
 		if (i == CP_NONE)
 			break;
-		n = &t->nodes[i];
+		n = cp_tree_node(tr, i);
 		if (n->parent == parent && n->call_site == call_site &&
 		    n->callee == callee)
 			return n;
@@ -275,56 +410,83 @@ static struct cp_node *find_child(struct cp_thread *t, uint32_t parent,
 	return NULL;
 }
 
-/* The child (call_site, callee) of node index `parent`, created with `flags`
- * when new.  NULL: bound. */
-static struct cp_node *child_hashed(struct cp_thread *t, uint32_t parent,
-				    uint64_t call_site, uint64_t callee,
-				    uint32_t flags)
+/*
+ * The child (call_site, callee) of node index `parent`, created with `flags`
+ * when new, its index in *idx.  NULL: the node bound, or no memory (the
+ * caller counts the call as dropped; recording goes on).
+ */
+static struct cp_node *tree_child(struct cp_tree *tr, uint32_t parent,
+				  uint64_t call_site, uint64_t callee,
+				  uint32_t flags, uint32_t *idx)
 {
-	uint32_t h, i;
-	struct cp_node *n = find_child(t, parent, call_site, callee, &h);
+	uint32_t h, i, c;
+	struct cp_node *n = find_child(tr, parent, call_site, callee, &h);
 
-	if (n)
+	if (n) {
+		*idx = (uint32_t)CP_NONE;	/* not needed for a hit */
 		return n;
-	if (t->nr_nodes >= cp_config.max_nodes)
-		return NULL;
-	if (2u * (t->nr_nodes + 1) > t->hash_mask + 1) {
-		if (hash_grow(t) < 0)
-			return NULL;
-		find_child(t, parent, call_site, callee, &h);	/* the new slot */
 	}
-	i = t->nr_nodes;
-	n = &t->nodes[i];
+	i = tr->nr_nodes;
+	if (i >= cp_config.max_nodes)
+		return NULL;
+	if (2u * (i + 1) > tr->hash_mask + 1 || !tr->hash) {
+		if (hash_grow(tr) < 0)
+			return NULL;
+		find_child(tr, parent, call_site, callee, &h);	/* the new slot */
+	}
+	c = cp_chunk_of(i);
+	if (!tr->chunk[c]) {
+		tr->chunk[c] = map(CHUNK_BYTES(c));
+		if (!tr->chunk[c])
+			return NULL;
+	}
+	n = cp_tree_node(tr, i);
 	n->call_site = call_site;
 	n->callee = callee;
 	n->count = 0;
 	n->parent = parent;
 	n->flags = flags;
-	t->hash[h & t->hash_mask] = i;
+	tr->hash[h & tr->hash_mask] = i;
 	/* the exit-time merge reads nodes below nr_nodes */
-	__atomic_store_n(&t->nr_nodes, i + 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&tr->nr_nodes, i + 1, __ATOMIC_RELEASE);
+	*idx = i;
 	return n;
 }
 
-static uint32_t node_index(struct cp_thread *t, const struct cp_node *n)
+static struct cp_node *child_hashed(struct cp_tree *tr, uint32_t parent,
+				    uint64_t call_site, uint64_t callee,
+				    uint32_t flags)
 {
-	return n == &t->root ? CP_NONE : (uint32_t)(n - t->nodes);
+	uint32_t idx;
+
+	return tree_child(tr, parent, call_site, callee, flags, &idx);
+}
+
+/* The index of a node of `tr` (CP_NONE for the root): found by its chunk. */
+static uint32_t node_index(const struct cp_tree *tr, const struct cp_node *n)
+{
+	if (n == &tr->root)
+		return CP_NONE;
+	for (uint32_t c = 0; c < CP_CHUNKS && tr->chunk[c]; c++)
+		if (n >= tr->chunk[c] && n < tr->chunk[c] + (CP_CHUNK0 << c))
+			return cp_chunk_first(c) + (uint32_t)(n - tr->chunk[c]);
+	return CP_NONE;	/* not reached: frames hold this tree's nodes */
 }
 
 /*
  * The node index whose children a frame with node `n` makes: a folded
  * node's frame stands for the ancestor it was folded into (its parent).
  */
-static uint32_t frame_parent(struct cp_thread *t, const struct cp_node *n)
+static uint32_t frame_parent(struct cp_tree *tr, const struct cp_node *n)
 {
-	return (n->flags & CP_NODE_FOLDED) ? n->parent : node_index(t, n);
+	return (n->flags & CP_NODE_FOLDED) ? n->parent : node_index(tr, n);
 }
 
 /* The node of index `p` or one of its ancestors that calls `callee`, or CP_NONE. */
-static uint32_t on_path(const struct cp_thread *t, uint32_t p, uint64_t callee)
+static uint32_t on_path(const struct cp_tree *tr, uint32_t p, uint64_t callee)
 {
-	for (; p != CP_NONE; p = t->nodes[p].parent)
-		if (t->nodes[p].callee == callee)
+	for (; p != CP_NONE; p = cp_tree_node(tr, p)->parent)
+		if (cp_tree_node(tr, p)->callee == callee)
 			return p;
 	return CP_NONE;
 }
@@ -337,22 +499,22 @@ static uint32_t on_path(const struct cp_thread *t, uint32_t p, uint64_t callee)
  * child with its parent's callee, so a child found in the hash table is
  * the answer without walking the path.
  */
-static struct cp_node *resolve(struct cp_thread *t, struct cp_node *parent,
+static struct cp_node *resolve(struct cp_tree *tr, struct cp_node *parent,
 			       uint64_t call_site, uint64_t callee)
 {
-	uint32_t p = frame_parent(t, parent), a, slot;
+	uint32_t p = frame_parent(tr, parent), a, slot;
 	struct cp_node *c;
 
 	if (!cp_config.fold)
-		return child_hashed(t, p, call_site, callee, 0);
+		return child_hashed(tr, p, call_site, callee, 0);
 	/* an existing child first: no path walk on the common case */
-	c = find_child(t, p, call_site, callee, &slot);
+	c = find_child(tr, p, call_site, callee, &slot);
 	if (c)
 		return c;
-	a = on_path(t, p, callee);
+	a = on_path(tr, p, callee);
 	if (a == CP_NONE)
-		return child_hashed(t, p, call_site, callee, 0);
-	return child_hashed(t, a, call_site, callee, CP_NODE_FOLDED);
+		return child_hashed(tr, p, call_site, callee, 0);
+	return child_hashed(tr, a, call_site, callee, CP_NODE_FOLDED);
 }
 
 /* The node of the call (call_site, callee) from a frame whose node is `parent`
@@ -366,7 +528,7 @@ static struct cp_node *child(struct cp_thread *t, struct cp_node *parent,
 	if (e->parent == parent && e->call_site == call_site &&
 	    e->callee == callee)
 		return e->child;
-	c = resolve(t, parent, call_site, callee);
+	c = resolve(&t->tree, parent, call_site, callee);
 	if (c) {
 		e->parent = parent;
 		e->call_site = call_site;
@@ -382,7 +544,7 @@ static struct cp_node *child_limited(struct cp_thread *t,
 				     uint64_t call_site, uint64_t callee)
 {
 	uint32_t k = cp_config.depth;
-	struct cp_node *node = &t->root;
+	struct cp_node *node = &t->tree.root;
 
 	for (const struct cp_frame *f = top - ((ptrdiff_t)k - 2); f <= top; f++) {
 		if (!f->node)
@@ -416,36 +578,32 @@ static struct cp_frame *find_frame(struct cp_frame *s, uint32_t n, uintptr_t fp)
 }
 
 /*
- * Is the frame of entry `f` still live, as far as its return-address slot
- * tells?  A live frame's slot holds the return address it was called with
+ * Pop the entries above `base` whose frames have returned: a live frame's
+ * return-address slot still holds the return address it was called with
  * (its node's call site).  Once the function has returned, the next call
  * made by whoever it returned to pushes its own return address at or above
  * that slot's place; when that caller is not instrumented (qsort calling a
  * comparison function again from a deeper level of its recursion, the C
  * library calling main after a static initialiser) no entry of ours is
  * popped by position, but the slot no longer holds our return address.
- * The slot lies above the new frame (step 1 popped the others), on this
- * thread's stack, so it is mapped.  Entries without a node (calls not
- * recorded) and the root's sentinel are taken as live.
+ * The slot is read only where stack.c can tell it is on the stack the
+ * thread runs on now (`sp`); a frame on another stack (a coroutine's, one
+ * that may be freed) is not live.
  */
-static inline int frame_live(const struct cp_frame *f)
+static struct cp_frame *live_top(struct cp_thread *t, struct cp_frame *base,
+				 struct cp_frame *top, uintptr_t sp)
 {
-	return !f->node || f->fp == UINTPTR_MAX ||
-	       *(const uintptr_t *)(f->fp + 8) == f->node->call_site;
-}
+	struct cp_stack_range cur = { 0, 0, CP_STACK_UNKNOWN };
 
-/* frame_live() for the SIGPROF handler (sample.c), which must agree with it. */
-int cp_frame_live(const struct cp_frame *f)
-{
-	return frame_live(f);
-}
-
-/* Pop the entries above `base` whose frames have returned (frame_live). */
-static struct cp_frame *live_top(struct cp_frame *base, struct cp_frame *top)
-{
-	while (top != base && !frame_live(top))
+	while (top != base && !cp_slot_live(t, top, sp, &cur))
 		top--;
 	return top;
+}
+
+/* A call on a thread whose state was retired: counted, never recorded. */
+static cold void dropped_late(void)
+{
+	__atomic_fetch_add(&cp_dropped_late, 1, __ATOMIC_RELAXED);
 }
 
 /*
@@ -461,7 +619,11 @@ enter(uintptr_t fp, uintptr_t selfpc, uintptr_t caller_fp)
 	uint64_t call_site;
 	uint32_t sp;
 
-	if (unlikely(!t)) {
+	if (unlikely(!t || t == CP_RETIRED)) {
+		if (t == CP_RETIRED) {
+			dropped_late();
+			return;
+		}
 		if (__atomic_load_n(&cp_state, __ATOMIC_RELAXED) != CP_RECORDING) {
 			__atomic_fetch_add(&cp_dropped_early, 1, __ATOMIC_RELAXED);
 			return;
@@ -472,11 +634,13 @@ enter(uintptr_t fp, uintptr_t selfpc, uintptr_t caller_fp)
 		}
 		cp_tls.starting = 1;
 		__atomic_signal_fence(__ATOMIC_SEQ_CST);
-		t = thread_start();
+		t = thread_start(fp);
 		__atomic_signal_fence(__ATOMIC_SEQ_CST);
 		cp_tls.starting = 0;
-		if (!t)
+		if (!t) {
+			__atomic_fetch_add(&cp_dropped_early, 1, __ATOMIC_RELAXED);
 			return;
+		}
 		t->dropped[SIDECAR_DROP_REENTRY] += cp_tls.early_reentry;
 		cp_tls.early_reentry = 0;
 	}
@@ -498,11 +662,11 @@ enter(uintptr_t fp, uintptr_t selfpc, uintptr_t caller_fp)
 		top--;
 	if (!caller_fp) {
 		/* __fentry__: no caller frame to match, slots only */
-		top = live_top(base, top);
+		top = live_top(t, base, top, fp);
 	} else if (top != base && top->fp != caller_fp) {
 		f = find_frame(base, (uint32_t)(top - base), caller_fp);
 		/* not found: the caller is not instrumented (or keeps no %rbp) */
-		top = f ? f : live_top(base, top);
+		top = f ? f : live_top(t, base, top, fp);
 	}
 	sp = (uint32_t)(top - base);
 	/* no live caller (main's first call, a thread's): glibc's profiling
@@ -513,13 +677,24 @@ enter(uintptr_t fp, uintptr_t selfpc, uintptr_t caller_fp)
 		t->dropped[SIDECAR_DROP_DEPTH]++;
 		goto out;
 	}
+	if (unlikely(sp >= t->stack_room)) {
+		struct cp_frame *moved = stack_grow(t, top);
+
+		if (!moved) {
+			t->dropped[SIDECAR_DROP_DEPTH]++;
+			goto out;
+		}
+		top = moved;
+	}
 
 	call_site = *(const uintptr_t *)(fp + 8);
 	parent = top->node;
 	if (likely(!cp_config.depth || sp < cp_config.depth)) {
 		node = parent ? child(t, parent, call_site, selfpc)
 			      : NULL;	/* under a call not recorded */
-		if (node)	/* the trampolines push from here: see cp_frame */
+		/* the trampolines push from here without checking the limit:
+		 * see cp_frame */
+		if (node && sp < t->push_lim)
 			top->last = (struct cp_edge){ parent, call_site, selfpc, node };
 	} else
 		node = child_limited(t, top, call_site, selfpc);
@@ -557,4 +732,80 @@ void cp_enter_fentry(uintptr_t slot, uintptr_t selfpc)
 	if (unlikely(!cp_saw_fentry))
 		cp_saw_fentry = 1;
 	enter(slot - 8, selfpc, 0);
+}
+
+/* ---- ended threads: the retired tree ---- */
+
+/*
+ * Add tree `src` (a thread's) to the retired tree, parents first.  A node
+ * the retired tree cannot take (its bound, no memory) loses its calls,
+ * counted as dropped; its children go with it.  Under the registry lock.
+ */
+static void retire_tree(const struct cp_tree *src)
+{
+	uint32_t small[1024];	/* normal context, the thread's own stack */
+	size_t len = page_round((size_t)src->nr_nodes * sizeof(uint32_t) + 1);
+	uint32_t *ix = src->nr_nodes <= 1024 ? small : map(len);
+
+	if (!ix) {
+		for (uint32_t i = 0; i < src->nr_nodes; i++)
+			cp_retired_dropped[SIDECAR_DROP_NODES] += cp_tree_node(src, i)->count;
+		return;
+	}
+	for (uint32_t i = 0; i < src->nr_nodes; i++) {
+		const struct cp_node *n = cp_tree_node(src, i);
+		uint32_t parent = n->parent == CP_NONE ? CP_NONE : ix[n->parent], at;
+		struct cp_node *r = NULL;
+
+		if (n->parent == CP_NONE || parent != CP_NONE) {
+			r = tree_child(&cp_retired, parent, n->call_site, n->callee,
+				       n->flags, &at);
+			if (r && at == (uint32_t)CP_NONE)
+				at = node_index(&cp_retired, r);
+		}
+		if (!r) {
+			ix[i] = CP_NONE;
+			cp_retired_dropped[SIDECAR_DROP_NODES] += n->count;
+			continue;
+		}
+		ix[i] = at;
+		r->count += n->count;
+		*cp_tree_samples(&cp_retired, at) += *cp_tree_samples(src, i);
+	}
+	if (ix != small)
+		cp_munmap(ix, len);
+}
+
+void cp_thread_retire(void)
+{
+	struct cp_thread *t = cp_tls.self;
+
+	if (!t || t == CP_RETIRED) {
+		cp_tls.self = CP_RETIRED;
+		return;
+	}
+	/* busy for good: the trampolines go to enter(), which drops */
+	cp_tls.top = NULL;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	cp_tls.self = CP_RETIRED;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	cp_registry_lock();
+	if (t->prev)
+		t->prev->next = t->next;
+	else
+		__atomic_store_n(&cp_threads, t->next, __ATOMIC_RELEASE);
+	if (t->next)
+		t->next->prev = t->prev;
+	/* after the exit writer nobody reads the retired tree */
+	if (!cp_exit_summed) {
+		retire_tree(&t->tree);
+		for (int d = 0; d < SIDECAR_DROP_NR; d++)
+			cp_retired_dropped[d] += t->dropped[d];
+		cp_retired_unplaced += __atomic_load_n(&t->unplaced, __ATOMIC_RELAXED);
+		cp_retired_threads++;
+	}
+	cp_registry_unlock();
+	cp_tls.cache = NULL;
+	cp_tls.limit = NULL;
+	thread_unmap(t);
 }

@@ -1,10 +1,11 @@
 /*
  * runtime.c - start-up, fork and exit of the call-path runtime.
  *
- * glibc writes gmon.out from _mcleanup (an atexit handler); we write
- * `<gmon file>.callpath` from a destructor, independently of it, with the
- * per-thread trees summed into one (see doc/sidecar-format.md).  We never
- * replace __monstartup or _mcleanup.
+ * glibc writes the gmon file from _mcleanup (an atexit handler); we write
+ * `<gmon file>.callpath` from a destructor, after it, with the retired
+ * tree and the live threads' trees summed into one, and the identity of
+ * the gmon file glibc wrote (gmonfile.c; doc/sidecar-format.md).  We never
+ * replace __monstartup; our _mcleanup only looks before calling glibc's.
  */
 #define _GNU_SOURCE
 #include <elf.h>
@@ -17,8 +18,18 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "gmonfile.h"
 #include "runtime.h"
 #include "utils/banned.h"
+
+void cp_thread_init_main(void) CP_HIDDEN;
+void cp_thread_fork_prepare(void) CP_HIDDEN;
+void cp_thread_fork_done(void) CP_HIDDEN;
+extern int __profile_frequency(void);	/* glibc: the profiling timer's rate */
 
 #define DEFAULT_MAX_NODES (1u << 20)
 #define DEFAULT_MAX_DEPTH (1u << 18)
@@ -78,15 +89,31 @@ static uint32_t recursion_folded(void)
 	return 1;
 }
 
+/*
+ * fork: our locks (the registry's, thread.c's pool's) are held across it,
+ * so that the child does not inherit one taken by a thread that does not
+ * exist there.
+ */
 static void before_fork(void)
 {
 	cp_pid_at_fork = (uint64_t)getpid();
+	cp_thread_fork_prepare();
+	cp_registry_lock();
+}
+
+static void after_fork(void)
+{
+	cp_registry_unlock();
+	cp_thread_fork_done();
 }
 
 static void in_fork_child(void)
 {
+	cp_registry_unlock();
+	cp_thread_fork_done();
 	/* the child inherits the counts so far, as with gmon.out */
 	cp_ppid = cp_pid_at_fork;
+	__atomic_store_n(&cp_pid, (int)getpid(), __ATOMIC_RELAXED);
 }
 
 static void start_once(void)
@@ -106,7 +133,10 @@ static void start_once(void)
 		cp_fail(SIDECAR_FAIL_NO_NEXT_MCOUNT);
 		return;
 	}
-	pthread_atfork(before_fork, NULL, in_fork_child);
+	__atomic_store_n(&cp_pid, (int)getpid(), __ATOMIC_RELAXED);
+	cp_thread_init_main();
+	cp_gmon_init();
+	pthread_atfork(before_fork, after_fork, in_fork_child);
 	__atomic_store_n(&cp_state, CP_RECORDING, __ATOMIC_RELEASE);
 }
 
@@ -164,30 +194,49 @@ static void read_build_id(const struct dl_phdr_info *info, struct main_info *mi)
 	}
 }
 
-static int main_program(struct dl_phdr_info *info, size_t size, void *data)
+/* Every loaded object, the main program first (dl_iterate_phdr's order). */
+struct objects {
+	struct sidecar *sc;
+	struct main_info *mi;
+	const char *exe;
+	int n, failed;
+};
+
+static int each_object(struct dl_phdr_info *info, size_t size, void *data)
 {
-	struct main_info *mi = data;
+	struct objects *o = data;
+	struct main_info one = { 0 };
+	const char *path = info->dlpi_name;
 
 	(void)size;
-	/* the first object reported is the main program */
-	mi->load_address = info->dlpi_addr;
-	mi->start = UINT64_MAX;
-	mi->end = 0;
+	one.load_address = info->dlpi_addr;
+	one.start = UINT64_MAX;
+	one.end = 0;
 	for (int i = 0; i < info->dlpi_phnum; i++) {
 		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
 		uint64_t lo = info->dlpi_addr + ph->p_vaddr;
 
 		if (ph->p_type != PT_LOAD)
 			continue;
-		if (lo < mi->start)
-			mi->start = lo;
-		if (lo + ph->p_memsz > mi->end)
-			mi->end = lo + ph->p_memsz;
+		if (lo < one.start)
+			one.start = lo;
+		if (lo + ph->p_memsz > one.end)
+			one.end = lo + ph->p_memsz;
 	}
-	if (mi->start >= mi->end)
-		mi->start = mi->end = 0;	/* unknown: nothing is canonicalised */
-	read_build_id(info, mi);
-	return 1;
+	if (one.start >= one.end)
+		one.start = one.end = 0;	/* unknown: nothing is canonicalised */
+	read_build_id(info, &one);
+	if (o->n++ == 0) {
+		*o->mi = one;	/* the main program */
+		path = o->exe;
+	}
+	if (!path || !*path)
+		path = o->n == 1 ? "" : "[unnamed]";	/* the vDSO has no name */
+	if (sidecar_add_object(o->sc, path, one.start, one.end, one.load_address,
+			       o->n == 1 ? SIDECAR_OBJECT_MAIN : 0, one.build_id,
+			       one.build_id_len) < 0)
+		o->failed = 1;
+	return 0;
 }
 
 static int32_t mpi_rank(void)
@@ -211,29 +260,51 @@ static int32_t mpi_rank(void)
 	return -1;
 }
 
-/* glibc's gmon file name: "$GMON_OUT_PREFIX.<pid>" or "gmon.out". */
-static int sidecar_path_now(char *buf, size_t len)
+/*
+ * Add tree `tr` into `sc` (parents precede children).  Call sites outside
+ * the program become 0 (sidecar_canonical_site), so that sums of processes
+ * that loaded the C library elsewhere line up; two children that differed
+ * only by such a call site become one.  `map` is scratch space, grown.
+ */
+static int add_tree(struct sidecar *sc, const struct cp_tree *tr,
+		    uint32_t **map, size_t *map_len)
 {
-	const char *prefix = secure_getenv("GMON_OUT_PREFIX");
-	char gmon[PATH_MAX];
+	uint32_t nr = __atomic_load_n(&tr->nr_nodes, __ATOMIC_ACQUIRE);
 
-	if (prefix) {
-		int n = snprintf(gmon, sizeof(gmon), "%s.%u", prefix,
-				 (unsigned)getpid());
+	if (nr > *map_len) {
+		uint32_t *m = realloc(*map, (size_t)nr * sizeof(**map));
 
-		if (n < 0 || (size_t)n >= sizeof(gmon))
+		if (!m)
 			return -1;
-	} else {
-		snprintf(gmon, sizeof(gmon), "gmon.out");
+		*map = m;
+		*map_len = nr;
 	}
-	return sidecar_name_for(gmon, buf, len) < 0 ? -1 : 0;
+	for (uint32_t i = 0; i < nr; i++) {
+		const struct cp_node *n = cp_tree_node(tr, i);
+		uint32_t parent = n->parent == CP_NONE ? SIDECAR_ROOT : (*map)[n->parent];
+		uint64_t count = __atomic_load_n(&n->count, __ATOMIC_RELAXED);
+		int folded = (n->flags & CP_NODE_FOLDED) != 0;
+		uint32_t at;
+
+		/* a folded node's calls are its parent's recursive calls */
+		if (sidecar_add(sc, parent, sidecar_canonical_site(sc, n->call_site),
+				n->callee, folded ? 0 : count, &at) < 0)
+			return -1;
+		(*map)[i] = at;
+		if (folded) {
+			sc->nodes[at].flags |= SIDECAR_NODE_FOLDED;
+			sc->nodes[at].recursive += count;
+		}
+		sc->nodes[at].self_samples +=
+			__atomic_load_n(cp_tree_samples(tr, i), __ATOMIC_RELAXED);
+	}
+	return 0;
 }
 
 /*
- * Sum the thread trees into `sc`; parents precede children in each pool.
- * Call sites outside the program become 0 (sidecar_canonical_site), so
- * that sums of processes that loaded the C library elsewhere line up; two
- * children that differed only by such a call site become one.
+ * The retired tree and every live thread's, summed into `sc`, under the
+ * registry's lock (threads ending meanwhile wait; after this they no
+ * longer merge into the retired tree).
  */
 static int add_threads(struct sidecar *sc)
 {
@@ -241,38 +312,16 @@ static int add_threads(struct sidecar *sc)
 	size_t map_len = 0;
 	int ret = -1;
 
-	for (struct cp_thread *t = __atomic_load_n(&cp_threads, __ATOMIC_ACQUIRE);
-	     t; t = t->next) {
-		uint32_t nr = __atomic_load_n(&t->nr_nodes, __ATOMIC_ACQUIRE);
-
-		if (nr > map_len) {
-			uint32_t *m = realloc(map, (size_t)nr * sizeof(*map));
-
-			if (!m)
-				goto out;
-			map = m;
-			map_len = nr;
-		}
-		for (uint32_t i = 0; i < nr; i++) {
-			const struct cp_node *n = &t->nodes[i];
-			uint32_t parent = n->parent == CP_NONE ? SIDECAR_ROOT
-							       : map[n->parent];
-			uint64_t count = __atomic_load_n(&n->count, __ATOMIC_RELAXED);
-			int folded = (n->flags & CP_NODE_FOLDED) != 0;
-
-			/* a folded node's calls are its parent's recursive calls */
-			if (sidecar_add(sc, parent,
-					sidecar_canonical_site(sc, n->call_site), n->callee,
-					folded ? 0 : count, &map[i]) < 0)
-				goto out;
-			if (folded) {
-				sc->nodes[map[i]].flags |= SIDECAR_NODE_FOLDED;
-				sc->nodes[map[i]].recursive += count;
-			}
-			if (t->samples)
-				sc->nodes[map[i]].self_samples +=
-					__atomic_load_n(&t->samples[i], __ATOMIC_RELAXED);
-		}
+	cp_registry_lock();
+	if (add_tree(sc, &cp_retired, &map, &map_len) < 0)
+		goto out;
+	for (int d = 0; d < SIDECAR_DROP_NR; d++)
+		sc->dropped[d] += cp_retired_dropped[d];
+	sc->unplaced_samples += cp_retired_unplaced;
+	sc->threads += cp_retired_threads;
+	for (struct cp_thread *t = cp_threads; t; t = t->next) {
+		if (add_tree(sc, &t->tree, &map, &map_len) < 0)
+			goto out;
 		sc->unplaced_samples += __atomic_load_n(&t->unplaced, __ATOMIC_RELAXED);
 		for (int d = 0; d < SIDECAR_DROP_NR; d++)
 			sc->dropped[d] += t->dropped[d];
@@ -280,33 +329,92 @@ static int add_threads(struct sidecar *sc)
 	}
 	ret = 0;
 out:
+	cp_exit_summed = 1;
+	cp_registry_unlock();
 	free(map);
 	return ret;
+}
+
+/* A random run id (the kernel's), else one made of the time and pid. */
+static uint64_t run_id(void)
+{
+	uint64_t id = 0;
+	struct timespec ts;
+
+	if (getrandom(&id, sizeof(id), GRND_NONBLOCK) == (ssize_t)sizeof(id) && id)
+		return id;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	id = ((uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec) ^
+	     ((uint64_t)getpid() << 40);
+	return id * 0x9e3779b97f4a7c15ull;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * Write `sc` beside the gmon file; a run that cannot must not leave an
+ * earlier run's sidecar there (a reader would pair it with the new gmon
+ * file), so a regular file at that name is removed.
+ */
+static void write_sidecar(const struct sidecar *sc, const char *path)
+{
+	char err[PATH_MAX + 256];
+	struct stat st;
+
+	if (sidecar_write_atomic(sc, path, err, sizeof(err)) == 0)
+		return;
+	if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) && unlink(path) == 0)
+		dprintf(2, "callpath: %s; removed '%s' of an earlier run\n", err, path);
+	else
+		dprintf(2, "callpath: %s\n", err);
 }
 
 __attribute__((destructor)) static void cp_finish(void)
 {
 	struct main_info mi = { 0 };
+	struct objects objs = { NULL, &mi, NULL, 0, 0 };
+	struct cp_gmon gmon;
 	struct sidecar *sc;
-	char host[256] = "", exe[PATH_MAX] = "", path[PATH_MAX], err[PATH_MAX + 128];
+	char host[256] = "", exe[PATH_MAX] = "", path[PATH_MAX];
 	ssize_t n;
+	int freq;
 
 	if (__atomic_exchange_n(&cp_state, CP_STOPPED, __ATOMIC_ACQ_REL) ==
 	    CP_IDLE && !cp_failure)
 		return;
-	if (!__atomic_load_n(&cp_threads, __ATOMIC_ACQUIRE) && !cp_failure &&
+	if (!__atomic_load_n(&cp_threads, __ATOMIC_ACQUIRE) &&
+	    !__atomic_load_n(&cp_retired_threads, __ATOMIC_ACQUIRE) && !cp_failure &&
 	    !cp_dropped_early)
 		return;		/* nothing instrumented ran */
 
+	if (cp_gmon_written(&gmon) < 0) {
+		dprintf(2, "callpath: not writing call paths: this run wrote no gmon "
+			"file ('%s'%s)\n", cp_gmon_expected(),
+			strcmp(cp_gmon_expected(), "gmon.out") ? " or 'gmon.out'" : "");
+		return;
+	}
+	if (sidecar_name_for(gmon.name, path, sizeof(path)) < 0) {
+		dprintf(2, "callpath: cannot write the call-path sidecar of '%s': "
+			"name too long\n", gmon.name);
+		return;
+	}
 	sc = sidecar_new();
 	if (!sc) {
-		dprintf(2, "callpath: cannot write the call-path sidecar: out of memory\n");
+		dprintf(2, "callpath: cannot write '%s': out of memory\n", path);
 		return;
 	}
 	gethostname(host, sizeof(host) - 1);
 	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	exe[n > 0 ? n : 0] = '\0';
-	dl_iterate_phdr(main_program, &mi);
+	objs.sc = sc;
+	objs.exe = exe;
+	dl_iterate_phdr(each_object, &objs);
 	sc->pid = (uint64_t)getpid();
 	sc->ppid = cp_ppid;
 	sc->rank = mpi_rank();
@@ -322,20 +430,24 @@ __attribute__((destructor)) static void cp_finish(void)
 	sc->program_end = mi.end;
 	memcpy(sc->build_id, mi.build_id, mi.build_id_len);
 	sc->build_id_len = mi.build_id_len;
-	sc->dropped[SIDECAR_DROP_STOPPED] += cp_dropped_early;
-	if (sidecar_set_strings(sc, host, exe) < 0 || add_threads(sc) < 0) {
-		dprintf(2, "callpath: cannot write the call-path sidecar: out of memory\n");
+	sc->dropped[SIDECAR_DROP_STOPPED] += cp_dropped_early +
+		__atomic_load_n(&cp_dropped_late, __ATOMIC_RELAXED);
+	if (objs.failed || sidecar_set_strings(sc, host, exe) < 0 ||
+	    sidecar_set_gmon_name(sc, gmon.name) < 0 || add_threads(sc) < 0) {
+		dprintf(2, "callpath: cannot write '%s': out of memory\n", path);
 		goto out;
 	}
 	sc->failure = __atomic_load_n(&cp_failure, __ATOMIC_RELAXED);
 	sc->sampling = cp_sample_state();
 	sc->unplaced_samples += cp_sample_unplaced_early();
-	if (sidecar_path_now(path, sizeof(path)) < 0) {
-		dprintf(2, "callpath: cannot write the call-path sidecar: name too long\n");
-		goto out;
-	}
-	if (sidecar_write_atomic(sc, path, err, sizeof(err)) < 0)
-		dprintf(2, "callpath: %s\n", err);
+	freq = __profile_frequency();
+	sc->time_period = freq > 0 ? 1000000000u / (unsigned)freq : 0;
+	sc->id.flags = gmon.hashed ? SIDECAR_ID_HASHED : 0;
+	sc->id.gmon_size = gmon.size;
+	sc->id.gmon_hash = gmon.hash;
+	sc->id.run_id = run_id();
+	sc->id.time_ns = now_ns();
+	write_sidecar(sc, path);
 out:
 	sidecar_free(sc);
 }

@@ -8,14 +8,26 @@
  *                         of the shadow stack, edge in the edge cache) in
  *                         assembly, otherwise call cp_enter_*();
  *   record.c              the per-call slow path: shadow stack and per-thread
- *                         calling-context tree.  Compiled with
- *                         -mgeneral-regs-only and calling nothing but
- *                         mmap/munmap, so the trampolines need not save
- *                         vector registers;
+ *                         calling-context tree, allocated as used, and the
+ *                         retired tree that ended threads are merged into.
+ *                         Compiled with -mgeneral-regs-only and calling
+ *                         nothing but raw system calls, so the trampolines
+ *                         need not save vector registers;
+ *   stack.c               which stack a thread runs on, and reading a
+ *                         shadow-stack entry's frame only where that is
+ *                         safe (same constraints as record.c);
+ *   sample.c              the SIGPROF handler (time per context) and the
+ *                         signal(), sigaction() and setitimer() interposers;
+ *   thread.c              threads' start and end in normal context: the
+ *                         pthread_create wrapper and the key destructor
+ *                         that retires a thread's state;
+ *   gmonfile.c            which gmon file glibc wrote for this run, and
+ *                         its hash (the sidecar's identity);
  *   runtime.c             start-up (environment, glibc chaining), fork,
  *                         and the exit-time merge and sidecar write.
  * chain.c finds glibc's functions; it is shared with the no-op build
  * (libcallpath-noop.so) that only tail-jumps, for measuring overhead.
+ * doc/runtime.md says which context each part runs in.
  *
  * Nothing here may exit or abort the profiled program: a failure calls
  * cp_fail(), which stops recording and leaves a code for the sidecar.
@@ -30,6 +42,8 @@
 #define CP_TLS_TOP	0	/* struct cp_tls */
 #define CP_TLS_LIMIT	8
 #define CP_TLS_CACHE	16
+#define CP_TLS_STACK_LO	32
+#define CP_TLS_STACK_SPAN 40
 #define CP_FRAME_SIZE	48	/* struct cp_frame */
 #define CP_FRAME_FP	0
 #define CP_FRAME_NODE	8
@@ -155,39 +169,141 @@ struct cp_tls {
 	struct cp_frame *top;
 	struct cp_frame *limit;
 	struct cp_edge *cache;
-	struct cp_thread *self;
+	struct cp_thread *self;	/* CP_RETIRED once the thread's state is retired */
+	/*
+	 * The thread's own stack, [stack_lo, stack_lo + stack_span + 8): a
+	 * frame fp with fp - stack_lo < stack_span has its return-address
+	 * slot on it, mapped for the thread's life, so the fast path may read
+	 * it (one compare).  0 and 0 until known (stack.c): nothing is read
+	 * then but through stack.c.
+	 */
+	uintptr_t stack_lo;
+	uintptr_t stack_span;
 	uint32_t starting;
 	uint32_t early_reentry;	/* calls dropped before self was set */
 };
+/* cp_tls.self of a thread whose state was merged into the retired tree */
+#define CP_RETIRED ((struct cp_thread *)1)
 
 /*
- * Per-thread state, mmap'ed on the thread's first call and never freed, so
- * the exit-time merge also sees threads that have ended.  Only the owning
- * thread writes it; the merge reads nr_nodes with acquire ordering.
+ * A calling-context tree: a thread's, or the retired tree that the trees
+ * of ended threads are merged into.  Nodes live in chunks that never move
+ * (the edge cache and the shadow stack point to them), chunk c holding
+ * CP_CHUNK0 << c nodes followed by their time samples (samples[i] belongs
+ * to the chunk's node i: written by the SIGPROF handler, touched only
+ * where samples land).  Node index i is in chunk c where
+ * i / CP_CHUNK0 + 1 has its highest bit at c (cp_tree_node()).  The hash
+ * table (open addressing over node indices) doubles as the tree grows.
+ * Only one thread writes a tree (its owner; the retired tree under
+ * cp_registry_lock); the exit writer reads nodes below nr_nodes, loaded
+ * with acquire ordering.
+ */
+#define CP_CHUNK0 128u
+#define CP_HOME_HASH 1u
+#define CP_HOME_CHUNK0 2u
+#define CP_CHUNKS 26		/* CP_CHUNK0 << 25 > 2^30 nodes, the bound's maximum */
+struct cp_tree {
+	uint32_t nr_nodes;
+	uint32_t hash_mask;	/* hash has hash_mask + 1 slots, 0 before the first */
+	uint32_t *hash;
+	/*
+	 * CP_HOME_*: the parts that lie in the thread's first mapping (one
+	 * mmap per thread start), unmapped with it, never alone: a hole
+	 * punched in it could be given to another mapping before we unmap the
+	 * whole.
+	 */
+	uint32_t home;
+	struct cp_node *chunk[CP_CHUNKS];
+	struct cp_node root;	/* parent of the top-level nodes, not in a chunk */
+};
+
+static inline uint32_t cp_chunk_of(uint32_t i)
+{
+	return 31u - (uint32_t)__builtin_clz(i / CP_CHUNK0 + 1);
+}
+
+static inline uint32_t cp_chunk_first(uint32_t c)
+{
+	return CP_CHUNK0 * ((1u << c) - 1);
+}
+
+static inline struct cp_node *cp_tree_node(const struct cp_tree *t, uint32_t i)
+{
+	uint32_t c = cp_chunk_of(i);
+
+	return &t->chunk[c][i - cp_chunk_first(c)];
+}
+
+/* The time samples of node i (its chunk's array after the nodes). */
+static inline uint64_t *cp_tree_samples(const struct cp_tree *t, uint32_t i)
+{
+	uint32_t c = cp_chunk_of(i);
+
+	return (uint64_t *)(t->chunk[c] + (CP_CHUNK0 << c)) + (i - cp_chunk_first(c));
+}
+
+/* A stack the thread may be running on: its range and how to read it. */
+enum { CP_STACK_UNKNOWN, CP_STACK_ALT, CP_STACK_MAPPING, CP_STACK_NONE };
+struct cp_stack_range {
+	uintptr_t lo, hi;
+	uintptr_t kind;		/* CP_STACK_*: not looked up yet, sigaltstack, ... */
+};
+
+/*
+ * Per-thread state, mapped on the thread's first call and sized for what
+ * the thread uses (the node chunks, the hash table and the shadow stack
+ * grow).  When the thread ends its tree is merged into the retired tree
+ * and all of it is unmapped (record.c's cp_thread_retire()); threads that
+ * run at exit are summed from here.  Only the owning thread writes it.
  */
 struct cp_thread {
-	struct cp_thread *next;	/* registry of all threads (cp_threads) */
-	uint32_t nr_nodes;
-	uint32_t hash_mask;	/* hash has hash_mask + 1 slots */
-	uint32_t *hash;		/* open addressing over node indices */
-	struct cp_node *nodes;	/* reserved for max_nodes, touched on demand */
-	struct cp_frame *stack;	/* CP_FRAME_POPS + 1 sentinels, max_depth entries */
-	struct cp_node root;	/* parent of the top-level nodes, not in nodes[] */
+	struct cp_thread *next, *prev;	/* registry (cp_threads), under the lock */
+	struct cp_tree tree;
+	struct cp_frame *stack;	/* CP_FRAME_POPS + 1 sentinels, then entries */
+	uint32_t stack_cap;	/* entries mapped, sentinels included */
+	uint32_t stack_home;	/* the stack is in the first mapping (CP_HOME_*) */
+	/* kept with stack_cap: user entries mapped (stack_cap - sentinels),
+	 * and below which index a caller may push (that, CALLPATH_MAX_DEPTH
+	 * and CALLPATH_DEPTH): the slow path's two compares */
+	uint32_t stack_room;
+	uint32_t push_lim;
 	uint64_t dropped[SIDECAR_DROP_NR];
-	/*
-	 * Time samples (sample.c): samples[i] belongs to nodes[i], reserved
-	 * for max_nodes like nodes (NULL if it could not be mapped: every
-	 * sample is then unplaced).  Written only by this thread's SIGPROF
-	 * handler, read by the exit-time merge.
-	 */
-	uint64_t *samples;
 	uint64_t unplaced;	/* samples of this thread that had no context */
+	/*
+	 * stack.c: mappings recently found holding the stack pointer when it
+	 * was neither on the thread's own stack nor on the alternate signal
+	 * stack (coroutines), and the buffer it reads /proc/self/maps into.
+	 */
+	struct cp_stack_range maps_cache[4];
+	uint32_t maps_next;
+	char maps_buf[1024];
 };
 
 extern struct cp_config cp_config CP_HIDDEN;
 extern int cp_state CP_HIDDEN;
 extern uint32_t cp_failure CP_HIDDEN;
+/*
+ * The registry of live threads' states and the retired tree (with its
+ * dropped counters, unplaced samples and thread count), both under
+ * cp_registry_lock: taken in the slow path only to register a new thread,
+ * and in normal context to retire one, to sum everything at exit, and
+ * around fork.
+ */
 extern struct cp_thread *cp_threads CP_HIDDEN;
+extern struct cp_tree cp_retired CP_HIDDEN;
+extern uint64_t cp_retired_dropped[SIDECAR_DROP_NR] CP_HIDDEN;
+extern uint64_t cp_retired_unplaced CP_HIDDEN;
+extern uint32_t cp_retired_threads CP_HIDDEN;
+extern uint64_t cp_dropped_late CP_HIDDEN;	/* calls after a thread retired */
+extern int cp_exit_summed CP_HIDDEN;	/* the exit writer has read them all */
+void cp_registry_lock(void) CP_HIDDEN;
+void cp_registry_unlock(void) CP_HIDDEN;
+/*
+ * Merge the calling thread's tree into the retired tree and unmap its
+ * state (normal context: the key destructor of thread.c).  Later calls on
+ * the thread are counted in cp_dropped_late.
+ */
+void cp_thread_retire(void) CP_HIDDEN;
 extern __thread struct cp_tls cp_tls CP_HIDDEN
 	__attribute__((tls_model("initial-exec")));
 extern uint64_t cp_dropped_early CP_HIDDEN;
@@ -226,6 +342,26 @@ void cp_sample_install(void) CP_HIDDEN;
 /* At exit: SIDECAR_SAMPLING_* and the unplaced samples of no thread. */
 uint32_t cp_sample_state(void) CP_HIDDEN;
 uint64_t cp_sample_unplaced_early(void) CP_HIDDEN;
+
+/*
+ * Stacks (stack.c).  cp_stack_set_own() records the calling thread's own
+ * stack (the main thread: pthread_getattr_np); cp_stack_own_here() and
+ * cp_stack_own_from_maps() find it from /proc/self/maps (a thread's start,
+ * or its first call when nobody did).
+ * cp_slot_live() is the one liveness test of a shadow-stack entry's frame
+ * (record.c, the SIGPROF handler; mcount.S's fast path does its own-stack
+ * case): live when its return-address slot, read only where that is safe,
+ * still holds the entry's call site.  `sp` is where the thread runs now;
+ * `cur` caches the stack found for it (kind CP_STACK_UNKNOWN: not looked
+ * up yet).
+ */
+void cp_stack_set_own(uintptr_t lo, uintptr_t hi) CP_HIDDEN;
+void cp_stack_own_from_maps(struct cp_thread *t, uintptr_t sp) CP_HIDDEN;
+/* The mapping holding the caller's frame, as its own stack (thread.c). */
+void cp_stack_own_here(void) CP_HIDDEN;
+int cp_slot_live(struct cp_thread *t, const struct cp_frame *f, uintptr_t sp,
+		 struct cp_stack_range *cur) CP_HIDDEN;
+extern int cp_pid CP_HIDDEN;	/* this process's id (set again in a fork child) */
 
 /*
  * Start the runtime (environment, glibc's functions, recording) once: from

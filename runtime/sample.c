@@ -29,22 +29,18 @@
  * live recorded frame.
  *
  * If the program or a library replaces the SIGPROF handler or the
- * profiling timer (through sigaction, signal or setitimer, which we
- * interpose), crediting stops and the sidecar says so.
+ * profiling timer (through sigaction, signal or setitimer, which
+ * signals.c interposes), crediting stops and the sidecar says so.
  */
 #define _GNU_SOURCE
 #include <link.h>
 #include <signal.h>
 #include <stddef.h>
 #include <sys/syscall.h>
-#include <sys/time.h>
 #include <ucontext.h>
-#include <unistd.h>
 
 #include "runtime.h"
 #include "utils/banned.h"
-
-#define CP_EXPORT __attribute__((visibility("default")))
 
 enum { SAMPLE_IDLE, SAMPLE_ACTIVE, SAMPLE_STOPPED };
 
@@ -64,8 +60,6 @@ static struct k_sigaction chained;	/* glibc's profiling handler */
 static uintptr_t text_start, text_end;	/* the main program's code */
 static uint64_t unplaced_early;		/* samples on threads not started */
 
-int cp_frame_live(const struct cp_frame *f) CP_HIDDEN;
-
 static long sys_rt_sigaction(int sig, const struct k_sigaction *act,
 			     struct k_sigaction *old)
 {
@@ -80,38 +74,61 @@ static long sys_rt_sigaction(int sig, const struct k_sigaction *act,
 	return ret;
 }
 
+/* The time samples of node `n` of thread `t` (found by its chunk). */
+static uint64_t *samples_of(struct cp_thread *t, const struct cp_node *n)
+{
+	for (uint32_t c = 0; c < CP_CHUNKS && t->tree.chunk[c]; c++)
+		if (n >= t->tree.chunk[c] && n < t->tree.chunk[c] + (CP_CHUNK0 << c))
+			return cp_tree_samples(&t->tree, cp_chunk_first(c) +
+						(uint32_t)(n - t->tree.chunk[c]));
+	return NULL;
+}
+
 static void credit(uintptr_t pc, uintptr_t sp)
 {
 	struct cp_thread *t = cp_tls.self;
-	struct cp_frame *top = cp_tls.top, *base;
+	struct cp_frame *top = cp_tls.top, *base, *f;
+	struct cp_stack_range cur = { 0, 0, CP_STACK_UNKNOWN };
+	const struct cp_node *n;
+	uint64_t *slot;
 
-	if (!t) {
+	if (!t || t == CP_RETIRED) {
 		__atomic_fetch_add(&unplaced_early, 1, __ATOMIC_RELAXED);
 		return;
 	}
 	/* top is NULL while the thread is inside the runtime: mid-update */
-	if (!top || !t->samples || pc < text_start || pc >= text_end) {
+	if (!top || pc < text_start || pc >= text_end) {
 		t->unplaced++;
 		return;
 	}
+	/* busy while we look: a handler interrupting us has its calls dropped */
+	cp_tls.top = NULL;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	base = t->stack + CP_FRAME_POPS;	/* the root's sentinel */
 	/*
 	 * A frame is live while the stack pointer is at or below its
 	 * return-address slot (fp + 8; `ret` moves it above); one that
 	 * returned to uninstrumented code that went deeper again is caught
-	 * by its slot no longer holding its return address.
+	 * by its slot no longer holding its return address, read only where
+	 * stack.c says it may be (a coroutine's freed stack is not read).
 	 */
-	while (top != base && (top->fp + 8 < sp || !cp_frame_live(top)))
-		top--;
-	if (top == base || !top->node) {
+	for (f = top; f != base && (f->fp + 8 < sp || !cp_slot_live(t, f, sp, &cur)); f--)
+		;
+	if (f == base || !f->node) {
 		t->unplaced++;
-		return;
+		goto out;
 	}
 	/* a recursive call's frame stands for the ancestor it was folded into */
-	if (top->node->flags & CP_NODE_FOLDED)
-		t->samples[top->node->parent]++;
+	n = f->node;
+	slot = n->flags & CP_NODE_FOLDED ? cp_tree_samples(&t->tree, n->parent)
+					 : samples_of(t, n);
+	if (slot)
+		(*slot)++;
 	else
-		t->samples[top->node - t->nodes]++;
+		t->unplaced++;
+out:
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	cp_tls.top = top;
 }
 
 static void handler(int sig, siginfo_t *si, void *ucv)
@@ -206,45 +223,10 @@ __attribute__((constructor(103))) static void sample_start(void)
 
 /* ---- the program replacing the handler or the timer ---- */
 
-static void replaced(void)
+/* signals.c's interposers: the program set SIGPROF or ITIMER_PROF. */
+void cp_sample_replaced(void)
 {
 	__atomic_store_n(&sample_replaced, 1, __ATOMIC_RELAXED);
 	__atomic_store_n(&sample_state, SAMPLE_STOPPED, __ATOMIC_RELEASE);
 	__atomic_store_n(&cp_sample_pending, 0, __ATOMIC_RELAXED);
-}
-
-/* glibc's own calls (profil) use its internal names and do not come here. */
-extern int __sigaction(int sig, const struct sigaction *act,
-		       struct sigaction *old);
-
-CP_EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
-{
-	if (sig == SIGPROF && act)
-		replaced();
-	return __sigaction(sig, act, old);
-}
-
-/* glibc's signal() is BSD's: SA_RESTART, the signal blocked in its handler. */
-CP_EXPORT sighandler_t signal(int sig, sighandler_t h)
-{
-	struct sigaction act = { 0 }, old;
-
-	if (sig == SIGPROF)
-		replaced();
-	act.sa_handler = h;
-	sigemptyset(&act.sa_mask);
-	if (sigaddset(&act.sa_mask, sig) < 0)
-		return SIG_ERR;
-	act.sa_flags = SA_RESTART;
-	if (__sigaction(sig, &act, &old) < 0)
-		return SIG_ERR;
-	return old.sa_handler;
-}
-
-CP_EXPORT int setitimer(__itimer_which_t which, const struct itimerval *nv,
-			struct itimerval *ov)
-{
-	if (which == ITIMER_PROF && nv)
-		replaced();
-	return (int)syscall(SYS_setitimer, (int)which, nv, ov);
 }

@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # bench/callpath/run.sh - overhead and memory of the call-path runtime.
 #
-#   bench/callpath/run.sh [--builddir DIR] [--reps N]
+#   bench/callpath/run.sh [--builddir DIR] [--reps N] [--baseline SO]
+#
+# --baseline SO runs another build of libcallpath.so (an earlier commit's)
+# interleaved with this one, as a column of its own: compare builds on one
+# machine at one time, never runs on different days.
 #
 # Prints figures only (never a pass/fail): the median user CPU time of N runs
 # (default 5; the variants are interleaved so that a busy machine hurts them
@@ -26,11 +30,13 @@ here=$(cd "$(dirname "$0")" && pwd)
 srcdir=$(cd "$here/../.." && pwd)
 builddir=$(pwd)
 reps=5
+baseline=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--builddir) builddir=$(cd "$2" && pwd); shift 2 ;;
 	--reps) reps=$2; shift 2 ;;
-	*) echo "usage: $0 [--builddir DIR] [--reps N]" >&2; exit 2 ;;
+	--baseline) baseline=$(cd "$(dirname "$2")" && pwd)/$(basename "$2"); shift 2 ;;
+	*) echo "usage: $0 [--builddir DIR] [--reps N] [--baseline SO]" >&2; exit 2 ;;
 	esac
 done
 so="$builddir/callpath/libcallpath.so"
@@ -66,11 +72,12 @@ printf '%-24s %7s %7s %9s %8s  %6s %9s %8s\n' program "-pg" "+noop" "+callpath" 
 	"noop" "callpath" "uftrace"
 for prog in "fib-pure 34" "fib 38" "ptrtable 20000000" "ptrtable-fixed 20000000"; do
 	set -- $prog
-	t_plain="" t_noop="" t_cp="" t_uft=""
+	t_plain="" t_noop="" t_cp="" t_uft="" t_base=""
 	for _ in $(seq "$reps"); do
 		t_plain="$t_plain $(cpu ./$1 $2)"
 		t_noop="$t_noop $(cpu env LD_PRELOAD="$noop" ./$1 $2)"
 		t_cp="$t_cp $(cpu env LD_PRELOAD="$so" ./$1 $2)"
+		[ -n "$baseline" ] && t_base="$t_base $(cpu env LD_PRELOAD="$baseline" ./$1 $2)"
 		t_uft="$t_uft $(cpu uftrace record --no-libcall -d "$work/uftrace.data" ./$1 $2)"
 	done
 	plain=$(echo "$t_plain" | median)
@@ -79,6 +86,11 @@ for prog in "fib-pure 34" "fib 38" "ptrtable 20000000" "ptrtable-fixed 20000000"
 	uft=$(echo "$t_uft" | median)
 	printf '%-24s %7s %7s %9s %8s  %6s %9s %8s\n' "$prog" "$plain" "$nop" "$cp" "$uft" \
 		"$(ratio "$nop" "$plain")" "$(ratio "$cp" "$plain")" "$(ratio "$uft" "$plain")"
+	if [ -n "$baseline" ]; then
+		base=$(echo "$t_base" | median)
+		printf '%-24s %7s %7s %9s %8s  %6s %9s   (baseline %s)\n' "" "" "" "$base" "" \
+			"" "$(ratio "$base" "$plain")" "$baseline"
+	fi
 done
 
 # instructions per call under callgrind (when installed): exact, unlike

@@ -228,3 +228,136 @@ cp_rates_within() {
 		r1 = s1 / t1; r2 = s2 / t2; d = r1 - r2; if (d < 0) d = -d
 		exit !(d <= k * sqrt(s1 / (t1 * t1) + s2 / (t2 * t2)) + f * (r1 > r2 ? r1 : r2)) }'
 }
+
+# ---- sidecar bytes (doc/sidecar-format.md) ----
+
+# cp_v3_of V4 V3: the version-4 sidecar V4 rewritten as version 3 wrote it
+# (what an older runtime left behind: no identity, no objects), to check
+# what readers do with old sidecars.  Needs one node table and the time
+# metric only, as the runtime writes them.
+cp_v3_of() {
+	python3 - "$1" "$2" <<'PY'
+import struct, sys
+b = open(sys.argv[1], 'rb').read()
+assert b[:8] == b'EGPROFCP' and struct.unpack_from('<I', b, 8)[0] == 4
+hsize, flags, nsect = struct.unpack_from('<III', b, 12)
+at, proc, nodes, unplaced, sampling = hsize, None, None, 0, 0
+for _ in range(nsect):
+    tag, sflags, ln = struct.unpack_from('<IIQ', b, at)
+    p = b[at + 16:at + 16 + ln]
+    if tag == 1:
+        proc = p
+    elif tag == 3:
+        kind, mflags, period, unplaced = struct.unpack_from('<IIQQ', p, 8)
+        sampling = (0 if mflags & 8 else 1) | (2 if mflags & 4 else 0)
+    elif tag == 5:
+        assert nodes is None, 'one node table'
+        nodes = p
+    at += 16 + ln
+pid, ppid, rank, depth, failure, threads, load, pstart, pend, ndrop, hl, el, bl = \
+    struct.unpack_from('<QQiIIIQQQIHHH', proc, 0)
+drops = struct.unpack_from('<%dQ' % ndrop, proc, 72)[:4]
+strings = proc[72 + 8 * ndrop:72 + 8 * ndrop + hl + el + bl]
+nsize, nm, count = struct.unpack_from('<IIQ', nodes, 0)
+h3 = (136 + len(strings) + 7) & ~7
+out = bytearray(h3)
+struct.pack_into('<8sIIIIQQQiIIIQ4QHHHH QQII', out, 0, b'EGPROFCP', 3, h3, 48, flags, count,
+                 pid, ppid, rank, depth, failure, threads, load, *drops, hl, el, bl, 0,
+                 pstart, pend, sampling, min(unplaced, 0xffffffff))
+out[136:136 + len(strings)] = strings
+for i in range(count):
+    out += nodes[32 + i * nsize:32 + i * nsize + 48]
+open(sys.argv[2], 'wb').write(out)
+PY
+}
+
+# cp_hash FILE: the 64-bit hash a version-4 identity records of a gmon
+# file, computed here from its definition in doc/sidecar-format.md (an
+# independent check of the runtime's and the readers' code).
+cp_hash() {
+	python3 - "$1" <<'PY'
+import struct, sys
+M = (1 << 64) - 1
+def rotl(x, r): return ((x << r) | (x >> (64 - r))) & M
+def word(h, w):
+    w = (w * 0x87c37b91114253d5) & M; w = rotl(w, 31); w = (w * 0x4cf5ad432745937f) & M
+    h ^= w; h = rotl(h, 27); return (h * 5 + 0x52dce729) & M
+b = open(sys.argv[1], 'rb').read()
+h, n = 0x9e3779b97f4a7c15, len(b)
+for i in range(0, n // 8 * 8, 8):
+    h = word(h, struct.unpack_from('<Q', b, i)[0])
+if n % 8:
+    h = word(h, int.from_bytes(b[n // 8 * 8:] + bytes(8 - n % 8), 'little'))
+h ^= n
+h ^= h >> 33; h = (h * 0xff51afd7ed558ccd) & M
+h ^= h >> 33; h = (h * 0xc4ceb9fe1a85ec53) & M
+h ^= h >> 33
+print('0x%016x' % h)
+PY
+}
+
+# cp_counts PROG GMON SIDECAR: "function sidecar_calls gmon_calls" for
+# every function either counts, sorted: the sidecar's calls from call sites
+# inside the program (count + folded recursion; cpdump's tree) against the
+# arcs of the gmon file into it (read from the file itself).
+cp_counts() {
+	local prog=$1 gmon=$2 side=$3
+	nm -nS "$prog" > "$prog.nm" &&
+	"$CP_DUMP" -s "$prog.nm" "$side" | sed -n '/^dropped-stopped/,$p' | sed 1d > "$side.tree" &&
+	python3 - "$prog.nm" "$gmon" "$side.tree" <<'PY'
+import bisect, re, struct, sys
+syms = []
+for line in open(sys.argv[1]):
+    f = line.split()
+    if len(f) >= 3 and f[-2] in 'tTwW':
+        syms.append((int(f[0], 16), f[-1]))
+syms.sort()
+addrs = [a for a, _ in syms]
+d = open(sys.argv[2], 'rb').read()
+theirs, ours, p = {}, {}, 20
+# PIE: arcs are link-time addresses once the load bias is taken off; gmon
+# histogram records say where the text was at run time
+lowpc = None
+while p < len(d):
+    tag = d[p]; p += 1
+    if tag == 0:
+        lo, hi, n, rate = struct.unpack_from('<QQII', d, p); p += 40
+        lowpc = lo if lowpc is None else lowpc
+        p += 2 * n
+    elif tag == 1:
+        frm, self, count = struct.unpack_from('<QQI', d, p); p += 20
+        i = bisect.bisect_right(addrs, self) - 1
+        name = syms[i][1] if i >= 0 else '?'
+        theirs[name] = theirs.get(name, 0) + count
+    elif tag == 2:
+        n = struct.unpack_from('<I', d, p)[0]; p += 4 + 16 * n
+    else:
+        sys.exit('bad tag')
+for line in open(sys.argv[3]):
+    m = re.match(r'\s*(\d*)(?:\+(\d+))?\s+(\S+) <- (\S+)', line)
+    # a folded node's calls are shown on its parent too ("1+3 r")
+    if not m or m.group(4) == '[external]' or 'recursion folded' in line:
+        continue
+    c = int(m.group(1) or 0) + int(m.group(2) or 0)
+    ours[m.group(3)] = ours.get(m.group(3), 0) + c
+for k in sorted(set(ours) | set(theirs)):
+    print(k, ours.get(k, 0), theirs.get(k, 0))
+PY
+}
+
+# cp_counts_consistent PROG GMON SIDECAR [exact]: every function the gmon
+# file counts has at least as many calls in the sidecar (glibc loses calls
+# the runtime keeps: signal handlers interrupting its counter, threads,
+# moncontrol), or exactly as many with `exact`; fewer only by the calls the
+# sidecar says the runtime dropped (a handler interrupting the runtime),
+# in all.  Prints the disagreements.
+cp_counts_consistent() {
+	local dropped
+	dropped=$(( $(cp_header "$3" dropped-reentry) + $(cp_header "$3" dropped-node-limit) +
+		    $(cp_header "$3" dropped-depth-limit) + $(cp_header "$3" dropped-stopped) ))
+	cp_counts "$1" "$2" "$3" | awk -v exact="${4:-}" -v dropped="$dropped" '
+		$2 < $3 { short += $3 - $2 }
+		$2 < $3 || (exact != "" && $2 != $3) { print "# " $0; if (exact != "") bad = 1 }
+		END { if (short > dropped) { print "# fewer by " short ", dropped " dropped; bad = 1 }
+		      exit bad }'
+}

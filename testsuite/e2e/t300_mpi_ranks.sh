@@ -248,8 +248,11 @@ rm -rf sum.cp && cp -a run1 sum.cp
 (cd sum.cp && "$EGPROF" -s --callpath ../ranks $files >out 2>err)
 rc=$?
 head -c 12 /dev/zero | dd of=sum.cp/gmon.sum bs=1 seek=8 conv=notrunc status=none 2>/dev/null
+# (the sidecars record the hash of their gmon.sum, whose spare header bytes
+# upstream leaves uninitialised: compared as cpdump prints all but that)
+sum_of() { "$CP/cpdump" "$1" | grep -v '^gmon-hash \|^written-ns '; }
 if [ $rc = 0 ] && cmp -s sum.cp/gmon.sum sum.sys/gmon.sum &&
-   cmp -s sum.cp/gmon.sum.callpath sum.ours/gmon.sum.callpath &&
+   cmp -s <(sum_of sum.cp/gmon.sum.callpath) <(sum_of sum.ours/gmon.sum.callpath) &&
    grep -q 'work_unit' sum.cp/out; then
 	ok "-s --callpath: the same gmon.sum and gmon.sum.callpath as -s alone, and the report"
 else

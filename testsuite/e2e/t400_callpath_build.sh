@@ -5,21 +5,30 @@
 
 exports=$(nm -D --defined-only "$CP_SO" | awk '{ print $3 }' | sort | tr '\n' ' ')
 # sigaction, signal and setitimer are interposed to notice a program that
-# replaces the profiling handler or timer (runtime/sample.c).
-cp_check "libcallpath.so exports only the entry points and the SIGPROF watchers" \
-	test "$exports" = "__fentry__ _mcount mcount setitimer sigaction signal "
+# replaces the profiling handler or timer (runtime/signals.c);
+# pthread_create to learn of threads' start and end (runtime/thread.c);
+# _mcleanup to look at the gmon file just before glibc writes it
+# (runtime/gmonfile.c).
+cp_check "libcallpath.so exports only the entry points, the SIGPROF watchers and the thread and exit hooks" \
+	test "$exports" = "__fentry__ _mcleanup _mcount mcount pthread_create setitimer sigaction signal "
 cp_check "libcallpath.so is not built with -pg" \
 	bash -c "! nm -D '$CP_SO' | grep -q ' U \\(__gmon_start__\\|__monstartup\\)'"
 cp_check "libcallpath.a has mcount" bash -c "nm '$CP_A' | grep -q ' T mcount$'"
-rec="$BUILDDIR/runtime/rt/record.o"
-cp_check "the fast path uses no vector registers" \
-	bash -c "! objdump -d '$rec' | grep -qE '%[xyz]mm'"
-undef=$(nm -u "$rec" | awk '$2 !~ /^cp_|^_GLOBAL_OFFSET_TABLE_$/ { print $2 }' | sort | tr '\n' ' ')
-cp_check "the fast path calls only mmap and munmap" test "$undef" = "mmap munmap "
+for o in record stack; do
+	rec="$BUILDDIR/runtime/rt/$o.o"
+	cp_check "the slow path ($o.c) uses no vector registers" \
+		bash -c "! objdump -d '$rec' | grep -qE '%[xyz]mm'"
+	undef=$(nm -u "$rec" | awk '$2 !~ /^cp_|^_GLOBAL_OFFSET_TABLE_$/ { print $2 }' | sort | tr '\n' ' ')
+	cp_check "the slow path ($o.c) calls nothing of the C library (raw system calls)" \
+		test -z "$undef"
+done
 # The SIGPROF handler's installation runs under the trampolines too.
 smp="$BUILDDIR/runtime/rt/sample.o"
 cp_check "the sample handler's code uses no vector registers" \
 	bash -c "! objdump -d '$smp' | grep -qE '%[xyz]mm'"
+undef=$(nm -u "$smp" | awk '$2 !~ /^cp_|^_GLOBAL_OFFSET_TABLE_$/ { print $2 }' | sort | tr '\n' ' ')
+cp_check "the sample handler's code calls only dl_iterate_phdr (from its constructor)" \
+	test "$undef" = "dl_iterate_phdr "
 noop=$(nm -D --defined-only "$CP_NOOP" | awk '{ print $3 }' | sort | tr '\n' ' ')
 cp_check "the no-op build exports the same entry points" \
 	test "$noop" = "__fentry__ _mcount mcount "

@@ -38,7 +38,7 @@ cp_acceptance_expected > expected
 cp_folded ./prog gmon.out.callpath > folded
 cp_same "and records the call paths" expected folded
 "$dest$bindir/cpdump" -H gmon.out.callpath > header
-cp_check "the installed cpdump reads them" grep -q "^version 3$" header
+cp_check "the installed cpdump reads them" grep -q "^version 4$" header
 # shellcheck disable=SC2086
 gcc -static -pg -O1 -o sprog "$CP_EX/acceptance.c" $(pkg-config --libs --static callpath) 2>/dev/null &&
 	cp_check "a static link with the installed libcallpath.a runs" ./sprog

@@ -13,7 +13,7 @@ check "groff formats egprof(1) without a warning" \
 	bash -c "groff -man -ww -Tutf8 '$MAN' 2>&1 >/dev/null | (! grep -q .)"
 # every environment variable the runtime reads, by the source's own getenv calls
 vars=$(grep -ho 'getenv("[A-Z_]*")\|env_u32("[A-Z_]*"\|"[A-Z_]*_RANK"\|"SLURM_PROCID"' \
-	"$SRCDIR"/runtime/runtime.c | grep -o '[A-Z][A-Z_]*' | sort -u)
+	"$SRCDIR"/runtime/*.c | grep -o '[A-Z][A-Z_]*' | sort -u)
 check "the runtime reads CALLPATH_* and GMON_OUT_PREFIX" \
 	bash -c "echo '$vars' | grep -q CALLPATH_DEPTH && echo '$vars' | grep -q GMON_OUT_PREFIX"
 for v in $vars; do

@@ -604,7 +604,7 @@ static void test_sum__refuses_sidecars_of_another_binary(void **state)
 	snprintf(s2, sizeof(s2), "%s.callpath", g2);
 	assert_int_equal(sidecar_write_atomic(one, s1, err, sizeof(err)), 0);
 	assert_int_equal(sidecar_write_atomic(two, s2, err, sizeof(err)), 0);
-	assert_int_equal(callpath_sum_read(files, 2, &sum, &missing), -1);
+	assert_int_equal(callpath_sum_read(files, 2, 0, &sum, &missing), -1);
 	assert_null(sum);
 	unlink(s1);
 	unlink(s2);
@@ -635,22 +635,22 @@ static void test_sum__writes_only_when_every_gmon_file_has_a_sidecar(void **stat
 	assert_int_equal(sidecar_write_atomic(sc, s, err, sizeof(err)), 0);
 
 	/* no gmon file with a sidecar (gmon.3 alone): nothing, silently */
-	assert_int_equal(callpath_sum_write(files + 2, 1, out), 0);
+	assert_int_equal(callpath_sum_write(files + 2, 1, 0, out), 0);
 	assert_int_not_equal(access(out, F_OK), 0);
 	/* some with, some without: nothing either (a warning) */
-	assert_int_equal(callpath_sum_write(files, 3, out), 0);
+	assert_int_equal(callpath_sum_write(files, 3, 0, out), 0);
 	assert_int_not_equal(access(out, F_OK), 0);
-	assert_int_equal(callpath_sum_write(files, 2, out), 0);
+	assert_int_equal(callpath_sum_write(files, 2, 0, out), 0);
 	/* a sum left by an earlier run would not match the new gmon sum:
 	 * removed when nothing is written, with or without sidecars */
 	assert_int_equal(access(out, F_OK), 0);
-	assert_int_equal(callpath_sum_write(files, 3, out), 0);
+	assert_int_equal(callpath_sum_write(files, 3, 0, out), 0);
 	assert_int_not_equal(access(out, F_OK), 0);
-	assert_int_equal(callpath_sum_write(files, 2, out), 0);
-	assert_int_equal(callpath_sum_write(files + 2, 1, out), 0);
+	assert_int_equal(callpath_sum_write(files, 2, 0, out), 0);
+	assert_int_equal(callpath_sum_write(files + 2, 1, 0, out), 0);
 	assert_int_not_equal(access(out, F_OK), 0);
-	assert_int_equal(callpath_sum_write(files, 2, out), 0);
-	assert_int_equal(callpath_sum_read(files, 3, &sum, &missing), 0);
+	assert_int_equal(callpath_sum_write(files, 2, 0, out), 0);
+	assert_int_equal(callpath_sum_read(files, 3, 0, &sum, &missing), 0);
 	assert_int_equal(missing, 2);
 	assert_int_equal(sidecar_total(sum), 54);
 	sidecar_free(sum);
@@ -661,7 +661,7 @@ static void test_sum__writes_only_when_every_gmon_file_has_a_sidecar(void **stat
 	/* a truncated sidecar is an error, and no sum is left beside the
 	 * gmon sum (the earlier one would not match it) */
 	assert_int_equal(truncate(s, 10), 0);
-	assert_int_equal(callpath_sum_write(files, 2, out), -1);
+	assert_int_equal(callpath_sum_write(files, 2, 0, out), -1);
 	assert_int_not_equal(access(out, F_OK), 0);
 	unlink(s);
 	snprintf(s, sizeof(s), "%s.callpath", g1);

@@ -8,9 +8,12 @@
 #include <cmocka.h>
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "callpath/sidecar.h"
@@ -79,6 +82,78 @@ static uint32_t get32le(const unsigned char *p)
 {
 	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
 	       (uint32_t)p[3] << 24;
+}
+
+static void put64le(unsigned char *p, uint64_t v)
+{
+	for (int i = 0; i < 8; i++)
+		p[i] = (unsigned char)(v >> (8 * i));
+}
+
+/*
+ * `sc` as version 3 wrote it (the runtime before issue 21): a 136-byte
+ * fixed header, the strings, 48-byte nodes.  Older files must stay
+ * readable; this builds them byte by byte, as doc/sidecar-format.md's
+ * "Version 3" section lays them out.
+ */
+static unsigned char *encode_v3(const struct sidecar *sc, size_t *len)
+{
+	size_t hl = strlen(sc->host), el = strlen(sc->exe);
+	size_t hsize = (136 + hl + el + sc->build_id_len + 7) & ~(size_t)7;
+	unsigned char *buf, *p;
+
+	*len = hsize + (size_t)sc->nr_nodes * 48;
+	buf = calloc(1, *len);
+	assert_non_null(buf);
+	memcpy(buf, "EGPROFCP", 8);
+	put32le(buf + 8, 3);
+	put32le(buf + 12, (uint32_t)hsize);
+	put32le(buf + 16, 48);
+	put32le(buf + 20, sc->flags);
+	put64le(buf + 24, sc->nr_nodes);
+	put64le(buf + 32, sc->pid);
+	put64le(buf + 40, sc->ppid);
+	put32le(buf + 48, (uint32_t)sc->rank);
+	put32le(buf + 52, sc->depth);
+	put32le(buf + 56, sc->failure);
+	put32le(buf + 60, sc->threads);
+	put64le(buf + 64, sc->load_address);
+	for (int d = 0; d < SIDECAR_DROP_NR; d++)
+		put64le(buf + 72 + 8 * d, sc->dropped[d]);
+	buf[104] = (unsigned char)hl;
+	buf[106] = (unsigned char)el;
+	buf[108] = (unsigned char)sc->build_id_len;
+	put64le(buf + 112, sc->program_start);
+	put64le(buf + 120, sc->program_end);
+	put32le(buf + 128, sc->sampling);
+	put32le(buf + 132, sc->unplaced_samples > UINT32_MAX ? UINT32_MAX
+							     : (uint32_t)sc->unplaced_samples);
+	memcpy(buf + 136, sc->host, hl);
+	memcpy(buf + 136 + hl, sc->exe, el);
+	memcpy(buf + 136 + hl + el, sc->build_id, sc->build_id_len);
+	p = buf + hsize;
+	for (uint32_t i = 0; i < sc->nr_nodes; i++, p += 48) {
+		const struct sidecar_node *n = &sc->nodes[i];
+
+		put32le(p, n->parent);
+		put32le(p + 4, n->flags);
+		put64le(p + 8, n->call_site);
+		put64le(p + 16, n->callee);
+		put64le(p + 24, n->count);
+		put64le(p + 32, n->recursive);
+		put64le(p + 40, n->self_samples);
+	}
+	return buf;
+}
+
+/*
+ * Version 4's node table is the last section: its records end the file,
+ * its 32-byte header (node size at +0) and 16-byte section header (length
+ * at +8) come just before them.
+ */
+static size_t v4_records(const struct sidecar *sc, size_t len, uint32_t node_size)
+{
+	return len - (size_t)sc->nr_nodes * node_size;
 }
 
 static void test_sidecar__round_trip_keeps_header_and_tree(void **state)
@@ -157,6 +232,14 @@ static void test_sidecar__truncated_node_table_names_the_byte(void **state)
 		 "x.callpath: truncated node table at byte %zu", len - 3);
 	assert_string_equal(err, want);
 	free(buf);
+	/* and in version 3 */
+	buf = encode_v3(sc, &len);
+	assert_int_equal(sidecar_decode(buf, len - 3, "x.callpath", &back, err,
+					sizeof(err)), -1);
+	snprintf(want, sizeof(want),
+		 "x.callpath: truncated node table at byte %zu", len - 3);
+	assert_string_equal(err, want);
+	free(buf);
 	sidecar_free(sc);
 }
 
@@ -189,7 +272,7 @@ static void test_sidecar__rejects_future_version(void **state)
 	assert_int_equal(sidecar_decode(buf, len, "new.callpath", &back, err,
 					sizeof(err)), -1);
 	assert_string_equal(err,
-		"new.callpath: unsupported version 4 (this reader knows 1 to 3)");
+		"new.callpath: unsupported version 5 (this reader knows 1 to 4)");
 	free(buf);
 	sidecar_free(sc);
 }
@@ -217,11 +300,16 @@ static void test_sidecar__rejects_a_parent_after_its_child(void **state)
 	char err[256];
 	size_t len;
 	unsigned char *buf = encode(sc, &len);
-	uint32_t hsize = get32le(buf + 12);
+	size_t recs = v4_records(sc, len, SIDECAR_NODE_SIZE_V3);
 
 	(void)state;
 	/* node 1 (a) claims node 3 (b) as its parent: a cycle risk */
-	put32le(buf + hsize + SIDECAR_NODE_SIZE_V3, 3);
+	put32le(buf + recs + SIDECAR_NODE_SIZE_V3, 3);
+	assert_int_equal(sidecar_decode(buf, len, "c", &back, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "node 1 has bad parent 3"));
+	free(buf);
+	buf = encode_v3(sc, &len);
+	put32le(buf + get32le(buf + 12) + SIDECAR_NODE_SIZE_V3, 3);
 	assert_int_equal(sidecar_decode(buf, len, "c", &back, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "node 1 has bad parent 3"));
 	free(buf);
@@ -234,10 +322,32 @@ static void test_sidecar__skips_extension_bytes_of_larger_nodes(void **state)
 	char err[256];
 	size_t len, wlen;
 	unsigned char *buf = encode(sc, &len), *wide;
-	uint32_t hsize = get32le(buf + 12);
+	uint32_t hsize = (uint32_t)v4_records(sc, len, SIDECAR_NODE_SIZE_V3);
 
 	(void)state;
-	/* the same file with 56-byte node records (8 extension bytes each) */
+	/* the same file with 56-byte node records (8 extension bytes each):
+	 * the node size, the section's length and the file's size change */
+	wlen = hsize + (size_t)sc->nr_nodes * 56;
+	wide = calloc(1, wlen);
+	memcpy(wide, buf, hsize);
+	put32le(wide + hsize - 32, 56);
+	put64le(wide + hsize - 40, 32 + (uint64_t)sc->nr_nodes * 56);
+	put64le(wide + 24, wlen);
+	for (uint32_t i = 0; i < sc->nr_nodes; i++) {
+		memcpy(wide + hsize + i * 56, buf + hsize + i * SIDECAR_NODE_SIZE_V3,
+		       SIDECAR_NODE_SIZE_V3);
+		memset(wide + hsize + i * 56 + SIDECAR_NODE_SIZE_V3, 0x5a, 8);
+	}
+	assert_int_equal(sidecar_decode(wide, wlen, "w", &back, err, sizeof(err)), 0);
+	assert_int_equal(back->nr_nodes, 5);
+	assert_int_equal(back->nodes[4].count, 7);
+	assert_int_equal(back->nodes[4].callee, C);
+	sidecar_free(back);
+	free(wide);
+	free(buf);
+	/* version 3 */
+	buf = encode_v3(sc, &len);
+	hsize = get32le(buf + 12);
 	wlen = hsize + (size_t)sc->nr_nodes * 56;
 	wide = calloc(1, wlen);
 	memcpy(wide, buf, hsize);
@@ -248,9 +358,7 @@ static void test_sidecar__skips_extension_bytes_of_larger_nodes(void **state)
 		memset(wide + hsize + i * 56 + SIDECAR_NODE_SIZE_V3, 0x5a, 8);
 	}
 	assert_int_equal(sidecar_decode(wide, wlen, "w", &back, err, sizeof(err)), 0);
-	assert_int_equal(back->nr_nodes, 5);
 	assert_int_equal(back->nodes[4].count, 7);
-	assert_int_equal(back->nodes[4].callee, C);
 	sidecar_free(back);
 	free(wide);
 	free(buf);
@@ -459,7 +567,7 @@ static unsigned char *encode_old(const struct sidecar *sc, uint32_t version,
 				 size_t *len)
 {
 	size_t len3, fixed = version == 1 ? 112 : 128;
-	unsigned char *buf = encode(sc, &len3), *old;
+	unsigned char *buf = encode_v3(sc, &len3), *old;
 	uint32_t hsize = get32le(buf + 12), strings = hsize - 136;
 
 	*len = fixed + strings + (size_t)sc->nr_nodes * SIDECAR_NODE_SIZE_V1;
@@ -527,7 +635,7 @@ static void test_sidecar__reads_version_2_without_recursion_or_samples(void **st
 }
 
 /* Version 3 keeps the folded recursion, the samples and the sampling state. */
-static void test_sidecar__version_3_round_trips_recursion_and_samples(void **state)
+static void test_sidecar__versions_3_and_4_round_trip_recursion_and_samples(void **state)
 {
 	struct sidecar *sc = fixture(), *back = NULL;
 	char err[256] = "";
@@ -544,10 +652,19 @@ static void test_sidecar__version_3_round_trips_recursion_and_samples(void **sta
 	sc->nodes[f].recursive = 7049154;
 	sc->nodes[2].self_samples = 12;
 	sc->sampling = SIDECAR_SAMPLING_SELF;
-	buf = encode(sc, &len);
+	buf = encode_v3(sc, &len);
 	assert_int_equal(get32le(buf + 16), SIDECAR_NODE_SIZE_V3);
 	assert_int_equal(sidecar_decode(buf, len, "v3", &back, err, sizeof(err)), 0);
 	assert_int_equal(back->version, 3);
+	assert_int_equal(back->nodes[f].recursive, 7049154);
+	assert_int_equal(back->nodes[2].self_samples, 12);
+	sidecar_free(back);
+	free(buf);
+	buf = encode(sc, &len);
+	/* one metric, the time samples: 48-byte records as in version 3 */
+	assert_int_equal(get32le(buf + v4_records(sc, len, 48) - 32), SIDECAR_NODE_SIZE_V3);
+	assert_int_equal(sidecar_decode(buf, len, "v4", &back, err, sizeof(err)), 0);
+	assert_int_equal(back->version, 4);
 	assert_int_equal(back->nodes[f].flags, SIDECAR_NODE_FOLDED);
 	assert_int_equal(back->nodes[f].recursive, 7049154);
 	assert_int_equal(back->nodes[2].self_samples, 12);
@@ -618,7 +735,7 @@ static void test_sidecar__rejects_bad_folded_recursion_nodes(void **state)
 }
 
 /* Two children of one parent with one (call site, callee) are refused. */
-static void test_sidecar__rejects_duplicate_children(void **state)
+static void test_sidecar__version_3_rejects_duplicate_children(void **state)
 {
 	struct sidecar *sc = fixture(), *back = NULL;
 	char err[256] = "";
@@ -628,7 +745,7 @@ static void test_sidecar__rejects_duplicate_children(void **state)
 	(void)state;
 	sc->nodes[3].call_site = 0x101;	/* b becomes a second (main, 0x101, a) */
 	sc->nodes[3].callee = A;
-	buf = encode(sc, &len);
+	buf = encode_v3(sc, &len);
 	assert_int_equal(sidecar_decode(buf, len, "dup", &back, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "dup: node 3 duplicates node 1"));
 	assert_null(back);
@@ -738,7 +855,7 @@ static void test_sidecar__merge_of_colliding_keys_is_n_log_n(void **state)
 }
 
 /* A duplicate among colliding keys, far from its first copy, is refused. */
-static void test_sidecar__rejects_a_duplicate_among_colliding_keys(void **state)
+static void test_sidecar__version_3_rejects_a_duplicate_among_colliding_keys(void **state)
 {
 	struct sidecar *sc = colliding_tree(), *back = NULL;
 	char err[256] = "";
@@ -747,7 +864,7 @@ static void test_sidecar__rejects_a_duplicate_among_colliding_keys(void **state)
 
 	(void)state;
 	sc->nodes[COLLIDE_N].callee = sc->nodes[7].callee;
-	buf = encode(sc, &len);
+	buf = encode_v3(sc, &len);
 	assert_int_equal(sidecar_decode(buf, len, "dup", &back, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "dup: node 20000 duplicates node 7 "));
 	assert_null(back);
@@ -822,15 +939,25 @@ static void test_sidecar__unplaced_samples_round_trip_sum_and_saturate(void **st
 	assert_int_equal(sc->unplaced_samples, 12);
 	assert_int_equal(sc->sampling, SIDECAR_SAMPLING_SELF | SIDECAR_SAMPLING_STOPPED);
 	buf = encode(sc, &len);
-	assert_int_equal(get32le(buf + 132), 12);
 	assert_int_equal(sidecar_decode(buf, len, "u", &back, err, sizeof(err)), 0);
 	assert_int_equal(back->unplaced_samples, 12);
 	assert_int_equal(back->sampling, SIDECAR_SAMPLING_SELF | SIDECAR_SAMPLING_STOPPED);
 	sidecar_free(back);
 	free(buf);
+	/* 64 bits in version 4 ... */
 	sc->unplaced_samples = (uint64_t)1 << 40;
 	buf = encode(sc, &len);
+	assert_int_equal(sidecar_decode(buf, len, "u", &back, err, sizeof(err)), 0);
+	assert_int_equal(back->unplaced_samples, (uint64_t)1 << 40);
+	sidecar_free(back);
+	free(buf);
+	/* ... 32, saturated, in version 3's header word 132 */
+	buf = encode_v3(sc, &len);
 	assert_int_equal(get32le(buf + 132), UINT32_MAX);
+	assert_int_equal(sidecar_decode(buf, len, "u", &back, err, sizeof(err)), 0);
+	assert_int_equal(back->unplaced_samples, UINT32_MAX);
+	assert_int_equal(back->sampling, SIDECAR_SAMPLING_SELF | SIDECAR_SAMPLING_STOPPED);
+	sidecar_free(back);
 	free(buf);
 	sidecar_free(src);
 	sidecar_free(sc);
@@ -1048,6 +1175,381 @@ static void test_sidecar__name_for_appends_the_suffix(void **state)
 					  sizeof(buf)), -1);
 }
 
+
+/* ---- version 4 ---- */
+
+/* The identity (which gmon file the sidecar belongs to) round-trips. */
+static void test_sidecar__identity_round_trips(void **state)
+{
+	struct sidecar *sc = fixture(), *back = NULL;
+	char err[256] = "";
+	size_t len;
+	unsigned char *buf;
+
+	(void)state;
+	sc->id.flags = SIDECAR_ID_HASHED;
+	sc->id.snapshot = 3;
+	sc->id.gmon_size = 123456;
+	sc->id.gmon_hash = 0xfedcba9876543210ull;
+	sc->id.run_id = 0x0123456789abcdefull;
+	sc->id.time_ns = 1700000000123456789ull;
+	assert_int_equal(sidecar_set_gmon_name(sc, "out/gmon.4242"), 0);
+	buf = encode(sc, &len);
+	assert_int_equal(sidecar_decode(buf, len, "i", &back, err, sizeof(err)), 0);
+	assert_int_equal(back->id.flags, SIDECAR_ID_HASHED);
+	assert_int_equal(back->id.snapshot, 3);
+	assert_int_equal(back->id.gmon_size, 123456);
+	assert_int_equal(back->id.gmon_hash, 0xfedcba9876543210ull);
+	assert_int_equal(back->id.run_id, 0x0123456789abcdefull);
+	assert_int_equal(back->id.time_ns, 1700000000123456789ull);
+	assert_string_equal(back->id.gmon_name, "out/gmon.4242");
+	sidecar_free(back);
+	free(buf);
+	sidecar_free(sc);
+}
+
+/* A sum pairs with no one process's gmon file: merging marks it a sum. */
+static void test_sidecar__merge_makes_the_identity_a_sum(void **state)
+{
+	struct sidecar *dst = fixture(), *src = fixture();
+	char err[256] = "";
+
+	(void)state;
+	dst->id.flags = SIDECAR_ID_HASHED;
+	dst->id.gmon_hash = 1;
+	assert_int_equal(sidecar_merge(dst, src, err, sizeof(err)), 0);
+	assert_int_equal(dst->id.flags, SIDECAR_ID_SUM);
+	sidecar_free(src);
+	sidecar_free(dst);
+}
+
+/*
+ * Metrics beyond the time samples keep their description and per-node
+ * values, and sums add them by name, appending a metric one side lacks.
+ */
+static void test_sidecar__extra_metrics_round_trip_and_sum_by_name(void **state)
+{
+	struct sidecar *sc = fixture(), *src = fixture(), *back = NULL;
+	char err[256] = "";
+	size_t len;
+	unsigned char *buf;
+	int cyc, cyc2, l1;
+
+	(void)state;
+	cyc = sidecar_add_metric(sc, "PAPI_TOT_CYC", "events", SIDECAR_METRIC_EVENTS,
+				 SIDECAR_METRIC_MULTIPLEXED, 1000000);
+	assert_int_equal(cyc, 0);
+	sc->extra_values[2 * sc->nr_extra + (uint32_t)cyc] = 40;
+	sc->extra_metrics[cyc].unplaced = 2;
+	sc->nodes[2].self_samples = 9;
+	sc->sampling = SIDECAR_SAMPLING_SELF;
+	buf = encode(sc, &len);
+	/* 40 bytes + 8 per metric: the time samples and PAPI_TOT_CYC */
+	assert_int_equal(get32le(buf + v4_records(sc, len, 56) - 32), 56);
+	assert_int_equal(sidecar_decode(buf, len, "m", &back, err, sizeof(err)), 0);
+	assert_int_equal(back->nr_extra, 1);
+	assert_string_equal(back->extra_metrics[0].name, "PAPI_TOT_CYC");
+	assert_string_equal(back->extra_metrics[0].unit, "events");
+	assert_int_equal(back->extra_metrics[0].kind, SIDECAR_METRIC_EVENTS);
+	assert_int_equal(back->extra_metrics[0].flags, SIDECAR_METRIC_MULTIPLEXED);
+	assert_int_equal(back->extra_metrics[0].period, 1000000);
+	assert_int_equal(back->extra_metrics[0].unplaced, 2);
+	assert_int_equal(back->extra_values[2], 40);
+	assert_int_equal(back->nodes[2].self_samples, 9);
+	assert_int_equal(back->sampling, SIDECAR_SAMPLING_SELF);
+	/* src has L1 misses first, then cycles: summed by name */
+	l1 = sidecar_add_metric(src, "PAPI_L1_DCM", "events", SIDECAR_METRIC_EVENTS, 0, 100);
+	cyc2 = sidecar_add_metric(src, "PAPI_TOT_CYC", "events", SIDECAR_METRIC_EVENTS,
+				  0, 1000000);
+	assert_int_equal(l1, 0);
+	assert_int_equal(cyc2, 1);
+	src->extra_values[2 * 2 + 1] = 2;	/* node 2, cycles */
+	src->extra_values[4 * 2 + 0] = 7;	/* node 4, L1 misses */
+	assert_int_equal(sidecar_merge(back, src, err, sizeof(err)), 0);
+	assert_int_equal(back->nr_extra, 2);
+	assert_string_equal(back->extra_metrics[1].name, "PAPI_L1_DCM");
+	assert_int_equal(back->extra_values[2 * 2 + 0], 42);
+	assert_int_equal(back->extra_values[4 * 2 + 1], 7);
+	assert_int_equal(back->extra_values[4 * 2 + 0], 0);
+	sidecar_free(back);
+	free(buf);
+	sidecar_free(src);
+	sidecar_free(sc);
+}
+
+/* The loaded objects round-trip; a sum adds those the first file lacks. */
+static void test_sidecar__objects_round_trip_and_sum_as_a_union(void **state)
+{
+	static const unsigned char bid[4] = { 1, 2, 3, 4 };
+	struct sidecar *sc = fixture(), *src = fixture(), *back = NULL;
+	char err[256] = "";
+	size_t len;
+	unsigned char *buf;
+
+	(void)state;
+	assert_int_equal(sidecar_add_object(sc, "/bin/prog", 0x555555554000ull,
+					    0x555555556000ull, 0x555555554000ull,
+					    SIDECAR_OBJECT_MAIN, sc->build_id, 20), 0);
+	assert_int_equal(sidecar_add_object(sc, "/lib/libm.so.6", 0x7f0000000000ull,
+					    0x7f0000100000ull, 0x7f0000000000ull, 0, bid, 4), 0);
+	buf = encode(sc, &len);
+	assert_int_equal(sidecar_decode(buf, len, "o", &back, err, sizeof(err)), 0);
+	assert_int_equal(back->nr_objects, 2);
+	assert_string_equal(back->objects[0].path, "/bin/prog");
+	assert_int_equal(back->objects[0].flags, SIDECAR_OBJECT_MAIN);
+	assert_int_equal(back->objects[1].start, 0x7f0000000000ull);
+	assert_int_equal(back->objects[1].end, 0x7f0000100000ull);
+	assert_int_equal(back->objects[1].bias, 0x7f0000000000ull);
+	assert_int_equal(back->objects[1].build_id_len, 4);
+	assert_memory_equal(back->objects[1].build_id, bid, 4);
+	assert_int_equal(sidecar_add_object(src, "/lib/libm.so.6", 0x7f1000000000ull,
+					    0x7f1000100000ull, 0x7f1000000000ull, 0, bid, 4), 0);
+	assert_int_equal(sidecar_add_object(src, "/lib/libz.so.1", 1, 2, 0, 0, NULL, 0), 0);
+	assert_int_equal(sidecar_merge(back, src, err, sizeof(err)), 0);
+	assert_int_equal(back->nr_objects, 3);
+	assert_string_equal(back->objects[2].path, "/lib/libz.so.1");
+	assert_int_equal(back->objects[1].start, 0x7f0000000000ull);	/* the first's */
+	sidecar_free(back);
+	free(buf);
+	sidecar_free(src);
+	sidecar_free(sc);
+}
+
+/*
+ * A file with a node table per thread: the reader sums the tables into one
+ * tree (a key repeated within a table too), as the runtime's exit merge
+ * would.  Built from the fixture's encoding with a second node table
+ * appended: main [1] -> b [9] -> c [7] again, and main -> b twice more.
+ */
+static void test_sidecar__sums_several_node_tables_and_repeated_keys(void **state)
+{
+	struct sidecar *sc = fixture(), *back = NULL;
+	char err[256] = "";
+	size_t len, len2;
+	unsigned char *buf = encode(sc, &len), *two, *p;
+	static const struct { uint32_t parent; uint64_t site, callee, count, samples; } t[] = {
+		{ SIDECAR_ROOT, 0x100, MAIN, 1, 0 },
+		{ 0, 0x102, B, 9, 5 },
+		{ 1, 0x121, C, 7, 1 },
+		{ 0, 0x102, B, 2, 0 },	/* repeats (main, 0x102, b) */
+	};
+	size_t n = sizeof(t) / sizeof(t[0]);
+
+	(void)state;
+	len2 = len + 16 + 32 + n * 48;
+	two = calloc(1, len2);
+	assert_non_null(two);
+	memcpy(two, buf, len);
+	put32le(two + 20, get32le(buf + 20) + 1);	/* section count */
+	put64le(two + 24, len2);			/* file size */
+	p = two + len;
+	put32le(p, 5);				/* node table, required */
+	put32le(p + 4, 1);
+	put64le(p + 8, 32 + n * 48);
+	put32le(p + 16, 48);			/* node size */
+	put32le(p + 20, 1);			/* metrics */
+	put64le(p + 24, n);
+	put32le(p + 32, 1);			/* one thread's */
+	p += 48;
+	for (size_t i = 0; i < n; i++, p += 48) {
+		put32le(p, t[i].parent);
+		put64le(p + 8, t[i].site);
+		put64le(p + 16, t[i].callee);
+		put64le(p + 24, t[i].count);
+		put64le(p + 40, t[i].samples);
+	}
+	assert_int_equal(sidecar_decode(two, len2, "threads", &back, err, sizeof(err)), 0);
+	assert_int_equal(back->nr_nodes, 5);
+	assert_int_equal(back->nodes[0].count, 2);
+	assert_int_equal(back->nodes[3].count, 9 + 9 + 2);
+	assert_int_equal(back->nodes[3].self_samples, 5);
+	assert_int_equal(back->nodes[4].count, 14);
+	assert_int_equal(back->nodes[4].self_samples, 1);
+	assert_int_equal(sidecar_total(back), 23 + 1 + 9 + 7 + 2);
+	sidecar_free(back);
+	free(two);
+	free(buf);
+	sidecar_free(sc);
+}
+
+/* A section a reader does not know is skipped, unless marked required. */
+static void test_sidecar__skips_unknown_sections_refuses_required_ones(void **state)
+{
+	struct sidecar *sc = fixture(), *back = NULL;
+	char err[256] = "";
+	size_t len, len2;
+	unsigned char *buf = encode(sc, &len), *more;
+
+	(void)state;
+	len2 = len + 16 + 8;
+	more = calloc(1, len2);
+	assert_non_null(more);
+	memcpy(more, buf, len);
+	put32le(more + 20, get32le(buf + 20) + 1);
+	put64le(more + 24, len2);
+	put32le(more + len, 99);
+	put64le(more + len + 8, 8);
+	memset(more + len + 16, 0x77, 8);
+	assert_int_equal(sidecar_decode(more, len2, "x", &back, err, sizeof(err)), 0);
+	assert_int_equal(back->nr_nodes, 5);
+	sidecar_free(back);
+	put32le(more + len + 4, 1);	/* required */
+	assert_int_equal(sidecar_decode(more, len2, "x", &back, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "x: unsupported section 99 at byte"));
+	free(more);
+	free(buf);
+	sidecar_free(sc);
+}
+
+/* A node table whose records do not fill it exactly is refused. */
+static void test_sidecar__rejects_a_node_count_that_is_not_the_tables(void **state)
+{
+	struct sidecar *sc = fixture(), *back = NULL;
+	char err[256] = "";
+	size_t len;
+	unsigned char *buf = encode(sc, &len);
+	size_t recs = v4_records(sc, len, 48);
+
+	(void)state;
+	put64le(buf + recs - 24, 4);
+	assert_int_equal(sidecar_decode(buf, len, "n", &back, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "n: bad node count"));
+	assert_null(back);
+	free(buf);
+	sidecar_free(sc);
+}
+
+/*
+ * The hash is defined on bytes (doc/sidecar-format.md): fixed values that
+ * another implementation must reproduce (a Python transcription of the
+ * definition gives these three), and the same whatever pieces the
+ * bytes come in.
+ */
+static void test_sidecar__hash_is_fixed_and_piecewise(void **state)
+{
+	unsigned char data[1000];
+	struct sidecar_hash hs;
+	uint64_t whole;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(data); i++)
+		data[i] = (unsigned char)(i * 7 + 3);
+	sidecar_hash_begin(&hs);
+	assert_int_equal(sidecar_hash_end(&hs), 0x9ca066f1a4ab2eeaull);
+	sidecar_hash_add(&hs, "gmon", 4);
+	assert_int_equal(sidecar_hash_end(&hs), 0x64c3f85726a3584cull);
+	sidecar_hash_begin(&hs);
+	sidecar_hash_add(&hs, data, sizeof(data));
+	whole = sidecar_hash_end(&hs);
+	assert_int_equal(whole, 0xe948673037994176ull);
+	for (size_t step = 1; step < 20; step++) {
+		sidecar_hash_begin(&hs);
+		for (size_t at = 0; at < sizeof(data); at += step)
+			sidecar_hash_add(&hs, data + at,
+					 sizeof(data) - at < step ? sizeof(data) - at : step);
+		assert_int_equal(sidecar_hash_end(&hs), whole);
+	}
+	/* one byte more or one byte changed is another hash */
+	sidecar_hash_begin(&hs);
+	sidecar_hash_add(&hs, data, sizeof(data) - 1);
+	assert_true(sidecar_hash_end(&hs) != whole);
+	data[500] ^= 1;
+	sidecar_hash_begin(&hs);
+	sidecar_hash_add(&hs, data, sizeof(data));
+	assert_true(sidecar_hash_end(&hs) != whole);
+}
+
+static void test_sidecar__hash_file_reads_a_regular_file_only(void **state)
+{
+	char dir[] = "/tmp/test_sidecar_hXXXXXX", path[64];
+	struct sidecar_hash hs;
+	uint64_t size = 0, hash = 0;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/gmon.out", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	for (int i = 0; i < 20000; i++)
+		fputc(i % 251, f);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(sidecar_hash_file(path, &size, &hash), 0);
+	assert_int_equal(size, 20000);
+	sidecar_hash_begin(&hs);
+	for (int i = 0; i < 20000; i++) {
+		unsigned char c = (unsigned char)(i % 251);
+
+		sidecar_hash_add(&hs, &c, 1);
+	}
+	assert_int_equal(hash, sidecar_hash_end(&hs));
+	assert_int_equal(sidecar_hash_file(dir, &size, &hash), -1);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(sidecar_hash_file(path, &size, &hash), -1);
+	assert_int_equal(rmdir(dir), 0);
+}
+
+/*
+ * The runtime's writer treats the sidecar's path as glibc treats gmon.out:
+ * a symbolic link is refused and left alone, a FIFO is written into, a
+ * new file gets 0666 less the umask (without the umask being changed).
+ */
+static void test_sidecar__write_atomic_refuses_symlinks_writes_into_fifos(void **state)
+{
+	char dir[] = "/tmp/test_sidecar_wXXXXXX", path[64], target[64], err[512];
+	struct sidecar *sc = fixture(), *back = NULL;
+	unsigned char *buf, got[4096];
+	size_t len, have = 0;
+	struct stat st;
+	mode_t old = umask(022);
+	pid_t pid;
+	int fd, status;
+	ssize_t n;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/gmon.out.callpath", dir);
+	snprintf(target, sizeof(target), "%s/target", dir);
+	assert_int_equal(symlink(target, path), 0);
+	assert_int_equal(sidecar_write_atomic(sc, path, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "gmon.out.callpath: not written: it is a symbolic link"));
+	assert_int_equal(access(target, F_OK), -1);	/* nothing behind it */
+	assert_int_equal(lstat(path, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	assert_int_equal(unlink(path), 0);
+
+	assert_int_equal(mkfifo(path, 0600), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0)
+		_exit(sidecar_write_atomic(sc, path, err, sizeof(err)) == 0 ? 0 : 1);
+	fd = open(path, O_RDONLY);
+	assert_true(fd >= 0);
+	while ((n = read(fd, got + have, sizeof(got) - have)) > 0)
+		have += (size_t)n;
+	close(fd);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	buf = encode(sc, &len);
+	assert_int_equal(have, len);
+	assert_memory_equal(got, buf, len);
+	assert_int_equal(lstat(path, &st), 0);
+	assert_true(S_ISFIFO(st.st_mode));	/* still the FIFO */
+	assert_int_equal(unlink(path), 0);
+
+	assert_int_equal(sidecar_write_atomic(sc, path, err, sizeof(err)), 0);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0644);
+	assert_int_equal(umask(old), 022);	/* as we set it */
+	assert_int_equal(sidecar_read(path, &back, err, sizeof(err)), 0);
+	assert_int_equal(back->nr_nodes, 5);
+	sidecar_free(back);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(rmdir(dir), 0);
+	free(buf);
+	sidecar_free(sc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1069,14 +1571,14 @@ int main(void)
 		cmocka_unit_test(test_sidecar__merge_of_two_ranks_has_no_rank),
 		cmocka_unit_test(test_sidecar__reads_version_1),
 		cmocka_unit_test(test_sidecar__reads_version_2_without_recursion_or_samples),
-		cmocka_unit_test(test_sidecar__version_3_round_trips_recursion_and_samples),
+		cmocka_unit_test(test_sidecar__versions_3_and_4_round_trip_recursion_and_samples),
 		cmocka_unit_test(test_sidecar__write_fp_writes_whole_version_3_nodes),
 		cmocka_unit_test(test_sidecar__merge_sums_recursion_and_samples),
 		cmocka_unit_test(test_sidecar__rejects_bad_folded_recursion_nodes),
-		cmocka_unit_test(test_sidecar__rejects_duplicate_children),
+		cmocka_unit_test(test_sidecar__version_3_rejects_duplicate_children),
 		cmocka_unit_test(test_sidecar__index_finds_what_a_linear_scan_finds),
 		cmocka_unit_test(test_sidecar__merge_of_colliding_keys_is_n_log_n),
-		cmocka_unit_test(test_sidecar__rejects_a_duplicate_among_colliding_keys),
+		cmocka_unit_test(test_sidecar__version_3_rejects_a_duplicate_among_colliding_keys),
 		cmocka_unit_test(test_sidecar__read_refuses_what_is_not_a_regular_file),
 		cmocka_unit_test(test_sidecar__merge_refuses_folded_with_full_recursion),
 		cmocka_unit_test(test_sidecar__rejects_a_program_range_that_ends_before_it_starts),
@@ -1087,6 +1589,16 @@ int main(void)
 		cmocka_unit_test(test_sidecar__write_atomic_then_read_from_a_file),
 		cmocka_unit_test(test_sidecar__empty_tree_round_trips),
 		cmocka_unit_test(test_sidecar__name_for_appends_the_suffix),
+		cmocka_unit_test(test_sidecar__identity_round_trips),
+		cmocka_unit_test(test_sidecar__merge_makes_the_identity_a_sum),
+		cmocka_unit_test(test_sidecar__extra_metrics_round_trip_and_sum_by_name),
+		cmocka_unit_test(test_sidecar__objects_round_trip_and_sum_as_a_union),
+		cmocka_unit_test(test_sidecar__sums_several_node_tables_and_repeated_keys),
+		cmocka_unit_test(test_sidecar__skips_unknown_sections_refuses_required_ones),
+		cmocka_unit_test(test_sidecar__rejects_a_node_count_that_is_not_the_tables),
+		cmocka_unit_test(test_sidecar__hash_is_fixed_and_piecewise),
+		cmocka_unit_test(test_sidecar__hash_file_reads_a_regular_file_only),
+		cmocka_unit_test(test_sidecar__write_atomic_refuses_symlinks_writes_into_fifos),
 	};
 
 	return cmocka_run_group_tests_name("sidecar", tests, NULL, NULL);

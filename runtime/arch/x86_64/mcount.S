@@ -168,11 +168,14 @@
 
 /*
  * __fentry__ only: the caller's entry (%rdx) must still be live, its frame's
- * return-address slot holding its node's call site (record.c's
- * frame_live(): with slots alone, a callback that qsort calls from deeper
+ * return-address slot holding its node's call site (stack.c's
+ * cp_slot_live(): with slots alone, a callback that qsort calls from deeper
  * than its last call would find the last one's entry still above it).
- * An entry without a node, or the root's sentinel, is taken as live.
- * mcount needs no such check: it matched the caller's own frame.
+ * An entry without a node, or the root's sentinel, is taken as live.  The
+ * slot is read here only when it lies on the thread's own stack (one
+ * compare: cp_tls.stack_lo/stack_span), which is mapped while the thread
+ * lives; a frame on any other stack (a coroutine's, perhaps freed) is for
+ * record.c.  mcount needs no such check: it matched the caller's own frame.
  */
 .macro FENTRY_LIVE miss
 	movq	CP_FRAME_NODE(%rdx), %rcx
@@ -181,6 +184,10 @@
 	movq	CP_FRAME_FP(%rdx), %rdi
 	cmpq	$-1, %rdi
 	je	2f
+	movq	%rdi, %r8
+	subq	%fs:CP_TLS_STACK_LO(%r11), %r8
+	cmpq	%fs:CP_TLS_STACK_SPAN(%r11), %r8
+	jae	\miss				/* not on our own stack */
 	movq	8(%rdi), %rdi
 	cmpq	%rdi, CP_NODE_SITE(%rcx)
 	jne	\miss
@@ -236,17 +243,35 @@
 .endm
 
 /*
- * EARLY_START: before the slow path, when the runtime has not started yet
- * (a library's constructor calls into the program before ours ran), start
- * it (cp_start_early, C library code: the argument vector registers are
- * saved around it; the general ones are in the trampoline's frame).  The
- * stack is 16-byte aligned here in both trampolines.
+ * CFA_AT off, frame: the canonical frame address is the value saved at
+ * off(%rsp) plus frame + 8 (the trampoline's frame and the return
+ * address), for the stretches where %rsp was aligned by `and`:
+ * DW_CFA_def_cfa_expression, DW_OP_breg7 (rsp) off, DW_OP_deref,
+ * DW_OP_plus_uconst frame + 8 (both offsets below 64, one byte each).
  */
-.macro EARLY_START
+.macro CFA_AT off, frame
+	.cfi_escape 0x0f, 0x05, 0x77, \off, 0x06, 0x23, \frame + 8
+.endm
+
+/*
+ * EARLY_START frame: before the slow path, when the runtime has not
+ * started yet (a library's constructor or a .preinit_array function calls
+ * into the program before our constructor ran), start it (cp_start_early,
+ * C library code: the argument vector registers are saved around it; the
+ * general ones are in the trampoline's frame).  The stack is aligned to 16
+ * bytes first: GCC does not count the `call mcount` when it sizes a frame
+ * (at -O0 a function with three arguments calls it with %rsp = 8 mod 16),
+ * and the C library's code may use aligned vector moves on the stack.
+ * %r11 is scratch here (glibc's mcount clobbers it too).
+ */
+.macro EARLY_START frame
 	cmpl	$CP_STATE_IDLE, cp_state(%rip)
 	jne	3f
-	subq	$144, %rsp
-	.cfi_adjust_cfa_offset 144
+	movq	%rsp, %r11
+	andq	$-16, %rsp
+	subq	$160, %rsp
+	movq	%r11, 144(%rsp)
+	.cfi_escape 0x0f, 0x06, 0x77, 0x90, 0x01, 0x06, 0x23, \frame + 8
 	movdqu	%xmm0, 0(%rsp)
 	movdqu	%xmm1, 16(%rsp)
 	movdqu	%xmm2, 32(%rsp)
@@ -266,22 +291,28 @@
 	movdqu	32(%rsp), %xmm2
 	movdqu	16(%rsp), %xmm1
 	movdqu	0(%rsp), %xmm0
-	addq	$144, %rsp
-	.cfi_adjust_cfa_offset -144
+	movq	144(%rsp), %rsp
+	.cfi_def_cfa rsp, \frame + 8
 3:
 .endm
 
-/* CALL_C fn: call record.c's fn with r10 kept and the stack aligned. */
-.macro CALL_C fn
+/*
+ * CALL_C fn, frame: call record.c's fn with r10 kept and the stack aligned
+ * (for the same reason as EARLY_START; record.c uses no vector registers,
+ * but the C ABI is the C ABI).
+ */
+.macro CALL_C fn, frame
+	movq	%rsp, %r11
+	andq	$-16, %rsp
+	pushq	%r11
+	CFA_AT	0, \frame
 	pushq	%r10
-	.cfi_adjust_cfa_offset 8
-	pushq	%r10
-	.cfi_adjust_cfa_offset 8
+	CFA_AT	8, \frame
 	call	\fn
 	popq	%r10
-	.cfi_adjust_cfa_offset -8
-	popq	%r10
-	.cfi_adjust_cfa_offset -8
+	CFA_AT	0, \frame
+	popq	%rsp
+	.cfi_def_cfa rsp, \frame + 8
 .endm
 #endif
 
@@ -330,11 +361,11 @@ _mcount:
 .Lm_miss:
 	movq	%r9, %fs:CP_TLS_TOP(%r11)	/* not busy any more */
 .Lm_slow:
-	EARLY_START
+	EARLY_START 0x38
 	movq	%rbp, %rdi			/* the instrumented function's frame */
 	movq	0x38(%rsp), %rsi		/* selfpc */
 	leaq	0x38(%rsp), %rdx		/* %rsp at entry */
-	CALL_C	cp_enter_mcount
+	CALL_C	cp_enter_mcount, 0x38
 	movq	0x38(%rsp), %rsi		/* selfpc */
 	movq	8(%rbp), %rdi			/* frompc */
 	jmp	.Lm_count
@@ -382,10 +413,10 @@ __fentry__:
 .Lf_miss:
 	movq	%r9, %fs:CP_TLS_TOP(%r11)	/* not busy any more */
 .Lf_slow:
-	EARLY_START
+	EARLY_START 0x40
 	leaq	0x48(%rsp), %rdi		/* the instrumented function's slot */
 	movq	0x40(%rsp), %rsi		/* selfpc */
-	CALL_C	cp_enter_fentry
+	CALL_C	cp_enter_fentry, 0x40
 	movq	0x40(%rsp), %rsi		/* selfpc */
 	movq	0x48(%rsp), %rdi		/* frompc */
 	jmp	.Lf_count

@@ -1,0 +1,156 @@
+/*
+ * gmonfile.c - which gmon file this run wrote, and what identifies it.
+ *
+ * The sidecar records the gmon file it belongs to (its name, size and
+ * hash: doc/sidecar-format.md, "Identity"), so that a reader refuses a
+ * sidecar beside another run's gmon file whatever the counts say.  glibc
+ * writes the gmon file in _mcleanup, an atexit handler that runs before
+ * our destructor: to `$GMON_OUT_PREFIX.<pid>` when that variable is set
+ * (and the program is not set-user-ID), else, or when that file cannot be
+ * created (a missing folder, a name too long), to `gmon.out`; and nothing
+ * when neither can be opened or profiling failed.  A file of that name may
+ * be left from an earlier run, so the file counts as this run's only if it
+ * changed while _mcleanup ran, or was written no earlier than just before
+ * it (file times come from the coarse clock we read then).
+ *
+ * So we look just before _mcleanup: in a dynamic program our _mcleanup is
+ * the one the program's start-up code registers (it calls glibc's); in a
+ * static link (libcallpath.a, where glibc's _mcleanup cannot be replaced)
+ * an atexit handler registered by our constructor, which runs after the
+ * program's _init registered _mcleanup, and so before it.
+ *
+ * This is the one place that knows how the gmon file gets written: when
+ * the runtime writes gmon.out itself (doc/runtime.md), only this changes.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "gmonfile.h"
+#include "runtime.h"
+#include "utils/banned.h"
+
+#define CP_EXPORT __attribute__((visibility("default")))
+
+/* The names glibc tries, in its order, and how each was before it wrote. */
+struct candidate {
+	char name[4096];
+	int existed;
+	struct stat before;
+};
+
+static struct {
+	int looked;		/* cp_gmon_before_write() ran */
+	struct timespec t0;	/* coarse clock just before glibc wrote */
+	int n;
+	struct candidate c[2];
+} pre;
+
+static int candidate_names(struct candidate *c)
+{
+	const char *prefix = secure_getenv("GMON_OUT_PREFIX");
+	int n = 0;
+
+	if (prefix) {
+		int k = snprintf(c[n].name, sizeof(c[n].name), "%s.%u", prefix,
+				 (unsigned)getpid());
+
+		if (k > 0 && (size_t)k < sizeof(c[n].name))
+			n++;
+	}
+	snprintf(c[n].name, sizeof(c[n].name), "gmon.out");
+	return n + 1;
+}
+
+void cp_gmon_before_write(void)
+{
+	if (pre.looked)
+		return;
+	pre.n = candidate_names(pre.c);
+	for (int i = 0; i < pre.n; i++)
+		pre.c[i].existed = lstat(pre.c[i].name, &pre.c[i].before) == 0;
+	clock_gettime(CLOCK_REALTIME_COARSE, &pre.t0);
+	pre.looked = 1;
+}
+
+static int ts_before(const struct timespec *a, const struct timespec *b)
+{
+	return a->tv_sec < b->tv_sec || (a->tv_sec == b->tv_sec && a->tv_nsec < b->tv_nsec);
+}
+
+static int same_file_state(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino &&
+	       a->st_size == b->st_size && a->st_mode == b->st_mode &&
+	       a->st_mtim.tv_sec == b->st_mtim.tv_sec &&
+	       a->st_mtim.tv_nsec == b->st_mtim.tv_nsec &&
+	       a->st_ctim.tv_sec == b->st_ctim.tv_sec &&
+	       a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
+}
+
+int cp_gmon_written(struct cp_gmon *g)
+{
+	memset(g, 0, sizeof(*g));
+	if (!pre.looked)
+		return -1;	/* glibc's _mcleanup did not run: no gmon file */
+	for (int i = 0; i < pre.n; i++) {
+		const struct candidate *c = &pre.c[i];
+		struct stat now;
+
+		if (lstat(c->name, &now) != 0 || S_ISLNK(now.st_mode))
+			continue;	/* glibc refuses symbolic links */
+		if (c->existed && same_file_state(&c->before, &now) &&
+		    ts_before(&now.st_mtim, &pre.t0))
+			continue;	/* left from an earlier run */
+		snprintf(g->name, sizeof(g->name), "%s", c->name);
+		g->regular = S_ISREG(now.st_mode);
+		if (g->regular && sidecar_hash_file(c->name, &g->size, &g->hash) == 0)
+			g->hashed = 1;
+		return 0;
+	}
+	return -1;
+}
+
+const char *cp_gmon_expected(void)
+{
+	if (!pre.looked)
+		pre.n = candidate_names(pre.c);
+	return pre.c[0].name;
+}
+
+#ifndef CP_ARCHIVE
+/*
+ * The program's start-up code registers this with atexit (it names
+ * _mcleanup; we come first in the lookup order): look, then glibc's.
+ */
+CP_EXPORT void _mcleanup(void)
+{
+	static void (*next)(void);
+
+	if (!next)
+		next = (void (*)(void))dlsym(RTLD_NEXT, "_mcleanup");
+	cp_gmon_before_write();
+	if (next)
+		next();
+}
+
+void cp_gmon_init(void)
+{
+}
+#else
+static void before_mcleanup(void)
+{
+	cp_gmon_before_write();
+}
+
+/* Registered after the program's _init registered _mcleanup: runs first. */
+void cp_gmon_init(void)
+{
+	atexit(before_mcleanup);
+}
+#endif
