@@ -480,7 +480,8 @@ int callpath_profile_model(const struct egprof_opts *o, const struct profile *p,
 			return 0;
 	}
 	/* read as --callpath reads it, named as it names it */
-	if (load_sidecar(o->callpath_file, p->gmon_files, p->ngmon, &sc, source, source_len) < 0)
+	if (load_sidecar(o->callpath_file, p->gmon_files, p->ngmon, o->force, &sc, source,
+			 source_len) < 0)
 		return 1;
 	if (model_of(sc, source, p, &so, &m) == 0 && filter_callpath(&f, m, out) == 0)
 		ret = 0;
@@ -497,7 +498,7 @@ int callpath_diff_models(const struct egprof_opts *o, const struct callpath_side
 	int ret = 1;
 
 	out[0] = out[1] = NULL;
-	if (side_model(a, &m[0]) < 0 || (m[0] && side_model(b, &m[1]) < 0))
+	if (side_model(a, o->force, &m[0]) < 0 || (m[0] && side_model(b, o->force, &m[1]) < 0))
 		goto done;
 	ret = 0;
 	if (m[0] && m[1] &&

@@ -573,8 +573,10 @@ exports:
 		goto out;
 	if ((o->pprof_path || o->html_path) &&
 	    write_views(o, &d, (const struct callpath_side[2]){
-			{ sides[0].sum[0], sides[0].files, sides[0].nfiles, sides[0].label, &models[0] },
-			{ sides[1].sum[0], sides[1].files, sides[1].nfiles, sides[1].label, &models[1] } },
+			{ sides[0].sum[0], sides[0].files, sides[0].nfiles, sides[0].label, &models[0],
+			  o->force },
+			{ sides[1].sum[0], sides[1].files, sides[1].nfiles, sides[1].label, &models[1],
+			  o->force } },
 			(const char *const[2]){ sides[0].label, sides[1].label }, graph_svg) < 0)
 		goto out;
 	status = 0;
