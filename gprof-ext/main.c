@@ -138,7 +138,8 @@ static int precheck_plain(struct egprof_opts *o)
 			_exit(3);
 		if (o->argc != argc)
 			_exit(2);
-		_exit(input_check_gprof_args(o->argc, o->argv) < 0 ? 3 : 0);
+		_exit(input_check_gprof_args(o->argc, o->argv) < 0 ||
+		      plan_check_plain(o) < 0 ? 3 : 0);
 	}
 	while (waitpid(pid, &st, 0) < 0)
 		if (errno != EINTR)
@@ -185,7 +186,8 @@ int main(int argc, char **argv)
 	/* Before upstream reads an input it would hang, crash or run out of
 	 * memory on (gprof-ext/input_check.h). */
 	if (check_here && o.mode == MODE_GPROF &&
-	    input_check_gprof_args(o.argc, o.argv) < 0) {
+	    (input_check_gprof_args(o.argc, o.argv) < 0 ||
+	     (!ours && plan_check_plain(&o) < 0))) {
 		status = 1;
 		goto out;
 	}

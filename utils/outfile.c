@@ -380,19 +380,17 @@ int outfile_rename_into_place(const char *tmp_path, const char *path)
 /* Output sets                                                              */
 
 /*
- * An absolute path with symlinks resolved, to compare names of files that
- * may not exist yet: the folder resolved, the last component kept.
+ * An absolute path with the folder's symlinks resolved and the last
+ * component as named: the name an output is known by, whatever it is a
+ * link to.  Malloc'd, or NULL when out of memory; the path itself when its
+ * folder cannot be resolved.
  */
-static char *canonical(const char *path)
+static char *canonical_folder(const char *path)
 {
-	char *full = realpath(path, NULL), *copy1, *copy2, *dir, *out = NULL;
+	char *copy1 = strdup(path), *copy2 = strdup(path), *dir, *out = NULL;
 	const char *base;
 	size_t n;
 
-	if (full)
-		return full;
-	copy1 = strdup(path);
-	copy2 = strdup(path);
 	if (!copy1 || !copy2)
 		goto out;
 	dir = realpath(dirname(copy1), NULL);
@@ -404,11 +402,42 @@ static char *canonical(const char *path)
 	n = strlen(dir) + strlen(base) + 2;
 	out = malloc(n);
 	if (out)
-		snprintf(out, n, "%s/%s", dir, base);
+		snprintf(out, n, "%s%s%s", dir, strcmp(dir, "/") ? "/" : "", base);
 	free(dir);
 out:
 	free(copy1);
 	free(copy2);
+	return out;
+}
+
+/*
+ * An absolute path with every symlink resolved, to compare names of files
+ * that may not exist yet: a dangling symlink is followed to the name it
+ * would create (`link -> out`, out not written yet, is out), as
+ * open_destination() writes through it; then the folder is resolved and
+ * the last component kept.
+ */
+static char *canonical(const char *path)
+{
+	char *full = realpath(path, NULL), *p, *out;
+	struct stat st;
+	int hops;
+
+	if (full)
+		return full;
+	if (!(p = strdup(path)))
+		return NULL;
+	for (hops = 0; hops < MAX_SYMLINKS && lstat(p, &st) == 0 &&
+		       S_ISLNK(st.st_mode); hops++) {
+		char *next = follow_link(p);
+
+		if (!next)
+			break;
+		free(p);
+		p = next;
+	}
+	out = canonical_folder(p);
+	free(p);
 	return out;
 }
 
@@ -426,6 +455,7 @@ static int add_entry(struct outset_entry **arr, size_t *n, size_t *cap,
 	e->path = strdup(path);
 	if (strcmp(path, "-") != 0 && fd_of_path(path) < 0) {
 		e->canon = canonical(path);
+		e->named = canonical_folder(path);
 		if (stat(path, &st) == 0) {
 			e->exists = 1;
 			e->dev = st.st_dev;
@@ -434,13 +464,16 @@ static int add_entry(struct outset_entry **arr, size_t *n, size_t *cap,
 		} else {
 			e->replaced = errno == ENOENT;
 		}
-		if (!e->canon) {
+		if (!e->canon || !e->named) {
 			free(e->path);
+			free(e->canon);
+			free(e->named);
 			return error("out of memory");
 		}
 	}
 	if (!e->path) {
 		free(e->canon);
+		free(e->named);
 		return error("out of memory");
 	}
 	if (!is_output)
@@ -474,6 +507,12 @@ static int same_file(const struct outset_entry *a, const struct outset_entry *b)
 	return a->canon && b->canon && !strcmp(a->canon, b->canon);
 }
 
+/* Named alike: the same folder and last component, whatever it links to. */
+static int same_name(const struct outset_entry *a, const struct outset_entry *b)
+{
+	return a->named && b->named && !strcmp(a->named, b->named);
+}
+
 int outset_check(const struct outset *set)
 {
 	size_t i, j;
@@ -483,8 +522,12 @@ int outset_check(const struct outset *set)
 
 		if (!o->replaced)
 			continue;
-		for (j = 0; j < set->ninputs && !o->rereads; j++)
-			if (same_file(o, &set->inputs[j]))
+		/* an output that rereads itself is read by its own name: the
+		 * same file named otherwise (gmon.sum -> g1, g1 an input) is
+		 * an input it would replace */
+		for (j = 0; j < set->ninputs; j++)
+			if (same_file(o, &set->inputs[j]) &&
+			    !(o->rereads && same_name(o, &set->inputs[j])))
 				return error("refusing to write '%s' (%s): it is '%s', "
 					     "an input of this command", o->path,
 					     o->what, set->inputs[j].path);
@@ -581,6 +624,7 @@ static void entries_free(struct outset_entry *arr, size_t n)
 	for (i = 0; i < n; i++) {
 		free(arr[i].path);
 		free(arr[i].canon);
+		free(arr[i].named);
 	}
 	free(arr);
 }
