@@ -14,6 +14,7 @@
 
 #include "callpath/arcs.h"
 #include "callpath/elfsyms.h"
+#include "callpath/elide.h"
 #include "callpath/pathrank.h"
 #include "callpath/sidecar.h"
 #include "diff/profile.h"
@@ -678,6 +679,7 @@ struct report_ctx {
 				   apart from the frames so that walking a path
 				   touches 4 bytes a frame */
 	size_t *name_len;	/* per name index: strlen */
+	struct path_elider *elider;	/* deep paths' printed frames */
 };
 
 /* " %W.2f" of v, as printf writes it, without printf (utils/line.h): a
@@ -887,10 +889,12 @@ struct pathcache {
 /* "main -> b (main+0x4a) -> c (b+0x13)": each frame with its call site; a
  * top-level frame's site is left out when untold (site_untold).  The text
  * is in pc->text. */
+static int put_segment(struct line *l, const struct report_ctx *c, uint32_t idx,
+		       int first);
+
 static int pathcache_set(struct pathcache *pc, const struct report_ctx *c,
 			 uint32_t idx)
 {
-	const struct callpath_model *m = c->m;
 	uint32_t depth = c->depth[idx], d = depth;
 	int ret = 0;
 
@@ -901,21 +905,60 @@ static int pathcache_set(struct pathcache *pc, const struct report_ctx *c,
 		pc->frames[--d] = i;
 	pc->text.len = pc->off[d];
 	for (; d < depth; d++) {
-		const struct frame_names *f = &c->fnames[pc->frames[d]];
-		const char *site = m->names[f->site];
-
-		if (d)
-			ret |= line_put(&pc->text, PATH_SEPARATOR,
-					sizeof(PATH_SEPARATOR) - 1);
-		ret |= line_put(&pc->text, m->names[f->func], c->name_len[f->func]);
-		if (d || !site_untold(site)) {
-			ret |= line_put(&pc->text, " (", 2);
-			ret |= line_put(&pc->text, site, c->name_len[f->site]);
-			ret |= line_put(&pc->text, ")", 1);
-		}
+		ret |= put_segment(&pc->text, c, pc->frames[d], d == 0);
 		pc->off[d + 1] = pc->text.len;
 	}
 	pc->depth = depth;
+	return ret;
+}
+
+/* A frame's segment of a path's text, " -> " first unless it is the
+ * first frame; a top-level frame's untold site is left out. */
+static int put_segment(struct line *l, const struct report_ctx *c, uint32_t idx,
+		       int first)
+{
+	const struct callpath_model *m = c->m;
+	const struct frame_names *f = &c->fnames[idx];
+	const char *site = m->names[f->site];
+	int ret = 0;
+
+	if (!first)
+		ret |= line_put(l, PATH_SEPARATOR, sizeof(PATH_SEPARATOR) - 1);
+	ret |= line_put(l, m->names[f->func], c->name_len[f->func]);
+	if (c->parents[idx] != PATHRANK_ROOT || !site_untold(site)) {
+		ret |= line_put(l, " (", 2);
+		ret |= line_put(l, site, c->name_len[f->site]);
+		ret |= line_put(l, ")", 1);
+	}
+	return ret;
+}
+
+/*
+ * The text of frame idx's path in l: pc's for a path of at most
+ * ELIDE_FRAMES frames; a deeper one with its middle left out (elide.h),
+ * its frames found through the elider whatever the depth, so a line costs
+ * the same at any depth (pc is then emptied).
+ */
+static int path_text(struct line *l, struct pathcache *pc, const struct report_ctx *c,
+		     uint32_t idx)
+{
+	uint32_t frames[ELIDE_FRAMES], omitted, k;
+	char marker[ELIDE_MARKER_MAX];
+	int ret = 0;
+
+	if (!elide_omitted(c->depth[idx])) {
+		ret = pathcache_set(pc, c, idx);
+		return ret | line_put(l, pc->text.s, pc->text.len);
+	}
+	pc->depth = 0;
+	k = path_elider_frames(c->elider, idx, frames, &omitted);
+	for (uint32_t d = 0; d < k; d++) {
+		if (d == ELIDE_HEAD) {
+			ret |= line_put(l, PATH_SEPARATOR, sizeof(PATH_SEPARATOR) - 1);
+			ret |= line_put(l, marker, elide_marker(marker, omitted));
+		}
+		ret |= put_segment(l, c, frames[d], d == 0);
+	}
 	return ret;
 }
 
@@ -954,8 +997,8 @@ static int print_profile(FILE *out, struct report_ctx *c, const uint32_t *funcs,
 	uint32_t most = 0;
 	int ret = 0;
 
-	pc.frames = malloc(((size_t)m->nr_frames + 1) * sizeof(*pc.frames));
-	pc.off = calloc((size_t)m->nr_frames + 1, sizeof(*pc.off));
+	pc.frames = malloc((ELIDE_FRAMES + 1) * sizeof(*pc.frames));
+	pc.off = calloc(ELIDE_FRAMES + 1, sizeof(*pc.off));
 	for (uint32_t k = 0; k < nfuncs; k++)
 		if (first[funcs[k] + 1] - first[funcs[k]] > most)
 			most = first[funcs[k] + 1] - first[funcs[k]];
@@ -1016,8 +1059,7 @@ static int print_profile(FILE *out, struct report_ctx *c, const uint32_t *funcs,
 							       : 0.0, 6);
 			}
 			ret |= line_put(&l, "  ", 2);
-			ret |= pathcache_set(&pc, c, pk->frame);
-			ret |= line_put(&l, pc.text.s, pc.text.len);
+			ret |= path_text(&l, &pc, c, pk->frame);
 			ret |= line_put(&l, "\n", 1);
 			if (ret)
 				goto out;
@@ -1107,11 +1149,20 @@ static int print_tree(FILE *out, struct report_ctx *c)
 			ret |= line_fixed2(&l, seconds(c, c->incl[i]), 9);
 			ret |= line_fixed2(&l, seconds(c, f->samples), 9);
 		}
-		ret |= line_reserve(&l, 2 * (size_t)depth + 1);
+		/* indented up to ELIDE_FRAMES levels; deeper nodes say their
+		 * depth (elide.h) */
+		ret |= line_reserve(&l, 2 * (size_t)ELIDE_FRAMES + 1);
 		if (ret)
 			break;
-		memset(l.s + l.len, ' ', 2 * (size_t)depth);
-		l.len += 2 * (size_t)depth;
+		memset(l.s + l.len, ' ', 2 * (size_t)(elide_omitted(depth) ? ELIDE_FRAMES : depth));
+		l.len += 2 * (size_t)(elide_omitted(depth) ? ELIDE_FRAMES : depth);
+		if (elide_omitted(depth)) {
+			char digits[32];
+
+			ret |= line_put(&l, "[depth ", 7);
+			ret |= line_put(&l, digits, elide_count(digits, depth));
+			ret |= line_put(&l, "] ", 2);
+		}
 		if (c->func_paths[f->func] > 1)
 			ret |= line_put(&l, "*", 1);
 		ret |= line_put(&l, m->names[f->func], c->name_len[f->func]);
@@ -1244,6 +1295,7 @@ int callpath_report_print(FILE *out, const struct callpath_model *m,
 			  const char *source)
 {
 	struct report_ctx c = { .m = m };
+	struct path_elider elider = { 0 };
 	uint32_t *funcs = NULL, *buf = NULL, *first = NULL;
 	uint32_t nfuncs = 0, npaths = 0;
 	int ret = -1;
@@ -1294,8 +1346,10 @@ int callpath_report_print(FILE *out, const struct callpath_model *m,
 	for (uint32_t n = 0; n < m->nr_names; n++)
 		c.name_len[n] = strlen(m->names[n]);
 	if (pathrank(m->nr_frames, c.parents, path_segment, &c, PATH_SEPARATOR,
-		     c.rank) < 0)
+		     c.rank) < 0 ||
+	    path_elider_init(&elider, m->nr_frames, c.parents, PATHRANK_ROOT) < 0)
 		goto out;
+	c.elider = &elider;
 	qsort_r(funcs, nfuncs, sizeof(*funcs), cmp_funcs, &c);
 	for (uint32_t i = 0; i < m->nr_frames; i++)
 		npaths += !m->frames[i].folded;
@@ -1322,6 +1376,7 @@ int callpath_report_print(FILE *out, const struct callpath_model *m,
 out:
 	if (ret < 0)
 		error("out of memory while printing call paths");
+	path_elider_release(&elider);
 	free(c.rank);
 	free(c.depth);
 	free(c.parents);
