@@ -66,6 +66,7 @@ static int sum_share(char **files, size_t n, struct gmonsum *g, struct sidecar *
 {
 	char err[512], path[4096];
 	size_t i;
+	int r;
 
 	for (i = (size_t)rank; i < n; i += (size_t)nprocs) {
 		struct sidecar *sc;
@@ -86,12 +87,14 @@ static int sum_share(char **files, size_t n, struct gmonsum *g, struct sidecar *
 			*scp = sc;
 			continue;
 		}
-		if (sidecar_merge(*scp, sc, err, sizeof(err)) < 0) {
-			sidecar_free(sc);
+		r = sidecar_merge(*scp, sc, err, sizeof(err));
+		sidecar_free(sc);
+		if (r < 0) {
 			error("%s: cannot sum: %s", path, err);
 			return -1;
 		}
-		sidecar_free(sc);
+		if (r > 0)
+			warning("%s: %s", path, SIDECAR_SATURATED);
 	}
 	return 0;
 }
@@ -159,7 +162,9 @@ static int unpack_add(const unsigned char *b, size_t len, struct gmonsum *g, str
 	sidecar_free(sc);
 	if (r < 0)
 		error("%s", err);
-	return r;
+	else if (r > 0)
+		warning("a partial sum of other processes' files: %s", SIDECAR_SATURATED);
+	return r < 0 ? -1 : 0;
 }
 
 /* Binomial tree: in round k, processes with bit k set send to p - 2^k. */
