@@ -6,6 +6,7 @@
 # cmd_callpath.o is the glue to the front end; the others know nothing of it
 # and are unit-tested alone.
 CALLPATH_ANALYSIS_OBJS = callpath/report.o callpath/folded.o callpath/arcs.o callpath/elide.o \
+	callpath/recursion.o \
 	callpath/pathdiff.o callpath/sum.o callpath/buildid.o callpath/stale.o \
 	callpath/elfsyms.o callpath/pathrank.o
 EGPROF_OBJS += $(CALLPATH_ANALYSIS_OBJS) callpath/cmd_callpath.o

@@ -83,17 +83,28 @@ static void walk_up(const struct path_elider *pe, uint32_t node, uint32_t count,
 		out[--count] = node, node = pe->parent[node];
 }
 
-uint32_t path_elider_frames(const struct path_elider *pe, uint32_t node,
-			    uint32_t *frames, uint32_t *omitted)
+uint32_t path_elider_line(const struct path_elider *pe, uint32_t node,
+			  uint32_t extra, uint32_t *frames, uint32_t *omitted)
 {
-	uint32_t depth = pe->depth[node];
+	uint32_t more = extra != pe->none, depth = pe->depth[node] + more;
 
 	*omitted = elide_omitted(depth);
 	if (!*omitted) {
-		walk_up(pe, node, depth, frames);
+		walk_up(pe, node, depth - more, frames);
+		if (more)
+			frames[depth - 1] = extra;
 		return depth;
 	}
+	/* depth - more >= ELIDE_FRAMES >= ELIDE_HEAD: node has its anchor */
 	walk_up(pe, pe->anchor[node], ELIDE_HEAD, frames);
-	walk_up(pe, node, ELIDE_TAIL, frames + ELIDE_HEAD);
+	walk_up(pe, node, ELIDE_TAIL - more, frames + ELIDE_HEAD);
+	if (more)
+		frames[ELIDE_FRAMES - 1] = extra;
 	return ELIDE_FRAMES;
+}
+
+uint32_t path_elider_frames(const struct path_elider *pe, uint32_t node,
+			    uint32_t *frames, uint32_t *omitted)
+{
+	return path_elider_line(pe, node, pe->none, frames, omitted);
 }

@@ -82,4 +82,9 @@ void path_elider_release(struct path_elider *pe);
 uint32_t path_elider_frames(const struct path_elider *pe, uint32_t node,
 			    uint32_t *frames, uint32_t *omitted);
 
+/* The same for node's path followed by `extra` (a node not on it, or
+ * `none`): a folded-recursion line, its maker's path and the callee. */
+uint32_t path_elider_line(const struct path_elider *pe, uint32_t node,
+			  uint32_t extra, uint32_t *frames, uint32_t *omitted);
+
 #endif

@@ -14,6 +14,7 @@
 #include "callpath/elide.h"
 #include "callpath/pathdiff.h"
 #include "callpath/pathrank.h"
+#include "callpath/recursion.h"
 #include "callpath/report.h"
 #include "utils/error.h"
 #include "utils/outfile.h"
@@ -217,25 +218,59 @@ static size_t name_segment(void *ctx, uint32_t node, char *buf, size_t len)
 	return n;
 }
 
-/* node[idx]: frame idx's node in the name tree (its parent's is known).
- * A folded-recursion frame is one line per call site whatever the depth:
- * its parent's path, the function that made the recursive calls unless it
- * is the callee itself, and the callee ("main;fib;fib 2692536",
- * "main;even;odd;even 54"), so that the last two frames of every line are
- * the (caller, callee) of its calls. */
+/*
+ * node[idx]: frame idx's node in the name tree; its parent's (or its
+ * maker's) is known.  A folded-recursion frame whose maker is known
+ * (recursion.h: the one frame of the function that made the recursive
+ * calls, under the frame they fold into) is one line per call site
+ * whatever the depth: the maker's path and the callee ("main;fib;fib
+ * 2692536", "main;even;odd;even 54", "main;a;b;c;a"), so that the last two
+ * frames of every line are the (caller, callee) of its calls and every
+ * line is a stack that happened.
+ */
 static int name_tree_node(struct name_tree *t, const struct callpath_model *m,
-			  uint32_t idx, uint32_t *node)
+			  const uint32_t *maker, uint32_t idx, uint32_t *node)
 {
 	const struct callpath_frame *f = &m->frames[idx];
-	uint32_t p = f->parent == CALLPATH_NONE ? PATHRANK_ROOT : node[f->parent];
+	uint32_t up = f->folded && maker && maker[idx] != CALLPATH_NONE ? maker[idx]
+									 : f->parent;
+	uint32_t p = up == CALLPATH_NONE ? PATHRANK_ROOT : node[up];
 
-	if (f->folded && strcmp(m->names[f->caller], m->names[f->func])) {
-		p = name_tree_child(t, p, f->caller);
-		if (p == UINT32_MAX)
-			return -1;
-	}
 	node[idx] = name_tree_child(t, p, f->func);
 	return node[idx] == UINT32_MAX ? -1 : 0;
+}
+
+/* maker[i] for the folded frames of m (recursion.h); NULL when out of
+ * memory. */
+static uint32_t *recursion_makers_of(const struct callpath_model *m)
+{
+	size_t n = (size_t)m->nr_frames + 1;
+	uint32_t *maker = malloc(n * sizeof(*maker)), *parent = malloc(n * sizeof(*parent));
+	uint64_t *func = malloc(n * sizeof(*func)), *caller = malloc(n * sizeof(*caller));
+	unsigned char *folded = malloc(n);
+	int bad = !maker || !parent || !func || !caller || !folded;
+
+	for (uint32_t i = 0; !bad && i < m->nr_frames; i++) {
+		const struct callpath_frame *f = &m->frames[i];
+
+		parent[i] = f->parent;
+		func[i] = f->func;
+		folded[i] = f->folded != 0;
+		caller[i] = f->folded && f->caller != CALLPATH_NONE ? f->caller
+								    : RECURSION_UNKNOWN;
+	}
+	if (!bad && recursion_makers(m->nr_frames, parent, CALLPATH_NONE, func, folded,
+				     caller, maker) < 0)
+		bad = 1;
+	free(parent);
+	free(func);
+	free(caller);
+	free(folded);
+	if (bad) {
+		free(maker);
+		return NULL;
+	}
+	return maker;
 }
 
 /* The name tree of the model's frames, with each frame's value on its
@@ -245,8 +280,11 @@ static int name_tree_build(struct name_tree *t, const struct callpath_model *m,
 {
 	uint32_t *node = malloc(((size_t)m->nr_frames + 1) * sizeof(*node));
 	uint32_t *chain = malloc(((size_t)m->nr_frames + 1) * sizeof(*chain));
+	uint32_t *maker = NULL;
 
 	if (!node || !chain || name_tree_names(t, m) < 0)
+		goto oom;
+	if (value == FOLDED_CALLS && !(maker = recursion_makers_of(m)))
 		goto oom;
 	/* only the frames with a value and their ancestors get a node: time
 	 * samples land in few of a million frames */
@@ -256,18 +294,21 @@ static int name_tree_build(struct name_tree *t, const struct callpath_model *m,
 		uint64_t v = value == FOLDED_SAMPLES ? f->samples
 			     : f->folded ? f->recursive : f->count;
 
-		/* gprof's count: recursive calls on the frame they fold into */
-		int on_parent = value == FOLDED_CALLS_GPROF && f->folded &&
-				f->parent != CALLPATH_NONE;
+		/* gprof's count, and --folded-calls' where the maker is not
+		 * known: recursive calls on the frame they fold into */
+		int on_parent = f->folded && f->parent != CALLPATH_NONE &&
+				(value == FOLDED_CALLS_GPROF ||
+				 (maker && maker[i] == CALLPATH_NONE));
 		uint32_t target = on_parent ? f->parent : i, nc = 0;
 
 		if (!v)
 			continue;
 		for (uint32_t k = target; k != CALLPATH_NONE && node[k] == UINT32_MAX;
-		     k = m->frames[k].parent)
+		     k = m->frames[k].folded && maker && maker[k] != CALLPATH_NONE
+				 ? maker[k] : m->frames[k].parent)
 			chain[nc++] = k;
 		while (nc)
-			if (name_tree_node(t, m, chain[--nc], node) < 0)
+			if (name_tree_node(t, m, maker, chain[--nc], node) < 0)
 				goto oom;
 		t->value[node[target]] = sat_add_u64(t->value[node[target]], v);
 		if (on_parent)
@@ -275,10 +316,12 @@ static int name_tree_build(struct name_tree *t, const struct callpath_model *m,
 	}
 	free(node);
 	free(chain);
+	free(maker);
 	return 0;
 oom:
 	free(node);
 	free(chain);
+	free(maker);
 	return -1;
 }
 
