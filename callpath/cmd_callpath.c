@@ -41,6 +41,8 @@ static int model_of(const struct sidecar *sc, const char *source,
 	if (sidecar_check_build_id(sc, source, p->binary) < 0 ||
 	    callpath_model_build(sc, p, so, m) < 0)
 		return -1;
+	if ((*m)->saturated)
+		warning("%s: %s", source, CALLPATH_SATURATED);
 	stale = callpath_stale_check(*m, sc, p, why, sizeof(why));
 	if (stale < 0)
 		return -1;

@@ -24,6 +24,7 @@
 #include "utils/error.h"
 #include "utils/line.h"
 #include "utils/radixsort.h"
+#include "utils/satmath.h"
 #include "utils/banned.h"
 
 #define UNKNOWN_NAME "[unknown]"
@@ -229,8 +230,8 @@ int callpath_model_add(struct callpath_model *m, uint32_t parent, uint32_t func,
 			i = (uint32_t)slot;
 			f = &m->frames[i];
 			if (f->parent == parent && f->func == func && f->site == site) {
-				m->frames[i].count += count;
-				m->total += count;
+				sat_add_u64_flag(&m->frames[i].count, count, &m->saturated);
+				sat_add_u64_flag(&m->total, count, &m->saturated);
 				if (idx)
 					*idx = i;
 				return 0;
@@ -261,7 +262,7 @@ int callpath_model_add(struct callpath_model *m, uint32_t parent, uint32_t func,
 		.caller = CALLPATH_NONE,
 		.attributed = func,
 	};
-	m->total += count;
+	sat_add_u64_flag(&m->total, count, &m->saturated);
 	frame_index_put(m->frame_index, m->frame_mask, hash, i);
 	if (idx)
 		*idx = i;
@@ -271,8 +272,8 @@ int callpath_model_add(struct callpath_model *m, uint32_t parent, uint32_t func,
 void callpath_model_add_samples(struct callpath_model *m, uint32_t idx,
 				uint64_t samples)
 {
-	m->frames[idx].samples += samples;
-	m->total_samples += samples;
+	sat_add_u64_flag(&m->frames[idx].samples, samples, &m->saturated);
+	sat_add_u64_flag(&m->total_samples, samples, &m->saturated);
 }
 
 void callpath_model_inclusive(const struct callpath_model *m, uint64_t *incl)
@@ -282,7 +283,8 @@ void callpath_model_inclusive(const struct callpath_model *m, uint64_t *incl)
 	/* parents come first: children are added in before their parent is */
 	for (uint32_t i = m->nr_frames; i-- > 0;)
 		if (m->frames[i].parent != CALLPATH_NONE)
-			incl[m->frames[i].parent] += incl[i];
+			incl[m->frames[i].parent] = sat_add_u64(incl[m->frames[i].parent],
+								incl[i]);
 }
 
 uint32_t callpath_model_path(const struct callpath_model *m, uint32_t idx,
@@ -623,8 +625,8 @@ int callpath_model_build(const struct sidecar *sc, const struct profile *p,
 			struct callpath_frame *f = &m->frames[map[i]];
 
 			f->folded = 1;
-			f->recursive += n->recursive;
-			m->total += n->recursive;
+			sat_add_u64_flag(&f->recursive, n->recursive, &m->saturated);
+			sat_add_u64_flag(&m->total, n->recursive, &m->saturated);
 			f->caller = n->call_site == 0
 				? callpath_model_intern(m, EXTERNAL_NAME)
 				: memo_func(&funcs, m, &st, ef, n->call_site - bias,
@@ -734,7 +736,7 @@ static void path_key_set(struct path_key *k, const struct report_ctx *rc,
 
 	k->samples = rc->timed ? f->samples : 0;
 	k->incl = rc->timed ? rc->incl[i] : 0;
-	k->calls = f->count + rc->rec[i];
+	k->calls = sat_add_u64(f->count, rc->rec[i]);
 	k->rec = rc->rec[i];
 	k->rank = rc->rank[i];
 	k->frame = i;
@@ -810,7 +812,8 @@ static int cmp_siblings(const void *pa, const void *pb, void *ctx)
 	int c = rc->timed ? cmp_u64_desc(rc->incl[a], rc->incl[b]) : 0;
 
 	if (!c)
-		c = cmp_u64_desc(fa->count + rc->rec[a], fb->count + rc->rec[b]);
+		c = cmp_u64_desc(sat_add_u64(fa->count, rc->rec[a]),
+				 sat_add_u64(fb->count, rc->rec[b]));
 	if (!c)
 		c = strcmp(m->names[fa->func], m->names[fb->func]);
 	return c ? c : strcmp(m->names[fa->site], m->names[fb->site]);
@@ -1298,7 +1301,7 @@ int callpath_report_print(FILE *out, const struct callpath_model *m,
 	struct path_elider elider = { 0 };
 	uint32_t *funcs = NULL, *buf = NULL, *first = NULL;
 	uint32_t nfuncs = 0, npaths = 0;
-	int ret = -1;
+	int ret = -1, saturated = 0;
 
 	/* no sample landed (a run shorter than a few ticks, an older sidecar):
 	 * columns of zeros would say nothing, so calls only */
@@ -1323,12 +1326,14 @@ int callpath_report_print(FILE *out, const struct callpath_model *m,
 	callpath_model_inclusive(m, c.incl);
 	for (uint32_t i = 0; i < m->nr_frames; i++)
 		if (m->frames[i].folded && m->frames[i].parent != CALLPATH_NONE)
-			c.rec[m->frames[i].parent] += m->frames[i].recursive;
+			sat_add_u64_flag(&c.rec[m->frames[i].parent],
+					 m->frames[i].recursive, &saturated);
 	for (uint32_t i = 0; i < m->nr_frames; i++) {
 		const struct callpath_frame *f = &m->frames[i];
 
-		c.func_calls[f->func] += f->count + f->recursive;
-		c.func_samples[f->func] += f->samples;
+		sat_add_u64_flag(&c.func_calls[f->func], sat_add_u64(f->count, f->recursive),
+				 &saturated);
+		sat_add_u64_flag(&c.func_samples[f->func], f->samples, &saturated);
 		if (f->folded)
 			continue;
 		if (!c.func_paths[f->func]++)
@@ -1356,6 +1361,9 @@ int callpath_report_print(FILE *out, const struct callpath_model *m,
 	if (build_children(&c) < 0)
 		goto out;
 
+	/* the model's own sums are the caller's to warn about */
+	if (saturated && !m->saturated)
+		warning("%s: %s", source, CALLPATH_SATURATED);
 	fputs("\f\n\t\t\tCall-path profile\n\n", out);
 	fprintf(out, "From '%s': %" PRIu64 " calls along %u paths to %u functions.\n\n",
 		source, m->total, npaths, nfuncs);

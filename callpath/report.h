@@ -85,6 +85,10 @@ struct callpath_model {
 	 */
 	uint32_t sampling;
 	uint64_t total_samples;	/* sum of frames' samples */
+	/* a sum of counts, recursive calls or samples passed 2^64 - 1 and
+	 * was saturated there (utils/satmath.h), not wrapped: a corrupt or
+	 * forged sidecar; the caller warns naming it */
+	int saturated;
 	uint64_t unplaced_samples;
 	double hz;
 
@@ -96,6 +100,11 @@ struct callpath_model {
 	uint64_t *frame_index;
 	uint32_t frame_mask;
 };
+
+/* What is said, after the sidecar's name, when sums saturated. */
+#define CALLPATH_SATURATED "sums of calls or samples pass 2^64 - 1: they are " \
+	"shown as 18446744073709551615 (saturated), not wrapped (a corrupt or " \
+	"forged sidecar?)"
 
 /* An empty model; NULL when out of memory. */
 struct callpath_model *callpath_model_new(void);
