@@ -90,15 +90,39 @@ static int load_sidecar(const char *explicit_file, char *const *gmons, size_t n,
 	return 0;
 }
 
-/* The sidecar has time samples: the runtime chained the profiling timer. */
+/* Why a side has no time sample to fold, in a sentence that follows its
+ * name; NULL when it has some. */
+static const char *no_samples_why(const struct callpath_model *m, char *buf, size_t n)
+{
+	if (!(m->sampling & SIDECAR_SAMPLING_SELF))
+		return "has no time samples (written by an older runtime, or the "
+		       "program ran without the profiling timer)";
+	if (m->total_samples)
+		return NULL;
+	if (m->unplaced_samples)
+		snprintf(buf, n, "holds no time sample in a calling context (its %llu "
+			 "samples were taken outside the program or inside the runtime)",
+			 (unsigned long long)m->unplaced_samples);
+	else
+		snprintf(buf, n, "holds no time sample: the run was shorter than a tick "
+			 "of the profiling timer (%g ms at %g Hz)",
+			 m->hz > 0 ? 1000.0 / m->hz : 10.0, m->hz > 0 ? m->hz : 100.0);
+	return buf;
+}
+
+/* The sidecar has time samples: the runtime chained the profiling timer
+ * and at least one tick landed in a calling context.  Otherwise the
+ * folded file would be empty: an error that says why. */
 static int check_samples(const struct callpath_model *m, const char *source,
 			 const char *output)
 {
-	if (m->sampling & SIDECAR_SAMPLING_SELF)
+	char buf[256];
+	const char *why = no_samples_why(m, buf, sizeof(buf));
+
+	if (!why)
 		return 0;
-	return error("%s: cannot write: '%s' has no time samples (written by an "
-		     "older runtime, or the program ran without the profiling "
-		     "timer); --folded-calls writes call counts", output, source);
+	return error("%s: cannot write: '%s' %s; --folded-calls writes call counts",
+		     output, source, why);
 }
 
 int callpath_cmd_gprof(const struct egprof_opts *o, const struct profile *p)
@@ -237,6 +261,18 @@ int callpath_cmd_diff(const struct egprof_opts *o, const struct callpath_side *a
 		      "samples; --folded-calls writes call counts", o->folded_path);
 		goto out;
 	}
+	/* sidecars of runs shorter than a tick: say so rather than write a
+	 * file of nothing, or a column of zeros without a word */
+	if (o->folded_path && !sa.time->nr && !sb.time->nr) {
+		error("%s: cannot write: neither profile's call-path sidecars hold a "
+		      "time sample (runs shorter than a tick of the profiling timer?); "
+		      "--folded-calls writes call counts", o->folded_path);
+		goto out;
+	}
+	if (o->folded_path && (!sa.time->nr || !sb.time->nr))
+		warning("%s: %s's call-path sidecars hold no time sample (a run "
+			"shorter than a tick of the profiling timer?): its column is "
+			"all zeros", o->folded_path, !sa.time->nr ? la : lb);
 	if (o->callpath || o->extended) {
 		struct pathdiff_time_opts to = { sa.hz, sb.hz, o->noise_sigmas };
 
