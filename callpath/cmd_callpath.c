@@ -27,6 +27,48 @@
 #include "utils/banned.h"
 
 /*
+ * Does gprof demangle this profile's names (its default; not with
+ * --no-demangle or -T)?  Its print names say: the first C++ symbol's is
+ * demangled or not.  Without C++ symbols, as gprof's default.
+ */
+static int profile_demangles(const struct profile *p)
+{
+	for (size_t i = 0; i < p->nsyms; i++) {
+		const struct profile_sym *s = &p->syms[i];
+
+		if (s->name && s->print_name && !strncmp(s->name, "_Z", 2))
+			return strcmp(s->name, s->print_name) != 0;
+	}
+	return 1;
+}
+
+/* How call paths name functions: as gprof names them in profile p, and
+ * with -l as gprof's line options say (`lines`). */
+static struct callpath_symopts symopts_of(const struct profile *p, int lines)
+{
+	struct callpath_symopts so = { 0, 0, NULL, NULL };
+
+	if (lines) {
+		upstream_line_options(&so.lines, &so.full_paths);
+		so.addr_to_line = upstream_addr_to_line;
+	}
+	if (profile_demangles(p))
+		so.demangle = upstream_demangle;
+	return so;
+}
+
+/* m, or with --short-names a copy with short names (*owned set: free it). */
+static int model_for_output(const struct egprof_opts *o, struct callpath_model *m,
+			    struct callpath_model **out)
+{
+	if (!o->short_names) {
+		*out = m;
+		return 0;
+	}
+	return callpath_model_shorten(m, out);
+}
+
+/*
  * Name the sidecar through the profile, after checking that it belongs to
  * the image (build-id) and to the gmon files (callpath/stale.h): a stale
  * sidecar is refused, naming both files.
@@ -127,16 +169,15 @@ static int check_samples(const struct callpath_model *m, const char *source,
 
 int callpath_cmd_gprof(const struct egprof_opts *o, const struct profile *p)
 {
-	struct callpath_symopts so = { 0, 0, upstream_addr_to_line };
+	struct callpath_symopts so = symopts_of(p, 1);
 	struct sidecar *sc = NULL;
-	struct callpath_model *m = NULL;
+	struct callpath_model *m = NULL, *shown = NULL;
 	struct folded *ft = NULL, *fc = NULL;
 	char source[4200];
 	int ret = 1;
 
 	if (!o->callpath && !o->folded_path && !o->folded_calls_path)
 		return 0;
-	upstream_line_options(&so.lines, &so.full_paths);
 	/* p->binary is the image upstream read (a.out without operands),
 	 * p->gmon_files the gmon files (gmon.out without any): cmd_gprof.c. */
 	if (load_sidecar(o->callpath_file, p->gmon_files, p->ngmon, &sc, source,
@@ -145,18 +186,20 @@ int callpath_cmd_gprof(const struct egprof_opts *o, const struct profile *p)
 		goto out;
 	if (o->folded_path && check_samples(m, source, o->folded_path) < 0)
 		goto out;
+	if (model_for_output(o, m, &shown) < 0)
+		goto out;
 	if (o->callpath && o->format != TABLE_TEXT) {
-		if (callpath_export(stdout, (enum table_format)o->format, m, source) < 0)
+		if (callpath_export(stdout, (enum table_format)o->format, shown, source) < 0)
 			goto out;
 	} else if (o->callpath) {
 		fflush(stdout);
-		if (callpath_report_print(stdout, m, source) < 0)
+		if (callpath_report_print(stdout, shown, source) < 0)
 			goto out;
 		fflush(stdout);
 	}
 	/* both built before either is written: all outputs or none */
-	if ((o->folded_path && folded_build(m, FOLDED_SAMPLES, &ft) < 0) ||
-	    (o->folded_calls_path && folded_build(m, FOLDED_CALLS, &fc) < 0))
+	if ((o->folded_path && folded_build(shown, FOLDED_SAMPLES, &ft) < 0) ||
+	    (o->folded_calls_path && folded_build(shown, FOLDED_CALLS, &fc) < 0))
 		goto out;
 	if ((ft && folded_save(o->outs, o->folded_path, ft) < 0) ||
 	    (fc && folded_save(o->outs, o->folded_calls_path, fc) < 0))
@@ -165,6 +208,8 @@ int callpath_cmd_gprof(const struct egprof_opts *o, const struct profile *p)
 out:
 	folded_free(ft);
 	folded_free(fc);
+	if (shown != m)
+		callpath_model_free(shown);
 	callpath_model_free(m);
 	sidecar_free(sc);
 	return ret;
@@ -184,13 +229,13 @@ static void side_paths_release(struct side_paths *sp)
 }
 
 /* One side's folded stacks; sp->calls NULL when it has no sidecars. */
-static int side_folded(const struct callpath_side *s, int required,
-		       struct side_paths *sp)
+static int side_folded(const struct egprof_opts *o, const struct callpath_side *s,
+		       int required, struct side_paths *sp)
 {
 	char *const *gmons = s->gmon_files ? s->gmon_files : s->p->gmon_files;
 	size_t n = s->gmon_files ? s->ngmon : s->p->ngmon, missing;
-	struct callpath_symopts so = { 0, 0, NULL };	/* names only */
-	struct callpath_model *m = NULL;
+	struct callpath_symopts so = symopts_of(s->p, 0);	/* names only */
+	struct callpath_model *m = NULL, *shown = NULL;
 	struct sidecar *sc = NULL;
 	char source[4200];
 	int ret = -1;
@@ -217,14 +262,17 @@ static int side_folded(const struct callpath_side *s, int required,
 	if (s->model)
 		*s->model = m;
 build:
-	if (folded_build(m, FOLDED_CALLS_GPROF, &sp->calls) < 0)
+	if (model_for_output(o, m, &shown) < 0 ||
+	    folded_build(shown, FOLDED_CALLS_GPROF, &sp->calls) < 0)
 		goto out;
 	sp->hz = m->hz;
 	if ((m->sampling & SIDECAR_SAMPLING_SELF) &&
-	    folded_build(m, FOLDED_SAMPLES, &sp->time) < 0)
+	    folded_build(shown, FOLDED_SAMPLES, &sp->time) < 0)
 		goto out;
 	ret = 0;
 out:
+	if (shown && shown != m)
+		callpath_model_free(shown);
 	if (!s->model || *s->model != m)
 		callpath_model_free(m);
 	sidecar_free(sc);
@@ -241,7 +289,7 @@ int callpath_cmd_diff(const struct egprof_opts *o, const struct callpath_side *a
 
 	if (!o->callpath && !o->folded_path && !o->folded_calls_path && !o->extended)
 		return 0;
-	if (side_folded(a, o->callpath, &sa) < 0 || side_folded(b, o->callpath, &sb) < 0)
+	if (side_folded(o, a, o->callpath, &sa) < 0 || side_folded(o, b, o->callpath, &sb) < 0)
 		goto out;
 	if (!sa.calls || !sb.calls) {
 		if (o->folded_path)
@@ -312,7 +360,7 @@ static int side_model(const struct callpath_side *s, struct callpath_model **m)
 {
 	char *const *gmons = s->gmon_files ? s->gmon_files : s->p->gmon_files;
 	size_t n = s->gmon_files ? s->ngmon : s->p->ngmon, missing = n;
-	struct callpath_symopts so = { 0, 0, NULL };	/* names only */
+	struct callpath_symopts so = symopts_of(s->p, 0);	/* names only */
 	struct sidecar *sc = NULL;
 	char source[4200];
 	int ret;
@@ -400,7 +448,7 @@ int callpath_graph_times_load(const struct egprof_opts *o,
 		int bad;
 
 		if (nsides == 1 && o->callpath_file) {
-			struct callpath_symopts so = { 0, 0, NULL };	/* names only */
+			struct callpath_symopts so = symopts_of(sides[i].p, 0);
 			struct sidecar *sc = NULL;
 			char err[4200];
 

@@ -16,6 +16,7 @@
 #include "callpath/elfsyms.h"
 #include "callpath/elide.h"
 #include "callpath/pathrank.h"
+#include "callpath/shortname.h"
 #include "callpath/sidecar.h"
 #include "diff/profile.h"
 #include "utils/addrsearch.h"
@@ -305,6 +306,59 @@ uint32_t callpath_model_path(const struct callpath_model *m, uint32_t idx,
 	return depth;
 }
 
+int callpath_model_shorten(const struct callpath_model *m,
+			   struct callpath_model **out)
+{
+	struct callpath_model *s = callpath_model_new();
+	uint32_t *name = malloc(((size_t)m->nr_names + 1) * sizeof(*name));
+	uint32_t *map = malloc(((size_t)m->nr_frames + 1) * sizeof(*map));
+	int ret = -1;
+
+	*out = NULL;
+	if (!s || !name || !map)
+		goto out;
+	for (uint32_t i = 0; i < m->nr_names; i++) {
+		char *sn = short_name(m->names[i]);
+
+		name[i] = sn ? callpath_model_intern(s, sn) : CALLPATH_NONE;
+		free(sn);
+		if (name[i] == CALLPATH_NONE)
+			goto out;
+	}
+	for (uint32_t i = 0; i < m->nr_frames; i++) {
+		const struct callpath_frame *f = &m->frames[i];
+		struct callpath_frame *g;
+
+		if (callpath_model_add(s, f->parent == CALLPATH_NONE ? CALLPATH_NONE
+								     : map[f->parent],
+				       name[f->func], name[f->site], f->count, &map[i]) < 0)
+			goto out;
+		callpath_model_add_samples(s, map[i], f->samples);
+		g = &s->frames[map[i]];
+		g->attributed = name[f->attributed];
+		if (f->folded) {
+			g->folded = 1;
+			sat_add_u64_flag(&g->recursive, f->recursive, &s->saturated);
+			sat_add_u64_flag(&s->total, f->recursive, &s->saturated);
+			g->caller = f->caller == CALLPATH_NONE ? CALLPATH_NONE : name[f->caller];
+		}
+	}
+	s->sampling = m->sampling;
+	s->unplaced_samples = m->unplaced_samples;
+	s->hz = m->hz;
+	s->saturated |= m->saturated;
+	*out = s;
+	s = NULL;
+	ret = 0;
+out:
+	if (ret < 0)
+		error("out of memory while shortening names");
+	free(name);
+	free(map);
+	callpath_model_free(s);
+	return ret;
+}
+
 /* ------------------------------------------------------------------------ */
 /* Symbolisation                                                             */
 
@@ -370,9 +424,23 @@ static const struct func_range *symtab_find(const struct symtab *st, uint64_t ad
  * the function out of its table and attributes it to the one before it
  * (its ELF symbol starts elsewhere, elfsyms.h): then its own symbol.
  */
+/* An ELF symbol's name as gprof would print it: demangled when gprof
+ * demangles (so->demangle), a GCC clone's suffix as c++filt writes it
+ * ("use(Big const&) [clone .constprop.0]", not _ZL3useRK3Big.constprop.0). */
+static uint32_t intern_elf_name(struct callpath_model *m,
+				const struct callpath_symopts *so, const char *name)
+{
+	char *demangled = so && so->demangle ? so->demangle(name) : NULL;
+	uint32_t i = callpath_model_intern(m, demangled ? demangled : name);
+
+	free(demangled);
+	return i;
+}
+
 static uint32_t intern_func(struct callpath_model *m, const struct symtab *st,
-			    const struct elf_funcs *ef, uint64_t link_addr, int known,
-			    uint32_t *attributed)
+			    const struct elf_funcs *ef,
+			    const struct callpath_symopts *so, uint64_t link_addr,
+			    int known, uint32_t *attributed)
 {
 	const struct func_range *f = known ? symtab_find(st, link_addr) : NULL;
 	const struct elf_func *e = known ? elf_funcs_find(ef, link_addr) : NULL;
@@ -381,7 +449,7 @@ static uint32_t intern_func(struct callpath_model *m, const struct symtab *st,
 	if (attributed)
 		*attributed = gprof;
 	if (e && (!f || e->addr != f->addr))
-		return callpath_model_intern(m, e->name);
+		return intern_elf_name(m, so, e->name);
 	return gprof;
 }
 
@@ -394,12 +462,14 @@ static uint32_t intern_site(struct callpath_model *m, const struct symtab *st,
 	const struct elf_func *e = known ? elf_funcs_find(ef, link_addr) : NULL;
 	const char *name = f ? f->name : NULL;
 	uint64_t start = f ? f->addr : 0;
-	char buf[4096];
+	char buf[4096], *demangled = NULL;
 	const char *file;
 	int line;
+	uint32_t i;
 
 	if (e && (!f || e->addr != f->addr)) {	/* as intern_func() */
-		name = e->name;
+		demangled = so && so->demangle ? so->demangle(e->name) : NULL;
+		name = demangled ? demangled : e->name;
 		start = e->addr;
 	}
 	if (!name)
@@ -413,10 +483,13 @@ static uint32_t intern_site(struct callpath_model *m, const struct symtab *st,
 		if (!so->full_paths && slash)
 			file = slash + 1;
 		snprintf(buf, sizeof(buf), "%s:%d", file, line);
+		free(demangled);
 		return callpath_model_intern(m, buf);
 	}
 	snprintf(buf, sizeof(buf), "%s+0x%" PRIx64, name, link_addr - start);
-	return callpath_model_intern(m, buf);
+	free(demangled);
+	i = callpath_model_intern(m, buf);
+	return i;
 }
 
 /*
@@ -487,21 +560,22 @@ static int addr_memo_add(struct addr_memo *am, size_t slot, uint64_t addr,
 /* intern_func() through a memo (`known`: the address is the program's). */
 static uint32_t memo_func(struct addr_memo *am, struct callpath_model *m,
 			  const struct symtab *st, const struct elf_funcs *ef,
-			  uint64_t link_addr, int known, uint32_t *attributed)
+			  const struct callpath_symopts *so, uint64_t link_addr,
+			  int known, uint32_t *attributed)
 {
 	const struct addr_name *e;
 	uint32_t name, attr;
 	size_t slot;
 
 	if (!known)
-		return intern_func(m, st, ef, link_addr, known, attributed);
+		return intern_func(m, st, ef, so, link_addr, known, attributed);
 	if ((e = addr_memo_find(am, link_addr, &slot)) != NULL) {
 		name = e->name;
 		attr = e->attributed;
 	} else {
 		if (slot == SIZE_MAX)
 			return CALLPATH_NONE;
-		name = intern_func(m, st, ef, link_addr, known, &attr);
+		name = intern_func(m, st, ef, so, link_addr, known, &attr);
 		if (name == CALLPATH_NONE || attr == CALLPATH_NONE ||
 		    addr_memo_add(am, slot, link_addr, name, attr) < 0)
 			return CALLPATH_NONE;
@@ -608,7 +682,7 @@ int callpath_model_build(const struct sidecar *sc, const struct profile *p,
 		uint32_t parent = n->parent == SIDECAR_ROOT ? CALLPATH_NONE
 							    : map[n->parent];
 		uint32_t gprof_func;
-		uint32_t func = memo_func(&funcs, m, &st, ef, n->callee - bias,
+		uint32_t func = memo_func(&funcs, m, &st, ef, so, n->callee - bias,
 					  n->callee >= bias, &gprof_func);
 		uint32_t site = n->call_site == 0
 					? callpath_model_intern(m, EXTERNAL_NAME)
@@ -629,7 +703,7 @@ int callpath_model_build(const struct sidecar *sc, const struct profile *p,
 			sat_add_u64_flag(&m->total, n->recursive, &m->saturated);
 			f->caller = n->call_site == 0
 				? callpath_model_intern(m, EXTERNAL_NAME)
-				: memo_func(&funcs, m, &st, ef, n->call_site - bias,
+				: memo_func(&funcs, m, &st, ef, so, n->call_site - bias,
 					    n->call_site >= bias, NULL);
 			if (f->caller == CALLPATH_NONE)
 				goto oom;

@@ -45,6 +45,11 @@ struct callpath_symopts {
 	/* Source position of a link-time address, or -1; NULL: none known.
 	 * *file stays owned by the callee. */
 	int (*addr_to_line)(uint64_t addr, const char **file, int *line);
+	/* The demangled form of a symbol-table name (malloc'd), or NULL when
+	 * it is not mangled: names of functions gprof leaves out of its table
+	 * (GCC clones, elfsyms.h) are demangled with it as gprof demangles its
+	 * own.  NULL: they keep their symbol-table names (gprof --no-demangle). */
+	char *(*demangle)(const char *name);
 };
 
 struct callpath_frame {
@@ -124,6 +129,15 @@ int callpath_model_add(struct callpath_model *m, uint32_t parent, uint32_t func,
 int callpath_model_build(const struct sidecar *sc, const struct profile *p,
 			 const struct callpath_symopts *so,
 			 struct callpath_model **out);
+
+/*
+ * A copy of m with every name in its short form (shortname.h: C++ template
+ * arguments left out), for `--short-names`; frames whose paths then read
+ * alike are one, their counts summed (as pprof and perf show such names).
+ * 0 or -1 (out of memory, reported with error()).
+ */
+int callpath_model_shorten(const struct callpath_model *m,
+			   struct callpath_model **out);
 
 /* Depth of frame `idx` (1 for top level); fills up to `max` frame indices
  * of its path, root first, when `path` is not NULL. */

@@ -175,6 +175,12 @@ int main(int argc, char **argv)
 	}
 	if (o.format != TABLE_TEXT && check_format(&o) < 0)
 		goto out;
+	if (o.short_names && !o.callpath && !o.folded_path && !o.folded_calls_path &&
+	    !(o.mode == MODE_DIFF && o.extended)) {
+		error("--short-names shortens call-path names: it needs --callpath, "
+		      "--folded or --folded-calls");
+		goto out;
+	}
 	ours = uses_extensions(&o);
 	/* Everything is read and checked before anything is written: the
 	 * outputs against the inputs, and -s's sidecars (cmd_sum.c). */

@@ -26,6 +26,7 @@ enum option_id {
 	OPT_CALLPATH,
 	OPT_FOLDED,
 	OPT_FOLDED_CALLS,
+	OPT_SHORT_NAMES,
 	OPT_RANK_STATS,
 	OPT_JOBS,
 	OPT_SORT,
@@ -92,6 +93,9 @@ static const struct option_spec table[] = {
 	  "on each path (flamegraph.pl, speedscope)" },
 	{ OPT_FOLDED_CALLS, "folded-calls", ARG_REQUIRED, "FILE",
 	  "write call paths as folded stacks of call counts" },
+	{ OPT_SHORT_NAMES, "short-names", ARG_NONE, NULL,
+	  "with --callpath, --folded, --folded-calls: C++ names with their\n"
+	  "template arguments left out (std::vector<\xe2\x80\xa6>::push_back)" },
 	{ OPT_RANK_STATS, "rank-stats", ARG_NONE, NULL,
 	  "APP FILES...|DIR: per-function statistics across MPI ranks" },
 	{ OPT_FORMAT, "format", ARG_REQUIRED, "FMT",
@@ -197,6 +201,9 @@ static int apply(struct egprof_opts *o, const struct option_spec *s, const char 
 		return 0;
 	case OPT_FOLDED_CALLS:
 		o->folded_calls_path = arg;
+		return 0;
+	case OPT_SHORT_NAMES:
+		o->short_names = 1;
 		return 0;
 	case OPT_SORT:
 		if ((o->diff_sort = diff_sort_parse(arg)) < 0)

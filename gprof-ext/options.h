@@ -40,6 +40,8 @@ struct egprof_opts {
 	const char *callpath_file; /* explicit sidecar, else GMON.callpath */
 	const char *folded_path;   /* --folded FILE: time per path */
 	const char *folded_calls_path; /* --folded-calls FILE: calls per path */
+	int short_names;           /* --short-names: C++ template arguments left
+				      out of call-path names */
 	double noise_sigmas;       /* --noise K: |d| < K*sqrt(nA+nB) is noise */
 	int jobs;                  /* --jobs N: files read at once (>= 1) */
 	/* Not an option: the command's planned outputs (utils/outfile.h),

@@ -1776,3 +1776,8 @@ void upstream_line_options(int *lines, int *full_paths)
 	*lines = line_granularity;
 	*full_paths = print_path;
 }
+
+char *upstream_demangle(const char *name)
+{
+	return bfd_demangle(core_bfd, name, DMGL_ANSI | DMGL_PARAMS);
+}

@@ -103,6 +103,9 @@ int upstream_addr_to_line(uint64_t addr, const char **file, int *line);
 /* Whether upstream's options asked for lines (-l) and their files' full
  * paths (-L), as upstream parsed them (after upstream_main returned). */
 void upstream_line_options(int *lines, int *full_paths);
+/* A symbol-table name demangled as gprof demangles its own (malloc'd), or
+ * NULL when it is not a mangled name. */
+char *upstream_demangle(const char *name);
 
 /*
  * Stage the gmon.sum upstream's -s writes as one of `set`'s outputs
