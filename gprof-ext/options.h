@@ -44,6 +44,8 @@ struct egprof_opts {
 				      out of call-path names */
 	double noise_sigmas;       /* --noise K: |d| < K*sqrt(nA+nB) is noise */
 	int jobs;                  /* --jobs N: files read at once (>= 1) */
+	int progress;              /* --progress: progress on stderr also when
+				      it is not a terminal */
 	/* Not an option: the command's planned outputs (utils/outfile.h),
 	 * committed together when it succeeds; NULL writes each at once. */
 	struct outset *outs;

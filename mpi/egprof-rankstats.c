@@ -300,7 +300,7 @@ static int read_share(const struct mpi_ctx *m, const struct cmdline *cl, const c
 		rank_of[k++] = i;
 	}
 	if (k)
-		r = rank_stats_read(cl, argv0, jobs, 0, files, rank_of, k, st, spill,
+		r = rank_stats_read(cl, argv0, jobs, 0, 0, files, rank_of, k, st, spill,
 				    m->rank == 0 ? syms : NULL);
 out:
 	free(files);
