@@ -455,7 +455,6 @@ static int add_entry(struct outset_entry **arr, size_t *n, size_t *cap,
 	e->path = strdup(path);
 	if (strcmp(path, "-") != 0 && fd_of_path(path) < 0) {
 		e->canon = canonical(path);
-		e->named = canonical_folder(path);
 		if (stat(path, &st) == 0) {
 			e->exists = 1;
 			e->dev = st.st_dev;
@@ -464,16 +463,13 @@ static int add_entry(struct outset_entry **arr, size_t *n, size_t *cap,
 		} else {
 			e->replaced = errno == ENOENT;
 		}
-		if (!e->canon || !e->named) {
+		if (!e->canon) {
 			free(e->path);
-			free(e->canon);
-			free(e->named);
 			return error("out of memory");
 		}
 	}
 	if (!e->path) {
 		free(e->canon);
-		free(e->named);
 		return error("out of memory");
 	}
 	if (!is_output)
@@ -507,10 +503,18 @@ static int same_file(const struct outset_entry *a, const struct outset_entry *b)
 	return a->canon && b->canon && !strcmp(a->canon, b->canon);
 }
 
-/* Named alike: the same folder and last component, whatever it links to. */
+/* Named alike: the same folder and last component, whatever it links to
+ * (worked out only for the rare pair that is one file: a plan of 100,000
+ * rank files keeps its entries for the whole command).  -1 when out of
+ * memory. */
 static int same_name(const struct outset_entry *a, const struct outset_entry *b)
 {
-	return a->named && b->named && !strcmp(a->named, b->named);
+	char *na = canonical_folder(a->path), *nb = canonical_folder(b->path);
+	int same = na && nb ? !strcmp(na, nb) : -1;
+
+	free(na);
+	free(nb);
+	return same;
 }
 
 int outset_check(const struct outset *set)
@@ -525,12 +529,19 @@ int outset_check(const struct outset *set)
 		/* an output that rereads itself is read by its own name: the
 		 * same file named otherwise (gmon.sum -> g1, g1 an input) is
 		 * an input it would replace */
-		for (j = 0; j < set->ninputs; j++)
-			if (same_file(o, &set->inputs[j]) &&
-			    !(o->rereads && same_name(o, &set->inputs[j])))
+		for (j = 0; j < set->ninputs; j++) {
+			int by_name;
+
+			if (!same_file(o, &set->inputs[j]))
+				continue;
+			by_name = o->rereads ? same_name(o, &set->inputs[j]) : 0;
+			if (by_name < 0)
+				return error("out of memory");
+			if (!by_name)
 				return error("refusing to write '%s' (%s): it is '%s', "
 					     "an input of this command", o->path,
 					     o->what, set->inputs[j].path);
+		}
 		for (j = 0; j < i; j++)
 			if (set->outputs[j].replaced && same_file(o, &set->outputs[j]))
 				return error("refusing to write '%s' (%s): %s writes "
@@ -624,7 +635,6 @@ static void entries_free(struct outset_entry *arr, size_t n)
 	for (i = 0; i < n; i++) {
 		free(arr[i].path);
 		free(arr[i].canon);
-		free(arr[i].named);
 	}
 	free(arr);
 }

@@ -107,8 +107,6 @@ struct outset_entry {
 	char *path;        /* as named */
 	char *canon;       /* absolute, symlinks resolved, a dangling one
 			      followed to the name it would create */
-	char *named;       /* absolute, the folder resolved, the last
-			      component as named (not followed) */
 	const char *what;  /* option or role, for messages (static) */
 	dev_t dev;
 	ino_t ino;
