@@ -465,7 +465,6 @@ static uint32_t intern_site(struct callpath_model *m, const struct symtab *st,
 	char buf[4096], *demangled = NULL;
 	const char *file;
 	int line;
-	uint32_t i;
 
 	if (e && (!f || e->addr != f->addr)) {	/* as intern_func() */
 		demangled = so && so->demangle ? so->demangle(e->name) : NULL;
@@ -488,8 +487,7 @@ static uint32_t intern_site(struct callpath_model *m, const struct symtab *st,
 	}
 	snprintf(buf, sizeof(buf), "%s+0x%" PRIx64, name, link_addr - start);
 	free(demangled);
-	i = callpath_model_intern(m, buf);
-	return i;
+	return callpath_model_intern(m, buf);
 }
 
 /*
