@@ -24,3 +24,6 @@ UNIT_TESTS += testsuite/unit/test_pathrank
 testsuite/unit/test_pathrank: testsuite/unit/test_pathrank.o callpath/pathrank.o
 UNIT_TESTS += testsuite/unit/test_shortname
 testsuite/unit/test_shortname: testsuite/unit/test_shortname.o callpath/shortname.o
+UNIT_TESTS += testsuite/unit/test_elide testsuite/unit/test_recursion
+testsuite/unit/test_elide: testsuite/unit/test_elide.o callpath/elide.o
+testsuite/unit/test_recursion: testsuite/unit/test_recursion.o callpath/recursion.o
