@@ -35,6 +35,7 @@
 #include "ranks/rankpaths.h"
 #include "ranks/rankstate.h"
 #include "ranks/rankstats.h"
+#include "gprof-ext/upstream.h"
 #include "utils/error.h"
 #include "utils/banned.h"
 
@@ -421,8 +422,12 @@ int main(int argc, char **argv)
 	    !strcmp(argv[1], "--help")) {
 		status = usage(&m);
 	} else {
+		/* the loader, forked before the rank files are listed: its
+		 * workers' forks copy a small process (gprof-ext/upstream.h) */
+		upstream_load_prefork();
 		argv[shift] = argv[0];
 		status = run(&m, argc - shift, argv + shift, jobs, svg, png);
+		upstream_load_prefork_cancel();
 	}
 	MPI_Finalize();
 	return status;
