@@ -193,6 +193,7 @@ static void test_gmonsum__parts_carry_the_sum_a_block_at_a_time(void **state)
 	assert_int_equal(l1, l2);
 	assert_memory_equal(b1, b2, l1);
 	/* a cut part is refused */
+	gmonsum_release(&u);
 	assert_int_equal(gmonsum_decode(b1, l1 - 1, &u), -1);
 	free(b1);
 	free(b2);
