@@ -45,10 +45,111 @@ static int entry_cycle(const void *ctx, size_t i, int *whole)
 	return e->cycle;
 }
 
+/*
+ * Recursion (issue 24, item 8).  gprof folds mutual recursion into a cycle
+ * and propagates no time along the calls inside it, so an interpreter whose
+ * time is nearly all in "<cycle 1 as a whole>" drew as a cycle node and
+ * members pruned away or left without their calls.  A cycle's members and
+ * its calls inside share the cycle's weight by the calls they carry (as
+ * gprof2dot shares a cycle's time by call ratios), so the thresholds and
+ * the hot path go through the recursion; with measured times (call-path
+ * sidecars on both sides) a call inside a cycle weighs the change measured
+ * along it instead, and a member the largest of its callers' calls.
+ */
+struct cycle_weights {
+	double *member;  /* per entry: its weight as a cycle member */
+	double *cycle;   /* per diff cycle number: the cycle's weight */
+	double *calls;   /* per diff cycle number: calls inside it, both runs */
+};
+
+static void cycle_weights_release(struct cycle_weights *cw)
+{
+	free(cw->member);
+	free(cw->cycle);
+	free(cw->calls);
+}
+
+static int inside_cycle(const struct diff *d, const struct diff_arc *a)
+{
+	const struct diff_entry *p = &d->entries[a->parent], *c = &d->entries[a->child];
+
+	return p->cycle && p->cycle == c->cycle && a->parent != a->child &&
+	       !(p->flags & PSYM_CYCLE) && !(c->flags & PSYM_CYCLE);
+}
+
+static double measured_change(const struct diff *d, const struct diff_arc *a,
+			      const struct graph_opts *opts)
+{
+	const struct graph_measured *ms = opts->measured;
+	const char *from = d->entries[a->parent].print_name, *to = d->entries[a->child].print_name;
+
+	if (!ms || !ms->timed[0] || !ms->timed[1])
+		return -1;
+	return fabs(ms->arc_seconds(ms->ctx, 0, from, to) - ms->arc_seconds(ms->ctx, 1, from, to));
+}
+
+static int cycle_weights(const struct diff *d, const struct graph_opts *opts,
+			 struct cycle_weights *cw)
+{
+	size_t i, n = (size_t)d->ncycles + 1;
+
+	if (!d->ncycles)
+		return 0;
+	cw->member = calloc(d->nentries + 1, sizeof(double));
+	cw->cycle = calloc(n, sizeof(double));
+	cw->calls = calloc(n, sizeof(double));
+	if (!cw->member || !cw->cycle || !cw->calls)
+		return -1;
+	for (i = 0; i < d->nentries; i++) {
+		const struct diff_entry *e = &d->entries[i];
+
+		if ((e->flags & PSYM_CYCLE) && e->cycle > 0 && e->cycle <= d->ncycles)
+			cw->cycle[e->cycle] = fmax(fabs(e->self_diff + e->child_diff),
+						   fabs(e->self_diff));
+	}
+	for (i = 0; i < d->narcs; i++) {
+		const struct diff_arc *a = &d->arcs[i];
+
+		if (inside_cycle(d, a))
+			cw->calls[d->entries[a->child].cycle] += (double)(a->count[0] + a->count[1]);
+	}
+	for (i = 0; i < d->narcs; i++) {
+		const struct diff_arc *a = &d->arcs[i];
+		int c = d->entries[a->child].cycle;
+		double w, m;
+
+		if (!inside_cycle(d, a) || cw->calls[c] <= 0)
+			continue;
+		w = cw->cycle[c] * (double)(a->count[0] + a->count[1]) / cw->calls[c];
+		if ((m = measured_change(d, a, opts)) >= 0)
+			w = m;
+		cw->member[a->child] = fmax(cw->member[a->child], w);
+	}
+	return 0;
+}
+
+/* A call inside a cycle weighs its share of the cycle's (or its measured
+ * change). */
+static void cycle_edge_weight(const struct diff *d, const struct diff_arc *a,
+			      struct graph_edge *e, const struct cycle_weights *cw,
+			      const struct graph_opts *opts)
+{
+	int c = d->entries[a->child].cycle;
+	double m;
+
+	if (!cw->calls || !inside_cycle(d, a) || cw->calls[c] <= 0)
+		return;
+	e->weight = fmax(e->weight, cw->cycle[c] * (double)(a->count[0] + a->count[1]) /
+					    cw->calls[c]);
+	if ((m = measured_change(d, a, opts)) >= 0)
+		e->weight = m;
+}
+
 int graph_from_diff(struct graph **out, const struct diff *d,
 		    const struct graph_opts *opts)
 {
 	struct graph *g = graph_new(1);
+	struct cycle_weights cw = { NULL, NULL, NULL };
 	long *node_of = NULL;
 	size_t i;
 
@@ -72,6 +173,15 @@ int graph_from_diff(struct graph **out, const struct diff *d,
 	}
 	/* Shares of the change, for nodes and edges alike. */
 	g->node_total = g->edge_total = d->abs_sum;
+	/* the diff's noise model, for measured edge times (graph.h) */
+	g->noise.hz[0] = d->prof[0]->hz;
+	g->noise.hz[1] = d->prof[1]->hz;
+	g->noise.jitter = d->jitter;
+	g->noise.speed = d->speed;
+	g->noise.speed_var = d->speed_var;
+	g->noise.k = d->opts.noise_sigmas;
+	if (cycle_weights(d, opts, &cw) < 0)
+		goto oom;
 	for (i = 0; i < d->nentries; i++) {
 		const struct diff_entry *e = &d->entries[i];
 		struct graph_node n = { 0 };
@@ -83,7 +193,10 @@ int graph_from_diff(struct graph **out, const struct diff *d,
 		n.name = strdup(e->print_name ? e->print_name : e->name);
 		n.kind = (e->flags & PSYM_CYCLE) ? GNODE_CYCLE : GNODE_FUNCTION;
 		n.presence = presence(e->side[0].present, e->side[1].present);
-		n.noise = e->noise == NOISE_WITHIN;
+		/* the diff's one verdict (diff/evidence.h), as the text's */
+		n.noise = e->verdict == VERDICT_NOISE;
+		n.significant = e->significant;
+		n.evidence = e->evidence_signed;
 		for (s = 0; s < DIFF_NSIDES; s++) {
 			n.self[s] = e->side[s].self_sec;
 			n.total[s] = e->side[s].self_sec + e->side[s].child_sec;
@@ -94,8 +207,11 @@ int graph_from_diff(struct graph **out, const struct diff *d,
 		n.calls_diff = e->calls_diff;
 		n.self_pct = e->impact;
 		n.total_pct = d->abs_sum > 0 ? 100.0 * n.total_diff / d->abs_sum : 0;
-		/* Absolute values: a large change either way stays. */
+		/* Absolute values: a large change either way stays; a
+		 * cycle's member by its part of the cycle's change */
 		n.weight = fmax(fabs(n.total_diff), fabs(n.self_diff));
+		if (e->cycle && !(e->flags & PSYM_CYCLE) && cw.member)
+			n.weight = fmax(n.weight, cw.member[i]);
 		/* A function that appeared or went is news, however small. */
 		n.keep = n.presence != GPRES_BOTH &&
 			 (n.self_diff != 0 || n.total_diff != 0 || n.calls_diff != 0);
@@ -116,14 +232,26 @@ int graph_from_diff(struct graph **out, const struct diff *d,
 			e.time[s] = a->time_sec[s] + a->child_time_sec[s];
 		e.time_diff = e.time[0] - e.time[1];
 		e.weight = fabs(e.time_diff);
+		e.significant = a->significant;
+		e.evidence = a->evidence_signed;
+		if (a->calls_changed) {
+			/* the time its calls' change implies (diff/evidence.h) */
+			double top = fmax(e.time[0], e.time[1]);
+			double sec = a->calls_factor > 0 ? top * (1 - 1 / a->calls_factor) : top;
+
+			e.calls_evidence = a->count[0] > a->count[1] ? sec : -sec;
+		}
 		e.keep = (e.presence != GPRES_BOTH && e.calls_diff != 0) ||
 			 (d->entries[a->parent].cycle != 0 &&
 			  d->entries[a->parent].cycle == d->entries[a->child].cycle);
+		cycle_edge_weight(d, a, &e, &cw, opts);
 		if (graph_add_arc(g, node_of, d->nentries, a->parent, a->child, &e) < 0)
 			goto oom;
 	}
+	cycle_weights_release(&cw);
 	return graph_build_end(out, g, node_of, d->nentries, entry_cycle, d, opts);
 oom:
+	cycle_weights_release(&cw);
 	free(node_of);
 	graph_free(g);
 	return error("out of memory");

@@ -1,0 +1,289 @@
+#include <math.h>
+#include <stdlib.h>
+#include "diff/signif.h"
+#include "utils/array.h"
+#include "utils/banned.h"
+
+double signif_p(double z)
+{
+	return erfc(fabs(z) / M_SQRT2);
+}
+
+double signif_z(double p)
+{
+	double lo = 0, hi = 40;
+	int i;
+
+	if (!(p < 1))
+		return 0;
+	if (!(p > 0))
+		return hi;
+	/* erfc is monotonic: bisection to well below the printed precision */
+	for (i = 0; i < 64; i++) {
+		double mid = 0.5 * (lo + hi);
+
+		if (signif_p(mid) > p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return 0.5 * (lo + hi);
+}
+
+void signif_family_init(struct signif_family *f, double k)
+{
+	f->k = k;
+	f->alpha = k > 0 ? signif_p(k) : 1.0;
+	f->z = NULL;
+	f->n = f->alloc = 0;
+	f->z_cut = k > 0 ? k : 0;
+	f->counted = 0;
+	f->lost = 0;
+}
+
+void signif_add(struct signif_family *f, double z, double z_max)
+{
+	if (z != z)
+		return;
+	if (array_grow(&f->z, &f->alloc, 2 * (f->n + 1), sizeof(*f->z)) < 0) {
+		f->lost++;
+		return;
+	}
+	f->z[2 * f->n] = fabs(z);
+	f->z[2 * f->n + 1] = z_max == z_max ? fmax(fabs(z), z_max) : INFINITY;
+	f->n++;
+}
+
+static int cmp_desc(const void *l, const void *r)
+{
+	double a = *(const double *)l, b = *(const double *)r;
+
+	return (a < b) - (a > b);
+}
+
+/* How many tests could pass at the cut of alpha / k: z_max >= that cut
+ * (zmax sorted descending), the lost ones among them. */
+static size_t could_pass(const struct signif_family *f, const double *zmax, size_t k)
+{
+	double cut = signif_z(f->alpha / (double)k);
+	size_t lo = 0, hi = f->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (zmax[mid] >= cut)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo + f->lost;
+}
+
+void signif_decide(struct signif_family *f)
+{
+	double *zmax, *zs;
+	size_t i, k, lo, hi, m;
+
+	f->counted = 0;
+	if (f->k <= 0) {
+		f->z_cut = 0;
+		return;
+	}
+	f->z_cut = signif_z(f->alpha);
+	if (!f->n && !f->lost)
+		return;
+	zmax = malloc((f->n + 1) * sizeof(double));
+	zs = malloc((f->n + 1) * sizeof(double));
+	if (!zmax || !zs) {
+		/* Bonferroni over every test: never less strict than below */
+		free(zmax);
+		free(zs);
+		f->counted = f->n + f->lost;
+		f->z_cut = signif_z(f->alpha / (double)f->counted);
+		return;
+	}
+	for (i = 0; i < f->n; i++) {
+		zs[i] = f->z[2 * i];
+		zmax[i] = f->z[2 * i + 1];
+	}
+	qsort(zmax, f->n, sizeof(double), cmp_desc);
+	qsort(zs, f->n, sizeof(double), cmp_desc);
+	/* Tarone: the least k with at most k tests able to pass at alpha/k
+	 * (could_pass(k) - k only falls as k grows) */
+	lo = 1;
+	hi = f->n + f->lost;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (could_pass(f, zmax, mid) <= mid)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	m = lo;
+	f->counted = m;
+	/* Holm over them: the k-th largest |z| is rejected at alpha / (m - k)
+	 * while every one before it was; the first that is not sets the cut,
+	 * which every rejected |z| is above (a test that could not pass is
+	 * below it: its z_max is) */
+	for (k = 0; k < m; k++) {
+		double cut = signif_z(f->alpha / (double)(m - k));
+
+		if (k >= f->n || zs[k] < cut) {
+			f->z_cut = cut;
+			break;
+		}
+	}
+	if (k == m)
+		f->z_cut = signif_z(f->alpha); /* all rejected: the last step's cut */
+	free(zmax);
+	free(zs);
+}
+
+void signif_family_release(struct signif_family *f)
+{
+	free(f->z);
+	f->z = NULL;
+	f->n = f->alloc = 0;
+}
+
+double signif_count_zmax(double n)
+{
+	return n > 0 ? sqrt(n) : 0;
+}
+
+double signif_count_z(double a, double b, double var_extra)
+{
+	double var = a + b + (var_extra > 0 ? var_extra : 0);
+
+	if (a == b)
+		return 0;
+	return var > 0 ? (a - b) / sqrt(var) : (a > b ? 40 : -40);
+}
+
+/* log of the binomial probability of k of n at g */
+static double log_pmf(uint64_t k, uint64_t n, double g)
+{
+	return lgamma((double)n + 1) - lgamma((double)k + 1) - lgamma((double)(n - k) + 1) +
+	       (double)k * log(g) + (double)(n - k) * log1p(-g);
+}
+
+double signif_share_z(uint64_t k, uint64_t n, double g)
+{
+	double mean = (double)n * g, sd = sqrt((double)n * g * (1 - g)), p, lo = 0, hi = 0;
+	uint64_t i;
+
+	if (n == 0)
+		return 0;
+	if (g <= 0 || g >= 1)
+		return (double)k == mean ? 0 : ((double)k > mean ? 40 : -40);
+	if (sd >= 5) {
+		double d = fabs((double)k - mean) - 0.5;
+
+		return d <= 0 ? 0 : ((double)k > mean ? d : -d) / sd;
+	}
+	/* exact: twice the smaller tail, at most 1 (n is small here: sd < 5
+	 * means n*g*(1-g) < 25) */
+	for (i = 0; i <= n; i++) {
+		double q = exp(log_pmf(i, n, g));
+
+		if (i <= k)
+			lo += q;
+		if (i >= k)
+			hi += q;
+	}
+	p = fmin(1.0, 2 * fmin(lo, hi));
+	return ((double)k >= mean ? 1 : -1) * signif_z(p);
+}
+
+static int cmp_double(const void *l, const void *r)
+{
+	double a = *(const double *)l, b = *(const double *)r;
+
+	return (a > b) - (a < b);
+}
+
+static double median(double *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+int signif_scatter(const double *a_sec, const double *b_sec, const double *a_n,
+		   const double *b_n, size_t n, double prior, struct signif_scatter *out)
+{
+	double *r = malloc((n + 1) * sizeof(*r)), *s = malloc((n + 1) * sizeof(*s));
+	double *dev = malloc((n + 1) * sizeof(*dev));
+	double v0 = fmax(2 * prior * prior, 1e-6), v = 2 * prior * prior, vhat = 0, w = 0;
+	size_t i, m = 0, iter;
+
+	*out = (struct signif_scatter){ 0, 0, 0, 0, prior, prior, 0 };
+	if (!r || !s || !dev) {
+		free(r);
+		free(s);
+		free(dev);
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		if (a_n[i] < SIGNIF_SCATTER_MIN || b_n[i] < SIGNIF_SCATTER_MIN ||
+		    !(a_sec[i] > 0) || !(b_sec[i] > 0))
+			continue;
+		r[m] = log(b_sec[i] / a_sec[i]);
+		s[m] = 1 / a_n[i] + 1 / b_n[i];
+		m++;
+	}
+	out->n = m;
+	if (m >= 2) {
+		double med, mad, samp;
+
+		for (i = 0; i < m; i++)
+			dev[i] = r[i];
+		med = median(dev, m);
+		for (i = 0; i < m; i++)
+			dev[i] = fabs(r[i] - med);
+		mad = median(dev, m);
+		for (i = 0; i < m; i++)
+			dev[i] = s[i];
+		samp = median(dev, m);
+		out->log_ratio = med;
+		out->sigma = 1.4826 * mad;
+		out->log_var = pow(1.2533 * fmax(out->sigma, sqrt(samp)), 2) / (double)m;
+		/* the jitter: weighted, the farthest tenth left out, again at
+		 * the variance found */
+		for (iter = 0; iter < 6; iter++) {
+			double t, sum = 0, cut;
+			size_t keep = m - m / 10;
+
+			for (i = 0; i < m; i++)
+				dev[i] = pow(r[i] - med, 2) / (s[i] + v);
+			qsort(dev, m, sizeof(double), cmp_double);
+			cut = dev[keep - 1];
+			w = 0;
+			for (i = 0; i < m; i++) {
+				double wi;
+
+				if (pow(r[i] - med, 2) / (s[i] + v) > cut)
+					continue;
+				wi = 1 / pow(s[i] + v, 2);
+				sum += wi * (pow(r[i] - med, 2) - s[i]);
+				w += wi;
+			}
+			vhat = w > 0 ? fmax(0, sum / w) : 0;
+			/* what the items are worth: perfect ones weigh 1/v0^2 */
+			t = 0;
+			for (i = 0; i < m; i++)
+				if (pow(r[i] - med, 2) / (s[i] + v) <= cut)
+					t += v0 * v0 / pow(s[i] + v0, 2);
+			w = t;
+			v = (w * vhat + SIGNIF_PRIOR_ITEMS * 2 * prior * prior) /
+			    (w + SIGNIF_PRIOR_ITEMS);
+		}
+		out->weight = w;
+		out->jitter_raw = sqrt(vhat / 2);
+		out->jitter = sqrt(v / 2);
+	}
+	free(r);
+	free(s);
+	free(dev);
+	return 0;
+}
