@@ -305,7 +305,8 @@ static struct moved_pick moved_caller(const struct diff *d, size_t x, int side)
 			offer(&best, (long)a->parent, MOVED_TIME, 3 + share + fabs(c->self_diff));
 		else if (grew_by(d, c, ex, side))
 			offer(&best, (long)a->parent, MOVED_SIZE, 2 + share);
-		else if (ncallers == 1)
+		else if (ncallers == 1 && (ex->noise == NOISE_WITHIN || ex->self_diff == 0))
+			/* too little time to see it move: its only caller */
 			offer(&best, (long)a->parent, MOVED_ONLY, 1);
 		/* a tail call: the callees of this caller that grew */
 		for (j = 0; j < d->narcs; j++) {

@@ -17,3 +17,6 @@ testsuite/unit/test_evidence: testsuite/unit/test_evidence.o diff/signif.o diff/
 UNIT_TESTS += testsuite/unit/test_clones
 testsuite/unit/test_clones: testsuite/unit/test_clones.o diff/clones.o diff/match.o diff/profile.o \
 	$(UTILS_OBJS)
+UNIT_TESTS += testsuite/unit/test_signif
+testsuite/unit/test_signif: testsuite/unit/test_signif.o diff/signif.o diff/noise.o diff/evidence.o \
+	diff/diff.o diff/match.o diff/profile.o $(UTILS_OBJS)

@@ -121,7 +121,7 @@ void signif_decide(struct signif_family *f)
 			lo = mid + 1;
 	}
 	m = lo;
-	f->counted = m;
+	f->counted = could_pass(f, zmax, m);
 	/* Holm over them: the k-th largest |z| is rejected at alpha / (m - k)
 	 * while every one before it was; the first that is not sets the cut,
 	 * which every rejected |z| is above (a test that could not pass is
@@ -209,6 +209,20 @@ static double median(double *v, size_t n)
 	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+/* The median of chi-square with one degree of freedom. */
+#define CHI2_MEDIAN 0.45494
+
+/* The median of (r - med)^2 / (s + v) over the m items (scratch: dev). */
+static double std_median(const double *r, const double *s, size_t m, double med,
+			 double *dev, double v)
+{
+	size_t i;
+
+	for (i = 0; i < m; i++)
+		dev[i] = s[i] + v > 0 ? pow(r[i] - med, 2) / (s[i] + v) : 0;
+	return median(dev, m);
+}
+
 int signif_scatter(const double *a_sec, const double *b_sec, const double *a_n,
 		   const double *b_n, size_t n, double prior, struct signif_scatter *out)
 {
@@ -248,36 +262,29 @@ int signif_scatter(const double *a_sec, const double *b_sec, const double *a_n,
 		out->log_ratio = med;
 		out->sigma = 1.4826 * mad;
 		out->log_var = pow(1.2533 * fmax(out->sigma, sqrt(samp)), 2) / (double)m;
-		/* the jitter: weighted, the farthest tenth left out, again at
-		 * the variance found */
-		for (iter = 0; iter < 6; iter++) {
-			double t, sum = 0, cut;
-			size_t keep = m - m / 10;
+		/* the jitter: the variance V beyond sampling at which the
+		 * items' standardised squares (r - median)^2 / (s + V) have
+		 * the median of a chi-square of one degree, 0.4549: half the
+		 * items may be real changes without moving it */
+		if (std_median(r, s, m, med, dev, 0) > CHI2_MEDIAN) {
+			double lo = 0, hi = 1;
 
-			for (i = 0; i < m; i++)
-				dev[i] = pow(r[i] - med, 2) / (s[i] + v);
-			qsort(dev, m, sizeof(double), cmp_double);
-			cut = dev[keep - 1];
-			w = 0;
-			for (i = 0; i < m; i++) {
-				double wi;
+			while (std_median(r, s, m, med, dev, hi) > CHI2_MEDIAN && hi < 1e6)
+				hi *= 4;
+			for (iter = 0; iter < 60; iter++) {
+				double mid = 0.5 * (lo + hi);
 
-				if (pow(r[i] - med, 2) / (s[i] + v) > cut)
-					continue;
-				wi = 1 / pow(s[i] + v, 2);
-				sum += wi * (pow(r[i] - med, 2) - s[i]);
-				w += wi;
+				if (std_median(r, s, m, med, dev, mid) > CHI2_MEDIAN)
+					lo = mid;
+				else
+					hi = mid;
 			}
-			vhat = w > 0 ? fmax(0, sum / w) : 0;
-			/* what the items are worth: perfect ones weigh 1/v0^2 */
-			t = 0;
-			for (i = 0; i < m; i++)
-				if (pow(r[i] - med, 2) / (s[i] + v) <= cut)
-					t += v0 * v0 / pow(s[i] + v0, 2);
-			w = t;
-			v = (w * vhat + SIGNIF_PRIOR_ITEMS * 2 * prior * prior) /
-			    (w + SIGNIF_PRIOR_ITEMS);
+			vhat = 0.5 * (lo + hi);
 		}
+		/* what the items are worth: a perfectly measured one is 1 */
+		for (i = 0; i < m; i++)
+			w += v0 * v0 / pow(s[i] + v0, 2);
+		v = (w * vhat + SIGNIF_PRIOR_ITEMS * 2 * prior * prior) / (w + SIGNIF_PRIOR_ITEMS);
 		out->weight = w;
 		out->jitter_raw = sqrt(vhat / 2);
 		out->jitter = sqrt(v / 2);

@@ -59,7 +59,8 @@ struct signif_family {
 	size_t n, alloc;
 	double z_cut;    /* after signif_decide: |z| >= z_cut passes */
 	size_t counted;  /* after signif_decide: the tests that could pass
-			    (Tarone's K), what the cut is corrected for */
+			    at the cut (at most Tarone's K, which the cut
+			    is corrected for) */
 	size_t lost;     /* tests not recorded (out of memory): counted as
 			    tests that could pass */
 };
@@ -105,14 +106,14 @@ double signif_share_z(uint64_t k, uint64_t n, double g);
  *    noise, when larger).
  *  - The jitter c is the relative standard deviation of one side's seconds
  *    from run to run beyond sampling: r - median has variance s + 2c^2.
- *    Each item estimates 2c^2 by (r - median)^2 - s, with a variance that
- *    grows as (s + 2c^2)^2, so the estimates are weighted by its inverse:
- *    a function of 20 samples says almost nothing of a 8% jitter, one of
- *    2000 says much.  The tenth of the items farthest out (real changes)
- *    are left out, and the estimate is found again at the c it gives.  The
- *    weights add up to `weight`, the number of perfectly measured items
- *    the set is worth, and the estimate is shrunk towards the prior with
- *    the weight of SIGNIF_PRIOR_ITEMS such items.
+ *    2c^2 is the V at which the items' (r - median)^2 / (s + V) have the
+ *    median of a chi-square of one degree (0.4549): a median, so that up
+ *    to half the items may be real changes.  An item says more of V the
+ *    less its sampling hides it: a function of 20 samples says almost
+ *    nothing of an 8% jitter, one of 2000 much; the items are worth
+ *    `weight` perfectly measured ones (the sum of (V0 / (s + V0))^2, V0 of
+ *    the prior), and the estimate is shrunk towards the prior with the
+ *    weight of SIGNIF_PRIOR_ITEMS such items.
  */
 #define SIGNIF_SCATTER_MIN 10.0
 #define SIGNIF_PRIOR_ITEMS 5.0

@@ -174,8 +174,8 @@ int graph_from_diff(struct graph **out, const struct diff *d,
 	/* Shares of the change, for nodes and edges alike. */
 	g->node_total = g->edge_total = d->abs_sum;
 	/* the diff's noise model, for measured edge times (graph.h) */
-	g->noise.hz[0] = d->prof[0]->hz;
-	g->noise.hz[1] = d->prof[1]->hz;
+	g->noise.hz[0] = d->prof[0] ? d->prof[0]->hz : 0;
+	g->noise.hz[1] = d->prof[1] ? d->prof[1]->hz : 0;
 	g->noise.jitter = d->jitter;
 	g->noise.speed = d->speed;
 	g->noise.speed_var = d->speed_var;

@@ -96,7 +96,7 @@ real_run() {
 		   OMP_WAIT_POLICY=passive "$bin" -t 2 -s small -p "${XS_P:-8000}"
 		   [ -e gmon.out ] ;;
 	  comd) mkdir -p ranks
-		GMON_OUT_PREFIX=$out/ranks/gmon "${MPIRUN[@]}" -x GMON_OUT_PREFIX -x COMD_SLOW_RANK \
+		GMON_OUT_PREFIX=$out/ranks/gmon "${MPIRUN[@]}" -x GMON_OUT_PREFIX \
 			"$bin" -e -x "${COMD_X:-20}" -y "${COMD_X:-20}" -z "${COMD_X:-20}" \
 			-N "${COMD_N:-20}" -n 10 -i 2 -j 1 -k 1 -d "$src/../pots" ;;
 	  esac ) > "$out/run.log" 2>&1 || { tail -20 "$out/run.log" >&2; return 1; }
