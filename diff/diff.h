@@ -246,7 +246,8 @@ struct diff_opts {
 				counts, which lose calls */
 	enum diff_sort_key sort;
 };
-#define DIFF_OPTS_INIT { 2.0, DIFF_JITTER_PRIOR, 1.5, DIFF_SORT_IMPACT }
+#define DIFF_OPTS_NOISE_SIGMAS 2.0
+#define DIFF_OPTS_INIT { DIFF_OPTS_NOISE_SIGMAS, DIFF_JITTER_PRIOR, 1.5, DIFF_SORT_IMPACT }
 /* What a shared machine's runs of one binary showed (doc/diff.md: the
  * A/A pairs of bench/diff/real/aa.sh). */
 #define DIFF_JITTER_PRIOR 0.08

@@ -7,7 +7,7 @@
  * Every printer, writer and graph reads these fields as they are.
  *
  * The rows make one family of tests, the arcs another; each is corrected
- * for its number of tests (Holm), so that the chance of any false row in
+ * for its number of tests (diff/signif.h), so that the chance of any false row in
  * a diff of two runs of one binary is about that of K sigmas (--noise K).
  * A row with samples or calls on either side is tested for
  *

@@ -166,18 +166,7 @@ static double side_sq(const struct diff_side_sym *s)
 
 double noise_time_zmax(double na, double hz_a, double nb, double hz_b, double c, double w)
 {
-	double t = (hz_a > 0 ? na / hz_a : 0) + (hz_b > 0 ? nb / hz_b : 0), best = 0;
-	double hz[2] = { hz_a, hz_b };
-	int s;
-
-	if (t <= 0)
-		return 0;
-	for (s = 0; s < 2; s++) {
-		double var = (hz[s] > 0 ? t / hz[s] : 0) + c * c * w * t * t;
-
-		best = fmax(best, var > 0 ? t / sqrt(var) : INFINITY);
-	}
-	return best;
+	return signif_time_zmax(na, hz_a, nb, hz_b, c, w);
 }
 
 /* The share of one file's jitter weight a side's files leave (sq / t^2). */

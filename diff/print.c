@@ -35,7 +35,7 @@ static void print_noise_model(FILE *out, const struct diff *d)
 			     "%.0f well-sampled ones; %.0f%% assumed for few); give a directory of\n"
 			     "repeated runs per side to measure it.\n",
 			100 * d->jitter, d->jitter_weight, 100 * d->opts.jitter_prior);
-	fprintf(out, "%zu tests could show a change: corrected for their number (Holm), a\n"
+	fprintf(out, "%zu tests could show a change: corrected for their number (Bonferroni), a\n"
 		     "difference is significant beyond %.2f standard deviations, so that two\n"
 		     "runs of one program show a false one with the chance of %g sigmas.\n",
 		d->ntests, d->z_cut, d->opts.noise_sigmas);

@@ -81,8 +81,8 @@ static size_t could_pass(const struct signif_family *f, const double *zmax, size
 
 void signif_decide(struct signif_family *f)
 {
-	double *zmax, *zs;
-	size_t i, k, lo, hi, m;
+	double *zmax;
+	size_t i, lo, hi, m;
 
 	f->counted = 0;
 	if (f->k <= 0) {
@@ -93,21 +93,15 @@ void signif_decide(struct signif_family *f)
 	if (!f->n && !f->lost)
 		return;
 	zmax = malloc((f->n + 1) * sizeof(double));
-	zs = malloc((f->n + 1) * sizeof(double));
-	if (!zmax || !zs) {
+	if (!zmax) {
 		/* Bonferroni over every test: never less strict than below */
-		free(zmax);
-		free(zs);
 		f->counted = f->n + f->lost;
 		f->z_cut = signif_z(f->alpha / (double)f->counted);
 		return;
 	}
-	for (i = 0; i < f->n; i++) {
-		zs[i] = f->z[2 * i];
+	for (i = 0; i < f->n; i++)
 		zmax[i] = f->z[2 * i + 1];
-	}
 	qsort(zmax, f->n, sizeof(double), cmp_desc);
-	qsort(zs, f->n, sizeof(double), cmp_desc);
 	/* Tarone: the least k with at most k tests able to pass at alpha/k
 	 * (could_pass(k) - k only falls as k grows) */
 	lo = 1;
@@ -122,22 +116,11 @@ void signif_decide(struct signif_family *f)
 	}
 	m = lo;
 	f->counted = could_pass(f, zmax, m);
-	/* Holm over them: the k-th largest |z| is rejected at alpha / (m - k)
-	 * while every one before it was; the first that is not sets the cut,
-	 * which every rejected |z| is above (a test that could not pass is
-	 * below it: its z_max is) */
-	for (k = 0; k < m; k++) {
-		double cut = signif_z(f->alpha / (double)(m - k));
-
-		if (k >= f->n || zs[k] < cut) {
-			f->z_cut = cut;
-			break;
-		}
-	}
-	if (k == m)
-		f->z_cut = signif_z(f->alpha); /* all rejected: the last step's cut */
+	/* Bonferroni over them: a test that could not pass stays below the
+	 * cut (its z_max is).  (Holm's step-down would lower the cut for the
+	 * later tests, but it would let the tests Tarone left out pass.) */
+	f->z_cut = signif_z(f->alpha / (double)m);
 	free(zmax);
-	free(zs);
 }
 
 void signif_family_release(struct signif_family *f)
@@ -150,6 +133,22 @@ void signif_family_release(struct signif_family *f)
 double signif_count_zmax(double n)
 {
 	return n > 0 ? sqrt(n) : 0;
+}
+
+double signif_time_zmax(double na, double hz_a, double nb, double hz_b, double c, double w)
+{
+	double t = (hz_a > 0 ? na / hz_a : 0) + (hz_b > 0 ? nb / hz_b : 0), best = 0;
+	double hz[2] = { hz_a, hz_b };
+	int s;
+
+	if (t <= 0)
+		return 0;
+	for (s = 0; s < 2; s++) {
+		double var = (hz[s] > 0 ? t / hz[s] : 0) + c * c * w * t * t;
+
+		best = fmax(best, var > 0 ? t / sqrt(var) : INFINITY);
+	}
+	return best;
 }
 
 double signif_count_z(double a, double b, double var_extra)

@@ -15,14 +15,14 @@
  * So a program of 300 functions run twice does not show its coin tosses
  * at 2 sigmas.
  *
- * The correction is Holm's step-down (Holm 1979) over the tests that could
- * pass at all (Tarone 1990): a test also gives the largest |z| its data
- * allow (z_max: a function with 3 samples in all cannot be a 4-sigma
- * change, however they fall), and a test whose z_max is below the cut is
- * not counted.  A profile is mostly functions with a handful of samples,
- * which would otherwise raise every other function's bar without ever
- * passing themselves.  A test that could pass is counted whatever its
- * outcome: the verdicts stay honest.
+ * The correction is Bonferroni's over the tests that could pass at all
+ * (Tarone 1990): a test also gives the largest |z| its data allow (z_max:
+ * a function with 3 samples in all cannot be a 4-sigma change, however
+ * they fall); the cut is alpha/K for the least K such that at most K tests
+ * have a z_max that reaches it.  A profile is mostly functions with a
+ * handful of samples, which would otherwise raise every other function's
+ * bar without ever passing themselves.  A test that could pass is counted
+ * whatever its outcome, so the bound holds.
  *
  * The rule reduces to one cut on |z| (signif_decide): a test passes when
  * |z| >= z_cut, so a threshold in seconds (z_cut times the test's sigma)
@@ -69,7 +69,7 @@ void signif_family_init(struct signif_family *f, double k);
 /* Record one test: its z, and the largest |z| its data allow (INFINITY
  * when unknown).  A NaN z is no test. */
 void signif_add(struct signif_family *f, double z, double z_max);
-/* Tarone's count, then Holm's step-down: sets f->z_cut and f->counted. */
+/* Tarone's count, Bonferroni's cut: sets f->z_cut and f->counted. */
 void signif_decide(struct signif_family *f);
 static inline int signif_pass(const struct signif_family *f, double z)
 {
@@ -86,6 +86,14 @@ void signif_family_release(struct signif_family *f);
 double signif_count_z(double a, double b, double var_extra);
 /* The largest |z| of two counts that sum to n: all on one side. */
 double signif_count_zmax(double n);
+
+/*
+ * The largest |z| a time test can reach with these samples (na at hz_a,
+ * nb at hz_b), however they fall between the sides: all on one side, with
+ * a relative jitter c (w: the share of one file's jitter its files leave,
+ * 1 for one file).
+ */
+double signif_time_zmax(double na, double hz_a, double nb, double hz_b, double c, double w);
 
 /*
  * z of a share: k of n events (samples of a callee's time measured along

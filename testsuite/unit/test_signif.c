@@ -24,26 +24,25 @@ static void test_signif__p_and_z_are_inverse(void **state)
 	assert_float_equal(signif_z(0.05 / 300), 3.7648, 1e-3);
 }
 
-/* Holm's step-down: the largest |z| against alpha/m, the next against
- * alpha/(m-1)...; the first that fails sets the cut. */
-static void test_signif__holm_steps_down_from_the_strongest_test(void **state)
+/* Bonferroni over the tests: alpha/10 for ten tests that could all pass. */
+static void test_signif__the_cut_is_corrected_for_the_tests(void **state)
 {
 	struct signif_family f;
 	int i;
 
 	(void)state;
 	signif_family_init(&f, 2);
-	signif_add(&f, 5.0, INFINITY);   /* passes alpha/10 (2.84) */
-	signif_add(&f, -2.81, INFINITY); /* passes alpha/9 (2.80) */
-	signif_add(&f, 2.76, INFINITY);  /* fails alpha/8 (2.77) */
+	signif_add(&f, 5.0, INFINITY);
+	signif_add(&f, -2.85, INFINITY);
+	signif_add(&f, 2.81, INFINITY);
 	for (i = 0; i < 7; i++)
 		signif_add(&f, 0.5, INFINITY);
 	signif_decide(&f);
 	assert_int_equal(f.counted, 10);
-	assert_float_equal(f.z_cut, signif_z(signif_p(2) / 8), 1e-9);
+	assert_float_equal(f.z_cut, signif_z(signif_p(2) / 10), 1e-9); /* 2.837 */
 	assert_true(signif_pass(&f, 5.0));
-	assert_true(signif_pass(&f, -2.81));
-	assert_false(signif_pass(&f, 2.76));
+	assert_true(signif_pass(&f, -2.85));
+	assert_false(signif_pass(&f, 2.81));
 	signif_family_release(&f);
 }
 
@@ -251,7 +250,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_signif__p_and_z_are_inverse),
-		cmocka_unit_test(test_signif__holm_steps_down_from_the_strongest_test),
+		cmocka_unit_test(test_signif__the_cut_is_corrected_for_the_tests),
 		cmocka_unit_test(test_signif__tests_that_cannot_pass_are_not_counted),
 		cmocka_unit_test(test_signif__k_zero_passes_every_difference),
 		cmocka_unit_test(test_signif__counts_are_poisson),
