@@ -248,6 +248,9 @@ struct diff_opts {
 };
 #define DIFF_OPTS_NOISE_SIGMAS 2.0
 #define DIFF_OPTS_INIT { DIFF_OPTS_NOISE_SIGMAS, DIFF_JITTER_PRIOR, 1.5, DIFF_SORT_IMPACT }
+/* A change of calls of no measurable time counts from this many calls on
+ * the larger side (diff/evidence.h). */
+#define DIFF_CALLS_FLOOR 100
 /* What a shared machine's runs of one binary showed (doc/diff.md: the
  * A/A pairs of bench/diff/real/aa.sh). */
 #define DIFF_JITTER_PRIOR 0.08

@@ -125,6 +125,23 @@ static int ranks_alike(const struct diff *d, const struct diff_entry *e)
 	return 1;
 }
 
+/*
+ * Does a change of calls from a to b count?  Beyond the Poisson noise of
+ * the counts (the family's cut), by the factor or more (the tolerance of
+ * threaded -pg counts), and either implying a measurable time (two
+ * samples) or of many calls (DIFF_CALLS_FLOOR on the larger side): a
+ * helper a random hash seed calls 0 to 20 times, at no measurable cost,
+ * is not evidence; a function called 2,000,000 times instead of 4,000,000
+ * is, however cheap.
+ */
+static int calls_count(const struct diff *d, uint64_t a, uint64_t b, double factor, double z,
+		       double sec, const struct signif_family *f)
+{
+	return a != b && (factor == 0 || factor >= d->opts.calls_factor) && signif_pass(f, z) &&
+	       (sec >= d->min_evidence_sec || (a > b ? a : b) >= DIFF_CALLS_FLOOR ||
+		d->opts.noise_sigmas <= 0);
+}
+
 /* Keep the larger evidence and its direction. */
 static void consider(struct diff_entry *e, double sec, double sign)
 {
@@ -139,7 +156,7 @@ static void row_verdict(const struct diff *d, struct diff_entry *e,
 {
 	const struct diff_side_sym *sa = &e->side[DIFF_BASE], *sb = &e->side[DIFF_SECOND];
 	double top = fmax(sa->self_sec, sb->self_sec), sec;
-	int time_pass, differs;
+	int time_pass, differs, passed;
 	uint64_t a, b;
 	size_t r;
 
@@ -156,11 +173,11 @@ static void row_verdict(const struct diff *d, struct diff_entry *e,
 
 	e->calls_evidence = a == b ? CALLS_SAME : CALLS_WITHIN;
 	sec = implied(top, e->calls_factor);
-	if (a != b && (e->calls_factor == 0 || e->calls_factor >= d->opts.calls_factor) &&
-	    signif_pass(f, e->calls_z) && sec >= d->min_evidence_sec) {
+	if (calls_count(d, a, b, e->calls_factor, e->calls_z, sec, f)) {
 		e->calls_evidence = CALLS_CHANGED;
 		consider(e, sec, (double)a - (double)b);
 	}
+	passed = time_pass || e->calls_evidence == CALLS_CHANGED;
 
 	differs = e->self_diff != 0 || a != b;
 	for (r = 0; e->rank_stat && r < d->nranks; r++) {
@@ -175,7 +192,7 @@ static void row_verdict(const struct diff *d, struct diff_entry *e,
 	}
 	if (e->nranks_changed)
 		e->ranks_alike = ranks_alike(d, e);
-	e->significant = e->evidence_sec > 0;
+	e->significant = passed || e->nranks_changed > 0;
 	e->verdict = e->significant ? VERDICT_SIGNIFICANT : differs ? VERDICT_NOISE : VERDICT_EQUAL;
 }
 
@@ -191,16 +208,14 @@ static void arc_verdict(const struct diff *d, struct diff_arc *a, const struct s
 		a->evidence_signed = a->excess_sec;
 	}
 	sec = implied(fmax(t0, t1), a->calls_factor);
-	if (a->count[0] != a->count[1] &&
-	    (a->calls_factor == 0 || a->calls_factor >= d->opts.calls_factor) &&
-	    signif_pass(f, a->calls_z) && sec >= d->min_evidence_sec) {
+	if (calls_count(d, a->count[0], a->count[1], a->calls_factor, a->calls_z, sec, f)) {
 		a->calls_changed = 1;
 		if (sec > a->evidence_sec) {
 			a->evidence_sec = sec;
 			a->evidence_signed = a->count[0] > a->count[1] ? sec : -sec;
 		}
 	}
-	a->significant = a->evidence_sec > 0;
+	a->significant = a->evidence_sec > 0 || a->calls_changed;
 	a->verdict = a->significant ? VERDICT_SIGNIFICANT :
 		     (a->count_diff != 0 || t0 != t1) ? VERDICT_NOISE : VERDICT_EQUAL;
 }
@@ -390,7 +405,7 @@ static void cycle_verdicts(struct diff *d)
 
 	for (i = 0; i < d->nentries; i++) {
 		struct diff_entry *c = &d->entries[i];
-		int differs = 0;
+		int differs = 0, any = 0;
 
 		if (is_row(c))
 			continue;
@@ -401,12 +416,13 @@ static void cycle_verdicts(struct diff *d)
 			if (!is_row(m) || m->cycle != c->cycle)
 				continue;
 			differs |= m->verdict != VERDICT_EQUAL;
+			any |= m->significant;
 			if (m->significant && m->evidence_sec > c->evidence_sec) {
 				c->evidence_sec = m->evidence_sec;
 				c->evidence_signed = m->evidence_signed;
 			}
 		}
-		c->significant = c->evidence_sec > 0;
+		c->significant = any;
 		c->verdict = c->significant ? VERDICT_SIGNIFICANT :
 			     differs ? VERDICT_NOISE : VERDICT_EQUAL;
 		c->noise = NOISE_NONE;

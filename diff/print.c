@@ -26,13 +26,13 @@ static void print_noise_model(FILE *out, const struct diff *d)
 	else if (d->nranks)
 		fprintf(out, "One job per side: each rank is compared with itself; a function's noise\n"
 			     "is its sampling noise and a run-to-run jitter of %.0f%% of its time\n"
-			     "(measured on the rank and function pairs, worth %.0f well-sampled\n"
+			     "(measured on the rank and function pairs, worth %.1f well-sampled\n"
 			     "ones; %.0f%% assumed for few).\n",
 			100 * d->jitter, d->jitter_weight, 100 * d->opts.jitter_prior);
 	else
 		fprintf(out, "One run per side: each function's noise is its sampling noise and a\n"
 			     "run-to-run jitter of %.0f%% of its time (measured on the functions, worth\n"
-			     "%.0f well-sampled ones; %.0f%% assumed for few); give a directory of\n"
+			     "%.1f well-sampled ones; %.0f%% assumed for few); give a directory of\n"
 			     "repeated runs per side to measure it.\n",
 			100 * d->jitter, d->jitter_weight, 100 * d->opts.jitter_prior);
 	fprintf(out, "%zu tests could show a change: corrected for their number (Bonferroni), a\n"

@@ -222,20 +222,43 @@ static double std_median(const double *r, const double *s, size_t m, double med,
 	return median(dev, m);
 }
 
+/* The V at which the items' (r - med)^2 / (s + V) have the median of a
+ * chi-square of one degree: half of them may be changes without moving
+ * it.  0 when sampling alone explains them. */
+static double jitter_var(const double *r, const double *s, size_t m, double med, double *dev)
+{
+	double lo = 0, hi = 1;
+	int iter;
+
+	if (std_median(r, s, m, med, dev, 0) <= CHI2_MEDIAN)
+		return 0;
+	while (std_median(r, s, m, med, dev, hi) > CHI2_MEDIAN && hi < 1e6)
+		hi *= 4;
+	for (iter = 0; iter < 60; iter++) {
+		double mid = 0.5 * (lo + hi);
+
+		if (std_median(r, s, m, med, dev, mid) > CHI2_MEDIAN)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return 0.5 * (lo + hi);
+}
+
 int signif_scatter(const double *a_sec, const double *b_sec, const double *a_n,
 		   const double *b_n, size_t n, double prior, struct signif_scatter *out)
 {
 	double *r = malloc((n + 1) * sizeof(*r)), *s = malloc((n + 1) * sizeof(*s));
 	double *dev = malloc((n + 1) * sizeof(*dev));
+	double *kr = malloc((n + 1) * sizeof(*kr)), *ks = malloc((n + 1) * sizeof(*ks));
 	double v0 = fmax(2 * prior * prior, 1e-6), v = 2 * prior * prior, vhat = 0, w = 0;
 	size_t i, m = 0, iter;
+	int ret = 0;
 
 	*out = (struct signif_scatter){ 0, 0, 0, 0, prior, prior, 0 };
-	if (!r || !s || !dev) {
-		free(r);
-		free(s);
-		free(dev);
-		return -1;
+	if (!r || !s || !dev || !kr || !ks) {
+		ret = -1;
+		goto out;
 	}
 	for (i = 0; i < n; i++) {
 		if (a_n[i] < SIGNIF_SCATTER_MIN || b_n[i] < SIGNIF_SCATTER_MIN ||
@@ -261,35 +284,42 @@ int signif_scatter(const double *a_sec, const double *b_sec, const double *a_n,
 		out->log_ratio = med;
 		out->sigma = 1.4826 * mad;
 		out->log_var = pow(1.2533 * fmax(out->sigma, sqrt(samp)), 2) / (double)m;
-		/* the jitter: the variance V beyond sampling at which the
-		 * items' standardised squares (r - median)^2 / (s + V) have
-		 * the median of a chi-square of one degree, 0.4549: half the
-		 * items may be real changes without moving it */
-		if (std_median(r, s, m, med, dev, 0) > CHI2_MEDIAN) {
-			double lo = 0, hi = 1;
+		/* the jitter: found again until it holds still, starting at
+		 * the prior; the items beyond 3 sigmas at the current value are
+		 * changes, not jitter (when every function of a pair changed,
+		 * their scatter says nothing of the machine) */
+		for (iter = 0; iter < 50; iter++) {
+			double vnew;
+			size_t k = 0;
 
-			while (std_median(r, s, m, med, dev, hi) > CHI2_MEDIAN && hi < 1e6)
-				hi *= 4;
-			for (iter = 0; iter < 60; iter++) {
-				double mid = 0.5 * (lo + hi);
-
-				if (std_median(r, s, m, med, dev, mid) > CHI2_MEDIAN)
-					lo = mid;
-				else
-					hi = mid;
+			for (i = 0; i < m; i++)
+				if (pow(r[i] - med, 2) <= 9 * (s[i] + v)) {
+					kr[k] = r[i];
+					ks[k] = s[i];
+					k++;
+				}
+			vhat = k >= 2 ? jitter_var(kr, ks, k, med, dev) : 0;
+			/* what the items are worth: a perfectly measured one
+			 * is 1 */
+			for (i = 0, w = 0; k >= 2 && i < k; i++)
+				w += v0 * v0 / pow(ks[i] + v0, 2);
+			vnew = (w * vhat + SIGNIF_PRIOR_ITEMS * 2 * prior * prior) /
+			       (w + SIGNIF_PRIOR_ITEMS);
+			if (fabs(vnew - v) <= 1e-12 * fmax(v, 1e-12)) {
+				v = vnew;
+				break;
 			}
-			vhat = 0.5 * (lo + hi);
+			v = vnew;
 		}
-		/* what the items are worth: a perfectly measured one is 1 */
-		for (i = 0; i < m; i++)
-			w += v0 * v0 / pow(s[i] + v0, 2);
-		v = (w * vhat + SIGNIF_PRIOR_ITEMS * 2 * prior * prior) / (w + SIGNIF_PRIOR_ITEMS);
 		out->weight = w;
 		out->jitter_raw = sqrt(vhat / 2);
 		out->jitter = sqrt(v / 2);
 	}
+out:
 	free(r);
 	free(s);
 	free(dev);
-	return 0;
+	free(kr);
+	free(ks);
+	return ret;
 }

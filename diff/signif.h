@@ -121,7 +121,10 @@ double signif_share_z(uint64_t k, uint64_t n, double g);
  *    nothing of an 8% jitter, one of 2000 much; the items are worth
  *    `weight` perfectly measured ones (the sum of (V0 / (s + V0))^2, V0 of
  *    the prior), and the estimate is shrunk towards the prior with the
- *    weight of SIGNIF_PRIOR_ITEMS such items.
+ *    weight of SIGNIF_PRIOR_ITEMS such items.  Items beyond 3 sigmas at
+ *    the jitter found are changes, left out, and it is found again, from
+ *    the prior, until it holds still: when every function of a pair
+ *    changed (the paper's Figure 1), their scatter is no jitter.
  */
 #define SIGNIF_SCATTER_MIN 10.0
 #define SIGNIF_PRIOR_ITEMS 5.0

@@ -197,6 +197,10 @@ int graph_from_diff(struct graph **out, const struct diff *d,
 		n.noise = e->verdict == VERDICT_NOISE;
 		n.significant = e->significant;
 		n.evidence = e->evidence_signed;
+		if (e->significant && n.evidence == 0)
+			/* calls of no measurable time: the palest colour of
+			 * their direction */
+			n.evidence = e->calls_diff > 0 ? 1e-9 : -1e-9;
 		for (s = 0; s < DIFF_NSIDES; s++) {
 			n.self[s] = e->side[s].self_sec;
 			n.total[s] = e->side[s].self_sec + e->side[s].child_sec;
@@ -234,6 +238,8 @@ int graph_from_diff(struct graph **out, const struct diff *d,
 		e.weight = fabs(e.time_diff);
 		e.significant = a->significant;
 		e.evidence = a->evidence_signed;
+		if (a->significant && e.evidence == 0)
+			e.evidence = a->count_diff > 0 ? 1e-9 : -1e-9;
 		if (a->calls_changed) {
 			/* the time its calls' change implies (diff/evidence.h) */
 			double top = fmax(e.time[0], e.time[1]);
