@@ -281,6 +281,24 @@ struct moved_pick {
 	double score;
 };
 
+/* How alike two magnitudes are: 1 equal, 0 one of them 0. */
+static double alike(double a, double b)
+{
+	a = fabs(a);
+	b = fabs(b);
+	return a > 0 && b > 0 ? fmin(a, b) / fmax(a, b) : 0;
+}
+
+/* How well caller c fits x's move: its code grew by about x's size, its
+ * time moved by about x's. */
+static double fit(const struct diff *d, const struct diff_entry *c, const struct diff_entry *x,
+		  int side)
+{
+	double grew = (double)evidence_code_size(d, c, !side) - (double)evidence_code_size(d, c, side);
+
+	return alike(grew, (double)evidence_code_size(d, x, side)) + alike(c->self_diff, x->self_diff);
+}
+
 static void offer(struct moved_pick *p, long peer, int why, double score)
 {
 	if (score > p->score) {
@@ -313,13 +331,13 @@ static struct moved_pick moved_caller(const struct diff *d, size_t x, int side)
 		double share = total ? (double)a->count[side] / (double)total : 0;
 
 		if (a->child != x || !a->present[side] || a->parent == x || !both_sides(c) ||
-		    !is_row(c))
+		    !is_row(c) || c->moved_peer >= 0)
 			continue;
 		/* a direct caller: time moved (the first rule), then code */
 		if (moved_against(c, ex))
-			offer(&best, (long)a->parent, MOVED_TIME, 3 + share + fabs(c->self_diff));
+			offer(&best, (long)a->parent, MOVED_TIME, 10 + share + fit(d, c, ex, side));
 		else if (grew_by(d, c, ex, side))
-			offer(&best, (long)a->parent, MOVED_SIZE, 2 + share);
+			offer(&best, (long)a->parent, MOVED_SIZE, 5 + share + fit(d, c, ex, side));
 		else if (ncallers == 1 && (ex->noise == NOISE_WITHIN || ex->self_diff == 0))
 			/* too little time to see it move: its only caller */
 			offer(&best, (long)a->parent, MOVED_ONLY, 1);
@@ -329,10 +347,10 @@ static struct moved_pick moved_caller(const struct diff *d, size_t x, int side)
 			const struct diff_entry *h = &d->entries[b->child];
 
 			if (b->parent != a->parent || b->child == x || b->child == a->parent ||
-			    !b->present[side] || !both_sides(h) || !is_row(h))
+			    !b->present[side] || !both_sides(h) || !is_row(h) || h->moved_peer >= 0)
 				continue;
 			if (grew_by(d, h, ex, side) && (moved_against(h, ex) || ex->self_diff == 0))
-				offer(&best, (long)b->child, MOVED_TAIL, 1.5 + share);
+				offer(&best, (long)b->child, MOVED_TAIL, 2 + share + fit(d, h, ex, side));
 		}
 	}
 	return best;
@@ -353,7 +371,8 @@ static struct moved_pick moved_partial(const struct diff *d, size_t x)
 			   a->present[1] && !a->present[0] ? 1 : -1;
 		uint64_t sa, sb;
 
-		if (a->child != x || from < 0 || a->parent == x || !both_sides(c) || !is_row(c))
+		if (a->child != x || from < 0 || a->parent == x || !both_sides(c) || !is_row(c) ||
+		    c->moved_peer >= 0)
 			continue;
 		/* the callee's calls fell (or rose) by the arc's */
 		evidence_call_counts(ex, &sa, &sb);

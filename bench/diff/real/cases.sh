@@ -101,7 +101,7 @@ p_comd_slower() {
 p_comd_velocity() {
 	sed -i 's/^static void advanceVelocity(SimFlat\* s, int nBoxes, real_t dt);/static void advanceVelocity(SimFlat* s, int first, int nBoxes, real_t dt);/;
 		s/^void advanceVelocity(SimFlat\* s, int nBoxes, real_t dt)/void advanceVelocity(SimFlat* s, int first, int nBoxes, real_t dt)/;
-		s/^   for (int iBox=0; iBox<nBoxes; iBox++)$/   for (int iBox=first; iBox<first+nBoxes; iBox++)/' timestep.c
+		/^void advanceVelocity/,/^}/s/^   for (int iBox=0; iBox<nBoxes; iBox++)$/   for (int iBox=first; iBox<first+nBoxes; iBox++)/' timestep.c
 	sed -i 's/advanceVelocity(s, s->boxes->nLocalBoxes, 0.5\*dt);/advanceVelocity(s, 0, s->boxes->nLocalBoxes, 0.5*dt);/' timestep.c
 }
 p_comd_velocity_boxes() {
