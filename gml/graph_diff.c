@@ -145,6 +145,163 @@ static void cycle_edge_weight(const struct diff *d, const struct diff_arc *a,
 		e->weight = m;
 }
 
+/*
+ * A diff keeps functions by the size of their change, and a path of calls
+ * that did not change (main down to an interpreter's loop) weighs nothing:
+ * the changed functions floated apart, an interpreter's in pieces (issue 24
+ * item 8).  Each function the thresholds will keep is drawn with a chain of
+ * callers up to a root: at each step the caller whose call carries the
+ * most time in either run (gprof's split; inside a cycle, its share of the
+ * cycle's calls), kept whatever its change; a chain that goes round a
+ * cycle leaves it by the call from its heaviest caller outside it.
+ */
+/* The calls out of each node: out[ostart[u]..ostart[u + 1]) (CSR). */
+struct out_calls {
+	size_t *ostart, *out;
+};
+
+static int out_calls_build(const struct graph *g, struct out_calls *oc)
+{
+	size_t nn = g->nnodes, k;
+
+	oc->ostart = calloc(nn + 2, sizeof(size_t));
+	oc->out = malloc((g->nedges + 1) * sizeof(size_t));
+	if (!oc->ostart || !oc->out)
+		return -1;
+	for (k = 0; k < g->nedges; k++)
+		if (g->edges[k].kind == GEDGE_CALL)
+			oc->ostart[g->edges[k].from + 2]++;
+	for (k = 0; k < nn; k++)
+		oc->ostart[k + 2] += oc->ostart[k + 1];
+	for (k = 0; k < g->nedges; k++)
+		if (g->edges[k].kind == GEDGE_CALL)
+			oc->out[oc->ostart[g->edges[k].from + 1]++] = k;
+	return 0;
+}
+
+/* Keep the shortest path of calls inside one cycle from `from` to `to`
+ * (both its members): the way in joins the members the chains reached.
+ * via (all SIZE_MAX, and left so) and queue: scratch of nnodes. */
+static void inside_path(struct graph *g, const struct out_calls *oc, const int *node_cycle,
+			size_t from, size_t to, size_t *via, size_t *queue)
+{
+	size_t head = 0, tail = 0, k;
+	int c = node_cycle[from];
+
+	queue[tail++] = from;
+	via[from] = g->nedges; /* the start */
+	while (head < tail && via[to] == SIZE_MAX) {
+		size_t u = queue[head++];
+
+		for (k = oc->ostart[u]; k < oc->ostart[u + 1]; k++) {
+			const struct graph_edge *e = &g->edges[oc->out[k]];
+
+			if (via[e->to] != SIZE_MAX || node_cycle[e->to] != c)
+				continue;
+			via[e->to] = oc->out[k];
+			queue[tail++] = e->to;
+		}
+	}
+	for (k = to; via[to] != SIZE_MAX && k != from; k = g->edges[via[k]].from) {
+		g->nodes[k].keep = 1;
+		g->edges[via[k]].keep = 1;
+	}
+	for (k = 0; k < tail; k++)
+		via[queue[k]] = SIZE_MAX;
+}
+
+static int keep_callers_chain(struct graph *g, const struct graph_opts *opts,
+			      const int *node_cycle, int ncycles)
+{
+	double nmin = opts->node_thres / 100.0 * g->node_total;
+	size_t nn = g->nnodes, i, k;
+	size_t *best_in = malloc((nn + 1) * sizeof(size_t));
+	double *best_w = malloc((nn + 1) * sizeof(double));
+	unsigned char *done = calloc(nn + 1, 1);
+	/* per cycle: the heaviest call into it from outside, and whether the
+	 * chain went through it */
+	size_t *entry = malloc(((size_t)ncycles + 1) * sizeof(size_t));
+	double *entry_w = malloc(((size_t)ncycles + 1) * sizeof(double));
+	unsigned char *entered = calloc((size_t)ncycles + 1, 1);
+	size_t *via = malloc((nn + 1) * sizeof(size_t)), *queue = malloc((nn + 1) * sizeof(size_t));
+	struct out_calls oc = { NULL, NULL };
+	int ret = -1;
+
+	if (!best_in || !best_w || !done || !entry || !entry_w || !entered || !via || !queue ||
+	    out_calls_build(g, &oc) < 0)
+		goto out;
+	for (i = 0; i < nn; i++)
+		via[i] = SIZE_MAX;
+	for (int c = 0; c <= ncycles; c++) {
+		entry[c] = SIZE_MAX;
+		entry_w[c] = -1;
+	}
+	for (i = 0; i < nn; i++) {
+		best_in[i] = SIZE_MAX;
+		best_w[i] = -1;
+	}
+	for (k = 0; k < g->nedges; k++) {
+		const struct graph_edge *e = &g->edges[k];
+		double w = fmax(fmax(e->time[0], e->time[1]), e->weight);
+
+		if (e->kind == GEDGE_CALL && e->from != e->to && w > best_w[e->to]) {
+			best_w[e->to] = w;
+			best_in[e->to] = k;
+		}
+		/* into a cycle: from the heaviest caller (by its inclusive
+		 * time), the way in from main; gprof's split of a cycle's
+		 * time by calls says little of which call carries it */
+		w = fmax(g->nodes[e->from].total[0], g->nodes[e->from].total[1]);
+		if (e->kind == GEDGE_CALL && node_cycle[e->to] > 0 &&
+		    node_cycle[e->from] != node_cycle[e->to] && w > entry_w[node_cycle[e->to]]) {
+			entry_w[node_cycle[e->to]] = w;
+			entry[node_cycle[e->to]] = k;
+		}
+	}
+	for (i = 0; i < nn; i++) {
+		size_t u = i;
+
+		if (opts->node_thres <= 0 || !(g->nodes[i].keep || g->nodes[i].weight >= nmin))
+			continue;
+		for (;;) {
+			int c;
+
+			while (!done[u]) {
+				done[u] = 1;
+				if (best_in[u] == SIZE_MAX)
+					break;
+				g->edges[best_in[u]].keep = 1;
+				u = g->edges[best_in[u]].from;
+				g->nodes[u].keep = 1;
+			}
+			/* a chain that went round a cycle leaves it by the
+			 * heaviest call into it */
+			c = node_cycle[u];
+			if (c <= 0 || entered[c] || entry[c] == SIZE_MAX)
+				break;
+			entered[c] = 1;
+			g->edges[entry[c]].keep = 1;
+			g->nodes[g->edges[entry[c]].to].keep = 1;
+			inside_path(g, &oc, node_cycle, g->edges[entry[c]].to, u, via, queue);
+			u = g->edges[entry[c]].from;
+			g->nodes[u].keep = 1;
+		}
+	}
+	ret = 0;
+out:
+	free(best_in);
+	free(best_w);
+	free(done);
+	free(entry);
+	free(entry_w);
+	free(entered);
+	free(via);
+	free(queue);
+	free(oc.ostart);
+	free(oc.out);
+	return ret;
+}
+
 int graph_from_diff(struct graph **out, const struct diff *d,
 		    const struct graph_opts *opts)
 {
@@ -255,6 +412,18 @@ int graph_from_diff(struct graph **out, const struct diff *d,
 			goto oom;
 	}
 	cycle_weights_release(&cw);
+	{
+		int *node_cycle = calloc(g->nnodes + 1, sizeof(int));
+		int bad = !node_cycle;
+
+		for (i = 0; !bad && i < d->nentries; i++)
+			if (node_of[i] >= 0 && !(d->entries[i].flags & PSYM_CYCLE))
+				node_cycle[node_of[i]] = d->entries[i].cycle;
+		bad = bad || keep_callers_chain(g, opts, node_cycle, d->ncycles) < 0;
+		free(node_cycle);
+		if (bad)
+			goto oom;
+	}
 	return graph_build_end(out, g, node_of, d->nentries, entry_cycle, d, opts);
 oom:
 	cycle_weights_release(&cw);

@@ -93,7 +93,7 @@ p_comd_rank() {
 }
 # CoMD: eamForce's loops do more work on every rank
 p_comd_slower() {
-	sed -i "/^         interpolate(pot->f, pot->rhobar\[iOff\], &fEmbed, &dfEmbed);/a $(spin 400)" eam.c
+	sed -i "/^         interpolate(pot->f, pot->rhobar\[iOff\], &fEmbed, &dfEmbed);/a $(spin 20000)" eam.c
 	grep -q 'egprof_i_' eam.c
 }
 # CoMD: advanceVelocity takes its first box; the second build calls it once
