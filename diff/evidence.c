@@ -308,30 +308,72 @@ static void offer(struct moved_pick *p, long peer, int why, double score)
 	}
 }
 
+/* The arcs into and out of every entry (CSR): in[istart[e]..istart[e+1])
+ * and out[ostart[e]..ostart[e+1]), arc indices. */
+struct arc_index {
+	size_t *istart, *in, *ostart, *out;
+};
+
+static void arc_index_free(struct arc_index *ai)
+{
+	free(ai->istart);
+	free(ai->in);
+	free(ai->ostart);
+	free(ai->out);
+}
+
+static int arc_index_build(const struct diff *d, struct arc_index *ai)
+{
+	size_t n = d->nentries, k;
+
+	ai->istart = calloc(n + 2, sizeof(size_t));
+	ai->ostart = calloc(n + 2, sizeof(size_t));
+	ai->in = malloc((d->narcs + 1) * sizeof(size_t));
+	ai->out = malloc((d->narcs + 1) * sizeof(size_t));
+	if (!ai->istart || !ai->ostart || !ai->in || !ai->out) {
+		arc_index_free(ai);
+		return -1;
+	}
+	for (k = 0; k < d->narcs; k++) {
+		ai->istart[d->arcs[k].child + 2]++;
+		ai->ostart[d->arcs[k].parent + 2]++;
+	}
+	for (k = 0; k < n; k++) {
+		ai->istart[k + 2] += ai->istart[k + 1];
+		ai->ostart[k + 2] += ai->ostart[k + 1];
+	}
+	for (k = 0; k < d->narcs; k++) {
+		ai->in[ai->istart[d->arcs[k].child + 1]++] = k;
+		ai->out[ai->ostart[d->arcs[k].parent + 1]++] = k;
+	}
+	return 0;
+}
+
 /* The caller x (one side only) was probably inlined into: by its callers
  * on its side, and their callees (x tail-called from one of them). */
-static struct moved_pick moved_caller(const struct diff *d, size_t x, int side)
+static struct moved_pick moved_caller(const struct diff *d, const struct arc_index *ai,
+				      size_t x, int side)
 {
 	const struct diff_entry *ex = &d->entries[x];
 	struct moved_pick best = { -1, MOVED_NONE, 0 };
 	uint64_t total = 0;
 	size_t k, j, ncallers = 0;
 
-	for (k = 0; k < d->narcs; k++) {
-		const struct diff_arc *a = &d->arcs[k];
+	for (k = ai->istart[x]; k < ai->istart[x + 1]; k++) {
+		const struct diff_arc *a = &d->arcs[ai->in[k]];
 
-		if (a->child != x || !a->present[side] || a->parent == x)
+		if (!a->present[side] || a->parent == x)
 			continue;
 		total += a->count[side];
 		ncallers++;
 	}
-	for (k = 0; k < d->narcs; k++) {
-		const struct diff_arc *a = &d->arcs[k];
+	for (k = ai->istart[x]; k < ai->istart[x + 1]; k++) {
+		const struct diff_arc *a = &d->arcs[ai->in[k]];
 		const struct diff_entry *c = &d->entries[a->parent];
 		double share = total ? (double)a->count[side] / (double)total : 0;
 
-		if (a->child != x || !a->present[side] || a->parent == x || !both_sides(c) ||
-		    !is_row(c) || c->moved_peer >= 0)
+		if (!a->present[side] || a->parent == x || !both_sides(c) || !is_row(c) ||
+		    c->moved_peer >= 0)
 			continue;
 		/* a direct caller: time moved (the first rule), then code */
 		if (moved_against(c, ex))
@@ -342,12 +384,12 @@ static struct moved_pick moved_caller(const struct diff *d, size_t x, int side)
 			/* too little time to see it move: its only caller */
 			offer(&best, (long)a->parent, MOVED_ONLY, 1);
 		/* a tail call: the callees of this caller that grew */
-		for (j = 0; j < d->narcs; j++) {
-			const struct diff_arc *b = &d->arcs[j];
+		for (j = ai->ostart[a->parent]; j < ai->ostart[a->parent + 1]; j++) {
+			const struct diff_arc *b = &d->arcs[ai->out[j]];
 			const struct diff_entry *h = &d->entries[b->child];
 
-			if (b->parent != a->parent || b->child == x || b->child == a->parent ||
-			    !b->present[side] || !both_sides(h) || !is_row(h) || h->moved_peer >= 0)
+			if (b->child == x || b->child == a->parent || !b->present[side] ||
+			    !both_sides(h) || !is_row(h) || h->moved_peer >= 0)
 				continue;
 			if (grew_by(d, h, ex, side) && (moved_against(h, ex) || ex->self_diff == 0))
 				offer(&best, (long)b->child, MOVED_TAIL, 2 + share + fit(d, h, ex, side));
@@ -356,29 +398,29 @@ static struct moved_pick moved_caller(const struct diff *d, size_t x, int side)
 	return best;
 }
 
-/* x present in both: a caller whose arc to it went (or dropped below
- * 1/calls_factor) while the caller stayed, and grew. */
-static struct moved_pick moved_partial(const struct diff *d, size_t x)
+/* x present in both: a caller whose arc to it went (or came) while the
+ * caller stayed, and grew or took the time. */
+static struct moved_pick moved_partial(const struct diff *d, const struct arc_index *ai, size_t x)
 {
 	const struct diff_entry *ex = &d->entries[x];
 	struct moved_pick best = { -1, MOVED_NONE, 0 };
 	size_t k;
 
-	for (k = 0; k < d->narcs; k++) {
-		const struct diff_arc *a = &d->arcs[k];
+	for (k = ai->istart[x]; k < ai->istart[x + 1]; k++) {
+		const struct diff_arc *a = &d->arcs[ai->in[k]];
 		const struct diff_entry *c = &d->entries[a->parent];
 		int from = a->present[0] && !a->present[1] ? 0 :
 			   a->present[1] && !a->present[0] ? 1 : -1;
 		uint64_t sa, sb;
 
-		if (a->child != x || from < 0 || a->parent == x || !both_sides(c) || !is_row(c) ||
-		    c->moved_peer >= 0)
+		if (from < 0 || a->parent == x || !both_sides(c) || !is_row(c) || c->moved_peer >= 0)
 			continue;
 		/* the callee's calls fell (or rose) by the arc's */
 		evidence_call_counts(ex, &sa, &sb);
 		if ((from == 0 ? sa < sb : sb < sa) || a->count[from] == 0)
 			continue;
-		if (!grew_by(d, c, ex, from) && !(c->self_diff != 0 && (from == 0 ? c->self_diff < 0 : c->self_diff > 0)))
+		if (!grew_by(d, c, ex, from) &&
+		    !(c->self_diff != 0 && (from == 0 ? c->self_diff < 0 : c->self_diff > 0)))
 			continue;
 		offer(&best, (long)a->parent, MOVED_PARTIAL, (double)a->count[from]);
 	}
@@ -387,22 +429,25 @@ static struct moved_pick moved_partial(const struct diff *d, size_t x)
 
 static void moved_cost(struct diff *d)
 {
+	struct arc_index ai;
 	size_t i;
 
 	for (i = 0; i < d->nentries; i++) {
 		d->entries[i].moved_peer = -1;
 		d->entries[i].moved_why = MOVED_NONE;
 	}
+	if (arc_index_build(d, &ai) < 0)
+		return; /* out of memory: no moved cost, the verdicts stand */
 	for (i = 0; i < d->nentries; i++) {
 		struct diff_entry *e = &d->entries[i];
 		struct moved_pick p;
 
-		if (!is_row(e) || !has_data(e))
+		if (!is_row(e) || !has_data(e) || e->moved_peer >= 0)
 			continue;
 		if (e->side[0].present != e->side[1].present)
-			p = moved_caller(d, i, e->side[DIFF_BASE].present ? DIFF_BASE : DIFF_SECOND);
+			p = moved_caller(d, &ai, i, e->side[DIFF_BASE].present ? DIFF_BASE : DIFF_SECOND);
 		else
-			p = moved_partial(d, i);
+			p = moved_partial(d, &ai, i);
 		if (p.peer < 0 || d->entries[p.peer].moved_peer >= 0)
 			continue;
 		e->moved_peer = p.peer;
@@ -414,38 +459,49 @@ static void moved_cost(struct diff *d)
 		e->moved_total_diff = d->entries[p.peer].self_diff + d->entries[p.peer].child_diff;
 		d->entries[p.peer].moved_total_diff = e->moved_total_diff;
 	}
+	arc_index_free(&ai);
 }
 
 /* A cycle as a whole: significant when a member is, with its largest
- * evidence; equal when every member is. */
+ * evidence; equal when every member is.  One pass over the members. */
 static void cycle_verdicts(struct diff *d)
 {
-	size_t i, j;
+	size_t n = (size_t)d->ncycles + 1, i;
+	long *best = malloc(n * sizeof(long));
+	unsigned char *differs = calloc(n, 1), *any = calloc(n, 1);
 
+	if (!best || !differs || !any)
+		goto out; /* out of memory: cycles keep no verdict of their own */
+	for (i = 0; i < n; i++)
+		best[i] = -1;
 	for (i = 0; i < d->nentries; i++) {
-		struct diff_entry *c = &d->entries[i];
-		int differs = 0, any = 0;
+		const struct diff_entry *m = &d->entries[i];
+		int c = m->cycle;
 
-		if (is_row(c))
+		if (!is_row(m) || c <= 0 || c > d->ncycles)
 			continue;
-		c->evidence_sec = c->evidence_signed = 0;
-		for (j = 0; j < d->nentries; j++) {
-			const struct diff_entry *m = &d->entries[j];
-
-			if (!is_row(m) || m->cycle != c->cycle)
-				continue;
-			differs |= m->verdict != VERDICT_EQUAL;
-			any |= m->significant;
-			if (m->significant && m->evidence_sec > c->evidence_sec) {
-				c->evidence_sec = m->evidence_sec;
-				c->evidence_signed = m->evidence_signed;
-			}
-		}
-		c->significant = any;
-		c->verdict = c->significant ? VERDICT_SIGNIFICANT :
-			     differs ? VERDICT_NOISE : VERDICT_EQUAL;
-		c->noise = NOISE_NONE;
+		differs[c] |= m->verdict != VERDICT_EQUAL;
+		any[c] |= m->significant;
+		if (m->significant && (best[c] < 0 || m->evidence_sec > d->entries[best[c]].evidence_sec))
+			best[c] = (long)i;
 	}
+	for (i = 0; i < d->nentries; i++) {
+		struct diff_entry *e = &d->entries[i];
+		int c = e->cycle;
+
+		if (is_row(e) || c <= 0 || c > d->ncycles)
+			continue;
+		e->significant = any[c];
+		e->evidence_sec = best[c] >= 0 ? d->entries[best[c]].evidence_sec : 0;
+		e->evidence_signed = best[c] >= 0 ? d->entries[best[c]].evidence_signed : 0;
+		e->verdict = e->significant ? VERDICT_SIGNIFICANT :
+			     differs[c] ? VERDICT_NOISE : VERDICT_EQUAL;
+		e->noise = NOISE_NONE;
+	}
+out:
+	free(best);
+	free(differs);
+	free(any);
 }
 
 void evidence_apply(struct diff *d)
