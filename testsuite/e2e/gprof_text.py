@@ -46,6 +46,26 @@ CG_SPONT = re.compile(r"^\s+<spontaneous>$")
 
 CLONE = r"\.(constprop|isra|part|cold|lto_priv|localalias|clone|_omp_fn|_omp_cpyfn)(\.[0-9]+)?(\..*)?$"
 
+def printf_cells(l, widths, lead=False):
+    """The cells of "%Wa %Wb %Wc" (lead: " %Wa %Wb %Wc") at the start of l:
+    each right-aligned in its width, or longer with no padding; the text
+    after them starts at the returned index.  (None, 0) when l is not so."""
+    cells, at = [], 0
+    for k, w in enumerate(widths):
+        if k or lead:
+            if l[at:at + 1] != " ":
+                return None, 0
+            at += 1
+        m = re.match(r" *(\S+)", l[at:])
+        if not m:
+            return None, 0
+        pad, tok = len(m.group(0)) - len(m.group(1)), m.group(1)
+        if pad != max(0, w - len(tok)):
+            return None, 0
+        cells.append(tok)
+        at += len(m.group(0))
+    return cells, at
+
 def fail(n, line, why):
     sys.exit("line %d: %s: %r" % (n, why, line))
 
@@ -82,23 +102,30 @@ def main():
             i += 2
             while i < n and lines[i] not in ("", "\f"):
                 l = lines[i]
-                if len(l) < 55 or l[52:54] != "  ":
-                    fail(i + 1, l, "flat row shorter than gprof's columns")
-                if not (field(l, 0, 6, PCT) and field(l, 7, 16, FIXED) and field(l, 17, 25, FIXED)):
+                # printf's columns: "%6.2f %9.2f %8.2f" then " %8d %8.2f %8.2f" or
+                # 27 blanks, two spaces, the name; a number longer than its
+                # width pushes the rest right, as gprof's own printf does
+                cells, at = printf_cells(l, [6, 9, 8])
+                if cells is None:
                     fail(i + 1, l, "flat row: % cumulative self not in gprof's columns")
-                if l[25:52].strip():
-                    if not (field(l, 26, 34, INT) and field(l, 35, 43, FIXED) and
-                            field(l, 44, 52, FIXED)):
-                        fail(i + 1, l, "flat row: calls self/call total/call not in gprof's columns")
-                    calls = l[26:34].strip()
+                if not (PCT.match(cells[0]) and FIXED.match(cells[1]) and FIXED.match(cells[2])):
+                    fail(i + 1, l, "flat row: % cumulative self not in gprof's columns")
+                if l[at:at + 27].strip() == "" and l[at + 27:at + 29] == "  ":
+                    calls, at = "-", at + 29
                 else:
-                    calls = "-"
-                name = l[54:]
+                    more, at2 = printf_cells(l[at:], [8, 8, 8], lead=True)
+                    if more is None or not (INT.match(more[0]) and FIXED.match(more[1]) and
+                                            FIXED.match(more[2])) or l[at + at2:at + at2 + 2] != "  ":
+                        fail(i + 1, l, "flat row: calls self/call total/call not in gprof's columns")
+                    calls, at = more[0].strip(), at + at2 + 2
+                if at < 54:
+                    fail(i + 1, lines[i], "flat row shorter than gprof's columns")
+                name = l[at:]
                 if not name or name != name.strip():
                     fail(i + 1, l, "flat row: no name, or spaces around it")
                 if names is not None and not known(name, names):
                     fail(i + 1, l, "flat row: %r is not a function" % name)
-                print("flat %s %s %s" % (name, l[17:25].strip(), calls))
+                print("flat %s %s %s" % (name, cells[2], calls))
                 flat_rows += 1
                 i += 1
             continue
