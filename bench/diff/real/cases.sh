@@ -27,7 +27,7 @@ spin() {
 # --- patches (run in the program's source folder) --------------------------
 # lua: luaH_getshortstr does more work per call
 p_lua_slower() {
-	sed -i "/^lu_byte luaH_getshortstr (Table \*t, TString \*key, TValue \*res) {/a $(spin 12)" ltable.c
+	sed -i "/^lu_byte luaH_getshortstr (Table \*t, TString \*key, TValue \*res) {/a $(spin 30)" ltable.c
 }
 # lua: internshrstr did more work in the baseline (the second run is the fix)
 p_lua_intern_slow() {
@@ -74,7 +74,7 @@ p_lulesh_path() {
 }
 # XSBench: calculate_micro_xs does more work
 p_xs_slower() {
-	sed -i "/^                           long idx, double \* restrict xs_vector, int grid_type, int hash_bins ){/a $(spin 60)" Simulation.c
+	sed -i "/^                           long idx, double \* restrict xs_vector, int grid_type, int hash_bins ){/a $(spin 200)" Simulation.c
 }
 # XSBench: calculate_macro_xs did more work in the baseline
 p_xs_macro_slow() {
