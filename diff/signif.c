@@ -208,9 +208,6 @@ static double median(double *v, size_t n)
 	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-/* The median of chi-square with one degree of freedom. */
-#define CHI2_MEDIAN 0.45494
-
 /* The median of (r - med)^2 / (s + v) over the m items (scratch: dev). */
 static double std_median(const double *r, const double *s, size_t m, double med,
 			 double *dev, double v)
@@ -222,22 +219,24 @@ static double std_median(const double *r, const double *s, size_t m, double med,
 	return median(dev, m);
 }
 
-/* The V at which the items' (r - med)^2 / (s + V) have the median of a
- * chi-square of one degree: half of them may be changes without moving
- * it.  0 when sampling alone explains them. */
-static double jitter_var(const double *r, const double *s, size_t m, double med, double *dev)
+/* The V at which the items' (r - med)^2 / (s + V) have the median
+ * `target` (a chi-square of one degree: 0.4549; less when the farthest
+ * were left out): half of them may be changes without moving it.  0 when
+ * sampling alone explains them. */
+static double jitter_var(const double *r, const double *s, size_t m, double med, double *dev,
+			 double target)
 {
 	double lo = 0, hi = 1;
 	int iter;
 
-	if (std_median(r, s, m, med, dev, 0) <= CHI2_MEDIAN)
+	if (std_median(r, s, m, med, dev, 0) <= target)
 		return 0;
-	while (std_median(r, s, m, med, dev, hi) > CHI2_MEDIAN && hi < 1e6)
+	while (std_median(r, s, m, med, dev, hi) > target && hi < 1e6)
 		hi *= 4;
 	for (iter = 0; iter < 60; iter++) {
 		double mid = 0.5 * (lo + hi);
 
-		if (std_median(r, s, m, med, dev, mid) > CHI2_MEDIAN)
+		if (std_median(r, s, m, med, dev, mid) > target)
 			lo = mid;
 		else
 			hi = mid;
@@ -287,18 +286,37 @@ int signif_scatter(const double *a_sec, const double *b_sec, const double *a_n,
 		/* the jitter: found again until it holds still, starting at
 		 * the prior; the items beyond 3 sigmas at the current value are
 		 * changes, not jitter (when every function of a pair changed,
-		 * their scatter says nothing of the machine) */
+		 * their scatter says nothing of the machine), and so are the
+		 * tenth farthest out (at least one of three or more: the change
+		 * a diff is looking for is among them, and it must not widen
+		 * its own noise) */
 		for (iter = 0; iter < 50; iter++) {
-			double vnew;
-			size_t k = 0;
+			double vnew, cut = INFINITY;
+			size_t k = 0, drop;
 
 			for (i = 0; i < m; i++)
-				if (pow(r[i] - med, 2) <= 9 * (s[i] + v)) {
+				if (pow(r[i] - med, 2) <= 9 * (s[i] + v))
+					dev[k++] = pow(r[i] - med, 2) / (s[i] + v);
+			drop = k >= 3 ? (k + 9) / 10 : 0;
+			if (drop) {
+				qsort(dev, k, sizeof(double), cmp_double);
+				cut = dev[k - drop];
+			}
+			k = 0;
+			for (i = 0; i < m; i++) {
+				double t = pow(r[i] - med, 2) / (s[i] + v);
+
+				if (pow(r[i] - med, 2) <= 9 * (s[i] + v) && t < cut) {
 					kr[k] = r[i];
 					ks[k] = s[i];
 					k++;
 				}
-			vhat = k >= 2 ? jitter_var(kr, ks, k, med, dev) : 0;
+			}
+			/* the median of what is left is the chi-square's
+			 * quantile (1 - dropped share) / 2 */
+			vhat = k >= 2 ? jitter_var(kr, ks, k, med, dev,
+						   pow(signif_z(1 - 0.5 * (double)k / (double)(k + drop)), 2))
+				      : 0;
 			/* what the items are worth: a perfectly measured one
 			 * is 1 */
 			for (i = 0, w = 0; k >= 2 && i < k; i++)
