@@ -38,6 +38,7 @@ f = [x for x in d["functions"] if x["name"] == "solve (+ ._omp_fn.0)"]
 assert len(f) == 1 and f[0]["self_base"] == 5 and f[0]["self_second"] == 2, f
 assert f[0]["significant"] is True
 PY
+check "the JSON validates against its schema" python3 "$SRCDIR/scripts/json_schema.py" validate d.json
 "$EGPROF" --diff omp a.gmon b.gmon --node-thres 0 --edge-thres 0 --gml g.gml > /dev/null 2>> err.txt
 check "the graph's node is solve with its region" grep -q 'label "solve (+ ._omp_fn.0)"' g.gml
 check "nothing on stderr" test ! -s err.txt

@@ -44,5 +44,6 @@ assert (fn["tiny"]["moved_peer"], fn["tiny"]["moved_why"]) == ("caller2", "only 
 assert (fn["shared"]["moved_peer"], fn["shared"]["moved_why"]) == ("a_user", "calls from one caller went")
 assert fn["b_user"]["moved_peer"] is None
 PY
+check "the JSON validates against its schema" python3 "$SRCDIR/scripts/json_schema.py" validate d.json
 check "nothing on stderr" test ! -s err.txt
 dl_done

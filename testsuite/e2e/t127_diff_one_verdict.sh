@@ -96,4 +96,5 @@ import json, sys
 fn = {f["name"]: f for f in json.load(open(sys.argv[1]))["functions"]}
 assert fn["<cycle 1 as a whole>"]["significant"] and fn["exec"]["significant"]
 PY
+check "every JSON validates against its schema" python3 "$SRCDIR/scripts/json_schema.py" validate *.json
 dl_done
