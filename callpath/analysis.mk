@@ -16,9 +16,9 @@ CALLPATH_SIDECAR_OBJ := $(filter-out $(EGPROF_OBJS),callpath/sidecar.o)
 EGPROF_OBJS += $(CALLPATH_SIDECAR_OBJ)
 
 UNIT_TESTS += testsuite/unit/test_callpath_report testsuite/unit/test_pathdiff
-testsuite/unit/test_callpath_report: testsuite/unit/test_callpath_report.o \
+testsuite/unit/test_callpath_report: testsuite/unit/test_callpath_report.o diff/signif.o \
 	$(CALLPATH_ANALYSIS_OBJS) callpath/sidecar.o diff/profile.o $(UTILS_OBJS)
-testsuite/unit/test_pathdiff: testsuite/unit/test_pathdiff.o \
+testsuite/unit/test_pathdiff: testsuite/unit/test_pathdiff.o diff/signif.o \
 	$(CALLPATH_ANALYSIS_OBJS) callpath/sidecar.o diff/profile.o $(UTILS_OBJS)
 UNIT_TESTS += testsuite/unit/test_pathrank
 testsuite/unit/test_pathrank: testsuite/unit/test_pathrank.o callpath/pathrank.o

@@ -368,12 +368,12 @@ int callpath_cmd_diff(const struct egprof_opts *o, const struct callpath_side *a
 			"shorter than a tick of the profiling timer?): its column is "
 			"all zeros", o->folded_path, !sa.time->nr ? la : lb);
 	if (o->callpath || o->extended) {
-		struct pathdiff_time_opts to = { sa.hz, sb.hz, o->noise_sigmas };
+		struct pathdiff_time_opts to = { sa.hz, sb.hz, o->noise_sigmas, 0 };
 
 		fflush(stdout);
 		if (dt && pathdiff_print_time(stdout, dt, la, lb, &to) < 0)
 			goto out;
-		if (pathdiff_print(stdout, d, la, lb) < 0)
+		if (pathdiff_print(stdout, d, la, lb, o->noise_sigmas) < 0)
 			goto out;
 		fflush(stdout);
 	}

@@ -4,6 +4,8 @@
  */
 #define _GNU_SOURCE /* qsort_r */
 #include "callpath/report.h"
+#include "diff/diff.h"
+#include "diff/signif.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -1282,22 +1284,46 @@ static int cmp_misattributed(const void *pa, const void *pb)
 }
 
 /*
- * Is the measured share `meas` of a callee's `samples` off gprof's call
- * share `g` by more than the threshold and the sampling noise?
+ * The samples of a callee's time measured along one caller are k of its n
+ * samples; gprof's split says a share g.  The z of that (binomial: exact
+ * for few samples, so that 2 of 3 is no evidence) and the largest |z| n
+ * samples allow (all or none along the arc).
  */
-static int misattributed(double g, double meas, uint64_t samples)
+static double share_z(const struct callpath_arc *a, double g)
 {
-	double sigma = sqrt(g * (1.0 - g) / (double)samples);
-	double d = fabs(meas - g);
-
-	return d > CALLPATH_MISATTRIBUTION_THRESHOLD && d > 2.0 * sigma;
+	return signif_share_z(a->samples, a->callee_samples, g);
 }
 
+static double share_zmax(const struct callpath_arc *a, double g)
+{
+	return fmax(fabs(signif_share_z(0, a->callee_samples, g)),
+		    fabs(signif_share_z(a->callee_samples, a->callee_samples, g)));
+}
+
+/* gprof's share of the callee's time for this caller: by calls. */
+static double gprof_share(const struct callpath_arc *a)
+{
+	return (double)a->calls / (double)a->callee_calls;
+}
+
+static int testable(const struct callpath_arc *a)
+{
+	return a->callee_calls && a->callee_samples;
+}
+
+/*
+ * The arcs where gprof's split is off: one test per arc of a callee with
+ * two callers or more, decided as one family by the significance rule of
+ * the diff (diff/signif.h: corrected for the arcs that could show it, K = 2),
+ * so that a run of many arcs on a few samples each does not list a
+ * different handful each time; and off by more than the threshold.
+ */
 static int print_misattribution(FILE *out, const struct report_ctx *c)
 {
 	const struct callpath_model *m = c->m;
 	struct callpath_arcs *arcs = NULL;
 	struct misattributed *bad = NULL;
+	struct signif_family f;
 	size_t nbad = 0;
 
 	if (callpath_arcs_build(m, &arcs) < 0)
@@ -1307,6 +1333,7 @@ static int print_misattribution(FILE *out, const struct report_ctx *c)
 		callpath_arcs_free(arcs);
 		return -1;
 	}
+	signif_family_init(&f, DIFF_OPTS_NOISE_SIGMAS);
 	for (size_t lo = 0, hi; lo < arcs->nr; lo = hi) {
 		for (hi = lo; hi < arcs->nr &&
 			      !strcmp(arcs->arcs[hi].callee, arcs->arcs[lo].callee); hi++)
@@ -1314,13 +1341,26 @@ static int print_misattribution(FILE *out, const struct report_ctx *c)
 		/* one caller: both splits give it everything */
 		for (size_t k = lo; hi - lo > 1 && k < hi; k++) {
 			const struct callpath_arc *a = &arcs->arcs[k];
+
+			if (testable(a))
+				signif_add(&f, share_z(a, gprof_share(a)), share_zmax(a, gprof_share(a)));
+		}
+	}
+	signif_decide(&f);
+	for (size_t lo = 0, hi; lo < arcs->nr; lo = hi) {
+		for (hi = lo; hi < arcs->nr &&
+			      !strcmp(arcs->arcs[hi].callee, arcs->arcs[lo].callee); hi++)
+			;
+		for (size_t k = lo; hi - lo > 1 && k < hi; k++) {
+			const struct callpath_arc *a = &arcs->arcs[k];
 			double g, meas;
 
-			if (!a->callee_calls || !a->callee_samples)
+			if (!testable(a))
 				continue;
-			g = (double)a->calls / (double)a->callee_calls;
+			g = gprof_share(a);
 			meas = (double)a->samples / (double)a->callee_samples;
-			if (misattributed(g, meas, a->callee_samples))
+			if (fabs(meas - g) > CALLPATH_MISATTRIBUTION_THRESHOLD &&
+			    signif_pass(&f, share_z(a, g)))
 				bad[nbad++] = (struct misattributed){ a, g, meas };
 		}
 	}
@@ -1330,9 +1370,11 @@ static int print_misattribution(FILE *out, const struct report_ctx *c)
 	      "gprof splits a function's time between its callers in proportion to\n"
 	      "their calls.  The call paths measure it: the time of the function and\n"
 	      "its callees on paths through each caller.  Arcs where the two differ\n", out);
-	fprintf(out, "by more than %.0f%% of the function's time (and more than the\n"
-		"sampling noise), largest difference first:\n\n",
-		100.0 * CALLPATH_MISATTRIBUTION_THRESHOLD);
+	fprintf(out, "by more than %.0f%% of the function's time and beyond the sampling noise\n"
+		"(corrected for the %zu arcs that could show it, as --diff's rows),\n"
+		"largest difference first:\n\n",
+		100.0 * CALLPATH_MISATTRIBUTION_THRESHOLD, f.counted);
+	signif_family_release(&f);
 	if (!nbad)
 		fputs("none: gprof's split is right within that margin.\n", out);
 	for (size_t k = 0; k < nbad; k++) {

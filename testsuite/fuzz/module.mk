@@ -41,7 +41,7 @@ fuzz/fuzz_options: fuzz/obj/gprof-ext/options.o fuzz/obj/gprof-ext/cmdline.o \
 	fuzz/obj/callpath/buildid.o fuzz/obj/callpath/sidecar.o \
 	$(FUZZ_UTILS) gprof-ext/upstream_gprof.o
 fuzz/fuzz_options: FUZZ_LIBS = $(UP_GPROF_OBJS) $(UP_LIBS)
-fuzz/fuzz_writers fuzz/fuzz_names: $(addprefix fuzz/obj/,$(GML_OBJS)) fuzz/obj/filter/filter.o fuzz/obj/diff/profile.o \
+fuzz/fuzz_writers fuzz/fuzz_names: $(addprefix fuzz/obj/,$(GML_OBJS)) fuzz/obj/filter/filter.o fuzz/obj/diff/profile.o fuzz/obj/diff/signif.o \
 	fuzz/obj/callpath/folded.o fuzz/obj/callpath/report.o fuzz/obj/callpath/arcs.o \
 	fuzz/obj/callpath/elfsyms.o fuzz/obj/callpath/pathdiff.o fuzz/obj/callpath/pathrank.o \
 	fuzz/obj/callpath/elide.o fuzz/obj/callpath/recursion.o fuzz/obj/callpath/shortname.o \

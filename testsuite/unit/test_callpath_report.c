@@ -454,6 +454,55 @@ static void test_report__paths_sort_alike_whether_their_key_fits_128_bits_or_not
 	assert_string_equal(huge, "1243");
 }
 
+/*
+ * Issue 24 item 4: the time per caller is tested by the diff's rule,
+ * corrected for the arcs tested.  Twelve callees, each called 5 times
+ * from x and 5 from y (gprof: 50% each), with 2 to 6 samples all along x:
+ * twelve chances for a few samples to fall one way, no evidence (the old
+ * test listed every one of them: 2 sigmas of 3 samples).  One callee of
+ * 1,000 samples, 80% along x: listed.
+ */
+static void test_report__time_per_caller_needs_evidence_beyond_a_few_samples(void **state)
+{
+	struct callpath_model *m = callpath_model_new();
+	uint32_t fmain, fx, fy, ext, site, top, px, py, idx;
+	char *text, name[16];
+
+	(void)state;
+	assert_non_null(m);
+	fmain = callpath_model_intern(m, "main");
+	fx = callpath_model_intern(m, "x");
+	fy = callpath_model_intern(m, "y");
+	ext = callpath_model_intern(m, "[external]");
+	site = callpath_model_intern(m, "main+0x1");
+	assert_int_equal(callpath_model_add(m, CALLPATH_NONE, fmain, ext, 1, &top), 0);
+	assert_int_equal(callpath_model_add(m, top, fx, site, 1, &px), 0);
+	assert_int_equal(callpath_model_add(m, top, fy, site, 1, &py), 0);
+	for (int i = 0; i < 13; i++) {
+		uint32_t fc, sx, sy;
+		uint64_t n = i < 12 ? 2 + (uint64_t)i % 5 : 1000;
+
+		snprintf(name, sizeof(name), "c%02d", i);
+		fc = callpath_model_intern(m, name);
+		sx = callpath_model_intern(m, "x+0x1");
+		sy = callpath_model_intern(m, "y+0x1");
+		assert_int_equal(callpath_model_add(m, px, fc, sx, 5, &idx), 0);
+		callpath_model_add_samples(m, idx, i < 12 ? n : 800);
+		assert_int_equal(callpath_model_add(m, py, fc, sy, 5, &idx), 0);
+		callpath_model_add_samples(m, idx, i < 12 ? 0 : 200);
+	}
+	m->sampling = SIDECAR_SAMPLING_SELF;
+	m->hz = 100;
+	text = report_text(m);
+	assert_non_null(strstr(text, "c12: gprof gives 50.0% to x, measured 80.0%"));
+	assert_null(strstr(text, "c00: gprof gives"));
+	assert_null(strstr(text, "c04: gprof gives"));
+	assert_null(strstr(text, "c11: gprof gives"));
+	assert_non_null(strstr(text, "(corrected for the"));
+	free(text);
+	callpath_model_free(m);
+}
+
 static void test_report__misattribution_names_arcs_whose_measured_share_differs(void **state)
 {
 	struct profile *p = fixture_profile();
@@ -829,6 +878,7 @@ int main(void)
 		cmocka_unit_test(test_report__paths_with_self_and_inclusive_seconds_sorted_by_time),
 		cmocka_unit_test(test_report__paths_sort_alike_whether_their_key_fits_128_bits_or_not),
 		cmocka_unit_test(test_report__misattribution_names_arcs_whose_measured_share_differs),
+		cmocka_unit_test(test_report__time_per_caller_needs_evidence_beyond_a_few_samples),
 		cmocka_unit_test(test_report__misattribution_silent_when_time_follows_calls),
 		cmocka_unit_test(test_report__without_samples_prints_calls_only),
 		cmocka_unit_test(test_report__warns_when_the_program_replaced_the_timer),
