@@ -71,6 +71,47 @@ int gmon_runtime_arc_sources(struct gmon_arc_source **srcs, size_t max);
 void gmon_runtime_arc_sources_done(void);
 
 /*
+ * Writing gmon.out now, from anywhere (issue 26: fatal signals, snapshots).
+ * Defined by gmon_interpose.c in libcallpath.so and by gmon_static.c in
+ * libcallpath.a, so one name serves both:
+ *
+ * int cp_gmon_write_fd(int fd, unsigned flags);
+ *   Write this process's gmon.out as it stands now into `fd` at its
+ *   offset: the header, glibc's histogram (the runtime's profil() buffer,
+ *   or _gmonparam.kcount in a static link) and every arc counted so far
+ *   (every thread's tree, live and retired, the flat table, less the calls
+ *   made while moncontrol had arcs off; in a static link glibc's own arc
+ *   table as well), with the rules and order of the exit-time file.
+ *   Async-signal-safe: no malloc, stdio or locks the program may hold; the
+ *   runtime's registry lock is taken with a bounded wait when `flags` has
+ *   CP_GMON_FROM_SIGNAL (a handler that interrupted its holder gets
+ *   -EDEADLK and nothing is written), and waited for otherwise.  The load
+ *   address was computed at take-over.  errno is kept.  Returns 0, or:
+ *     -ENOTSUP  the runtime has not taken gmon.out over (glibc counts the
+ *               arcs in its own hidden tables: glibc's _mcleanup or
+ *               write_profiling() can write them, in normal context);
+ *     -ENODATA  profiling is not running (before __monstartup, after
+ *               _mcleanup): glibc would write nothing either;
+ *     -E2BIG, -ENOMEM, -EIO...: gmon_out_write's errors (the file may be
+ *               partly written: a snapshot's caller aborts it).
+ *   Counting goes on: the program keeps running and the exit-time file
+ *   still has every call.
+ *
+ * int cp_gmon_write_named(unsigned flags);
+ *   The same into the file glibc's _mcleanup would write (gmon_open's
+ *   rules: $GMON_OUT_PREFIX.<pid>, else gmon.out; an open failure reported
+ *   as glibc does, in the C locale's words with CP_GMON_FROM_SIGNAL).
+ *   For a process about to die of a signal; a process that goes on to exit
+ *   normally writes the file again at exit.
+ * Snapshots: fd = gmon_snapshot_open(final, tmp, len);
+ *   cp_gmon_write_fd(fd, CP_GMON_FROM_SIGNAL); close(fd);
+ *   gmon_snapshot_commit(tmp, final) (or gmon_snapshot_abort(tmp)).
+ */
+#define CP_GMON_FROM_SIGNAL 1u
+int cp_gmon_write_fd(int fd, unsigned flags);
+int cp_gmon_write_named(unsigned flags);
+
+/*
  * gmon_static.c: 1 once its writer is registered to run before glibc's
  * _mcleanup (static link, glibc's profiling started, the runtime took
  * over); the runtime stops calling glibc's counter from then on.
