@@ -10,6 +10,8 @@
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <errno.h>
+#include <stdlib.h>
 #include <sys/gmon.h>
 #include <unistd.h>
 
@@ -32,6 +34,7 @@ struct glibc_gmon {
 static int in_charge = NOBODY;
 static long state = GMON_PROF_OFF;
 static struct gmon_hist hist;
+static uint64_t load_address;	/* computed at start: the signal path cannot */
 
 /* glibc's own functions, the next definitions after ours. */
 static const struct glibc_gmon *glibc(void)
@@ -56,6 +59,7 @@ EXPORT void __monstartup(unsigned long lowpc, unsigned long highpc)
 		return;
 	if (in_charge == NOBODY && gmon_runtime_take_over(1)) {
 		if (gmon_hist_start(&hist, lowpc, highpc) == 0) {
+			load_address = gmon_load_address();
 			in_charge = OURS;
 			state = GMON_PROF_ON;
 			gmon_runtime_arcs(1);
@@ -109,7 +113,7 @@ static void write_gmon(void)
 	int n = gmon_runtime_arc_sources(srcs, MAX_SOURCES);
 	struct gmon_out_opts o = {
 		.geom = &hist.geom,
-		.load_address = gmon_load_address(),
+		.load_address = load_address,
 		.kcount = hist.kcount,
 		.prof_rate = __profile_frequency(),
 		.parts = GMON_OUT_ALL,
@@ -124,6 +128,7 @@ static void write_gmon(void)
 
 EXPORT void _mcleanup(void)
 {
+	gmon_runtime_before_write();
 	if (in_charge != OURS) {
 		const struct glibc_gmon *g = glibc();
 
@@ -140,4 +145,49 @@ EXPORT void _mcleanup(void)
 	/* glibc resets _gmonparam: a later __monstartup starts afresh */
 	state = GMON_PROF_OFF;
 	in_charge = NOBODY;
+}
+
+/* gmon_takeover.h: gmon.out as it stands now (async-signal-safe). */
+static int write_now(int fd, unsigned flags, int named)
+{
+	struct gmon_arc_source *srcs[MAX_SOURCES];
+	int n, ret, saved = errno;
+
+	if (__atomic_load_n(&in_charge, __ATOMIC_ACQUIRE) != OURS)
+		return -ENOTSUP;
+	if (__atomic_load_n(&state, __ATOMIC_RELAXED) == GMON_PROF_ERROR || !hist.kcount)
+		return -ENODATA;
+	n = (flags & CP_GMON_FROM_SIGNAL) ? gmon_runtime_arc_sources_signal(srcs, MAX_SOURCES)
+					   : gmon_runtime_arc_sources(srcs, MAX_SOURCES);
+	if (n < 0) {
+		errno = saved;
+		return n == -1 ? -ENOTSUP : n;
+	}
+	{
+		struct gmon_out_opts o = {
+			.geom = &hist.geom,
+			.load_address = load_address,
+			.kcount = hist.kcount,
+			.prof_rate = __profile_frequency(),
+			.parts = GMON_OUT_ALL,
+			.sources = srcs,
+			.nsources = (size_t)n,
+		};
+
+		ret = named ? gmon_write_named(&o, !(flags & CP_GMON_FROM_SIGNAL))
+			    : gmon_out_write(fd, &o);
+	}
+	gmon_runtime_arc_sources_done();
+	errno = saved;
+	return ret;
+}
+
+int cp_gmon_write_fd(int fd, unsigned flags)
+{
+	return write_now(fd, flags, 0);
+}
+
+int cp_gmon_write_named(unsigned flags)
+{
+	return write_now(-1, flags, 1);
 }

@@ -12,6 +12,7 @@
  * calls __monstartup and registers _mcleanup.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <stdlib.h>
 #include <sys/gmon.h>
 #include <unistd.h>
@@ -67,7 +68,8 @@ static void glibc_geometry(const struct gmonparam *p, struct gmon_geometry *g)
 	gmon_geometry_compute(p->lowpc, p->highpc, g);
 }
 
-static void write_at_exit(void)
+/* glibc's histogram and arc table with the runtime's arcs, into fd or named */
+static int write_now(int fd, unsigned flags, int named)
 {
 	struct gmonparam *p = &_gmonparam;
 	struct gmon_arc_source *srcs[MAX_SOURCES];
@@ -76,18 +78,17 @@ static void write_at_exit(void)
 		.next = table_next, .ctx = &table,
 	};
 	struct gmon_geometry g;
-	int n;
+	int n, ret;
 
-	/* the program (or a handler before us) ran _mcleanup already */
-	if (!p->tos || !p->kcount)
-		return;
-	/* glibc's _mcleanup: profil off, arcs off (state OFF unless ERROR) */
-	moncontrol(0);
 	glibc_geometry(p, &g);
 	table.nbuckets = p->fromssize / sizeof(*p->froms);
 	glibc_arcs.max_arcs = (uint64_t)p->tolimit;
 	srcs[0] = &glibc_arcs;
-	n = gmon_runtime_arc_sources(srcs + 1, MAX_SOURCES - 1);
+	n = (flags & CP_GMON_FROM_SIGNAL)
+		? gmon_runtime_arc_sources_signal(srcs + 1, MAX_SOURCES - 1)
+		: gmon_runtime_arc_sources(srcs + 1, MAX_SOURCES - 1);
+	if (n < -1)
+		return n;	/* busy: nothing written (a handler's wait) */
 	{
 		struct gmon_out_opts o = {
 			.geom = &g,
@@ -99,13 +100,53 @@ static void write_at_exit(void)
 			.nsources = 1 + (n > 0 ? (size_t)n : 0),
 		};
 
-		gmon_write_named(&o, 1);
+		ret = named ? gmon_write_named(&o, !(flags & CP_GMON_FROM_SIGNAL))
+			    : gmon_out_write(fd, &o);
 	}
 	if (n >= 0)
 		gmon_runtime_arc_sources_done();
+	return ret;
+}
+
+static void write_at_exit(void)
+{
+	struct gmonparam *p = &_gmonparam;
+
+	/* the program (or a handler before us) ran _mcleanup already */
+	if (!p->tos || !p->kcount)
+		return;
+	gmon_runtime_before_write();
+	/* glibc's _mcleanup: profil off, arcs off (state OFF unless ERROR) */
+	moncontrol(0);
+	write_now(-1, 0, 1);
 	/* glibc's _mcleanup now writes nothing, frees its tables and resets */
 	p->state = GMON_PROF_ERROR;
 	__atomic_store_n(&taken_over, 0, __ATOMIC_RELEASE);
+}
+
+/* gmon_takeover.h: gmon.out as it stands now (async-signal-safe). */
+static int write_checked(int fd, unsigned flags, int named)
+{
+	int saved = errno, ret;
+
+	if (!__atomic_load_n(&taken_over, __ATOMIC_ACQUIRE))
+		return -ENOTSUP;
+	if (!_gmonparam.tos || !_gmonparam.kcount ||
+	    __atomic_load_n(&_gmonparam.state, __ATOMIC_RELAXED) == GMON_PROF_ERROR)
+		return -ENODATA;
+	ret = write_now(fd, flags, named);
+	errno = saved;
+	return ret;
+}
+
+int cp_gmon_write_fd(int fd, unsigned flags)
+{
+	return write_checked(fd, flags, 0);
+}
+
+int cp_gmon_write_named(unsigned flags)
+{
+	return write_checked(-1, flags, 1);
 }
 
 int gmon_static_taken_over(void)
@@ -132,11 +173,17 @@ __attribute__((constructor(101))) static void gmon_static_start(void)
 {
 	if (!&_gmonparam || !_gmonparam.tos)
 		return;		/* dynamic program, or not profiled */
-	if (!gmon_runtime_take_over(1))
-		return;
-	if (atexit(write_at_exit) != 0) {
-		gmon_runtime_take_over(0);
+	gmon_runtime_arcs_gate(&_gmonparam.state);
+	if (!gmon_runtime_take_over(1)) {
+		gmon_runtime_arcs_gate(NULL);
 		return;
 	}
+	if (atexit(write_at_exit) != 0) {
+		gmon_runtime_take_over(0);
+		gmon_runtime_arcs_gate(NULL);
+		return;
+	}
+	/* on, under the gate: glibc's state says when they are off */
+	gmon_runtime_arcs(1);
 	__atomic_store_n(&taken_over, 1, __ATOMIC_RELEASE);
 }

@@ -64,11 +64,24 @@
  *   program may call _mcleanup itself and monstartup again, and glibc
  *   starts the second file from empty tables; a runtime whose counts
  *   cannot be reset keeps its sums at take-over as a `subtract` source.
+ * gmon_runtime_before_write(): _mcleanup is about to write the file (the
+ *   runtime notes what was there before, for the sidecar's identity).
+ * gmon_runtime_arcs_gate(state): static links, where moncontrol is
+ *   glibc's: arcs are on while *state is GMON_PROF_ON or GMON_PROF_BUSY
+ *   (glibc's _gmonparam.state); called before gmon_runtime_take_over(1).
  */
 int gmon_runtime_take_over(int on);
+void gmon_runtime_before_write(void);
+void gmon_runtime_arcs_gate(const long *state);
 void gmon_runtime_arcs(int on);
 int gmon_runtime_arc_sources(struct gmon_arc_source **srcs, size_t max);
 void gmon_runtime_arc_sources_done(void);
+/*
+ * gmon_runtime_arc_sources_signal: the same from a signal handler
+ * (async-signal-safe, bounded wait): n, or -ENOTSUP (not taken over),
+ * -EDEADLK (the handler interrupted the code holding what it needs).
+ */
+int gmon_runtime_arc_sources_signal(struct gmon_arc_source **srcs, size_t max);
 
 /*
  * Writing gmon.out now, from anywhere (issue 26: fatal signals, snapshots).

@@ -13,14 +13,14 @@
  * changed while _mcleanup ran, or was written no earlier than just before
  * it (file times come from the coarse clock we read then).
  *
- * So we look just before _mcleanup: in a dynamic program our _mcleanup is
- * the one the program's start-up code registers (it calls glibc's); in a
+ * So we look just before _mcleanup: in a dynamic program our _mcleanup
+ * (gmon_interpose.c) is the one the program's start-up code registers; in a
  * static link (libcallpath.a, where glibc's _mcleanup cannot be replaced)
  * an atexit handler registered by our constructor, which runs after the
  * program's _init registered _mcleanup, and so before it.
  *
- * This is the one place that knows how the gmon file gets written: when
- * the runtime writes gmon.out itself (doc/runtime.md), only this changes.
+ * Whoever writes the file (glibc, or the runtime's writer once it has
+ * taken gmon.out over: doc/runtime.md), it is found the same way.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -124,33 +124,26 @@ const char *cp_gmon_expected(void)
 }
 
 #ifndef CP_ARCHIVE
-/*
- * The program's start-up code registers this with atexit (it names
- * _mcleanup; we come first in the lookup order): look, then glibc's.
- */
-CP_EXPORT void _mcleanup(void)
-{
-	static void (*next)(void);
-
-	if (!next)
-		next = (void (*)(void))dlsym(RTLD_NEXT, "_mcleanup");
-	cp_gmon_before_write();
-	if (next)
-		next();
-}
-
+/* gmon_interpose.c's _mcleanup calls cp_gmon_before_write() first. */
 void cp_gmon_init(void)
 {
 }
 #else
+#include "gmon_takeover.h"
+
 static void before_mcleanup(void)
 {
 	cp_gmon_before_write();
 }
 
-/* Registered after the program's _init registered _mcleanup: runs first. */
+/*
+ * Registered after the program's _init registered _mcleanup: runs first.
+ * (gmon_static.c's writer, when it took over, notes before writing too.)
+ * The reference to gmon_static_taken_over links gmon_static.o.
+ */
 void cp_gmon_init(void)
 {
-	atexit(before_mcleanup);
+	if (gmon_static_taken_over() >= 0)
+		atexit(before_mcleanup);
 }
 #endif

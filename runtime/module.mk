@@ -10,14 +10,16 @@
 # The libraries keep their place in the build tree (callpath/libcallpath.so,
 # .a, -noop.so) so that scripts and tests find them where they always were.
 
-# gmon.out's writer and glibc's start-up arithmetic (see the end of this file)
-CALLPATH_GMON_OBJS = runtime/rt/gmon_out.o runtime/rt/gmon_start.o
+# gmon.out's writer, glibc's start-up arithmetic and the runtime's arcs
+# (gmon_arcs.c); the take-over is gmon_interpose.c in the shared library,
+# gmon_static.c in the archive (see the end of this file)
+CALLPATH_GMON_OBJS = runtime/rt/gmon_out.o runtime/rt/gmon_start.o runtime/rt/gmon_arcs.o
 CALLPATH_RT_CFLAGS = $(filter-out -fsanitize% -pg -p -fprofile% --coverage,$(EG_CFLAGS)) \
 	-fPIC -fvisibility=hidden -fno-omit-frame-pointer
 CALLPATH_RT_OBJS = runtime/rt/record.o runtime/rt/runtime.o runtime/rt/chain.o \
 	runtime/rt/sidecar.o runtime/rt/mcount.o runtime/rt/sample.o runtime/rt/infile.o \
 	runtime/rt/stack.o runtime/rt/signals.o runtime/rt/thread.o runtime/rt/gmonfile.o \
-	$(CALLPATH_GMON_OBJS)
+	$(CALLPATH_GMON_OBJS) runtime/rt/gmon_interpose.o
 CALLPATH_NOOP_OBJS = runtime/rt/mcount-noop.o runtime/rt/chain.o
 # libcallpath.a: the same but for the entry points and glibc's mcount, and
 # what a static link cannot interpose (pthread_create, _mcleanup; signal,
@@ -26,7 +28,7 @@ CALLPATH_NOOP_OBJS = runtime/rt/mcount-noop.o runtime/rt/chain.o
 CALLPATH_RT_A_OBJS = runtime/rt/record.o runtime/rt/runtime.o \
 	runtime/rt/chain-a.o runtime/rt/sidecar.o runtime/rt/mcount-a.o runtime/rt/sample.o \
 	runtime/rt/infile.o runtime/rt/stack.o runtime/rt/signals-a.o runtime/rt/thread-a.o \
-	runtime/rt/gmonfile-a.o $(CALLPATH_GMON_OBJS)
+	runtime/rt/gmonfile-a.o $(CALLPATH_GMON_OBJS) runtime/rt/gmon_static.o
 
 runtime/rt/record.o: $(srcdir)/runtime/record.c
 	@mkdir -p $(@D)
@@ -38,6 +40,13 @@ runtime/rt/record.o: $(srcdir)/runtime/record.c
 # sample.c installs its SIGPROF handler from record.c's slow path, under the
 # trampolines, and stack.c reads frames for both: general registers only,
 # as record.c.
+# the flat and off arc tables are filled from the slow path: the same
+runtime/rt/gmon_arcs.o: $(srcdir)/runtime/gmon_arcs.c
+	@mkdir -p $(@D)
+	@echo "  CC       $@ (runtime, slow path)"
+	@$(CC) $(CALLPATH_RT_CFLAGS) -mgeneral-regs-only -fno-tree-loop-distribute-patterns \
+	  -MMD -MP -c $< -o $@
+
 runtime/rt/sample.o: $(srcdir)/runtime/sample.c
 	@mkdir -p $(@D)
 	@echo "  CC       $@ (runtime, SIGPROF handler)"
@@ -152,17 +161,11 @@ uninstall-callpath:
 
 .PHONY: install-callpath uninstall-callpath
 
-# gmon.out written by the runtime (issues 23, 26): the writer and glibc's
-# start-up arithmetic and file rules (CALLPATH_GMON_OBJS) are in the
-# libraries, called by nothing yet; the take-over (gmon_interpose.c, dynamic; gmon_static.c, static) is
-# built for its warnings only until the runtime provides the functions
-# gmon_takeover.h asks of it (doc/runtime.md, "gmon.out written by the
-# runtime").  The unit tests build the modules with the test flags
-# (sanitizers in check-sanitize).
-CALLPATH_GMON_TAKEOVER_OBJS = runtime/rt/gmon_interpose.o runtime/rt/gmon_static.o
-ALL_TARGETS += $(CALLPATH_GMON_TAKEOVER_OBJS)
-CLEANFILES += $(CALLPATH_GMON_TAKEOVER_OBJS)
-
+# gmon.out written by the runtime (issues 23, 26): the take-over
+# (gmon_interpose.c in libcallpath.so, gmon_static.c in libcallpath.a)
+# asks the runtime (gmon_arcs.c) and writes with gmon_out.c.  The unit
+# tests build the writer's modules with the test flags (sanitizers in
+# check-sanitize).
 testsuite/unit/test_gmon_out: testsuite/unit/test_gmon_out.o runtime/gmon_out.o \
 	runtime/gmon_start.o
 testsuite/unit/test_gmon_start: testsuite/unit/test_gmon_start.o runtime/gmon_out.o \

@@ -55,6 +55,7 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 
+#include "gmon_arcs.h"
 #include "runtime.h"
 #include "sys.h"
 #include "utils/banned.h"
@@ -79,7 +80,9 @@ _Static_assert(sizeof(struct cp_frame) == CP_FRAME_SIZE, "cp_frame");
 _Static_assert(offsetof(struct cp_frame, fp) == CP_FRAME_FP, "cp_frame");
 _Static_assert(offsetof(struct cp_frame, node) == CP_FRAME_NODE, "cp_frame");
 _Static_assert(offsetof(struct cp_frame, last) == CP_FRAME_LAST, "cp_frame");
-_Static_assert(sizeof(struct cp_node) == 1u << CP_NODE_SHIFT, "cp_node");
+_Static_assert(offsetof(struct cp_tls, clock) == CP_TLS_CLOCK, "cp_tls");
+_Static_assert(sizeof(struct cp_node) == CP_NODE_SIZE, "cp_node");
+_Static_assert(offsetof(struct cp_node, stamp) == CP_NODE_STAMP, "cp_node");
 _Static_assert(offsetof(struct cp_node, count) == CP_NODE_COUNT, "cp_node");
 _Static_assert(offsetof(struct cp_node, call_site) == CP_NODE_SITE, "cp_node");
 _Static_assert(sizeof(struct cp_edge) == 1u << CP_EDGE_SHIFT, "cp_edge");
@@ -100,6 +103,75 @@ int cp_exit_summed;
 static int registry_lock;
 void *cp_mcount_internal = cp_chain_mcount;
 void *cp_fentry_internal = cp_chain_fentry;
+/* glibc's counters (direct mode) or cp_chain_*: what cp_counter_set(0) restores */
+static void *glibc_mcount_internal = cp_chain_mcount;
+static void *glibc_fentry_internal = cp_chain_fentry;
+/* moncontrol's arcs (gmon_arcs.c): on until a take-over turns them off */
+static int arcs_on = 1;
+static const long gate_open;
+const long *cp_arcs_gate = &gate_open;
+
+/*
+ * What the trampolines call after their work: glibc's counter, or, once
+ * the runtime keeps gmon.out's arcs itself, nothing (cp_count_none, a
+ * ret: the trampolines also skip the call where they can).
+ */
+void cp_counter_set(int taken)
+{
+	__atomic_store_n(&cp_mcount_internal,
+			 taken ? (void *)cp_count_none : glibc_mcount_internal,
+			 __ATOMIC_RELAXED);
+	__atomic_store_n(&cp_fentry_internal,
+			 taken ? (void *)cp_count_none : glibc_fentry_internal,
+			 __ATOMIC_RELAXED);
+}
+
+/*
+ * moncontrol's arcs, once taken over.  Dynamic builds: off is the state
+ * CP_ARCS_OFF, which the fast path's test of cp_state already sends to
+ * the slow path (a failure's CP_STOPPED is never overwritten).
+ */
+void cp_arcs_state(int on)
+{
+	int from = on ? CP_ARCS_OFF : CP_RECORDING;
+
+	__atomic_store_n(&arcs_on, on, __ATOMIC_RELEASE);
+	if (cp_arcs_gate != &gate_open)
+		return;		/* static link: glibc's state is the gate */
+	__atomic_compare_exchange_n(&cp_state, &from, on ? CP_RECORDING : CP_ARCS_OFF,
+				    0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
+}
+
+void gmon_runtime_arcs_gate(const long *state)
+{
+	__atomic_store_n(&cp_arcs_gate, state ? state : &gate_open, __ATOMIC_RELEASE);
+}
+
+/* gmon.out's arcs are the runtime's and on: a call must reach them */
+static inline int arcs_counting(void)
+{
+	return __atomic_load_n(&cp_arcs_taken, __ATOMIC_RELAXED) &&
+	       __atomic_load_n(&arcs_on, __ATOMIC_RELAXED) &&
+	       (unsigned long)*cp_arcs_gate <= 1;	/* GMON_PROF_ON, BUSY */
+}
+
+/*
+ * A call the tree did not take: into the flat table while gmon.out's arcs
+ * are the runtime's and on (fp + 8 is the new frame's return-address slot,
+ * mapped: the call's frompc).
+ */
+static cold void not_taken(uintptr_t fp, uintptr_t selfpc)
+{
+	if (arcs_counting())
+		cp_arcs_flat_add(*(const uintptr_t *)(fp + 8), selfpc);
+}
+
+/* A call the tree took while the arcs were off: the off table subtracts it. */
+static cold void taken_while_off(uint64_t call_site, uint64_t selfpc)
+{
+	if (__atomic_load_n(&cp_arcs_taken, __ATOMIC_RELAXED) && !arcs_counting())
+		cp_arcs_off_add(call_site, selfpc);
+}
 
 /*
  * glibc's x86_64 mcount and __fentry__ (sysdeps/x86_64/_mcount.S) byte for
@@ -161,11 +233,12 @@ static cold void direct_mode_init(void)
 	fn = glibc_internal(cp_next_mcount, glibc_mcount, sizeof(glibc_mcount),
 			    GLIBC_CALL(glibc_mcount));
 	if (fn)
-		__atomic_store_n(&cp_mcount_internal, fn, __ATOMIC_RELAXED);
+		glibc_mcount_internal = fn;
 	fn = glibc_internal(cp_next_fentry, glibc_fentry, sizeof(glibc_fentry),
 			    GLIBC_CALL(glibc_fentry));
 	if (fn)
-		__atomic_store_n(&cp_fentry_internal, fn, __ATOMIC_RELAXED);
+		glibc_fentry_internal = fn;
+	cp_counter_set(__atomic_load_n(&cp_arcs_taken, __ATOMIC_ACQUIRE));
 }
 
 static void *map(size_t len)
@@ -192,6 +265,16 @@ void cp_registry_lock(void)
 {
 	while (__atomic_exchange_n(&registry_lock, 1, __ATOMIC_ACQUIRE))
 		cp_syscall0(SYS_sched_yield);
+}
+
+int cp_registry_trylock(unsigned tries)
+{
+	for (unsigned i = 0; __atomic_exchange_n(&registry_lock, 1, __ATOMIC_ACQUIRE); i++) {
+		if (i >= tries)
+			return -1;
+		cp_syscall0(SYS_sched_yield);
+	}
+	return 0;
 }
 
 void cp_registry_unlock(void)
@@ -299,7 +382,9 @@ static cold struct cp_thread *thread_start(uintptr_t sp)
 	 * recording has stopped, and its call is not recorded.
 	 */
 	while (__atomic_exchange_n(&registry_lock, 1, __ATOMIC_ACQUIRE)) {
-		if (__atomic_load_n(&cp_state, __ATOMIC_RELAXED) != CP_RECORDING) {
+		int st = __atomic_load_n(&cp_state, __ATOMIC_RELAXED);
+
+		if (st != CP_RECORDING && st != CP_ARCS_OFF) {
 			thread_unmap(t);
 			return NULL;
 		}
@@ -444,6 +529,7 @@ static struct cp_node *tree_child(struct cp_tree *tr, uint32_t parent,
 	n->call_site = call_site;
 	n->callee = callee;
 	n->count = 0;
+	n->stamp = 0;
 	n->parent = parent;
 	n->flags = flags;
 	tr->hash[h & tr->hash_mask] = i;
@@ -618,18 +704,23 @@ enter(uintptr_t fp, uintptr_t selfpc, uintptr_t caller_fp)
 	struct cp_node *parent, *node;
 	uint64_t call_site;
 	uint32_t sp;
+	int state;
 
 	if (unlikely(!t || t == CP_RETIRED)) {
 		if (t == CP_RETIRED) {
 			dropped_late();
+			not_taken(fp, selfpc);
 			return;
 		}
-		if (__atomic_load_n(&cp_state, __ATOMIC_RELAXED) != CP_RECORDING) {
+		state = __atomic_load_n(&cp_state, __ATOMIC_RELAXED);
+		if (state != CP_RECORDING && state != CP_ARCS_OFF) {
 			__atomic_fetch_add(&cp_dropped_early, 1, __ATOMIC_RELAXED);
+			not_taken(fp, selfpc);
 			return;
 		}
 		if (cp_tls.starting) {	/* a signal handler during thread_start */
 			cp_tls.early_reentry++;
+			not_taken(fp, selfpc);
 			return;
 		}
 		cp_tls.starting = 1;
@@ -639,6 +730,7 @@ enter(uintptr_t fp, uintptr_t selfpc, uintptr_t caller_fp)
 		cp_tls.starting = 0;
 		if (!t) {
 			__atomic_fetch_add(&cp_dropped_early, 1, __ATOMIC_RELAXED);
+			not_taken(fp, selfpc);
 			return;
 		}
 		t->dropped[SIDECAR_DROP_REENTRY] += cp_tls.early_reentry;
@@ -648,12 +740,15 @@ enter(uintptr_t fp, uintptr_t selfpc, uintptr_t caller_fp)
 	top = cp_tls.top;
 	if (unlikely(!top)) {
 		t->dropped[SIDECAR_DROP_REENTRY]++;
+		not_taken(fp, selfpc);
 		return;
 	}
 	cp_tls.top = NULL;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	if (unlikely(__atomic_load_n(&cp_state, __ATOMIC_RELAXED) != CP_RECORDING)) {
+	state = __atomic_load_n(&cp_state, __ATOMIC_RELAXED);
+	if (unlikely(state != CP_RECORDING && state != CP_ARCS_OFF)) {
 		t->dropped[SIDECAR_DROP_STOPPED]++;
+		not_taken(fp, selfpc);
 		goto out;
 	}
 
@@ -675,6 +770,7 @@ enter(uintptr_t fp, uintptr_t selfpc, uintptr_t caller_fp)
 		cp_sample_install();
 	if (unlikely(sp >= cp_config.max_depth)) {
 		t->dropped[SIDECAR_DROP_DEPTH]++;
+		not_taken(fp, selfpc);
 		goto out;
 	}
 	if (unlikely(sp >= t->stack_room)) {
@@ -682,6 +778,7 @@ enter(uintptr_t fp, uintptr_t selfpc, uintptr_t caller_fp)
 
 		if (!moved) {
 			t->dropped[SIDECAR_DROP_DEPTH]++;
+			not_taken(fp, selfpc);
 			goto out;
 		}
 		top = moved;
@@ -698,10 +795,15 @@ enter(uintptr_t fp, uintptr_t selfpc, uintptr_t caller_fp)
 			top->last = (struct cp_edge){ parent, call_site, selfpc, node };
 	} else
 		node = child_limited(t, top, call_site, selfpc);
-	if (likely(node))
+	if (likely(node)) {
 		__atomic_store_n(&node->count, node->count + 1, __ATOMIC_RELAXED);
-	else
+		__atomic_store_n(&node->stamp, ++cp_tls.clock, __ATOMIC_RELAXED);
+		if (unlikely(state == CP_ARCS_OFF || cp_arcs_gate != &gate_open))
+			taken_while_off(call_site, selfpc);
+	} else {
 		t->dropped[SIDECAR_DROP_NODES]++;
+		not_taken(fp, selfpc);
+	}
 	top[1].fp = fp;
 	top[1].node = node;
 	top++;
@@ -770,6 +872,8 @@ static void retire_tree(const struct cp_tree *src)
 		}
 		ix[i] = at;
 		r->count += n->count;
+		if (n->stamp > r->stamp)
+			r->stamp = n->stamp;
 		*cp_tree_samples(&cp_retired, at) += *cp_tree_samples(src, i);
 	}
 	if (ix != small)

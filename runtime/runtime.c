@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "gmon_arcs.h"
 #include "gmonfile.h"
 #include "runtime.h"
 #include "utils/banned.h"
@@ -90,6 +91,23 @@ static uint32_t recursion_folded(void)
 }
 
 /*
+ * CALLPATH_ARCS: "runtime" (default: the runtime counts gmon.out's arcs and
+ * glibc's counter is not called) or "glibc" (glibc's counter and gmon.out
+ * as without the runtime; the call paths are recorded all the same).
+ */
+static int arcs_to_glibc(void)
+{
+	const char *s = getenv("CALLPATH_ARCS");
+
+	if (!s || !*s || strcmp(s, "runtime") == 0)
+		return 0;
+	if (strcmp(s, "glibc") == 0)
+		return 1;
+	dprintf(2, "callpath: ignoring CALLPATH_ARCS='%s': not 'runtime' or 'glibc'\n", s);
+	return 0;
+}
+
+/*
  * fork: our locks (the registry's, thread.c's pool's) are held across it,
  * so that the child does not inherit one taken by a thread that does not
  * exist there.
@@ -128,6 +146,7 @@ static void start_once(void)
 	cp_config.max_depth = env_u32("CALLPATH_MAX_DEPTH", DEFAULT_MAX_DEPTH,
 				      16, (1u << 24));
 	cp_config.fold = recursion_folded();
+	cp_arcs_disabled = arcs_to_glibc();
 	cp_chain_init();
 	if (!cp_next_mcount && !cp_next_fentry) {
 		cp_fail(SIDECAR_FAIL_NO_NEXT_MCOUNT);

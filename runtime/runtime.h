@@ -44,6 +44,7 @@
 #define CP_TLS_CACHE	16
 #define CP_TLS_STACK_LO	32
 #define CP_TLS_STACK_SPAN 40
+#define CP_TLS_CLOCK	56	/* calls so far: the last-call stamp of gmon.out's arcs */
 #define CP_FRAME_SIZE	48	/* struct cp_frame */
 #define CP_FRAME_FP	0
 #define CP_FRAME_NODE	8
@@ -51,7 +52,8 @@
 #define CP_FRAME_POPS	3	/* stale entries the fast path pops */
 #define CP_NODE_SITE	0	/* struct cp_node */
 #define CP_NODE_COUNT	16
-#define CP_NODE_SHIFT	5	/* sizeof(struct cp_node) == 1 << CP_NODE_SHIFT */
+#define CP_NODE_STAMP	24
+#define CP_NODE_SIZE	40
 #define CP_CACHE_BITS	10	/* struct cp_edge cache: 1 << CP_CACHE_BITS entries */
 #define CP_EDGE_SHIFT	5	/* sizeof(struct cp_edge) == 1 << CP_EDGE_SHIFT */
 #define CP_EDGE_PARENT	0
@@ -60,6 +62,7 @@
 #define CP_EDGE_CHILD	24
 #define CP_STATE_IDLE 0
 #define CP_STATE_RECORDING 1
+#define CP_STATE_ARCS_OFF 3
 
 #ifndef __ASSEMBLER__
 
@@ -71,7 +74,13 @@
 #define CP_NONE UINT32_MAX	/* no node; equal to SIDECAR_ROOT */
 
 /* cp_state: recording happens only in CP_RECORDING. */
-enum { CP_IDLE = CP_STATE_IDLE, CP_RECORDING = CP_STATE_RECORDING, CP_STOPPED };
+/*
+ * CP_ARCS_OFF: recording, but gmon.out's arcs are off (moncontrol(0) once
+ * the runtime has taken gmon.out over, gmon_arcs.c): every call takes the
+ * slow path, which also counts it in the off table.
+ */
+enum { CP_IDLE = CP_STATE_IDLE, CP_RECORDING = CP_STATE_RECORDING, CP_STOPPED,
+       CP_ARCS_OFF = CP_STATE_ARCS_OFF };
 
 struct cp_config {
 	uint32_t depth;		/* CALLPATH_DEPTH: keep last k frames, 0 = all */
@@ -81,7 +90,7 @@ struct cp_config {
 };
 
 /*
- * One calling-context-tree node in a thread's pool (32 bytes).
+ * One calling-context-tree node in a thread's pool (40 bytes).
  *
  * Recursion is folded (the bounded calling-context tree of Ammons, Ball and
  * Larus): a call whose callee is already on the path goes back to that
@@ -97,6 +106,12 @@ struct cp_node {
 	uint64_t call_site;
 	uint64_t callee;
 	uint64_t count;
+	/*
+	 * The thread's cp_tls.clock at its last call: gmon.out lists a call
+	 * site's arcs most recently called first, as glibc's mcount keeps
+	 * them, and gprof's call graph depends on that order where counts tie.
+	 */
+	uint64_t stamp;
 	uint32_t parent;	/* CP_NONE for children of the root */
 	uint32_t flags;		/* CP_NODE_FOLDED */
 };
@@ -181,6 +196,7 @@ struct cp_tls {
 	uintptr_t stack_span;
 	uint32_t starting;
 	uint32_t early_reentry;	/* calls dropped before self was set */
+	uint64_t clock;		/* calls counted on this thread (node stamps) */
 };
 /* cp_tls.self of a thread whose state was merged into the retired tree */
 #define CP_RETIRED ((struct cp_thread *)1)
@@ -324,6 +340,8 @@ extern void *cp_fentry_internal CP_HIDDEN;
 void cp_chain_mcount(void) CP_HIDDEN;
 void cp_chain_fentry(void) CP_HIDDEN;
 void cp_chain_init(void) CP_HIDDEN;
+/* a ret: what they call once the runtime keeps gmon.out's arcs itself */
+void cp_count_none(void) CP_HIDDEN;
 
 /* Called by the trampolines; see arch/x86_64/mcount.S. */
 void cp_enter_mcount(uintptr_t frame, uintptr_t selfpc, uintptr_t sp) CP_HIDDEN;

@@ -109,7 +109,13 @@
 	testq	%r9, %r9
 	jz	\slow			/* not started, or inside the runtime */
 	cmpl	$CP_STATE_RECORDING, cp_state(%rip)
-	jne	\slow
+	jne	\slow			/* stopped, or gmon.out's arcs off */
+#ifdef CP_ARCHIVE
+	/* static links: moncontrol is glibc's; its state above ON/BUSY is off */
+	movq	cp_arcs_gate(%rip), %r8
+	cmpq	$1, (%r8)
+	ja	\slow
+#endif
 	movq	$0, %fs:CP_TLS_TOP(%r11)
 .endm
 
@@ -237,6 +243,10 @@
 .macro PUSH newfp
 	addq	$CP_FRAME_SIZE, %rdx		/* the new entry */
 	incq	CP_NODE_COUNT(%rcx)
+	movq	%fs:CP_TLS_CLOCK(%r11), %r8	/* the node's last-call stamp */
+	incq	%r8
+	movq	%r8, %fs:CP_TLS_CLOCK(%r11)
+	movq	%r8, CP_NODE_STAMP(%rcx)
 	movq	%rcx, CP_FRAME_NODE(%rdx)
 	movq	\newfp, CP_FRAME_FP(%rdx)
 	movq	%rdx, %fs:CP_TLS_TOP(%r11)	/* and no longer busy */
@@ -451,6 +461,16 @@ cp_chain_mcount:
 	jmp	.Lm_next
 	.cfi_endproc
 	.size	cp_chain_mcount, .-cp_chain_mcount
+
+	.globl	cp_count_none
+	.hidden	cp_count_none
+	.type	cp_count_none, @function
+	.p2align 4
+cp_count_none:
+	.cfi_startproc
+	ret
+	.cfi_endproc
+	.size	cp_count_none, .-cp_count_none
 
 	.globl	cp_chain_fentry
 	.hidden	cp_chain_fentry
