@@ -29,6 +29,7 @@ uint64_t cp_arcs_lost(void) CP_ARCS_HIDDEN;
 /* record.c */
 /* glibc's counter called by the trampolines (0) or not (1) */
 void cp_counter_set(int taken) CP_ARCS_HIDDEN;
+extern unsigned char cp_counter_off CP_ARCS_HIDDEN;	/* read by the trampolines */
 /* moncontrol's arcs on or off (dynamic builds: through cp_state) */
 void cp_arcs_state(int on) CP_ARCS_HIDDEN;
 /* the registry lock, at most `tries` yields: 0, or -1 */

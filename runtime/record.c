@@ -109,6 +109,8 @@ static void *glibc_fentry_internal = cp_chain_fentry;
 /* moncontrol's arcs (gmon_arcs.c): on until a take-over turns them off */
 static int arcs_on = 1;
 static const long gate_open;
+/* the trampolines skip glibc's counter (cp_counter_set) */
+unsigned char cp_counter_off;
 const long *cp_arcs_gate = &gate_open;
 
 /*
@@ -118,6 +120,7 @@ const long *cp_arcs_gate = &gate_open;
  */
 void cp_counter_set(int taken)
 {
+	__atomic_store_n(&cp_counter_off, taken ? 1 : 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&cp_mcount_internal,
 			 taken ? (void *)cp_count_none : glibc_mcount_internal,
 			 __ATOMIC_RELAXED);

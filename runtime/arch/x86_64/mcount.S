@@ -82,11 +82,15 @@
 .endm
 
 /*
- * The fast path, in macros used by both entry points.  In a trampoline's
- * frame, with `selfpc` and `site` the memory operands holding them and
- * `newfp` the operand holding the new frame (see struct cp_frame):
+ * The fast path, in macros used by both entry points.  It opens glibc's
+ * frame (FRAME_OPEN's layout, so that the slow path and glibc's counter
+ * find it as they expect) but saves only the four registers it uses,
+ * %rax %rcx %rdx %rsi (SAVE_FAST/RESTORE_FAST); %r11 is scratch (glibc's
+ * mcount clobbers it too).  SAVE_REST completes the frame where glibc's
+ * counter or the slow path is called.  In a trampoline's frame, with
+ * `selfpc` and `site` the memory operands holding them:
  *
- *   WORK_BEGIN slow          %r11 = cp_tls's offset from %fs, %r9 =
+ *   WORK_BEGIN slow          %r11 = cp_tls's offset from %fs, %rax =
  *                            cp_tls.top, not NULL, and cp_tls.top = NULL
  *                            (busy); else to `slow` with nothing changed;
  *   MCOUNT_CALLER/FENTRY_CALLER miss
@@ -94,26 +98,44 @@
  *                            CP_FRAME_POPS under the top; else to `miss`;
  *   LAST_HIT edge, selfpc, site
  *                            %rcx = the child if the caller's entry's last
- *                            edge is this call (%rsi = selfpc, %rdi = site);
- *                            else to `edge`, %rsi = selfpc;
- *   EDGE_HIT miss, site      %rcx = the child if the push is allowed and the
- *                            edge cache has it (%rdi = site); else to `miss`;
- *   PUSH newfp               count the child, push, and not busy any more.
+ *                            edge is this call; else to `edge`;
+ *   EDGE_HIT miss, selfpc, site
+ *                            %rcx = the child if the push is allowed and the
+ *                            edge cache has it; else to `miss`;
+ *   PUSH newfp               count the child (its count and last-call
+ *                            stamp), push, and not busy any more;
+ *   DONE frame, glibc        return to the instrumented function, or to
+ *                            `glibc` when glibc's counter is still called
+ *                            (the runtime has not taken gmon.out over).
  *
- * They end with %rdi = frompc (the call site) and %rsi = selfpc, the
- * counter's arguments.  `miss` must restore cp_tls.top from %r9.
+ * `miss` must restore cp_tls.top from %rax.
  */
+.macro SAVE_FAST frame
+	subq	$\frame, %rsp
+	.cfi_adjust_cfa_offset \frame
+	movq	%rax, 0(%rsp)
+	movq	%rcx, 8(%rsp)
+	movq	%rdx, 16(%rsp)
+	movq	%rsi, 24(%rsp)
+.endm
+
+.macro SAVE_REST
+	movq	%rdi, 32(%rsp)
+	movq	%r8, 40(%rsp)
+	movq	%r9, 48(%rsp)
+.endm
+
 .macro WORK_BEGIN slow
 	movq	cp_tls@gottpoff(%rip), %r11
-	movq	%fs:CP_TLS_TOP(%r11), %r9
-	testq	%r9, %r9
+	movq	%fs:CP_TLS_TOP(%r11), %rax
+	testq	%rax, %rax
 	jz	\slow			/* not started, or inside the runtime */
 	cmpl	$CP_STATE_RECORDING, cp_state(%rip)
 	jne	\slow			/* stopped, or gmon.out's arcs off */
 #ifdef CP_ARCHIVE
 	/* static links: moncontrol is glibc's; its state above ON/BUSY is off */
-	movq	cp_arcs_gate(%rip), %r8
-	cmpq	$1, (%r8)
+	movq	cp_arcs_gate(%rip), %rcx
+	cmpq	$1, (%rcx)
 	ja	\slow
 #endif
 	movq	$0, %fs:CP_TLS_TOP(%r11)
@@ -131,20 +153,20 @@
  * with cmov only; branches for all four, 1.41x (mispredictions).
  */
 .macro MCOUNT_CALLER miss
-	movq	(%rbp), %rdi			/* the caller's frame */
-	cmpq	%rbp, %rdi
+	movq	(%rbp), %rsi			/* the caller's frame */
+	cmpq	%rbp, %rsi
 	jbe	\miss				/* not above */
-	movq	%r9, %rdx
-	cmpq	%rdi, CP_FRAME_FP(%r9)
+	movq	%rax, %rdx
+	cmpq	%rsi, CP_FRAME_FP(%rax)
 	je	1f
-	leaq	-3*CP_FRAME_SIZE(%r9), %rdx
-	leaq	-2*CP_FRAME_SIZE(%r9), %rcx
-	cmpq	%rdi, CP_FRAME_FP-2*CP_FRAME_SIZE(%r9)
+	leaq	-3*CP_FRAME_SIZE(%rax), %rdx
+	leaq	-2*CP_FRAME_SIZE(%rax), %rcx
+	cmpq	%rsi, CP_FRAME_FP-2*CP_FRAME_SIZE(%rax)
 	cmove	%rcx, %rdx
-	leaq	-CP_FRAME_SIZE(%r9), %rcx
-	cmpq	%rdi, CP_FRAME_FP-CP_FRAME_SIZE(%r9)
+	leaq	-CP_FRAME_SIZE(%rax), %rcx
+	cmpq	%rsi, CP_FRAME_FP-CP_FRAME_SIZE(%rax)
 	cmove	%rcx, %rdx
-	cmpq	%rdi, CP_FRAME_FP(%rdx)
+	cmpq	%rsi, CP_FRAME_FP(%rdx)
 	jne	\miss				/* not among them */
 1:
 .endm
@@ -153,21 +175,21 @@
  * In the 0x40-byte frame (selfpc at 0x40(%rsp), the instrumented function's
  * return-address slot at 0x48(%rsp), so its frame is 0x40(%rsp)): the
  * caller's entry is the topmost of the CP_FRAME_POPS + 1 whose fp is above
- * the new frame (the entries above it are stale); %rax = the new frame.
+ * the new frame (the entries above it are stale).
  */
 .macro FENTRY_CALLER miss
-	leaq	0x40(%rsp), %rax		/* the new frame */
-	movq	%r9, %rdx
-	cmpq	%rax, CP_FRAME_FP(%r9)
+	leaq	0x40(%rsp), %rsi		/* the new frame */
+	movq	%rax, %rdx
+	cmpq	%rsi, CP_FRAME_FP(%rax)
 	ja	1f
-	leaq	-3*CP_FRAME_SIZE(%r9), %rdx
-	leaq	-2*CP_FRAME_SIZE(%r9), %rcx
-	cmpq	%rax, CP_FRAME_FP-2*CP_FRAME_SIZE(%r9)
+	leaq	-3*CP_FRAME_SIZE(%rax), %rdx
+	leaq	-2*CP_FRAME_SIZE(%rax), %rcx
+	cmpq	%rsi, CP_FRAME_FP-2*CP_FRAME_SIZE(%rax)
 	cmova	%rcx, %rdx
-	leaq	-CP_FRAME_SIZE(%r9), %rcx
-	cmpq	%rax, CP_FRAME_FP-CP_FRAME_SIZE(%r9)
+	leaq	-CP_FRAME_SIZE(%rax), %rcx
+	cmpq	%rsi, CP_FRAME_FP-CP_FRAME_SIZE(%rax)
 	cmova	%rcx, %rdx
-	cmpq	%rax, CP_FRAME_FP(%rdx)
+	cmpq	%rsi, CP_FRAME_FP(%rdx)
 	jbe	\miss				/* more entries to pop */
 1:
 .endm
@@ -187,15 +209,15 @@
 	movq	CP_FRAME_NODE(%rdx), %rcx
 	testq	%rcx, %rcx
 	jz	2f
-	movq	CP_FRAME_FP(%rdx), %rdi
-	cmpq	$-1, %rdi
+	movq	CP_FRAME_FP(%rdx), %rsi
+	cmpq	$-1, %rsi
 	je	2f
-	movq	%rdi, %r8
-	subq	%fs:CP_TLS_STACK_LO(%r11), %r8
-	cmpq	%fs:CP_TLS_STACK_SPAN(%r11), %r8
+	subq	%fs:CP_TLS_STACK_LO(%r11), %rsi
+	cmpq	%fs:CP_TLS_STACK_SPAN(%r11), %rsi
 	jae	\miss				/* not on our own stack */
-	movq	8(%rdi), %rdi
-	cmpq	%rdi, CP_NODE_SITE(%rcx)
+	movq	CP_FRAME_FP(%rdx), %rsi
+	movq	8(%rsi), %rsi
+	cmpq	%rsi, CP_NODE_SITE(%rcx)
 	jne	\miss
 2:
 .endm
@@ -209,11 +231,11 @@
 	movq	\selfpc, %rsi
 	cmpq	%rsi, CP_FRAME_LAST+CP_EDGE_CALLEE(%rdx)
 	jne	\edge
-	movq	\site, %rdi
-	cmpq	%rdi, CP_FRAME_LAST+CP_EDGE_SITE(%rdx)
+	movq	\site, %rsi
+	cmpq	%rsi, CP_FRAME_LAST+CP_EDGE_SITE(%rdx)
 	jne	\edge
-	movq	CP_FRAME_NODE(%rdx), %r8
-	cmpq	%r8, CP_FRAME_LAST+CP_EDGE_PARENT(%rdx)
+	movq	CP_FRAME_NODE(%rdx), %rsi
+	cmpq	%rsi, CP_FRAME_LAST+CP_EDGE_PARENT(%rdx)
 	jne	\edge
 	movq	CP_FRAME_LAST+CP_EDGE_CHILD(%rdx), %rcx
 .endm
@@ -222,34 +244,51 @@
  * The cache index is cp_edge_index() << CP_EDGE_SHIFT.  A NULL node (a call
  * not recorded) finds no edge: the zeroed entries have no callee.
  */
-.macro EDGE_HIT miss, site
-	movq	\site, %rdi
-	movq	CP_FRAME_NODE(%rdx), %r8
+.macro EDGE_HIT miss, selfpc, site
 	cmpq	%fs:CP_TLS_LIMIT(%r11), %rdx
 	jae	\miss				/* no push from here */
-	leaq	(%r8,%rdi,8), %rcx		/* cp_edge_index() */
+	movq	CP_FRAME_NODE(%rdx), %rcx	/* cp_edge_index() */
+	movq	\site, %rsi
+	leaq	(%rcx,%rsi,8), %rcx
+	movq	\selfpc, %rsi
 	leaq	(%rcx,%rsi,2), %rcx
 	andl	$(((1 << CP_CACHE_BITS) - 1) << CP_EDGE_SHIFT), %ecx
 	addq	%fs:CP_TLS_CACHE(%r11), %rcx
-	cmpq	%r8, CP_EDGE_PARENT(%rcx)
-	jne	\miss
 	cmpq	%rsi, CP_EDGE_CALLEE(%rcx)
 	jne	\miss
-	cmpq	%rdi, CP_EDGE_SITE(%rcx)
+	movq	\site, %rsi
+	cmpq	%rsi, CP_EDGE_SITE(%rcx)
+	jne	\miss
+	movq	CP_FRAME_NODE(%rdx), %rsi
+	cmpq	%rsi, CP_EDGE_PARENT(%rcx)
 	jne	\miss
 	movq	CP_EDGE_CHILD(%rcx), %rcx
 .endm
 
-.macro PUSH newfp
-	addq	$CP_FRAME_SIZE, %rdx		/* the new entry */
+/* newfp: an instruction putting the new frame in %rax */
+.macro PUSH newfp:vararg
 	incq	CP_NODE_COUNT(%rcx)
-	movq	%fs:CP_TLS_CLOCK(%r11), %r8	/* the node's last-call stamp */
-	incq	%r8
-	movq	%r8, %fs:CP_TLS_CLOCK(%r11)
-	movq	%r8, CP_NODE_STAMP(%rcx)
-	movq	%rcx, CP_FRAME_NODE(%rdx)
-	movq	\newfp, CP_FRAME_FP(%rdx)
+	incq	%fs:CP_TLS_CLOCK(%r11)		/* the node's last-call stamp */
+	movq	%fs:CP_TLS_CLOCK(%r11), %rax
+	movq	%rax, CP_NODE_STAMP(%rcx)
+	\newfp
+	movq	%rcx, CP_FRAME_SIZE+CP_FRAME_NODE(%rdx)
+	movq	%rax, CP_FRAME_SIZE+CP_FRAME_FP(%rdx)
+	addq	$CP_FRAME_SIZE, %rdx		/* the new entry */
 	movq	%rdx, %fs:CP_TLS_TOP(%r11)	/* and no longer busy */
+.endm
+
+.macro DONE frame, glibc
+	cmpb	$0, cp_counter_off(%rip)
+	je	\glibc
+	movq	24(%rsp), %rsi
+	movq	16(%rsp), %rdx
+	movq	8(%rsp), %rcx
+	movq	0(%rsp), %rax
+	addq	$\frame, %rsp
+	.cfi_adjust_cfa_offset -\frame
+	ret
+	.cfi_adjust_cfa_offset \frame
 .endm
 
 /*
@@ -351,26 +390,29 @@ _mcount:
 	jbe	.Lm_next
 	testb	$7, %bpl
 	jnz	.Lm_next
-	FRAME_OPEN 0x38
+	SAVE_FAST 0x38
 	WORK_BEGIN .Lm_slow
 	MCOUNT_CALLER .Lm_miss
 	LAST_HIT .Lm_edge, 0x38(%rsp), 8(%rbp)
-	PUSH	%rbp
+.Lm_push:
+	PUSH	movq %rbp, %rax
+	DONE	0x38, .Lm_glibc
+.Lm_edge:
+	EDGE_HIT .Lm_miss, 0x38(%rsp), 8(%rbp)
+	jmp	.Lm_push
+.Lm_glibc:
+	SAVE_REST
+	movq	0x38(%rsp), %rsi		/* selfpc */
+	movq	8(%rbp), %rdi			/* frompc */
 .Lm_count:
 	call	*cp_mcount_internal(%rip)	/* or cp_chain_mcount */
 	FRAME_CLOSE 0x38
 	ret
 	.cfi_adjust_cfa_offset 0x38
-.Lm_edge:
-	EDGE_HIT .Lm_miss, 8(%rbp)
-	PUSH	%rbp
-	call	*cp_mcount_internal(%rip)
-	FRAME_CLOSE 0x38
-	ret
-	.cfi_adjust_cfa_offset 0x38
 .Lm_miss:
-	movq	%r9, %fs:CP_TLS_TOP(%r11)	/* not busy any more */
+	movq	%rax, %fs:CP_TLS_TOP(%r11)	/* not busy any more */
 .Lm_slow:
+	SAVE_REST
 	EARLY_START 0x38
 	movq	%rbp, %rdi			/* the instrumented function's frame */
 	movq	0x38(%rsp), %rsi		/* selfpc */
@@ -402,27 +444,30 @@ _mcount:
 __fentry__:
 	.cfi_startproc
 #ifndef CP_NOOP
-	FRAME_OPEN 0x40
+	SAVE_FAST 0x40
 	WORK_BEGIN .Lf_slow
 	FENTRY_CALLER .Lf_miss
 	FENTRY_LIVE .Lf_miss
 	LAST_HIT .Lf_edge, 0x40(%rsp), 0x48(%rsp)
-	PUSH	%rax
+.Lf_push:
+	PUSH	leaq 0x40(%rsp), %rax
+	DONE	0x40, .Lf_glibc
+.Lf_edge:
+	EDGE_HIT .Lf_miss, 0x40(%rsp), 0x48(%rsp)
+	jmp	.Lf_push
+.Lf_glibc:
+	SAVE_REST
+	movq	0x40(%rsp), %rsi		/* selfpc */
+	movq	0x48(%rsp), %rdi		/* frompc */
 .Lf_count:
 	call	*cp_fentry_internal(%rip)	/* or cp_chain_fentry */
 	FRAME_CLOSE 0x40
 	ret
 	.cfi_adjust_cfa_offset 0x40
-.Lf_edge:
-	EDGE_HIT .Lf_miss, 0x48(%rsp)
-	PUSH	%rax
-	call	*cp_fentry_internal(%rip)
-	FRAME_CLOSE 0x40
-	ret
-	.cfi_adjust_cfa_offset 0x40
 .Lf_miss:
-	movq	%r9, %fs:CP_TLS_TOP(%r11)	/* not busy any more */
+	movq	%rax, %fs:CP_TLS_TOP(%r11)	/* not busy any more */
 .Lf_slow:
+	SAVE_REST
 	EARLY_START 0x40
 	leaq	0x48(%rsp), %rdi		/* the instrumented function's slot */
 	movq	0x40(%rsp), %rsi		/* selfpc */
