@@ -107,24 +107,7 @@ EXPORT void moncontrol(int mode)
 		g->moncontrol(mode);
 }
 
-static void write_gmon(void)
-{
-	struct gmon_arc_source *srcs[MAX_SOURCES];
-	int n = gmon_runtime_arc_sources(srcs, MAX_SOURCES);
-	struct gmon_out_opts o = {
-		.geom = &hist.geom,
-		.load_address = load_address,
-		.kcount = hist.kcount,
-		.prof_rate = __profile_frequency(),
-		.parts = GMON_OUT_ALL,
-		.sources = srcs,
-		.nsources = n > 0 ? (size_t)n : 0,
-	};
-
-	gmon_write_named(&o, 1);
-	if (n >= 0)
-		gmon_runtime_arc_sources_done();
-}
+static int write_now(int fd, unsigned flags, int named);
 
 EXPORT void _mcleanup(void)
 {
@@ -140,7 +123,7 @@ EXPORT void _mcleanup(void)
 	}
 	control(0);
 	if (state != GMON_PROF_ERROR)
-		write_gmon();
+		write_now(-1, 0, 1);
 	gmon_hist_release(&hist);
 	/* glibc resets _gmonparam: a later __monstartup starts afresh */
 	state = GMON_PROF_OFF;
@@ -159,7 +142,8 @@ static int write_now(int fd, unsigned flags, int named)
 		return -ENODATA;
 	n = (flags & CP_GMON_FROM_SIGNAL) ? gmon_runtime_arc_sources_signal(srcs, MAX_SOURCES)
 					   : gmon_runtime_arc_sources(srcs, MAX_SOURCES);
-	if (n < 0) {
+	/* -1, no arcs to give: _mcleanup's file is still written, without them */
+	if (n < 0 && (named == 0 || n != -1)) {
 		errno = saved;
 		return n == -1 ? -ENOTSUP : n;
 	}
@@ -171,13 +155,14 @@ static int write_now(int fd, unsigned flags, int named)
 			.prof_rate = __profile_frequency(),
 			.parts = GMON_OUT_ALL,
 			.sources = srcs,
-			.nsources = (size_t)n,
+			.nsources = n > 0 ? (size_t)n : 0,
 		};
 
 		ret = named ? gmon_write_named(&o, !(flags & CP_GMON_FROM_SIGNAL))
 			    : gmon_out_write(fd, &o);
 	}
-	gmon_runtime_arc_sources_done();
+	if (n >= 0)
+		gmon_runtime_arc_sources_done();
 	errno = saved;
 	return ret;
 }
