@@ -2,11 +2,12 @@
  * runtime.h - internal interfaces of the call-path runtime (libcallpath).
  *
  * Three parts, linked into libcallpath.so / libcallpath.a:
- *   arch/<arch>/mcount.S  entry points mcount/_mcount/__fentry__: call
- *                         glibc's counter or tail-jump to glibc's function
- *                         (cp_next_*); the fast path (caller near the top
- *                         of the shadow stack, edge in the edge cache) in
- *                         assembly, otherwise call cp_enter_*();
+ *   arch/<arch>/mcount.S  entry points mcount/_mcount/__fentry__: the
+ *                         fast path (caller near the top of the shadow
+ *                         stack, edge in the edge cache) in assembly,
+ *                         otherwise call cp_enter_*(); then glibc's
+ *                         counter (cp_next_*) until the runtime has taken
+ *                         gmon.out over, nothing after;
  *   record.c              the per-call slow path: shadow stack and per-thread
  *                         calling-context tree, allocated as used, and the
  *                         retired tree that ended threads are merged into.
@@ -21,8 +22,13 @@
  *   thread.c              threads' start and end in normal context: the
  *                         pthread_create wrapper and the key destructor
  *                         that retires a thread's state;
- *   gmonfile.c            which gmon file glibc wrote for this run, and
+ *   gmonfile.c            which gmon file was written for this run, and
  *                         its hash (the sidecar's identity);
+ *   gmon_*.c              gmon.out written by the runtime: its arcs are
+ *                         the trees' (gmon_arcs.c), glibc's counter is not
+ *                         called, the take-over is gmon_interpose.c
+ *                         (dynamic) or gmon_static.c (static), the file
+ *                         gmon_out.c's (doc/runtime.md);
  *   runtime.c             start-up (environment, glibc chaining), fork,
  *                         and the exit-time merge and sidecar write.
  * chain.c finds glibc's functions; it is shared with the no-op build
