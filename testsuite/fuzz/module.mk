@@ -31,7 +31,7 @@ fuzz/fuzz_sidecar: fuzz/obj/callpath/sidecar.o $(FUZZ_UTILS)
 fuzz/fuzz_reports: fuzz/obj/callpath/sidecar.o fuzz/obj/callpath/report.o \
 	fuzz/obj/callpath/folded.o fuzz/obj/callpath/arcs.o fuzz/obj/callpath/elfsyms.o \
 	fuzz/obj/callpath/pathdiff.o fuzz/obj/callpath/pathrank.o fuzz/obj/callpath/elide.o \
-	fuzz/obj/callpath/recursion.o fuzz/obj/callpath/shortname.o $(FUZZ_UTILS)
+	fuzz/obj/callpath/recursion.o fuzz/obj/callpath/shortname.o fuzz/obj/diff/signif.o $(FUZZ_UTILS)
 fuzz/fuzz_profile_io: fuzz/obj/diff/profile.o fuzz/obj/diff/profile_io.o $(FUZZ_UTILS)
 fuzz/fuzz_gmonsum: fuzz/obj/mpi/gmonsum.o $(FUZZ_UTILS)
 fuzz/fuzz_operands: fuzz/obj/gprof-ext/operands.o $(FUZZ_UTILS)
