@@ -369,7 +369,9 @@ int callpath_cmd_diff(const struct egprof_opts *o, const struct callpath_side *a
 			"shorter than a tick of the profiling timer?): its column is "
 			"all zeros", o->folded_path, !sa.time->nr ? la : lb);
 	if (o->callpath || o->extended) {
-		struct pathdiff_time_opts to = { sa.hz, sb.hz, o->noise_sigmas, 0 };
+		struct pathdiff_time_opts to = { sa.hz, sb.hz, o->noise_sigmas, 0,
+						 callpath_metric_is_time(o->metric) ? NULL
+										: o->metric };
 
 		fflush(stdout);
 		if (dt && pathdiff_print_time(stdout, dt, la, lb, &to) < 0)

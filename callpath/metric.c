@@ -10,7 +10,7 @@
 #include "utils/error.h"
 #include "utils/banned.h"
 
-static int is_time_name(const char *name)
+int callpath_metric_is_time(const char *name)
 {
 	return !name || !*name || !strcmp(name, "time") ||
 	       !strcmp(name, SIDECAR_TIME_METRIC_NAME);
@@ -23,7 +23,7 @@ int callpath_metric_find(const struct sidecar *sc, const char *name,
 	size_t len;
 
 	*k = CALLPATH_METRIC_TIME;
-	if (is_time_name(name))
+	if (callpath_metric_is_time(name))
 		return 0;
 	for (uint32_t i = 0; i < sc->nr_extra; i++)
 		if (!strcmp(sc->extra_metrics[i].name, name)) {
@@ -72,51 +72,4 @@ double callpath_metric_describe(struct callpath_metric_desc *d,
 	d->period = period_of(sc, k);
 	d->estimated = d->period > 1;
 	return 1.0 / (double)d->period;
-}
-
-/* ---- derived metrics ---- */
-
-static int metric_index(const struct sidecar *sc, const char *name)
-{
-	for (uint32_t i = 0; i < sc->nr_extra; i++)
-		if (!strcmp(sc->extra_metrics[i].name, name))
-			return (int)i;
-	return -1;
-}
-
-static int is_miss_event(const char *name)
-{
-	static const char *const tails[] = { "_DCM", "_ICM", "_TCM", "_LDM", "_STM",
-					     "_MSP", "MISS", "MISSES" };
-	size_t n = strlen(name);
-
-	for (size_t i = 0; i < sizeof(tails) / sizeof(tails[0]); i++) {
-		size_t t = strlen(tails[i]);
-
-		if (n > t && !strcmp(name + n - t, tails[i]))
-			return 1;
-	}
-	return 0;
-}
-
-int callpath_derived_list(const struct sidecar *sc, struct callpath_derived *out, int max)
-{
-	int ins = metric_index(sc, "PAPI_TOT_INS"), cyc = metric_index(sc, "PAPI_TOT_CYC");
-	int fp = metric_index(sc, "PAPI_FP_OPS"), ld = metric_index(sc, "PAPI_LD_INS");
-	int sr = metric_index(sc, "PAPI_SR_INS");
-	int n = 0;
-
-	if (ins >= 0 && cyc >= 0 && n < max)
-		out[n++] = (struct callpath_derived){ "IPC", { ins, -1 }, { cyc, -1 }, 1.0 };
-	for (uint32_t i = 0; ins >= 0 && i < sc->nr_extra && n < max; i++)
-		if (sc->extra_metrics[i].kind == SIDECAR_METRIC_EVENTS &&
-		    is_miss_event(sc->extra_metrics[i].name)) {
-			out[n] = (struct callpath_derived){ "", { (int)i, -1 }, { ins, -1 }, 1000.0 };
-			snprintf(out[n].name, sizeof(out[n].name), "%s/1000ins",
-				 sc->extra_metrics[i].name);
-			n++;
-		}
-	if (fp >= 0 && (ld >= 0 || sr >= 0) && n < max)
-		out[n++] = (struct callpath_derived){ "CI", { fp, -1 }, { ld, sr }, 1.0 };
-	return n;
 }

@@ -58,20 +58,7 @@ uint64_t callpath_metric_unplaced(const struct sidecar *sc, int k);
 double callpath_metric_describe(struct callpath_metric_desc *d,
 				const struct sidecar *sc, int k, double gmon_hz);
 
-/*
- * Metrics derived from recorded events, as GPTL and TAU show them:
- * instructions per cycle (PAPI_TOT_INS / PAPI_TOT_CYC), misses per 1,000
- * instructions (any *_DCM, *_ICM, *_TCM, *_MISS... event / PAPI_TOT_INS),
- * and GPTL's computational intensity (PAPI_FP_OPS / (PAPI_LD_INS +
- * PAPI_SR_INS)).  callpath_derived_list() fills `out` with those whose
- * events the sidecar has (at most `max`); each is a ratio of two sums of
- * extra metrics, computed over a set of nodes by callpath_derived_value().
- */
-struct callpath_derived {
-	char name[CALLPATH_METRIC_NAME_MAX + 32];	/* "IPC", "PAPI_L1_DCM/1000ins" */
-	int num[2], den[2];	/* extra-metric indices, -1 when unused */
-	double scale;		/* value = scale * sum(num) / sum(den) */
-};
-int callpath_derived_list(const struct sidecar *sc, struct callpath_derived *out, int max);
+/* Does `name` (--metric's argument, NULL when not given) ask for time? */
+int callpath_metric_is_time(const char *name);
 
 #endif
