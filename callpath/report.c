@@ -1403,6 +1403,17 @@ static void print_sampling(FILE *out, const struct report_ctx *c)
 
 	if (!c->timed)
 		return;
+	if (m->metric.name[0]) {
+		/* --metric: a sample is an overflow (callpath/metric.h) */
+		fprintf(out, "%s: %.0f %s%s (%" PRIu64 " overflows of %" PRIu64 ")\n"
+			"measured in their calling context; %.0f could not be placed in one\n"
+			"and are not shown.  The columns 'self s' and 'incl s' below hold\n"
+			"%s, not seconds.\n\n",
+			m->metric.name, seconds(c, m->total_samples), m->metric.unit,
+			m->metric.estimated ? " (estimated)" : "", m->total_samples,
+			m->metric.period, seconds(c, m->unplaced_samples), m->metric.unit);
+		return;
+	}
 	fprintf(out, "Time: %" PRIu64 " samples (%.2f seconds at %g Hz) measured in their\n"
 		"calling context; %" PRIu64 " samples could not be placed in one (inside\n"
 		"the runtime, outside the program) and are not shown.\n\n",
