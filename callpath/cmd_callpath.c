@@ -14,6 +14,7 @@
 #include "callpath/buildid.h"
 #include "callpath/arcs.h"
 #include "callpath/folded.h"
+#include "callpath/metric_columns.h"
 #include "callpath/pathdiff.h"
 #include "callpath/report.h"
 #include "callpath/sidecar.h"
@@ -183,7 +184,9 @@ static int check_samples(const struct callpath_model *m, const char *source,
 
 int callpath_cmd_gprof(const struct egprof_opts *o, const struct profile *p)
 {
-	struct callpath_symopts so = symopts_of(p, 1, o->metric);
+	/* --metric LIST (or IPC...): the report shows time, then the columns */
+	int columns = metric_columns_wanted(o->metric);
+	struct callpath_symopts so = symopts_of(p, 1, columns ? NULL : o->metric);
 	struct sidecar *sc = NULL;
 	struct callpath_model *m = NULL, *fm = NULL, *shown = NULL, *all = NULL;
 	struct folded *ft = NULL, *fc = NULL;
@@ -192,11 +195,14 @@ int callpath_cmd_gprof(const struct egprof_opts *o, const struct profile *p)
 
 	if (!o->callpath && !o->folded_path && !o->folded_calls_path)
 		return 0;
+	if (columns && (o->folded_path || !o->callpath || o->format != TABLE_TEXT))
+		return metric_columns_refuse(o->metric), 1;
 	/* p->binary is the image upstream read (a.out without operands),
 	 * p->gmon_files the gmon files (gmon.out without any): cmd_gprof.c. */
 	if (load_sidecar(o->callpath_file, p->gmon_files, p->ngmon, o->force, &sc, source,
 			 sizeof(source)) < 0 ||
-	    model_of(sc, source, p, &so, &m) < 0)
+	    model_of(sc, source, p, &so, &m) < 0 ||
+	    (columns && metric_columns_check(sc, o->metric, source) < 0))
 		goto out;
 	if (o->folded_path && check_samples(m, source, o->folded_path) < 0)
 		goto out;
@@ -223,6 +229,8 @@ int callpath_cmd_gprof(const struct egprof_opts *o, const struct profile *p)
 	} else if (o->callpath) {
 		fflush(stdout);
 		if (callpath_report_print(stdout, all, source) < 0)
+			goto out;
+		if (columns && metric_columns_print(stdout, sc, p, &so, o->metric, source) < 0)
 			goto out;
 		fflush(stdout);
 	}
