@@ -670,7 +670,7 @@ int callpath_model_build(const struct sidecar *sc, const struct profile *p,
 	int ret = -1, metric;
 
 	*out = NULL;
-	if (callpath_metric_find(sc, so->metric, sc->id.gmon_name[0] ? sc->id.gmon_name
+	if (callpath_metric_find(sc, so ? so->metric : NULL, sc->id.gmon_name[0] ? sc->id.gmon_name
 					: "the call-path sidecar", &metric) < 0)
 		goto out;
 	if (!m || symtab_build(&st, p) < 0 || elf_funcs_read(p->binary, &ef) < 0)
