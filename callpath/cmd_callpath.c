@@ -14,6 +14,7 @@
 #include "callpath/buildid.h"
 #include "callpath/arcs.h"
 #include "callpath/folded.h"
+#include "callpath/metric_columns.h"
 #include "callpath/pathdiff.h"
 #include "callpath/report.h"
 #include "callpath/sidecar.h"
@@ -183,7 +184,9 @@ static int check_samples(const struct callpath_model *m, const char *source,
 
 int callpath_cmd_gprof(const struct egprof_opts *o, const struct profile *p)
 {
-	struct callpath_symopts so = symopts_of(p, 1, o->metric);
+	/* --metric LIST (or IPC...): the report shows time, then the columns */
+	int columns = metric_columns_wanted(o->metric);
+	struct callpath_symopts so = symopts_of(p, 1, columns ? NULL : o->metric);
 	struct sidecar *sc = NULL;
 	struct callpath_model *m = NULL, *fm = NULL, *shown = NULL, *all = NULL;
 	struct folded *ft = NULL, *fc = NULL;
@@ -192,11 +195,14 @@ int callpath_cmd_gprof(const struct egprof_opts *o, const struct profile *p)
 
 	if (!o->callpath && !o->folded_path && !o->folded_calls_path)
 		return 0;
+	if (columns && (o->folded_path || !o->callpath || o->format != TABLE_TEXT))
+		return metric_columns_refuse(o->metric), 1;
 	/* p->binary is the image upstream read (a.out without operands),
 	 * p->gmon_files the gmon files (gmon.out without any): cmd_gprof.c. */
 	if (load_sidecar(o->callpath_file, p->gmon_files, p->ngmon, o->force, &sc, source,
 			 sizeof(source)) < 0 ||
-	    model_of(sc, source, p, &so, &m) < 0)
+	    model_of(sc, source, p, &so, &m) < 0 ||
+	    (columns && metric_columns_check(sc, o->metric, source) < 0))
 		goto out;
 	if (o->folded_path && check_samples(m, source, o->folded_path) < 0)
 		goto out;
@@ -223,6 +229,8 @@ int callpath_cmd_gprof(const struct egprof_opts *o, const struct profile *p)
 	} else if (o->callpath) {
 		fflush(stdout);
 		if (callpath_report_print(stdout, all, source) < 0)
+			goto out;
+		if (columns && metric_columns_print(stdout, sc, p, &so, o->metric, source) < 0)
 			goto out;
 		fflush(stdout);
 	}
@@ -252,12 +260,24 @@ struct side_paths {
 	struct folded *calls;
 	struct folded *time;	/* NULL without samples */
 	double hz;
+	/* --metric EV: the paths' events (the file's numbers; `time` keeps
+	 * overflows, the samples the noise rule counts); NULL for time */
+	struct folded *events;
 };
 
 static void side_paths_release(struct side_paths *sp)
 {
 	folded_free(sp->calls);
 	folded_free(sp->time);
+	folded_free(sp->events);
+}
+
+/* --metric EV: sp->events, the paths in the metric's unit (events). */
+static int side_events(const struct callpath_model *m, struct side_paths *sp)
+{
+	if (!m->metric.name[0] || !(m->sampling & SIDECAR_SAMPLING_SELF))
+		return 0;
+	return folded_build(m, FOLDED_WEIGHTED, &sp->events);
 }
 
 /* One side's folded stacks; sp->calls NULL when it has no sidecars. */
@@ -301,6 +321,8 @@ build:
 	if ((m->sampling & SIDECAR_SAMPLING_SELF) &&
 	    folded_build(shown, FOLDED_SAMPLES, &sp->time) < 0)
 		goto out;
+	if (side_events(shown, sp) < 0)
+		goto out;
 	ret = 0;
 out:
 	if (shown && shown != m)
@@ -320,14 +342,14 @@ static int side_paths_of(const struct callpath_model *m, struct side_paths *sp)
 	if ((m->sampling & SIDECAR_SAMPLING_SELF) &&
 	    folded_build(m, FOLDED_SAMPLES, &sp->time) < 0)
 		return -1;
-	return 0;
+	return side_events(m, sp);
 }
 
 int callpath_cmd_diff(const struct egprof_opts *o, const struct callpath_side *a,
 		      const struct callpath_side *b)
 {
-	struct side_paths sa = { NULL, NULL, 0 }, sb = { NULL, NULL, 0 };
-	struct side_paths fa = { NULL, NULL, 0 }, fb = { NULL, NULL, 0 };
+	struct side_paths sa = { NULL, NULL, 0, NULL }, sb = { NULL, NULL, 0, NULL };
+	struct side_paths fa = { NULL, NULL, 0, NULL }, fb = { NULL, NULL, 0, NULL };
 	struct pathdiff *d = NULL, *dt = NULL, *fd = NULL, *fdt = NULL;
 	struct filter_opts f = filter_opts_of(o);
 	const char *la = a->label ? a->label : "A", *lb = b->label ? b->label : "B";
@@ -394,6 +416,16 @@ int callpath_cmd_diff(const struct egprof_opts *o, const struct callpath_side *a
 		if (ret)
 			goto out;
 		ret = 1;
+	}
+	/* --metric EV: the file holds events, not overflows */
+	if (o->folded_path && (fa.events || sa.events)) {
+		struct side_paths *ea = fa.events ? &fa : &sa, *eb = fa.events ? &fb : &sb;
+
+		pathdiff_free(fdt);
+		fdt = NULL;
+		if (!ea->events || !eb->events ||
+		    pathdiff_compute(ea->events, eb->events, &fdt) < 0)
+			goto out;
 	}
 	if ((o->folded_path && folded_save_diff(o->outs, o->folded_path, fdt ? fdt : dt) < 0) ||
 	    (o->folded_calls_path &&

@@ -16,6 +16,19 @@ int callpath_metric_is_time(const char *name)
 	       !strcmp(name, SIDECAR_TIME_METRIC_NAME);
 }
 
+int callpath_metric_is_list(const char *name)
+{
+	return name && strchr(name, ',') != NULL;
+}
+
+int callpath_metric_is_derived(const char *name)
+{
+	size_t n = name ? strlen(name) : 0;
+
+	return name && (!strcmp(name, "IPC") || !strcmp(name, "CI") ||
+			(n > 3 && !strcmp(name + n - 3, "/KI")));
+}
+
 int callpath_metric_find(const struct sidecar *sc, const char *name,
 			 const char *source, int *k)
 {
@@ -25,6 +38,11 @@ int callpath_metric_find(const struct sidecar *sc, const char *name,
 	*k = CALLPATH_METRIC_TIME;
 	if (callpath_metric_is_time(name))
 		return 0;
+	if (callpath_metric_is_list(name) || callpath_metric_is_derived(name))
+		return error("--metric '%s': %s is shown by --callpath's text report "
+			     "only; --folded, --pprof, --html, --format and --diff take "
+			     "one event or time (doc/counters.md)", name,
+			     strchr(name, ',') ? "a list of metrics" : "a derived metric");
 	for (uint32_t i = 0; i < sc->nr_extra; i++)
 		if (!strcmp(sc->extra_metrics[i].name, name)) {
 			*k = (int)i;

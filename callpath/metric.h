@@ -58,6 +58,12 @@ uint64_t callpath_metric_unplaced(const struct sidecar *sc, int k);
 double callpath_metric_describe(struct callpath_metric_desc *d,
 				const struct sidecar *sc, int k, double gmon_hz);
 
+/* Is `name` a comma-separated list (metric_columns.h)? */
+int callpath_metric_is_list(const char *name);
+
+/* Is `name` a derived metric's (derived.h: IPC, CI, EV/KI)? */
+int callpath_metric_is_derived(const char *name);
+
 /* Does `name` (--metric's argument, NULL when not given) ask for time? */
 int callpath_metric_is_time(const char *name);
 

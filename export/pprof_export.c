@@ -284,7 +284,11 @@ static int callpath_types(struct pprof *pp, const struct callpath_model *m, int 
 		pprof_sample_type(pp, met[k].type, met[k].unit);
 		names[k] = met[k].type;
 	}
-	if (m->hz > 0)
+	/* --metric: a sample is `period` events of the metric (metric.h) */
+	if (m->metric.name[0])
+		pprof_period(pp, m->metric.name, m->metric.unit,
+			     (int64_t)(m->metric.period ? m->metric.period : 1));
+	else if (m->hz > 0)
 		pprof_period(pp, "cpu", "nanoseconds", (int64_t)llround(1e9 / m->hz));
 	return (int)n;
 }

@@ -27,6 +27,8 @@
 #include "export/html_views.h"
 #include "filter/filter_models.h"
 #include "callpath/cmd_callpath.h"
+#include "callpath/metric.h"
+#include "callpath/metric_evidence.h"
 #include "callpath/report.h"
 #include "utils/error.h"
 #include "utils/outfile.h"
@@ -359,6 +361,28 @@ static void side_release(struct side *s)
  * when both have sidecars, as far as --focus/--root/--depth/--exclude
  * keep them.
  */
+/*
+ * --diff --metric EV with sidecars on both sides: the functions' events,
+ * self and inclusive, from the sidecars, and the evidence of their changes
+ * (callpath/metric_evidence.h).  Nothing when a side has no sidecars.
+ * 0, or -1 after reporting an error.
+ */
+static int metric_evidence_of(const struct egprof_opts *o, const struct callpath_side cs[2])
+{
+	struct callpath_model *m[2] = { NULL, NULL };
+	int ret;
+
+	if (callpath_diff_models(o, &cs[0], &cs[1], m) != 0)
+		return -1;
+	ret = m[0] && m[1]
+		? metric_evidence_print(stdout, m[0], m[1], cs[0].label ? cs[0].label : "A",
+					cs[1].label ? cs[1].label : "B", o->noise_sigmas)
+		: 0;
+	callpath_model_free(m[0]);
+	callpath_model_free(m[1]);
+	return ret;
+}
+
 static int write_views(const struct egprof_opts *o, const struct diff *d,
 		       const struct callpath_side cs[2], const char *const label[2],
 		       const char *graph_svg)
@@ -570,6 +594,14 @@ exports:
 			      sides[0].nfiles, sides[0].label, &models[0], o->force, o->metric },
 			      &(struct callpath_side){ sides[1].sum[0], sides[1].files,
 			      sides[1].nfiles, sides[1].label, &models[1], o->force, o->metric }) != 0)
+		goto out;
+	/* --metric EV: the functions' events and their evidence */
+	if (o->format == TABLE_TEXT && !callpath_metric_is_time(o->metric) &&
+	    metric_evidence_of(o, (const struct callpath_side[2]){
+			{ sides[0].sum[0], sides[0].files, sides[0].nfiles, sides[0].label, &models[0],
+			  o->force, o->metric },
+			{ sides[1].sum[0], sides[1].files, sides[1].nfiles, sides[1].label, &models[1],
+			  o->force, o->metric } }) < 0)
 		goto out;
 	if ((o->pprof_path || o->html_path) &&
 	    write_views(o, &d, (const struct callpath_side[2]){

@@ -11,7 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "diff/ranks.h"
+#include "callpath/metric.h"
 #include "ranks/heatmap.h"
+#include "ranks/rankmetric.h"
 #include "ranks/rankpaths.h"
 #include "ranks/rankstate.h"
 #include "ranks/rankstats.h"
@@ -121,6 +123,15 @@ void rank_stats_title(char *buf, size_t len, const char *binary,
 			 "the others #index", binary, n, known);
 }
 
+void rank_stats_metric_title(char *buf, size_t len, const char *metric)
+{
+	size_t n = strlen(buf);
+
+	if (n < len)
+		snprintf(buf + n, len - n, "; %s events per function from the sidecars "
+			 "(--metric), not seconds", metric);
+}
+
 int rank_stats_split(int argc, char **argv, struct cmdline *cl)
 {
 	if (cmdline_split(cl, argc, argv) < 0)
@@ -147,7 +158,8 @@ fail:
  * memory is O(functions) (plus the spill on disk) for any number of ranks.
  */
 int rank_stats_read(const struct cmdline *cl, const char *argv0, int jobs, int force,
-		    int progress, char *const *files, const uint64_t *rank_of, size_t nfiles,
+		    int progress, const char *metric, char *const *files,
+		    const uint64_t *rank_of, size_t nfiles,
 		    struct rankstate *st, FILE *spill, struct rankpaths_syms *syms)
 {
 	struct upstream_job *job;
@@ -175,7 +187,19 @@ int rank_stats_read(const struct cmdline *cl, const char *argv0, int jobs, int f
 		return -1;
 	progress_start(&pg, progress ? &asked : NULL, "rank files read", nfiles);
 	while ((r = upstream_load_counts(job, &index, &p)) > 0) {
-		r = rankstate_add_memo(st, p, rank_of ? rank_of[index] : index, spill, &memo);
+		if (metric) {
+			/* --metric EV: the rank's events per function, its sidecar's */
+			struct rankmetric rm;
+
+			r = rankmetric_of(p, files[index], metric, &rm);
+			if (r == 0)
+				r = rankstate_add_memo(st, &rm.p, rank_of ? rank_of[index] : index,
+						       spill, &memo);
+			rankmetric_release(&rm);
+		} else {
+			r = rankstate_add_memo(st, p, rank_of ? rank_of[index] : index, spill,
+					       &memo);
+		}
 		/* one rank's symbols name the nodes of every rank's sidecar */
 		if (r == 0 && syms && !syms->names)
 			r = rankpaths_syms_init(syms, p);
@@ -203,6 +227,9 @@ int cmd_rank_stats(struct egprof_opts *o)
 	struct rankpaths_syms syms;
 	char title[1024];
 	int status = 1;
+
+	/* --metric EV: statistics of the sidecars' events, not time */
+	const char *metric = callpath_metric_is_time(o->metric) ? NULL : o->metric;
 
 	memset(&pass, 0, sizeof(pass));
 	memset(&syms, 0, sizeof(syms));
@@ -232,7 +259,7 @@ int cmd_rank_stats(struct egprof_opts *o)
 		error("cannot create a temporary file: %s", strerror(errno));
 		goto out;
 	}
-	if (rank_stats_read(&cl, o->argv[0], o->jobs, o->force, o->progress, sorted, NULL,
+	if (rank_stats_read(&cl, o->argv[0], o->jobs, o->force, o->progress, metric, sorted, NULL,
 			    nfiles, st, spill,
 			    &syms) < 0 ||
 	    rankstate_finish(st) < 0 || rankpass_init(&pass, st) < 0 ||
@@ -240,6 +267,9 @@ int cmd_rank_stats(struct egprof_opts *o)
 	    rankstate_report(st, &pass, tags, &rs) < 0)
 		goto out;
 	rank_stats_title(title, sizeof(title), cl.operands[0], ids, nfiles);
+	if (metric)
+		rank_stats_metric_title(title, sizeof(title), metric);
+	ropts.unit = metric;
 	if (rankpaths_fill(rs, sorted, &syms, ropts.summary_items) < 0 ||
 	    rank_stats_heatmaps(st, &pass, o->outs, o->svg_path, o->png_path, title) < 0)
 		goto out;

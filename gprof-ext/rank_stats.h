@@ -26,11 +26,16 @@ int rank_stats_split(int argc, char **argv, struct cmdline *cl);
  * (--progress) whatever stderr is (utils/progress.h).  With syms (zeroed
  * by the caller), the first profile's symbols are kept there
  * (ranks/rankpaths.h). */
-/* force: read files that do not belong to the binary (--force). */
+/* force: read files that do not belong to the binary (--force).
+ * metric (--metric EV, NULL for time): each rank's function self values
+ * are its sidecar's events EV (ranks/rankmetric.h). */
 int rank_stats_read(const struct cmdline *cl, const char *argv0, int jobs, int force,
-		    int progress,
+		    int progress, const char *metric,
 		    char *const *files, const uint64_t *rank_of, size_t nfiles,
 		    struct rankstate *st, FILE *spill, struct rankpaths_syms *syms);
+
+/* Append to a rank-stats title that its values are `metric`'s events. */
+void rank_stats_metric_title(char *buf, size_t len, const char *metric);
 
 /* The heat maps --svg / --png ask for (NULL: none); title names the run.
  * outs: the command's outputs (utils/outfile.h), or NULL: written at once. */

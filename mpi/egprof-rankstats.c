@@ -276,7 +276,7 @@ static int parse_list(char *blob, size_t len, struct job_list *jl)
 
 static const char usage_text[] =
 	"usage: mpirun -np P egprof-rankstats [--jobs N] [--svg FILE] [--png FILE]\n"
-	"           [--html FILE] [gprof options] APP FILES...|DIR\n"
+	"           [--html FILE] [--metric EV] [gprof options] APP FILES...|DIR\n"
 	"prints gprof --rank-stats's report, read by P processes; --svg/--png draw\n"
 	"the heat map, --html writes the report as one HTML file.  See\n"
 	"egprof-rankstats(1).\n";
@@ -290,8 +290,8 @@ static int usage(const struct mpi_ctx *m)
 
 /* Pass 1 over this process's share: files rank, rank + P, ... */
 static int read_share(const struct mpi_ctx *m, const struct cmdline *cl, const char *argv0,
-		      int jobs, const struct job_list *jl, struct rankstate *st, FILE *spill,
-		      struct rankpaths_syms *syms)
+		      int jobs, const char *metric, const struct job_list *jl,
+		      struct rankstate *st, FILE *spill, struct rankpaths_syms *syms)
 {
 	size_t k = 0, i;
 	char **files = malloc((jl->n / (size_t)m->nprocs + 1) * sizeof(char *));
@@ -307,7 +307,7 @@ static int read_share(const struct mpi_ctx *m, const struct cmdline *cl, const c
 		rank_of[k++] = i;
 	}
 	if (k)
-		r = rank_stats_read(cl, argv0, jobs, 0, 0, files, rank_of, k, st, spill,
+		r = rank_stats_read(cl, argv0, jobs, 0, 0, metric, files, rank_of, k, st, spill,
 				    m->rank == 0 ? syms : NULL);
 out:
 	free(files);
@@ -332,7 +332,7 @@ static int write_html(const struct rankstate *global, const struct rankpass *pas
 }
 
 static int run(const struct mpi_ctx *m, int argc, char **argv, int jobs, const char *svg,
-	       const char *png, const char *html)
+	       const char *png, const char *html, const char *metric)
 {
 	static const struct tree_ops state_ops = { state_pack, state_merge_packed };
 	static const struct tree_ops pass_ops = { pass_pack, pass_merge_packed };
@@ -369,7 +369,7 @@ static int run(const struct mpi_ctx *m, int argc, char **argv, int jobs, const c
 	if (failed)
 		error("cannot create a temporary file: %s", strerror(errno));
 	else
-		failed = read_share(m, &cl, argv[0], jobs, &jl, st, spill, &syms) < 0;
+		failed = read_share(m, &cl, argv[0], jobs, metric, &jl, st, spill, &syms) < 0;
 	if (any_failed(failed))
 		goto out;
 
@@ -390,14 +390,20 @@ static int run(const struct mpi_ctx *m, int argc, char **argv, int jobs, const c
 		failed = 1;
 	if (m->rank == 0 && !failed) {
 		struct rankstats_opts ropts = RANKSTATS_OPTS_INIT;
+		char title[1200];
 
+		/* --metric EV: gprof --rank-stats --metric's title and units */
+		snprintf(title, sizeof(title), "%s", jl.title);
+		if (metric)
+			rank_stats_metric_title(title, sizeof(title), metric);
+		ropts.unit = metric;
 		if (rankstate_report(global, &pass, jl.tags, &rs) < 0 ||
 		    rankpaths_fill(rs, jl.files, &syms, ropts.summary_items) < 0 ||
-		    rank_stats_heatmaps(global, &pass, NULL, svg, png, jl.title) < 0 ||
+		    rank_stats_heatmaps(global, &pass, NULL, svg, png, title) < 0 ||
 		    write_html(global, &pass, rs, &jl, html) < 0)
 			goto out;
 		ropts.files = jl.files;
-		rankstats_print(stdout, rs, &ropts, jl.title);
+		rankstats_print(stdout, rs, &ropts, title);
 		if (fflush(stdout) != 0) {
 			error("cannot write the report: %s", "write error on standard output");
 			goto out;
@@ -420,7 +426,7 @@ out:
 int main(int argc, char **argv)
 {
 	struct mpi_ctx m;
-	const char *svg = NULL, *png = NULL, *html = NULL;
+	const char *svg = NULL, *png = NULL, *html = NULL, *metric = NULL;
 	int jobs = 1, status, shift = 0;
 
 	/* before MPI: `egprof-rankstats --help` works without mpirun */
@@ -447,6 +453,8 @@ int main(int argc, char **argv)
 			png = argv[shift + 2];
 		else if (!strcmp(a, "--html"))
 			html = argv[shift + 2];
+		else if (!strcmp(a, "--metric"))
+			metric = strcmp(argv[shift + 2], "time") ? argv[shift + 2] : NULL;
 		else
 			break;
 		shift += 2;
@@ -459,7 +467,7 @@ int main(int argc, char **argv)
 		 * workers' forks copy a small process (gprof-ext/upstream.h) */
 		upstream_load_prefork();
 		argv[shift] = argv[0];
-		status = run(&m, argc - shift, argv + shift, jobs, svg, png, html);
+		status = run(&m, argc - shift, argv + shift, jobs, svg, png, html, metric);
 		upstream_load_prefork_cancel();
 	}
 	MPI_Finalize();

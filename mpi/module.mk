@@ -5,8 +5,10 @@
 #  - egprof-sum, the MPI-parallel summing tool, built only when mpicc exists.
 # See doc/mpi.md.
 RANK_OBJS = diff/ranks.o ranks/rankstate.o ranks/rankstats.o ranks/rankstats_print.o ranks/rankpaths.o \
-	ranks/heatmap.o
+	ranks/heatmap.o ranks/rankmetric.o
 EGPROF_OBJS += $(RANK_OBJS) gprof-ext/cmd_sum.o
+# (ranks/rankmetric.o names the sidecars' metrics with callpath/metric.o,
+# which callpath/analysis.mk links into gprof)
 # The heat map (--rank-stats --svg/--png) draws with cairo, compiled
 # against its headers and loaded with dlopen when a map is drawn (why:
 # ranks/heatmap.c), so nothing is linked.
@@ -19,7 +21,7 @@ EGPROF_OBJS += $(RANK_SIDECAR_OBJ)
 
 UNIT_TESTS += testsuite/unit/test_rankstats
 testsuite/unit/test_rankstats: testsuite/unit/test_rankstats.o $(RANK_OBJS) \
-	diff/profile.o callpath/sidecar.o $(UTILS_OBJS)
+	diff/profile.o callpath/sidecar.o callpath/metric.o $(UTILS_OBJS)
 
 # egprof-sum's sums need no MPI: unit-tested alone
 UNIT_TESTS += testsuite/unit/test_gmonsum
@@ -51,7 +53,7 @@ RANKSTATS_MPI_OBJS = gprof-ext/cmd_rank_stats.o gprof-ext/cmdline.o gprof-ext/op
 	gprof-ext/gmon_check.o gprof-ext/input_check.o gprof-ext/input_check_args.o \
 	gprof-ext/gmon_owner.o callpath/buildid.o \
 	export/rankstats_export.o export/table.o export/html.o export/html_rank.o export/html_assets.o \
-	$(RANK_OBJS) callpath/sidecar.o diff/profile.o diff/profile_io.o diff/clones.o diff/match.o $(UTILS_OBJS) \
+	$(RANK_OBJS) callpath/sidecar.o callpath/metric.o diff/profile.o diff/profile_io.o diff/clones.o diff/match.o $(UTILS_OBJS) \
 	gprof-ext/upstream.o gprof-ext/loader_watch.o gprof-ext/upstream_gprof.o
 mpi/egprof-rankstats.o: $(srcdir)/mpi/egprof-rankstats.c
 	@mkdir -p $(@D)
@@ -68,7 +70,7 @@ endif
 
 UNIT_TESTS += testsuite/unit/test_rankstate
 testsuite/unit/test_rankstate: testsuite/unit/test_rankstate.o $(RANK_OBJS) \
-	diff/profile.o callpath/sidecar.o $(UTILS_OBJS)
+	diff/profile.o callpath/sidecar.o callpath/metric.o $(UTILS_OBJS)
 
 # make install / uninstall: egprof-rankstats when it was built, and the man
 # pages of the MPI tools built (egprof-sum itself is installed with the

@@ -82,8 +82,10 @@ struct rankstats_opts {
 	size_t max_rank_rows;   /* per-rank table only up to this many ranks */
 	size_t summary_items;   /* functions and ranks in the summary */
 	char *const *files;     /* per rank, shown in the per-rank table; may be NULL */
+	const char *unit;       /* --metric EV: the values are EV's events
+				   (ranks/rankmetric.h); NULL: seconds */
 };
-#define RANKSTATS_OPTS_INIT { 64, 5, NULL }
+#define RANKSTATS_OPTS_INIT { 64, 5, NULL, NULL }
 
 /* The summary calls a function imbalanced only when its slowest rank's
  * excess over the mean is this many Poisson deviations (sqrt of its samples). */

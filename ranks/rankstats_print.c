@@ -21,8 +21,10 @@ static int tag_width(const struct rankstats *rs)
 	return (int)w;
 }
 
-static void print_functions(FILE *fp, const struct rankstats *rs)
+static void print_functions(FILE *fp, const struct rankstats *rs, const char *unit)
 {
+	const char *u = unit ? "events" : "seconds";
+
 	int tw = tag_width(rs);
 	size_t i;
 	char ran[48];
@@ -31,7 +33,7 @@ static void print_functions(FILE *fp, const struct rankstats *rs)
 		"cost", "imbal", "total", "min", "mean", "max", tw, "min@", tw, "max@",
 		"calls min", "calls max", "ran", "name");
 	fprintf(fp, "%9s %6s %9s %8s %8s %8s %*s %*s %11s %11s %9s\n",
-		"seconds", "", "seconds", "seconds", "seconds", "seconds", tw, "", tw, "",
+		u, "", u, u, u, u, tw, "", tw, "",
 		"", "", "ranks");
 	for (i = 0; i < rs->nfns; i++) {
 		const struct rankstats_fn *f = &rs->fns[i];
@@ -50,14 +52,15 @@ static void print_functions(FILE *fp, const struct rankstats *rs)
 	}
 }
 
-static void print_ranks(FILE *fp, const struct rankstats *rs, char *const *files)
+static void print_ranks(FILE *fp, const struct rankstats *rs, char *const *files,
+			const char *unit)
 {
 	double mean = rs->total_self / (double)rs->nranks;
 	int tw = tag_width(rs);
 	size_t i;
 
 	fprintf(fp, "\nPer rank:\n");
-	fprintf(fp, "%*s %9s %7s %12s %6s %9s %9s %8s  %s\n", tw, "rank", "self s",
+	fprintf(fp, "%*s %9s %7s %12s %6s %9s %9s %8s  %s\n", tw, "rank", unit ? "self ev" : "self s",
 		"x mean", "calls", "funcs", "time mix", "call mix", "calls", "file");
 	fprintf(fp, "%*s %9s %7s %12s %6s %9s %9s %8s\n", tw, "", "", "", "", "ran",
 		"distance", "distance", "differ");
@@ -127,8 +130,11 @@ int rankstats_imbalanced(const struct rankstats *rs, size_t **idxp, size_t *np)
 	return 0;
 }
 
-static void print_summary(FILE *fp, const struct rankstats *rs, size_t items)
+static void print_summary(FILE *fp, const struct rankstats *rs, size_t items, const char *unit)
 {
+	/* the values' unit: seconds, or --metric EV's events */
+	const char *u = unit ? "events" : "s";
+
 	const struct rankstats_fn **sel = malloc((rs->nfns + 1) * sizeof(*sel));
 	double mean = rs->total_self / (double)rs->nranks;
 	size_t i, n = 0, slow = 0, fast = 0, *idx;
@@ -150,10 +156,10 @@ static void print_summary(FILE *fp, const struct rankstats *rs, size_t items)
 	for (i = 0; i < n && i < items; i++) {
 		size_t k;
 
-		fprintf(fp, "    %-24s wait %.2f s  imbal %.2f  max %.2f s on rank %s, "
-			"min %.2f s on rank %s\n",
-			sel[i]->name, wait_of(rs, sel[i]), sel[i]->imbalance, sel[i]->self_max,
-			rs->ranks[sel[i]->self_max_rank].tag, sel[i]->self_min,
+		fprintf(fp, "    %-24s wait %.2f %s  imbal %.2f  max %.2f %s on rank %s, "
+			"min %.2f %s on rank %s\n",
+			sel[i]->name, wait_of(rs, sel[i]), u, sel[i]->imbalance, sel[i]->self_max, u,
+			rs->ranks[sel[i]->self_max_rank].tag, sel[i]->self_min, u,
 			rs->ranks[sel[i]->self_min_rank].tag);
 		for (k = 0; k < sel[i]->npaths; k++)
 			fprintf(fp, "      via %s\n", sel[i]->paths[k]);
@@ -180,10 +186,10 @@ static void print_summary(FILE *fp, const struct rankstats *rs, size_t items)
 		if (rs->ranks[i].self < rs->ranks[fast].self)
 			fast = i;
 	}
-	fprintf(fp, "  slowest rank %s: %.2f s self (%.2fx mean); fastest rank %s: %.2f s (%.2fx)\n",
-		rs->ranks[slow].tag, rs->ranks[slow].self,
+	fprintf(fp, "  slowest rank %s: %.2f %s self (%.2fx mean); fastest rank %s: %.2f %s (%.2fx)\n",
+		rs->ranks[slow].tag, rs->ranks[slow].self, u,
 		mean > 0 ? rs->ranks[slow].self / mean : 0, rs->ranks[fast].tag,
-		rs->ranks[fast].self, mean > 0 ? rs->ranks[fast].self / mean : 0);
+		rs->ranks[fast].self, u, mean > 0 ? rs->ranks[fast].self / mean : 0);
 
 	if (rs->nranks < 3) {
 		fprintf(fp, "  outlier ranks: need 3 ranks or more\n");
@@ -208,14 +214,19 @@ void rankstats_print(FILE *fp, const struct rankstats *rs,
 		     const struct rankstats_opts *o, const char *title)
 {
 	fprintf(fp, "Rank statistics: %s\n", title);
-	fprintf(fp, "%zu ranks, %zu functions, %.2f self seconds in all. "
-		"imbal = max/mean; cost = ranks x max.\n\n",
-		rs->nranks, rs->nfns, rs->total_self);
-	print_functions(fp, rs);
+	if (o->unit)
+		fprintf(fp, "%zu ranks, %zu functions, %.0f %s events in all. "
+			"imbal = max/mean; cost = ranks x max.\n\n",
+			rs->nranks, rs->nfns, rs->total_self, o->unit);
+	else
+		fprintf(fp, "%zu ranks, %zu functions, %.2f self seconds in all. "
+			"imbal = max/mean; cost = ranks x max.\n\n",
+			rs->nranks, rs->nfns, rs->total_self);
+	print_functions(fp, rs, o->unit);
 	if (rs->nranks <= o->max_rank_rows)
-		print_ranks(fp, rs, o->files);
+		print_ranks(fp, rs, o->files, o->unit);
 	else
 		fprintf(fp, "\n(per-rank table left out: %zu ranks; the summary names the outliers)\n",
 			rs->nranks);
-	print_summary(fp, rs, o->summary_items);
+	print_summary(fp, rs, o->summary_items, o->unit);
 }

@@ -23,10 +23,20 @@
  *
  * Every PAPI call that may allocate is made in normal context.  PAPI
  * mallocs for each thread's event set: a thread that counts events pays
- * glibc's per-thread arena (doc/runtime.md), as under any PAPI tool; a run
- * without CALLPATH_EVENTS never calls PAPI.
+ * glibc's per-thread arena (doc/runtime.md), as under any PAPI tool.
+ *
+ * libcallpath is not linked with PAPI: a program run without
+ * CALLPATH_EVENTS must behave exactly as without the runtime, and libpapi
+ * (with libpfm, which it needs) would otherwise be loaded into every
+ * profiled program, its constructors run, its memory mapped.  PAPI is
+ * dlopen()ed by its soname (CP_PAPI_SONAME, found by configure) only when
+ * CALLPATH_EVENTS names events, and the few functions used are called
+ * through `papi`, filled by dlsym(); papi.h gives their types and
+ * constants only.  When it cannot be loaded, one line says so and the run
+ * goes on with time.
  */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
 #include <papi.h>
@@ -44,7 +54,56 @@
 #include "callpath/sidecar.h"
 #include "utils/banned.h"
 
+#ifndef CP_PAPI_SONAME
+#error "configure sets CP_PAPI_SONAME, PAPI's soname (libpapi.so.N)"
+#endif
+
 #define CTR_MAX 8		/* events per run */
+
+/* The PAPI functions used, resolved by papi_load(). */
+#define PAPI_FUNCTIONS(X) \
+	X(library_init) X(thread_init) X(strerror) X(set_domain) \
+	X(create_eventset) X(add_event) X(remove_event) X(overflow) \
+	X(start) X(stop) X(cleanup_eventset) X(destroy_eventset) \
+	X(event_name_to_code) X(get_overflow_event_index)
+static struct {
+#define PAPI_POINTER(f) __typeof__(PAPI_##f) *f;
+	PAPI_FUNCTIONS(PAPI_POINTER)
+#undef PAPI_POINTER
+} papi;
+
+/*
+ * Load PAPI and resolve `papi`: 0, or -1 after saying why (one line).
+ * Normal context, once, at start-up.
+ */
+static int papi_load(void)
+{
+	void *h = dlopen(CP_PAPI_SONAME, RTLD_NOW | RTLD_LOCAL);
+	const char *missing = NULL;
+
+	if (!h) {
+		const char *why = dlerror();
+
+		dprintf(2, "callpath: ignoring CALLPATH_EVENTS: cannot load PAPI "
+			"(%s); the run goes on with time only\n",
+			why ? why : CP_PAPI_SONAME);
+		return -1;
+	}
+#define PAPI_RESOLVE(f) \
+	if (!missing && !(*(void **)&papi.f = dlsym(h, "PAPI_" #f))) \
+		missing = "PAPI_" #f;
+	PAPI_FUNCTIONS(PAPI_RESOLVE)
+#undef PAPI_RESOLVE
+	if (missing) {
+		dprintf(2, "callpath: ignoring CALLPATH_EVENTS: %s has no %s (a "
+			"different PAPI); the run goes on with time only\n",
+			CP_PAPI_SONAME, missing);
+		memset(&papi, 0, sizeof(papi));
+		dlclose(h);
+		return -1;
+	}
+	return 0;
+}
 #define CTR_NAME_MAX 128
 
 struct ctr_event {
@@ -176,7 +235,7 @@ static void overflow(int set, void *address, long long vector, void *context)
 
 	(void)address;
 	if (!ct || !uc || set != ct->set ||
-	    PAPI_get_overflow_event_index(set, vector, which, &n) != PAPI_OK)
+	    papi.get_overflow_event_index(set, vector, which, &n) != PAPI_OK)
 		return;
 	row = place(ct, (uintptr_t)uc->uc_mcontext.gregs[REG_RSP]);
 	for (int i = 0; i < n; i++) {
@@ -258,7 +317,7 @@ static const char *refusal(int rc)
 	case PAPI_EPERM:
 		return "not permitted (see /proc/sys/kernel/perf_event_paranoid)";
 	default:
-		return PAPI_strerror(rc);
+		return papi.strerror(rc);
 	}
 }
 
@@ -339,22 +398,22 @@ static void choose_domain(void)
 {
 	int set = PAPI_NULL, rc;
 
-	rc = PAPI_set_domain(domain);
-	if (rc == PAPI_OK && (rc = PAPI_create_eventset(&set)) == PAPI_OK) {
-		rc = PAPI_add_event(set, events[0].code);
+	rc = papi.set_domain(domain);
+	if (rc == PAPI_OK && (rc = papi.create_eventset(&set)) == PAPI_OK) {
+		rc = papi.add_event(set, events[0].code);
 		if (rc == PAPI_OK)
-			rc = PAPI_start(set);
+			rc = papi.start(set);
 		if (rc == PAPI_OK) {
 			long long v[CTR_MAX];
 
-			PAPI_stop(set, v);
+			papi.stop(set, v);
 		}
-		PAPI_cleanup_eventset(set);
-		PAPI_destroy_eventset(&set);
+		papi.cleanup_eventset(set);
+		papi.destroy_eventset(&set);
 	}
 	if (rc == PAPI_EPERM || rc == PAPI_EINVAL || rc == PAPI_ESYS) {
 		domain = PAPI_DOM_USER;
-		PAPI_set_domain(domain);
+		papi.set_domain(domain);
 		dprintf(2, "callpath: counting events in user mode only (the system "
 			"forbids kernel mode: /proc/sys/kernel/perf_event_paranoid): "
 			"context switches, and the kernel's share of other events, "
@@ -373,15 +432,15 @@ static int thread_set(struct ctr_thread *ct, int probe)
 	int rc = PAPI_OK, k = 0;
 
 	ct->set = PAPI_NULL;
-	if (PAPI_create_eventset(&ct->set) != PAPI_OK)
+	if (papi.create_eventset(&ct->set) != PAPI_OK)
 		return -1;
 	for (uint32_t e = 0; e < nev; e++) {
-		rc = PAPI_add_event(ct->set, events[e].code);
+		rc = papi.add_event(ct->set, events[e].code);
 		if (rc == PAPI_OK) {
-			rc = PAPI_overflow(ct->set, events[e].code, (int)events[e].period, 0,
+			rc = papi.overflow(ct->set, events[e].code, (int)events[e].period, 0,
 					   overflow);
 			if (rc != PAPI_OK)
-				PAPI_remove_event(ct->set, events[e].code);
+				papi.remove_event(ct->set, events[e].code);
 		}
 		if (rc != PAPI_OK) {
 			if (probe) {
@@ -395,12 +454,12 @@ static int thread_set(struct ctr_thread *ct, int probe)
 		}
 		ct->ev_of[k++] = (int)e;
 	}
-	if (k == 0 || (rc = PAPI_start(ct->set)) != PAPI_OK) {
+	if (k == 0 || (rc = papi.start(ct->set)) != PAPI_OK) {
 		if (k && probe)
 			dprintf(2, "callpath: cannot count events: PAPI_start: %s; the "
-				"run goes on with time only\n", PAPI_strerror(rc));
-		PAPI_cleanup_eventset(ct->set);
-		PAPI_destroy_eventset(&ct->set);
+				"run goes on with time only\n", papi.strerror(rc));
+		papi.cleanup_eventset(ct->set);
+		papi.destroy_eventset(&ct->set);
 		return -1;
 	}
 	return 0;
@@ -455,19 +514,19 @@ void cp_counters_start(void)
 	uint32_t n;
 	int rc;
 
-	if (!env || !*env || !(n = parse_events(env, want)))
+	if (!env || !*env || !(n = parse_events(env, want)) || papi_load() < 0)
 		return;
-	rc = PAPI_library_init(PAPI_VER_CURRENT);
+	rc = papi.library_init(PAPI_VER_CURRENT);
 	if (rc != PAPI_VER_CURRENT) {
 		dprintf(2, "callpath: ignoring CALLPATH_EVENTS: PAPI cannot start "
 			"(%s); the run goes on with time only\n",
-			rc > 0 ? "a different PAPI version" : PAPI_strerror(rc));
+			rc > 0 ? "a different PAPI version" : papi.strerror(rc));
 		return;
 	}
-	if ((rc = PAPI_thread_init(thread_id)) != PAPI_OK) {
+	if ((rc = papi.thread_init(thread_id)) != PAPI_OK) {
 		dprintf(2, "callpath: ignoring CALLPATH_EVENTS: PAPI cannot count "
 			"per thread (%s); the run goes on with time only\n",
-			PAPI_strerror(rc));
+			papi.strerror(rc));
 		return;
 	}
 	for (uint32_t i = 0; i < n; i++) {
@@ -480,7 +539,7 @@ void cp_counters_start(void)
 				"twice\n", want[i].name);
 			continue;
 		}
-		rc = PAPI_event_name_to_code(want[i].name, &want[i].code);
+		rc = papi.event_name_to_code(want[i].name, &want[i].code);
 		if (rc != PAPI_OK) {
 			say_cannot(want[i].name, rc == PAPI_ENOEVNT
 				   ? "no such event here (papi_avail and "
@@ -522,9 +581,9 @@ static void thread_stop(struct ctr_thread *ct)
 
 	if (ct->set == PAPI_NULL)
 		return;
-	PAPI_stop(ct->set, v);
-	PAPI_cleanup_eventset(ct->set);
-	PAPI_destroy_eventset(&ct->set);
+	papi.stop(ct->set, v);
+	papi.cleanup_eventset(ct->set);
+	papi.destroy_eventset(&ct->set);
 	ct->set = PAPI_NULL;
 }
 
@@ -535,7 +594,7 @@ void cp_counters_stop(void)
 	if (ct) {
 		long long v[CTR_MAX];
 
-		PAPI_stop(ct->set, v);
+		papi.stop(ct->set, v);
 	}
 }
 

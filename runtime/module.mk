@@ -19,13 +19,14 @@ CALLPATH_RT_CFLAGS = $(filter-out -fsanitize% -pg -p -fprofile% --coverage,$(EG_
 # Event counts (CALLPATH_EVENTS): PAPI's module when configure found PAPI,
 # else the stub that says so; libcallpath.a always has the stub (a static
 # link would need PAPI's static libraries).
+# PAPI is dlopen()ed by its soname when CALLPATH_EVENTS is set, never
+# linked: a run without events loads neither libpapi nor libpfm.
 ifeq ($(HAVE_PAPI),yes)
 CALLPATH_COUNTERS_OBJ = runtime/rt/counters_papi.o
-CALLPATH_RT_LIBS = $(PAPI_LIBS)
 else
 CALLPATH_COUNTERS_OBJ = runtime/rt/counters_none.o
-CALLPATH_RT_LIBS =
 endif
+CALLPATH_RT_LIBS =
 CALLPATH_RT_OBJS = $(CALLPATH_COUNTERS_OBJ) runtime/rt/record.o runtime/rt/runtime.o runtime/rt/chain.o \
 	runtime/rt/sidecar.o runtime/rt/mcount.o runtime/rt/sample.o runtime/rt/infile.o \
 	runtime/rt/stack.o runtime/rt/signals.o runtime/rt/thread.o runtime/rt/gmonfile.o \
@@ -78,6 +79,11 @@ runtime/rt/infile.o: $(srcdir)/utils/infile.c
 	@mkdir -p $(@D)
 	@echo "  CC       $@ (runtime)"
 	@$(CC) $(CALLPATH_RT_CFLAGS) -MMD -MP -c $< -o $@
+
+runtime/rt/counters_papi.o: $(srcdir)/runtime/counters_papi.c Makefile
+	@mkdir -p $(@D)
+	@echo "  CC       $@ (runtime, PAPI loaded as $(PAPI_SONAME))"
+	@$(CC) $(CALLPATH_RT_CFLAGS) -DCP_PAPI_SONAME='"$(PAPI_SONAME)"' -MMD -MP -c $< -o $@
 
 runtime/rt/%.o: $(srcdir)/runtime/%.c
 	@mkdir -p $(@D)

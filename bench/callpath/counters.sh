@@ -26,7 +26,7 @@ while [ $# -gt 0 ]; do
 done
 so=$builddir/callpath/libcallpath.so
 [ -f "$so" ] || { echo "no $so: build first (or --builddir)" >&2; exit 2; }
-if ! nm -D "$so" | grep -q ' U PAPI_library_init'; then
+if ! grep -qa "libpapi\.so\." "$so"; then
 	echo "this libcallpath has no PAPI: nothing to measure"
 	exit 0
 fi
