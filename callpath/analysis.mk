@@ -5,7 +5,8 @@
 #
 # cmd_callpath.o is the glue to the front end; the others know nothing of it
 # and are unit-tested alone.
-CALLPATH_ANALYSIS_OBJS = callpath/report.o callpath/folded.o callpath/arcs.o \
+CALLPATH_ANALYSIS_OBJS = callpath/report.o callpath/folded.o callpath/arcs.o callpath/elide.o \
+	callpath/recursion.o callpath/shortname.o \
 	callpath/pathdiff.o callpath/sum.o callpath/buildid.o callpath/stale.o \
 	callpath/elfsyms.o callpath/pathrank.o
 EGPROF_OBJS += $(CALLPATH_ANALYSIS_OBJS) callpath/cmd_callpath.o
@@ -15,9 +16,14 @@ CALLPATH_SIDECAR_OBJ := $(filter-out $(EGPROF_OBJS),callpath/sidecar.o)
 EGPROF_OBJS += $(CALLPATH_SIDECAR_OBJ)
 
 UNIT_TESTS += testsuite/unit/test_callpath_report testsuite/unit/test_pathdiff
-testsuite/unit/test_callpath_report: testsuite/unit/test_callpath_report.o \
+testsuite/unit/test_callpath_report: testsuite/unit/test_callpath_report.o diff/signif.o \
 	$(CALLPATH_ANALYSIS_OBJS) callpath/sidecar.o diff/profile.o $(UTILS_OBJS)
-testsuite/unit/test_pathdiff: testsuite/unit/test_pathdiff.o \
+testsuite/unit/test_pathdiff: testsuite/unit/test_pathdiff.o diff/signif.o \
 	$(CALLPATH_ANALYSIS_OBJS) callpath/sidecar.o diff/profile.o $(UTILS_OBJS)
 UNIT_TESTS += testsuite/unit/test_pathrank
 testsuite/unit/test_pathrank: testsuite/unit/test_pathrank.o callpath/pathrank.o
+UNIT_TESTS += testsuite/unit/test_shortname
+testsuite/unit/test_shortname: testsuite/unit/test_shortname.o callpath/shortname.o
+UNIT_TESTS += testsuite/unit/test_elide testsuite/unit/test_recursion
+testsuite/unit/test_elide: testsuite/unit/test_elide.o callpath/elide.o
+testsuite/unit/test_recursion: testsuite/unit/test_recursion.o callpath/recursion.o

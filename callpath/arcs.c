@@ -10,6 +10,7 @@
 #include "callpath/report.h"
 #include "callpath/sidecar.h"
 #include "utils/error.h"
+#include "utils/satmath.h"
 #include "utils/banned.h"
 
 /*
@@ -130,8 +131,8 @@ int callpath_arcs_build(const struct callpath_model *m, struct callpath_arcs **o
 
 		if (last && !strcmp(last->callee, m->names[raw[r].callee]) &&
 		    !strcmp(last->caller, m->names[raw[r].caller])) {
-			last->calls += raw[r].calls;
-			last->samples += raw[r].samples;
+			last->calls = sat_add_u64(last->calls, raw[r].calls);
+			last->samples = sat_add_u64(last->samples, raw[r].samples);
 			continue;
 		}
 		last = &a->arcs[a->nr];
@@ -148,8 +149,8 @@ int callpath_arcs_build(const struct callpath_model *m, struct callpath_arcs **o
 		uint64_t calls = 0, samples = 0;
 
 		for (hi = lo; hi < a->nr && !strcmp(a->arcs[hi].callee, a->arcs[lo].callee); hi++) {
-			calls += a->arcs[hi].calls;
-			samples += a->arcs[hi].samples;
+			calls = sat_add_u64(calls, a->arcs[hi].calls);
+			samples = sat_add_u64(samples, a->arcs[hi].samples);
 		}
 		for (size_t k = lo; k < hi; k++) {
 			a->arcs[k].callee_calls = calls;

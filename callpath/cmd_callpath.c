@@ -29,6 +29,48 @@
 #include "utils/banned.h"
 
 /*
+ * Does gprof demangle this profile's names (its default; not with
+ * --no-demangle or -T)?  Its print names say: the first C++ symbol's is
+ * demangled or not.  Without C++ symbols, as gprof's default.
+ */
+static int profile_demangles(const struct profile *p)
+{
+	for (size_t i = 0; i < p->nsyms; i++) {
+		const struct profile_sym *s = &p->syms[i];
+
+		if (s->name && s->print_name && !strncmp(s->name, "_Z", 2))
+			return strcmp(s->name, s->print_name) != 0;
+	}
+	return 1;
+}
+
+/* How call paths name functions: as gprof names them in profile p, and
+ * with -l as gprof's line options say (`lines`). */
+static struct callpath_symopts symopts_of(const struct profile *p, int lines)
+{
+	struct callpath_symopts so = { 0, 0, NULL, NULL };
+
+	if (lines) {
+		upstream_line_options(&so.lines, &so.full_paths);
+		so.addr_to_line = upstream_addr_to_line;
+	}
+	if (profile_demangles(p))
+		so.demangle = upstream_demangle;
+	return so;
+}
+
+/* m, or with --short-names a copy with short names (*owned set: free it). */
+static int model_for_output(const struct egprof_opts *o, struct callpath_model *m,
+			    struct callpath_model **out)
+{
+	if (!o->short_names) {
+		*out = m;
+		return 0;
+	}
+	return callpath_model_shorten(m, out);
+}
+
+/*
  * Name the sidecar through the profile, after checking that it belongs to
  * the image (build-id).  That it belongs to its gmon files was checked as
  * it was read (callpath/sum.h); a sidecar without identity (versions 1 to
@@ -44,6 +86,8 @@ static int model_of(const struct sidecar *sc, const char *source,
 	if (sidecar_check_build_id(sc, source, p->binary) < 0 ||
 	    callpath_model_build(sc, p, so, m) < 0)
 		return -1;
+	if ((*m)->saturated)
+		warning("%s: %s", source, CALLPATH_SATURATED);
 	if (!(sc->id.flags & SIDECAR_ID_HASHED))
 		stale = callpath_stale_check(*m, sc, p, why, sizeof(why));
 	if (stale < 0)
@@ -101,29 +145,52 @@ static int load_sidecar(const char *explicit_file, char *const *gmons, size_t n,
 	return 0;
 }
 
-/* The sidecar has time samples: the runtime chained the profiling timer. */
+/* Why a side has no time sample to fold, in a sentence that follows its
+ * name; NULL when it has some. */
+static const char *no_samples_why(const struct callpath_model *m, char *buf, size_t n)
+{
+	if (!(m->sampling & SIDECAR_SAMPLING_SELF))
+		return "has no time samples (written by an older runtime, or the "
+		       "program ran without the profiling timer)";
+	if (m->total_samples)
+		return NULL;
+	if (m->unplaced_samples)
+		snprintf(buf, n, "holds no time sample in a calling context (its %llu "
+			 "samples were taken outside the program or inside the runtime)",
+			 (unsigned long long)m->unplaced_samples);
+	else
+		snprintf(buf, n, "holds no time sample: the run was shorter than a tick "
+			 "of the profiling timer (%g ms at %g Hz)",
+			 m->hz > 0 ? 1000.0 / m->hz : 10.0, m->hz > 0 ? m->hz : 100.0);
+	return buf;
+}
+
+/* The sidecar has time samples: the runtime chained the profiling timer
+ * and at least one tick landed in a calling context.  Otherwise the
+ * folded file would be empty: an error that says why. */
 static int check_samples(const struct callpath_model *m, const char *source,
 			 const char *output)
 {
-	if (m->sampling & SIDECAR_SAMPLING_SELF)
+	char buf[256];
+	const char *why = no_samples_why(m, buf, sizeof(buf));
+
+	if (!why)
 		return 0;
-	return error("%s: cannot write: '%s' has no time samples (written by an "
-		     "older runtime, or the program ran without the profiling "
-		     "timer); --folded-calls writes call counts", output, source);
+	return error("%s: cannot write: '%s' %s; --folded-calls writes call counts",
+		     output, source, why);
 }
 
 int callpath_cmd_gprof(const struct egprof_opts *o, const struct profile *p)
 {
-	struct callpath_symopts so = { 0, 0, upstream_addr_to_line };
+	struct callpath_symopts so = symopts_of(p, 1);
 	struct sidecar *sc = NULL;
-	struct callpath_model *m = NULL, *fm = NULL;
+	struct callpath_model *m = NULL, *fm = NULL, *shown = NULL, *all = NULL;
 	struct folded *ft = NULL, *fc = NULL;
 	char source[4200];
 	int ret = 1;
 
 	if (!o->callpath && !o->folded_path && !o->folded_calls_path)
 		return 0;
-	upstream_line_options(&so.lines, &so.full_paths);
 	/* p->binary is the image upstream read (a.out without operands),
 	 * p->gmon_files the gmon files (gmon.out without any): cmd_gprof.c. */
 	if (load_sidecar(o->callpath_file, p->gmon_files, p->ngmon, o->force, &sc, source,
@@ -142,18 +209,25 @@ int callpath_cmd_gprof(const struct egprof_opts *o, const struct profile *p)
 		    filter_callpath(&f, m, &fm) < 0)
 			goto out;
 	}
+	/* all: the text report's model; shown: the filtered outputs' (each
+	 * with --short-names' names when asked) */
+	if (model_for_output(o, m, &all) < 0 ||
+	    (fm && model_for_output(o, fm, &shown) < 0))
+		goto out;
+	if (!fm)
+		shown = all;
 	if (o->callpath && o->format != TABLE_TEXT) {
-		if (callpath_export(stdout, (enum table_format)o->format, fm ? fm : m, source) < 0)
+		if (callpath_export(stdout, (enum table_format)o->format, shown, source) < 0)
 			goto out;
 	} else if (o->callpath) {
 		fflush(stdout);
-		if (callpath_report_print(stdout, m, source) < 0)
+		if (callpath_report_print(stdout, all, source) < 0)
 			goto out;
 		fflush(stdout);
 	}
 	/* both built before either is written: all outputs or none */
-	if ((o->folded_path && folded_build(fm ? fm : m, FOLDED_SAMPLES, &ft) < 0) ||
-	    (o->folded_calls_path && folded_build(fm ? fm : m, FOLDED_CALLS, &fc) < 0))
+	if ((o->folded_path && folded_build(shown, FOLDED_SAMPLES, &ft) < 0) ||
+	    (o->folded_calls_path && folded_build(shown, FOLDED_CALLS, &fc) < 0))
 		goto out;
 	if ((ft && folded_save(o->outs, o->folded_path, ft) < 0) ||
 	    (fc && folded_save(o->outs, o->folded_calls_path, fc) < 0))
@@ -162,6 +236,10 @@ int callpath_cmd_gprof(const struct egprof_opts *o, const struct profile *p)
 out:
 	folded_free(ft);
 	folded_free(fc);
+	if (shown && shown != all && shown != fm)
+		callpath_model_free(shown);
+	if (all && all != m)
+		callpath_model_free(all);
 	callpath_model_free(fm);
 	callpath_model_free(m);
 	sidecar_free(sc);
@@ -182,13 +260,13 @@ static void side_paths_release(struct side_paths *sp)
 }
 
 /* One side's folded stacks; sp->calls NULL when it has no sidecars. */
-static int side_folded(const struct callpath_side *s, int required, int force,
-		       struct side_paths *sp)
+static int side_folded(const struct egprof_opts *o, const struct callpath_side *s,
+		       int required, int force, struct side_paths *sp)
 {
 	char *const *gmons = s->gmon_files ? s->gmon_files : s->p->gmon_files;
 	size_t n = s->gmon_files ? s->ngmon : s->p->ngmon, missing;
-	struct callpath_symopts so = { 0, 0, NULL };	/* names only */
-	struct callpath_model *m = NULL;
+	struct callpath_symopts so = symopts_of(s->p, 0);	/* names only */
+	struct callpath_model *m = NULL, *shown = NULL;
 	struct sidecar *sc = NULL;
 	char source[4200];
 	int ret = -1;
@@ -215,14 +293,17 @@ static int side_folded(const struct callpath_side *s, int required, int force,
 	if (s->model)
 		*s->model = m;
 build:
-	if (folded_build(m, FOLDED_CALLS_GPROF, &sp->calls) < 0)
+	if (model_for_output(o, m, &shown) < 0 ||
+	    folded_build(shown, FOLDED_CALLS_GPROF, &sp->calls) < 0)
 		goto out;
 	sp->hz = m->hz;
 	if ((m->sampling & SIDECAR_SAMPLING_SELF) &&
-	    folded_build(m, FOLDED_SAMPLES, &sp->time) < 0)
+	    folded_build(shown, FOLDED_SAMPLES, &sp->time) < 0)
 		goto out;
 	ret = 0;
 out:
+	if (shown && shown != m)
+		callpath_model_free(shown);
 	if (!s->model || *s->model != m)
 		callpath_model_free(m);
 	sidecar_free(sc);
@@ -253,8 +334,8 @@ int callpath_cmd_diff(const struct egprof_opts *o, const struct callpath_side *a
 
 	if (!o->callpath && !o->folded_path && !o->folded_calls_path && !o->extended)
 		return 0;
-	if (side_folded(a, o->callpath, o->force || a->force, &sa) < 0 ||
-	    side_folded(b, o->callpath, o->force || b->force, &sb) < 0)
+	if (side_folded(o, a, o->callpath, o->force || a->force, &sa) < 0 ||
+	    side_folded(o, b, o->callpath, o->force || b->force, &sb) < 0)
 		goto out;
 	if (!sa.calls || !sb.calls) {
 		if (o->folded_path)
@@ -274,13 +355,25 @@ int callpath_cmd_diff(const struct egprof_opts *o, const struct callpath_side *a
 		      "samples; --folded-calls writes call counts", o->folded_path);
 		goto out;
 	}
+	/* sidecars of runs shorter than a tick: say so rather than write a
+	 * file of nothing, or a column of zeros without a word */
+	if (o->folded_path && !sa.time->nr && !sb.time->nr) {
+		error("%s: cannot write: neither profile's call-path sidecars hold a "
+		      "time sample (runs shorter than a tick of the profiling timer?); "
+		      "--folded-calls writes call counts", o->folded_path);
+		goto out;
+	}
+	if (o->folded_path && (!sa.time->nr || !sb.time->nr))
+		warning("%s: %s's call-path sidecars hold no time sample (a run "
+			"shorter than a tick of the profiling timer?): its column is "
+			"all zeros", o->folded_path, !sa.time->nr ? la : lb);
 	if (o->callpath || o->extended) {
-		struct pathdiff_time_opts to = { sa.hz, sb.hz, o->noise_sigmas };
+		struct pathdiff_time_opts to = { sa.hz, sb.hz, o->noise_sigmas, 0 };
 
 		fflush(stdout);
 		if (dt && pathdiff_print_time(stdout, dt, la, lb, &to) < 0)
 			goto out;
-		if (pathdiff_print(stdout, d, la, lb) < 0)
+		if (pathdiff_print(stdout, d, la, lb, o->noise_sigmas) < 0)
 			goto out;
 		fflush(stdout);
 	}
@@ -333,7 +426,7 @@ static int side_model(const struct callpath_side *s, int force, struct callpath_
 {
 	char *const *gmons = s->gmon_files ? s->gmon_files : s->p->gmon_files;
 	size_t n = s->gmon_files ? s->ngmon : s->p->ngmon, missing = n;
-	struct callpath_symopts so = { 0, 0, NULL };	/* names only */
+	struct callpath_symopts so = symopts_of(s->p, 0);	/* names only */
 	struct sidecar *sc = NULL;
 	char source[4200];
 	int ret;
@@ -422,7 +515,7 @@ int callpath_graph_times_load(const struct egprof_opts *o,
 		int bad;
 
 		if (nsides == 1 && o->callpath_file) {
-			struct callpath_symopts so = { 0, 0, NULL };	/* names only */
+			struct callpath_symopts so = symopts_of(sides[i].p, 0);
 			struct sidecar *sc = NULL;
 			char err[4200];
 
@@ -463,7 +556,7 @@ void callpath_graph_times_release(struct callpath_graph_times *t)
 int callpath_profile_model(const struct egprof_opts *o, const struct profile *p,
 			   struct callpath_model **out, char *source, size_t source_len)
 {
-	struct callpath_symopts so = { 0, 0, NULL };	/* names only */
+	struct callpath_symopts so = symopts_of(p, 0);	/* names only */
 	struct filter_opts f = filter_opts_of(o);
 	struct callpath_model *m = NULL;
 	struct sidecar *sc = NULL;

@@ -24,9 +24,13 @@
 #include <unistd.h>
 
 #include "sidecar.h"
+#include "callpath/elide.h"
+#include "callpath/recursion.h"
 #include "utils/addrsearch.h"
 #include "utils/array.h"
 #include "utils/infile.h"
+#include "utils/printable.h"
+#include "utils/satmath.h"
 #include "utils/banned.h"
 
 struct sym {
@@ -112,6 +116,33 @@ static const struct sym *sym_at(const struct symtab *st, uint64_t bias,
 	return s;
 }
 
+/*
+ * The len bytes at s as text (utils/printable.h): a control character,
+ * bad UTF-8 or a NUL (a forged sidecar's host or exe may hold one: it
+ * would cut the name) is written \xNN, so no escape sequence reaches the
+ * terminal and no line is forged.  s[len] is a NUL.
+ */
+static void put_text(FILE *out, const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + len;
+
+	while (p < end) {
+		size_t k = *p ? printable_char(p) : 0;
+
+		if (!k || k > (size_t)(end - p)) {
+			fprintf(out, "\\x%02x", *p++);
+			continue;
+		}
+		fwrite(p, 1, k, out);
+		p += k;
+	}
+}
+
+static void put_name(FILE *out, const char *s)
+{
+	put_text(out, s, strlen(s));
+}
+
 static void put_addr(FILE *out, const struct symtab *st, uint64_t bias,
 		     uint64_t addr, int with_offset)
 {
@@ -121,17 +152,20 @@ static void put_addr(FILE *out, const struct symtab *st, uint64_t bias,
 		fprintf(out, "0x%" PRIx64, addr);
 		return;
 	}
+	put_name(out, s->name);
 	if (with_offset)
-		fprintf(out, "%s+0x%" PRIx64, s->name, addr - bias - s->addr);
-	else
-		fputs(s->name, out);
+		fprintf(out, "+0x%" PRIx64, addr - bias - s->addr);
 }
 
 static void print_header(FILE *out, const struct sidecar *sc)
 {
 	fprintf(out, "version %u\npid %" PRIu64 "\nppid %" PRIu64 "\nrank %d\n",
 		sc->version, sc->pid, sc->ppid, sc->rank);
-	fprintf(out, "host %s\nexe %s\nbuild-id ", sc->host, sc->exe);
+	fputs("host ", out);
+	put_text(out, sc->host, sc->host_len);
+	fputs("\nexe ", out);
+	put_text(out, sc->exe, sc->exe_len);
+	fputs("\nbuild-id ", out);
 	for (uint32_t i = 0; i < sc->build_id_len; i++)
 		fprintf(out, "%02x", sc->build_id[i]);
 	fprintf(out, "\nload-address 0x%" PRIx64 "\n", sc->load_address);
@@ -170,89 +204,179 @@ static void print_header(FILE *out, const struct sidecar *sc)
 }
 
 /*
- * The middle frame of a folded-recursion node's folded line
- * ("parent's path;caller;callee N", one line per call site whatever the
- * depth): the function holding its call site, which made the recursive
- * calls, left out when it is the callee itself ("main;fib;fib" for direct
- * recursion, "main;even;odd;even" for mutual), [external] when the site is
- * outside the program.  So the line's last two frames are the (caller,
- * callee) pair of its calls, as for every other line.
+ * A node's function, as recursion.h compares them: its symbol (its index
+ * in the symbol table) when -s names it, else its address; and the
+ * function holding a call site, unknown outside the program or without
+ * symbols (a return address is not the callee's address).
  */
-static void put_folded_caller(FILE *out, const struct symtab *st,
-			      const struct sidecar *sc, const struct sidecar_node *n)
+static uint64_t func_key(const struct symtab *st, const struct sidecar *sc,
+			 uint64_t callee)
 {
-	const struct sym *caller = sym_at(st, sc->load_address, n->call_site);
+	const struct sym *s = sym_at(st, sc->load_address, callee);
 
-	if (n->call_site == 0) {
-		fputs(";[external]", out);
-	} else if (!caller || caller != sym_at(st, sc->load_address, n->callee)) {
-		fputc(';', out);
-		put_addr(out, st, sc->load_address, n->call_site, 0);
+	return s && callee >= sc->load_address ? (uint64_t)(s - st->syms) : callee | 1ull << 63;
+}
+
+static uint64_t site_key(const struct symtab *st, const struct sidecar *sc,
+			 uint64_t site)
+{
+	const struct sym *s = site ? sym_at(st, sc->load_address, site) : NULL;
+
+	return s && site >= sc->load_address ? (uint64_t)(s - st->syms) : RECURSION_UNKNOWN;
+}
+
+struct dump {
+	const struct sidecar *sc;
+	const struct symtab *st;
+	uint32_t *parent;	/* per node, SIDECAR_ROOT for a top-level node */
+	struct path_elider pe;	/* deep paths' middle left out (elide.h) */
+	uint32_t *maker;	/* folded nodes: the frame that made the calls */
+	uint64_t *rec;		/* per node: recursive calls folded into it */
+};
+
+/*
+ * One folded line: the names of node's path, then of extra's callee
+ * (a folded node, or SIDECAR_ROOT for none), ';'-separated, a deep path's
+ * middle left out, and the value.  Costs the same at any depth.
+ */
+static void put_folded(FILE *out, const struct dump *d, uint32_t node, uint32_t extra,
+		       uint64_t v)
+{
+	uint32_t frames[ELIDE_FRAMES], omitted;
+	uint32_t k = path_elider_line(&d->pe, node, extra, frames, &omitted);
+	char marker[ELIDE_MARKER_MAX];
+
+	for (uint32_t j = 0; j < k; j++) {
+		if (j == ELIDE_HEAD && omitted) {
+			fputc(';', out);
+			fwrite(marker, 1, elide_marker(marker, omitted), out);
+		}
+		if (j)
+			fputc(';', out);
+		put_addr(out, d->st, d->sc->load_address, d->sc->nodes[frames[j]].callee, 0);
+	}
+	fprintf(out, " %" PRIu64 "\n", v);
+}
+
+/*
+ * Folded paths: a line per node with a value.  A folded-recursion node's
+ * calls are the line of the frame that made them and the callee
+ * ("main;fib;fib", "main;a;b;c;a": recursion.h), or, when that frame is
+ * not known, are added to the line of the frame they fold into, so that
+ * no line names a call that did not happen.
+ */
+static void print_folded(FILE *out, const struct dump *d, int samples)
+{
+	const struct sidecar *sc = d->sc;
+
+	for (uint32_t i = 0; i < sc->nr_nodes; i++) {
+		const struct sidecar_node *n = &sc->nodes[i];
+		int is_folded = (n->flags & SIDECAR_NODE_FOLDED) != 0;
+		uint64_t v = samples ? n->self_samples : is_folded ? n->recursive : n->count;
+
+		if (is_folded && !samples && d->maker[i] == SIDECAR_ROOT)
+			continue;	/* on its parent's line */
+		if (!samples && !is_folded && d->rec[i])
+			v = sat_add_u64(v, d->rec[i]);
+		if (!v)
+			continue;
+		if (is_folded)
+			put_folded(out, d, d->maker[i], i, v);
+		else
+			put_folded(out, d, i, SIDECAR_ROOT, v);
 	}
 }
 
-static int print_nodes(FILE *out, const struct sidecar *sc,
-		       const struct symtab *st, int folded, int samples)
+static void print_tree(FILE *out, const struct dump *d, int samples)
 {
-	uint32_t *path = malloc(((size_t)sc->nr_nodes + 1) * sizeof(*path));
-	uint64_t *rec = malloc(((size_t)sc->nr_nodes + 1) * sizeof(*rec));
+	const struct sidecar *sc = d->sc;
 
-	if (!path || !rec) {
-		free(path);
-		free(rec);
-		return -1;
-	}
-	sidecar_folded_sums(sc, rec);
 	for (uint32_t i = 0; i < sc->nr_nodes; i++) {
 		const struct sidecar_node *n = &sc->nodes[i];
-		uint32_t depth = sidecar_path(sc, i, path, sc->nr_nodes);
+		uint32_t depth = d->pe.depth[i];
 		int is_folded = (n->flags & SIDECAR_NODE_FOLDED) != 0;
+		int indent = (int)(2 * ((elide_omitted(depth) ? ELIDE_FRAMES : depth) - 1));
 
-		if (folded) {
-			uint64_t v = samples ? n->self_samples
-					     : is_folded ? n->recursive : n->count;
+		/* indented up to ELIDE_FRAMES levels; deeper nodes say their
+		 * depth (elide.h) */
+		fprintf(out, "%*s", indent, "");
+		if (elide_omitted(depth)) {
+			char digits[32];
 
-			if (!v)
-				continue;
-			for (uint32_t d = 0; d + is_folded < depth; d++) {
-				if (d)
-					fputc(';', out);
-				put_addr(out, st, sc->load_address,
-					 sc->nodes[path[d]].callee, 0);
-			}
-			if (is_folded) {
-				put_folded_caller(out, st, sc, n);
-				fputc(';', out);
-				put_addr(out, st, sc->load_address, n->callee, 0);
-			}
-			fprintf(out, " %" PRIu64 "\n", v);
-			continue;
+			elide_count(digits, depth);
+			fprintf(out, "[depth %s] ", digits);
 		}
 		/* gprof's notation: calls from outside + recursive calls */
 		if (is_folded)
-			fprintf(out, "%*s+%" PRIu64 " ", (int)(2 * (depth - 1)), "",
-				n->recursive);
-		else if (rec[i])
-			fprintf(out, "%*s%" PRIu64 "+%" PRIu64 " ", (int)(2 * (depth - 1)),
-				"", n->count, rec[i]);
+			fprintf(out, "+%" PRIu64 " ", n->recursive);
+		else if (d->rec[i])
+			fprintf(out, "%" PRIu64 "+%" PRIu64 " ", n->count, d->rec[i]);
 		else
-			fprintf(out, "%*s%" PRIu64 " ", (int)(2 * (depth - 1)), "",
-				n->count);
-		put_addr(out, st, sc->load_address, n->callee, 0);
+			fprintf(out, "%" PRIu64 " ", n->count);
+		put_addr(out, d->st, sc->load_address, n->callee, 0);
 		fputs(" <- ", out);
 		if (n->call_site == 0)
 			fputs("[external]", out);	/* outside the program */
 		else
-			put_addr(out, st, sc->load_address, n->call_site, 1);
+			put_addr(out, d->st, sc->load_address, n->call_site, 1);
 		if (is_folded)
 			fputs(" (recursion folded into the parent)", out);
 		else if (samples)
 			fprintf(out, " (%" PRIu64 " samples)", n->self_samples);
 		fputc('\n', out);
 	}
-	free(path);
-	free(rec);
-	return 0;
+}
+
+static int print_nodes(FILE *out, const struct sidecar *sc,
+		       const struct symtab *st, int folded, int samples)
+{
+	size_t n = (size_t)sc->nr_nodes + 1;
+	struct dump d = { sc, st, malloc(n * sizeof(uint32_t)), { 0 }, NULL,
+			  malloc(n * sizeof(uint64_t)) };
+	uint64_t *func = malloc(n * sizeof(*func)), *caller = malloc(n * sizeof(*caller));
+	unsigned char *is_folded = malloc(n);
+	int ret = -1;
+
+	d.maker = malloc(n * sizeof(*d.maker));
+	if (!d.parent || !d.rec || !func || !caller || !is_folded || !d.maker)
+		goto out;
+	for (uint32_t i = 0; i < sc->nr_nodes; i++) {
+		const struct sidecar_node *nd = &sc->nodes[i];
+
+		d.parent[i] = nd->parent;
+		is_folded[i] = (nd->flags & SIDECAR_NODE_FOLDED) != 0;
+		func[i] = func_key(st, sc, nd->callee);
+		caller[i] = is_folded[i] ? site_key(st, sc, nd->call_site) : RECURSION_UNKNOWN;
+	}
+	if (path_elider_init(&d.pe, sc->nr_nodes, d.parent, SIDECAR_ROOT) < 0 ||
+	    recursion_makers(sc->nr_nodes, d.parent, SIDECAR_ROOT, func, is_folded,
+			     caller, d.maker) < 0)
+		goto out;
+	if (folded) {
+		/* a folded node whose maker is known has its own line; the
+		 * others' calls count on their parent's (d.rec) */
+		memset(d.rec, 0, n * sizeof(*d.rec));
+		for (uint32_t i = 0; i < sc->nr_nodes; i++) {
+			uint32_t p = sc->nodes[i].parent;
+
+			if (is_folded[i] && d.maker[i] == SIDECAR_ROOT && p != SIDECAR_ROOT)
+				d.rec[p] = sat_add_u64(d.rec[p], sc->nodes[i].recursive);
+		}
+		print_folded(out, &d, samples);
+	} else {
+		sidecar_folded_sums(sc, d.rec);
+		print_tree(out, &d, samples);
+	}
+	ret = 0;
+out:
+	path_elider_release(&d.pe);
+	free(d.parent);
+	free(d.rec);
+	free(d.maker);
+	free(func);
+	free(caller);
+	free(is_folded);
+	return ret;
 }
 
 static const char usage_text[] =
@@ -310,6 +434,7 @@ int main(int argc, char **argv)
 	}
 	for (int i = optind; i < argc; i++) {
 		struct sidecar *sc;
+		int r;
 
 		if (sidecar_read(argv[i], &sc, err, sizeof(err)) < 0) {
 			fprintf(stderr, "cpdump: %s\n", err);
@@ -319,13 +444,16 @@ int main(int argc, char **argv)
 			total = sc;
 			continue;
 		}
-		if (sidecar_merge(total, sc, err, sizeof(err)) < 0) {
+		r = sidecar_merge(total, sc, err, sizeof(err));
+		sidecar_free(sc);
+		if (r < 0) {
 			fprintf(stderr, "cpdump: %s (adding '%s' to '%s')\n", err,
 				argv[i], argv[optind]);
-			sidecar_free(sc);
 			goto out;
 		}
-		sidecar_free(sc);
+		if (r > 0)
+			fprintf(stderr, "cpdump: warning: %s: %s\n", argv[i],
+				SIDECAR_SATURATED);
 	}
 	if (!folded)
 		print_header(stdout, total);

@@ -11,12 +11,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "callpath/elide.h"
 #include "callpath/pathdiff.h"
 #include "callpath/pathrank.h"
+#include "callpath/recursion.h"
 #include "callpath/report.h"
 #include "utils/error.h"
 #include "utils/outfile.h"
 #include "utils/printable.h"
+#include "utils/satmath.h"
 #include "utils/banned.h"
 
 /*
@@ -215,25 +218,59 @@ static size_t name_segment(void *ctx, uint32_t node, char *buf, size_t len)
 	return n;
 }
 
-/* node[idx]: frame idx's node in the name tree (its parent's is known).
- * A folded-recursion frame is one line per call site whatever the depth:
- * its parent's path, the function that made the recursive calls unless it
- * is the callee itself, and the callee ("main;fib;fib 2692536",
- * "main;even;odd;even 54"), so that the last two frames of every line are
- * the (caller, callee) of its calls. */
+/*
+ * node[idx]: frame idx's node in the name tree; its parent's (or its
+ * maker's) is known.  A folded-recursion frame whose maker is known
+ * (recursion.h: the one frame of the function that made the recursive
+ * calls, under the frame they fold into) is one line per call site
+ * whatever the depth: the maker's path and the callee ("main;fib;fib
+ * 2692536", "main;even;odd;even 54", "main;a;b;c;a"), so that the last two
+ * frames of every line are the (caller, callee) of its calls and every
+ * line is a stack that happened.
+ */
 static int name_tree_node(struct name_tree *t, const struct callpath_model *m,
-			  uint32_t idx, uint32_t *node)
+			  const uint32_t *maker, uint32_t idx, uint32_t *node)
 {
 	const struct callpath_frame *f = &m->frames[idx];
-	uint32_t p = f->parent == CALLPATH_NONE ? PATHRANK_ROOT : node[f->parent];
+	uint32_t up = f->folded && maker && maker[idx] != CALLPATH_NONE ? maker[idx]
+									 : f->parent;
+	uint32_t p = up == CALLPATH_NONE ? PATHRANK_ROOT : node[up];
 
-	if (f->folded && strcmp(m->names[f->caller], m->names[f->func])) {
-		p = name_tree_child(t, p, f->caller);
-		if (p == UINT32_MAX)
-			return -1;
-	}
 	node[idx] = name_tree_child(t, p, f->func);
 	return node[idx] == UINT32_MAX ? -1 : 0;
+}
+
+/* maker[i] for the folded frames of m (recursion.h); NULL when out of
+ * memory. */
+static uint32_t *recursion_makers_of(const struct callpath_model *m)
+{
+	size_t n = (size_t)m->nr_frames + 1;
+	uint32_t *maker = malloc(n * sizeof(*maker)), *parent = malloc(n * sizeof(*parent));
+	uint64_t *func = malloc(n * sizeof(*func)), *caller = malloc(n * sizeof(*caller));
+	unsigned char *folded = malloc(n);
+	int bad = !maker || !parent || !func || !caller || !folded;
+
+	for (uint32_t i = 0; !bad && i < m->nr_frames; i++) {
+		const struct callpath_frame *f = &m->frames[i];
+
+		parent[i] = f->parent;
+		func[i] = f->func;
+		folded[i] = f->folded != 0;
+		caller[i] = f->folded && f->caller != CALLPATH_NONE ? f->caller
+								    : RECURSION_UNKNOWN;
+	}
+	if (!bad && recursion_makers(m->nr_frames, parent, CALLPATH_NONE, func, folded,
+				     caller, maker) < 0)
+		bad = 1;
+	free(parent);
+	free(func);
+	free(caller);
+	free(folded);
+	if (bad) {
+		free(maker);
+		return NULL;
+	}
+	return maker;
 }
 
 /* The name tree of the model's frames, with each frame's value on its
@@ -243,8 +280,11 @@ static int name_tree_build(struct name_tree *t, const struct callpath_model *m,
 {
 	uint32_t *node = malloc(((size_t)m->nr_frames + 1) * sizeof(*node));
 	uint32_t *chain = malloc(((size_t)m->nr_frames + 1) * sizeof(*chain));
+	uint32_t *maker = NULL;
 
 	if (!node || !chain || name_tree_names(t, m) < 0)
+		goto oom;
+	if (value == FOLDED_CALLS && !(maker = recursion_makers_of(m)))
 		goto oom;
 	/* only the frames with a value and their ancestors get a node: time
 	 * samples land in few of a million frames */
@@ -254,30 +294,88 @@ static int name_tree_build(struct name_tree *t, const struct callpath_model *m,
 		uint64_t v = value == FOLDED_SAMPLES ? f->samples
 			     : f->folded ? f->recursive : f->count;
 
-		/* gprof's count: recursive calls on the frame they fold into */
-		int on_parent = value == FOLDED_CALLS_GPROF && f->folded &&
-				f->parent != CALLPATH_NONE;
+		/* gprof's count, and --folded-calls' where the maker is not
+		 * known: recursive calls on the frame they fold into */
+		int on_parent = f->folded && f->parent != CALLPATH_NONE &&
+				(value == FOLDED_CALLS_GPROF ||
+				 (maker && maker[i] == CALLPATH_NONE));
 		uint32_t target = on_parent ? f->parent : i, nc = 0;
 
 		if (!v)
 			continue;
 		for (uint32_t k = target; k != CALLPATH_NONE && node[k] == UINT32_MAX;
-		     k = m->frames[k].parent)
+		     k = m->frames[k].folded && maker && maker[k] != CALLPATH_NONE
+				 ? maker[k] : m->frames[k].parent)
 			chain[nc++] = k;
 		while (nc)
-			if (name_tree_node(t, m, chain[--nc], node) < 0)
+			if (name_tree_node(t, m, maker, chain[--nc], node) < 0)
 				goto oom;
-		t->value[node[target]] += v;
+		t->value[node[target]] = sat_add_u64(t->value[node[target]], v);
 		if (on_parent)
-			t->rec[node[target]] += v;
+			t->rec[node[target]] = sat_add_u64(t->rec[node[target]], v);
 	}
 	free(node);
 	free(chain);
+	free(maker);
 	return 0;
 oom:
 	free(node);
 	free(chain);
+	free(maker);
 	return -1;
+}
+
+/* Append the escaped name of name-tree node k to *text, ';' first unless
+ * it is the first frame.  0 or -1 (out of memory). */
+static int put_node(struct name_tree *t, uint32_t k, int first, char **text,
+		    size_t *len, size_t *alloc)
+{
+	const char *e = t->esc[t->name[k]];
+	size_t n = strlen(e);
+
+	if (*len + n + 2 > *alloc) {
+		*alloc = 2 * (*len + n + 2);
+		*text = resize(*text, *alloc, 1);
+		if (!*text)
+			return -1;
+	}
+	if (!first)
+		(*text)[(*len)++] = ';';
+	memcpy(*text + *len, e, n);
+	*len += n;
+	return 0;
+}
+
+static int cmp_stacks(const void *pa, const void *pb)
+{
+	const struct folded_stack *a = pa, *b = pb;
+
+	return strcmp(a->stack, b->stack);
+}
+
+/*
+ * Elided lines (elide.h) are not in the order of the full texts, and two
+ * paths of one depth that differ only in their elided middle have one
+ * text: sorted again, and such lines merged (their values summed, as
+ * flamegraph.pl sums repeated stacks).
+ */
+static void sort_and_merge(struct folded *f)
+{
+	size_t k = 0;
+
+	qsort(f->stacks, f->nr, sizeof(*f->stacks), cmp_stacks);
+	for (size_t i = 0; i < f->nr; i++) {
+		if (k && !strcmp(f->stacks[k - 1].stack, f->stacks[i].stack)) {
+			f->stacks[k - 1].count = sat_add_u64(f->stacks[k - 1].count,
+							     f->stacks[i].count);
+			f->stacks[k - 1].recursive = sat_add_u64(f->stacks[k - 1].recursive,
+								 f->stacks[i].recursive);
+			free(f->stacks[i].stack);
+			continue;
+		}
+		f->stacks[k++] = f->stacks[i];
+	}
+	f->nr = k;
 }
 
 int folded_build(const struct callpath_model *m, enum folded_value value,
@@ -286,11 +384,11 @@ int folded_build(const struct callpath_model *m, enum folded_value value,
 	struct folded *f = calloc(1, sizeof(*f));
 	struct name_tree t = { 0 };
 	uint32_t *rank = NULL, *order = NULL, *path = NULL;
-	size_t *off = NULL;
-	char *text = NULL;
-	size_t len = 0, alloc = 0;
-	uint32_t pdepth = 0;
-	int ret = -1;
+	size_t off[ELIDE_FRAMES + 1];
+	char *text = NULL, *line = NULL;
+	size_t len = 0, alloc = 0, line_len, line_alloc = 0;
+	uint32_t pdepth = 0, tdepth = 0;
+	int ret = -1, elided = 0;
 
 	*out = NULL;
 	if (!f || name_tree_build(&t, m, value) < 0)
@@ -299,55 +397,80 @@ int folded_build(const struct callpath_model *m, enum folded_value value,
 	rank = malloc(((size_t)t.n + 1) * sizeof(*rank));
 	order = malloc(((size_t)t.n + 1) * sizeof(*order));
 	path = malloc(((size_t)t.n + 1) * sizeof(*path));
-	off = calloc((size_t)t.n + 2, sizeof(*off));
-	if (!f->stacks || !rank || !order || !path || !off ||
+	if (!f->stacks || !rank || !order || !path ||
 	    pathrank(t.n, t.parent, name_segment, &t, ";", rank) < 0)
 		goto out;
 	for (uint32_t i = 0; i < t.n; i++)
 		order[rank[i]] = i;
-	/* in text order; each line shares the frames of the one before up to
-	 * their last common node */
+	/*
+	 * In text order, which is the name tree's depth-first order: path[]
+	 * (node indices, root first) is updated from the line before, up to
+	 * their last common node, so the whole walk costs the tree's size.
+	 * The text of only the first ELIDE_FRAMES frames is kept (text,
+	 * off[d]: its length after d frames; tdepth frames valid): a deeper
+	 * line is its first ELIDE_HEAD frames, the marker and its last
+	 * ELIDE_TAIL frames (elide.h), so no line, and nothing kept, grows
+	 * with the depth.
+	 */
+	off[0] = 0;
 	for (uint32_t r = 0; r < t.n; r++) {
-		uint32_t i = order[r], depth = t.depth[i], d = depth;
+		uint32_t i = order[r], depth = t.depth[i], d = depth, omitted;
 
 		if (!t.value[i])
 			continue;
 		for (uint32_t k = i; d > 0 && (d > pdepth || path[d - 1] != k);
 		     k = t.parent[k])
 			path[--d] = k;
-		len = off[d];
-		for (; d < depth; d++) {
-			const char *e = t.esc[t.name[path[d]]];
-			size_t n = strlen(e);
+		pdepth = depth;
+		/* frames [0, d) are the line before's; the text holds the
+		 * first min(d, tdepth) of them */
+		if (tdepth > d)
+			tdepth = d;
+		len = off[tdepth];
+		for (; tdepth < depth && tdepth < ELIDE_FRAMES; tdepth++) {
+			if (put_node(&t, path[tdepth], tdepth == 0, &text, &len, &alloc) < 0)
+				goto out;
+			off[tdepth + 1] = len;
+		}
+		omitted = elide_omitted(depth);
+		if (!omitted) {
+			f->stacks[f->nr].stack = strndup(text, len);
+		} else {
+			char marker[ELIDE_MARKER_MAX];
+			size_t mlen = elide_marker(marker, omitted);
 
-			if (len + n + 2 > alloc) {
-				alloc = 2 * (len + n + 2);
-				text = resize(text, alloc, 1);
-				if (!text)
+			line_len = off[ELIDE_HEAD];
+			if (line_len + mlen + 2 > line_alloc) {
+				line_alloc = 2 * (line_len + mlen + 2);
+				if (!(line = resize(line, line_alloc, 1)))
 					goto out;
 			}
-			if (d)
-				text[len++] = ';';
-			memcpy(text + len, e, n);
-			len += n;
-			off[d + 1] = len;
+			memcpy(line, text, line_len);
+			line[line_len++] = ';';
+			memcpy(line + line_len, marker, mlen);
+			line_len += mlen;
+			for (uint32_t k = depth - ELIDE_TAIL; k < depth; k++)
+				if (put_node(&t, path[k], 0, &line, &line_len, &line_alloc) < 0)
+					goto out;
+			f->stacks[f->nr].stack = strndup(line, line_len);
+			elided = 1;
 		}
-		pdepth = depth;
-		f->stacks[f->nr].stack = strndup(text, len);
 		if (!f->stacks[f->nr].stack)
 			goto out;
 		f->stacks[f->nr].recursive = t.rec[i];
 		f->stacks[f->nr++].count = t.value[i];
 	}
+	if (elided)
+		sort_and_merge(f);
 	*out = f;
 	f = NULL;
 	ret = 0;
 out:
 	free(text);
+	free(line);
 	free(rank);
 	free(order);
 	free(path);
-	free(off);
 	name_tree_release(&t, m->nr_names);
 	folded_free(f);
 	return ret < 0 ? error("out of memory while folding call paths") : 0;

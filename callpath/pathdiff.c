@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "callpath/folded.h"
+#include "diff/diff.h"
+#include "diff/signif.h"
 #include "utils/error.h"
 #include "utils/banned.h"
 
@@ -148,61 +150,87 @@ static const char *signed_text(char *buf, size_t n, int64_t v)
 	return buf;
 }
 
+/* The count rows' verdicts: Poisson z of each changed path's counts, one
+ * family over them (the rows' rule, diff/signif.h); pass[i] for rows[i]. */
+static void count_verdicts(const struct pathdiff_row **rows, size_t n, double k,
+			   unsigned char *pass)
+{
+	struct signif_family f;
+	size_t i;
+
+	signif_family_init(&f, k);
+	for (i = 0; i < n; i++)
+		signif_add(&f, signif_count_z((double)rows[i]->a, (double)rows[i]->b, 0),
+			   signif_count_zmax((double)rows[i]->a + (double)rows[i]->b));
+	signif_decide(&f);
+	for (i = 0; i < n; i++)
+		pass[i] = signif_pass(&f, signif_count_z((double)rows[i]->a, (double)rows[i]->b, 0));
+	signif_family_release(&f);
+}
+
 int pathdiff_print(FILE *out, const struct pathdiff *d, const char *label_a,
-		   const char *label_b)
+		   const char *label_b, double noise_sigmas)
 {
 	const struct pathdiff_row **rows = malloc((d->changed + 1) * sizeof(*rows));
 	struct func_change *funcs = calloc(d->changed + 1, sizeof(*funcs));
-	size_t n = 0, nf = 0;
+	unsigned char *pass = calloc(d->changed + 1, 1);
+	size_t n = 0, nf = 0, nsig = 0;
 
-	if (!rows || !funcs) {
+	if (!rows || !funcs || !pass) {
 		free(rows);
 		free(funcs);
+		free(pass);
 		return error("out of memory while printing call-path changes");
 	}
 	for (size_t i = 0; i < d->nr; i++)
 		if (d->rows[i].a != d->rows[i].b)
 			rows[n++] = &d->rows[i];
 	qsort(rows, n, sizeof(*rows), cmp_func_name);
+	count_verdicts(rows, n, noise_sigmas, pass);
 	for (size_t i = 0; i < n; i++) {
 		if (!nf || strcmp(funcs[nf - 1].func, rows[i]->func))
 			funcs[nf++].func = rows[i]->func;
 		funcs[nf - 1].moved += magnitude(delta(rows[i]));
 		funcs[nf - 1].net += delta(rows[i]);
+		nsig += pass[i];
 	}
 	qsort(funcs, nf, sizeof(*funcs), cmp_func_change);
 
 	fprintf(out, "\f\n\t\t\tCall-path differences\n\n"
 		"Paths are matched by the function names along them; A is '%s',\n"
 		"B is '%s'.  change = A - B, baseline minus second as in every\n"
-		"table of the diff.  %zu of %zu paths changed; calls %" PRIu64 " -> %" PRIu64 ".\n",
-		label_a, label_b, d->changed, d->nr, d->total_a, d->total_b);
+		"table of the diff.  %zu of %zu paths changed; calls %" PRIu64 " -> %" PRIu64 ".\n"
+		"~ marks a change within the noise of a count (Poisson, corrected for\n"
+		"the number of paths): %zu of the changes are beyond it.\n",
+		label_a, label_b, d->changed, d->nr, d->total_a, d->total_b, nsig);
 	for (size_t k = 0; k < nf; k++) {
 		char buf[32], ta[48], tb[48];
 
 		fprintf(out, "\n%s: %s calls\n", funcs[k].func,
 			signed_text(buf, sizeof(buf), funcs[k].net));
-		fputs("    A calls     B calls      change  path\n", out);
+		fputs("    A calls     B calls      change    path\n", out);
 		/* rows of one function are adjacent, largest change first */
 		for (size_t i = 0; i < n; i++) {
 			if (strcmp(rows[i]->func, funcs[k].func))
 				continue;
-			fprintf(out, "%11s %11s %11s  %s\n",
+			fprintf(out, "%11s %11s %11s %c  %s\n",
 				calls_text(ta, sizeof(ta), rows[i]->a, rows[i]->a_rec),
 				calls_text(tb, sizeof(tb), rows[i]->b, rows[i]->b_rec),
 				signed_text(buf, sizeof(buf), delta(rows[i])),
-				rows[i]->stack);
+				pass[i] ? ' ' : '~', rows[i]->stack);
 		}
 	}
 	free(rows);
 	free(funcs);
+	free(pass);
 	return ferror(out) ? -1 : 0;
 }
 
 struct time_row {
 	const struct pathdiff_row *r;
-	double change;		/* seconds, B - A */
-	int noise;
+	double change;		/* seconds, A - B */
+	double z;
+	int significant;
 };
 
 static int cmp_time_rows(const void *pa, const void *pb)
@@ -210,6 +238,8 @@ static int cmp_time_rows(const void *pa, const void *pb)
 	const struct time_row *a = pa, *b = pb;
 	double ma = fabs(a->change), mb = fabs(b->change);
 
+	if (a->significant != b->significant)
+		return a->significant ? -1 : 1;
 	if (ma != mb)
 		return ma > mb ? -1 : 1;
 	return strcmp(a->r->stack, b->r->stack);
@@ -220,52 +250,122 @@ static double per_second(uint64_t samples, double hz)
 	return hz > 0 ? (double)samples / hz : 0.0;
 }
 
-int pathdiff_time_within_noise(const struct pathdiff_row *r,
-			       const struct pathdiff_time_opts *t)
+/* The paths' jitter (signif_scatter over the paths both sides sampled). */
+static double paths_jitter(const struct pathdiff *d, const struct pathdiff_time_opts *t,
+			   double prior)
 {
-	/* each side's count is Poisson: its variance in seconds is n/hz^2 */
-	double sigma = sqrt((t->hz_a > 0 ? (double)r->a / (t->hz_a * t->hz_a) : 0) +
-			    (t->hz_b > 0 ? (double)r->b / (t->hz_b * t->hz_b) : 0));
+	double *v = malloc((4 * d->nr + 1) * sizeof(double));
+	struct signif_scatter sc;
+	size_t i, n = d->nr;
 
-	return fabs(per_second(r->b, t->hz_b) - per_second(r->a, t->hz_a)) <=
-	       t->noise_sigmas * sigma;
+	if (!v)
+		return prior;
+	for (i = 0; i < n; i++) {
+		v[i] = per_second(d->rows[i].a, t->hz_a);
+		v[n + i] = per_second(d->rows[i].b, t->hz_b);
+		v[2 * n + i] = (double)d->rows[i].a;
+		v[3 * n + i] = (double)d->rows[i].b;
+	}
+	if (signif_scatter(v, v + n, v + 2 * n, v + 3 * n, n, prior, &sc) < 0)
+		sc.jitter = prior;
+	free(v);
+	return sc.jitter;
 }
 
-int pathdiff_print_time(FILE *out, const struct pathdiff *d, const char *label_a,
-			const char *label_b, const struct pathdiff_time_opts *t)
+/*
+ * The time table's rows (every path whose samples differ) with their
+ * verdicts: *rows malloc'd, *n of them, in d->rows' order; *jitter the
+ * run-to-run jitter used and *counted the tests the family corrected for.
+ */
+static int time_rows_decide(const struct pathdiff *d, const struct pathdiff_time_opts *t,
+			    struct time_row **out, size_t *nout, double *jitter,
+			    size_t *counted)
 {
 	struct time_row *rows = malloc((d->changed + 1) * sizeof(*rows));
+	double prior = t->jitter_prior > 0 ? t->jitter_prior : DIFF_JITTER_PRIOR, c;
+	struct signif_family f;
 	size_t n = 0;
 
 	if (!rows)
-		return error("out of memory while printing call-path changes");
+		return error("out of memory while comparing call-path times");
+	c = paths_jitter(d, t, prior);
+	signif_family_init(&f, t->noise_sigmas);
 	for (size_t i = 0; i < d->nr; i++) {
 		const struct pathdiff_row *r = &d->rows[i];
-		double sa, sb;
+		double sa, sb, var;
 
 		if (r->a == r->b)
 			continue;
 		sa = per_second(r->a, t->hz_a);
 		sb = per_second(r->b, t->hz_b);
+		/* each side's count is Poisson: its variance in seconds is
+		 * n/hz^2; and a path's time varies from run to run by c */
+		var = (t->hz_a > 0 ? (double)r->a / (t->hz_a * t->hz_a) : 0) +
+		      (t->hz_b > 0 ? (double)r->b / (t->hz_b * t->hz_b) : 0) +
+		      c * c * (sa * sa + sb * sb);
 		rows[n].r = r;
-		rows[n].change = sb - sa;
-		rows[n].noise = pathdiff_time_within_noise(r, t);
+		rows[n].change = sa - sb;
+		rows[n].z = var > 0 ? (sa - sb) / sqrt(var) : 0;
+		signif_add(&f, rows[n].z, signif_time_zmax((double)r->a, t->hz_a, (double)r->b,
+							   t->hz_b, c, 1));
 		n++;
 	}
+	signif_decide(&f);
+	for (size_t i = 0; i < n; i++)
+		rows[i].significant = signif_pass(&f, rows[i].z);
+	*counted = f.counted;
+	signif_family_release(&f);
+	*out = rows;
+	*nout = n;
+	*jitter = c;
+	return 0;
+}
+
+int pathdiff_time_verdicts(const struct pathdiff *d, const struct pathdiff_time_opts *t,
+			   unsigned char *within_noise)
+{
+	struct time_row *rows;
+	size_t n, counted, k = 0;
+	double c;
+
+	if (time_rows_decide(d, t, &rows, &n, &c, &counted) < 0)
+		return -1;
+	for (size_t i = 0; i < d->nr; i++) {
+		within_noise[i] = 0;
+		if (k < n && rows[k].r == &d->rows[i])
+			within_noise[i] = !rows[k++].significant;
+	}
+	free(rows);
+	return 0;
+}
+
+int pathdiff_print_time(FILE *out, const struct pathdiff *d, const char *label_a,
+			const char *label_b, const struct pathdiff_time_opts *t)
+{
+	struct time_row *rows;
+	size_t n, nsig = 0, counted;
+	double c;
+
+	if (time_rows_decide(d, t, &rows, &n, &c, &counted) < 0)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		nsig += rows[i].significant;
 	qsort(rows, n, sizeof(*rows), cmp_time_rows);
 	fprintf(out, "\f\n\t\t\tCall-path time differences\n\n"
 		"Self seconds measured on each path; A is '%s', B is '%s'.\n"
-		"%zu paths changed, largest change first; self time %.2f -> %.2f\n"
-		"seconds.  ~ marks a change within the sampling noise (%g standard\n"
-		"deviations).\n\n"
+		"change = A - B, baseline minus second as in every table of the diff.\n"
+		"%zu paths changed, %zu beyond the noise first, by |change|; self time\n"
+		"%.2f -> %.2f seconds.  ~ marks a change within the noise: sampling and a\n"
+		"run-to-run jitter of %.0f%% of a path's time, corrected for the %zu paths\n"
+		"that could show a change (--noise %g).\n\n"
 		"       A s        B s     change    path\n",
-		label_a, label_b, n, per_second(d->total_a, t->hz_a),
-		per_second(d->total_b, t->hz_b), t->noise_sigmas);
+		label_a, label_b, n, nsig, per_second(d->total_a, t->hz_a),
+		per_second(d->total_b, t->hz_b), 100 * c, counted, t->noise_sigmas);
 	for (size_t i = 0; i < n; i++)
 		fprintf(out, "%10.2f %10.2f %+10.2f %c  %s\n",
 			per_second(rows[i].r->a, t->hz_a),
 			per_second(rows[i].r->b, t->hz_b), rows[i].change,
-			rows[i].noise ? '~' : ' ', rows[i].r->stack);
+			rows[i].significant ? ' ' : '~', rows[i].r->stack);
 	free(rows);
 	return ferror(out) ? -1 : 0;
 }

@@ -11,7 +11,7 @@
  *
  *   struct pathdiff *d;
  *   if (pathdiff_compute(fa, fb, &d) < 0) return -1;
- *   pathdiff_print(stdout, d, "old", "new");
+ *   pathdiff_print(stdout, d, "old", "new", 2.0);
  *   pathdiff_free(d);
  *
  * Ownership: a struct pathdiff owns its rows and their strings; it keeps no
@@ -46,19 +46,26 @@ void pathdiff_free(struct pathdiff *d);
 /*
  * The table: rows whose counts differ, grouped by called function (the
  * functions whose calls changed most first), each path with both counts
- * and the change.  0 or -1 (out of memory).
+ * and the change (A - B, as every table of the diff), marked '~' when the
+ * change is within the noise of a count (Poisson, diff/signif.h: 1 -> 0
+ * or 6 -> 15 calls is no evidence), corrected for the number of paths;
+ * noise_sigmas is K of the rule (--noise).
+ * 0 or -1 (out of memory).
  */
 int pathdiff_print(FILE *out, const struct pathdiff *d, const char *label_a,
-		   const char *label_b);
+		   const char *label_b, double noise_sigmas);
 
 /*
  * Options of the time table: each side's sampling rate (samples per
- * second) and the noise bound, in standard deviations of the difference of
- * two Poisson counts (gprof --noise K; diff/noise.h uses the same model).
+ * second, each side its own), K of the significance rule (gprof --noise K,
+ * diff/signif.h) and the relative jitter assumed of a path's time from run
+ * to run where the paths do not measure it (0: the diff's,
+ * DIFF_JITTER_PRIOR).
  */
 struct pathdiff_time_opts {
 	double hz_a, hz_b;
 	double noise_sigmas;
+	double jitter_prior;
 };
 
 /*
@@ -72,11 +79,24 @@ int pathdiff_time_within_noise(const struct pathdiff_row *r,
 
 /*
  * The time table, for a pathdiff of sample counts (folded stacks of
- * FOLDED_SAMPLES): every path whose self time changed, largest change in
- * seconds first, each marked '~' when within the sampling noise.  0 or -1
- * (out of memory or a stream error).
+ * FOLDED_SAMPLES): every path whose self time changed, change = A - B (the
+ * baseline minus the second run, as every table of the diff).  The rows'
+ * rule (diff/noise.h, diff/signif.h): a path's samples are Poisson, with a
+ * run-to-run jitter measured on the paths both sides sampled well (shrunk
+ * towards the prior), one family of tests corrected for the paths that
+ * could show a change.  The significant paths first, by |change|, then the
+ * others marked '~'.  0 or -1 (out of memory or a stream error).
  */
 int pathdiff_print_time(FILE *out, const struct pathdiff *d, const char *label_a,
 			const char *label_b, const struct pathdiff_time_opts *t);
+
+/*
+ * The time table's verdicts, for the other outputs (the HTML report):
+ * within_noise[i] (d->nr of them) is 1 when d->rows[i]'s change is marked
+ * '~' by pathdiff_print_time, 0 when it is beyond the noise or the row did
+ * not change.  0 or -1 (out of memory).
+ */
+int pathdiff_time_verdicts(const struct pathdiff *d, const struct pathdiff_time_opts *t,
+			   unsigned char *within_noise);
 
 #endif

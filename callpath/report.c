@@ -4,6 +4,8 @@
  */
 #define _GNU_SOURCE /* qsort_r */
 #include "callpath/report.h"
+#include "diff/diff.h"
+#include "diff/signif.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -14,7 +16,9 @@
 
 #include "callpath/arcs.h"
 #include "callpath/elfsyms.h"
+#include "callpath/elide.h"
 #include "callpath/pathrank.h"
+#include "callpath/shortname.h"
 #include "callpath/sidecar.h"
 #include "diff/profile.h"
 #include "utils/addrsearch.h"
@@ -23,6 +27,7 @@
 #include "utils/error.h"
 #include "utils/line.h"
 #include "utils/radixsort.h"
+#include "utils/satmath.h"
 #include "utils/banned.h"
 
 #define UNKNOWN_NAME "[unknown]"
@@ -228,8 +233,8 @@ int callpath_model_add(struct callpath_model *m, uint32_t parent, uint32_t func,
 			i = (uint32_t)slot;
 			f = &m->frames[i];
 			if (f->parent == parent && f->func == func && f->site == site) {
-				m->frames[i].count += count;
-				m->total += count;
+				sat_add_u64_flag(&m->frames[i].count, count, &m->saturated);
+				sat_add_u64_flag(&m->total, count, &m->saturated);
 				if (idx)
 					*idx = i;
 				return 0;
@@ -260,7 +265,7 @@ int callpath_model_add(struct callpath_model *m, uint32_t parent, uint32_t func,
 		.caller = CALLPATH_NONE,
 		.attributed = func,
 	};
-	m->total += count;
+	sat_add_u64_flag(&m->total, count, &m->saturated);
 	frame_index_put(m->frame_index, m->frame_mask, hash, i);
 	if (idx)
 		*idx = i;
@@ -270,8 +275,8 @@ int callpath_model_add(struct callpath_model *m, uint32_t parent, uint32_t func,
 void callpath_model_add_samples(struct callpath_model *m, uint32_t idx,
 				uint64_t samples)
 {
-	m->frames[idx].samples += samples;
-	m->total_samples += samples;
+	sat_add_u64_flag(&m->frames[idx].samples, samples, &m->saturated);
+	sat_add_u64_flag(&m->total_samples, samples, &m->saturated);
 }
 
 void callpath_model_inclusive(const struct callpath_model *m, uint64_t *incl)
@@ -281,7 +286,8 @@ void callpath_model_inclusive(const struct callpath_model *m, uint64_t *incl)
 	/* parents come first: children are added in before their parent is */
 	for (uint32_t i = m->nr_frames; i-- > 0;)
 		if (m->frames[i].parent != CALLPATH_NONE)
-			incl[m->frames[i].parent] += incl[i];
+			incl[m->frames[i].parent] = sat_add_u64(incl[m->frames[i].parent],
+								incl[i]);
 }
 
 uint32_t callpath_model_path(const struct callpath_model *m, uint32_t idx,
@@ -300,6 +306,59 @@ uint32_t callpath_model_path(const struct callpath_model *m, uint32_t idx,
 			path[d] = i;
 	}
 	return depth;
+}
+
+int callpath_model_shorten(const struct callpath_model *m,
+			   struct callpath_model **out)
+{
+	struct callpath_model *s = callpath_model_new();
+	uint32_t *name = malloc(((size_t)m->nr_names + 1) * sizeof(*name));
+	uint32_t *map = malloc(((size_t)m->nr_frames + 1) * sizeof(*map));
+	int ret = -1;
+
+	*out = NULL;
+	if (!s || !name || !map)
+		goto out;
+	for (uint32_t i = 0; i < m->nr_names; i++) {
+		char *sn = short_name(m->names[i]);
+
+		name[i] = sn ? callpath_model_intern(s, sn) : CALLPATH_NONE;
+		free(sn);
+		if (name[i] == CALLPATH_NONE)
+			goto out;
+	}
+	for (uint32_t i = 0; i < m->nr_frames; i++) {
+		const struct callpath_frame *f = &m->frames[i];
+		struct callpath_frame *g;
+
+		if (callpath_model_add(s, f->parent == CALLPATH_NONE ? CALLPATH_NONE
+								     : map[f->parent],
+				       name[f->func], name[f->site], f->count, &map[i]) < 0)
+			goto out;
+		callpath_model_add_samples(s, map[i], f->samples);
+		g = &s->frames[map[i]];
+		g->attributed = name[f->attributed];
+		if (f->folded) {
+			g->folded = 1;
+			sat_add_u64_flag(&g->recursive, f->recursive, &s->saturated);
+			sat_add_u64_flag(&s->total, f->recursive, &s->saturated);
+			g->caller = f->caller == CALLPATH_NONE ? CALLPATH_NONE : name[f->caller];
+		}
+	}
+	s->sampling = m->sampling;
+	s->unplaced_samples = m->unplaced_samples;
+	s->hz = m->hz;
+	s->saturated |= m->saturated;
+	*out = s;
+	s = NULL;
+	ret = 0;
+out:
+	if (ret < 0)
+		error("out of memory while shortening names");
+	free(name);
+	free(map);
+	callpath_model_free(s);
+	return ret;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -367,9 +426,23 @@ static const struct func_range *symtab_find(const struct symtab *st, uint64_t ad
  * the function out of its table and attributes it to the one before it
  * (its ELF symbol starts elsewhere, elfsyms.h): then its own symbol.
  */
+/* An ELF symbol's name as gprof would print it: demangled when gprof
+ * demangles (so->demangle), a GCC clone's suffix as c++filt writes it
+ * ("use(Big const&) [clone .constprop.0]", not _ZL3useRK3Big.constprop.0). */
+static uint32_t intern_elf_name(struct callpath_model *m,
+				const struct callpath_symopts *so, const char *name)
+{
+	char *demangled = so && so->demangle ? so->demangle(name) : NULL;
+	uint32_t i = callpath_model_intern(m, demangled ? demangled : name);
+
+	free(demangled);
+	return i;
+}
+
 static uint32_t intern_func(struct callpath_model *m, const struct symtab *st,
-			    const struct elf_funcs *ef, uint64_t link_addr, int known,
-			    uint32_t *attributed)
+			    const struct elf_funcs *ef,
+			    const struct callpath_symopts *so, uint64_t link_addr,
+			    int known, uint32_t *attributed)
 {
 	const struct func_range *f = known ? symtab_find(st, link_addr) : NULL;
 	const struct elf_func *e = known ? elf_funcs_find(ef, link_addr) : NULL;
@@ -378,7 +451,7 @@ static uint32_t intern_func(struct callpath_model *m, const struct symtab *st,
 	if (attributed)
 		*attributed = gprof;
 	if (e && (!f || e->addr != f->addr))
-		return callpath_model_intern(m, e->name);
+		return intern_elf_name(m, so, e->name);
 	return gprof;
 }
 
@@ -391,12 +464,13 @@ static uint32_t intern_site(struct callpath_model *m, const struct symtab *st,
 	const struct elf_func *e = known ? elf_funcs_find(ef, link_addr) : NULL;
 	const char *name = f ? f->name : NULL;
 	uint64_t start = f ? f->addr : 0;
-	char buf[4096];
+	char buf[4096], *demangled = NULL;
 	const char *file;
 	int line;
 
 	if (e && (!f || e->addr != f->addr)) {	/* as intern_func() */
-		name = e->name;
+		demangled = so && so->demangle ? so->demangle(e->name) : NULL;
+		name = demangled ? demangled : e->name;
 		start = e->addr;
 	}
 	if (!name)
@@ -410,9 +484,11 @@ static uint32_t intern_site(struct callpath_model *m, const struct symtab *st,
 		if (!so->full_paths && slash)
 			file = slash + 1;
 		snprintf(buf, sizeof(buf), "%s:%d", file, line);
+		free(demangled);
 		return callpath_model_intern(m, buf);
 	}
 	snprintf(buf, sizeof(buf), "%s+0x%" PRIx64, name, link_addr - start);
+	free(demangled);
 	return callpath_model_intern(m, buf);
 }
 
@@ -484,21 +560,22 @@ static int addr_memo_add(struct addr_memo *am, size_t slot, uint64_t addr,
 /* intern_func() through a memo (`known`: the address is the program's). */
 static uint32_t memo_func(struct addr_memo *am, struct callpath_model *m,
 			  const struct symtab *st, const struct elf_funcs *ef,
-			  uint64_t link_addr, int known, uint32_t *attributed)
+			  const struct callpath_symopts *so, uint64_t link_addr,
+			  int known, uint32_t *attributed)
 {
 	const struct addr_name *e;
 	uint32_t name, attr;
 	size_t slot;
 
 	if (!known)
-		return intern_func(m, st, ef, link_addr, known, attributed);
+		return intern_func(m, st, ef, so, link_addr, known, attributed);
 	if ((e = addr_memo_find(am, link_addr, &slot)) != NULL) {
 		name = e->name;
 		attr = e->attributed;
 	} else {
 		if (slot == SIZE_MAX)
 			return CALLPATH_NONE;
-		name = intern_func(m, st, ef, link_addr, known, &attr);
+		name = intern_func(m, st, ef, so, link_addr, known, &attr);
 		if (name == CALLPATH_NONE || attr == CALLPATH_NONE ||
 		    addr_memo_add(am, slot, link_addr, name, attr) < 0)
 			return CALLPATH_NONE;
@@ -605,7 +682,7 @@ int callpath_model_build(const struct sidecar *sc, const struct profile *p,
 		uint32_t parent = n->parent == SIDECAR_ROOT ? CALLPATH_NONE
 							    : map[n->parent];
 		uint32_t gprof_func;
-		uint32_t func = memo_func(&funcs, m, &st, ef, n->callee - bias,
+		uint32_t func = memo_func(&funcs, m, &st, ef, so, n->callee - bias,
 					  n->callee >= bias, &gprof_func);
 		uint32_t site = n->call_site == 0
 					? callpath_model_intern(m, EXTERNAL_NAME)
@@ -622,11 +699,11 @@ int callpath_model_build(const struct sidecar *sc, const struct profile *p,
 			struct callpath_frame *f = &m->frames[map[i]];
 
 			f->folded = 1;
-			f->recursive += n->recursive;
-			m->total += n->recursive;
+			sat_add_u64_flag(&f->recursive, n->recursive, &m->saturated);
+			sat_add_u64_flag(&m->total, n->recursive, &m->saturated);
 			f->caller = n->call_site == 0
 				? callpath_model_intern(m, EXTERNAL_NAME)
-				: memo_func(&funcs, m, &st, ef, n->call_site - bias,
+				: memo_func(&funcs, m, &st, ef, so, n->call_site - bias,
 					    n->call_site >= bias, NULL);
 			if (f->caller == CALLPATH_NONE)
 				goto oom;
@@ -678,6 +755,7 @@ struct report_ctx {
 				   apart from the frames so that walking a path
 				   touches 4 bytes a frame */
 	size_t *name_len;	/* per name index: strlen */
+	struct path_elider *elider;	/* deep paths' printed frames */
 };
 
 /* " %W.2f" of v, as printf writes it, without printf (utils/line.h): a
@@ -732,7 +810,7 @@ static void path_key_set(struct path_key *k, const struct report_ctx *rc,
 
 	k->samples = rc->timed ? f->samples : 0;
 	k->incl = rc->timed ? rc->incl[i] : 0;
-	k->calls = f->count + rc->rec[i];
+	k->calls = sat_add_u64(f->count, rc->rec[i]);
 	k->rec = rc->rec[i];
 	k->rank = rc->rank[i];
 	k->frame = i;
@@ -808,7 +886,8 @@ static int cmp_siblings(const void *pa, const void *pb, void *ctx)
 	int c = rc->timed ? cmp_u64_desc(rc->incl[a], rc->incl[b]) : 0;
 
 	if (!c)
-		c = cmp_u64_desc(fa->count + rc->rec[a], fb->count + rc->rec[b]);
+		c = cmp_u64_desc(sat_add_u64(fa->count, rc->rec[a]),
+				 sat_add_u64(fb->count, rc->rec[b]));
 	if (!c)
 		c = strcmp(m->names[fa->func], m->names[fb->func]);
 	return c ? c : strcmp(m->names[fa->site], m->names[fb->site]);
@@ -887,10 +966,12 @@ struct pathcache {
 /* "main -> b (main+0x4a) -> c (b+0x13)": each frame with its call site; a
  * top-level frame's site is left out when untold (site_untold).  The text
  * is in pc->text. */
+static int put_segment(struct line *l, const struct report_ctx *c, uint32_t idx,
+		       int first);
+
 static int pathcache_set(struct pathcache *pc, const struct report_ctx *c,
 			 uint32_t idx)
 {
-	const struct callpath_model *m = c->m;
 	uint32_t depth = c->depth[idx], d = depth;
 	int ret = 0;
 
@@ -901,21 +982,60 @@ static int pathcache_set(struct pathcache *pc, const struct report_ctx *c,
 		pc->frames[--d] = i;
 	pc->text.len = pc->off[d];
 	for (; d < depth; d++) {
-		const struct frame_names *f = &c->fnames[pc->frames[d]];
-		const char *site = m->names[f->site];
-
-		if (d)
-			ret |= line_put(&pc->text, PATH_SEPARATOR,
-					sizeof(PATH_SEPARATOR) - 1);
-		ret |= line_put(&pc->text, m->names[f->func], c->name_len[f->func]);
-		if (d || !site_untold(site)) {
-			ret |= line_put(&pc->text, " (", 2);
-			ret |= line_put(&pc->text, site, c->name_len[f->site]);
-			ret |= line_put(&pc->text, ")", 1);
-		}
+		ret |= put_segment(&pc->text, c, pc->frames[d], d == 0);
 		pc->off[d + 1] = pc->text.len;
 	}
 	pc->depth = depth;
+	return ret;
+}
+
+/* A frame's segment of a path's text, " -> " first unless it is the
+ * first frame; a top-level frame's untold site is left out. */
+static int put_segment(struct line *l, const struct report_ctx *c, uint32_t idx,
+		       int first)
+{
+	const struct callpath_model *m = c->m;
+	const struct frame_names *f = &c->fnames[idx];
+	const char *site = m->names[f->site];
+	int ret = 0;
+
+	if (!first)
+		ret |= line_put(l, PATH_SEPARATOR, sizeof(PATH_SEPARATOR) - 1);
+	ret |= line_put(l, m->names[f->func], c->name_len[f->func]);
+	if (c->parents[idx] != PATHRANK_ROOT || !site_untold(site)) {
+		ret |= line_put(l, " (", 2);
+		ret |= line_put(l, site, c->name_len[f->site]);
+		ret |= line_put(l, ")", 1);
+	}
+	return ret;
+}
+
+/*
+ * The text of frame idx's path in l: pc's for a path of at most
+ * ELIDE_FRAMES frames; a deeper one with its middle left out (elide.h),
+ * its frames found through the elider whatever the depth, so a line costs
+ * the same at any depth (pc is then emptied).
+ */
+static int path_text(struct line *l, struct pathcache *pc, const struct report_ctx *c,
+		     uint32_t idx)
+{
+	uint32_t frames[ELIDE_FRAMES], omitted, k;
+	char marker[ELIDE_MARKER_MAX];
+	int ret = 0;
+
+	if (!elide_omitted(c->depth[idx])) {
+		ret = pathcache_set(pc, c, idx);
+		return ret | line_put(l, pc->text.s, pc->text.len);
+	}
+	pc->depth = 0;
+	k = path_elider_frames(c->elider, idx, frames, &omitted);
+	for (uint32_t d = 0; d < k; d++) {
+		if (d == ELIDE_HEAD) {
+			ret |= line_put(l, PATH_SEPARATOR, sizeof(PATH_SEPARATOR) - 1);
+			ret |= line_put(l, marker, elide_marker(marker, omitted));
+		}
+		ret |= put_segment(l, c, frames[d], d == 0);
+	}
 	return ret;
 }
 
@@ -954,8 +1074,8 @@ static int print_profile(FILE *out, struct report_ctx *c, const uint32_t *funcs,
 	uint32_t most = 0;
 	int ret = 0;
 
-	pc.frames = malloc(((size_t)m->nr_frames + 1) * sizeof(*pc.frames));
-	pc.off = calloc((size_t)m->nr_frames + 1, sizeof(*pc.off));
+	pc.frames = malloc((ELIDE_FRAMES + 1) * sizeof(*pc.frames));
+	pc.off = calloc(ELIDE_FRAMES + 1, sizeof(*pc.off));
 	for (uint32_t k = 0; k < nfuncs; k++)
 		if (first[funcs[k] + 1] - first[funcs[k]] > most)
 			most = first[funcs[k] + 1] - first[funcs[k]];
@@ -1016,8 +1136,7 @@ static int print_profile(FILE *out, struct report_ctx *c, const uint32_t *funcs,
 							       : 0.0, 6);
 			}
 			ret |= line_put(&l, "  ", 2);
-			ret |= pathcache_set(&pc, c, pk->frame);
-			ret |= line_put(&l, pc.text.s, pc.text.len);
+			ret |= path_text(&l, &pc, c, pk->frame);
 			ret |= line_put(&l, "\n", 1);
 			if (ret)
 				goto out;
@@ -1107,11 +1226,20 @@ static int print_tree(FILE *out, struct report_ctx *c)
 			ret |= line_fixed2(&l, seconds(c, c->incl[i]), 9);
 			ret |= line_fixed2(&l, seconds(c, f->samples), 9);
 		}
-		ret |= line_reserve(&l, 2 * (size_t)depth + 1);
+		/* indented up to ELIDE_FRAMES levels; deeper nodes say their
+		 * depth (elide.h) */
+		ret |= line_reserve(&l, 2 * (size_t)ELIDE_FRAMES + 1);
 		if (ret)
 			break;
-		memset(l.s + l.len, ' ', 2 * (size_t)depth);
-		l.len += 2 * (size_t)depth;
+		memset(l.s + l.len, ' ', 2 * (size_t)(elide_omitted(depth) ? ELIDE_FRAMES : depth));
+		l.len += 2 * (size_t)(elide_omitted(depth) ? ELIDE_FRAMES : depth);
+		if (elide_omitted(depth)) {
+			char digits[32];
+
+			ret |= line_put(&l, "[depth ", 7);
+			ret |= line_put(&l, digits, elide_count(digits, depth));
+			ret |= line_put(&l, "] ", 2);
+		}
 		if (c->func_paths[f->func] > 1)
 			ret |= line_put(&l, "*", 1);
 		ret |= line_put(&l, m->names[f->func], c->name_len[f->func]);
@@ -1156,22 +1284,46 @@ static int cmp_misattributed(const void *pa, const void *pb)
 }
 
 /*
- * Is the measured share `meas` of a callee's `samples` off gprof's call
- * share `g` by more than the threshold and the sampling noise?
+ * The samples of a callee's time measured along one caller are k of its n
+ * samples; gprof's split says a share g.  The z of that (binomial: exact
+ * for few samples, so that 2 of 3 is no evidence) and the largest |z| n
+ * samples allow (all or none along the arc).
  */
-static int misattributed(double g, double meas, uint64_t samples)
+static double share_z(const struct callpath_arc *a, double g)
 {
-	double sigma = sqrt(g * (1.0 - g) / (double)samples);
-	double d = fabs(meas - g);
-
-	return d > CALLPATH_MISATTRIBUTION_THRESHOLD && d > 2.0 * sigma;
+	return signif_share_z(a->samples, a->callee_samples, g);
 }
 
+static double share_zmax(const struct callpath_arc *a, double g)
+{
+	return fmax(fabs(signif_share_z(0, a->callee_samples, g)),
+		    fabs(signif_share_z(a->callee_samples, a->callee_samples, g)));
+}
+
+/* gprof's share of the callee's time for this caller: by calls. */
+static double gprof_share(const struct callpath_arc *a)
+{
+	return (double)a->calls / (double)a->callee_calls;
+}
+
+static int testable(const struct callpath_arc *a)
+{
+	return a->callee_calls && a->callee_samples;
+}
+
+/*
+ * The arcs where gprof's split is off: one test per arc of a callee with
+ * two callers or more, decided as one family by the significance rule of
+ * the diff (diff/signif.h: corrected for the arcs that could show it, K = 2),
+ * so that a run of many arcs on a few samples each does not list a
+ * different handful each time; and off by more than the threshold.
+ */
 static int print_misattribution(FILE *out, const struct report_ctx *c)
 {
 	const struct callpath_model *m = c->m;
 	struct callpath_arcs *arcs = NULL;
 	struct misattributed *bad = NULL;
+	struct signif_family f;
 	size_t nbad = 0;
 
 	if (callpath_arcs_build(m, &arcs) < 0)
@@ -1181,6 +1333,7 @@ static int print_misattribution(FILE *out, const struct report_ctx *c)
 		callpath_arcs_free(arcs);
 		return -1;
 	}
+	signif_family_init(&f, DIFF_OPTS_NOISE_SIGMAS);
 	for (size_t lo = 0, hi; lo < arcs->nr; lo = hi) {
 		for (hi = lo; hi < arcs->nr &&
 			      !strcmp(arcs->arcs[hi].callee, arcs->arcs[lo].callee); hi++)
@@ -1188,13 +1341,26 @@ static int print_misattribution(FILE *out, const struct report_ctx *c)
 		/* one caller: both splits give it everything */
 		for (size_t k = lo; hi - lo > 1 && k < hi; k++) {
 			const struct callpath_arc *a = &arcs->arcs[k];
+
+			if (testable(a))
+				signif_add(&f, share_z(a, gprof_share(a)), share_zmax(a, gprof_share(a)));
+		}
+	}
+	signif_decide(&f);
+	for (size_t lo = 0, hi; lo < arcs->nr; lo = hi) {
+		for (hi = lo; hi < arcs->nr &&
+			      !strcmp(arcs->arcs[hi].callee, arcs->arcs[lo].callee); hi++)
+			;
+		for (size_t k = lo; hi - lo > 1 && k < hi; k++) {
+			const struct callpath_arc *a = &arcs->arcs[k];
 			double g, meas;
 
-			if (!a->callee_calls || !a->callee_samples)
+			if (!testable(a))
 				continue;
-			g = (double)a->calls / (double)a->callee_calls;
+			g = gprof_share(a);
 			meas = (double)a->samples / (double)a->callee_samples;
-			if (misattributed(g, meas, a->callee_samples))
+			if (fabs(meas - g) > CALLPATH_MISATTRIBUTION_THRESHOLD &&
+			    signif_pass(&f, share_z(a, g)))
 				bad[nbad++] = (struct misattributed){ a, g, meas };
 		}
 	}
@@ -1204,9 +1370,11 @@ static int print_misattribution(FILE *out, const struct report_ctx *c)
 	      "gprof splits a function's time between its callers in proportion to\n"
 	      "their calls.  The call paths measure it: the time of the function and\n"
 	      "its callees on paths through each caller.  Arcs where the two differ\n", out);
-	fprintf(out, "by more than %.0f%% of the function's time (and more than the\n"
-		"sampling noise), largest difference first:\n\n",
-		100.0 * CALLPATH_MISATTRIBUTION_THRESHOLD);
+	fprintf(out, "by more than %.0f%% of the function's time and beyond the sampling noise\n"
+		"(corrected for the %zu arcs that could show it, as --diff's rows),\n"
+		"largest difference first:\n\n",
+		100.0 * CALLPATH_MISATTRIBUTION_THRESHOLD, f.counted);
+	signif_family_release(&f);
 	if (!nbad)
 		fputs("none: gprof's split is right within that margin.\n", out);
 	for (size_t k = 0; k < nbad; k++) {
@@ -1244,9 +1412,10 @@ int callpath_report_print(FILE *out, const struct callpath_model *m,
 			  const char *source)
 {
 	struct report_ctx c = { .m = m };
+	struct path_elider elider = { 0 };
 	uint32_t *funcs = NULL, *buf = NULL, *first = NULL;
 	uint32_t nfuncs = 0, npaths = 0;
-	int ret = -1;
+	int ret = -1, saturated = 0;
 
 	/* no sample landed (a run shorter than a few ticks, an older sidecar):
 	 * columns of zeros would say nothing, so calls only */
@@ -1271,12 +1440,14 @@ int callpath_report_print(FILE *out, const struct callpath_model *m,
 	callpath_model_inclusive(m, c.incl);
 	for (uint32_t i = 0; i < m->nr_frames; i++)
 		if (m->frames[i].folded && m->frames[i].parent != CALLPATH_NONE)
-			c.rec[m->frames[i].parent] += m->frames[i].recursive;
+			sat_add_u64_flag(&c.rec[m->frames[i].parent],
+					 m->frames[i].recursive, &saturated);
 	for (uint32_t i = 0; i < m->nr_frames; i++) {
 		const struct callpath_frame *f = &m->frames[i];
 
-		c.func_calls[f->func] += f->count + f->recursive;
-		c.func_samples[f->func] += f->samples;
+		sat_add_u64_flag(&c.func_calls[f->func], sat_add_u64(f->count, f->recursive),
+				 &saturated);
+		sat_add_u64_flag(&c.func_samples[f->func], f->samples, &saturated);
 		if (f->folded)
 			continue;
 		if (!c.func_paths[f->func]++)
@@ -1294,14 +1465,19 @@ int callpath_report_print(FILE *out, const struct callpath_model *m,
 	for (uint32_t n = 0; n < m->nr_names; n++)
 		c.name_len[n] = strlen(m->names[n]);
 	if (pathrank(m->nr_frames, c.parents, path_segment, &c, PATH_SEPARATOR,
-		     c.rank) < 0)
+		     c.rank) < 0 ||
+	    path_elider_init(&elider, m->nr_frames, c.parents, PATHRANK_ROOT) < 0)
 		goto out;
+	c.elider = &elider;
 	qsort_r(funcs, nfuncs, sizeof(*funcs), cmp_funcs, &c);
 	for (uint32_t i = 0; i < m->nr_frames; i++)
 		npaths += !m->frames[i].folded;
 	if (build_children(&c) < 0)
 		goto out;
 
+	/* the model's own sums are the caller's to warn about */
+	if (saturated && !m->saturated)
+		warning("%s: %s", source, CALLPATH_SATURATED);
 	fputs("\f\n\t\t\tCall-path profile\n\n", out);
 	fprintf(out, "From '%s': %" PRIu64 " calls along %u paths to %u functions.\n\n",
 		source, m->total, npaths, nfuncs);
@@ -1322,6 +1498,7 @@ int callpath_report_print(FILE *out, const struct callpath_model *m,
 out:
 	if (ret < 0)
 		error("out of memory while printing call paths");
+	path_elider_release(&elider);
 	free(c.rank);
 	free(c.depth);
 	free(c.parents);

@@ -45,6 +45,11 @@ struct callpath_symopts {
 	/* Source position of a link-time address, or -1; NULL: none known.
 	 * *file stays owned by the callee. */
 	int (*addr_to_line)(uint64_t addr, const char **file, int *line);
+	/* The demangled form of a symbol-table name (malloc'd), or NULL when
+	 * it is not mangled: names of functions gprof leaves out of its table
+	 * (GCC clones, elfsyms.h) are demangled with it as gprof demangles its
+	 * own.  NULL: they keep their symbol-table names (gprof --no-demangle). */
+	char *(*demangle)(const char *name);
 };
 
 struct callpath_frame {
@@ -85,6 +90,10 @@ struct callpath_model {
 	 */
 	uint32_t sampling;
 	uint64_t total_samples;	/* sum of frames' samples */
+	/* a sum of counts, recursive calls or samples passed 2^64 - 1 and
+	 * was saturated there (utils/satmath.h), not wrapped: a corrupt or
+	 * forged sidecar; the caller warns naming it */
+	int saturated;
 	uint64_t unplaced_samples;
 	double hz;
 
@@ -96,6 +105,11 @@ struct callpath_model {
 	uint64_t *frame_index;
 	uint32_t frame_mask;
 };
+
+/* What is said, after the sidecar's name, when sums saturated. */
+#define CALLPATH_SATURATED "sums of calls or samples pass 2^64 - 1: they are " \
+	"shown as 18446744073709551615 (saturated), not wrapped (a corrupt or " \
+	"forged sidecar?)"
 
 /* An empty model; NULL when out of memory. */
 struct callpath_model *callpath_model_new(void);
@@ -115,6 +129,15 @@ int callpath_model_add(struct callpath_model *m, uint32_t parent, uint32_t func,
 int callpath_model_build(const struct sidecar *sc, const struct profile *p,
 			 const struct callpath_symopts *so,
 			 struct callpath_model **out);
+
+/*
+ * A copy of m with every name in its short form (shortname.h: C++ template
+ * arguments left out), for `--short-names`; frames whose paths then read
+ * alike are one, their counts summed (as pprof and perf show such names).
+ * 0 or -1 (out of memory, reported with error()).
+ */
+int callpath_model_shorten(const struct callpath_model *m,
+			   struct callpath_model **out);
 
 /* Depth of frame `idx` (1 for top level); fills up to `max` frame indices
  * of its path, root first, when `path` is not NULL. */

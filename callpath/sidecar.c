@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include "utils/infile.h"
 #include "utils/bigalloc.h"
+#include "utils/satmath.h"
 #include "utils/banned.h"
 
 #define HDR_FIXED_V1 112u	/* bytes before the strings, version 1 */
@@ -154,6 +155,8 @@ int sidecar_set_strings(struct sidecar *sc, const char *host, const char *exe)
 	free(sc->exe);
 	sc->host = h;
 	sc->exe = e;
+	sc->host_len = (uint32_t)strlen(h);
+	sc->exe_len = (uint32_t)strlen(e);
 	return 0;
 }
 
@@ -586,8 +589,9 @@ uint32_t sidecar_find(const struct sidecar *sc, uint32_t parent,
 	return index_lookup(sc, parent, call_site, callee);
 }
 
-int sidecar_add(struct sidecar *sc, uint32_t parent, uint64_t call_site,
-		uint64_t callee, uint64_t count, uint32_t *idx)
+/* sidecar_add(), setting *saturated when a count passes 2^64 - 1. */
+static int add_node(struct sidecar *sc, uint32_t parent, uint64_t call_site,
+		    uint64_t callee, uint64_t count, uint32_t *idx, int *saturated)
 {
 	uint32_t i, first, dup;
 
@@ -600,7 +604,7 @@ int sidecar_add(struct sidecar *sc, uint32_t parent, uint64_t call_site,
 		return -1;
 	i = index_lookup(sc, parent, call_site, callee);
 	if (i != SIDECAR_ROOT) {
-		sc->nodes[i].count += count;
+		sat_add_u64_flag(&sc->nodes[i].count, count, saturated);
 		*idx = i;
 		return 0;
 	}
@@ -633,6 +637,12 @@ int sidecar_add(struct sidecar *sc, uint32_t parent, uint64_t call_site,
 	}
 	*idx = i;
 	return 0;
+}
+
+int sidecar_add(struct sidecar *sc, uint32_t parent, uint64_t call_site,
+		uint64_t callee, uint64_t count, uint32_t *idx)
+{
+	return add_node(sc, parent, call_site, callee, count, idx, NULL);
 }
 
 int sidecar_add_leaf(struct sidecar *sc, uint32_t parent, uint32_t kind,
@@ -802,7 +812,7 @@ int sidecar_merge(struct sidecar *dst, const struct sidecar *src,
 	int src_range = src->program_end != 0;
 	uint32_t *map = NULL;
 	uint64_t *delta = NULL;
-	int ret = -1;
+	int ret = -1, sat = 0;
 
 	if (dst->build_id_len && src->build_id_len &&
 	    (dst->build_id_len != src->build_id_len ||
@@ -852,14 +862,14 @@ int sidecar_merge(struct sidecar *dst, const struct sidecar *src,
 		 * call site is its kind */
 		if (!leaf && (src_range ? sidecar_in_program(src, site) : site != 0))
 			site += shift;
-		if (sidecar_add(dst, parent, site, callee, n->count, &map[i]) < 0) {
+		if (add_node(dst, parent, site, callee, n->count, &map[i], &sat) < 0) {
 			set_err(err, errlen,
 				"cannot merge sidecars: out of memory at node %u", i);
 			goto out;
 		}
 		dst->nodes[map[i]].flags |= n->flags;
-		dst->nodes[map[i]].recursive += n->recursive;
-		dst->nodes[map[i]].self_samples += n->self_samples;
+		sat_add_u64_flag(&dst->nodes[map[i]].recursive, n->recursive, &sat);
+		sat_add_u64_flag(&dst->nodes[map[i]].self_samples, n->self_samples, &sat);
 	}
 	if (merge_extras(dst, src, map) < 0) {
 		set_err(err, errlen, "cannot merge sidecars: out of memory");
@@ -868,12 +878,13 @@ int sidecar_merge(struct sidecar *dst, const struct sidecar *src,
 	/* a sum pairs with no one process's gmon file: its writer says which */
 	dst->id.flags = SIDECAR_ID_SUM;
 	for (int d = 0; d < SIDECAR_DROP_NR; d++)
-		dst->dropped[d] += src->dropped[d];
-	dst->threads += src->threads;
+		sat_add_u64_flag(&dst->dropped[d], src->dropped[d], &sat);
+	dst->threads = dst->threads > UINT32_MAX - src->threads ? UINT32_MAX
+								 : dst->threads + src->threads;
 	dst->flags |= src->flags & (SIDECAR_F_DEPTH_LIMITED | SIDECAR_F_MERGED |
 				    SIDECAR_F_RECURSION_FULL);
 	dst->sampling |= src->sampling;
-	dst->unplaced_samples += src->unplaced_samples;
+	sat_add_u64_flag(&dst->unplaced_samples, src->unplaced_samples, &sat);
 	if (dst->pid != src->pid)
 		dst->flags |= SIDECAR_F_MERGED;
 	if (dst->rank != src->rank)
@@ -890,7 +901,7 @@ int sidecar_merge(struct sidecar *dst, const struct sidecar *src,
 	}
 	if (!dst->failure)
 		dst->failure = src->failure;
-	ret = 0;
+	ret = sat;
 out:
 	free(map);
 	free(delta);
@@ -921,7 +932,8 @@ uint64_t sidecar_total(const struct sidecar *sc)
 	uint64_t total = 0;
 
 	for (uint32_t i = 0; i < sc->nr_nodes; i++)
-		total += sc->nodes[i].count + sc->nodes[i].recursive;
+		total = sat_add_u64(total, sat_add_u64(sc->nodes[i].count,
+						       sc->nodes[i].recursive));
 	return total;
 }
 
@@ -930,7 +942,7 @@ uint64_t sidecar_total_samples(const struct sidecar *sc)
 	uint64_t total = 0;
 
 	for (uint32_t i = 0; i < sc->nr_nodes; i++)
-		total += sc->nodes[i].self_samples;
+		total = sat_add_u64(total, sc->nodes[i].self_samples);
 	return total;
 }
 
@@ -942,7 +954,7 @@ void sidecar_folded_sums(const struct sidecar *sc, uint64_t *into)
 		const struct sidecar_node *n = &sc->nodes[i];
 
 		if ((n->flags & SIDECAR_NODE_FOLDED) && n->parent != SIDECAR_ROOT)
-			into[n->parent] += n->recursive;
+			into[n->parent] = sat_add_u64(into[n->parent], n->recursive);
 	}
 }
 
@@ -1595,6 +1607,8 @@ static int decode_v3(const unsigned char *buf, size_t len, uint32_t version,
 	sc->id.gmon_name = dup_bytes(buf, 0);
 	if (!sc->host || !sc->exe || !sc->id.gmon_name)
 		goto oom;
+	sc->host_len = (uint32_t)host_len;
+	sc->exe_len = (uint32_t)exe_len;
 	memcpy(sc->build_id, buf + fixed + host_len + exe_len, bid_len);
 	sc->build_id_len = (uint32_t)bid_len;
 

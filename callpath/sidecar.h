@@ -245,6 +245,9 @@ struct sidecar {
 	uint64_t dropped[SIDECAR_DROP_NR];
 	char *host;		/* owned, NUL-terminated, never NULL after sidecar_new */
 	char *exe;		/* owned, NUL-terminated, never NULL after sidecar_new */
+	/* their bytes as the file records them: a forged file may hold a NUL
+	 * inside, which cuts the C strings (cpdump shows every byte) */
+	uint32_t host_len, exe_len;
 	unsigned char build_id[SIDECAR_BUILD_ID_MAX];
 	uint32_t build_id_len;
 
@@ -404,8 +407,17 @@ static inline uint64_t sidecar_canonical_site(const struct sidecar *sc,
  * Other header fields of `dst` are kept, except: SIDECAR_F_MERGED is set
  * when the pids differ, and rank becomes -1 when the ranks differ (a sum of
  * several ranks is no one rank).  0 or -1 with `err` set; after an
- * out-of-memory failure dst holds part of src.
+ * out-of-memory failure dst holds part of src.  1 when a sum (a count,
+ * recursive calls, samples, a dropped counter) passed 2^64 - 1: it is
+ * saturated there, never wrapped (utils/satmath.h), and the caller, which
+ * knows the file's name, warns.
  */
+/* What a caller of sidecar_merge() says, after the file's name, when it
+ * returned 1. */
+#define SIDECAR_SATURATED "a sum of calls or samples with the files before " \
+	"it passes 2^64 - 1: it is kept at 18446744073709551615 (saturated), " \
+	"not wrapped (a corrupt or forged sidecar?)"
+
 int sidecar_merge(struct sidecar *dst, const struct sidecar *src,
 		  char *err, size_t errlen);
 
@@ -416,10 +428,10 @@ int sidecar_merge(struct sidecar *dst, const struct sidecar *src,
 uint32_t sidecar_path(const struct sidecar *sc, uint32_t idx,
 		      uint32_t *path, uint32_t max);
 
-/* Sum of the calls of all nodes (count + recursive). */
+/* Sum of the calls of all nodes (count + recursive), saturated at 2^64 - 1. */
 uint64_t sidecar_total(const struct sidecar *sc);
 
-/* Sum of the placed time samples of all nodes (self_samples). */
+/* Sum of the placed time samples of all nodes (self_samples), saturated. */
 uint64_t sidecar_total_samples(const struct sidecar *sc);
 
 /*

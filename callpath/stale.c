@@ -12,6 +12,7 @@
 #include "callpath/sidecar.h"
 #include "diff/profile.h"
 #include "utils/error.h"
+#include "utils/satmath.h"
 #include "utils/banned.h"
 
 int callpath_stale_check(struct callpath_model *m, const struct sidecar *sc,
@@ -25,7 +26,7 @@ int callpath_stale_check(struct callpath_model *m, const struct sidecar *sc,
 	    !(p->input & PROFILE_HAS_CG))
 		return 0;
 	for (int d = 0; d < SIDECAR_DROP_NR; d++)
-		dropped += sc->dropped[d];
+		dropped = sat_add_u64(dropped, sc->dropped[d]);
 	if (dropped)
 		return 0;	/* the sidecar may count fewer: nothing to say */
 	/* frames are named like gprof's symbols: compare by (interned) name */
@@ -47,10 +48,12 @@ int callpath_stale_check(struct callpath_model *m, const struct sidecar *sc,
 
 		/* gprof's attribution: it names no function gprof left out */
 		if (f->site != external)
-			ours[f->attributed] += f->count + f->recursive;
+			ours[f->attributed] = sat_add_u64(ours[f->attributed],
+							  sat_add_u64(f->count, f->recursive));
 	}
 	for (size_t i = 0; i < p->narcs; i++)
-		theirs[sym_name[p->arcs[i].child]] += p->arcs[i].count;
+		theirs[sym_name[p->arcs[i].child]] =
+			sat_add_u64(theirs[sym_name[p->arcs[i].child]], p->arcs[i].count);
 	for (uint32_t k = 0; k < m->nr_names; k++) {
 		/* more calls than gmon.out: the known reasons (stale.h) */
 		if (ours[k] >= theirs[k] || m->names[k][0] == '[')

@@ -100,6 +100,8 @@ int callpath_sum_read(char *const *gmon_files, size_t n, int force,
 			return error("%s: cannot sum with '%s': %s", name, first,
 				     merge_reason(err));
 		}
+		if (r > 0)
+			warning("%s: %s", name, SIDECAR_SATURATED);
 	}
 	*out = total;
 	return 0;

@@ -383,9 +383,15 @@ int diff_sort_parse(const char *name)
 	return -1;
 }
 
+const char *const diff_verdict_names[VERDICT__COUNT] = {
+	[VERDICT_EQUAL] = "equal",
+	[VERDICT_NOISE] = "within noise",
+	[VERDICT_SIGNIFICANT] = "significant",
+};
+
 void diff_assess(struct diff *d)
 {
-	noise_apply(d, d->opts.noise_sigmas);
+	noise_apply(d);
 	evidence_apply(d);
 }
 
@@ -420,11 +426,10 @@ int diff_entry_cmp_numbers(const struct diff_entry *l, const struct diff_entry *
 	 * (gprof compares the same way). */
 	switch (key) {
 	case DIFF_SORT_IMPACT:
+		/* one order for every significant row: the size of its
+		 * evidence, in seconds, whatever the evidence */
 		if (l->significant != r->significant)
 			return l->significant ? -1 : 1;
-		if (l->significant && (l->calls_evidence == CALLS_CHANGED) !=
-				      (r->calls_evidence == CALLS_CHANGED))
-			return l->calls_evidence == CALLS_CHANGED ? -1 : 1;
 		if (l->significant)
 			c = cmp_desc(l->evidence_sec, r->evidence_sec);
 		break;
@@ -561,11 +566,15 @@ void diff_release(struct diff *d)
 	free(d->owned);
 	for (i = 0; i < d->nentries; i++) {
 		free(d->entries[i].rank_diff);
+		free(d->entries[i].rank_excess);
+		free(d->entries[i].rank_sigma);
+		free(d->entries[i].rank_zmax);
 		free(d->entries[i].rank_changed);
 		free(d->entries[i].rank_stat);
 	}
 	free(d->entries);
 	free(d->ranks);
+	free(d->rank_speed);
 	free(d->arcs);
 	memset(d, 0, sizeof(*d));
 }

@@ -63,28 +63,41 @@ enum diff_match_kind {
 	MATCH__COUNT
 };
 
-/* Sampling-noise verdict for an entry's self_diff (diff/noise.h). */
+/* Whether the time difference is within its noise (diff/noise.h): the
+ * time test of the significance rule (diff/evidence.h) did not pass. */
 enum diff_noise {
-	NOISE_NONE,       /* the difference stands out of the noise */
-	NOISE_WITHIN,     /* |self_diff| is within the combined sampling noise */
+	NOISE_NONE,       /* the difference stands out of the noise, or is 0 */
+	NOISE_WITHIN,     /* |excess_sec| is below noise_sec */
 	NOISE__COUNT
 };
 
 /* What the call counts say (diff/evidence.h). */
 enum diff_calls_evidence {
 	CALLS_SAME,       /* equal, or neither side counted calls */
-	CALLS_WITHIN,     /* changed by less than the factor (opts.calls_factor) */
-	CALLS_CHANGED,    /* changed by at least the factor: significant */
+	CALLS_WITHIN,     /* changed, but not beyond the significance rule */
+	CALLS_CHANGED,    /* changed by the factor (opts.calls_factor) or
+			     more, beyond the Poisson noise of the counts,
+			     and by a measurable time: evidence */
 	CALLS__COUNT
 };
 
+/* The one verdict of a row or an arc (diff/evidence.h), the same in every
+ * output: the text (the evidence list; "~" in --extended), JSON and CSV
+ * (`verdict`), the graphs (colour). */
+enum diff_verdict {
+	VERDICT_EQUAL,       /* no difference at all: time, calls, ranks */
+	VERDICT_NOISE,       /* a difference, within the noise of the runs */
+	VERDICT_SIGNIFICANT, /* beyond it, after the correction for the
+				number of rows tested */
+	VERDICT__COUNT
+};
+extern const char *const diff_verdict_names[VERDICT__COUNT];
+
 /* The order of the tables (--sort). */
 enum diff_sort_key {
-	DIFF_SORT_IMPACT, /* significant rows first: those whose call counts
-			     changed (exact evidence in -pg), then those
-			     with time changes only (likely evidence), each
-			     by evidence_sec; then the rows within noise,
-			     by |self_diff| */
+	DIFF_SORT_IMPACT, /* significant rows first, by evidence_sec (one
+			     unit, seconds, whatever the evidence); then
+			     the rows within noise, by |self_diff| */
 	DIFF_SORT_ABS,    /* |self_diff| (the order before evidence existed) */
 	DIFF_SORT_RATIO,  /* |log(second/baseline)| of self seconds */
 	DIFF_SORT_CALLS,  /* |calls_diff| */
@@ -116,6 +129,10 @@ struct diff_side_sym {
 				seconds from run to run, measured across
 				repeated runs (of the same rank); 0 when
 				not measured (diff/noise.h) */
+	double calls_var;    /* the same for its call count (calls^2) */
+	double sq_sec;       /* sum over the side's files of their self
+				seconds squared (noise_set_runs); 0 for a
+				side of one file (self_sec^2) */
 	int cycle;           /* the side's own cycle number (gprof's
 				"<cycle N>"), 0 when not in a cycle */
 };
@@ -135,40 +152,61 @@ struct diff_entry {
 	double child_diff;   /* seconds */
 	int64_t calls_diff;
 	double impact;       /* percent of sum |self_diff| */
-	double excess_sec;   /* self_diff beyond the run-wide speed change:
-				baseline * d->speed - second (diff/noise.h);
-				what noise and significance judge */
-	double noise_sec;    /* the noise threshold applied, seconds */
+	/* The noise of the time difference (diff/noise.h): */
+	double excess_sec;   /* self_diff beyond the runs' common speed:
+				baseline * d->speed - second; what the time
+				test judges (self_diff when speed is 1) */
+	double sigma_sec;    /* its standard deviation when nothing changed:
+				sampling, run-to-run jitter, the speed's
+				uncertainty */
+	double noise_sec;    /* the threshold applied: d->z_cut * sigma_sec */
+	double time_zmax;    /* the largest |z| its samples allow
+				(diff/signif.h) */
 	enum diff_noise noise;
-	/* Evidence (diff/evidence.h), for printers and machine-readable
+	/* The verdicts (diff/evidence.h), for printers and machine-readable
 	 * writers alike: */
+	double time_z;       /* excess_sec / sigma_sec */
 	enum diff_calls_evidence calls_evidence;
+	double calls_z;      /* the calls' z (signif_count_z) */
 	double calls_factor; /* larger count / smaller count (>= 1), 0 when
 				either side has no calls */
-	int significant;     /* time beyond noise, a call-count change, or a
-				rank that changed beyond its noise */
-	double evidence_sec; /* the impact order's key: |excess_sec|, or the
-				time the call-count change implies
-				(max side self seconds * (1 - 1/factor))
-				when larger */
+	enum diff_verdict verdict;
+	int significant;     /* verdict == VERDICT_SIGNIFICANT */
+	double evidence_sec; /* the size of the evidence, in seconds: the
+				largest of the tests that passed: |excess_sec|,
+				the time the call-count change implies
+				(max side self seconds * (1 - 1/factor)), a
+				rank's |excess|; 0 when not significant */
+	double evidence_signed; /* evidence_sec with the direction of that
+				test: > 0 less time (or fewer calls) in the
+				second run, as self_diff; what graphs colour */
 	double ratio;        /* second / baseline self seconds; 0 when the
 				baseline has none */
 	/* Moved cost (diff/evidence.h): a function present in one binary
-	 * only whose caller moved the opposite way. */
+	 * only (or whose calls from one caller went) whose caller moved the
+	 * opposite way. */
 	long moved_peer;     /* entry index of that caller (or of the
 				vanished callee, on the caller's row);
 				-1 for none */
 	double moved_total_diff; /* the caller's self+children difference */
-	/* Ranks (diff/rankdiff.h), when both sides know their files' ranks: */
+	int moved_why;       /* enum evidence_moved_why (diff/evidence.h) */
+	int moved_caller;    /* this row is the caller that took the cost in */
+	/* Ranks (diff/noise.h), when both sides know their files' ranks: */
 	double *rank_diff;   /* per d->ranks[k]: mean self seconds of rank k,
 				baseline - second; NULL without ranks */
-	unsigned char *rank_changed; /* per rank: beyond that rank's noise */
+	double *rank_excess; /* per rank: at that rank's own speed */
+	double *rank_sigma;  /* per rank: its noise, seconds */
+	double *rank_zmax;   /* per rank: the largest |z| its samples allow */
+	unsigned char *rank_changed; /* per rank: its test passed */
 	size_t nranks_changed;
+	int ranks_alike;     /* the ranks that changed did not change more
+				than the others, beyond noise: one change
+				of the function, not of some ranks */
 	double slowest_diff; /* max over ranks of the baseline minus max over
 				ranks of the second run (critical path) */
 	double *rank_stat;   /* private to diff/noise.c: per side, rank:
 				mean seconds, sampling variance of the mean,
-				run-to-run variance of the mean */
+				run-to-run variance of the mean, samples */
 	int in_flat;         /* selected for the flat profile on either side */
 	int in_graph;        /* selected for the call graph on either side */
 	int cycle;           /* the diff's cycle number: of the cycle entry,
@@ -184,17 +222,38 @@ struct diff_arc {
 	int64_t count_diff;  /* count[0] - count[1] */
 	double time_sec[DIFF_NSIDES];       /* self time along the arc */
 	double child_time_sec[DIFF_NSIDES]; /* children's time along it */
+	/* The arc's verdict, by the rows' rule in a family of its own
+	 * (diff/evidence.h): its time (self + children along it, gprof's
+	 * split) and its calls. */
+	double excess_sec;   /* time difference at the runs' common speed */
+	double sigma_sec;
+	double time_zmax;
+	double time_z, calls_z, calls_factor;
+	int calls_changed;   /* its calls' test passed */
+	enum diff_verdict verdict;
+	int significant;
+	double evidence_sec, evidence_signed; /* as the entries' */
 };
 
 struct diff_opts {
-	double noise_sigmas; /* K in |d| < K*sigma (see diff/noise.h) */
-	double rel_floor;    /* without repeated runs: a difference under
-				this share of the larger side's self
-				seconds is noise (diff/noise.h) */
-	double calls_factor; /* calls changing by this factor are evidence */
+	double noise_sigmas; /* K: the family-wise error of the significance
+				rule is that of K sigmas (diff/signif.h) */
+	double jitter_prior; /* the relative run-to-run noise of a function's
+				time assumed where the runs do not measure
+				it (diff/noise.h) */
+	double calls_factor; /* calls changing by this factor can be
+				evidence: the tolerance of threaded -pg
+				counts, which lose calls */
 	enum diff_sort_key sort;
 };
-#define DIFF_OPTS_INIT { 2.0, 0.10, 1.5, DIFF_SORT_IMPACT }
+#define DIFF_OPTS_NOISE_SIGMAS 2.0
+#define DIFF_OPTS_INIT { DIFF_OPTS_NOISE_SIGMAS, DIFF_JITTER_PRIOR, 1.5, DIFF_SORT_IMPACT }
+/* A change of calls of no measurable time counts from this many calls on
+ * the larger side (diff/evidence.h). */
+#define DIFF_CALLS_FLOOR 100
+/* What a shared machine's runs of one binary showed (doc/diff.md: the
+ * A/A pairs of bench/diff/real/aa.sh). */
+#define DIFF_JITTER_PRIOR 0.08
 
 struct diff {
 	const struct profile *prof[DIFF_NSIDES];  /* borrowed, see above */
@@ -211,13 +270,27 @@ struct diff {
 	int repeated[DIFF_NSIDES];     /* the side holds repeated runs, so
 					  run-to-run noise was measured */
 	struct diff_opts opts;         /* as given to diff_compute */
+	/* The noise model (diff/noise.h): */
 	double speed;                  /* second / baseline self seconds that
 					  most functions share (a loaded
-					  machine), 1 when none (noise.h) */
-	double floor_share;            /* the relative floor applied without
-					  repeated runs: opts.rel_floor, or
-					  more when the functions that share
-					  the speed scatter more (noise.h) */
+					  machine), 1 when none */
+	double speed_var;              /* its variance (0 when speed is 1) */
+	double jitter;                 /* relative run-to-run noise of one
+					  run's time of a function */
+	double jitter_weight;          /* what the functions that measured it
+					  are worth, in perfectly measured
+					  ones (diff/signif.h; 0: the prior
+					  alone) */
+	int jitter_from_repeats;       /* measured across repeated runs */
+	double repeat_jitter2;         /* noise_set_runs: the repeats' c^2 */
+	double repeat_weight;          /* and what they are worth (as
+					  jitter_weight; 0: no repeats) */
+	double *rank_speed;            /* per rank: its own speed */
+	/* The significance rule (diff/evidence.h): */
+	size_t ntests, arc_ntests;     /* tests of each family */
+	double z_cut, arc_z_cut;       /* |z| that passes, per family */
+	double min_evidence_sec;       /* a call change must imply this much
+					  time to count: two samples */
 	int *ranks;                    /* the MPI ranks of rank_diff[], NULL */
 	size_t nranks;
 	int ncycles;                   /* cycle entries, numbered 1..ncycles */

@@ -1,36 +1,59 @@
 #ifndef EGPROF_EVIDENCE_H
 #define EGPROF_EVIDENCE_H
 /*
- * What makes a row of a differential profile significant, and its place in
- * the evidence order (--sort impact, the default).  Reads the noise verdicts
- * (diff/noise.h) and fills, for every entry, the fields a printer or a
- * machine-readable writer shows as they are:
+ * The verdict of every row and arc of a differential profile, and its
+ * place in the evidence order (--sort impact, the default): the one
+ * significance rule (diff/signif.h) over the noise model (diff/noise.h).
+ * Every printer, writer and graph reads these fields as they are.
  *
- *  - calls_evidence, calls_factor: -pg call counts are exact in a
- *    single-threaded run, so a count that changed by calls_factor (default
- *    1.5) or more is a change in its own right even at equal time (a batch
- *    size change: 594 -> 9,493 calls).  The factor is also the tolerance for
- *    threaded runs without sidecars, whose gmon counts lose arcs.  When
- *    both sides have call-path sidecars (diff_set_exact_calls), their
- *    exact counts (calls+recursive) are compared instead, with the same
- *    factor as gmon's exact single-threaded counts: in a threaded run
- *    they win over gmon's, which still print in the gprof columns.
- *  - evidence_sec: |excess_sec| (self_diff beyond a run-wide speed
- *    change, diff/noise.h), or the time the call-count change implies
- *    when larger: max side self seconds * (1 - 1/factor) (the time a
- *    function would have changed by had its cost followed its calls).
- *  - significant: time beyond noise, calls changed, a rank changed beyond
- *    its noise, or the cost moved into or out of an inlined function.
- *  - moved_peer, moved_total_diff: a function present in one binary only
- *    whose caller's self time moved the opposite way (by at least a quarter
- *    of it) was probably inlined into it (or outlined from it); both rows
- *    point at each other, and the caller's self+children difference shows
- *    whether the cost only moved (near zero).
- *  - ratio: second / baseline self seconds.
+ * The rows make one family of tests, the arcs another; each is corrected
+ * for its number of tests (diff/signif.h), so that the chance of any false row in
+ * a diff of two runs of one binary is about that of K sigmas (--noise K).
+ * A row with samples or calls on either side is tested for
+ *
+ *  - time: excess_sec over sigma_sec;
+ *  - calls: -pg counts are exact in a single-threaded run, but a program
+ *    may call a function a different number of times from run to run (a
+ *    random hash seed, the scheduler): the counts are Poisson-tested
+ *    (signif_count_z: 1 -> 0 or 6 -> 15 calls is no evidence), widened by
+ *    the variance repeated runs show; a change must also reach the factor
+ *    calls_factor (1.5: the tolerance of threaded runs, whose gmon counts
+ *    lose calls; with call-path sidecars on both sides their exact counts
+ *    are compared instead, diff_set_exact_calls) and imply a measurable
+ *    time, two samples or more (max side self seconds * (1 - 1/factor));
+ *  - each MPI rank's time, when both sides know their ranks.
+ *
+ * A row is significant when a test passes, or when the cost of a function
+ * moved into it (below).  evidence_sec is the size of what passed, in
+ * seconds, the one key of the order; evidence_signed its direction (> 0:
+ * less in the second run).  The other rows are within noise (NOISE) or
+ * equal (EQUAL).  A cycle as a whole is significant when a member is.
+ *
+ * Moved cost: a function present in one binary only was probably inlined
+ * into a caller (or outlined from it) when the caller's self time moved
+ * the opposite way (by a quarter of it or more), when the caller's code
+ * grew (or shrank) by a quarter of the function's size or more, or when
+ * it has one caller; a tail call leaves no arc from the real caller
+ * (gprof records the caller's caller), so the callees of the callers are
+ * candidates too.  A function present in both whose calls from one caller
+ * went (the arc gone, the caller still there) was inlined there.  Both rows
+ * point at each other (moved_peer) and the caller's self+children
+ * difference shows whether the cost only moved (near zero).
  *
  *   diff_compute() and diff_assess() call evidence_apply() after noise_apply().
  */
 #include "diff/diff.h"
+
+enum evidence_moved_why {
+	MOVED_NONE,
+	MOVED_TIME,    /* the caller's self time moved the other way */
+	MOVED_SIZE,    /* the caller's code grew by the function's size */
+	MOVED_ONLY,    /* its only caller */
+	MOVED_TAIL,    /* tail-called: gprof saw the calls from the caller's
+			  caller */
+	MOVED_PARTIAL, /* present in both: its calls from one caller went */
+	MOVED__COUNT
+};
 
 void evidence_apply(struct diff *d);
 
@@ -45,5 +68,8 @@ int evidence_calls_exact(const struct diff_entry *e);
 /* The two counts the calls evidence compares (baseline, second): the
  * sidecars' when evidence_calls_exact(), else gmon's "called". */
 void evidence_call_counts(const struct diff_entry *e, uint64_t *a, uint64_t *b);
+
+/* A symbol's code size on one side (bytes), 0 when absent. */
+uint64_t evidence_code_size(const struct diff *d, const struct diff_entry *e, int side);
 
 #endif

@@ -11,6 +11,10 @@
 
 static const char *const clone_kinds[] = {
 	"constprop", "isra", "part", "cold", "lto_priv", "localalias", "clone",
+	/* OpenMP: GCC outlines a parallel region of foo as foo._omp_fn.N
+	 * (and its task copy functions as foo._omp_cpyfn.N); the region's
+	 * time is foo's, not that of whatever symbol precedes it */
+	"_omp_fn", "_omp_cpyfn",
 };
 
 /* Length of the clone suffix component at s (".isra.3", ".cold"), 0 if none. */

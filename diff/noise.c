@@ -3,13 +3,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include "diff/noise.h"
+#include "diff/signif.h"
+#include "utils/array.h"
 #include "utils/error.h"
 #include "utils/banned.h"
 
-enum { STAT_MEAN, STAT_SAMPLING, STAT_RUNS, STAT_TICKS, NSTAT };
+enum { STAT_MEAN, STAT_SAMPLING, STAT_RUNS, STAT_TICKS, STAT_SQ, NSTAT };
 
-/* Fewer samples than this give too rough a ratio to measure a speed. */
-#define SPEED_MIN_TICKS 20.0
+/* A common speed must be this far from 1 to be applied (closer, the
+ * jitter covers it), and measured by this many functions. */
+#define SPEED_MIN_CHANGE 0.05
+#define SPEED_MIN_ITEMS 5
 
 static double *rank_stat(const struct diff *d, const struct diff_entry *e, int s, size_t k)
 {
@@ -23,157 +27,230 @@ static int cmp_double(const void *l, const void *r)
 	return (a > b) - (a < b);
 }
 
-/* The ratio most of ratio[0..n) share, 1 when they share none (see
- * noise.h); *scatter (may be NULL) gets the root mean square of the log
- * deviations of the ratios that share it, 0 when none.  Sorts ratio. */
-static double speed_consensus(double *ratio, size_t n, double *scatter)
+static int is_row(const struct diff_entry *e)
 {
-	size_t i, near = 0;
-	double m, ss = 0;
-
-	if (scatter)
-		*scatter = 0;
-	if (n < 3)
-		return 1.0;
-	qsort(ratio, n, sizeof(double), cmp_double);
-	m = n % 2 ? ratio[n / 2] : 0.5 * (ratio[n / 2 - 1] + ratio[n / 2]);
-	if (m <= 0)
-		return 1.0;
-	for (i = 0; i < n; i++)
-		if (fabs(ratio[i] / m - 1.0) <= 0.2) {
-			near++;
-			ss += pow(log(ratio[i] / m), 2);
-		}
-	if (2 * near < n)
-		return 1.0;
-	if (scatter && near > 2)
-		*scatter = sqrt(ss / (double)(near - 1));
-	return m;
+	return !(e->flags & PSYM_CYCLE);
 }
 
-/* Without a measured run-to-run variance on either side, sampling noise is
- * all we know, and it is too small on a shared machine. */
-static double floor_sec(const struct diff *d, double a, double b)
+/* The speed a scatter measured, when it is clear enough to apply. */
+static void speed_of(const struct signif_scatter *sc, double *g, double *var)
 {
-	if (d->repeated[DIFF_BASE] || d->repeated[DIFF_SECOND])
-		return 0;
-	return d->floor_share * fmax(fabs(a), fabs(b));
+	double lg = sc->log_ratio;
+
+	*g = 1.0;
+	*var = 0;
+	if (sc->n < SPEED_MIN_ITEMS || fabs(exp(lg) - 1) < SPEED_MIN_CHANGE ||
+	    fabs(lg) < 3 * sqrt(sc->log_var))
+		return;
+	*g = exp(lg);
+	*var = *g * *g * sc->log_var;
 }
 
-/* The variance of one side's seconds: sampling's, or the spread its
- * repeated runs show when larger.  Not their sum: each repeat's seconds
- * already hold its own sampling noise, so the measured spread includes it
- * (adding both counted sampling twice, and a +15% change over seven runs
- * went unseen). */
-static double side_var(double sampling, double runs)
+/* The variance of one side's seconds t (n samples at hz; sq the sum of its
+ * files' t^2, 0 for one file), or the measured run-to-run variance v when
+ * larger: each repeat holds its own sampling noise, so v includes it. */
+static double side_var(double t, double n, double hz, double sq, double c, double v)
 {
-	return fmax(sampling, runs);
+	double model = (hz > 0 ? n / (hz * hz) : 0) + c * c * (sq > 0 ? sq : t * t);
+
+	return fmax(model, v);
 }
 
-double noise_threshold(const struct diff *d, const struct diff_entry *e, double k)
+/* The functions' seconds and samples, each side's over a common speed
+ * (rank r's means when r >= 0), for signif_scatter. */
+static int scatter_rows(const struct diff *d, long r, double prior, struct signif_scatter *sc)
 {
-	double var = 0, g = d->speed > 0 ? d->speed : 1.0;
-	int s;
+	size_t n = d->nentries, i, m = 0;
+	double *v = malloc((4 * n + 1) * sizeof(double));
+	int ret;
 
-	for (s = 0; s < DIFF_NSIDES; s++) {
-		double hz = d->prof[s]->hz > 0 ? d->prof[s]->hz : 1.0;
-		double w = s == DIFF_BASE ? g * g : 1.0;
-
-		var += w * side_var(e->side[s].ticks / (hz * hz), e->side[s].run_var);
-	}
-	return fmax(k * sqrt(var), k > 0 ? floor_sec(d, g * e->side[0].self_sec,
-						     e->side[1].self_sec) : 0);
-}
-
-/* The speed ratio between the two sides, and the floor (noise.h). */
-static double side_speed(struct diff *d, double k)
-{
-	double *ratio = malloc((d->nentries + 1) * sizeof(double)), g, scatter;
-	size_t i, n = 0;
-
-	if (!ratio)
-		return 1.0; /* out of memory: judge without it */
-	for (i = 0; i < d->nentries; i++) {
+	if (!v)
+		return -1;
+	for (i = 0; i < n; i++) {
 		const struct diff_entry *e = &d->entries[i];
 
-		if (!(e->flags & PSYM_CYCLE) && e->side[0].ticks >= SPEED_MIN_TICKS &&
-		    e->side[1].ticks >= SPEED_MIN_TICKS)
-			ratio[n++] = e->side[1].self_sec / e->side[0].self_sec;
+		if (!is_row(e))
+			continue;
+		if (r < 0) {
+			v[m] = e->side[0].self_sec;
+			v[n + m] = e->side[1].self_sec;
+			v[2 * n + m] = e->side[0].ticks;
+			v[3 * n + m] = e->side[1].ticks;
+		} else {
+			if (!e->rank_stat)
+				continue;
+			v[m] = rank_stat(d, e, 0, (size_t)r)[STAT_MEAN];
+			v[n + m] = rank_stat(d, e, 1, (size_t)r)[STAT_MEAN];
+			v[2 * n + m] = rank_stat(d, e, 0, (size_t)r)[STAT_TICKS];
+			v[3 * n + m] = rank_stat(d, e, 1, (size_t)r)[STAT_TICKS];
+		}
+		m++;
 	}
-	g = speed_consensus(ratio, n, &scatter);
-	free(ratio);
-	/* The functions that share the speed differ from it by their own
-	 * run-to-run noise: K of those standard deviations is the floor when
-	 * that is above the configured one. */
-	d->floor_share = fmax(d->opts.rel_floor, k * scatter);
-	return fabs(g - 1.0) >= 0.5 * d->opts.rel_floor ? g : 1.0;
-}
-
-/* Per rank of one function, the verdicts.  A function may run at another
- * speed in the second job on every rank alike (a loaded machine): the
- * ranks' change against each other is what counts, so each rank's
- * baseline is scaled by the function's speed across the ranks, the median
- * of the second job's ranks over the median of the baseline's. */
-static void rank_verdicts(const struct diff *d, struct diff_entry *e, double k)
-{
-	double *v = malloc((d->nranks + 1) * sizeof(double)), med[DIFF_NSIDES], g = 1.0;
-	size_t r, n;
-	int s;
-
-	for (s = 0; v && s < DIFF_NSIDES; s++) {
-		for (r = n = 0; r < d->nranks; r++)
-			v[n++] = rank_stat(d, e, s, r)[STAT_MEAN];
-		qsort(v, n, sizeof(double), cmp_double);
-		med[s] = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-	}
-	if (v && d->nranks >= 3 && med[DIFF_BASE] > 0 && med[DIFF_SECOND] > 0)
-		g = med[DIFF_SECOND] / med[DIFF_BASE];
+	ret = signif_scatter(v, v + n, v + 2 * n, v + 3 * n, m, prior, sc);
 	free(v);
-	for (r = 0; r < d->nranks; r++) {
-		const double *a = rank_stat(d, e, DIFF_BASE, r), *b = rank_stat(d, e, DIFF_SECOND, r);
-		double t = fmax(k * sqrt(g * g * side_var(a[STAT_SAMPLING], a[STAT_RUNS]) +
-					 side_var(b[STAT_SAMPLING], b[STAT_RUNS])),
-				k > 0 ? floor_sec(d, g * a[STAT_MEAN], b[STAT_MEAN]) : 0);
+	return ret;
+}
 
-		e->rank_diff[r] = a[STAT_MEAN] - b[STAT_MEAN];
-		e->rank_changed[r] = k > 0 && e->rank_diff[r] != 0 &&
-				     fabs(g * a[STAT_MEAN] - b[STAT_MEAN]) >= t;
-		e->nranks_changed += e->rank_changed[r];
+/* The jitter of every (rank, function) pair, each rank against itself at
+ * its own speed, pooled. */
+static int scatter_ranks(const struct diff *d, double prior, struct signif_scatter *sc)
+{
+	size_t n = d->nentries * d->nranks, i, r, m = 0;
+	double *v = malloc((4 * n + 1) * sizeof(double));
+	int ret;
+
+	if (!v)
+		return -1;
+	for (r = 0; r < d->nranks; r++)
+		for (i = 0; i < d->nentries; i++) {
+			const struct diff_entry *e = &d->entries[i];
+			const double *a, *b;
+
+			if (!is_row(e) || !e->rank_stat)
+				continue;
+			a = rank_stat(d, e, 0, r);
+			b = rank_stat(d, e, 1, r);
+			v[m] = a[STAT_MEAN] * d->rank_speed[r];
+			v[n + m] = b[STAT_MEAN];
+			v[2 * n + m] = a[STAT_TICKS];
+			v[3 * n + m] = b[STAT_TICKS];
+			m++;
+		}
+	ret = signif_scatter(v, v + n, v + 2 * n, v + 3 * n, m, prior, sc);
+	free(v);
+	return ret;
+}
+
+/* The model: the runs' speed, each rank's, and the jitter. */
+static void measure(struct diff *d)
+{
+	struct signif_scatter sc;
+	double prior = d->opts.jitter_prior;
+	size_t r;
+
+	if (scatter_rows(d, -1, prior, &sc) < 0)
+		sc = (struct signif_scatter){ .jitter = prior };
+	speed_of(&sc, &d->speed, &d->speed_var);
+	d->jitter = sc.jitter;
+	d->jitter_weight = sc.weight;
+	d->jitter_from_repeats = 0;
+	for (r = 0; d->rank_speed && r < d->nranks; r++) {
+		struct signif_scatter rs;
+		double var;
+
+		d->rank_speed[r] = 1.0;
+		if (scatter_rows(d, (long)r, prior, &rs) == 0)
+			speed_of(&rs, &d->rank_speed[r], &var);
+	}
+	if (d->rank_speed && d->nranks && scatter_ranks(d, prior, &sc) == 0) {
+		d->jitter = sc.jitter;
+		d->jitter_weight = sc.weight;
+	}
+	if (d->repeat_weight > 0) {
+		/* repeats measure it directly: shrunk towards the prior all
+		 * the same, by what they are worth */
+		double w = d->repeat_weight;
+
+		d->jitter = sqrt((w * d->repeat_jitter2 + SIGNIF_PRIOR_ITEMS * prior * prior) /
+				 (w + SIGNIF_PRIOR_ITEMS));
+		d->jitter_weight = w;
+		d->jitter_from_repeats = 1;
 	}
 }
 
-static void slowest_rank(const struct diff *d, struct diff_entry *e)
+/* The sum-of-squares weight of a side: how its files share its seconds. */
+static double side_sq(const struct diff_side_sym *s)
 {
-	double top[DIFF_NSIDES] = { 0, 0 };
+	return s->sq_sec > 0 ? s->sq_sec : s->self_sec * s->self_sec;
+}
+
+double noise_time_zmax(double na, double hz_a, double nb, double hz_b, double c, double w)
+{
+	return signif_time_zmax(na, hz_a, nb, hz_b, c, w);
+}
+
+/* The share of one file's jitter weight a side's files leave (sq / t^2). */
+static double sq_share(const struct diff_side_sym *s)
+{
+	return s->self_sec > 0 && s->sq_sec > 0 ? fmin(1, s->sq_sec / (s->self_sec * s->self_sec))
+						: 1;
+}
+
+static void entry_noise(const struct diff *d, struct diff_entry *e)
+{
+	const struct diff_side_sym *a = &e->side[0], *b = &e->side[1];
+	double g = d->speed, c = d->jitter;
+	double va = side_var(a->self_sec, a->ticks, d->prof[0]->hz, side_sq(a), c, a->run_var);
+	double vb = side_var(b->self_sec, b->ticks, d->prof[1]->hz, side_sq(b), c, b->run_var);
+
+	e->excess_sec = g == 1.0 ? e->self_diff : g * a->self_sec - b->self_sec;
+	e->sigma_sec = sqrt(g * g * va + vb + a->self_sec * a->self_sec * d->speed_var);
+	e->time_zmax = noise_time_zmax(a->ticks, d->prof[0]->hz, b->ticks, d->prof[1]->hz, c,
+				       fmin(sq_share(a), sq_share(b)));
+}
+
+static void rank_noise(const struct diff *d, struct diff_entry *e)
+{
+	double top[DIFF_NSIDES] = { 0, 0 }, c = d->jitter;
 	size_t r;
 	int s;
 
-	for (r = 0; r < d->nranks; r++)
+	for (r = 0; r < d->nranks; r++) {
+		const double *a = rank_stat(d, e, 0, r), *b = rank_stat(d, e, 1, r);
+		double g = d->rank_speed[r];
+		double va = fmax(a[STAT_SAMPLING] + c * c * a[STAT_SQ], a[STAT_RUNS]);
+		double vb = fmax(b[STAT_SAMPLING] + c * c * b[STAT_SQ], b[STAT_RUNS]);
+
+		e->rank_zmax[r] = noise_time_zmax(a[STAT_TICKS], d->prof[0]->hz, b[STAT_TICKS],
+						  d->prof[1]->hz, c, 1);
+		e->rank_diff[r] = a[STAT_MEAN] - b[STAT_MEAN];
+		e->rank_excess[r] = g == 1.0 ? e->rank_diff[r] : g * a[STAT_MEAN] - b[STAT_MEAN];
+		e->rank_sigma[r] = sqrt(g * g * va + vb);
 		for (s = 0; s < DIFF_NSIDES; s++)
 			top[s] = fmax(top[s], rank_stat(d, e, s, r)[STAT_MEAN]);
+	}
 	e->slowest_diff = top[DIFF_BASE] - top[DIFF_SECOND];
 }
 
-void noise_apply(struct diff *d, double k)
+/* An arc's time: gprof's split of the callee's self and children's time
+ * along it.  Its samples are its seconds at the side's rate; its files
+ * share it as the callee's share its seconds. */
+static void arc_noise(const struct diff *d, struct diff_arc *a)
+{
+	const struct diff_entry *callee = &d->entries[a->child];
+	double g = d->speed, c = d->jitter, v[DIFF_NSIDES], t[DIFF_NSIDES];
+	int s;
+
+	for (s = 0; s < DIFF_NSIDES; s++) {
+		const struct diff_side_sym *cs = &callee->side[s];
+		double hz = d->prof[s]->hz, w = 1.0;
+
+		t[s] = a->time_sec[s] + a->child_time_sec[s];
+		if (cs->self_sec > 0 && cs->sq_sec > 0)
+			w = cs->sq_sec / (cs->self_sec * cs->self_sec);
+		v[s] = side_var(t[s], t[s] * hz, hz, w * t[s] * t[s], c, 0);
+	}
+	a->excess_sec = g == 1.0 ? t[0] - t[1] : g * t[0] - t[1];
+	a->sigma_sec = sqrt(g * g * v[0] + v[1] + t[0] * t[0] * d->speed_var);
+	a->time_zmax = noise_time_zmax(t[0] * d->prof[0]->hz, d->prof[0]->hz,
+				       t[1] * d->prof[1]->hz, d->prof[1]->hz, c,
+				       fmin(sq_share(&callee->side[0]), sq_share(&callee->side[1])));
+}
+
+void noise_apply(struct diff *d)
 {
 	size_t i;
 
-	d->floor_share = d->opts.rel_floor;
-	d->speed = k > 0 ? side_speed(d, k) : 1.0;
+	measure(d);
 	for (i = 0; i < d->nentries; i++) {
 		struct diff_entry *e = &d->entries[i];
 
-		e->excess_sec = d->speed == 1.0 ? e->self_diff :
-			d->speed * e->side[DIFF_BASE].self_sec - e->side[DIFF_SECOND].self_sec;
-		e->noise_sec = noise_threshold(d, e, k);
-		e->noise = e->self_diff != 0 && fabs(e->excess_sec) < e->noise_sec ?
-			NOISE_WITHIN : NOISE_NONE;
-		e->nranks_changed = 0;
-		if (e->rank_stat) {
-			slowest_rank(d, e);
-			rank_verdicts(d, e, k);
-		}
+		entry_noise(d, e);
+		if (e->rank_stat)
+			rank_noise(d, e);
 	}
+	for (i = 0; i < d->narcs; i++)
+		arc_noise(d, &d->arcs[i]);
 }
 
 static double run_seconds(const struct profile *p, long sym)
@@ -203,31 +280,39 @@ static size_t run_groups(const struct noise_runs *r, size_t *group)
 static int run_speeds(const struct noise_runs *r, const size_t *group, double *speed)
 {
 	size_t nsyms = r->n ? r->prof[0]->nsyms : 0, i, j, f;
-	double *ratio = malloc((nsyms + 1) * sizeof(double));
+	double *v = malloc((4 * nsyms + 1) * sizeof(double));
 
-	if (!ratio)
+	if (!v)
 		return error("out of memory");
 	for (i = 0; i < r->n; i++) {
+		struct signif_scatter sc;
+		double var;
 		size_t n = 0;
 
 		for (f = 0; f < nsyms; f++) {
-			double mean = 0, m = 0;
+			double mean = 0, ticks = 0, m = 0;
 
-			if (r->prof[i]->syms[f].flags & PSYM_CYCLE ||
-			    r->prof[i]->syms[f].self_ticks < SPEED_MIN_TICKS)
+			if (r->prof[i]->syms[f].flags & PSYM_CYCLE)
 				continue;
 			for (j = 0; j < r->n; j++)
 				if (group[j] == group[i]) {
-					mean += r->prof[j]->syms[f].self_ticks /
-						(r->prof[j]->hz > 0 ? r->prof[j]->hz : 1.0);
+					mean += run_seconds(r->prof[j], (long)f);
+					ticks += r->prof[j]->syms[f].self_ticks;
 					m++;
 				}
-			if (m > 1 && mean > 0)
-				ratio[n++] = run_seconds(r->prof[i], (long)f) / (mean / m);
+			if (m < 2)
+				continue;
+			v[n] = mean / m;
+			v[nsyms + n] = run_seconds(r->prof[i], (long)f);
+			v[2 * nsyms + n] = ticks / m;
+			v[3 * nsyms + n] = r->prof[i]->syms[f].self_ticks;
+			n++;
 		}
-		speed[i] = speed_consensus(ratio, n, NULL);
+		speed[i] = 1.0;
+		if (signif_scatter(v, v + nsyms, v + 2 * nsyms, v + 3 * nsyms, n, 0, &sc) == 0)
+			speed_of(&sc, &speed[i], &var);
 	}
-	free(ratio);
+	free(v);
 	return 0;
 }
 
@@ -253,27 +338,108 @@ static double repeat_var(double *v, size_t m)
 	return sd * sd;
 }
 
-/* Run-to-run variance of the side's sum: within each group of repeats,
- * R_g * s_g^2 (the sum of R_g runs of standard deviation s_g), on the
- * runs' common speed.  scratch holds r->n doubles. */
-static double side_run_var(const struct noise_runs *r, const size_t *group, size_t ng,
-			   const double *speed, long sym, int *repeated, double *scratch)
+/* The plain sample variance of v[0..m). */
+static double sample_var(const double *v, size_t m)
 {
-	double var = 0;
+	double mean = 0, ss = 0;
+	size_t i;
+
+	if (m < 2)
+		return 0;
+	for (i = 0; i < m; i++)
+		mean += v[i];
+	mean /= (double)m;
+	for (i = 0; i < m; i++)
+		ss += (v[i] - mean) * (v[i] - mean);
+	return ss / (double)(m - 1);
+}
+
+/* What the repeats of a side say of one function: its run-to-run variance
+ * (within each group of repeats, R_g * s_g^2: the sum of R_g runs of
+ * standard deviation s_g, on the runs' common speed), its calls' variance,
+ * the sum of its files' squared seconds; and, for functions with enough
+ * samples, each group's relative variance beyond sampling (jitter^2) into
+ * j2/nj (weighted by degrees of freedom).  scratch holds 2 * r->n doubles. */
+struct repeat_sums {
+	double *j2;   /* (c^2 estimate, weight) pairs */
+	size_t nj, alloc;
+};
+
+static void side_repeats(const struct noise_runs *r, const size_t *group, size_t ng,
+			 const double *speed, long sym, struct diff_side_sym *out, int *repeated,
+			 double *scratch, struct repeat_sums *rs, double prior)
+{
 	size_t g, i;
 
+	out->run_var = out->calls_var = out->sq_sec = 0;
+	for (i = 0; i < r->n; i++)
+		out->sq_sec += pow(run_seconds(r->prof[i], sym), 2);
 	for (g = 0; g < ng; g++) {
 		size_t m = 0;
+		double ticks = 0, mean = 0, v;
 
 		for (i = 0; i < r->n; i++)
-			if (group[i] == g)
-				scratch[m++] = run_seconds(r->prof[i], sym) / speed[i];
+			if (group[i] == g) {
+				scratch[m] = run_seconds(r->prof[i], sym) / speed[i];
+				scratch[r->n + m] = (double)r->prof[i]->syms[sym].ncalls;
+				ticks += r->prof[i]->syms[sym].self_ticks;
+				mean += scratch[m];
+				m++;
+			}
 		if (m < 2)
 			continue;
 		*repeated = 1;
-		var += (double)m * repeat_var(scratch, m);
+		out->calls_var += (double)m * sample_var(scratch + r->n, m);
+		ticks /= (double)m;
+		mean /= (double)m;
+		if (ticks >= SIGNIF_SCATTER_MIN && mean > 0 &&
+		    array_grow(&rs->j2, &rs->alloc, rs->nj + 2, sizeof(*rs->j2)) == 0) {
+			/* relative variance beyond the sampling of one run,
+			 * weighted as signif_scatter weighs its items: by
+			 * degrees of freedom and how little sampling hides */
+			double v0 = fmax(prior * prior, 1e-6);
+
+			rs->j2[rs->nj++] = sample_var(scratch, m) / (mean * mean) - 1 / ticks;
+			rs->j2[rs->nj++] = 0.5 * (double)(m - 1) * pow(v0 / (1 / ticks + v0), 2);
+		}
+		v = repeat_var(scratch, m);
+		out->run_var += (double)m * v;
 	}
-	return var;
+}
+
+/* The repeats' jitter: the weighted mean of the (function, group)
+ * estimates of c^2, the tenth at each end left out (a function that one
+ * disturbed run moved, or that the program itself makes vary). */
+static int cmp_pair(const void *l, const void *r)
+{
+	return cmp_double(l, r);
+}
+
+static void pool_jitter(struct diff *d, struct repeat_sums *rs)
+{
+	size_t n = rs->nj / 2, i;
+	double total = 0, acc = 0, sum = 0, w = 0;
+
+	d->repeat_jitter2 = 0;
+	d->repeat_weight = 0;
+	if (!n)
+		return;
+	qsort(rs->j2, n, 2 * sizeof(double), cmp_pair);
+	for (i = 0; i < n; i++)
+		total += rs->j2[2 * i + 1];
+	for (i = 0; i < n; i++) {
+		double wi = rs->j2[2 * i + 1];
+
+		if (acc >= 0.1 * total && acc + wi <= 0.9 * total + 1e-9) {
+			sum += wi * rs->j2[2 * i];
+			w += wi;
+		}
+		acc += wi;
+	}
+	if (w <= 0)
+		return;
+	d->repeat_jitter2 = fmax(0, sum / w);
+	d->repeat_weight = w;
 }
 
 static int has_all_ranks(const struct noise_runs *r)
@@ -302,7 +468,8 @@ static int collect_ranks(struct diff *d, const struct noise_runs runs[DIFF_NSIDE
 	int s;
 
 	d->ranks = malloc((runs[0].n + runs[1].n + 1) * sizeof(int));
-	if (!d->ranks)
+	d->rank_speed = malloc((runs[0].n + runs[1].n + 1) * sizeof(double));
+	if (!d->ranks || !d->rank_speed)
 		return error("out of memory");
 	for (s = 0; s < DIFF_NSIDES; s++)
 		for (i = 0; i < runs[s].n; i++)
@@ -312,12 +479,15 @@ static int collect_ranks(struct diff *d, const struct noise_runs runs[DIFF_NSIDE
 		if (j == 0 || d->ranks[j - 1] != d->ranks[i])
 			d->ranks[j++] = d->ranks[i];
 	d->nranks = j;
+	for (i = 0; i < j; i++)
+		d->rank_speed[i] = 1.0;
 	return 0;
 }
 
 /* Per rank of one entry: the mean of the rank's files, the sampling
  * variance of that mean, its run-to-run variance (from repeats, on their
- * common speed) and the mean samples. */
+ * common speed), the mean samples and the mean of the files' squared
+ * seconds over the repeats (the jitter's weight of the mean). */
 static void fill_rank_stats(struct diff *d, struct diff_entry *e, int s, const struct noise_runs *r,
 			    const double *speed, double *scratch)
 {
@@ -327,22 +497,26 @@ static void fill_rank_stats(struct diff *d, struct diff_entry *e, int s, const s
 	size_t k, i;
 
 	for (k = 0; k < d->nranks; k++) {
-		double *st = rank_stat(d, e, s, k), sum = 0, ticks = 0;
+		double *st = rank_stat(d, e, s, k), sum = 0, ticks = 0, sq = 0;
 		size_t m = 0;
 
 		if (sym < 0)
 			continue;
 		for (i = 0; i < r->n; i++)
 			if (r->rank[i] == d->ranks[k]) {
-				sum += run_seconds(r->prof[i], sym);
+				double t = run_seconds(r->prof[i], sym);
+
+				sum += t;
+				sq += t * t;
 				ticks += r->prof[i]->syms[sym].self_ticks;
-				scratch[m++] = run_seconds(r->prof[i], sym) / speed[i];
+				scratch[m++] = t / speed[i];
 			}
 		if (!m)
 			continue;
 		st[STAT_MEAN] = sum / (double)m;
 		st[STAT_TICKS] = ticks / (double)m;
 		st[STAT_SAMPLING] = ticks / ((double)m * (double)m * hz * hz);
+		st[STAT_SQ] = sq / ((double)m * (double)m);
 		st[STAT_RUNS] = repeat_var(scratch, m) / (double)m;
 	}
 }
@@ -351,16 +525,19 @@ int noise_set_runs(struct diff *d, const struct noise_runs runs[DIFF_NSIDES])
 {
 	size_t *group[DIFF_NSIDES] = { NULL, NULL }, ng[DIFF_NSIDES] = { 0, 0 }, i;
 	double *speed[DIFF_NSIDES] = { NULL, NULL };
-	double *scratch = malloc((runs[0].n + runs[1].n + 1) * sizeof(double));
+	double *scratch = malloc((2 * (runs[0].n + runs[1].n) + 1) * sizeof(double));
+	struct repeat_sums rs = { NULL, 0, 0 };
 	int s, ret = -1, with_ranks = has_all_ranks(&runs[0]) && has_all_ranks(&runs[1]);
 
 	for (s = 0; s < DIFF_NSIDES; s++) {
 		const struct noise_runs *r = &runs[s];
 
 		for (i = 0; i < r->n; i++)
-			if (r->prof[i]->nsyms != d->prof[s]->nsyms)
+			if (r->prof[i]->nsyms != d->prof[s]->nsyms) {
+				free(scratch);
 				return error("the runs of '%s' do not line up with their sum",
 					     d->prof[s]->binary ? d->prof[s]->binary : "?");
+			}
 	}
 	for (s = 0; s < DIFF_NSIDES; s++) {
 		const struct noise_runs *r = &runs[s];
@@ -383,27 +560,34 @@ int noise_set_runs(struct diff *d, const struct noise_runs runs[DIFF_NSIDES])
 		struct diff_entry *e = &d->entries[i];
 
 		for (s = 0; s < DIFF_NSIDES; s++)
-			e->side[s].run_var = e->side[s].sym < 0 ? 0 :
-				side_run_var(&runs[s], group[s], ng[s], speed[s], e->side[s].sym,
-					     &d->repeated[s], scratch);
+			if (e->side[s].sym >= 0 && runs[s].n)
+				side_repeats(&runs[s], group[s], ng[s], speed[s], e->side[s].sym,
+					     &e->side[s], &d->repeated[s], scratch, &rs,
+					     d->opts.jitter_prior);
 		if (!with_ranks || (e->flags & PSYM_CYCLE))
 			continue;
 		e->rank_stat = calloc(DIFF_NSIDES * d->nranks * NSTAT + 1, sizeof(double));
 		e->rank_diff = calloc(d->nranks + 1, sizeof(double));
+		e->rank_excess = calloc(d->nranks + 1, sizeof(double));
+		e->rank_zmax = calloc(d->nranks + 1, sizeof(double));
+		e->rank_sigma = calloc(d->nranks + 1, sizeof(double));
 		e->rank_changed = calloc(d->nranks + 1, 1);
-		if (!e->rank_stat || !e->rank_diff || !e->rank_changed) {
+		if (!e->rank_stat || !e->rank_diff || !e->rank_excess || !e->rank_sigma || !e->rank_zmax ||
+		    !e->rank_changed) {
 			error("out of memory");
 			goto out;
 		}
 		for (s = 0; s < DIFF_NSIDES; s++)
 			fill_rank_stats(d, e, s, &runs[s], speed[s], scratch);
 	}
+	pool_jitter(d, &rs);
 	ret = 0;
 out:
 	for (s = 0; s < DIFF_NSIDES; s++) {
 		free(group[s]);
 		free(speed[s]);
 	}
+	free(rs.j2);
 	free(scratch);
 	return ret;
 }

@@ -1,63 +1,70 @@
 #ifndef EGPROF_NOISE_H
 #define EGPROF_NOISE_H
 /*
- * The one noise model of a difference.  gprof's manual puts the error of a
- * count of n samples near sqrt(n).  An entry's difference is flagged
- * NOISE_WITHIN when |self_diff| < T, with
+ * The noise model of a differential profile: for every row (and arc), how
+ * far its time difference may go when nothing changed.  The verdicts are
+ * diff/evidence.h's, with the significance rule of diff/signif.h; this
+ * module only measures.
  *
- *     T = K * sigma,
- *     sigma^2 = max(nA/hzA^2, VA) + max(nB/hzB^2, VB)        (seconds^2)
+ * A function's self seconds in one run vary for three reasons:
  *
- * where n is the side's samples in the function, hz its sampling rate (so
- * with one rate and no V this is |dticks| < K*sqrt(nA+nB)), and V the
- * side's run-to-run variance (run_var), measured only where the side holds
- * repeated runs: files without a rank are repeated runs of one program
- * (V = R * s^2 for R files of standard deviation s); files with MPI ranks
- * are grouped by rank and only the repeats of the same rank count
- * (V = sum over ranks of R_r * s_r^2), because the spread across the ranks
- * of one job is the program's imbalance, a signal, not noise.  The larger
- * of the two, not their sum: each repeat's seconds hold its own sampling
- * noise, so V measures it too (sampling is the floor of few repeats).
+ *  - sampling: gprof's manual puts the error of a count of n samples near
+ *    sqrt(n); in seconds n / hz^2 of variance, each side at its own rate;
+ *  - the run as a whole: a loaded machine (another program on the CPU,
+ *    caches, frequency) makes every function of one run slower alike:
+ *    the runs' common speed g, the median of second / baseline over the
+ *    functions with SIGNIF_SCATTER_MIN samples on both sides, applied when
+ *    at least five functions measure it, half of them within 20% of it,
+ *    and it is 5% or more from 1 and three of its own standard deviations;
+ *    its uncertainty stays in every difference judged at it;
+ *  - run-to-run jitter of each function beyond sampling (where the other
+ *    threads or ranks were, memory placement): a relative standard
+ *    deviation c of one run's seconds.  Measured where the runs allow it:
+ *    across the repeated runs of a directory side (files of one program,
+ *    or of one MPI rank); else from the pair itself, by how much the
+ *    functions that share the common speed scatter around it beyond their
+ *    sampling noise (diff/signif.h's signif_scatter).  Few functions say
+ *    little, so the estimate is shrunk towards opts.jitter_prior (the
+ *    jitter of a shared machine's runs, bench/diff/real/aa.sh) with the
+ *    weight of SIGNIF_PRIOR_ITEMS functions.
  *
- * Sampling noise alone underestimates the run-to-run variance of a shared
- * machine, so when neither side has repeated runs the threshold is at
- * least floor_share of the larger side's self seconds: rel_floor (default
- * 10%), or K times the scatter (root mean square of the log ratios) of the
- * functions that share the run-wide speed below, when that is larger: they
- * stand for repeated measurements of "no change" within the one pair.
+ * So, for a row,
  *
- * A loaded machine also slows a whole run: every function of the second
- * run takes, say, 0.5x or 1.3x its baseline time.  That is noise too, and
- * it is measured: the speed ratio is the median of second/baseline over
- * the functions with SPEED_MIN_TICKS samples on both sides, when at least
- * three such functions exist, half of them within 20% of the median, and it
- * is 5% or more from 1 (closer, the floor covers it).  The difference
- * judged is then excess_sec = baseline * speed - second (with speed 1,
- * self_diff), the variances above scale with it.  Repeated runs are put
- * on one speed the same way before their spread is taken.  In the per-rank
- * comparison a function's speed is the median of its ranks' seconds in the
- * second job over that in the baseline (with 3 ranks or more): the ranks'
- * change against each other is the signal.
+ *     excess = g * baseline - second                       (seconds)
+ *     var(side) = max(n / hz^2 + c^2 * sum of its files' t^2, V)
+ *     sigma^2 = g^2 var(baseline) + var(second) + baseline^2 var(g)
  *
- * K is --noise (default 2); K = 0 turns the rule off.  Equal sides
- * (including two zeros) are never flagged: an exact zero is "equal", not
- * noise.
+ * with V the variance its repeated runs show (R runs of standard deviation
+ * s sum to R s^2; 1.4826 times the median absolute deviation with three
+ * runs or more, so that one disturbed run does not widen every function's
+ * noise).  Exact zeros are "equal", never noise.
  *
- * With ranks on both sides, every entry also gets a per-rank comparison
- * (rank_diff, rank_changed: the same rule on each rank's mean self seconds)
- * and slowest_diff.
+ * MPI ranks are signal.  Files whose sidecar records a rank are grouped by
+ * rank: only repeats of one rank measure V; the spread across the ranks of
+ * one job is the program's imbalance.  When both sides know their ranks,
+ * each row is also compared rank by rank: each rank's mean seconds over
+ * its repeats, the baseline's at that rank's own common speed (measured
+ * over that rank's functions, so a one-rank change of one function is not
+ * split between the ranks), with the same sigma; the jitter c is then
+ * measured over every (rank, function) pair, each rank against itself.
  *
- *   diff_compute() calls noise_apply();
- *   with directory sides: noise_set_runs(), then diff_assess() (diff.h).
+ *   diff_compute() and diff_assess() call noise_apply();
+ *   with directory sides: noise_set_runs() first.
  */
 #include <stddef.h>
 #include "diff/diff.h"
 
-/* The threshold T for one entry, seconds. */
-double noise_threshold(const struct diff *d, const struct diff_entry *e, double k);
+/* Measure the model and every entry's and arc's excess_sec and sigma_sec,
+ * per-rank excess and sigma, slowest_diff. */
+void noise_apply(struct diff *d);
 
-/* Set noise_sec and noise for every entry, and the per-rank verdicts. */
-void noise_apply(struct diff *d, double k);
+/*
+ * The largest |z| a time test can reach with these samples (na at hz_a,
+ * nb at hz_b), however they fall between the sides: all on one side, with
+ * the jitter c (w: the share of the jitter's weight its files leave, 1 for
+ * one file).  What the significance rule counts tests by (diff/signif.h).
+ */
+double noise_time_zmax(double na, double hz_a, double nb, double hz_b, double c, double w);
 
 /* The files summed into one side, read one by one (as the adapter loads
  * them with `each`, from the same binary and options as that side, so
@@ -69,9 +76,10 @@ struct noise_runs {
 	size_t n;
 };
 
-/* Store each entry's run_var for both sides and, when every file of both
- * sides has a rank, the per-rank means.  Returns -1 (reported) when the
- * runs do not line up with the sides, or out of memory. */
+/* Store each entry's run_var, calls_var and the square sums for both
+ * sides, the jitter the repeats show and, when every file of both sides
+ * has a rank, the per-rank means.  Returns -1 (reported) when the runs do
+ * not line up with the sides, or out of memory. */
 int noise_set_runs(struct diff *d, const struct noise_runs runs[DIFF_NSIDES]);
 
 #endif

@@ -15,6 +15,32 @@ static const char *const sort_text[DIFF_SORT__COUNT] = {
 	[DIFF_SORT_NAME] = "name",
 };
 
+/* What the noise of each row is made of, and the correction: the header's
+ * account of the significance rule (diff/noise.h, diff/evidence.h). */
+static void print_noise_model(FILE *out, const struct diff *d)
+{
+	if (d->jitter_from_repeats)
+		fprintf(out, "Repeated runs: each function's noise is what they show, at least its\n"
+			     "sampling noise and a run-to-run jitter of %.0f%% of its time (measured\n"
+			     "by its repeats).\n", 100 * d->jitter);
+	else if (d->nranks)
+		fprintf(out, "One job per side: each rank is compared with itself; a function's noise\n"
+			     "is its sampling noise and a run-to-run jitter of %.0f%% of its time\n"
+			     "(measured on the rank and function pairs, worth %.1f well-sampled\n"
+			     "ones; %.0f%% assumed for few).\n",
+			100 * d->jitter, d->jitter_weight, 100 * d->opts.jitter_prior);
+	else
+		fprintf(out, "One run per side: each function's noise is its sampling noise and a\n"
+			     "run-to-run jitter of %.0f%% of its time (measured on the functions, worth\n"
+			     "%.1f well-sampled ones; %.0f%% assumed for few); give a directory of\n"
+			     "repeated runs per side to measure it.\n",
+			100 * d->jitter, d->jitter_weight, 100 * d->opts.jitter_prior);
+	fprintf(out, "%zu tests could show a change: corrected for their number (Bonferroni), a\n"
+		     "difference is significant beyond %.2f standard deviations, so that two\n"
+		     "runs of one program show a false one with the chance of %g sigmas.\n",
+		d->ntests, d->z_cut, d->opts.noise_sigmas);
+}
+
 void print_convention(FILE *out, const struct diff *d, const struct diff_print_opts *po)
 {
 	if (po->brief)
@@ -27,31 +53,31 @@ void print_convention(FILE *out, const struct diff *d, const struct diff_print_o
 	fprintf(out, "Baseline total %.2f seconds, second %.2f seconds, sum of |differences| %.2f.\n",
 		d->total_sec[DIFF_BASE], d->total_sec[DIFF_SECOND], d->abs_sum);
 	if (po->noise_marker && d->opts.sort == DIFF_SORT_IMPACT)
-		fprintf(out, "Rows are in evidence order: the %zu significant changes first (calls\n"
-			     "changed %gx or more, then time beyond noise or a rank that changed),\n"
-			     "by size; then the rows within noise, by |difference|.\n",
-			print_count_significant(d, po), d->opts.calls_factor);
+		fprintf(out, "Rows are in evidence order: the %zu significant changes first, by the\n"
+			     "size of their evidence in seconds (a change of calls counts as the\n"
+			     "time it implies); then the rows within noise, by |difference|.\n",
+			print_count_significant(d, po));
 	else
 		fprintf(out, "Rows are sorted by %s.\n", sort_text[d->opts.sort]);
 	if (po->noise_marker && po->extended)
-		fprintf(out, "~ marks a difference within the noise of the two runs.\n");
+		fprintf(out, "~ marks a difference within the noise of the two runs, = no difference.\n");
 	if (po->noise_marker && d->speed != 1.0)
 		fprintf(out, "Most functions took %.2fx their baseline time in the second run (a\n"
 			     "loaded machine?): differences are judged at that common speed.\n",
 			d->speed);
-	if (po->noise_marker && !d->repeated[DIFF_BASE] && !d->repeated[DIFF_SECOND])
-		fprintf(out, "One run per side: differences under %.0f%% of a function's time count as\n"
-			     "noise; give a directory of repeated runs per side to measure it.\n",
-			100 * d->floor_share);
+	if (po->noise_marker)
+		print_noise_model(out, d);
 	fprintf(out, "\n");
 }
 
 /* Only --extended marks rows: gprof's layout has no place for a marker
- * that a gprof-text parser would not take for part of the name. */
+ * that a gprof-text parser would not take for part of the name.  Every
+ * row has its verdict: unmarked significant, "~" within noise, "=" equal. */
 const char *print_noise_mark(const struct diff_entry *e, const struct diff_print_opts *po)
 {
-	return po->noise_marker && po->extended && e->noise == NOISE_WITHIN &&
-	       !e->significant ? "  ~" : "";
+	if (!po->noise_marker || !po->extended)
+		return "";
+	return e->verdict == VERDICT_NOISE ? "  ~" : e->verdict == VERDICT_EQUAL ? "  =" : "";
 }
 
 static int has_data(const struct diff_entry *e)

@@ -27,6 +27,7 @@
 #include <string.h>
 #include "diff/print.h"
 #include "utils/error.h"
+#include "utils/fixed.h"
 #include "utils/line.h"
 #include "utils/banned.h"
 
@@ -46,6 +47,9 @@ struct cg_ctx {
 	struct line l;
 	/* per entry: diff_name_key of its name (cmp_name) */
 	uint64_t *name_key;
+	/* per entry, classic layout only: references to it are written
+	 * "(N)" (see unsigned_readers) */
+	unsigned char *hidden;
 };
 
 #define NONE ((size_t)-1)
@@ -157,11 +161,13 @@ static int cmp_arc(const void *lp, const void *rp, void *ctx)
 }
 
 /* gprof's print_name: the name, " <cycle N>" for a member, and " [index]"
- * (printed) or " (index)" (not printed). */
-static void print_ref(struct cg_ctx *c, size_t i)
+ * (printed) or " (index)" (not printed, or hidden from parsers of unsigned
+ * numbers on a caller or callee line: unsigned_readers). */
+static void print_name_ref(struct cg_ctx *c, size_t i, int hide)
 {
 	const struct diff_entry *e = &c->d->entries[i];
 	int idx = c->index[i];
+	int bracket = idx <= c->nprinted && !hide;
 
 	line_str(&c->l, e->print_name);
 	if (e->cycle && !is_cycle(e)) {
@@ -170,10 +176,22 @@ static void print_ref(struct cg_ctx *c, size_t i)
 		line_char(&c->l, '>');
 	}
 	if (idx) {
-		line_put(&c->l, idx <= c->nprinted ? " [" : " (", 2);
+		line_put(&c->l, bracket ? " [" : " (", 2);
 		line_int(&c->l, idx, 0);
-		line_char(&c->l, idx <= c->nprinted ? ']' : ')');
+		line_char(&c->l, bracket ? ']' : ')');
 	}
+}
+
+/* A function's own line names it " [index]". */
+static void print_ref(struct cg_ctx *c, size_t i)
+{
+	print_name_ref(c, i, 0);
+}
+
+/* A caller, callee or member line names it " (index)" when hidden. */
+static void print_other(struct cg_ctx *c, size_t i)
+{
+	print_name_ref(c, i, c->hidden && c->hidden[i]);
 }
 
 /* The digits of v, signed, ending at `end`; where they start. */
@@ -300,8 +318,136 @@ static void arc_line(FILE *out, struct cg_ctx *c, const struct diff_arc *a,
 		line_int(l, denom, -7);
 		line_spaces(l, 5);
 	}
-	print_ref(c, other);
+	print_other(c, other);
 	end_line(c, out);
+}
+
+/*
+ * Parsers of gprof text that read only unsigned numbers (gprof2dot's
+ * `-f prof`, issue 24 item 9) skip a line with a negative number.  When
+ * that line is a function's own line they lose its entry; a caller line
+ * elsewhere that still names the function [N] then makes them a function
+ * with no time (gprof2dot stops on an AssertionError), and a cycle they read
+ * in part (a member or a call inside it lost) makes their integration of its
+ * time fail its checks.  So, in the classic layout, the part of the graph
+ * such a parser reads must be whole:
+ *
+ *  - an entry is unreadable when its own line has a negative number
+ *    (% time, self, children, calls or recursive calls, as printed);
+ *  - a cycle is unreadable when one of its members is, or a call inside
+ *    it is not strictly more frequent in the baseline (a count of 0 or less
+ *    is no call to walk), or those calls do not connect every member to
+ *    every other (its time could not reach all of it);
+ *  - caller, callee and member lines name an unreadable entry, or any
+ *    member of an unreadable cycle, "name (N)": how gprof names a function
+ *    its call graph does not print, which those parsers skip.
+ *
+ * The numbers and the [N] of every function's own line are unchanged, and a
+ * strict reader maps (N) to the entry as gprof's index does.
+ */
+static int printed_negative(double v, int decimals)
+{
+	char buf[FIXED_MAX];
+
+	fixed_format(buf, v, 0, decimals);
+	return buf[0] == '-';
+}
+
+static int entry_unreadable(const struct cg_ctx *c, const struct diff_entry *e)
+{
+	const struct diff *d = c->d;
+	double pct = d->abs_sum > 0 ? 100 * total_diff(e) / d->abs_sum : 0.0;
+	int recursive = e->side[0].self_calls || e->side[1].self_calls;
+	int calls = e->side[0].has_calls || e->side[1].has_calls;
+
+	return printed_negative(pct, 1) ||
+	       printed_negative(e->side[0].prop_self_sec - e->side[1].prop_self_sec, 2) ||
+	       printed_negative(e->side[0].prop_child_sec - e->side[1].prop_child_sec, 2) ||
+	       (calls && e->calls_diff < 0) || (calls && recursive && self_calls_diff(e) < 0);
+}
+
+/* Is every member of cycle n reached from every other along calls inside
+ * it that the baseline makes more often (a walk from one member, forward
+ * and backward)?  reach: scratch of nentries bytes. */
+static int cycle_connected(const struct cg_ctx *c, int n, unsigned char *reach, size_t *stack)
+{
+	const struct diff *d = c->d;
+	size_t first = c->first_member[n], i, k;
+	int dir;
+
+	if (first == NONE)
+		return 1;
+	for (dir = 0; dir < 2; dir++) {
+		size_t sp = 0;
+
+		for (i = first; i != NONE; i = c->next_member[i])
+			reach[i] = 0;
+		reach[first] = 1;
+		stack[sp++] = first;
+		while (sp) {
+			size_t at = stack[--sp];
+
+			for (k = dir ? c->first_in[at] : c->first_out[at]; k != NONE;
+			     k = dir ? c->next_in[k] : c->next_out[k]) {
+				const struct diff_arc *a = &d->arcs[k];
+				size_t to = dir ? a->parent : a->child;
+
+				if (to == at || d->entries[to].cycle != n || is_cycle(&d->entries[to]) ||
+				    a->count_diff <= 0 || reach[to])
+					continue;
+				reach[to] = 1;
+				stack[sp++] = to;
+			}
+		}
+		for (i = first; i != NONE; i = c->next_member[i])
+			if (!reach[i])
+				return 0;
+	}
+	return 1;
+}
+
+static int unsigned_readers(struct cg_ctx *c)
+{
+	const struct diff *d = c->d;
+	unsigned char *bad_cycle = calloc((size_t)d->ncycles + 1, 1);
+	unsigned char *reach = calloc(d->nentries + 1, 1);
+	size_t *stack = malloc((d->nentries + 1) * sizeof(size_t)), i, k;
+
+	c->hidden = calloc(d->nentries + 1, 1);
+	if (!bad_cycle || !reach || !stack || !c->hidden) {
+		free(bad_cycle);
+		free(reach);
+		free(stack);
+		return error("out of memory");
+	}
+	for (i = 0; i < d->nentries; i++) {
+		const struct diff_entry *e = &d->entries[i];
+
+		c->hidden[i] = !is_cycle(e) && entry_unreadable(c, e);
+		if (c->hidden[i] && e->cycle > 0 && e->cycle <= d->ncycles)
+			bad_cycle[e->cycle] = 1;
+	}
+	for (k = 0; k < d->narcs; k++) {
+		const struct diff_arc *a = &d->arcs[k];
+		int n = d->entries[a->parent].cycle;
+
+		if (within_cycle(d, a) && a->parent != a->child && n > 0 && n <= d->ncycles &&
+		    a->count_diff <= 0)
+			bad_cycle[n] = 1;
+	}
+	for (int n = 1; n <= d->ncycles; n++)
+		if (!bad_cycle[n] && !cycle_connected(c, n, reach, stack))
+			bad_cycle[n] = 1;
+	for (i = 0; i < d->nentries; i++) {
+		const struct diff_entry *e = &d->entries[i];
+
+		if (!is_cycle(e) && e->cycle > 0 && e->cycle <= d->ncycles && bad_cycle[e->cycle])
+			c->hidden[i] = 1;
+	}
+	free(bad_cycle);
+	free(reach);
+	free(stack);
+	return 0;
 }
 
 static void primary_line(FILE *out, struct cg_ctx *c, size_t i)
@@ -368,7 +514,7 @@ static int member_lines(FILE *out, struct cg_ctx *c, const struct diff_entry *cy
 			times_columns(&c->l, BLANK_6_5, self, 7, child, c->po->bsd ? 11 : 7);
 		calls_columns(&c->l, e, c->po->extended);
 		line_str(&c->l, c->po->extended ? "       " : "     ");
-		print_ref(c, m[i]);
+		print_other(c, m[i]);
 		end_line(c, out);
 	}
 	free(m);
@@ -588,6 +734,8 @@ int print_cg(FILE *out, const struct diff *d, const struct diff_print_opts *po)
 	for (i = 0; i < n; i++)
 		c.index[order[i]] = (int)i + 1;
 	c.nprinted = (int)n;
+	if (!po->extended && unsigned_readers(&c) < 0)
+		goto out;
 
 	fprintf(out, "\t\t\tCall graph (differential)\n\n");
 	if (!po->brief)
@@ -666,6 +814,7 @@ out:
 	free(order);
 	free(arcs);
 	free(c.name_key);
+	free(c.hidden);
 	line_release(&c.l);
 	return ret;
 }

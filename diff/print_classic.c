@@ -13,8 +13,10 @@
  */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include "diff/print.h"
 #include "utils/error.h"
+#include "utils/fixed.h"
 #include "utils/line.h"
 #include "utils/banned.h"
 
@@ -41,6 +43,22 @@ static double print_per_call_diff(const struct diff_entry *e, int with_children)
 {
 	return per_call(&e->side[DIFF_BASE], with_children) -
 	       per_call(&e->side[DIFF_SECOND], with_children);
+}
+
+/* The % time column: gprof's "%6.2f" (%5.1f with -T), with a decimal less
+ * where a negative impact would not fit ("-100.0"): a wider cell would
+ * shift every column of the row for a reader of gprof's columns. */
+static void impact_cell(struct line *l, double v, int width, int decimals)
+{
+	char buf[FIXED_MAX];
+
+	while (decimals > 0) {
+		fixed_format(buf, v, 0, decimals);
+		if ((int)strlen(buf) <= width)
+			break;
+		decimals--;
+	}
+	line_fixed(l, v, width, decimals);
 }
 
 static void sample_line(FILE *out, const struct diff *d)
@@ -94,7 +112,7 @@ int print_classic_flat(FILE *out, const struct diff *d, const struct diff_print_
 		cum += fabs(e->self_diff);
 		/* the row assembled without printf (utils/line.h): most of a
 		 * big profile's printing time otherwise */
-		line_fixed(&l, e->impact, po->bsd ? 5 : 6, po->bsd ? 1 : 2);
+		impact_cell(&l, e->impact, po->bsd ? 5 : 6, po->bsd ? 1 : 2);
 		line_char(&l, ' ');
 		line_fixed(&l, cum, po->bsd ? 10 : 9, 2);
 		line_char(&l, ' ');

@@ -59,30 +59,66 @@ static void calls_clause(struct line *l, const struct diff_entry *e, const char 
 	*sep = "; ";
 }
 
+static const char *side_name(int s)
+{
+	return s == DIFF_BASE ? "baseline" : "second run";
+}
+
 static void moved_clause(struct line *l, const struct diff *d, const struct diff_entry *e,
 			 const char **sep)
 {
 	const struct diff_entry *p;
+	int one_sided = !e->moved_caller;
+	int why = e->moved_why;
 
 	if (e->moved_peer < 0)
 		return;
 	p = &d->entries[e->moved_peer];
 	line_str(l, *sep);
-	if (e->side[0].present != e->side[1].present) {
+	if (why == MOVED_PARTIAL) {
+		/* a function in both binaries: its calls from one caller went
+		 * (or came) */
+		const struct diff_entry *callee = e->moved_caller ? p : e;
+		int gone = callee->calls_diff > 0;
+
+		if (!e->moved_caller) {
+			line_str(l, "its calls from ");
+			line_str(l, p->print_name);
+			line_str(l, gone ? " went: probably inlined there"
+					 : " are new: probably outlined there");
+		} else {
+			line_str(l, gone ? "probably took in its calls of " : "probably gave out its calls of ");
+			line_str(l, p->print_name);
+		}
+		line_str(l, "; the caller's self+children changed by ");
+	} else if (one_sided) {
 		/* "only in the %s: probably %s %s, whose self+children changed by %+.2f s" */
 		line_str(l, "only in the ");
-		line_str(l, e->side[0].present ? "baseline" : "second run");
+		line_str(l, side_name(e->side[0].present ? DIFF_BASE : DIFF_SECOND));
 		line_str(l, ": probably ");
 		line_str(l, e->side[0].present ? "inlined into" : "outlined from");
-		line_char(l, ' ');
+		line_str(l, why == MOVED_ONLY ? " its only caller " : " ");
 		line_str(l, p->print_name);
+		if (why == MOVED_SIZE || why == MOVED_TAIL) {
+			int here = e->side[0].present ? DIFF_BASE : DIFF_SECOND;
+			uint64_t a = evidence_code_size(d, p, here), b = evidence_code_size(d, p, !here);
+
+			line_str(l, why == MOVED_TAIL ? " (which tail-called it: gprof saw the calls"
+							" from its caller; its code " : " (its code ");
+			line_uint(l, a, 0);
+			line_put(l, " -> ", 4);
+			line_uint(l, b, 0);
+			line_str(l, " bytes)");
+		}
 		line_str(l, ", whose self+children changed by ");
 	} else {
 		/* "probably took in %s (only in the %s); self+children changed by %+.2f s" */
-		line_str(l, "probably took in ");
+		line_str(l, p->side[0].present ? "probably took in " : "probably gave out ");
 		line_str(l, p->print_name);
 		line_str(l, " (only in the ");
-		line_str(l, p->side[0].present ? "baseline" : "second run");
+		line_str(l, side_name(p->side[0].present ? DIFF_BASE : DIFF_SECOND));
+		if (why == MOVED_TAIL)
+			line_str(l, ", which it tail-called");
 		line_str(l, "); self+children changed by ");
 	}
 	line_fixed_plus(l, e->moved_total_diff, 2);
@@ -94,10 +130,20 @@ static void ranks_clause(struct line *l, const struct diff *d, const struct diff
 			 const char **sep)
 {
 	size_t k, shown = 0;
+	double sum = 0;
 
 	if (!e->rank_diff)
 		return;
-	for (k = 0; k < d->nranks; k++) {
+	if (e->nranks_changed && e->ranks_alike) {
+		/* one change of the function, on every rank */
+		for (k = 0; k < d->nranks; k++)
+			sum += e->rank_diff[k];
+		line_str(l, *sep);
+		line_str(l, "every rank alike, ");
+		line_fixed_plus(l, sum / (double)d->nranks, 2);
+		line_str(l, " s each on average");
+	}
+	for (k = 0; !e->ranks_alike && k < d->nranks; k++) {
 		if (!e->rank_changed[k])
 			continue;
 		if (shown++ == 4) {
@@ -118,7 +164,7 @@ static void ranks_clause(struct line *l, const struct diff *d, const struct diff
 	if (e->nranks_changed == 0) {
 		line_str(l, *sep);
 		line_str(l, "no rank beyond its noise");
-	} else if (e->nranks_changed < d->nranks) {
+	} else if (!e->ranks_alike && e->nranks_changed < d->nranks) {
 		line_str(l, ", other ranks within noise");
 	}
 	line_str(l, "; slowest rank ");

@@ -6,14 +6,24 @@
 #include <stdlib.h>
 #include <string.h>
 #include "export/callpath_export.h"
+#include "callpath/elide.h"
 #include "utils/error.h"
 #include "utils/banned.h"
+
+/* The path of the row being written, made when asked: every frame's path
+ * kept at once would cost the tree's depth per frame (the paths of a
+ * recursion 20,000 deep are 200 million names). */
+struct path_text {
+	struct path_elider pe;  /* deep paths' middle left out (elide.h) */
+	uint32_t *parents;
+	char *s;
+	size_t len, cap;
+};
 
 struct ctx {
 	struct table_array a;   /* first: table_get_field reads it */
 	const struct callpath_model *m;
-	char **paths;           /* per frame: "main;f;g" */
-	uint32_t *depth;
+	struct path_text *pt;
 };
 
 #define FRAME(f) offsetof(struct callpath_frame, f)
@@ -52,16 +62,53 @@ static int get_depth(const void *c, size_t row, const struct table_column *col,
 		     union table_value *v)
 {
 	(void)col;
-	v->u = ((const struct ctx *)c)->depth[row];
+	v->u = ((const struct ctx *)c)->pt->pe.depth[row];
 	return 1;
 }
 
+static int put_text(struct path_text *pt, const char *s, size_t n)
+{
+	if (pt->len + n + 1 > pt->cap) {
+		size_t cap = 2 * (pt->len + n + 1);
+		char *ns = realloc(pt->s, cap);
+
+		if (!ns)
+			return -1;
+		pt->s = ns;
+		pt->cap = cap;
+	}
+	memcpy(pt->s + pt->len, s, n);
+	pt->len += n;
+	pt->s[pt->len] = '\0';
+	return 0;
+}
+
+/* "main;f;g": the names root first, joined by ';' (as folded stacks), a
+ * deep path's middle left out; NULL (an empty field) when out of memory. */
 static int get_path(const void *c, size_t row, const struct table_column *col,
 		    union table_value *v)
 {
+	const struct ctx *x = c;
+	struct path_text *pt = x->pt;
+	uint32_t frames[ELIDE_FRAMES], omitted, k;
+	char marker[ELIDE_MARKER_MAX];
+	int bad = 0;
+
 	(void)col;
-	v->s = ((const struct ctx *)c)->paths[row];
-	return 1;
+	k = path_elider_frames(&pt->pe, (uint32_t)row, frames, &omitted);
+	pt->len = 0;
+	for (uint32_t d = 0; d < k; d++) {
+		const char *name = x->m->names[x->m->frames[frames[d]].func];
+
+		if (d == ELIDE_HEAD && omitted)
+			bad |= put_text(pt, ";", 1) |
+			       put_text(pt, marker, elide_marker(marker, omitted));
+		if (d)
+			bad |= put_text(pt, ";", 1);
+		bad |= put_text(pt, name, strlen(name));
+	}
+	v->s = bad ? NULL : pt->s;
+	return !bad;
 }
 
 static const struct table_column frame_cols[] = {
@@ -79,40 +126,22 @@ static const struct table_column frame_cols[] = {
 
 #define NCOLS(t) (sizeof(t) / sizeof((t)[0]))
 
-/* Each frame's path, root first, names joined by ';' (as folded stacks).
- * Parents come first (report.h), so a path is its parent's plus one. */
-static int build_paths(struct ctx *x)
-{
-	const struct callpath_model *m = x->m;
-	uint32_t i;
-
-	x->paths = calloc(m->nr_frames ? m->nr_frames : 1, sizeof(char *));
-	x->depth = calloc(m->nr_frames ? m->nr_frames : 1, sizeof(uint32_t));
-	if (!x->paths || !x->depth)
-		return -1;
-	for (i = 0; i < m->nr_frames; i++) {
-		const struct callpath_frame *f = &m->frames[i];
-		const char *up = f->parent == CALLPATH_NONE ? NULL : x->paths[f->parent];
-		const char *name = m->names[f->func];
-		size_t n = (up ? strlen(up) + 1 : 0) + strlen(name) + 1;
-
-		if (!(x->paths[i] = malloc(n)))
-			return -1;
-		snprintf(x->paths[i], n, "%s%s%s", up ? up : "", up ? ";" : "", name);
-		x->depth[i] = f->parent == CALLPATH_NONE ? 1 : x->depth[f->parent] + 1;
-	}
-	return 0;
-}
-
 int callpath_export(FILE *fp, enum table_format fmt, const struct callpath_model *m,
 		    const char *source)
 {
 	struct table_doc doc;
-	struct ctx x = { { m->frames, sizeof(*m->frames), NULL }, m, NULL, NULL };
+	struct path_text pt = { { 0 }, NULL, NULL, 0, 0 };
+	struct ctx x = { { m->frames, sizeof(*m->frames), NULL }, m, &pt };
 	int ret = -1;
-	uint32_t i;
 
-	if (build_paths(&x) < 0) {
+	pt.parents = malloc(((size_t)m->nr_frames + 1) * sizeof(*pt.parents));
+	if (!pt.parents) {
+		error("out of memory");
+		goto out;
+	}
+	for (uint32_t i = 0; i < m->nr_frames; i++)
+		pt.parents[i] = m->frames[i].parent;
+	if (path_elider_init(&pt.pe, m->nr_frames, pt.parents, CALLPATH_NONE) < 0) {
 		error("out of memory");
 		goto out;
 	}
@@ -126,9 +155,8 @@ int callpath_export(FILE *fp, enum table_format fmt, const struct callpath_model
 	table_write(&doc, "frames", frame_cols, NCOLS(frame_cols), m->nr_frames, &x);
 	ret = table_end(&doc);
 out:
-	for (i = 0; x.paths && i < m->nr_frames; i++)
-		free(x.paths[i]);
-	free(x.paths);
-	free(x.depth);
+	path_elider_release(&pt.pe);
+	free(pt.parents);
+	free(pt.s);
 	return ret;
 }

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include "export/diff_export.h"
+#include "diff/evidence.h"
 #include "utils/error.h"
 #include "utils/banned.h"
 
@@ -47,11 +48,78 @@ static int get_kind(const void *c, size_t row, const struct table_column *col,
 	return 1;
 }
 
+/* The text's "~": within noise (not significant, not equal). */
 static int get_noise(const void *c, size_t row, const struct table_column *col,
 		     union table_value *v)
 {
 	(void)col;
-	v->b = entry(c, row)->noise == NOISE_WITHIN;
+	v->b = entry(c, row)->verdict == VERDICT_NOISE;
+	return 1;
+}
+
+static int get_verdict(const void *c, size_t row, const struct table_column *col,
+		       union table_value *v)
+{
+	(void)col;
+	v->s = diff_verdict_names[entry(c, row)->verdict];
+	return 1;
+}
+
+static const char *const calls_names[CALLS__COUNT] = {
+	[CALLS_SAME] = "same",
+	[CALLS_WITHIN] = "within noise",
+	[CALLS_CHANGED] = "changed",
+};
+
+static int get_calls_evidence(const void *c, size_t row, const struct table_column *col,
+			      union table_value *v)
+{
+	(void)col;
+	v->s = calls_names[entry(c, row)->calls_evidence];
+	return 1;
+}
+
+static const char *const moved_names[MOVED__COUNT] = {
+	[MOVED_NONE] = NULL,
+	[MOVED_TIME] = "caller's time moved",
+	[MOVED_SIZE] = "caller's code grew",
+	[MOVED_ONLY] = "only caller",
+	[MOVED_TAIL] = "tail call",
+	[MOVED_PARTIAL] = "calls from one caller went",
+};
+
+/* The row the cost moved to or from (moved_peer), null when none. */
+static int get_moved_peer(const void *c, size_t row, const struct table_column *col,
+			  union table_value *v)
+{
+	const struct ctx *x = c;
+	const struct diff_entry *e = entry(c, row);
+
+	(void)col;
+	if (e->moved_peer < 0)
+		return 0;
+	v->s = x->d->entries[e->moved_peer].print_name;
+	return 1;
+}
+
+static int get_moved_why(const void *c, size_t row, const struct table_column *col,
+			 union table_value *v)
+{
+	const struct diff_entry *e = entry(c, row);
+
+	(void)col;
+	if (e->moved_peer < 0 || e->moved_why <= MOVED_NONE || e->moved_why >= MOVED__COUNT)
+		return 0;
+	v->s = moved_names[e->moved_why];
+	return 1;
+}
+
+/* A row's noise threshold in seconds: the rule's |z| cut times its sigma. */
+static int get_noise_sec(const void *c, size_t row, const struct table_column *col,
+			 union table_value *v)
+{
+	(void)col;
+	v->f = entry(c, row)->flags & PSYM_CYCLE ? 0 : entry(c, row)->noise_sec;
 	return 1;
 }
 
@@ -128,14 +196,25 @@ static const struct table_column fn_cols[] = {
 	{ "samples_second", TCOL_F64, table_get_field, ENTRY(side[1].ticks) },
 	{ "run_var_base", TCOL_F64, table_get_field, ENTRY(side[0].run_var) },
 	{ "run_var_second", TCOL_F64, table_get_field, ENTRY(side[1].run_var) },
-	{ "excess_sec", TCOL_F64, table_get_field, ENTRY(excess_sec) },
-	{ "noise_sec", TCOL_F64, table_get_field, ENTRY(noise_sec) },
+	{ "calls_var_base", TCOL_F64, table_get_field, ENTRY(side[0].calls_var) },
+	{ "calls_var_second", TCOL_F64, table_get_field, ENTRY(side[1].calls_var) },
+	{ "verdict", TCOL_STR, get_verdict, 0 },
+	{ "significant", TCOL_BOOL, table_get_field, ENTRY(significant) },
 	{ "within_noise", TCOL_BOOL, get_noise, 0 },
-	{ "significant", TCOL_INT, table_get_field, ENTRY(significant) },
 	{ "evidence_sec", TCOL_F64, table_get_field, ENTRY(evidence_sec) },
+	{ "evidence_signed_sec", TCOL_F64, table_get_field, ENTRY(evidence_signed) },
+	{ "excess_sec", TCOL_F64, table_get_field, ENTRY(excess_sec) },
+	{ "sigma_sec", TCOL_F64, table_get_field, ENTRY(sigma_sec) },
+	{ "noise_sec", TCOL_F64, get_noise_sec, 0 },
+	{ "time_z", TCOL_F64, table_get_field, ENTRY(time_z) },
+	{ "calls_evidence", TCOL_STR, get_calls_evidence, 0 },
+	{ "calls_z", TCOL_F64, table_get_field, ENTRY(calls_z) },
 	{ "calls_factor", TCOL_F64, table_get_field, ENTRY(calls_factor) },
 	{ "ranks_changed", TCOL_SIZE, table_get_field, ENTRY(nranks_changed) },
+	{ "ranks_alike", TCOL_BOOL, table_get_field, ENTRY(ranks_alike) },
 	{ "slowest_rank_diff", TCOL_F64, table_get_field, ENTRY(slowest_diff) },
+	{ "moved_peer", TCOL_STR, get_moved_peer, 0 },
+	{ "moved_why", TCOL_STR, get_moved_why, 0 },
 	{ "moved_total_diff", TCOL_F64, table_get_field, ENTRY(moved_total_diff) },
 };
 
@@ -176,6 +255,35 @@ static int get_arc_ratio(const void *c, size_t row, const struct table_column *c
 	return ratio((double)a->count[0], (double)a->count[1], v);
 }
 
+static const struct diff_arc *arc_at(const void *c, size_t row)
+{
+	return &((const struct ctx *)c)->d->arcs[row];
+}
+
+static int get_arc_verdict(const void *c, size_t row, const struct table_column *col,
+			   union table_value *v)
+{
+	(void)col;
+	v->s = diff_verdict_names[arc_at(c, row)->verdict];
+	return 1;
+}
+
+static int get_arc_noise(const void *c, size_t row, const struct table_column *col,
+			 union table_value *v)
+{
+	(void)col;
+	v->b = arc_at(c, row)->verdict == VERDICT_NOISE;
+	return 1;
+}
+
+static int get_arc_noise_sec(const void *c, size_t row, const struct table_column *col,
+			     union table_value *v)
+{
+	(void)col;
+	v->f = ((const struct ctx *)c)->d->arc_z_cut * arc_at(c, row)->sigma_sec;
+	return 1;
+}
+
 static const struct table_column arc_cols[] = {
 	{ "caller", TCOL_STR, get_end, 0 },
 	{ "callee", TCOL_STR, get_end, 1 },
@@ -188,6 +296,17 @@ static const struct table_column arc_cols[] = {
 	{ "time_base", TCOL_F64, get_arc_time, 0 },
 	{ "time_second", TCOL_F64, get_arc_time, 1 },
 	{ "time_diff", TCOL_F64, get_arc_time, DIFF_NSIDES },
+	{ "verdict", TCOL_STR, get_arc_verdict, 0 },
+	{ "significant", TCOL_BOOL, table_get_field, ARC(significant) },
+	{ "within_noise", TCOL_BOOL, get_arc_noise, 0 },
+	{ "evidence_sec", TCOL_F64, table_get_field, ARC(evidence_sec) },
+	{ "evidence_signed_sec", TCOL_F64, table_get_field, ARC(evidence_signed) },
+	{ "excess_sec", TCOL_F64, table_get_field, ARC(excess_sec) },
+	{ "sigma_sec", TCOL_F64, table_get_field, ARC(sigma_sec) },
+	{ "noise_sec", TCOL_F64, get_arc_noise_sec, 0 },
+	{ "time_z", TCOL_F64, table_get_field, ARC(time_z) },
+	{ "calls_z", TCOL_F64, table_get_field, ARC(calls_z) },
+	{ "calls_factor", TCOL_F64, table_get_field, ARC(calls_factor) },
 };
 
 #define NCOLS(t) (sizeof(t) / sizeof((t)[0]))
@@ -245,6 +364,22 @@ int diff_export(FILE *fp, enum table_format fmt, const struct diff *d,
 	side(&doc, "second", d, 1, label ? label[1] : NULL);
 	table_field_num(&doc, "abs_diff_sum_sec", d->abs_sum);
 	table_field_num(&doc, "noise_sigmas", noise_sigmas);
+	/* the significance rule's figures (diff/noise.h, diff/evidence.h) */
+	table_object_begin(&doc, "significance");
+	table_field_u64(&doc, "tests", d->ntests);
+	table_field_num(&doc, "z_cut", d->z_cut);
+	table_field_u64(&doc, "arc_tests", d->arc_ntests);
+	table_field_num(&doc, "arc_z_cut", d->arc_z_cut);
+	table_field_num(&doc, "speed", d->speed);
+	table_field_num(&doc, "speed_var", d->speed_var);
+	table_field_num(&doc, "jitter", d->jitter);
+	table_field_num(&doc, "jitter_weight", d->jitter_weight);
+	table_field_str(&doc, "jitter_from", d->jitter_from_repeats ? "repeats" :
+			d->nranks ? "ranks" : "pair");
+	table_field_num(&doc, "jitter_prior", d->opts.jitter_prior);
+	table_field_num(&doc, "calls_factor", d->opts.calls_factor);
+	table_field_num(&doc, "min_evidence_sec", d->min_evidence_sec);
+	table_object_end(&doc);
 	if (table_csv_columns(&doc, fn_cols, NCOLS(fn_cols)) < 0 ||
 	    table_csv_columns(&doc, arc_cols, NCOLS(arc_cols)) < 0) {
 		table_end(&doc);

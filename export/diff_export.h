@@ -12,7 +12,10 @@
 #include "diff/diff.h"
 #include "export/table.h"
 
-#define DIFF_EXPORT_VERSION 1
+/* 2: one verdict per row and arc (verdict, significant as a boolean,
+ * within_noise the text's "~"), the significance rule's figures in the
+ * header; the fields are doc/egprof-diff.schema.json's */
+#define DIFF_EXPORT_VERSION 2
 
 int diff_export(FILE *fp, enum table_format fmt, const struct diff *d,
 		const char *const label[DIFF_NSIDES], double noise_sigmas);

@@ -14,7 +14,7 @@
  * (export/html/report.js, embedded at build time) draws from it: the
  * sortable table with the diff's evidence and noise verdicts, the icicle
  * graph of the call paths (zoom on click; in a diff coloured by each
- * path's verdict, pathdiff_time_within_noise()), the call graph graphviz
+ * path's verdict, pathdiff_time_verdicts()), the call graph graphviz
  * drew (gml/graph_render.h) and the rank heat map (ranks/heatmap.h),
  * inline SVG both, and a search by function name ('/').
  *

@@ -186,6 +186,7 @@ struct pathdiff_doc {
 	const struct pathdiff *d;
 	struct pathdiff_time_opts t;
 	const struct pathdiff_row **rows;
+	const unsigned char **noise;	/* the time table's '~' of each row */
 	size_t n;
 };
 
@@ -212,7 +213,7 @@ static int get_noise(const void *c, size_t row, const struct table_column *col,
 	const struct pathdiff_doc *d = c;
 
 	(void)col;
-	v->b = pathdiff_time_within_noise(d->rows[row], &d->t);
+	v->b = *d->noise[row];
 	return 1;
 }
 
@@ -243,22 +244,32 @@ static int add_pathdiff(struct html_page *pg, const struct callpath_model *const
 {
 	struct folded *fa = NULL, *fb = NULL;
 	struct pathdiff *pd = NULL;
-	struct pathdiff_doc doc = { NULL, { m[0]->hz, m[1]->hz, noise_sigmas }, NULL, 0 };
+	struct pathdiff_doc doc = { NULL, { m[0]->hz, m[1]->hz, noise_sigmas, 0 }, NULL, NULL, 0 };
+	unsigned char *noise = NULL;
 	int ret = -1;
 
 	if (folded_build(m[0], FOLDED_SAMPLES, &fa) < 0 ||
 	    folded_build(m[1], FOLDED_SAMPLES, &fb) < 0 || pathdiff_compute(fa, fb, &pd) < 0)
 		goto out;
 	doc.d = pd;
-	if (!(doc.rows = malloc((pd->nr + 1) * sizeof(*doc.rows)))) {
+	if (!(doc.rows = malloc((pd->nr + 1) * sizeof(*doc.rows))) ||
+	    !(doc.noise = malloc((pd->nr + 1) * sizeof(*doc.noise))) ||
+	    !(noise = malloc(pd->nr + 1))) {
 		error("out of memory");
 		goto out;
 	}
+	/* the text's rule, one family over all the paths (callpath/pathdiff.h) */
+	if (pathdiff_time_verdicts(pd, &doc.t, noise) < 0)
+		goto out;
 	for (size_t i = 0; i < pd->nr; i++)
-		if (pd->rows[i].a != pd->rows[i].b)
+		if (pd->rows[i].a != pd->rows[i].b) {
+			doc.noise[doc.n] = &noise[i];
 			doc.rows[doc.n++] = &pd->rows[i];
+		}
 	ret = add(pg, "pathdiff", pathdiff_doc_fp, &doc);
 out:
+	free(noise);
+	free(doc.noise);
 	free(doc.rows);
 	pathdiff_free(pd);
 	folded_free(fa);

@@ -8,7 +8,7 @@
  *    and arcs) and its call paths ("egprof-callpath") when it has them;
  *  - html_diff: the diff ("egprof-diff", the view --format json prints),
  *    both sides' call paths and the verdict of each path whose self time
- *    changed ("egprof-pathdiff": pathdiff_time_within_noise());
+ *    changed ("egprof-pathdiff": pathdiff_time_verdicts());
  *  - html_rankstats: "egprof-rank-stats" and the heat map.
  *
  * Models come filtered (--focus/--root/--depth/--exclude); `filters` says

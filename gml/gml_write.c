@@ -94,6 +94,8 @@ static const struct num_attr node_nums[] = {
 	NODE("calls_diff", FOR_DIFF, NUM_I64, calls_diff),
 	NODE("impact", FOR_DIFF, NUM_PCT, self_pct),
 	NODE("noise", FOR_DIFF, NUM_BOOL, noise),
+	NODE("significant", FOR_DIFF, NUM_BOOL, significant),
+	NODE("evidence", FOR_DIFF, NUM_SEC, evidence),
 };
 
 static const struct num_attr edge_nums[] = {
@@ -105,6 +107,8 @@ static const struct num_attr edge_nums[] = {
 	EDGE("time_base", FOR_DIFF, NUM_SEC, time[0]),
 	EDGE("time_second", FOR_DIFF, NUM_SEC, time[1]),
 	EDGE("time_diff", FOR_DIFF, NUM_SEC, time_diff),
+	EDGE("significant", FOR_DIFF, NUM_BOOL, significant),
+	EDGE("evidence", FOR_DIFF, NUM_SEC, evidence),
 };
 
 static void num_fields(FILE *fp, const struct graph *g, const void *obj,

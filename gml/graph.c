@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gml/graph.h"
+#include "diff/signif.h"
 #include "gml/graph_select.h"
 #include "utils/array.h"
 #include "utils/error.h"
@@ -97,9 +98,22 @@ const char *graph_color_str(uint32_t rgb, char *buf)
 /* ------------------------------------------------------------------------ */
 /* Labels                                                                   */
 
+/* A node's own change: the second run's self time relative to the
+ * baseline's ("x0.37"; "new", "gone"; "=" when equal). */
+static const char *relative_change(char *buf, size_t n, double a, double b)
+{
+	if (a == b)
+		snprintf(buf, n, "=");
+	else if (a > 0 && b > 0)
+		snprintf(buf, n, "x%.2f", b / a);
+	else
+		snprintf(buf, n, "%s", a > 0 ? "gone" : "new");
+	return buf;
+}
+
 static char *node_label(const struct graph *g, const struct graph_node *n)
 {
-	char *s = NULL;
+	char *s = NULL, rel[32];
 	const char *side = n->presence == GPRES_BASE_ONLY ? "\nonly in the first run" :
 			   n->presence == GPRES_SECOND_ONLY ? "\nonly in the second run" : "";
 	int r;
@@ -108,9 +122,10 @@ static char *node_label(const struct graph *g, const struct graph_node *n)
 		r = asprintf(&s, "%s\nself %.2f s (%.1f%%)\ntotal %.2f s (%.1f%%)",
 			     n->name, n->self[0], n->self_pct, n->total[0], n->total_pct);
 	else
-		r = asprintf(&s, "%s\nself %.2f | %.2f s, diff %+.2f (%.1f%%)%s\n"
+		r = asprintf(&s, "%s\nself %.2f | %.2f s, diff %+.2f (%s, %.1f%% of change)%s\n"
 			     "total %.2f | %.2f s, diff %+.2f%s",
-			     n->name, n->self[0], n->self[1], n->self_diff, n->self_pct,
+			     n->name, n->self[0], n->self[1], n->self_diff,
+			     relative_change(rel, sizeof(rel), n->self[0], n->self[1]), n->self_pct,
 			     n->noise ? " ~noise" : "", n->total[0], n->total[1],
 			     n->total_diff, side);
 	return r < 0 ? NULL : s;
@@ -142,12 +157,13 @@ static const char diff_legend[] =
 	"Legend: diff = first run - second run\n"
 	"blue: less time in the second run\n"
 	"red: more time in the second run\n"
-	"grey: unchanged, or within sampling noise\n"
-	"deeper colour: larger change of self time\n"
+	"(nodes and edges alike; fewer or more calls\n"
+	"count as the time they imply)\n"
+	"grey: no significant change (within noise)\n"
+	"deeper colour, wider edge: more evidence, seconds\n"
+	"xN: the second run's self time over the first's\n"
 	"dashed: only in the first run\n"
-	"dotted: only in the second run\n"
-	"edges: blue fewer calls, red more calls,\n"
-	"width by the change in calls";
+	"dotted: only in the second run";
 
 static const char single_legend[] =
 	"Legend: height = inclusive time, width = self time\n"
@@ -159,7 +175,7 @@ static const char measured_legend[] =
 	"sidecar), not gprof's split of the callee's time by calls";
 static const char measured_diff_legend[] =
 	"\nedge times: measured along the call paths (call-path\n"
-	"sidecars); colour and width by the change in measured time";
+	"sidecars); their change is tested by the same rule";
 
 /* ------------------------------------------------------------------------ */
 /* Sizes and colours                                                        */
@@ -231,6 +247,7 @@ static double frac(double v, double max)
 static void style(struct graph *g, const struct graph_opts *opts)
 {
 	double max_self = 0, max_total = 0, max_calls = 0, max_time = 0;
+	double max_node_ev = 0, max_edge_ev = 0;
 	size_t i;
 
 	for (i = 0; i < g->nnodes; i++) {
@@ -244,16 +261,22 @@ static void style(struct graph *g, const struct graph_opts *opts)
 			max_self = s;
 		if (t > max_total)
 			max_total = t;
+		if (n->significant && fabs(n->evidence) > max_node_ev)
+			max_node_ev = fabs(n->evidence);
 	}
 	for (i = 0; i < g->nedges; i++) {
 		const struct graph_edge *e = &g->edges[i];
-		double c = g->is_diff ? fabs((double)e->calls_diff) : (double)e->calls[0];
-		double t = g->is_diff ? fabs(e->time_diff) : e->time[0];
+		double c = (double)e->calls[0];
+		double t = e->time[0];
 
-		if (e->kind == GEDGE_CALL && c > max_calls)
+		if (e->kind != GEDGE_CALL)
+			continue;
+		if (c > max_calls)
 			max_calls = c;
-		if (e->kind == GEDGE_CALL && e->measured && t > max_time)
+		if (e->measured && t > max_time)
 			max_time = t;
+		if (e->significant && fabs(e->evidence) > max_edge_ev)
+			max_edge_ev = fabs(e->evidence);
 	}
 
 	for (i = 0; i < g->nnodes; i++) {
@@ -280,7 +303,9 @@ static void style(struct graph *g, const struct graph_opts *opts)
 			n->shape = "rectangle";
 			n->outline = 0x666666;
 		} else if (g->is_diff) {
-			n->fill = n->noise ? GREY : diverging(n->self_diff, max_self);
+			/* the diff's verdict: grey unless significant, then
+			 * its evidence's direction and size */
+			n->fill = n->significant ? diverging(n->evidence, max_node_ev) : GREY;
 		} else {
 			n->fill = lerp_rgb(0xfff5eb, 0xfd8d3c, ft);
 		}
@@ -304,20 +329,17 @@ static void style(struct graph *g, const struct graph_opts *opts)
 			e->style = GLINE_DOTTED;
 			continue;
 		}
-		if (e->measured && g->is_diff) {
-			/* the callee's change split by the measured paths */
-			e->color = e->time_diff == 0 ? EDGE_GREY
-				   : lerp_rgb(GREY, e->time_diff > 0 ? LESS : MORE,
-					      0.3 + 0.7 * frac(e->time_diff, max_time));
-			e->width = 1 + 5 * frac(e->time_diff, max_time);
+		if (g->is_diff) {
+			/* the same rule and palette as the nodes: blue is less
+			 * time in the second run on both */
+			e->color = e->significant
+				   ? lerp_rgb(GREY, e->evidence > 0 ? LESS : MORE,
+					      0.3 + 0.7 * frac(e->evidence, max_edge_ev))
+				   : EDGE_GREY;
+			e->width = e->significant ? 1 + 5 * frac(e->evidence, max_edge_ev) : 1;
 		} else if (e->measured) {
 			e->color = 0x404040;
 			e->width = 1 + 4 * frac(e->time[0], max_time);
-		} else if (g->is_diff) {
-			e->color = e->calls_diff == 0 ? EDGE_GREY
-				   : lerp_rgb(GREY, e->calls_diff > 0 ? LESS : MORE,
-					      0.3 + 0.7 * frac((double)e->calls_diff, max_calls));
-			e->width = 1 + 5 * frac((double)e->calls_diff, max_calls);
 		} else {
 			e->color = 0x404040;
 			e->width = 1 + 4 * frac((double)e->calls[0], max_calls);
@@ -482,6 +504,72 @@ out:
  * (graph_opts.measured, by the functions' names); an arc the paths never
  * took has 0 s.  Only when every side has samples.
  */
+/*
+ * A diff's measured edges by the diff's rule (diff/noise.h, diff/signif.h):
+ * the time along each, Poisson in its samples at its side's rate with the
+ * diff's jitter and speed, one family over the measured edges; the call
+ * counts' evidence stays the diff's.
+ */
+static void measured_verdicts(struct graph *g)
+{
+	struct signif_family f;
+	double gs = g->noise.speed > 0 ? g->noise.speed : 1.0, c = g->noise.jitter;
+	double *z = malloc((g->nedges + 1) * sizeof(double)), *x = NULL;
+	size_t i;
+
+	if (!z)
+		return; /* out of memory: the verdicts stay gprof's split's */
+	x = malloc((g->nedges + 1) * sizeof(double));
+	if (!x) {
+		free(z);
+		return;
+	}
+	signif_family_init(&f, g->noise.k);
+	for (i = 0; i < g->nedges; i++) {
+		const struct graph_edge *e = &g->edges[i];
+		double v[2];
+
+		z[i] = 0;
+		x[i] = 0;
+		if (!e->measured)
+			continue;
+		for (int s = 0; s < 2; s++)
+			v[s] = (g->noise.hz[s] > 0 ? e->time[s] / g->noise.hz[s] : 0) +
+			       c * c * e->time[s] * e->time[s];
+		x[i] = gs * e->time[0] - e->time[1];
+		if (x[i] != 0) {
+			double var = gs * gs * v[0] + v[1] + e->time[0] * e->time[0] * g->noise.speed_var;
+
+			z[i] = var > 0 ? x[i] / sqrt(var) : (x[i] > 0 ? 40 : -40);
+		}
+		if (e->time[0] != 0 || e->time[1] != 0) {
+			/* the largest |z| its samples allow: all on one side */
+			double t = e->time[0] + e->time[1], zmax = 0;
+
+			for (int s = 0; s < 2; s++) {
+				double var = (g->noise.hz[s] > 0 ? t / g->noise.hz[s] : 0) + c * c * t * t;
+
+				zmax = fmax(zmax, var > 0 ? t / sqrt(var) : INFINITY);
+			}
+			signif_add(&f, z[i], zmax);
+		}
+	}
+	signif_decide(&f);
+	for (i = 0; i < g->nedges; i++) {
+		struct graph_edge *e = &g->edges[i];
+
+		if (!e->measured)
+			continue;
+		e->evidence = e->calls_evidence;
+		if (x[i] != 0 && signif_pass(&f, z[i]) && fabs(x[i]) > fabs(e->evidence))
+			e->evidence = x[i];
+		e->significant = e->evidence != 0;
+	}
+	signif_family_release(&f);
+	free(z);
+	free(x);
+}
+
 static void measure_edges(struct graph *g, const struct graph_opts *opts)
 {
 	const struct graph_measured *ms = opts->measured;
@@ -505,6 +593,8 @@ static void measure_edges(struct graph *g, const struct graph_opts *opts)
 						     g->nodes[e->to].name);
 		e->time_diff = e->time[0] - e->time[1];
 	}
+	if (g->is_diff)
+		measured_verdicts(g);
 }
 
 int graph_finish(struct graph *g, const struct graph_opts *opts)

@@ -122,7 +122,12 @@ struct graph_node {
 	char *label;     /* lines separated by '\n', plain text, not escaped */
 	enum graph_node_kind kind;
 	enum graph_presence presence;
-	int noise;       /* diff: the change is within sampling noise */
+	int noise;       /* diff: the change is within noise (the diff's
+			    verdict, diff/evidence.h) */
+	int significant; /* diff: the diff's verdict is "significant" */
+	double evidence; /* diff: its evidence, seconds, signed as the
+			    differences (> 0: less in the second run);
+			    what the colour shows */
 	/* Numbers, in seconds: [0] the profile or baseline, [1] the second
 	 * run (unused for a single profile). */
 	double self[2];
@@ -168,6 +173,12 @@ struct graph_edge {
 	double time[2];
 	double time_diff;
 	char *label;        /* plain text */
+	/* diff: the arc's verdict by the diff's rule (diff/evidence.h);
+	 * with measured times, the time test is made again on them */
+	int significant;
+	double evidence;    /* seconds, signed as time_diff; what the colour
+			       and the width show */
+	double calls_evidence; /* the part of it its call counts gave */
 	double weight;      /* what --edge-thres compares (builder sets it) */
 	int keep;           /* never pruned by the thresholds (a changed
 			       one-sided call; inside a cycle, where gprof
@@ -193,6 +204,12 @@ struct graph {
 	double edge_total;
 	size_t pruned_nodes;
 	size_t pruned_edges;
+	/* diff: the noise model, to test measured edge times by the diff's
+	 * rule (diff/noise.h): each side's rate, the jitter, the speed and
+	 * its variance, K */
+	struct {
+		double hz[2], jitter, speed, speed_var, k;
+	} noise;
 
 	/* private: capacities of nodes[] and edges[] (utils/array.h) */
 	size_t alloc_nodes, alloc_edges;

@@ -24,9 +24,9 @@ enum key_id {
 	K_SELF, K_TOTAL, K_CALLS, K_SELF_PCT, K_TOTAL_PCT,
 	K_SELF_BASE, K_SELF_SECOND, K_SELF_DIFF,
 	K_TOTAL_BASE, K_TOTAL_SECOND, K_TOTAL_DIFF,
-	K_CALLS_BASE, K_CALLS_SECOND, K_CALLS_DIFF, K_IMPACT, K_NOISE,
+	K_CALLS_BASE, K_CALLS_SECOND, K_CALLS_DIFF, K_IMPACT, K_NOISE, K_SIGNIFICANT, K_EVIDENCE,
 	K_EKIND, K_EPRESENCE, K_ECALLS, K_ECALLS_BASE, K_ECALLS_SECOND, K_ECALLS_DIFF,
-	K_ETIME, K_ETIME_BASE, K_ETIME_SECOND, K_ETIME_DIFF,
+	K_ETIME, K_ETIME_BASE, K_ETIME_SECOND, K_ETIME_DIFF, K_ESIGNIFICANT, K_EEVIDENCE,
 	K__COUNT
 };
 
@@ -60,6 +60,10 @@ static const struct key {
 	[K_CALLS_DIFF] = { "calls_diff", "node", "calls_diff", "long", NULL, USE_DIFF },
 	[K_IMPACT] = { "impact", "node", "impact", "double", NULL, USE_DIFF },
 	[K_NOISE] = { "noise", "node", "noise", "boolean", NULL, USE_DIFF },
+	/* the diff's verdict and its evidence, seconds signed as the
+	 * differences (diff/evidence.h): what the colour shows */
+	[K_SIGNIFICANT] = { "significant", "node", "significant", "boolean", NULL, USE_DIFF },
+	[K_EVIDENCE] = { "evidence", "node", "evidence", "double", NULL, USE_DIFF },
 	[K_EKIND] = { "ekind", "edge", "kind", "string", NULL, USE_ALL },
 	[K_EPRESENCE] = { "epresence", "edge", "presence", "string", NULL, USE_DIFF },
 	[K_ECALLS] = { "ecalls", "edge", "calls", "long", NULL, USE_SINGLE },
@@ -71,6 +75,8 @@ static const struct key {
 	[K_ETIME_BASE] = { "etime_base", "edge", "time_base", "double", NULL, USE_DIFF },
 	[K_ETIME_SECOND] = { "etime_second", "edge", "time_second", "double", NULL, USE_DIFF },
 	[K_ETIME_DIFF] = { "etime_diff", "edge", "time_diff", "double", NULL, USE_DIFF },
+	[K_ESIGNIFICANT] = { "esignificant", "edge", "significant", "boolean", NULL, USE_DIFF },
+	[K_EEVIDENCE] = { "eevidence", "edge", "evidence", "double", NULL, USE_DIFF },
 };
 
 #define X(s) BAD_CAST(s)
@@ -284,6 +290,8 @@ static int write_node(xmlTextWriterPtr w, const struct graph *g, size_t i)
 		r |= data_fmt(w, g, K_CALLS_DIFF, "%lld", (long long)n->calls_diff);
 		r |= data_fmt(w, g, K_IMPACT, "%.4g", n->self_pct);
 		r |= data_str(w, g, K_NOISE, n->noise ? "true" : "false");
+		r |= data_str(w, g, K_SIGNIFICANT, n->significant ? "true" : "false");
+		r |= data_fmt(w, g, K_EVIDENCE, "%.6g", n->evidence);
 	}
 	r |= end(w);
 	return r ? -1 : 0;
@@ -325,6 +333,8 @@ static int write_edge(xmlTextWriterPtr w, const struct graph *g, size_t i)
 		r |= data_fmt(w, g, K_ETIME_BASE, "%.6f", e->time[0]);
 		r |= data_fmt(w, g, K_ETIME_SECOND, "%.6f", e->time[1]);
 		r |= data_fmt(w, g, K_ETIME_DIFF, "%.6f", e->time_diff);
+		r |= data_str(w, g, K_ESIGNIFICANT, e->significant ? "true" : "false");
+		r |= data_fmt(w, g, K_EEVIDENCE, "%.6g", e->evidence);
 	}
 	r |= end(w);
 	return r ? -1 : 0;

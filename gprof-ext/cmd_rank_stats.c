@@ -147,13 +147,14 @@ fail:
  * memory is O(functions) (plus the spill on disk) for any number of ranks.
  */
 int rank_stats_read(const struct cmdline *cl, const char *argv0, int jobs, int force,
-		    char *const *files, const uint64_t *rank_of, size_t nfiles,
+		    int progress, char *const *files, const uint64_t *rank_of, size_t nfiles,
 		    struct rankstate *st, FILE *spill, struct rankpaths_syms *syms)
 {
 	struct upstream_job *job;
 	struct upstream_load req;
 	const struct profile *p;
 	struct rankstate_memo memo;
+	static const struct progress_opts asked = PROGRESS_OPTS_ASKED;
 	struct progress pg;
 	size_t index, done = 0;
 	int r;
@@ -172,7 +173,7 @@ int rank_stats_read(const struct cmdline *cl, const char *argv0, int jobs, int f
 	memset(&memo, 0, sizeof(memo));
 	if (upstream_load_start(&req, &job) < 0)
 		return -1;
-	progress_start(&pg, NULL, "rank files read", nfiles);
+	progress_start(&pg, progress ? &asked : NULL, "rank files read", nfiles);
 	while ((r = upstream_load_counts(job, &index, &p)) > 0) {
 		r = rankstate_add_memo(st, p, rank_of ? rank_of[index] : index, spill, &memo);
 		/* one rank's symbols name the nodes of every rank's sidecar */
@@ -231,7 +232,8 @@ int cmd_rank_stats(struct egprof_opts *o)
 		error("cannot create a temporary file: %s", strerror(errno));
 		goto out;
 	}
-	if (rank_stats_read(&cl, o->argv[0], o->jobs, o->force, sorted, NULL, nfiles, st, spill,
+	if (rank_stats_read(&cl, o->argv[0], o->jobs, o->force, o->progress, sorted, NULL,
+			    nfiles, st, spill,
 			    &syms) < 0 ||
 	    rankstate_finish(st) < 0 || rankpass_init(&pass, st) < 0 ||
 	    rankstate_pass2(st, st, spill, &pass) < 0 ||

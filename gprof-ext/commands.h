@@ -53,5 +53,11 @@ void sum_plan_release(struct sum_plan *plan);
  * gprof -s is used).  0, or -1 after reporting.
  */
 int plan_outputs(const struct egprof_opts *o, struct outset *set);
+/*
+ * Plain gprof's plan, checked and dropped: upstream writes its files
+ * itself, but `-s` must not replace an input either (gmon.sum a symlink or
+ * a hard link to one of the gmon files it sums).  0, or -1 after reporting.
+ */
+int plan_check_plain(const struct egprof_opts *o);
 
 #endif

@@ -72,16 +72,39 @@ static uint64_t u64_at(const unsigned char *p)
 	return v;
 }
 
-static int check_bsd(const char *path, const unsigned char *hdr, uint64_t size,
-		     enum gmon_check_level level)
+/* Upstream's old BSD headers for a 64-bit program (gmon.h): lowpc, highpc
+ * and ncnt (20 bytes), then, for 4.4BSD, version, profrate and 12 spare
+ * bytes (40). */
+#define BSD_HDR 20
+#define BSD44_HDR 40
+#define BSD44_VERSION 0x00051879
+
+static int check_bsd(const char *path, const unsigned char *hdr, size_t nhdr,
+		     uint64_t size, enum gmon_check_level level)
 {
 	uint32_t ncnt = u32_at(hdr + 16);
+	uint32_t header;
 
 	/* Upstream allocates 2 * ncnt bytes of bins (4 per 2-byte count). */
 	if (ncnt > size && (level == GMON_CHECK_STRICT || 2 * (uint64_t)ncnt > ALLOC_LIMIT))
 		return error("%s: not a gmon file (no \"gmon\" header, "
 			     "and as an old BSD-style file it would need %u bytes; it "
 			     "has %llu)", path, ncnt, (unsigned long long)size);
+	if (nhdr < 24)
+		return 0; /* upstream: "file too short to be a gmon file" */
+	/*
+	 * ncnt counts the header too: upstream takes (ncnt - header) / 2
+	 * bins as an int converted to an unsigned, so a count smaller than
+	 * the header (a glibc file whose magic is damaged reads as one of
+	 * ncnt 0) is about 2^32 bins, 16 GiB allocated and cleared before
+	 * upstream finds the count negative and says the file is not a gmon
+	 * file.
+	 */
+	header = u32_at(hdr + 20) == BSD44_VERSION ? BSD44_HDR : BSD_HDR;
+	if (ncnt < header)
+		return error("%s: not a gmon file (no \"gmon\" header, and as an "
+			     "old BSD-style file its byte count, %u, is smaller than "
+			     "its %u-byte header)", path, ncnt, header);
 	return 0;
 }
 
@@ -186,7 +209,8 @@ static int check_tagged(const char *path, FILE *fp, uint64_t size,
 
 int gmon_check(const char *path, enum gmon_check_level level)
 {
-	unsigned char hdr[20];
+	unsigned char hdr[24];
+	size_t nhdr;
 	uint64_t size;
 	off_t end;
 	struct stat st;
@@ -215,11 +239,12 @@ int gmon_check(const char *path, enum gmon_check_level level)
 		return error("%s: %s", path, strerror(errno));
 	}
 	size = (uint64_t)end;
-	if (fread(hdr, 1, sizeof(hdr), fp) != sizeof(hdr)) {
+	nhdr = fread(hdr, 1, sizeof(hdr), fp);
+	if (nhdr < 20) {
 		if (level == GMON_CHECK_STRICT)
 			ret = error("%s: too short to be a gmon file", path);
 	} else if (memcmp(hdr, "gmon", 4) != 0) {
-		ret = check_bsd(path, hdr, size, level);
+		ret = check_bsd(path, hdr, nhdr, size, level);
 	} else {
 		ret = check_tagged(path, fp, size, level);
 	}

@@ -14,6 +14,7 @@ enum { FILE_WAITING, FILE_READING, FILE_READ };
 struct loader_watch {
 	double seconds;
 	size_t nfiles;
+	size_t cap;           /* bytes of state mapped */
 	unsigned char *state; /* shared with the loader: FILE_* per file */
 	int sampled;
 	unsigned long long cpu, rchar; /* at the last sample */
@@ -47,8 +48,10 @@ struct loader_watch *loader_watch_new(size_t nfiles, double seconds)
 		return NULL;
 	w->seconds = seconds;
 	w->nfiles = nfiles;
-	w->state = mmap(NULL, nfiles ? nfiles : 1, PROT_READ | PROT_WRITE,
-			MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	w->cap = nfiles ? nfiles : 1;
+	/* only the pages written are ever backed */
+	w->state = mmap(NULL, w->cap, PROT_READ | PROT_WRITE,
+			MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (w->state == MAP_FAILED) {
 		free(w);
 		return NULL;
@@ -60,8 +63,14 @@ void loader_watch_free(struct loader_watch *w)
 {
 	if (!w)
 		return;
-	munmap(w->state, w->nfiles ? w->nfiles : 1);
+	munmap(w->state, w->cap);
 	free(w);
+}
+
+void loader_watch_limit(struct loader_watch *w, size_t nfiles)
+{
+	if (w && nfiles < w->cap)
+		w->nfiles = nfiles;
 }
 
 void loader_watch_reading(struct loader_watch *w, size_t i)

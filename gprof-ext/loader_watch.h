@@ -32,6 +32,9 @@ double loader_watch_seconds(void);
 struct loader_watch;
 /* NULL when out of memory (then nothing is watched; callers go on). */
 struct loader_watch *loader_watch_new(size_t nfiles, double seconds);
+/* In the front end: only the first nfiles files are the loader's (a watch
+ * made for more before the loader knew how many it would read). */
+void loader_watch_limit(struct loader_watch *w, size_t nfiles);
 void loader_watch_free(struct loader_watch *w);
 
 /* In the loader: gmon file i is being read, or has been.  NULL w: no-op. */

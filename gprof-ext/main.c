@@ -138,7 +138,8 @@ static int precheck_plain(struct egprof_opts *o)
 			_exit(3);
 		if (o->argc != argc)
 			_exit(2);
-		_exit(input_check_gprof_args(o->argc, o->argv) < 0 ? 3 : 0);
+		_exit(input_check_gprof_args(o->argc, o->argv) < 0 ||
+		      plan_check_plain(o) < 0 ? 3 : 0);
 	}
 	while (waitpid(pid, &st, 0) < 0)
 		if (errno != EINTR)
@@ -166,14 +167,30 @@ int main(int argc, char **argv)
 		options_release(&o);
 		return 1;
 	}
+	/* --rank-stats: the loader is forked now, before the command plans and
+	 * names its thousands of files, so that its workers' forks copy a
+	 * small process (upstream.h) */
+	if (o.mode == MODE_RANK_STATS)
+		upstream_load_prefork();
 	if (o.mode == MODE_GPROF && !uses_extensions(&o))
 		check_here = precheck_plain(&o);
 	if (check_here < 0 || (check_here && drop_sidecar_operands(&o) < 0)) {
+		upstream_load_prefork_cancel();
 		options_release(&o);
 		return 1;
 	}
 	if (o.format != TABLE_TEXT && check_format(&o) < 0)
 		goto out;
+	if (o.progress && o.mode != MODE_RANK_STATS) {
+		error("--progress shows the reading of rank files: it needs --rank-stats");
+		goto out;
+	}
+	if (o.short_names && !o.callpath && !o.folded_path && !o.folded_calls_path &&
+	    !(o.mode == MODE_DIFF && o.extended)) {
+		error("--short-names shortens call-path names: it needs --callpath, "
+		      "--folded or --folded-calls");
+		goto out;
+	}
 	ours = uses_extensions(&o);
 	/* Everything is read and checked before anything is written: the
 	 * outputs against the inputs, and -s's sidecars (cmd_sum.c). */
@@ -185,7 +202,8 @@ int main(int argc, char **argv)
 	/* Before upstream reads an input it would hang, crash or run out of
 	 * memory on (gprof-ext/input_check.h). */
 	if (check_here && o.mode == MODE_GPROF &&
-	    input_check_gprof_args(o.argc, o.argv) < 0) {
+	    (input_check_gprof_args(o.argc, o.argv) < 0 ||
+	     (!ours && plan_check_plain(&o) < 0))) {
 		status = 1;
 		goto out;
 	}
@@ -219,6 +237,7 @@ int main(int argc, char **argv)
 	if (status == 0 && outset_commit(&outs) < 0)
 		status = 1;
 out:
+	upstream_load_prefork_cancel();
 	outset_release(&outs);
 	sum_plan_release(&sum);
 	options_release(&o);

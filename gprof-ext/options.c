@@ -26,7 +26,9 @@ enum option_id {
 	OPT_CALLPATH,
 	OPT_FOLDED,
 	OPT_FOLDED_CALLS,
+	OPT_SHORT_NAMES,
 	OPT_RANK_STATS,
+	OPT_PROGRESS,
 	OPT_JOBS,
 	OPT_SORT,
 	OPT_RATIO,
@@ -99,6 +101,9 @@ static const struct option_spec table[] = {
 	  "on each path (flamegraph.pl, speedscope)" },
 	{ OPT_FOLDED_CALLS, "folded-calls", ARG_REQUIRED, "FILE",
 	  "write call paths as folded stacks of call counts" },
+	{ OPT_SHORT_NAMES, "short-names", ARG_NONE, NULL,
+	  "with --callpath, --folded, --folded-calls: C++ names with their\n"
+	  "template arguments left out (std::vector<\xe2\x80\xa6>::push_back)" },
 	{ OPT_RANK_STATS, "rank-stats", ARG_NONE, NULL,
 	  "APP FILES...|DIR: per-function statistics across MPI ranks" },
 	{ OPT_PPROF, "pprof", ARG_REQUIRED, "FILE",
@@ -107,6 +112,9 @@ static const struct option_spec table[] = {
 	{ OPT_HTML, "html", ARG_REQUIRED, "FILE",
 	  "write a self-contained HTML report (a profile, a --diff or\n"
 	  "--rank-stats): tables, flame graph, call graph, heat map" },
+	{ OPT_PROGRESS, "progress", ARG_NONE, NULL,
+	  "with --rank-stats: show progress on stderr also when it is not a\n"
+	  "terminal (a line every 10 seconds, for batch jobs' logs)" },
 	{ OPT_FORMAT, "format", ARG_REQUIRED, "FMT",
 	  "with --diff, --rank-stats or --callpath: print the results as\n"
 	  "json or csv on stdout instead of text (see doc/formats.md)" },
@@ -213,6 +221,12 @@ static int apply(struct egprof_opts *o, const struct option_spec *s, const char 
 		return 0;
 	case OPT_FOLDED_CALLS:
 		o->folded_calls_path = arg;
+		return 0;
+	case OPT_SHORT_NAMES:
+		o->short_names = 1;
+		return 0;
+	case OPT_PROGRESS:
+		o->progress = 1;
 		return 0;
 	case OPT_SORT:
 		if ((o->diff_sort = diff_sort_parse(arg)) < 0)

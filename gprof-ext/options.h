@@ -46,8 +46,12 @@ struct egprof_opts {
 	const char *callpath_file; /* explicit sidecar, else GMON.callpath */
 	const char *folded_path;   /* --folded FILE: time per path */
 	const char *folded_calls_path; /* --folded-calls FILE: calls per path */
+	int short_names;           /* --short-names: C++ template arguments left
+				      out of call-path names */
 	double noise_sigmas;       /* --noise K: |d| < K*sqrt(nA+nB) is noise */
 	int jobs;                  /* --jobs N: files read at once (>= 1) */
+	int progress;              /* --progress: progress on stderr also when
+				      it is not a terminal */
 	/* Not an option: the command's planned outputs (utils/outfile.h),
 	 * committed together when it succeeds; NULL writes each at once. */
 	struct outset *outs;

@@ -108,3 +108,12 @@ out:
 	cmdline_release(&cl);
 	return ret;
 }
+
+int plan_check_plain(const struct egprof_opts *o)
+{
+	struct outset set = OUTSET_INIT;
+	int ret = plan_outputs(o, &set);
+
+	outset_release(&set);
+	return ret;
+}

@@ -22,10 +22,13 @@ int rank_stats_split(int argc, char **argv, struct cmdline *cl);
 
 /* Read files[0..nfiles) (file i is rank rank_of[i], or i when rank_of is
  * NULL) with `jobs` workers and fold each into st, its sparse vector into
- * spill.  Shows a progress line on a terminal.  With syms (zeroed by the
- * caller), the first profile's symbols are kept there (ranks/rankpaths.h). */
+ * spill.  Shows a progress line on a terminal, and with `progress`
+ * (--progress) whatever stderr is (utils/progress.h).  With syms (zeroed
+ * by the caller), the first profile's symbols are kept there
+ * (ranks/rankpaths.h). */
 /* force: read files that do not belong to the binary (--force). */
 int rank_stats_read(const struct cmdline *cl, const char *argv0, int jobs, int force,
+		    int progress,
 		    char *const *files, const uint64_t *rank_of, size_t nfiles,
 		    struct rankstate *st, FILE *spill, struct rankpaths_syms *syms);
 

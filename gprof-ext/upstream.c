@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -77,7 +78,20 @@ static struct {
 	int counts;          /* workers send counts only (upstream_load_counts) */
 	int own_file;        /* the loader reads files[worker_index] itself
 				(run_workers) and has not sent it yet */
+	/* A preforked loader's file names (upstream_load_prefork): in the
+	 * request the front end wrote to shared memory, file i at
+	 * file_base + file_off[i], instead of `files` */
+	const char *file_base;
+	const uint64_t *file_off;
 } loader;
+
+static int check_gmon_files(const char *binary, size_t n, char *const *files);
+
+/* gmon file i of the loader's request. */
+static const char *loader_file(size_t i)
+{
+	return loader.file_base ? loader.file_base + loader.file_off[i] : loader.files[i];
+}
 
 /* ------------------------------------------------------------------------ */
 /* Running upstream                                                          */
@@ -766,7 +780,7 @@ static void run_workers(void)
 				if (atexit(own_file_failed) != 0)
 					_exit(2);
 				loader_watch_reading(loader.watch, loader.worker_index);
-				gmon_out_read(loader.files[loader.worker_index]);
+				gmon_out_read(loader_file(loader.worker_index));
 				return; /* back to upstream's main, in the loader */
 			}
 			if (w[i].pid)
@@ -791,7 +805,7 @@ static void run_workers(void)
 				loader.worker_index = rs->next;
 				loader.out_fd = fds[1];
 				loader_watch_reading(loader.watch, rs->next);
-				gmon_out_read(loader.files[rs->next]);
+				gmon_out_read(loader_file(rs->next));
 				free(w);
 				free(pfd);
 				rs->w = NULL;
@@ -947,7 +961,7 @@ void egprof_gmon_out_read(const char *filename)
 	 * moment to refuse files of another program (gmon_owner.h). */
 	if (loader.active && loader.check && !loader.in_worker) {
 		loader.check = 0;
-		if (upstream_check_gmon(loader.binary, loader.files, loader.nfiles) < 0)
+		if (check_gmon_files(loader.binary, loader.nfiles, NULL) < 0)
 			_exit(1);
 	}
 	if (loader.active && loader.clones == 1 && !loader.in_worker)
@@ -957,7 +971,7 @@ void egprof_gmon_out_read(const char *filename)
 
 		/* upstream passes on the argv entries loader_main made */
 		for (i = 0; loader.active && i < loader.nfiles; i++)
-			if (loader.files[i] == filename)
+			if (loader_file(i) == filename)
 				break;
 		loader_watch_reading(loader.watch, i);
 		gmon_out_read(filename);
@@ -1001,7 +1015,7 @@ static void ATTRIBUTE_NORETURN loader_main(const struct upstream_load *req, int 
 {
 	static char opt_p[] = "-P", opt_q[] = "-Q";
 	size_t argc = 0, i;
-	char **argv = calloc(req->nargs + req->ngmon + 5, sizeof(char *));
+	char **argv = calloc(req->nargs + (req->each ? 1 : req->ngmon) + 5, sizeof(char *));
 	char *buf = NULL;
 	size_t len = 0;
 	int devnull;
@@ -1014,8 +1028,15 @@ static void ATTRIBUTE_NORETURN loader_main(const struct upstream_load *req, int 
 	argv[argc++] = opt_p;
 	argv[argc++] = opt_q;
 	argv[argc++] = (char *)req->binary;
-	for (i = 0; i < req->ngmon; i++)
-		argv[argc++] = req->gmon_files[i];
+	/*
+	 * With `each`, upstream is given the first file only: its call of
+	 * gmon_out_read forks the workers for all of them (run_workers), and
+	 * a worker, back in upstream's main, has no other operand to loop
+	 * over (each of 100,000 workers went through 100,000 operands), nor
+	 * an argv of 100,000 pointers to copy at its fork.
+	 */
+	for (i = 0; i < (req->each ? 1 : req->ngmon); i++)
+		argv[argc++] = req->gmon_files ? req->gmon_files[i] : (char *)loader_file(i);
 
 	/* If the front end stops reading (another file failed), writes fail
 	 * with EPIPE and we exit quietly instead of dying of SIGPIPE. */
@@ -1024,7 +1045,8 @@ static void ATTRIBUTE_NORETURN loader_main(const struct upstream_load *req, int 
 	loader.out_fd = out_fd;
 	loader.each = req->each;
 	loader.jobs = req->jobs > 0 ? req->jobs : 1;
-	loader.files = req->gmon_files;
+	if (req->gmon_files)
+		loader.files = req->gmon_files;
 	loader.nfiles = req->ngmon;
 	loader.check = !req->force;
 	loader.binary = req->binary;
@@ -1272,6 +1294,211 @@ static ssize_t job_cookie_read(void *cookie, char *buf, size_t size)
 	}
 }
 
+/* ------------------------------------------------------------------------ */
+/* A loader forked while the front end is small                              */
+
+/*
+ * Every per-file worker is a fork of the loader, and a fork copies the
+ * page tables of the process's private memory: a loader forked from a
+ * front end that had planned 100,000 rank files (their names, sidecar
+ * names, the output plan: 56 MB) copied those 56 MB of page tables for
+ * every worker, so --rank-stats was quadratic in the files (10,000 files
+ * 5.8 s, 100,000 files 147 s; perf: copy_page_range).  A preforked loader
+ * is forked before any of that exists and waits; its request comes later
+ * through shared memory (a memfd the front end fills: the options, and
+ * the file names with their offsets), which forks do not copy.  A
+ * worker's fork then costs the same whatever the number of files.
+ *
+ * The request, in the memfd: eight u64 (nargs, ngmon, each, jobs, force,
+ * clones, counts, 0), the NUL-terminated strings argv0, the nargs gprof
+ * arguments and the binary, zeros up to a multiple of 8, ngmon u64 offsets
+ * (from the start) of the file names, then the names, NUL-terminated.
+ * The front end writes its length (u64) to the request pipe when it is
+ * there; EOF instead ends the loader quietly (the command never needed it).
+ */
+#define PREFORK_WATCH_FILES ((size_t)1 << 24) /* files whose state is watched */
+
+static struct {
+	pid_t pid;
+	int req_fd;          /* front end: write end of the request pipe */
+	int out_fd;          /* front end: the loader's frames */
+	int mem_fd;          /* the request */
+	struct loader_watch *watch;
+} pre = { 0, -1, -1, -1, NULL };
+
+static void close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+static int read_full(int fd, void *buf, size_t n)
+{
+	size_t got = 0;
+
+	while (got < n) {
+		ssize_t r = read(fd, (char *)buf + got, n - got);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return -1;
+		got += (size_t)r;
+	}
+	return 0;
+}
+
+/* In the preforked loader: wait for the request, then run it. */
+static void ATTRIBUTE_NORETURN prefork_main(int req_fd, int mem_fd, int out_fd)
+{
+	struct upstream_load req;
+	uint64_t len, h[8];
+	const char *map, *p, *end;
+	size_t i;
+
+	if (read_full(req_fd, &len, sizeof(len)) < 0)
+		_exit(0); /* not needed after all */
+	close(req_fd);
+	map = len >= sizeof(h) ? mmap(NULL, len, PROT_READ, MAP_SHARED, mem_fd, 0) : MAP_FAILED;
+	close(mem_fd);
+	if (map == MAP_FAILED)
+		_exit(2);
+	memcpy(h, map, sizeof(h));
+	memset(&req, 0, sizeof(req));
+	req.nargs = h[0];
+	req.ngmon = h[1];
+	req.each = (int)h[2];
+	req.jobs = (int)h[3];
+	req.force = (int)h[4];
+	req.clones = (int)h[5];
+	req.counts = (int)h[6];
+	end = map + len;
+	p = map + sizeof(h);
+	/* the strings: argv0, the arguments, the binary */
+	if (req.nargs > len || !(req.gprof_args = calloc(req.nargs + 1, sizeof(char *))))
+		_exit(2);
+	for (i = 0; i < req.nargs + 2; i++) {
+		const char *nul = memchr(p, '\0', (size_t)(end - p));
+
+		if (!nul)
+			_exit(2);
+		if (i == 0)
+			req.argv0 = p;
+		else if (i <= req.nargs)
+			((char **)req.gprof_args)[i - 1] = (char *)p;
+		else
+			req.binary = p;
+		p = nul + 1;
+	}
+	p = map + (((size_t)(p - map) + 7) & ~(size_t)7);
+	if (req.ngmon > (uint64_t)(end - p) / 8 || end[-1] != '\0')
+		_exit(2);
+	loader.file_base = map;
+	loader.file_off = (const uint64_t *)p;
+	for (i = 0; i < req.ngmon; i++)
+		if (loader.file_off[i] >= len)
+			_exit(2);
+	loader.watch = pre.watch;
+	loader_main(&req, out_fd);
+}
+
+int upstream_load_prefork(void)
+{
+	int req[2] = { -1, -1 }, out[2] = { -1, -1 }, mem = -1;
+	size_t i;
+
+	if (pre.pid)
+		return 0;
+	mem = memfd_create("egprof-loader-request", MFD_CLOEXEC);
+	if (mem < 0 || pipe2(req, O_CLOEXEC) < 0 || pipe2(out, O_CLOEXEC) < 0)
+		goto fail;
+	pre.watch = loader_watch_new(PREFORK_WATCH_FILES, loader_watch_seconds());
+	fflush(NULL);
+	pre.pid = fork();
+	if (pre.pid < 0)
+		goto fail;
+	if (pre.pid == 0) {
+		/* Not the earlier loaders' pipes: see `live`. */
+		for (i = 0; i < live.n; i++)
+			job_close(live.jobs[i]);
+		close(req[1]);
+		close(out[0]);
+		prefork_main(req[0], mem, out[1]);
+	}
+	close(req[0]);
+	close(out[1]);
+	pre.req_fd = req[1];
+	pre.out_fd = out[0];
+	pre.mem_fd = mem;
+	return 0;
+fail:
+	/* no prefork: upstream_load_start forks as it always did */
+	pre.pid = 0;
+	loader_watch_free(pre.watch);
+	pre.watch = NULL;
+	close_fd(&mem);
+	for (i = 0; i < 2; i++) {
+		close_fd(&req[i]);
+		close_fd(&out[i]);
+	}
+	return 0;
+}
+
+void upstream_load_prefork_cancel(void)
+{
+	if (!pre.pid)
+		return;
+	close_fd(&pre.req_fd); /* EOF: the loader ends */
+	close_fd(&pre.out_fd);
+	close_fd(&pre.mem_fd);
+	while (waitpid(pre.pid, NULL, 0) < 0 && errno == EINTR)
+		;
+	loader_watch_free(pre.watch);
+	pre.watch = NULL;
+	pre.pid = 0;
+}
+
+/* Write req to the preforked loader's memfd and tell it.  0 or -1. */
+static int prefork_send(const struct upstream_load *req)
+{
+	uint64_t h[8] = { req->nargs, req->ngmon, (uint64_t)req->each, (uint64_t)req->jobs,
+			  (uint64_t)req->force, (uint64_t)req->clones, (uint64_t)req->counts, 0 };
+	uint64_t at, len;
+	FILE *fp;
+	size_t i;
+	int fd = dup(pre.mem_fd);
+
+	if (fd < 0 || !(fp = fdopen(fd, "w"))) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	fwrite(h, sizeof(h), 1, fp);
+	at = sizeof(h);
+	for (i = 0; i < req->nargs + 2; i++) {
+		const char *str = i == 0 ? req->argv0 : i <= req->nargs ? req->gprof_args[i - 1]
+								    : req->binary;
+
+		fwrite(str, strlen(str) + 1, 1, fp);
+		at += strlen(str) + 1;
+	}
+	while (at % 8) {
+		fputc(0, fp);
+		at++;
+	}
+	len = at + 8 * req->ngmon;
+	for (i = 0; i < req->ngmon; i++) {
+		fwrite(&len, sizeof(len), 1, fp);
+		len += strlen(req->gmon_files[i]) + 1;
+	}
+	for (i = 0; i < req->ngmon; i++)
+		fwrite(req->gmon_files[i], strlen(req->gmon_files[i]) + 1, 1, fp);
+	if (fclose(fp) != 0)
+		return -1;
+	return write_all(pre.req_fd, &len, sizeof(len));
+}
+
 int upstream_load_start(const struct upstream_load *req, struct upstream_job **jobp)
 {
 	struct upstream_job *job;
@@ -1296,6 +1523,24 @@ int upstream_load_start(const struct upstream_load *req, struct upstream_job **j
 	for (i = 0; i < req->ngmon; i++)
 		if (!(job->files[i] = strdup(req->gmon_files[i])))
 			goto oom;
+	if (pre.pid && req->each) {
+		/* the loader is there, small: send it the request */
+		if (prefork_send(req) < 0) {
+			error("cannot send the rank files to the loader: %s", strerror(errno));
+			upstream_load_prefork_cancel();
+			goto fail;
+		}
+		job->pid = pre.pid;
+		job->fd = pre.out_fd;
+		job->watch = pre.watch;
+		loader_watch_limit(job->watch, req->ngmon);
+		pre.out_fd = -1;
+		pre.watch = NULL;
+		pre.pid = 0;
+		close_fd(&pre.req_fd);
+		close_fd(&pre.mem_fd);
+		goto started;
+	}
 	/* NULL when out of memory: the loader is then not watched */
 	job->watch = loader_watch_new(req->ngmon, loader_watch_seconds());
 	if (pipe2(fds, O_CLOEXEC) < 0) {
@@ -1311,15 +1556,20 @@ int upstream_load_start(const struct upstream_load *req, struct upstream_job **j
 		goto fail;
 	}
 	if (job->pid == 0) {
-		/* Not the earlier loaders' pipes: see `live`. */
+		/* Not the earlier loaders' pipes: see `live`; nor a
+		 * preforked one's */
 		for (i = 0; i < live.n; i++)
 			job_close(live.jobs[i]);
+		close_fd(&pre.req_fd);
+		close_fd(&pre.out_fd);
+		close_fd(&pre.mem_fd);
 		close(fds[0]);
 		loader.watch = job->watch;
 		loader_main(req, fds[1]);
 	}
 	close(fds[1]);
 	job->fd = fds[0];
+started:
 	if (live_add(job) < 0) {
 		/* Unlisted, it would be inherited by the next loader. */
 		kill(job->pid, SIGKILL);
@@ -1728,6 +1978,13 @@ static int cmp_u64(const void *l, const void *r)
 
 int upstream_check_gmon(const char *binary, char *const *files, size_t n)
 {
+	return check_gmon_files(binary, n, files);
+}
+
+/* upstream_check_gmon() of the n files named by `files`, or by the
+ * loader's request (loader_file) when files is NULL. */
+static int check_gmon_files(const char *binary, size_t n, char *const *files)
+{
 	struct gmon_image img;
 	asymbol **syms;
 	uint64_t *entry = NULL;
@@ -1764,7 +2021,7 @@ int upstream_check_gmon(const char *binary, char *const *files, size_t n)
 	img.entry = entry;
 	for (k = 0; k < n && ret == 0; k++) {
 		loader_watch_reading(loader.watch, k); /* (NULL outside a loader) */
-		ret = gmon_owner_check(&img, files[k]);
+		ret = gmon_owner_check(&img, files ? files[k] : loader_file(k));
 		loader_watch_read(loader.watch, k);
 	}
 	free(entry);
@@ -1775,4 +2032,9 @@ void upstream_line_options(int *lines, int *full_paths)
 {
 	*lines = line_granularity;
 	*full_paths = print_path;
+}
+
+char *upstream_demangle(const char *name)
+{
+	return bfd_demangle(core_bfd, name, DMGL_ANSI | DMGL_PARAMS);
 }

@@ -53,6 +53,18 @@ struct upstream_load {
 struct upstream_job;
 
 int upstream_load_start(const struct upstream_load *req, struct upstream_job **job);
+
+/*
+ * Fork the loader of a later upstream_load_start() (with `each`) now,
+ * while this process is small, and keep it waiting: its per-file workers,
+ * forked from it, then copy a small process whatever the caller builds
+ * meanwhile (the names and plans of 100,000 rank files), so reading is
+ * linear in the files.  Call it first thing; a failure only means the
+ * loader is forked at start.  upstream_load_prefork_cancel() ends a
+ * loader that was never used (call it on the way out).
+ */
+int upstream_load_prefork(void);
+void upstream_load_prefork_cancel(void);
 /* On success *profiles is a malloc'd array of *n profiles (one, or one per
  * gmon file with `each`, in the order given); the caller owns both.  Frees
  * the job.  With `each`, the profiles share one copy of the symbols'
@@ -103,6 +115,9 @@ int upstream_addr_to_line(uint64_t addr, const char **file, int *line);
 /* Whether upstream's options asked for lines (-l) and their files' full
  * paths (-L), as upstream parsed them (after upstream_main returned). */
 void upstream_line_options(int *lines, int *full_paths);
+/* A symbol-table name demangled as gprof demangles its own (malloc'd), or
+ * NULL when it is not a mangled name. */
+char *upstream_demangle(const char *name);
 
 /*
  * Stage the gmon.sum upstream's -s writes as one of `set`'s outputs

@@ -37,6 +37,7 @@
 #include "export/html_views.h"
 #include "ranks/rankstate.h"
 #include "ranks/rankstats.h"
+#include "gprof-ext/upstream.h"
 #include "utils/error.h"
 #include "utils/banned.h"
 
@@ -306,7 +307,7 @@ static int read_share(const struct mpi_ctx *m, const struct cmdline *cl, const c
 		rank_of[k++] = i;
 	}
 	if (k)
-		r = rank_stats_read(cl, argv0, jobs, 0, files, rank_of, k, st, spill,
+		r = rank_stats_read(cl, argv0, jobs, 0, 0, files, rank_of, k, st, spill,
 				    m->rank == 0 ? syms : NULL);
 out:
 	free(files);
@@ -454,8 +455,12 @@ int main(int argc, char **argv)
 	    !strcmp(argv[1], "--help")) {
 		status = usage(&m);
 	} else {
+		/* the loader, forked before the rank files are listed: its
+		 * workers' forks copy a small process (gprof-ext/upstream.h) */
+		upstream_load_prefork();
 		argv[shift] = argv[0];
 		status = run(&m, argc - shift, argv + shift, jobs, svg, png, html);
+		upstream_load_prefork_cancel();
 	}
 	MPI_Finalize();
 	return status;

@@ -26,6 +26,7 @@
 #include "callpath/sum.h"
 #include "gprof-ext/operands.h"
 #include "mpi/gmonsum.h"
+#include "utils/array.h"
 #include "utils/error.h"
 #include "utils/outfile.h"
 #include "utils/banned.h"
@@ -66,6 +67,7 @@ static int sum_share(char **files, size_t n, struct gmonsum *g, struct sidecar *
 {
 	char err[512], path[4096];
 	size_t i;
+	int r;
 
 	for (i = (size_t)rank; i < n; i += (size_t)nprocs) {
 		struct sidecar *sc;
@@ -91,79 +93,124 @@ static int sum_share(char **files, size_t n, struct gmonsum *g, struct sidecar *
 			*scp = sc;
 			continue;
 		}
-		if (sidecar_merge(*scp, sc, err, sizeof(err)) < 0) {
-			sidecar_free(sc);
+		r = sidecar_merge(*scp, sc, err, sizeof(err));
+		sidecar_free(sc);
+		if (r < 0) {
 			error("%s: cannot sum: %s", path, err);
 			return -1;
 		}
-		sidecar_free(sc);
+		if (r > 0)
+			warning("%s: %s", path, SIDECAR_SATURATED);
 	}
 	return 0;
 }
 
-/* One message: u64 gmon length, gmon bytes, u64 sidecar length (0: none),
- * sidecar bytes.  NULL (reported) when out of memory. */
-static unsigned char *pack(const struct gmonsum *g, const struct sidecar *sc, size_t *len)
-{
-	unsigned char *gb, *b;
-	size_t gl, sl = sc ? sidecar_encoded_size(sc) : 0;
-	uint64_t v;
+/*
+ * A partial sum travels as messages of at most one part each
+ * (mpi/gmonsum.h): per part its u64 length (tag 0) then its bytes (tag 1);
+ * a length of 0 ends the parts, UINT64_MAX says the sender failed.  Then
+ * the sidecar sum the same way, as one message (0: none).  No process
+ * holds more than its own sum and one part: a 1 GB histogram was encoded
+ * whole (4 GB in 64-bit bins, then a copy), and with two processes each
+ * ran out of memory.
+ */
+#define MSG_LEN 0
+#define MSG_BYTES 1
 
-	if (gmonsum_encode(g, &gb, &gl) < 0)
-		return NULL;
-	b = malloc(16 + gl + sl);
-	if (b) {
-		v = gl;
-		memcpy(b, &v, 8);
-		memcpy(b + 8, gb, gl);
-		v = sl;
-		memcpy(b + 8 + gl, &v, 8);
-		if (sc)
-			sidecar_encode(sc, b + 16 + gl);
-		*len = 16 + gl + sl;
-	} else {
-		error("out of memory");
-	}
-	free(gb);
-	return b;
+static int send_part(void *ctx, const unsigned char *part, size_t len)
+{
+	int to = *(const int *)ctx;
+	uint64_t l = len;
+
+	if (len > INT32_MAX)
+		return error("a part of a partial sum is too large for one message");
+	MPI_Send(&l, 1, MPI_UINT64_T, to, MSG_LEN, MPI_COMM_WORLD);
+	MPI_Send(part, (int)len, MPI_BYTE, to, MSG_BYTES, MPI_COMM_WORLD);
+	return 0;
 }
 
-static int unpack_add(const unsigned char *b, size_t len, struct gmonsum *g, struct sidecar **scp)
+static int send_sum(const struct gmonsum *g, const struct sidecar *sc, int to)
 {
-	char err[512];
-	uint64_t gl, sl;
-	struct gmonsum part;
-	struct sidecar *sc;
-	int r;
+	uint64_t l = 0, fail = UINT64_MAX;
+	unsigned char *b = NULL;
 
-	if (len < 16)
+	if (gmonsum_parts(g, send_part, &to) < 0) {
+		MPI_Send(&fail, 1, MPI_UINT64_T, to, MSG_LEN, MPI_COMM_WORLD);
 		return -1;
-	memcpy(&gl, b, 8);
-	if (gl > len - 16)
-		return -1;
-	memcpy(&sl, b + 8 + gl, 8);
-	if (sl != len - 16 - gl)
-		return -1;
-	if (gmonsum_decode(b + 8, gl, &part) < 0)
-		return -1;
-	r = gmonsum_add(g, &part);
-	gmonsum_release(&part);
-	if (r < 0)
-		return -1;
-	if (!sl)
-		return 0;
-	if (sidecar_decode(b + 16 + gl, sl, "a partial sum", &sc, err, sizeof(err)) < 0) {
-		error("%s", err);
-		return -1;
+	}
+	MPI_Send(&l, 1, MPI_UINT64_T, to, MSG_LEN, MPI_COMM_WORLD);
+	if (sc) {
+		l = sidecar_encoded_size(sc);
+		b = l <= INT32_MAX ? malloc(l ? l : 1) : NULL;
+		if (!b) {
+			MPI_Send(&fail, 1, MPI_UINT64_T, to, MSG_LEN, MPI_COMM_WORLD);
+			return error(l > INT32_MAX ? "a call-path sum is too large for one message"
+						   : "out of memory");
+		}
+		sidecar_encode(sc, b);
+	}
+	MPI_Send(&l, 1, MPI_UINT64_T, to, MSG_LEN, MPI_COMM_WORLD);
+	if (l)
+		MPI_Send(b, (int)l, MPI_BYTE, to, MSG_BYTES, MPI_COMM_WORLD);
+	free(b);
+	return 0;
+}
+
+/* One message of `from`'s: its length, then its bytes into *buf (grown).
+ * The length, 0 for the end, or UINT64_MAX when the sender failed or the
+ * message cannot be received. */
+static uint64_t recv_msg(int from, unsigned char **buf, size_t *cap)
+{
+	uint64_t l;
+
+	MPI_Recv(&l, 1, MPI_UINT64_T, from, MSG_LEN, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+	if (l == 0 || l == UINT64_MAX)
+		return l;
+	if (l > INT32_MAX || array_grow(buf, cap, (size_t)l, 1) < 0) {
+		error(l > INT32_MAX ? "a message is too large" : "out of memory");
+		return UINT64_MAX;
+	}
+	MPI_Recv(*buf, (int)l, MPI_BYTE, from, MSG_BYTES, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+	return l;
+}
+
+/* from's partial sum, added to g (and *scp) part by part. */
+static int recv_add(int from, struct gmonsum *g, struct sidecar **scp)
+{
+	unsigned char *buf = NULL;
+	size_t cap = 0;
+	uint64_t l;
+	char err[512];
+	struct sidecar *sc;
+	int r = -1;
+
+	while ((l = recv_msg(from, &buf, &cap)) != 0) {
+		if (l == UINT64_MAX || gmonsum_add_part(g, buf, (size_t)l) < 0)
+			goto out;
+	}
+	l = recv_msg(from, &buf, &cap);
+	if (l == UINT64_MAX)
+		goto out;
+	r = 0;
+	if (!l)
+		goto out;
+	if (sidecar_decode(buf, (size_t)l, "a partial sum", &sc, err, sizeof(err)) < 0) {
+		r = error("%s", err);
+		goto out;
 	}
 	if (!*scp) {
 		*scp = sc;
-		return 0;
+		goto out;
 	}
 	r = sidecar_merge(*scp, sc, err, sizeof(err));
 	sidecar_free(sc);
 	if (r < 0)
 		error("%s", err);
+	else if (r > 0)
+		warning("a partial sum of other processes' files: %s", SIDECAR_SATURATED);
+	r = r < 0 ? -1 : 0;
+out:
+	free(buf);
 	return r;
 }
 
@@ -173,42 +220,10 @@ static int reduce(struct gmonsum *g, struct sidecar **scp)
 	int step;
 
 	for (step = 1; step < nprocs; step <<= 1) {
-		if (rank & step) {
-			size_t len = 0;
-			unsigned char *b = pack(g, *scp, &len);
-			uint64_t l = b ? len : UINT64_MAX;
-
-			MPI_Send(&l, 1, MPI_UINT64_T, rank - step, 0, MPI_COMM_WORLD);
-			if (!b)
-				return -1;
-			if (len > INT32_MAX) {
-				free(b);
-				error("a partial sum is too large for one message");
-				return -1;
-			}
-			MPI_Send(b, (int)len, MPI_BYTE, rank - step, 1, MPI_COMM_WORLD);
-			free(b);
-			return 0;
-		}
-		if (rank + step < nprocs) {
-			uint64_t l;
-			unsigned char *b;
-
-			MPI_Recv(&l, 1, MPI_UINT64_T, rank + step, 0, MPI_COMM_WORLD,
-				 MPI_STATUS_IGNORE);
-			if (l == UINT64_MAX || l > INT32_MAX)
-				return -1;
-			b = malloc(l ? l : 1);
-			if (!b)
-				return error("out of memory");
-			MPI_Recv(b, (int)l, MPI_BYTE, rank + step, 1, MPI_COMM_WORLD,
-				 MPI_STATUS_IGNORE);
-			if (unpack_add(b, l, g, scp) < 0) {
-				free(b);
-				return -1;
-			}
-			free(b);
-		}
+		if (rank & step)
+			return send_sum(g, *scp, rank - step);
+		if (rank + step < nprocs && recv_add(rank + step, g, scp) < 0)
+			return -1;
 	}
 	return 0;
 }

@@ -8,6 +8,7 @@
 #include "utils/error.h"
 #include "utils/infile.h"
 #include "utils/outfile.h"
+#include "utils/satmath.h"
 #include "utils/banned.h"
 
 enum { TAG_HIST = 0, TAG_ARC = 1, TAG_BB = 2 };
@@ -72,12 +73,22 @@ void gmonsum_init(struct gmonsum *s)
 	memset(s, 0, sizeof(*s));
 }
 
+static uint32_t nblocks_of(uint32_t nbins)
+{
+	return (uint32_t)(((uint64_t)nbins + GMONSUM_BLOCK - 1) / GMONSUM_BLOCK);
+}
+
 void gmonsum_release(struct gmonsum *s)
 {
 	size_t i;
 
-	for (i = 0; i < s->nhists; i++)
-		free(s->hists[i].bins);
+	for (i = 0; i < s->nhists; i++) {
+		uint32_t b, nb = nblocks_of(s->hists[i].nbins);
+
+		for (b = 0; s->hists[i].blocks && b < nb; b++)
+			free(s->hists[i].blocks[b].bins);
+		free(s->hists[i].blocks);
+	}
 	free(s->hists);
 	free(s->arcs);
 	free(s->slots);
@@ -85,13 +96,120 @@ void gmonsum_release(struct gmonsum *s)
 }
 
 /* ------------------------------------------------------------------------ */
+/* Bins in blocks as narrow as their counts                                  */
+
+static uint64_t block_get(const struct gmonsum_block *b, uint32_t i)
+{
+	switch (b->width) {
+	case 2:
+		return ((const uint16_t *)b->bins)[i];
+	case 4:
+		return ((const uint32_t *)b->bins)[i];
+	case 8:
+		return ((const uint64_t *)b->bins)[i];
+	}
+	return 0;
+}
+
+uint64_t gmonsum_bin(const struct gmonsum_hist *h, uint32_t k)
+{
+	return k < h->nbins ? block_get(&h->blocks[k / GMONSUM_BLOCK], k % GMONSUM_BLOCK) : 0;
+}
+
+/* Bins a block of h holds: GMONSUM_BLOCK but for the last. */
+static uint32_t block_len(const struct gmonsum_hist *h, uint32_t b)
+{
+	uint64_t left = (uint64_t)h->nbins - (uint64_t)b * GMONSUM_BLOCK;
+
+	return left < GMONSUM_BLOCK ? (uint32_t)left : GMONSUM_BLOCK;
+}
+
+/* Make block b of h `width` bytes a bin (wider than it is).  0 or -1. */
+static int block_widen(struct gmonsum_hist *h, uint32_t b, unsigned width)
+{
+	struct gmonsum_block *blk = &h->blocks[b];
+	uint32_t n = block_len(h, b), i;
+	void *nb = calloc(n, width);
+
+	if (!nb)
+		return -1;
+	for (i = 0; blk->width && i < n; i++) {
+		uint64_t v = block_get(blk, i);
+
+		if (width == 4)
+			((uint32_t *)nb)[i] = (uint32_t)v;
+		else
+			((uint64_t *)nb)[i] = v;
+	}
+	free(blk->bins);
+	blk->bins = nb;
+	blk->width = (unsigned char)width;
+	return 0;
+}
+
+/* Bin k of h += v, the block widened as the sum needs (saturating at
+ * 2^64 - 1; gmonsum_write refuses anything above gprof's int).  0 or -1. */
+static int bin_add(struct gmonsum_hist *h, uint32_t k, uint64_t v)
+{
+	struct gmonsum_block *blk = &h->blocks[k / GMONSUM_BLOCK];
+	uint32_t i = k % GMONSUM_BLOCK;
+	uint64_t sum;
+
+	if (!v)
+		return 0;
+	if (!blk->width && block_widen(h, k / GMONSUM_BLOCK, 2) < 0)
+		return -1;
+	sum = sat_add_u64(block_get(blk, i), v);
+	if ((blk->width == 2 && sum > UINT16_MAX) || (blk->width == 4 && sum > UINT32_MAX))
+		if (block_widen(h, k / GMONSUM_BLOCK, sum > UINT32_MAX ? 8 : 4) < 0)
+			return -1;
+	switch (blk->width) {
+	case 2:
+		((uint16_t *)blk->bins)[i] = (uint16_t)sum;
+		break;
+	case 4:
+		((uint32_t *)blk->bins)[i] = (uint32_t)sum;
+		break;
+	default:
+		((uint64_t *)blk->bins)[i] = sum;
+	}
+	return 0;
+}
+
+/* n (within one block) little-endian 16-bit counts at p added to bins
+ * k.. of h: a block of 16-bit bins adds them in place while they fit. */
+static int bins_add16(struct gmonsum_hist *h, uint32_t k, const unsigned char *p, uint32_t n)
+{
+	struct gmonsum_block *blk = &h->blocks[k / GMONSUM_BLOCK];
+	uint32_t j;
+
+	for (j = 0; j < n; j++) {
+		uint32_t v = (uint32_t)(p[2 * j] | p[2 * j + 1] << 8);
+		uint16_t *b16;
+
+		if (!v)
+			continue;
+		if (blk->width == 2 &&
+		    (b16 = &((uint16_t *)blk->bins)[(k + j) % GMONSUM_BLOCK], *b16 + v <= UINT16_MAX)) {
+			*b16 = (uint16_t)(*b16 + v);
+			continue;
+		}
+		if (bin_add(h, k + j, v) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------------ */
 
 /*
- * The bins h's counts are added into: the sum's histogram for h's range,
- * made when it has none.  NULL (reported) when h does not fit it or when
- * out of memory; `what` names h's source in the message.
+ * The histogram h's counts are added into: the sum's histogram for h's
+ * range, made (every block zero) when it has none.  NULL (reported) when h
+ * does not fit it or when out of memory; `what` names h's source in the
+ * message.
  */
-static uint64_t *sum_bins(struct gmonsum *s, const struct gmonsum_hist *h, const char *what)
+static struct gmonsum_hist *sum_hist(struct gmonsum *s, const struct gmonsum_hist *h,
+				     const char *what)
 {
 	struct gmonsum_hist *d = NULL;
 	size_t i;
@@ -130,12 +248,13 @@ static uint64_t *sum_bins(struct gmonsum *s, const struct gmonsum_hist *h, const
 		s->hists = q;
 		d = &s->hists[s->nhists];
 		*d = *h;
-		d->bins = calloc(h->nbins ? h->nbins : 1, sizeof(uint64_t));
-		if (!d->bins)
+		/* zero blocks take no memory until a count lands in them */
+		d->blocks = calloc(nblocks_of(h->nbins) + 1, sizeof(*d->blocks));
+		if (!d->blocks)
 			goto oom;
 		s->nhists++;
 	}
-	return d->bins;
+	return d;
 oom:
 	error("%s: cannot sum: %s", what, "out of memory");
 	return NULL;
@@ -167,7 +286,7 @@ static int add_arc(struct gmonsum *s, uint64_t from, uint64_t self, uint64_t cou
 		struct gmonsum_arc *a = &s->arcs[s->slots[j] - 1];
 
 		if (a->from == from && a->self == self) {
-			a->count += count;
+			a->count = sat_add_u64(a->count, count);
 			return 0;
 		}
 		j = (j + 1) & (s->nslots - 1);
@@ -181,54 +300,123 @@ static int add_arc(struct gmonsum *s, uint64_t from, uint64_t self, uint64_t cou
 	return 0;
 }
 
+/* A gmon file through a 64 KiB window, up to the size it had when opened
+ * (utils/infile.h): never read whole. */
+struct reader {
+	int fd;
+	uint64_t left;		/* bytes of the file not yet in buf */
+	uint64_t at;		/* file offset of buf[pos] */
+	size_t pos, len;
+	unsigned char buf[1 << 16];
+};
+
+/* The next n (<= the window) bytes, or NULL when the file ends first. */
+static const unsigned char *reader_take(struct reader *r, size_t n)
+{
+	const unsigned char *p;
+
+	if (r->len - r->pos < n) {
+		memmove(r->buf, r->buf + r->pos, r->len - r->pos);
+		r->len -= r->pos;
+		r->pos = 0;
+		while (r->len < n && r->left) {
+			size_t want = sizeof(r->buf) - r->len;
+			ssize_t k;
+
+			if (want > r->left)
+				want = (size_t)r->left;
+			k = read(r->fd, r->buf + r->len, want);
+			if (k < 0 && errno == EINTR)
+				continue;
+			if (k <= 0) {
+				r->left = 0;
+				break;
+			}
+			r->len += (size_t)k;
+			r->left -= (uint64_t)k;
+		}
+		if (r->len < n)
+			return NULL;
+	}
+	p = r->buf + r->pos;
+	r->pos += n;
+	r->at += n;
+	return p;
+}
+
+/* Bytes left: those in the window and those not read yet. */
+static uint64_t reader_left(const struct reader *r)
+{
+	return (uint64_t)(r->len - r->pos) + r->left;
+}
+
 int gmonsum_read(struct gmonsum *s, const char *path)
 {
-	unsigned char *b;
-	size_t len, at = 20;
-	int ret = -1;
+	struct reader *r = malloc(sizeof(*r));
+	const unsigned char *p;
+	uint64_t size;
 	char err[4200];
+	int ret = -1;
 
+	if (!r)
+		return error("out of memory");
 	/* regular files only, read to their size (utils/infile.h) */
-	if (infile_read_all(path, &b, &len, err, sizeof(err)) < 0)
+	r->fd = infile_open(path, &size, err, sizeof(err));
+	if (r->fd < 0) {
+		free(r);
 		return error("%s", err);
-	if (len < 20 || memcmp(b, "gmon", 4) || get32(b + 4) != 1) {
+	}
+	r->left = size;
+	r->at = 0;
+	r->pos = r->len = 0;
+	p = reader_take(r, 20);
+	if (!p || memcmp(p, "gmon", 4) || get32(p + 4) != 1) {
 		error("%s: %s", path,
 		      "not a gmon file of version 1 (the format glibc writes)");
 		goto out;
 	}
-	while (at < len) {
-		unsigned tag = b[at++];
+	while ((p = reader_take(r, 1)) != NULL) {
+		unsigned tag = *p;
 
 		if (tag == TAG_HIST) {
-			struct gmonsum_hist h;
-			uint64_t *bins;
+			struct gmonsum_hist h, *d;
 			uint32_t k;
 
-			if (len - at < HIST_HDR)
+			if (!(p = reader_take(r, HIST_HDR)))
 				goto truncated;
-			get_hist_hdr(b + at, &h);
-			at += HIST_HDR;
-			if ((len - at) / 2 < h.nbins)
+			get_hist_hdr(p, &h);
+			/* before anything is allocated for it */
+			if (reader_left(r) / 2 < h.nbins)
 				goto truncated;
-			if (!(bins = sum_bins(s, &h, path)))
+			if (!(d = sum_hist(s, &h, path)))
 				goto out;
-			/* 16-bit bins on disk */
-			for (k = 0; k < h.nbins; k++, at += 2)
-				bins[k] += (uint64_t)(b[at] | b[at + 1] << 8);
+			/* 16-bit bins on disk, read 2,048 at a time (within
+			 * one block) */
+			for (k = 0; k < h.nbins;) {
+				uint32_t n = h.nbins - k < 2048 ? h.nbins - k : 2048;
+
+				if (!(p = reader_take(r, 2 * (size_t)n)))
+					goto truncated;
+				if (bins_add16(d, k, p, n) < 0) {
+					error("%s: cannot sum: %s", path, "out of memory");
+					goto out;
+				}
+				k += n;
+			}
 		} else if (tag == TAG_ARC) {
-			if (len - at < ARC_REC)
+			if (!(p = reader_take(r, ARC_REC)))
 				goto truncated;
-			if (add_arc(s, get64(b + at), get64(b + at + 8), get32(b + at + 16)) < 0) {
+			if (add_arc(s, get64(p), get64(p + 8), get32(p + 16)) < 0) {
 				error("%s: cannot sum: %s", path, "out of memory");
 				goto out;
 			}
-			at += ARC_REC;
 		} else if (tag == TAG_BB) {
 			error("%s: cannot sum: %s", path,
 			      "basic-block records are not supported; use gprof -s");
 			goto out;
 		} else {
-			error("%s: bad record tag %u at byte %zu", path, tag, at - 1);
+			error("%s: bad record tag %u at byte %llu", path, tag,
+			      (unsigned long long)r->at - 1);
 			goto out;
 		}
 	}
@@ -238,110 +426,233 @@ int gmonsum_read(struct gmonsum *s, const char *path)
 truncated:
 	error("%s: %s", path, "truncated record");
 out:
-	free(b);
+	close(r->fd);
+	free(r);
 	return ret;
 }
 
 int gmonsum_add(struct gmonsum *dst, const struct gmonsum *src)
 {
 	size_t i;
-	uint32_t k;
 
 	for (i = 0; i < src->nhists; i++) {
 		const struct gmonsum_hist *h = &src->hists[i];
-		uint64_t *bins = sum_bins(dst, h, "a partial sum");
+		struct gmonsum_hist *d = sum_hist(dst, h, "a partial sum");
+		uint64_t k;
 
-		if (!bins)
+		if (!d)
 			return -1;
-		for (k = 0; k < h->nbins; k++)
-			bins[k] += h->bins[k];
+		for (k = 0; k < h->nbins; k++) {
+			if (!h->blocks[k / GMONSUM_BLOCK].width) {
+				k |= GMONSUM_BLOCK - 1; /* a zero block */
+				continue;
+			}
+			if (bin_add(d, (uint32_t)k, gmonsum_bin(h, (uint32_t)k)) < 0)
+				return error("%s: cannot sum: %s", "a partial sum", "out of memory");
+		}
 	}
 	for (i = 0; i < src->narcs; i++)
 		if (add_arc(dst, src->arcs[i].from, src->arcs[i].self, src->arcs[i].count) < 0)
 			return error("%s: cannot sum: %s", "a partial sum", "out of memory");
-	dst->nfiles += src->nfiles;
+	dst->nfiles = sat_add_u64(dst->nfiles, src->nfiles);
 	return 0;
 }
 
-/*
- * Wire format between MPI processes (same binary, so no versioning):
- * u64 nfiles, u64 nhists, per hist: header (HIST_HDR bytes) + u64 bins,
- * u64 narcs, per arc: from, self, count (u64 each).
- */
-int gmonsum_encode(const struct gmonsum *s, unsigned char **bufp, size_t *lenp)
-{
-	size_t len = 24 + s->narcs * 24, i, at = 0;
-	unsigned char *b;
+/* ------------------------------------------------------------------------ */
+/* The wire: parts                                                           */
 
-	for (i = 0; i < s->nhists; i++)
-		len += HIST_HDR + 8 * (size_t)s->hists[i].nbins + 8;
-	b = malloc(len);
+#define PART_MAX (1 + HIST_HDR + 4 + 4 + 1 + 8 * (size_t)GMONSUM_BLOCK)
+
+int gmonsum_parts(const struct gmonsum *s, gmonsum_part_fn part, void *ctx)
+{
+	size_t arcs_len = 1 + 4 + 24 * (size_t)GMONSUM_PART_ARCS;
+	unsigned char *b = malloc(PART_MAX > arcs_len ? PART_MAX : arcs_len);
+	size_t i, n;
+	int ret = -1;
+
 	if (!b)
 		return error("out of memory");
-	put64(b + at, s->nfiles), at += 8;
-	put64(b + at, s->nhists), at += 8;
+	b[0] = 'N';
+	put64(b + 1, s->nfiles);
+	if (part(ctx, b, 9) < 0)
+		goto out;
 	for (i = 0; i < s->nhists; i++) {
 		const struct gmonsum_hist *h = &s->hists[i];
-		uint32_t k;
+		uint32_t nb = nblocks_of(h->nbins), bl, k;
 
-		put_hist_hdr(b + at, h);
-		at += HIST_HDR;
-		for (k = 0; k < h->nbins; k++)
-			put64(b + at, h->bins[k]), at += 8;
+		b[0] = 'H';
+		put_hist_hdr(b + 1, h);
+		if (part(ctx, b, 1 + HIST_HDR) < 0)
+			goto out;
+		for (bl = 0; bl < nb; bl++) {
+			const struct gmonsum_block *blk = &h->blocks[bl];
+			uint32_t len = block_len(h, bl);
+			uint64_t most = 0;
+			unsigned w;
+			size_t at = 1 + HIST_HDR + 9;
+
+			if (!blk->width)
+				continue;
+			for (k = 0; k < len; k++)
+				if (block_get(blk, k) > most)
+					most = block_get(blk, k);
+			if (!most)
+				continue;
+			/* as narrow as the block's counts */
+			w = most > UINT32_MAX ? 8 : most > UINT16_MAX ? 4 : 2;
+			b[0] = 'B';
+			put_hist_hdr(b + 1, h);
+			put32(b + 1 + HIST_HDR, bl * GMONSUM_BLOCK);
+			put32(b + 1 + HIST_HDR + 4, len);
+			b[1 + HIST_HDR + 8] = (unsigned char)w;
+			for (k = 0; k < len; k++, at += w) {
+				uint64_t v = block_get(blk, k);
+
+				if (w == 2) {
+					b[at] = (unsigned char)v;
+					b[at + 1] = (unsigned char)(v >> 8);
+				} else if (w == 4) {
+					put32(b + at, (uint32_t)v);
+				} else {
+					put64(b + at, v);
+				}
+			}
+			if (part(ctx, b, at) < 0)
+				goto out;
+		}
 	}
-	put64(b + at, s->narcs), at += 8;
-	for (i = 0; i < s->narcs; i++) {
-		put64(b + at, s->arcs[i].from);
-		put64(b + at + 8, s->arcs[i].self);
-		put64(b + at + 16, s->arcs[i].count);
-		at += 24;
+	for (i = 0; i < s->narcs; i += n) {
+		size_t at = 5, k;
+
+		n = s->narcs - i < GMONSUM_PART_ARCS ? s->narcs - i : GMONSUM_PART_ARCS;
+		b[0] = 'A';
+		put32(b + 1, (uint32_t)n);
+		for (k = i; k < i + n; k++, at += 24) {
+			put64(b + at, s->arcs[k].from);
+			put64(b + at + 8, s->arcs[k].self);
+			put64(b + at + 16, s->arcs[k].count);
+		}
+		if (part(ctx, b, at) < 0)
+			goto out;
 	}
-	*bufp = b;
-	*lenp = at;
+	ret = 0;
+out:
+	free(b);
+	return ret;
+}
+
+int gmonsum_add_part(struct gmonsum *dst, const unsigned char *b, size_t len)
+{
+	struct gmonsum_hist h, *d;
+
+	if (!len)
+		goto bad;
+	switch (b[0]) {
+	case 'N':
+		if (len != 9)
+			goto bad;
+		dst->nfiles = sat_add_u64(dst->nfiles, get64(b + 1));
+		return 0;
+	case 'H':
+		if (len != 1 + HIST_HDR)
+			goto bad;
+		get_hist_hdr(b + 1, &h);
+		return sum_hist(dst, &h, "a partial sum") ? 0 : -1;
+	case 'B': {
+		uint32_t first, n, k;
+		unsigned w;
+
+		if (len < 1 + HIST_HDR + 9)
+			goto bad;
+		get_hist_hdr(b + 1, &h);
+		first = get32(b + 1 + HIST_HDR);
+		n = get32(b + 1 + HIST_HDR + 4);
+		w = b[1 + HIST_HDR + 8];
+		if ((w != 2 && w != 4 && w != 8) || first % GMONSUM_BLOCK ||
+		    n > GMONSUM_BLOCK || first > h.nbins || n > h.nbins - first ||
+		    len != 1 + HIST_HDR + 9 + (size_t)n * w)
+			goto bad;
+		if (!(d = sum_hist(dst, &h, "a partial sum")))
+			return -1;
+		b += 1 + HIST_HDR + 9;
+		if (w == 2)
+			return bins_add16(d, first, b, n) < 0
+				? error("%s: cannot sum: %s", "a partial sum", "out of memory") : 0;
+		for (k = 0; k < n; k++, b += w) {
+			uint64_t v = w == 2 ? (uint64_t)(b[0] | b[1] << 8) : w == 4 ? get32(b) : get64(b);
+
+			if (bin_add(d, first + k, v) < 0)
+				return error("%s: cannot sum: %s", "a partial sum", "out of memory");
+		}
+		return 0;
+	}
+	case 'A': {
+		uint32_t n, k;
+
+		if (len < 5)
+			goto bad;
+		n = get32(b + 1);
+		if (n > GMONSUM_PART_ARCS || len != 5 + 24 * (size_t)n)
+			goto bad;
+		for (k = 0, b += 5; k < n; k++, b += 24)
+			if (add_arc(dst, get64(b), get64(b + 8), get64(b + 16)) < 0)
+				return error("%s: cannot sum: %s", "a partial sum", "out of memory");
+		return 0;
+	}
+	}
+bad:
+	return error("%s: %s", "a partial sum", "malformed message");
+}
+
+/* gmonsum_encode's part callback: the part after its length. */
+struct membuf {
+	unsigned char *b;
+	size_t len, cap;
+};
+
+static int append_part(void *ctx, const unsigned char *part, size_t len)
+{
+	struct membuf *m = ctx;
+	uint64_t l = len;
+
+	if (array_grow(&m->b, &m->cap, m->len + 8 + len, 1) < 0)
+		return error("out of memory");
+	put64(m->b + m->len, l);
+	memcpy(m->b + m->len + 8, part, len);
+	m->len += 8 + len;
+	return 0;
+}
+
+int gmonsum_encode(const struct gmonsum *s, unsigned char **bufp, size_t *lenp)
+{
+	struct membuf m = { NULL, 0, 0 };
+
+	if (gmonsum_parts(s, append_part, &m) < 0) {
+		free(m.b);
+		return -1;
+	}
+	*bufp = m.b;
+	*lenp = m.len;
 	return 0;
 }
 
 int gmonsum_decode(const unsigned char *b, size_t len, struct gmonsum *out)
 {
-	size_t at = 16, i;
-	uint64_t nh, na;
+	size_t at = 0;
 
 	gmonsum_init(out);
-	if (len < 16)
-		goto bad;
-	out->nfiles = get64(b);
-	nh = get64(b + 8);
-	for (i = 0; i < nh; i++) {
-		struct gmonsum_hist h;
-		uint64_t *bins;
-		uint32_t k;
+	while (at < len) {
+		uint64_t l;
 
-		if (len - at < HIST_HDR)
-			goto bad;
-		get_hist_hdr(b + at, &h);
-		at += HIST_HDR;
-		if ((len - at) / 8 < h.nbins)
-			goto bad;
-		if (!(bins = sum_bins(out, &h, "a partial sum")))
-			goto fail;
-		/* 64-bit bins on the wire */
-		for (k = 0; k < h.nbins; k++, at += 8)
-			bins[k] += get64(b + at);
-	}
-	if (len - at < 8)
-		goto bad;
-	na = get64(b + at);
-	at += 8;
-	if ((len - at) / 24 < na)
-		goto bad;
-	for (i = 0; i < na; i++, at += 24)
-		if (add_arc(out, get64(b + at), get64(b + at + 8), get64(b + at + 16)) < 0) {
-			error("%s: cannot sum: %s", "a partial sum", "out of memory");
+		if (len - at < 8 || (l = get64(b + at)) > len - at - 8) {
+			error("%s: %s", "a partial sum", "malformed message");
 			goto fail;
 		}
+		if (gmonsum_add_part(out, b + at + 8, (size_t)l) < 0)
+			goto fail;
+		at += 8 + (size_t)l;
+	}
 	return 0;
-bad:
-	error("%s: %s", "a partial sum", "malformed message");
 fail:
 	gmonsum_release(out);
 	return -1;
@@ -379,10 +690,11 @@ int gmonsum_write(struct gmonsum *s, const char *path)
 		uint32_t k;
 
 		for (k = 0; k < s->hists[i].nbins; k++)
-			if (s->hists[i].bins[k] > INT32_MAX)
+			if (gmonsum_bin(&s->hists[i], k) > INT32_MAX)
 				return error("%s: cannot write: a histogram bin sums to %llu "
 					     "samples, more than gprof can read (%d)", path,
-					     (unsigned long long)s->hists[i].bins[k], INT32_MAX);
+					     (unsigned long long)gmonsum_bin(&s->hists[i], k),
+					     INT32_MAX);
 	}
 	if (outfile_open(&of, path) < 0)
 		return -1;
@@ -402,22 +714,27 @@ int gmonsum_write(struct gmonsum *s, const char *path)
 		uint32_t k;
 
 		for (k = 0; k < h->nbins; k++)
-			if (h->bins[k] > most)
-				most = h->bins[k];
+			if (gmonsum_bin(h, k) > most)
+				most = gmonsum_bin(h, k);
 		/* record `pass` holds what is left of each bin, up to 65,535 */
 		for (pass = 0; pass == 0 || pass * BIN_MAX < most; pass++) {
 			rec[0] = TAG_HIST;
 			put_hist_hdr(rec + 1, h);
 			bad |= fwrite(rec, 1 + HIST_HDR, 1, of.fp) != 1;
-			for (k = 0; k < h->nbins && !bad; k++) {
-				uint64_t v = h->bins[k] > pass * BIN_MAX ? h->bins[k] - pass * BIN_MAX : 0;
-				unsigned char c[2];
+			for (k = 0; k < h->nbins && !bad;) {
+				unsigned char c[2 * 4096];
+				uint32_t j = 0;
 
-				if (v > BIN_MAX)
-					v = BIN_MAX;
-				c[0] = (unsigned char)v;
-				c[1] = (unsigned char)(v >> 8);
-				bad |= fwrite(c, 2, 1, of.fp) != 1;
+				for (; j < 4096 && k < h->nbins; j++, k++) {
+					uint64_t bin = gmonsum_bin(h, k);
+					uint64_t v = bin > pass * BIN_MAX ? bin - pass * BIN_MAX : 0;
+
+					if (v > BIN_MAX)
+						v = BIN_MAX;
+					c[2 * j] = (unsigned char)v;
+					c[2 * j + 1] = (unsigned char)(v >> 8);
+				}
+				bad |= fwrite(c, 2, j, of.fp) != j;
 			}
 		}
 	}

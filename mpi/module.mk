@@ -21,6 +21,10 @@ UNIT_TESTS += testsuite/unit/test_rankstats
 testsuite/unit/test_rankstats: testsuite/unit/test_rankstats.o $(RANK_OBJS) \
 	diff/profile.o callpath/sidecar.o $(UTILS_OBJS)
 
+# egprof-sum's sums need no MPI: unit-tested alone
+UNIT_TESTS += testsuite/unit/test_gmonsum
+testsuite/unit/test_gmonsum: testsuite/unit/test_gmonsum.o mpi/gmonsum.o $(UTILS_OBJS)
+
 MPICC := $(shell command -v mpicc 2>/dev/null)
 ifneq ($(MPICC),)
 # mpicc compiles with our flags; the sanitizers stay out, since OpenMPI's

@@ -97,14 +97,16 @@ int outfile_rename_into_place(const char *tmp_path, const char *path);
  *   outset_release(&set);
  *
  * outset_check refuses an output that names an input (same device and
- * inode, or the same path) and two outputs that name one file.  Only
+ * inode, or the same path once symlinks are followed, a dangling one to
+ * the file it would create) and two outputs that name one file.  Only
  * outputs that would be replaced are checked: writing to a device or a
  * FIFO destroys nothing.  The set owns copies of the paths and the open
  * outfiles; outset_open's *of points into the set until commit or abort.
  */
 struct outset_entry {
 	char *path;        /* as named */
-	char *canon;       /* absolute, symlinks resolved (the folder when new) */
+	char *canon;       /* absolute, symlinks resolved, a dangling one
+			      followed to the name it would create */
 	const char *what;  /* option or role, for messages (static) */
 	dev_t dev;
 	ino_t ino;
@@ -126,8 +128,10 @@ struct outset {
 int outset_input(struct outset *set, const char *path);
 int outset_output(struct outset *set, const char *path, const char *what);
 /* An output the command may legitimately read first (upstream's gprof -s
- * adds an existing gmon.sum into the new one): checked against the other
- * outputs only. */
+ * adds an existing gmon.sum into the new one): an input named by the same
+ * name (folder resolved, last component as named) is allowed; the same
+ * file named otherwise (gmon.sum a link to an input g1, or a hard link) is
+ * refused as for any output. */
 int outset_output_rereads(struct outset *set, const char *path, const char *what);
 int outset_check(const struct outset *set);
 /* Opened now, committed by outset_commit with the others. */

@@ -21,8 +21,11 @@ void progress_start(struct progress *pg, const struct progress_opts *o, const ch
 		pg->o.out = stderr;
 	if (pg->o.tty < 0)
 		pg->o.tty = isatty(fileno(pg->o.out));
+	if (pg->o.log < 0)
+		pg->o.log = !isatty(fileno(pg->o.out));
 	pg->what = what;
 	pg->total = total;
+	pg->done = 0;
 	pg->start = pg->last = now();
 	pg->shown = 0;
 }
@@ -32,12 +35,22 @@ void progress_update(struct progress *pg, uint64_t done)
 	double t;
 	int len;
 
+	pg->done = done;
 	if (!pg->o.tty)
 		return;
 	t = now();
-	if (t - pg->start < pg->o.delay || (pg->shown && t - pg->last < 0.1))
+	if (t - pg->start < pg->o.delay ||
+	    (pg->shown && t - pg->last < (pg->o.log ? pg->o.every : 0.1)))
 		return;
 	pg->last = t;
+	if (pg->o.log) {
+		fprintf(pg->o.out, "%s: %llu/%llu (%d%%)\n", pg->what,
+			(unsigned long long)done, (unsigned long long)pg->total,
+			pg->total ? (int)(100.0 * (double)done / (double)pg->total) : 100);
+		pg->shown = 1;
+		fflush(pg->o.out);
+		return;
+	}
 	len = fprintf(pg->o.out, "\r%s: %llu/%llu (%d%%)", pg->what, (unsigned long long)done,
 		      (unsigned long long)pg->total,
 		      pg->total ? (int)(100.0 * (double)done / (double)pg->total) : 100);
@@ -50,6 +63,16 @@ void progress_update(struct progress *pg, uint64_t done)
 
 void progress_end(struct progress *pg)
 {
+	if (pg->o.tty && pg->o.log) {
+		/* a log says how it ended */
+		fprintf(pg->o.out, "%s: %llu/%llu (%d%%) in %.1f s\n", pg->what,
+			(unsigned long long)pg->done, (unsigned long long)pg->total,
+			pg->total ? (int)(100.0 * (double)pg->done / (double)pg->total) : 100,
+			now() - pg->start);
+		fflush(pg->o.out);
+		pg->shown = 0;
+		return;
+	}
 	if (!pg->shown)
 		return;
 	fprintf(pg->o.out, "\r%*s\r", pg->shown, "");

@@ -59,14 +59,14 @@ for line in open(sys.argv[2]):
     elif in_ev and line.startswith("  ") and ": " in line:
         significant.add(line.strip().split(": ")[0].split(" [")[0])
     elif len(f) >= 9 and re.match(r"^-?[0-9]+\.[0-9]+$", f[0]) and f[7] in ("XX", "X.", ".X"):
-        name = " ".join(f[8:-1] if f[-1] == "~" else f[8:])
+        name = " ".join(f[8:-1] if f[-1] in ("~", "=") else f[8:])
         rows.append(name.split(" [")[0])
 if not in_ev:  # a gprof without the evidence list: rows without "~" and not 0.00
     significant = set()
     for line in open(sys.argv[2]):
         f = line.split()
         if len(f) >= 9 and re.match(r"^-?[0-9]+\.[0-9]+$", f[0]) and f[7] in ("XX", "X.", ".X") \
-                and f[-1] != "~" and (f[3] not in ("0.00", "-0.00") or f[6] != "0"):
+                and f[-1] not in ("~", "=") and (f[3] not in ("0.00", "-0.00") or f[6] != "0"):
             significant.add(" ".join(f[8:]).split(" [")[0])
 first = next((n for n in rows if n in significant), "-")
 pos = next((i + 1 for i, n in enumerate(rows) if n in want), 0)

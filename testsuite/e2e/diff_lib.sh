@@ -4,7 +4,8 @@
 #   . "$SRCDIR/testsuite/e2e/diff_lib.sh"
 #   check "name" test-command...     one TAP line
 #   squeeze FILE                     whitespace runs to one space, trimmed,
-#                                    without the trailing noise marker "~"
+#                                    without the trailing verdict marker ("~" within
+#                                    noise, "=" equal)
 #   dl_done                          plan line; exit 1 if anything failed
 
 dl_n=0
@@ -23,7 +24,7 @@ check() {
 }
 
 squeeze() {
-	sed -e 's/[[:space:]]\+/ /g' -e 's/^ //' -e 's/ $//' -e 's/ ~$//' "$@"
+	sed -e 's/[[:space:]]\+/ /g' -e 's/^ //' -e 's/ $//' -e 's/ [~=]$//' "$@"
 }
 
 # contains FILE TEXT: TEXT is a line of FILE after squeezing both.

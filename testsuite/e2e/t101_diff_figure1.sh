@@ -40,8 +40,11 @@ check "classic flat keeps gprof's header" grep -q '^ time   seconds   seconds   
 "$EGPROF" -b -q --diff "$F/demo" "$A" "$B" > cg.txt
 check "call graph: f_c -> f_d changed by 10 calls" \
 	grep -Eq '^ +[0-9.-]+ +[0-9.-]+ +10/9 +f_c \[' cg.txt
+# f_b's own line has negative numbers: its callers and callees name it
+# (4), as gprof names a function it does not print (doc/diff.md, parsers
+# of unsigned numbers)
 check "call graph: f_b -> f_d changed by -1" \
-	grep -Eq '^ +[0-9.-]+ +[0-9.-]+ +-1/9 +f_b \[' cg.txt
+	grep -Eq '^ +[0-9.-]+ +[0-9.-]+ +-1/9 +f_b [[(]' cg.txt
 check "-q prints no flat profile" bash -c "! grep -q 'Flat profile' cg.txt"
 check "-p prints no call graph" bash -c "! grep -q 'Call graph' classic.txt"
 

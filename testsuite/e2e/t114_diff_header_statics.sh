@@ -47,7 +47,7 @@ check "gprof names the header as the copies' file" \
 
 for u in alpha beta gamma; do
 	check "the copy in $u.c has a row of its own, matched on both sides" \
-		grep -Eq " XX +helper \(memutils.h in $u.c\)( +~)?$" ext.txt
+		grep -Eq " XX +helper \(memutils.h in $u.c\)( +[~=])?$" ext.txt
 done
 check "three rows of helper, each qualified by its unit" test "$(grep -cE ' XX +helper \(memutils.h in ' ext.txt)" -eq 3
 first=$(squeeze ext.txt | grep -E '^-?[0-9]' | head -1)

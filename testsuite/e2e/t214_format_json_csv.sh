@@ -16,7 +16,7 @@ check "diff JSON: schema, both sides, per function numbers equal gprof's flat pr
 	py d.json a-flat.txt b-flat.txt d.txt <<'PY'
 import json, re, sys
 d = json.load(open(sys.argv[1]))
-assert d["schema"] == "egprof-diff" and d["version"] == 1
+assert d["schema"] == "egprof-diff" and d["version"] == 2
 assert d["base"]["gmon_files"] == ["fig1-a.gmon"] and d["second"]["binary"] == "demo"
 def flat(path):
     out = {}
@@ -45,6 +45,10 @@ arcs = {(x["caller"], x["callee"]): x for x in d["arcs"]}
 assert arcs[("f_c", "f_d")]["calls_base"] == 30 and arcs[("f_c", "f_d")]["calls_second"] == 20
 assert fn["main"]["calls_ratio"] is None      # never called: no ratio
 assert fn["f_d"]["within_noise"] is False and fn["f_d"]["noise_sec"] > 0
+# one verdict per row, as the text's (issue 24 item 2)
+for x in fn.values():
+    assert x["significant"] == (x["verdict"] == "significant")
+    assert x["within_noise"] == (x["verdict"] == "within noise")
 print("ok")
 PY
 "$EGPROF" --diff --format csv demo fig1-a.gmon fig1-b.gmon >d.csv 2>/dev/null
@@ -134,6 +138,8 @@ print("ok")
 PY
 
 # --- errors -------------------------------------------------------------------
+check "every JSON document validates against its schema (doc/schema)" \
+	python3 "$SRCDIR/scripts/json_schema.py" validate d.json d2.json r.json c.json
 "$EGPROF" --format json demo fig1-a.gmon >e.out 2>e.err; rc=$?
 check "--format json alone is refused" [ $rc = 1 ]
 check "--format json alone: says what it needs, prints nothing" \

@@ -14,7 +14,9 @@ set -u
 VIEWS_SRC="$SRCDIR/testsuite/fixtures/views/views.c"
 CALLPATH_SO="$BUILDDIR/callpath/libcallpath.so"
 
-skip_all() { echo "1..0 # SKIP $*"; exit 0; }
+# A skipped script still reports one case, so that testsuite/run counts it
+# as skipped rather than as a script that ran nothing.
+skip_all() { echo "1..1"; echo "ok 1 # SKIP $*"; exit 0; }
 
 # pprof: $PPROF, a `pprof` on PATH, one built earlier into this build
 # directory (or, for the sanitizer build, the one above it), or one built

@@ -156,7 +156,7 @@ static void test_model__with_lines_call_sites_are_file_and_line_of_the_call(void
 {
 	struct profile *p = fixture_profile();
 	struct sidecar *sc = fixture_sidecar(0);
-	struct callpath_symopts so = { 1, 0, fake_line };
+	struct callpath_symopts so = { 1, 0, fake_line, NULL };
 	struct callpath_model *m;
 
 	(void)state;
@@ -454,6 +454,55 @@ static void test_report__paths_sort_alike_whether_their_key_fits_128_bits_or_not
 	assert_string_equal(huge, "1243");
 }
 
+/*
+ * Issue 24 item 4: the time per caller is tested by the diff's rule,
+ * corrected for the arcs tested.  Twelve callees, each called 5 times
+ * from x and 5 from y (gprof: 50% each), with 2 to 6 samples all along x:
+ * twelve chances for a few samples to fall one way, no evidence (the old
+ * test listed every one of them: 2 sigmas of 3 samples).  One callee of
+ * 1,000 samples, 80% along x: listed.
+ */
+static void test_report__time_per_caller_needs_evidence_beyond_a_few_samples(void **state)
+{
+	struct callpath_model *m = callpath_model_new();
+	uint32_t fmain, fx, fy, ext, site, top, px, py, idx;
+	char *text, name[16];
+
+	(void)state;
+	assert_non_null(m);
+	fmain = callpath_model_intern(m, "main");
+	fx = callpath_model_intern(m, "x");
+	fy = callpath_model_intern(m, "y");
+	ext = callpath_model_intern(m, "[external]");
+	site = callpath_model_intern(m, "main+0x1");
+	assert_int_equal(callpath_model_add(m, CALLPATH_NONE, fmain, ext, 1, &top), 0);
+	assert_int_equal(callpath_model_add(m, top, fx, site, 1, &px), 0);
+	assert_int_equal(callpath_model_add(m, top, fy, site, 1, &py), 0);
+	for (int i = 0; i < 13; i++) {
+		uint32_t fc, sx, sy;
+		uint64_t n = i < 12 ? 2 + (uint64_t)i % 5 : 1000;
+
+		snprintf(name, sizeof(name), "c%02d", i);
+		fc = callpath_model_intern(m, name);
+		sx = callpath_model_intern(m, "x+0x1");
+		sy = callpath_model_intern(m, "y+0x1");
+		assert_int_equal(callpath_model_add(m, px, fc, sx, 5, &idx), 0);
+		callpath_model_add_samples(m, idx, i < 12 ? n : 800);
+		assert_int_equal(callpath_model_add(m, py, fc, sy, 5, &idx), 0);
+		callpath_model_add_samples(m, idx, i < 12 ? 0 : 200);
+	}
+	m->sampling = SIDECAR_SAMPLING_SELF;
+	m->hz = 100;
+	text = report_text(m);
+	assert_non_null(strstr(text, "c12: gprof gives 50.0% to x, measured 80.0%"));
+	assert_null(strstr(text, "c00: gprof gives"));
+	assert_null(strstr(text, "c04: gprof gives"));
+	assert_null(strstr(text, "c11: gprof gives"));
+	assert_non_null(strstr(text, "(corrected for the"));
+	free(text);
+	callpath_model_free(m);
+}
+
 static void test_report__misattribution_names_arcs_whose_measured_share_differs(void **state)
 {
 	struct profile *p = fixture_profile();
@@ -670,10 +719,154 @@ static void test_sum__writes_only_when_every_gmon_file_has_a_sidecar(void **stat
 	sidecar_free(sc);
 }
 
+/*
+ * Indirect recursion folded by the runtime: c calls a back while a is on
+ * the path, and the calls are folded into a's frame, keyed by their call
+ * site in c:
+ *
+ *   main [1]
+ *   └── a [1]
+ *       ├── b [5]
+ *       │   └── c [5]
+ *       ├── (folded: 5 calls of a from c+0x5)
+ *       └── d [2] (with `twice`)
+ *           └── c [2]
+ *
+ * The folded stack is the path of the c that made the calls, then a:
+ * main;a;b;c;a, never main;a;c;a (a never called c).  With two frames of c
+ * under a (`twice`), which one made the calls is unknown: they count on
+ * a's own line, as gprof counts recursive calls.
+ */
+static struct sidecar *indirect_sidecar(int twice)
+{
+	struct sidecar *sc = sidecar_new();
+	uint32_t m, a, b, d, x, f;
+
+	assert_non_null(sc);
+	assert_int_equal(sidecar_add(sc, SIDECAR_ROOT, 0, MAIN + 4, 1, &m), 0);
+	assert_int_equal(sidecar_add(sc, m, MAIN + 5, A + 4, 1, &a), 0);
+	assert_int_equal(sidecar_add(sc, a, A + 5, B + 4, 5, &b), 0);
+	assert_int_equal(sidecar_add(sc, b, B + 5, C + 4, 5, &x), 0);
+	assert_int_equal(sidecar_add(sc, a, C + 5, A + 4, 0, &f), 0);
+	sc->nodes[f].flags |= SIDECAR_NODE_FOLDED;
+	sc->nodes[f].recursive = 5;
+	if (twice) {
+		assert_int_equal(sidecar_add(sc, a, A + 9, D + 4, 2, &d), 0);
+		assert_int_equal(sidecar_add(sc, d, D + 5, C + 4, 2, &x), 0);
+	}
+	return sc;
+}
+
+static void test_folded__indirect_recursion_keeps_every_frames_real_parent(void **state)
+{
+	struct profile *p = fixture_profile();
+	struct sidecar *sc = indirect_sidecar(0);
+	struct callpath_model *m = build(sc, p);
+	char *text = folded_text(m);
+
+	(void)state;
+	assert_string_equal(text, "main 1\n"
+				  "main;a 1\n"
+				  "main;a;b 5\n"
+				  "main;a;b;c 5\n"
+				  "main;a;b;c;a 5\n");
+	free(text);
+	callpath_model_free(m);
+	sidecar_free(sc);
+	profile_free(p);
+}
+
+static void test_folded__recursion_made_by_one_of_two_frames_counts_on_the_frame_it_folds_into(void **state)
+{
+	struct profile *p = fixture_profile();
+	struct sidecar *sc = indirect_sidecar(1);
+	struct callpath_model *m = build(sc, p);
+	char *text = folded_text(m);
+
+	(void)state;
+	assert_string_equal(text, "main 1\n"
+				  "main;a 6\n"
+				  "main;a;b 5\n"
+				  "main;a;b;c 5\n"
+				  "main;a;d 2\n"
+				  "main;a;d;c 2\n");
+	free(text);
+	callpath_model_free(m);
+	sidecar_free(sc);
+	profile_free(p);
+}
+
+/* main -> a -> b -> a -> b ... unfolded (CALLPATH_RECURSION=full), `depth`
+ * frames in all, one call each */
+static struct sidecar *chain_sidecar(uint32_t depth)
+{
+	struct sidecar *sc = sidecar_new();
+	uint32_t at = SIDECAR_ROOT, x;
+
+	assert_non_null(sc);
+	for (uint32_t d = 0; d < depth; d++) {
+		uint64_t fn = d == 0 ? MAIN : d % 2 ? A : B;
+		uint64_t site = d == 0 ? 0 : (d % 2 ? MAIN : B) + 5;
+
+		if (d > 1)
+			site = (d % 2 ? B : A) + 5;
+		assert_int_equal(sidecar_add(sc, at, site, fn + 4, 1, &x), 0);
+		at = x;
+	}
+	return sc;
+}
+
+/* The longest line of text, in bytes. */
+static size_t longest_line(const char *text)
+{
+	size_t most = 0;
+
+	for (const char *p = text; *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+
+		most = n > most ? n : most;
+		p += n + (nl != NULL);
+	}
+	return most;
+}
+
+static void test_folded__deep_paths_are_printed_with_their_middle_elided(void **state)
+{
+	struct profile *p = fixture_profile();
+	struct sidecar *sc = chain_sidecar(1000);
+	struct callpath_model *m = build(sc, p);
+	char *text = folded_text(m), *report = report_text(m);
+	const char *line;
+
+	(void)state;
+	/* one line per frame, none longer than 16 + 16 names and the marker */
+	assert_true(longest_line(text) < 32 * 2 + 40);
+	line = strstr(text, "\nmain;a;b;a;b;a;b;a;b;a;b;a;b;a;b;a;\xe2\x80\xa6(968 frames)\xe2\x80\xa6;"
+			    "b;a;b;a;b;a;b;a;b;a;b;a;b;a;b;a 1\n");
+	assert_non_null(line);
+	/* depth 32 whole, 33 elided */
+	assert_non_null(strstr(text, "\xe2\x80\xa6(1 frame)\xe2\x80\xa6"));
+	assert_null(strstr(text, "(0 frames)"));
+	/* the report: a path is at most 32 frames, the tree says the depth */
+	assert_non_null(strstr(report, "-> \xe2\x80\xa6(968 frames)\xe2\x80\xa6 -> "));
+	assert_non_null(strstr(report, "[depth 1,000] *a (b+0x5)\n"));
+	assert_true(longest_line(report) < 32 * 16 + 120);
+	assert_true(strlen(report) < 1000 * (32 * 16 + 120));
+	free(text);
+	free(report);
+	callpath_model_free(m);
+	sidecar_free(sc);
+	profile_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_model__pie_addresses_are_named_after_subtracting_the_load_address),
+		cmocka_unit_test(test_folded__indirect_recursion_keeps_every_frames_real_parent),
+		cmocka_unit_test(test_folded__recursion_made_by_one_of_two_frames_counts_on_the_frame_it_folds_into),
+		cmocka_unit_test(test_folded__deep_paths_are_printed_with_their_middle_elided),
 		cmocka_unit_test(test_model__call_sites_are_function_plus_offset),
 		cmocka_unit_test(test_model__with_lines_call_sites_are_file_and_line_of_the_call),
 		cmocka_unit_test(test_model__line_symbols_extend_their_function),
@@ -685,6 +878,7 @@ int main(void)
 		cmocka_unit_test(test_report__paths_with_self_and_inclusive_seconds_sorted_by_time),
 		cmocka_unit_test(test_report__paths_sort_alike_whether_their_key_fits_128_bits_or_not),
 		cmocka_unit_test(test_report__misattribution_names_arcs_whose_measured_share_differs),
+		cmocka_unit_test(test_report__time_per_caller_needs_evidence_beyond_a_few_samples),
 		cmocka_unit_test(test_report__misattribution_silent_when_time_follows_calls),
 		cmocka_unit_test(test_report__without_samples_prints_calls_only),
 		cmocka_unit_test(test_report__warns_when_the_program_replaced_the_timer),

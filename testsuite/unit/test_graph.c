@@ -376,10 +376,12 @@ static const struct fig1_row rows[] = {
 
 static void make_diff(struct diff *d)
 {
-	static const struct { uint32_t p, c; uint64_t n0, n1; int p0, p1; } arcs[] = {
-		{ 1, 3, 1, 1, 1, 1 }, { 1, 2, 1, 1, 1, 1 }, { 3, 0, 9, 10, 1, 1 },
-		{ 2, 0, 22, 12, 1, 1 }, { 1, 4, 3, 0, 1, 0 }, { 1, 5, 0, 2, 0, 1 },
-		{ 1, 6, 4, 4, 1, 1 },
+	/* evidence: the arc's verdict, signed as time_diff (0: not
+	 * significant) */
+	static const struct { uint32_t p, c; uint64_t n0, n1; int p0, p1; double ev; } arcs[] = {
+		{ 1, 3, 1, 1, 1, 1, 0 }, { 1, 2, 1, 1, 1, 1, 0 }, { 3, 0, 9, 10, 1, 1, -0.4 },
+		{ 2, 0, 22, 12, 1, 1, 1.5 }, { 1, 4, 3, 0, 1, 0, 0.3 }, { 1, 5, 0, 2, 0, 1, -0.4 },
+		{ 1, 6, 4, 4, 1, 1, 0 },
 	};
 	size_t i;
 
@@ -403,7 +405,14 @@ static void make_diff(struct diff *d)
 		e->side[1].child_sec = rows[i].c1;
 		e->self_diff = rows[i].s0 - rows[i].s1;
 		e->child_diff = rows[i].c0 - rows[i].c1;
+		/* the diff's verdicts (diff/evidence.h), as it would give them:
+		 * "still" within noise, every other row significant by its
+		 * time */
 		e->noise = rows[i].noise ? NOISE_WITHIN : NOISE_NONE;
+		e->verdict = rows[i].noise ? VERDICT_NOISE : VERDICT_SIGNIFICANT;
+		e->significant = !rows[i].noise;
+		e->evidence_signed = e->significant ? e->self_diff : 0;
+		e->evidence_sec = fabs(e->evidence_signed);
 		d->abs_sum += fabs(e->self_diff);
 	}
 	for (i = 0; i < NROWS; i++)
@@ -421,6 +430,11 @@ static void make_diff(struct diff *d)
 		a->present[0] = arcs[i].p0;
 		a->present[1] = arcs[i].p1;
 		a->count_diff = (int64_t)arcs[i].n0 - (int64_t)arcs[i].n1;
+		a->significant = arcs[i].ev != 0;
+		a->verdict = a->significant ? VERDICT_SIGNIFICANT :
+			     a->count_diff ? VERDICT_NOISE : VERDICT_EQUAL;
+		a->evidence_signed = arcs[i].ev;
+		a->evidence_sec = fabs(arcs[i].ev);
 	}
 }
 
@@ -463,8 +477,14 @@ static void test_graph_diff__colours_say_which_run_spent_more(void **state)
 	assert_true(red_of(fb->fill) > blue_of(fb->fill));
 	/* within the noise rule: grey */
 	assert_int_equal(still->fill, 0xd9d9d9);
+	/* its own change (the second run's self time over the first's) and
+	 * its share of the change (issue 24 item 7) */
 	assert_string_equal(fd->label,
-		"f_d\nself 5.51 | 2.04 s, diff +3.47 (43.4%)\ntotal 5.51 | 2.04 s, diff +3.47");
+		"f_d\nself 5.51 | 2.04 s, diff +3.47 (x0.37, 43.4% of change)\n"
+		"total 5.51 | 2.04 s, diff +3.47");
+	assert_string_equal(g->nodes[node_named(g, "gone")].label,
+		"gone\nself 0.30 | 0.00 s, diff +0.30 (gone, 3.7% of change)\n"
+		"total 0.30 | 0.00 s, diff +0.30\nonly in the first run");
 	graph_free(g);
 	free_diff(&d);
 }
@@ -500,7 +520,11 @@ static void test_graph_diff__one_sided_nodes_and_edges_are_drawn_dashed_or_dotte
 	free_diff(&d);
 }
 
-static void test_graph_diff__edges_coloured_and_widened_by_change_in_calls(void **state)
+/* Edges follow the diff's verdict of each arc, in the nodes' palette: blue
+ * less time (or fewer calls, as the time they imply) in the second run,
+ * red more, grey not significant, however the raw counts moved (issue 24
+ * item 7: a +12 of 1.1 million calls drew width 3.1). */
+static void test_graph_diff__edges_coloured_by_the_diffs_verdict_as_nodes_are(void **state)
 {
 	struct graph_opts o = GRAPH_OPTS_INIT;
 	struct diff d;
@@ -527,11 +551,15 @@ static void test_graph_diff__edges_coloured_and_widened_by_change_in_calls(void 
 	assert_non_null(m_fb);
 	assert_string_equal(fc_fd->label, "22 | 12 (+10)");
 	assert_string_equal(fb_fd->label, "9 | 10 (-1)");
-	assert_true(blue_of(fc_fd->color) > red_of(fc_fd->color)); /* fewer calls */
-	assert_true(red_of(fb_fd->color) > blue_of(fb_fd->color)); /* more calls */
-	assert_int_equal(m_fb->color, 0x999999);                   /* unchanged */
-	assert_true(fc_fd->width > fb_fd->width);
+	/* blue on an edge is blue on a node: less in the second run */
+	assert_true(blue_of(fc_fd->color) > red_of(fc_fd->color));
+	assert_true(blue_of(g->nodes[node_named(g, "f_d")].fill) >
+		    red_of(g->nodes[node_named(g, "f_d")].fill));
+	assert_true(red_of(fb_fd->color) > blue_of(fb_fd->color));
+	assert_int_equal(m_fb->color, 0x999999);                   /* not significant */
+	assert_true(fc_fd->width > fb_fd->width);                  /* by evidence */
 	assert_true(fb_fd->width > m_fb->width);
+	assert_true(m_fb->width == 1);
 	graph_free(g);
 	free_diff(&d);
 }
@@ -548,13 +576,15 @@ static void test_graph_diff__thresholds_keep_large_changes_either_way(void **sta
 	assert_int_equal(graph_from_diff(&g, &d, &o), 0);
 	assert_true(node_named(g, "f_d") >= 0);  /* -3.47... +3.47 */
 	assert_true(node_named(g, "main") >= 0); /* more time: -1.93, total -5.93 */
-	assert_true(node_named(g, "f_b") < 0);
 	assert_true(node_named(g, "still") < 0);
 	assert_true(node_named(g, "f_c") < 0);   /* +1.28 */
 	/* one-sided and changed: never pruned, however small */
 	assert_true(node_named(g, "gone") >= 0); /* +0.30 */
 	assert_true(node_named(g, "new") >= 0);  /* -0.40 */
-	assert_int_equal(g->pruned_nodes, 3);
+	/* f_b (-0.61) stays: f_d's caller up to main (issue 24 item 8: a
+	 * kept function is drawn with a chain of callers to a root) */
+	assert_true(node_named(g, "f_b") >= 0);
+	assert_int_equal(g->pruned_nodes, 2);
 	graph_free(g);
 	free_diff(&d);
 }
@@ -576,7 +606,7 @@ int main(void)
 		cmocka_unit_test(test_graph__cycle_node_links_its_members),
 		cmocka_unit_test(test_graph_diff__colours_say_which_run_spent_more),
 		cmocka_unit_test(test_graph_diff__one_sided_nodes_and_edges_are_drawn_dashed_or_dotted),
-		cmocka_unit_test(test_graph_diff__edges_coloured_and_widened_by_change_in_calls),
+		cmocka_unit_test(test_graph_diff__edges_coloured_by_the_diffs_verdict_as_nodes_are),
 		cmocka_unit_test(test_graph_diff__thresholds_keep_large_changes_either_way),
 	};
 

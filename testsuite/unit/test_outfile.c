@@ -290,6 +290,71 @@ static void test_outset__rereading_output_is_checked_against_outputs_only(void *
 	outset_release(&set);
 }
 
+/* gmon.sum -> g1: upstream's -s would write the sum through the link over
+ * its input g1; a hard link is the same file by another name */
+static void test_outset__rereading_output_linked_to_another_input_is_refused(void **state)
+{
+	struct outset set = OUTSET_INIT;
+
+	(void)state;
+	put("g1", "x");
+	put("g2", "y");
+	assert_int_equal(symlink("g1", "gmon.sum"), 0);
+	assert_int_equal(outset_input(&set, "g1"), 0);
+	assert_int_equal(outset_input(&set, "g2"), 0);
+	assert_int_equal(outset_output_rereads(&set, "gmon.sum", "-s"), 0);
+	assert_int_equal(outset_check(&set), -1);
+	outset_release(&set);
+
+	/* read by its own name, the link is the sum's to rewrite */
+	assert_int_equal(outset_input(&set, "g2"), 0);
+	assert_int_equal(outset_input(&set, "./gmon.sum"), 0);
+	assert_int_equal(outset_output_rereads(&set, "gmon.sum", "-s"), 0);
+	assert_int_equal(outset_check(&set), 0);
+	outset_release(&set);
+
+	assert_int_equal(unlink("gmon.sum"), 0);
+	assert_int_equal(link("g2", "gmon.sum"), 0);
+	assert_int_equal(outset_input(&set, "g1"), 0);
+	assert_int_equal(outset_input(&set, "g2"), 0);
+	assert_int_equal(outset_output_rereads(&set, "gmon.sum", "-s"), 0);
+	assert_int_equal(outset_check(&set), -1);
+	outset_release(&set);
+}
+
+/* link -> out, out not written yet: both outputs would write out */
+static void test_outset__dangling_symlink_is_the_file_it_would_create(void **state)
+{
+	struct outset set = OUTSET_INIT;
+
+	(void)state;
+	assert_int_equal(symlink("out", "link"), 0);
+	assert_int_equal(symlink("link", "link2"), 0);
+	assert_int_equal(outset_output(&set, "out", "--dot"), 0);
+	assert_int_equal(outset_output(&set, "link", "--gml"), 0);
+	assert_int_equal(outset_check(&set), -1);
+	outset_release(&set);
+
+	assert_int_equal(outset_output(&set, "link2", "--dot"), 0);
+	assert_int_equal(outset_output(&set, "out", "--gml"), 0);
+	assert_int_equal(outset_check(&set), -1);
+	outset_release(&set);
+
+	/* a dangling link into another folder, named by an absolute path */
+	assert_int_equal(mkdir("d", 0755), 0);
+	assert_int_equal(symlink("../new", "d/l"), 0);
+	assert_int_equal(outset_output(&set, "d/l", "--dot"), 0);
+	assert_int_equal(outset_output(&set, "new", "--gml"), 0);
+	assert_int_equal(outset_check(&set), -1);
+	outset_release(&set);
+
+	/* two different new files stay allowed */
+	assert_int_equal(outset_output(&set, "link", "--dot"), 0);
+	assert_int_equal(outset_output(&set, "other", "--gml"), 0);
+	assert_int_equal(outset_check(&set), 0);
+	outset_release(&set);
+}
+
 /* a.txt (there, "old a") and `second` opened in `set`, both written */
 static void open_two(struct outset *set, const char *second)
 {
@@ -383,6 +448,8 @@ int main(void)
 		T(test_outset__refuses_two_outputs_naming_one_file),
 		T(test_outset__devices_and_stdout_may_be_named_twice),
 		T(test_outset__rereading_output_is_checked_against_outputs_only),
+		T(test_outset__rereading_output_linked_to_another_input_is_refused),
+		T(test_outset__dangling_symlink_is_the_file_it_would_create),
 		T(test_outset__nothing_is_written_when_the_command_fails),
 		T(test_outset__commit_writes_every_output),
 		T(test_outset__a_full_device_keeps_the_regular_outputs_as_they_were),

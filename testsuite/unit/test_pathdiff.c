@@ -122,14 +122,16 @@ static void test_pathdiff__table_lists_changed_paths_by_function(void **state)
 
 	(void)state;
 	assert_int_equal(pathdiff_compute(a, b, &d), 0);
-	assert_int_equal(pathdiff_print(mem, d, "old", "new"), 0);
+	assert_int_equal(pathdiff_print(mem, d, "old", "new", 2.0), 0);
 	fclose(mem);
 	assert_non_null(strstr(buf, "3 of 4 paths changed; calls 12 -> 12."));
+	/* a handful of calls is no evidence (Poisson): every row "~" */
 	assert_non_null(strstr(buf, "\nc: 0 calls\n"
-				    "    A calls     B calls      change  path\n"
-				    "          0           5          -5  main;e;c\n"
-				    "          7           4          +3  main;b;c\n"
-				    "          2           0          +2  main;b;d;c\n"));
+				    "    A calls     B calls      change    path\n"
+				    "          0           5          -5 ~  main;e;c\n"
+				    "          7           4          +3 ~  main;b;c\n"
+				    "          2           0          +2 ~  main;b;d;c\n"));
+	assert_non_null(strstr(buf, "0 of the changes are beyond it."));
 	assert_null(strstr(buf, "main;a;c"));
 	free(buf);
 	pathdiff_free(d);
@@ -165,7 +167,7 @@ static void test_pathdiff__time_table_ranks_the_largest_change_and_marks_noise(v
 	static const char *const paths[] = { "main;a;c", "main;b;c" };
 	static const uint64_t ta[] = { 100, 100 }, tb[] = { 104, 300 };
 	struct folded *fa = folded_of(paths, ta, 2), *fb = folded_of(paths, tb, 2);
-	struct pathdiff_time_opts to = { 100, 100, 2.0 };
+	struct pathdiff_time_opts to = { 100, 100, 2.0, 0 };
 	struct pathdiff *d;
 	char *buf = NULL, *rb, *ra;
 	size_t len = 0;
@@ -176,9 +178,14 @@ static void test_pathdiff__time_table_ranks_the_largest_change_and_marks_noise(v
 	assert_int_equal(pathdiff_compute(fa, fb, &d), 0);
 	assert_int_equal(pathdiff_print_time(mem, d, "one", "two", &to), 0);
 	fclose(mem);
-	assert_non_null(strstr(buf, "2 paths changed, largest change first; self time 2.00 -> 4.04"));
-	rb = strstr(buf, "      1.00       3.00      +2.00    main;b;c\n");
-	ra = strstr(buf, "      1.00       1.04      +0.04 ~  main;a;c\n");
+	assert_non_null(strstr(buf, "2 paths changed, 1 beyond the noise first, by |change|; self time\n"
+				    "2.00 -> 4.04 seconds."));
+	/* one sign in every table (issue 24 item 14): A - B, the baseline
+	 * minus the second run, as the call-count table and the flat
+	 * profile */
+	assert_non_null(strstr(buf, "change = A - B"));
+	rb = strstr(buf, "      1.00       3.00      -2.00    main;b;c\n");
+	ra = strstr(buf, "      1.00       1.04      -0.04 ~  main;a;c\n");
 	assert_non_null(rb);
 	assert_non_null(ra);
 	assert_true(rb < ra);
@@ -241,9 +248,9 @@ static void test_pathdiff__folded_recursion_is_one_row_of_gprof_calls(void **sta
 	assert_int_equal(d->rows[1].a, 7);
 	assert_int_equal(d->rows[1].b, 3);
 	fp = open_memstream(&text, &len);
-	assert_int_equal(pathdiff_print(fp, d, "a", "b"), 0);
+	assert_int_equal(pathdiff_print(fp, d, "a", "b", 2.0), 0);
 	fclose(fp);
-	assert_non_null(strstr(text, "        1+6         1+2          +4  main;fib\n"));
+	assert_non_null(strstr(text, "        1+6         1+2          +4 ~  main;fib\n"));
 	assert_null(strstr(text, "fib;fib"));
 	free(text);
 	pathdiff_free(d);

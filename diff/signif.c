@@ -1,0 +1,343 @@
+#include <math.h>
+#include <stdlib.h>
+#include "diff/signif.h"
+#include "utils/array.h"
+#include "utils/banned.h"
+
+double signif_p(double z)
+{
+	return erfc(fabs(z) / M_SQRT2);
+}
+
+double signif_z(double p)
+{
+	double lo = 0, hi = 40;
+	int i;
+
+	if (!(p < 1))
+		return 0;
+	if (!(p > 0))
+		return hi;
+	/* erfc is monotonic: bisection to well below the printed precision */
+	for (i = 0; i < 64; i++) {
+		double mid = 0.5 * (lo + hi);
+
+		if (signif_p(mid) > p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return 0.5 * (lo + hi);
+}
+
+void signif_family_init(struct signif_family *f, double k)
+{
+	f->k = k;
+	f->alpha = k > 0 ? signif_p(k) : 1.0;
+	f->z = NULL;
+	f->n = f->alloc = 0;
+	f->z_cut = k > 0 ? k : 0;
+	f->counted = 0;
+	f->lost = 0;
+}
+
+void signif_add(struct signif_family *f, double z, double z_max)
+{
+	if (z != z)
+		return;
+	if (array_grow(&f->z, &f->alloc, 2 * (f->n + 1), sizeof(*f->z)) < 0) {
+		f->lost++;
+		return;
+	}
+	f->z[2 * f->n] = fabs(z);
+	f->z[2 * f->n + 1] = z_max == z_max ? fmax(fabs(z), z_max) : INFINITY;
+	f->n++;
+}
+
+static int cmp_desc(const void *l, const void *r)
+{
+	double a = *(const double *)l, b = *(const double *)r;
+
+	return (a < b) - (a > b);
+}
+
+/* How many tests could pass at the cut of alpha / k: z_max >= that cut
+ * (zmax sorted descending), the lost ones among them. */
+static size_t could_pass(const struct signif_family *f, const double *zmax, size_t k)
+{
+	double cut = signif_z(f->alpha / (double)k);
+	size_t lo = 0, hi = f->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (zmax[mid] >= cut)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo + f->lost;
+}
+
+void signif_decide(struct signif_family *f)
+{
+	double *zmax;
+	size_t i, lo, hi, m;
+
+	f->counted = 0;
+	if (f->k <= 0) {
+		f->z_cut = 0;
+		return;
+	}
+	f->z_cut = signif_z(f->alpha);
+	if (!f->n && !f->lost)
+		return;
+	zmax = malloc((f->n + 1) * sizeof(double));
+	if (!zmax) {
+		/* Bonferroni over every test: never less strict than below */
+		f->counted = f->n + f->lost;
+		f->z_cut = signif_z(f->alpha / (double)f->counted);
+		return;
+	}
+	for (i = 0; i < f->n; i++)
+		zmax[i] = f->z[2 * i + 1];
+	qsort(zmax, f->n, sizeof(double), cmp_desc);
+	/* Tarone: the least k with at most k tests able to pass at alpha/k
+	 * (could_pass(k) - k only falls as k grows) */
+	lo = 1;
+	hi = f->n + f->lost;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (could_pass(f, zmax, mid) <= mid)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	m = lo;
+	f->counted = could_pass(f, zmax, m);
+	/* Bonferroni over them: a test that could not pass stays below the
+	 * cut (its z_max is).  (Holm's step-down would lower the cut for the
+	 * later tests, but it would let the tests Tarone left out pass.) */
+	f->z_cut = signif_z(f->alpha / (double)m);
+	free(zmax);
+}
+
+void signif_family_release(struct signif_family *f)
+{
+	free(f->z);
+	f->z = NULL;
+	f->n = f->alloc = 0;
+}
+
+double signif_count_zmax(double n)
+{
+	return n > 0 ? sqrt(n) : 0;
+}
+
+double signif_time_zmax(double na, double hz_a, double nb, double hz_b, double c, double w)
+{
+	double t = (hz_a > 0 ? na / hz_a : 0) + (hz_b > 0 ? nb / hz_b : 0), best = 0;
+	double hz[2] = { hz_a, hz_b };
+	int s;
+
+	if (t <= 0)
+		return 0;
+	for (s = 0; s < 2; s++) {
+		double var = (hz[s] > 0 ? t / hz[s] : 0) + c * c * w * t * t;
+
+		best = fmax(best, var > 0 ? t / sqrt(var) : INFINITY);
+	}
+	return best;
+}
+
+double signif_count_z(double a, double b, double var_extra)
+{
+	double var = a + b + (var_extra > 0 ? var_extra : 0);
+
+	if (a == b)
+		return 0;
+	return var > 0 ? (a - b) / sqrt(var) : (a > b ? 40 : -40);
+}
+
+/* log of the binomial probability of k of n at g */
+static double log_pmf(uint64_t k, uint64_t n, double g)
+{
+	return lgamma((double)n + 1) - lgamma((double)k + 1) - lgamma((double)(n - k) + 1) +
+	       (double)k * log(g) + (double)(n - k) * log1p(-g);
+}
+
+double signif_share_z(uint64_t k, uint64_t n, double g)
+{
+	double mean = (double)n * g, sd = sqrt((double)n * g * (1 - g)), p, lo = 0, hi = 0;
+	uint64_t i;
+
+	if (n == 0)
+		return 0;
+	if (g <= 0 || g >= 1)
+		return (double)k == mean ? 0 : ((double)k > mean ? 40 : -40);
+	if (sd >= 5) {
+		double d = fabs((double)k - mean) - 0.5;
+
+		return d <= 0 ? 0 : ((double)k > mean ? d : -d) / sd;
+	}
+	/* exact: twice the smaller tail, at most 1 (n is small here: sd < 5
+	 * means n*g*(1-g) < 25) */
+	for (i = 0; i <= n; i++) {
+		double q = exp(log_pmf(i, n, g));
+
+		if (i <= k)
+			lo += q;
+		if (i >= k)
+			hi += q;
+	}
+	p = fmin(1.0, 2 * fmin(lo, hi));
+	return ((double)k >= mean ? 1 : -1) * signif_z(p);
+}
+
+static int cmp_double(const void *l, const void *r)
+{
+	double a = *(const double *)l, b = *(const double *)r;
+
+	return (a > b) - (a < b);
+}
+
+static double median(double *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* The median of (r - med)^2 / (s + v) over the m items (scratch: dev). */
+static double std_median(const double *r, const double *s, size_t m, double med,
+			 double *dev, double v)
+{
+	size_t i;
+
+	for (i = 0; i < m; i++)
+		dev[i] = s[i] + v > 0 ? pow(r[i] - med, 2) / (s[i] + v) : 0;
+	return median(dev, m);
+}
+
+/* The V at which the items' (r - med)^2 / (s + V) have the median
+ * `target` (a chi-square of one degree: 0.4549; less when the farthest
+ * were left out): half of them may be changes without moving it.  0 when
+ * sampling alone explains them. */
+static double jitter_var(const double *r, const double *s, size_t m, double med, double *dev,
+			 double target)
+{
+	double lo = 0, hi = 1;
+	int iter;
+
+	if (std_median(r, s, m, med, dev, 0) <= target)
+		return 0;
+	while (std_median(r, s, m, med, dev, hi) > target && hi < 1e6)
+		hi *= 4;
+	for (iter = 0; iter < 60; iter++) {
+		double mid = 0.5 * (lo + hi);
+
+		if (std_median(r, s, m, med, dev, mid) > target)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return 0.5 * (lo + hi);
+}
+
+int signif_scatter(const double *a_sec, const double *b_sec, const double *a_n,
+		   const double *b_n, size_t n, double prior, struct signif_scatter *out)
+{
+	double *r = malloc((n + 1) * sizeof(*r)), *s = malloc((n + 1) * sizeof(*s));
+	double *dev = malloc((n + 1) * sizeof(*dev));
+	double *kr = malloc((n + 1) * sizeof(*kr)), *ks = malloc((n + 1) * sizeof(*ks));
+	double v0 = fmax(2 * prior * prior, 1e-6), v = 2 * prior * prior, vhat = 0, w = 0;
+	size_t i, m = 0, iter;
+	int ret = 0;
+
+	*out = (struct signif_scatter){ 0, 0, 0, 0, prior, prior, 0 };
+	if (!r || !s || !dev || !kr || !ks) {
+		ret = -1;
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		if (a_n[i] < SIGNIF_SCATTER_MIN || b_n[i] < SIGNIF_SCATTER_MIN ||
+		    !(a_sec[i] > 0) || !(b_sec[i] > 0))
+			continue;
+		r[m] = log(b_sec[i] / a_sec[i]);
+		s[m] = 1 / a_n[i] + 1 / b_n[i];
+		m++;
+	}
+	out->n = m;
+	if (m >= 2) {
+		double med, mad, samp;
+
+		for (i = 0; i < m; i++)
+			dev[i] = r[i];
+		med = median(dev, m);
+		for (i = 0; i < m; i++)
+			dev[i] = fabs(r[i] - med);
+		mad = median(dev, m);
+		for (i = 0; i < m; i++)
+			dev[i] = s[i];
+		samp = median(dev, m);
+		out->log_ratio = med;
+		out->sigma = 1.4826 * mad;
+		out->log_var = pow(1.2533 * fmax(out->sigma, sqrt(samp)), 2) / (double)m;
+		/* the jitter: found again until it holds still, starting at
+		 * the prior; the items beyond 3 sigmas at the current value are
+		 * changes, not jitter (when every function of a pair changed,
+		 * their scatter says nothing of the machine), and so are the
+		 * tenth farthest out (at least one of three or more: the change
+		 * a diff is looking for is among them, and it must not widen
+		 * its own noise) */
+		for (iter = 0; iter < 50; iter++) {
+			double vnew, cut = INFINITY;
+			size_t k = 0, drop;
+
+			for (i = 0; i < m; i++)
+				if (pow(r[i] - med, 2) <= 9 * (s[i] + v))
+					dev[k++] = pow(r[i] - med, 2) / (s[i] + v);
+			drop = k >= 3 ? (k + 9) / 10 : 0;
+			if (drop) {
+				qsort(dev, k, sizeof(double), cmp_double);
+				cut = dev[k - drop];
+			}
+			k = 0;
+			for (i = 0; i < m; i++) {
+				double t = pow(r[i] - med, 2) / (s[i] + v);
+
+				if (pow(r[i] - med, 2) <= 9 * (s[i] + v) && t < cut) {
+					kr[k] = r[i];
+					ks[k] = s[i];
+					k++;
+				}
+			}
+			/* the median of what is left is the chi-square's
+			 * quantile (1 - dropped share) / 2 */
+			vhat = k >= 2 ? jitter_var(kr, ks, k, med, dev,
+						   pow(signif_z(1 - 0.5 * (double)k / (double)(k + drop)), 2))
+				      : 0;
+			/* what the items are worth: a perfectly measured one
+			 * is 1 */
+			for (i = 0, w = 0; k >= 2 && i < k; i++)
+				w += v0 * v0 / pow(ks[i] + v0, 2);
+			vnew = (w * vhat + SIGNIF_PRIOR_ITEMS * 2 * prior * prior) /
+			       (w + SIGNIF_PRIOR_ITEMS);
+			if (fabs(vnew - v) <= 1e-12 * fmax(v, 1e-12)) {
+				v = vnew;
+				break;
+			}
+			v = vnew;
+		}
+		out->weight = w;
+		out->jitter_raw = sqrt(vhat / 2);
+		out->jitter = sqrt(v / 2);
+	}
+out:
+	free(r);
+	free(s);
+	free(dev);
+	free(kr);
+	free(ks);
+	return ret;
+}
