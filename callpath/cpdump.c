@@ -181,6 +181,9 @@ static void print_header(FILE *out, const struct sidecar *sc)
 					      : "unknown");
 	fprintf(out, "sampling 0x%x\nsamples %" PRIu64 "\nunplaced-samples %" PRIu64 "\n",
 		sc->sampling, sidecar_total_samples(sc), sc->unplaced_samples);
+	/* the time samples' kind and rate (CALLPATH_HZ), and signals taken */
+	fprintf(out, "time-metric %s\ntime-period %" PRIu64 "\ntime-taken %" PRIu64 "\n",
+		sc->time_name, sc->time_period, sc->time_taken);
 	/* version 4: the gmon file it pairs with, metrics, loaded objects */
 	fprintf(out, "gmon-file %s\ngmon-identity 0x%x\ngmon-size %" PRIu64
 		"\ngmon-hash 0x%016" PRIx64 "\nrun-id 0x%016" PRIx64 "\nwritten-ns %" PRIu64

@@ -160,6 +160,17 @@ int sidecar_set_strings(struct sidecar *sc, const char *host, const char *exe)
 	return 0;
 }
 
+int sidecar_set_time_name(struct sidecar *sc, const char *name)
+{
+	char *n = strdup(name ? name : "");
+
+	if (!n)
+		return -1;
+	free(sc->time_name);
+	sc->time_name = n;
+	return 0;
+}
+
 int sidecar_set_gmon_name(struct sidecar *sc, const char *name)
 {
 	char *n = strdup(name ? name : "");
@@ -1761,6 +1772,9 @@ static int v4_process(struct v4_reader *r, const unsigned char *p, uint64_t len)
 	sc->exe = v4_string(p + hl, el, end);
 	if (!sc->host || !sc->exe)
 		return v4_oom(r);
+	/* cpdump prints them by length (they may hold a NUL) */
+	sc->host_len = (uint32_t)hl;
+	sc->exe_len = (uint32_t)el;
 	memcpy(sc->build_id, p + hl + el, bl);
 	sc->build_id_len = (uint32_t)bl;
 	return 0;

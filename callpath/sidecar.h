@@ -280,6 +280,10 @@ void sidecar_free(struct sidecar *sc);
 /* Replace host/exe (copied).  0 or -1 (out of memory). */
 int sidecar_set_strings(struct sidecar *sc, const char *host, const char *exe);
 
+/* Replace the time metric's name (copied; SIDECAR_TIME_METRIC_NAME by
+ * default).  0 or -1 (out of memory). */
+int sidecar_set_time_name(struct sidecar *sc, const char *name);
+
 /* Replace the identity's gmon file name (copied).  0 or -1. */
 int sidecar_set_gmon_name(struct sidecar *sc, const char *name);
 

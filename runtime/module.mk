@@ -15,7 +15,7 @@ CALLPATH_GMON_OBJS = runtime/rt/gmon_out.o runtime/rt/gmon_start.o
 CALLPATH_RT_CFLAGS = $(filter-out -fsanitize% -pg -p -fprofile% --coverage,$(EG_CFLAGS)) \
 	-fPIC -fvisibility=hidden -fno-omit-frame-pointer
 CALLPATH_RT_OBJS = runtime/rt/record.o runtime/rt/runtime.o runtime/rt/chain.o \
-	runtime/rt/sidecar.o runtime/rt/mcount.o runtime/rt/sample.o runtime/rt/infile.o \
+	runtime/rt/sidecar.o runtime/rt/mcount.o runtime/rt/sample.o runtime/rt/sampler.o runtime/rt/infile.o \
 	runtime/rt/stack.o runtime/rt/signals.o runtime/rt/thread.o runtime/rt/gmonfile.o \
 	$(CALLPATH_GMON_OBJS)
 CALLPATH_NOOP_OBJS = runtime/rt/mcount-noop.o runtime/rt/chain.o
@@ -24,7 +24,7 @@ CALLPATH_NOOP_OBJS = runtime/rt/mcount-noop.o runtime/rt/chain.o
 # sigaction and setitimer call glibc's internal names): CP_ARCHIVE, see
 # chain.c, thread.c, gmonfile.c, signals.c
 CALLPATH_RT_A_OBJS = runtime/rt/record.o runtime/rt/runtime.o \
-	runtime/rt/chain-a.o runtime/rt/sidecar.o runtime/rt/mcount-a.o runtime/rt/sample.o \
+	runtime/rt/chain-a.o runtime/rt/sidecar.o runtime/rt/mcount-a.o runtime/rt/sample.o runtime/rt/sampler.o \
 	runtime/rt/infile.o runtime/rt/stack.o runtime/rt/signals-a.o runtime/rt/thread-a.o \
 	runtime/rt/gmonfile-a.o $(CALLPATH_GMON_OBJS)
 
@@ -42,6 +42,12 @@ runtime/rt/sample.o: $(srcdir)/runtime/sample.c
 	@mkdir -p $(@D)
 	@echo "  CC       $@ (runtime, SIGPROF handler)"
 	@$(CC) $(CALLPATH_RT_CFLAGS) -mgeneral-regs-only -MMD -MP -c $< -o $@
+
+runtime/rt/sampler.o: $(srcdir)/runtime/sampler.c
+	@mkdir -p $(@D)
+	@echo "  CC       $@ (runtime, sampler)"
+	@$(CC) $(CALLPATH_RT_CFLAGS) -mgeneral-regs-only -fno-tree-loop-distribute-patterns \
+	  -MMD -MP -c $< -o $@
 
 runtime/rt/stack.o: $(srcdir)/runtime/stack.c
 	@mkdir -p $(@D)

@@ -114,6 +114,7 @@ static void in_fork_child(void)
 	/* the child inherits the counts so far, as with gmon.out */
 	cp_ppid = cp_pid_at_fork;
 	__atomic_store_n(&cp_pid, (int)getpid(), __ATOMIC_RELAXED);
+	cp_sampler_fork_child(cp_tls.self);	/* timers are not inherited */
 }
 
 static void start_once(void)
@@ -261,13 +262,46 @@ static int32_t mpi_rank(void)
 }
 
 /*
+ * The sampled program counters of a tree (sampler.c) as leaf nodes of
+ * `sc`, under the nodes `map` gives for the tree's first `nr` nodes (a
+ * running thread may have made more since, and sampled them: their
+ * samples are left out, as those nodes are).
+ */
+static int add_leaves(struct sidecar *sc, const struct cp_leaves *lv,
+		      const uint32_t *map, uint32_t nr)
+{
+	uint32_t ntab = __atomic_load_n(&lv->ntab, __ATOMIC_ACQUIRE);
+
+	for (uint32_t k = 0; k < ntab; k++) {
+		const struct cp_leaftab *tab = __atomic_load_n(&lv->tab[k], __ATOMIC_ACQUIRE);
+
+		for (uint32_t i = 0; i < tab->cap; i++) {
+			const struct cp_leaf *e = &tab->e[i];
+			uint32_t kind = __atomic_load_n(&e->kind, __ATOMIC_ACQUIRE), at;
+			uint64_t cpu;
+
+			if (!kind || (e->node != CP_NONE && e->node >= nr))
+				continue;
+			cpu = __atomic_load_n(&e->value[CP_LEAF_CPU], __ATOMIC_RELAXED);
+			if (!cpu)
+				continue;
+			if (sidecar_add_leaf(sc, e->node == CP_NONE ? SIDECAR_ROOT : map[e->node],
+					     kind, e->pc, &at) < 0)
+				return -1;
+			sc->nodes[at].self_samples += cpu;
+		}
+	}
+	return 0;
+}
+
+/*
  * Add tree `tr` into `sc` (parents precede children).  Call sites outside
  * the program become 0 (sidecar_canonical_site), so that sums of processes
  * that loaded the C library elsewhere line up; two children that differed
  * only by such a call site become one.  `map` is scratch space, grown.
  */
 static int add_tree(struct sidecar *sc, const struct cp_tree *tr,
-		    uint32_t **map, size_t *map_len)
+		    const struct cp_leaves *lv, uint32_t **map, size_t *map_len)
 {
 	uint32_t nr = __atomic_load_n(&tr->nr_nodes, __ATOMIC_ACQUIRE);
 
@@ -298,7 +332,7 @@ static int add_tree(struct sidecar *sc, const struct cp_tree *tr,
 		sc->nodes[at].self_samples +=
 			__atomic_load_n(cp_tree_samples(tr, i), __ATOMIC_RELAXED);
 	}
-	return 0;
+	return add_leaves(sc, lv, *map, nr);
 }
 
 /*
@@ -313,14 +347,14 @@ static int add_threads(struct sidecar *sc)
 	int ret = -1;
 
 	cp_registry_lock();
-	if (add_tree(sc, &cp_retired, &map, &map_len) < 0)
+	if (add_tree(sc, &cp_retired, &cp_retired_leaves, &map, &map_len) < 0)
 		goto out;
 	for (int d = 0; d < SIDECAR_DROP_NR; d++)
 		sc->dropped[d] += cp_retired_dropped[d];
 	sc->unplaced_samples += cp_retired_unplaced;
 	sc->threads += cp_retired_threads;
 	for (struct cp_thread *t = cp_threads; t; t = t->next) {
-		if (add_tree(sc, &t->tree, &map, &map_len) < 0)
+		if (add_tree(sc, &t->tree, &t->leaves, &map, &map_len) < 0)
 			goto out;
 		sc->unplaced_samples += __atomic_load_n(&t->unplaced, __ATOMIC_RELAXED);
 		for (int d = 0; d < SIDECAR_DROP_NR; d++)
@@ -440,8 +474,19 @@ __attribute__((destructor)) static void cp_finish(void)
 	sc->failure = __atomic_load_n(&cp_failure, __ATOMIC_RELAXED);
 	sc->sampling = cp_sample_state();
 	sc->unplaced_samples += cp_sample_unplaced_early();
-	freq = __profile_frequency();
-	sc->time_period = freq > 0 ? 1000000000u / (unsigned)freq : 0;
+	sc->time_taken = cp_sample_taken();
+	if (cp_sampler_timers()) {
+		/* each thread's own CPU time at CALLPATH_HZ (sampler.c) */
+		sc->time_period = 1000000000u / cp_sampler_hz();
+	} else {
+		/* glibc's profiling ticks, process-wide (no timer could be had) */
+		freq = __profile_frequency();
+		sc->time_period = freq > 0 ? 1000000000u / (unsigned)freq : 0;
+		if (sidecar_set_time_name(sc, "prof-timer") < 0) {
+			dprintf(2, "callpath: cannot write '%s': out of memory\n", path);
+			goto out;
+		}
+	}
 	sc->id.flags = gmon.hashed ? SIDECAR_ID_HASHED : 0;
 	sc->id.gmon_size = gmon.size;
 	sc->id.gmon_hash = gmon.hash;
