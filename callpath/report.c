@@ -662,6 +662,30 @@ static int sidecar_depth_first(const struct sidecar *sc, uint32_t *order)
 	return 0;
 }
 
+/*
+ * The off-CPU metric of CALLPATH_CLOCK=wall (sidecar.h), in the time
+ * samples' periods: its index among the extra metrics, or -1.
+ */
+static int offcpu_metric(const struct sidecar *sc)
+{
+	for (uint32_t k = 0; k < sc->nr_extra; k++)
+		if (sc->extra_metrics[k].kind == SIDECAR_METRIC_WALL_SAMPLES &&
+		    (!sc->time_period || sc->extra_metrics[k].period == sc->time_period))
+			return (int)k;
+	return -1;
+}
+
+/* Node i's time: its CPU samples, and with an off-CPU metric `offk` (>= 0)
+ * its off-CPU samples too (wall-clock time). */
+static uint64_t node_samples(const struct sidecar *sc, uint32_t i, int offk)
+{
+	uint64_t v = sc->nodes[i].self_samples;
+
+	if (offk >= 0)
+		v = sat_add_u64(v, sidecar_extra_value(sc, i, (uint32_t)offk));
+	return v;
+}
+
 /* What the leaves of one model build share. */
 struct leaf_ctx {
 	const struct sidecar *sc;
@@ -679,7 +703,8 @@ struct leaf_ctx {
  * else a leaf frame naming what ran (leaves.h).  Its frame in *idx.
  */
 static int place_leaf(struct callpath_model *m, const struct leaf_ctx *lc,
-		      uint32_t parent, const struct sidecar_node *n, uint32_t *idx)
+		      uint32_t parent, const struct sidecar_node *n, uint64_t samples,
+		      uint32_t *idx)
 {
 	const struct sidecar *sc = lc->sc;
 	uint64_t pc = n->callee, bias = sc->load_address;
@@ -697,8 +722,8 @@ static int place_leaf(struct callpath_model *m, const struct leaf_ctx *lc,
 			return -1;
 		if (parent != CALLPATH_NONE && func == m->frames[parent].func) {
 			/* the context's own code: its self time */
-			callpath_model_add_samples(m, parent, n->self_samples);
-			sat_add_u64_flag(&m->class_samples[LEAF_PROGRAM], n->self_samples,
+			callpath_model_add_samples(m, parent, samples);
+			sat_add_u64_flag(&m->class_samples[LEAF_PROGRAM], samples,
 					 &m->saturated);
 			*idx = parent;
 			return 0;
@@ -715,10 +740,10 @@ static int place_leaf(struct callpath_model *m, const struct leaf_ctx *lc,
 	if (func == CALLPATH_NONE ||
 	    callpath_model_add(m, parent, func, lc->site, 0, idx) < 0)
 		return -1;
-	callpath_model_add_samples(m, *idx, n->self_samples);
+	callpath_model_add_samples(m, *idx, samples);
 	m->frames[*idx].attributed = attributed;
 	m->frames[*idx].leaf = 1 + (uint32_t)cls;
-	sat_add_u64_flag(&m->class_samples[cls], n->self_samples, &m->saturated);
+	sat_add_u64_flag(&m->class_samples[cls], samples, &m->saturated);
 	return 0;
 }
 
@@ -734,6 +759,7 @@ int callpath_model_build(const struct sidecar *sc, const struct profile *p,
 	struct addr_memo funcs = { NULL, 0, 0, NULL, 0 };
 	struct addr_memo sites = { NULL, 0, 0, NULL, 0 };
 	struct leaf_ctx lc = { sc, NULL, &funcs, &st, NULL, so, CALLPATH_NONE };
+	int offk = offcpu_metric(sc);
 	int ret = -1;
 
 	*out = NULL;
@@ -757,7 +783,7 @@ int callpath_model_build(const struct sidecar *sc, const struct profile *p,
 		uint32_t gprof_func, func, site;
 
 		if (sidecar_node_is_leaf(n)) {
-			if (place_leaf(m, &lc, parent, n, &map[i]) < 0)
+			if (place_leaf(m, &lc, parent, n, node_samples(sc, i, offk), &map[i]) < 0)
 				goto oom;
 			continue;
 		}
@@ -772,8 +798,8 @@ int callpath_model_build(const struct sidecar *sc, const struct profile *p,
 		    gprof_func == CALLPATH_NONE ||
 		    callpath_model_add(m, parent, func, site, n->count, &map[i]) < 0)
 			goto oom;
-		callpath_model_add_samples(m, map[i], n->self_samples);
-		sat_add_u64_flag(&m->class_samples[LEAF_PROGRAM], n->self_samples,
+		callpath_model_add_samples(m, map[i], node_samples(sc, i, offk));
+		sat_add_u64_flag(&m->class_samples[LEAF_PROGRAM], node_samples(sc, i, offk),
 				 &m->saturated);
 		m->frames[map[i]].attributed = gprof_func;
 		if (n->flags & SIDECAR_NODE_FOLDED) {
@@ -795,7 +821,8 @@ int callpath_model_build(const struct sidecar *sc, const struct profile *p,
 	/* the sidecar's own rate (CALLPATH_HZ); else gmon.out's, whose
 	 * ticks older runtimes counted */
 	m->hz = sc->time_period ? 1e9 / (double)sc->time_period : p->hz;
-	if (sc->time_name && !(m->time_name = strdup(sc->time_name)))
+	if (sc->time_name &&
+	    !(m->time_name = strdup(offk >= 0 ? "wall-clock" : sc->time_name)))
 		goto oom;
 	*out = m;
 	m = NULL;
@@ -1488,6 +1515,7 @@ void callpath_sampling_print(FILE *out, const struct callpath_model *m)
 	const char *what = !m->time_name ? "time samples"
 		: !strcmp(m->time_name, "cpu-time") ? "samples of each thread's CPU time"
 		: !strcmp(m->time_name, "prof-timer") ? "samples of the process's profiling timer"
+		: !strcmp(m->time_name, "wall-clock") ? "samples of each thread's wall-clock time"
 		: m->time_name;
 
 	fprintf(out, "Time: %" PRIu64 " %s (%.2f seconds at %g Hz), each\n"

@@ -75,6 +75,7 @@ void cp_gmon_before_write(void)
 	 * deliver SIGPROF, must be gone before it (sampler.c).
 	 */
 	cp_sampler_stop();
+	cp_offcpu_stop();	/* nothing is credited once the writer may read */
 	if (pre.looked)
 		return;
 	pre.n = candidate_names(pre.c);

@@ -15,7 +15,7 @@ CALLPATH_GMON_OBJS = runtime/rt/gmon_out.o runtime/rt/gmon_start.o
 CALLPATH_RT_CFLAGS = $(filter-out -fsanitize% -pg -p -fprofile% --coverage,$(EG_CFLAGS)) \
 	-fPIC -fvisibility=hidden -fno-omit-frame-pointer
 CALLPATH_RT_OBJS = runtime/rt/record.o runtime/rt/runtime.o runtime/rt/chain.o \
-	runtime/rt/sidecar.o runtime/rt/mcount.o runtime/rt/sample.o runtime/rt/sampler.o runtime/rt/infile.o \
+	runtime/rt/sidecar.o runtime/rt/mcount.o runtime/rt/sample.o runtime/rt/sampler.o runtime/rt/offcpu.o runtime/rt/infile.o \
 	runtime/rt/stack.o runtime/rt/signals.o runtime/rt/thread.o runtime/rt/gmonfile.o \
 	$(CALLPATH_GMON_OBJS)
 CALLPATH_NOOP_OBJS = runtime/rt/mcount-noop.o runtime/rt/chain.o
@@ -24,7 +24,7 @@ CALLPATH_NOOP_OBJS = runtime/rt/mcount-noop.o runtime/rt/chain.o
 # sigaction and setitimer call glibc's internal names): CP_ARCHIVE, see
 # chain.c, thread.c, gmonfile.c, signals.c
 CALLPATH_RT_A_OBJS = runtime/rt/record.o runtime/rt/runtime.o \
-	runtime/rt/chain-a.o runtime/rt/sidecar.o runtime/rt/mcount-a.o runtime/rt/sample.o runtime/rt/sampler.o \
+	runtime/rt/chain-a.o runtime/rt/sidecar.o runtime/rt/mcount-a.o runtime/rt/sample.o runtime/rt/sampler.o runtime/rt/offcpu-a.o \
 	runtime/rt/infile.o runtime/rt/stack.o runtime/rt/signals-a.o runtime/rt/thread-a.o \
 	runtime/rt/gmonfile-a.o $(CALLPATH_GMON_OBJS)
 

@@ -316,6 +316,17 @@ struct cp_thread {
 	uint64_t timer_credited;
 	struct cp_leaf *timer_last;
 	/*
+	 * For CALLPATH_CLOCK=wall's sampler thread (offcpu.c), which reads
+	 * this thread's state from outside: its TLS (the shadow stack's top)
+	 * and id, set on its first call; when it last looked at the thread
+	 * (CLOCK_MONOTONIC ns) and the part of a period not yet credited.
+	 */
+	struct cp_tls *tls;
+	uint32_t tid;
+	uint64_t wall_last, wall_rem;
+	uint64_t wall_rq;	/* its run-queue wait (schedstat) at the last look */
+	struct cp_leaf *wall_leaf;	/* where the last look found it blocked, NULL: on a CPU */
+	/*
 	 * stack.c: mappings recently found holding the stack pointer when it
 	 * was neither on the thread's own stack nor on the alternate signal
 	 * stack (coroutines), and the buffer it reads /proc/self/maps into.
@@ -407,6 +418,15 @@ uint64_t cp_sample_taken(void) CP_HIDDEN;	/* signals credited, whatever their we
  *   cp_leaves_free()      unmap a thread's tables.
  */
 int cp_sampler_timers(void) CP_HIDDEN;	/* 1: the time samples are our timers' */
+/*
+ * CALLPATH_CLOCK=wall (offcpu.c): a sampler thread that credits the time
+ * threads spend off the CPU (blocked, sleeping, waiting for a CPU) to the
+ * context they are in, as the metric CP_LEAF_OFFCPU, in periods of
+ * CALLPATH_HZ, without ever signalling them.  cp_offcpu_on(): it runs;
+ * cp_offcpu_stop(): it stops crediting (before the exit writer reads).
+ */
+int cp_offcpu_on(void) CP_HIDDEN;
+void cp_offcpu_stop(void) CP_HIDDEN;
 uint32_t cp_sampler_hz(void) CP_HIDDEN;
 void cp_sampler_thread(struct cp_thread *t) CP_HIDDEN;
 void cp_sampler_thread_end(struct cp_thread *t) CP_HIDDEN;

@@ -225,7 +225,7 @@ int cp_sampler_timers(void)
 
 uint32_t cp_sampler_hz(void)
 {
-	return sampler_hz;
+	return sampler_hz ? sampler_hz : DEFAULT_HZ;
 }
 
 int cp_sampler_is_ours(const void *siginfo)
@@ -246,6 +246,9 @@ void cp_sampler_thread(struct cp_thread *t)
 	int timer = -1;
 	uint32_t s;
 
+	/* what the off-CPU sampler needs to find the thread (offcpu.c) */
+	t->tls = &cp_tls;
+	t->tid = (uint32_t)cp_syscall0(SYS_gettid);
 	if (t->timer_tried || !sampler_hz || !cp_sample_active())
 		return;
 	t->timer_tried = 1;
@@ -264,7 +267,7 @@ void cp_sampler_thread(struct cp_thread *t)
 	sev.sigev_value.sival_ptr = (void *)&timer_magic;
 	sev.sigev_signo = SIGPROF;
 	sev.sigev_notify = SIGEV_THREAD_ID;
-	sev._sigev_un._tid = (int)cp_syscall0(SYS_gettid);
+	sev._sigev_un._tid = (int)t->tid;
 	its.interval.tv_sec = its.value.tv_sec = 0;
 	its.interval.tv_nsec = its.value.tv_nsec = period;
 	if (cp_syscall6(SYS_timer_create, CLOCK_THREAD_CPUTIME_ID, (long)&sev,

@@ -205,8 +205,9 @@ int main(int argc, char **argv)
 		printf("reader_wall %.6f\n", wall_now() - w0);
 		pthread_join(w, NULL);
 		t = cpu_now();
+		w0 = wall_now();
 		arith(0.3);
-		printf("arith %.6f\n", cpu_now() - t);
+		printf("arith %.6f\narith_wall %.6f\n", cpu_now() - t, wall_now() - w0);
 		return 0;
 	}
 	if (argc > 1 && !strcmp(argv[1], "entry")) {
