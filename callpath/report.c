@@ -716,8 +716,13 @@ static int place_leaf(struct callpath_model *m, const struct leaf_ctx *lc,
 		cls = LEAF_INSTRUMENTATION;
 		func = attributed = callpath_model_intern(m, LEAF_INSTRUMENTATION_NAME);
 	} else if (sc->program_end ? sidecar_in_program(sc, pc) : pc >= bias) {
-		func = memo_func(lc->funcs, m, lc->st, lc->ef, lc->so, pc - bias, pc >= bias,
-				 &attributed);
+		if (lc->ef && lc->ef->n && pc >= bias && !elf_funcs_find(lc->ef, pc - bias))
+			/* no function's bytes: the PLT, padding (gprof's table
+			 * would give it to the symbol before, often _init) */
+			func = attributed = callpath_model_intern(m, UNKNOWN_NAME);
+		else
+			func = memo_func(lc->funcs, m, lc->st, lc->ef, lc->so, pc - bias,
+					 pc >= bias, &attributed);
 		if (func == CALLPATH_NONE)
 			return -1;
 		if (parent != CALLPATH_NONE && func == m->frames[parent].func) {
