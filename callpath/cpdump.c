@@ -181,6 +181,14 @@ static void print_header(FILE *out, const struct sidecar *sc)
 					      : "unknown");
 	fprintf(out, "sampling 0x%x\nsamples %" PRIu64 "\nunplaced-samples %" PRIu64 "\n",
 		sc->sampling, sidecar_total_samples(sc), sc->unplaced_samples);
+	/* the sampled program counters (issue 22), among the nodes */
+	{
+		uint32_t leaves = 0;
+
+		for (uint32_t i = 0; i < sc->nr_nodes; i++)
+			leaves += sidecar_node_is_leaf(&sc->nodes[i]);
+		fprintf(out, "leaves %u\n", leaves);
+	}
 	/* the time samples' kind and rate (CALLPATH_HZ), and signals taken */
 	fprintf(out, "time-metric %s\ntime-period %" PRIu64 "\ntime-taken %" PRIu64 "\n",
 		sc->time_name, sc->time_period, sc->time_taken);

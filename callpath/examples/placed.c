@@ -13,6 +13,7 @@
  *                         in ten nanosleeps, reader blocks 0.5 s on a pipe,
  *                         arith computes 0.3 s; prints each sleep's error
  *                         and any EINTR
+ *   ./placed only F SECS  only function F (use_libm, use_memcpy, arith)
  *   ./placed entry        long_entry: a function whose entry sequence
  *                         (before its mcount call) is long, called in a
  *                         loop by its caller
@@ -214,6 +215,19 @@ int main(int argc, char **argv)
 		t = cpu_now();
 		entry_caller(0.5);
 		printf("entry_caller %.6f\n", cpu_now() - t);
+		return 0;
+	}
+	if (argc > 3 && !strcmp(argv[1], "only")) {
+		double secs = atof(argv[3]);
+
+		t = cpu_now();
+		if (!strcmp(argv[2], "use_libm"))
+			use_libm(secs);
+		else if (!strcmp(argv[2], "use_memcpy"))
+			use_memcpy(secs);
+		else
+			arith(secs);
+		printf("%s %.6f\n", argv[2], cpu_now() - t);
 		return 0;
 	}
 	if (argc > 1)

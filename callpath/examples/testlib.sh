@@ -72,6 +72,12 @@ cp_header() {
 	"$CP_DUMP" -H "$1" | awk -v k="$2" '$1 == k { print $2 }'
 }
 
+# cp_call_nodes SIDECAR: its nodes of calls (the time samples' leaf nodes,
+# as many as the program counters sampled, left out: issue 22).
+cp_call_nodes() {
+	"$CP_DUMP" -H "$1" | awk '$1 == "nodes" { n = $2 } $1 == "leaves" { l = $2 } END { print n - l }'
+}
+
 # cp_calls_of GPROF_BIN PROG GMON NAME: calls of NAME in the flat profile.
 cp_calls_of() {
 	"$1" -b -p "$2" "$3" | awk -v n="$4" '$NF == n && NF == 7 { print $4 }'
