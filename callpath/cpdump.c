@@ -326,7 +326,10 @@ static void print_tree(FILE *out, const struct dump *d, int samples)
 			fprintf(out, "%" PRIu64 " ", n->count);
 		put_addr(out, d->st, sc->load_address, n->callee, 0);
 		fputs(" <- ", out);
-		if (n->call_site == 0)
+		if (sidecar_node_is_leaf(n))	/* a sampled pc, no call (issue 22) */
+			fputs(n->call_site == SIDECAR_LEAF_OVERHEAD ? "[sample] [instrumentation]"
+								   : "[sample]", out);
+		else if (n->call_site == 0)
 			fputs("[external]", out);	/* outside the program */
 		else
 			put_addr(out, d->st, sc->load_address, n->call_site, 1);

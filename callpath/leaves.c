@@ -163,6 +163,8 @@ static int read_syms(const char *path, uint32_t type, struct obj_syms *o)
 		if (!syms || !str || !ss->sh_size)
 			break;
 		str[ss->sh_size - 1] = '\0';
+		free(o->s);	/* an earlier file's table without functions */
+		o->n = 0;
 		o->s = calloc(nsyms + 1, sizeof(*o->s));
 		if (!o->s) {
 			ret = -1;

@@ -28,7 +28,7 @@ fuzz/obj/gml/%.o fuzz/obj/testsuite/fuzz/fuzz_writers.o \
 
 FUZZ_UTILS = $(addprefix fuzz/obj/,$(UTILS_OBJS))
 fuzz/fuzz_sidecar: fuzz/obj/callpath/sidecar.o $(FUZZ_UTILS)
-fuzz/fuzz_reports: fuzz/obj/callpath/sidecar.o fuzz/obj/callpath/report.o \
+fuzz/fuzz_reports: fuzz/obj/callpath/sidecar.o fuzz/obj/callpath/report.o fuzz/obj/diff/signif.o \
 	fuzz/obj/callpath/folded.o fuzz/obj/callpath/arcs.o fuzz/obj/callpath/elfsyms.o fuzz/obj/callpath/leaves.o fuzz/obj/callpath/buildid.o \
 	fuzz/obj/callpath/pathdiff.o fuzz/obj/callpath/pathrank.o fuzz/obj/callpath/elide.o \
 	fuzz/obj/callpath/recursion.o fuzz/obj/callpath/shortname.o $(FUZZ_UTILS)
