@@ -352,6 +352,7 @@ int callpath_model_shorten(const struct callpath_model *m,
 	s->sampling = m->sampling;
 	s->unplaced_samples = m->unplaced_samples;
 	s->hz = m->hz;
+	s->metric = m->metric;
 	s->saturated |= m->saturated;
 	memcpy(s->class_samples, m->class_samples, sizeof(s->class_samples));
 	if (m->time_name && !(s->time_name = strdup(m->time_name)))
@@ -686,6 +687,14 @@ static uint64_t node_samples(const struct sidecar *sc, uint32_t i, int offk)
 	return v;
 }
 
+/* Node i's samples of the metric shown: the time (with its off-CPU part),
+ * or another metric's (--metric, callpath/metric.h). */
+static uint64_t samples_of(const struct sidecar *sc, int metric, int offk, uint32_t i)
+{
+	return metric == CALLPATH_METRIC_TIME ? node_samples(sc, i, offk)
+					      : callpath_metric_samples(sc, metric, i);
+}
+
 /* What the leaves of one model build share. */
 struct leaf_ctx {
 	const struct sidecar *sc;
@@ -765,9 +774,12 @@ int callpath_model_build(const struct sidecar *sc, const struct profile *p,
 	struct addr_memo sites = { NULL, 0, 0, NULL, 0 };
 	struct leaf_ctx lc = { sc, NULL, &funcs, &st, NULL, so, CALLPATH_NONE };
 	int offk = offcpu_metric(sc);
-	int ret = -1;
+	int ret = -1, metric;
 
 	*out = NULL;
+	if (callpath_metric_find(sc, so ? so->metric : NULL, sc->id.gmon_name[0] ? sc->id.gmon_name
+					: "the call-path sidecar", &metric) < 0)
+		goto out;
 	if (!m || symtab_build(&st, p) < 0 || elf_funcs_read(p->binary, &ef) < 0)
 		goto oom;
 	lc.ef = ef;
@@ -788,7 +800,7 @@ int callpath_model_build(const struct sidecar *sc, const struct profile *p,
 		uint32_t gprof_func, func, site;
 
 		if (sidecar_node_is_leaf(n)) {
-			if (place_leaf(m, &lc, parent, n, node_samples(sc, i, offk), &map[i]) < 0)
+			if (place_leaf(m, &lc, parent, n, samples_of(sc, metric, offk, i), &map[i]) < 0)
 				goto oom;
 			continue;
 		}
@@ -803,8 +815,8 @@ int callpath_model_build(const struct sidecar *sc, const struct profile *p,
 		    gprof_func == CALLPATH_NONE ||
 		    callpath_model_add(m, parent, func, site, n->count, &map[i]) < 0)
 			goto oom;
-		callpath_model_add_samples(m, map[i], node_samples(sc, i, offk));
-		sat_add_u64_flag(&m->class_samples[LEAF_PROGRAM], node_samples(sc, i, offk),
+		callpath_model_add_samples(m, map[i], samples_of(sc, metric, offk, i));
+		sat_add_u64_flag(&m->class_samples[LEAF_PROGRAM], samples_of(sc, metric, offk, i),
 				 &m->saturated);
 		m->frames[map[i]].attributed = gprof_func;
 		if (n->flags & SIDECAR_NODE_FOLDED) {
@@ -822,11 +834,15 @@ int callpath_model_build(const struct sidecar *sc, const struct profile *p,
 		}
 	}
 	m->sampling = sc->sampling;
-	m->unplaced_samples = sc->unplaced_samples;
-	/* the sidecar's own rate (CALLPATH_HZ); else gmon.out's, whose
-	 * ticks older runtimes counted */
-	m->hz = sc->time_period ? 1e9 / (double)sc->time_period : p->hz;
-	if (sc->time_name &&
+	m->unplaced_samples = callpath_metric_unplaced(sc, metric);
+	m->hz = callpath_metric_describe(&m->metric, sc, metric, p->hz);
+	if (metric != CALLPATH_METRIC_TIME)
+		m->sampling = SIDECAR_SAMPLING_SELF;
+	/* the time: the sidecar's own rate (CALLPATH_HZ); else gmon.out's,
+	 * whose ticks older runtimes counted */
+	if (metric == CALLPATH_METRIC_TIME && sc->time_period)
+		m->hz = 1e9 / (double)sc->time_period;
+	if (metric == CALLPATH_METRIC_TIME && sc->time_name &&
 	    !(m->time_name = strdup(offk >= 0 ? "wall-clock" : sc->time_name)))
 		goto oom;
 	*out = m;
@@ -1543,6 +1559,17 @@ static void print_sampling(FILE *out, const struct report_ctx *c)
 
 	if (!c->timed)
 		return;
+	if (m->metric.name[0]) {
+		/* --metric: a sample is an overflow (callpath/metric.h) */
+		fprintf(out, "%s: %.0f %s%s (%" PRIu64 " overflows of %" PRIu64 ")\n"
+			"measured in their calling context; %.0f could not be placed in one\n"
+			"and are not shown.  The columns 'self s' and 'incl s' below hold\n"
+			"%s, not seconds.\n\n",
+			m->metric.name, seconds(c, m->total_samples), m->metric.unit,
+			m->metric.estimated ? " (estimated)" : "", m->total_samples,
+			m->metric.period, seconds(c, m->unplaced_samples), m->metric.unit);
+		return;
+	}
 	callpath_sampling_print(out, m);
 	if (m->sampling & SIDECAR_SAMPLING_STOPPED)
 		fputs("warning: the program replaced the SIGPROF handler or the profiling\n"

@@ -32,7 +32,9 @@ loader_anon() {
 	"$EGPROF" --rank-stats --force --jobs 1 prog d/gmon.0 \
 		$(seq 1 "$n" | sed 's|^|d/gmon.|') > "$n.out" 2> "$n.err" &
 	fe=$!
-	for i in $(seq 1 400); do
+	# up to 2 minutes: a loaded CI machine took over 20 s to fork the
+	# loader's first worker with 2,000 files
+	for i in $(seq 1 2400); do
 		ld=$(cat /proc/$fe/task/$fe/children 2> /dev/null | awk '{ print $1 }')
 		[ -n "$ld" ] && wk=$(cat /proc/$ld/task/$ld/children 2> /dev/null | awk '{ print $1 }')
 		[ -n "$wk" ] && break
