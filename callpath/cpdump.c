@@ -181,6 +181,17 @@ static void print_header(FILE *out, const struct sidecar *sc)
 					      : "unknown");
 	fprintf(out, "sampling 0x%x\nsamples %" PRIu64 "\nunplaced-samples %" PRIu64 "\n",
 		sc->sampling, sidecar_total_samples(sc), sc->unplaced_samples);
+	/* the sampled program counters (issue 22), among the nodes */
+	{
+		uint32_t leaves = 0;
+
+		for (uint32_t i = 0; i < sc->nr_nodes; i++)
+			leaves += sidecar_node_is_leaf(&sc->nodes[i]);
+		fprintf(out, "leaves %u\n", leaves);
+	}
+	/* the time samples' kind and rate (CALLPATH_HZ), and signals taken */
+	fprintf(out, "time-metric %s\ntime-period %" PRIu64 "\ntime-taken %" PRIu64 "\n",
+		sc->time_name, sc->time_period, sc->time_taken);
 	/* version 4: the gmon file it pairs with, metrics, loaded objects */
 	fprintf(out, "gmon-file %s\ngmon-identity 0x%x\ngmon-size %" PRIu64
 		"\ngmon-hash 0x%016" PRIx64 "\nrun-id 0x%016" PRIx64 "\nwritten-ns %" PRIu64
@@ -315,7 +326,10 @@ static void print_tree(FILE *out, const struct dump *d, int samples)
 			fprintf(out, "%" PRIu64 " ", n->count);
 		put_addr(out, d->st, sc->load_address, n->callee, 0);
 		fputs(" <- ", out);
-		if (n->call_site == 0)
+		if (sidecar_node_is_leaf(n))	/* a sampled pc, no call (issue 22) */
+			fputs(n->call_site == SIDECAR_LEAF_OVERHEAD ? "[sample] [instrumentation]"
+								   : "[sample]", out);
+		else if (n->call_site == 0)
 			fputs("[external]", out);	/* outside the program */
 		else
 			put_addr(out, d->st, sc->load_address, n->call_site, 1);

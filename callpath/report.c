@@ -17,6 +17,7 @@
 #include "callpath/arcs.h"
 #include "callpath/elfsyms.h"
 #include "callpath/elide.h"
+#include "callpath/leaves.h"
 #include "callpath/pathrank.h"
 #include "callpath/shortname.h"
 #include "callpath/sidecar.h"
@@ -32,6 +33,7 @@
 
 #define UNKNOWN_NAME "[unknown]"
 #define EXTERNAL_NAME "[external]"	/* call site 0: from outside the program */
+#define LEAF_SITE_NAME ""	/* a leaf frame's call site: there was no call */
 
 /* ------------------------------------------------------------------------ */
 /* The model: interned names and frames keyed by (parent, func, site)       */
@@ -49,6 +51,7 @@ void callpath_model_free(struct callpath_model *m)
 		free(m->names[i]);
 	free(m->names);
 	free(m->frames);
+	free(m->time_name);
 	free(m->name_index);
 	free(m->frame_index);
 	free(m);
@@ -338,6 +341,7 @@ int callpath_model_shorten(const struct callpath_model *m,
 		callpath_model_add_samples(s, map[i], f->samples);
 		g = &s->frames[map[i]];
 		g->attributed = name[f->attributed];
+		g->leaf = f->leaf;
 		if (f->folded) {
 			g->folded = 1;
 			sat_add_u64_flag(&g->recursive, f->recursive, &s->saturated);
@@ -350,6 +354,9 @@ int callpath_model_shorten(const struct callpath_model *m,
 	s->hz = m->hz;
 	s->metric = m->metric;
 	s->saturated |= m->saturated;
+	memcpy(s->class_samples, m->class_samples, sizeof(s->class_samples));
+	if (m->time_name && !(s->time_name = strdup(m->time_name)))
+		goto out;
 	*out = s;
 	s = NULL;
 	ret = 0;
@@ -656,6 +663,104 @@ static int sidecar_depth_first(const struct sidecar *sc, uint32_t *order)
 	return 0;
 }
 
+/*
+ * The off-CPU metric of CALLPATH_CLOCK=wall (sidecar.h), in the time
+ * samples' periods: its index among the extra metrics, or -1.
+ */
+static int offcpu_metric(const struct sidecar *sc)
+{
+	for (uint32_t k = 0; k < sc->nr_extra; k++)
+		if (sc->extra_metrics[k].kind == SIDECAR_METRIC_WALL_SAMPLES &&
+		    (!sc->time_period || sc->extra_metrics[k].period == sc->time_period))
+			return (int)k;
+	return -1;
+}
+
+/* Node i's time: its CPU samples, and with an off-CPU metric `offk` (>= 0)
+ * its off-CPU samples too (wall-clock time). */
+static uint64_t node_samples(const struct sidecar *sc, uint32_t i, int offk)
+{
+	uint64_t v = sc->nodes[i].self_samples;
+
+	if (offk >= 0)
+		v = sat_add_u64(v, sidecar_extra_value(sc, i, (uint32_t)offk));
+	return v;
+}
+
+/* Node i's samples of the metric shown: the time (with its off-CPU part),
+ * or another metric's (--metric, callpath/metric.h). */
+static uint64_t samples_of(const struct sidecar *sc, int metric, int offk, uint32_t i)
+{
+	return metric == CALLPATH_METRIC_TIME ? node_samples(sc, i, offk)
+					      : callpath_metric_samples(sc, metric, i);
+}
+
+/* What the leaves of one model build share. */
+struct leaf_ctx {
+	const struct sidecar *sc;
+	struct leaf_namer *ln;
+	struct addr_memo *funcs;
+	const struct symtab *st;
+	const struct elf_funcs *ef;
+	const struct callpath_symopts *so;
+	uint32_t site;		/* the leaves' call site: "" (none is told) */
+};
+
+/*
+ * Leaf node `n` (a sampled program counter) under frame `parent`: the
+ * parent's own time when the program counter is in the parent's function,
+ * else a leaf frame naming what ran (leaves.h).  Its frame in *idx.
+ */
+static int place_leaf(struct callpath_model *m, const struct leaf_ctx *lc,
+		      uint32_t parent, const struct sidecar_node *n, uint64_t samples,
+		      uint32_t *idx)
+{
+	const struct sidecar *sc = lc->sc;
+	uint64_t pc = n->callee, bias = sc->load_address;
+	enum leaf_class cls = LEAF_PROGRAM;
+	uint32_t func, attributed;
+	char buf[4096];
+
+	if (n->call_site == SIDECAR_LEAF_OVERHEAD) {
+		cls = LEAF_INSTRUMENTATION;
+		func = attributed = callpath_model_intern(m, LEAF_INSTRUMENTATION_NAME);
+	} else if (sc->program_end ? sidecar_in_program(sc, pc) : pc >= bias) {
+		if (lc->ef && lc->ef->n && pc >= bias && !elf_funcs_find(lc->ef, pc - bias))
+			/* no function's bytes: the PLT, padding (gprof's table
+			 * would give it to the symbol before, often _init) */
+			func = attributed = callpath_model_intern(m, UNKNOWN_NAME);
+		else
+			func = memo_func(lc->funcs, m, lc->st, lc->ef, lc->so, pc - bias,
+					 pc >= bias, &attributed);
+		if (func == CALLPATH_NONE)
+			return -1;
+		if (parent != CALLPATH_NONE && func == m->frames[parent].func) {
+			/* the context's own code: its self time */
+			callpath_model_add_samples(m, parent, samples);
+			sat_add_u64_flag(&m->class_samples[LEAF_PROGRAM], samples,
+					 &m->saturated);
+			*idx = parent;
+			return 0;
+		}
+		/* a static link's mcount, or the runtime linked in */
+		if (leaf_name_is_instrumentation(m->names[func])) {
+			cls = LEAF_INSTRUMENTATION;
+			func = attributed = callpath_model_intern(m, LEAF_INSTRUMENTATION_NAME);
+		}
+	} else {
+		cls = leaf_name(lc->ln, pc, buf, sizeof(buf));
+		func = attributed = callpath_model_intern(m, buf);
+	}
+	if (func == CALLPATH_NONE ||
+	    callpath_model_add(m, parent, func, lc->site, 0, idx) < 0)
+		return -1;
+	callpath_model_add_samples(m, *idx, samples);
+	m->frames[*idx].attributed = attributed;
+	m->frames[*idx].leaf = 1 + (uint32_t)cls;
+	sat_add_u64_flag(&m->class_samples[cls], samples, &m->saturated);
+	return 0;
+}
+
 int callpath_model_build(const struct sidecar *sc, const struct profile *p,
 			 const struct callpath_symopts *so,
 			 struct callpath_model **out)
@@ -667,6 +772,8 @@ int callpath_model_build(const struct sidecar *sc, const struct profile *p,
 	uint64_t bias = sc->load_address;
 	struct addr_memo funcs = { NULL, 0, 0, NULL, 0 };
 	struct addr_memo sites = { NULL, 0, 0, NULL, 0 };
+	struct leaf_ctx lc = { sc, NULL, &funcs, &st, NULL, so, CALLPATH_NONE };
+	int offk = offcpu_metric(sc);
 	int ret = -1, metric;
 
 	*out = NULL;
@@ -674,6 +781,11 @@ int callpath_model_build(const struct sidecar *sc, const struct profile *p,
 					: "the call-path sidecar", &metric) < 0)
 		goto out;
 	if (!m || symtab_build(&st, p) < 0 || elf_funcs_read(p->binary, &ef) < 0)
+		goto oom;
+	lc.ef = ef;
+	lc.ln = leaf_namer_new(sc, so ? so->demangle : NULL);
+	lc.site = callpath_model_intern(m, LEAF_SITE_NAME);
+	if (!lc.ln || lc.site == CALLPATH_NONE)
 		goto oom;
 	map = malloc(((size_t)sc->nr_nodes + 1) * sizeof(*map));
 	order = malloc(((size_t)sc->nr_nodes + 1) * sizeof(*order));
@@ -685,10 +797,16 @@ int callpath_model_build(const struct sidecar *sc, const struct profile *p,
 		const struct sidecar_node *n = &sc->nodes[i];
 		uint32_t parent = n->parent == SIDECAR_ROOT ? CALLPATH_NONE
 							    : map[n->parent];
-		uint32_t gprof_func;
-		uint32_t func = memo_func(&funcs, m, &st, ef, so, n->callee - bias,
+		uint32_t gprof_func, func, site;
+
+		if (sidecar_node_is_leaf(n)) {
+			if (place_leaf(m, &lc, parent, n, samples_of(sc, metric, offk, i), &map[i]) < 0)
+				goto oom;
+			continue;
+		}
+		func = memo_func(&funcs, m, &st, ef, so, n->callee - bias,
 					  n->callee >= bias, &gprof_func);
-		uint32_t site = n->call_site == 0
+		site = n->call_site == 0
 					? callpath_model_intern(m, EXTERNAL_NAME)
 					: memo_site(&sites, m, &st, ef, so, n->call_site - bias,
 						    n->call_site >= bias);
@@ -697,7 +815,9 @@ int callpath_model_build(const struct sidecar *sc, const struct profile *p,
 		    gprof_func == CALLPATH_NONE ||
 		    callpath_model_add(m, parent, func, site, n->count, &map[i]) < 0)
 			goto oom;
-		callpath_model_add_samples(m, map[i], callpath_metric_samples(sc, metric, i));
+		callpath_model_add_samples(m, map[i], samples_of(sc, metric, offk, i));
+		sat_add_u64_flag(&m->class_samples[LEAF_PROGRAM], samples_of(sc, metric, offk, i),
+				 &m->saturated);
 		m->frames[map[i]].attributed = gprof_func;
 		if (n->flags & SIDECAR_NODE_FOLDED) {
 			struct callpath_frame *f = &m->frames[map[i]];
@@ -718,6 +838,13 @@ int callpath_model_build(const struct sidecar *sc, const struct profile *p,
 	m->hz = callpath_metric_describe(&m->metric, sc, metric, p->hz);
 	if (metric != CALLPATH_METRIC_TIME)
 		m->sampling = SIDECAR_SAMPLING_SELF;
+	/* the time: the sidecar's own rate (CALLPATH_HZ); else gmon.out's,
+	 * whose ticks older runtimes counted */
+	if (metric == CALLPATH_METRIC_TIME && sc->time_period)
+		m->hz = 1e9 / (double)sc->time_period;
+	if (metric == CALLPATH_METRIC_TIME && sc->time_name &&
+	    !(m->time_name = strdup(offk >= 0 ? "wall-clock" : sc->time_name)))
+		goto oom;
 	*out = m;
 	m = NULL;
 	ret = 0;
@@ -731,6 +858,7 @@ out:
 	addr_memo_free(&funcs);
 	addr_memo_free(&sites);
 	elf_funcs_free(ef);
+	leaf_namer_free(lc.ln);
 	callpath_model_free(m);
 	return ret;
 }
@@ -937,7 +1065,7 @@ static size_t path_segment(void *ctx, uint32_t idx, char *buf, size_t len)
 	const struct frame_names *f = &c->fnames[idx];
 	const char *site = m->names[f->site];
 	size_t nf = c->name_len[f->func], ns = c->name_len[f->site];
-	int with_site = !(c->parents[idx] == PATHRANK_ROOT && site_untold(site));
+	int with_site = ns && !(c->parents[idx] == PATHRANK_ROOT && site_untold(site));
 	size_t n = nf + (with_site ? ns + 3 : 0);
 
 	if (n + 1 > len)
@@ -1008,7 +1136,7 @@ static int put_segment(struct line *l, const struct report_ctx *c, uint32_t idx,
 	if (!first)
 		ret |= line_put(l, PATH_SEPARATOR, sizeof(PATH_SEPARATOR) - 1);
 	ret |= line_put(l, m->names[f->func], c->name_len[f->func]);
-	if (c->parents[idx] != PATHRANK_ROOT || !site_untold(site)) {
+	if (*site && (c->parents[idx] != PATHRANK_ROOT || !site_untold(site))) {
 		ret |= line_put(l, " (", 2);
 		ret |= line_put(l, site, c->name_len[f->site]);
 		ret |= line_put(l, ")", 1);
@@ -1249,7 +1377,7 @@ static int print_tree(FILE *out, struct report_ctx *c)
 		if (c->func_paths[f->func] > 1)
 			ret |= line_put(&l, "*", 1);
 		ret |= line_put(&l, m->names[f->func], c->name_len[f->func]);
-		if (depth > 1 || !site_untold(site)) {
+		if (*site && (depth > 1 || !site_untold(site))) {
 			ret |= line_put(&l, " (", 2);
 			ret |= line_put(&l, site, c->name_len[f->site]);
 			ret |= line_put(&l, ")", 1);
@@ -1397,6 +1525,34 @@ static int print_misattribution(FILE *out, const struct report_ctx *c)
 	return 0;
 }
 
+static double share(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+void callpath_sampling_print(FILE *out, const struct callpath_model *m)
+{
+	uint64_t all = m->total_samples + m->unplaced_samples;
+	const char *what = !m->time_name ? "time samples"
+		: !strcmp(m->time_name, "cpu-time") ? "samples of each thread's CPU time"
+		: !strcmp(m->time_name, "prof-timer") ? "samples of the process's profiling timer"
+		: !strcmp(m->time_name, "wall-clock") ? "samples of each thread's wall-clock time"
+		: m->time_name;
+
+	fprintf(out, "Time: %" PRIu64 " %s (%.2f seconds at %g Hz), each\n"
+		"measured in its calling context.  Of the process's samples, %.1f%% ran\n"
+		"in the program's code, %.1f%% in libraries, %.1f%% in the\n"
+		"instrumentation ([instrumentation]: mcount, the runtime, its signals),\n"
+		"%.1f%% outside every known object; %" PRIu64 " (%.1f%%) could not be\n"
+		"placed (a thread before its first call) and are not shown.\n\n",
+		m->total_samples, what, m->hz > 0 ? (double)m->total_samples / m->hz : 0.0,
+		m->hz, share(m->class_samples[LEAF_PROGRAM], all),
+		share(m->class_samples[LEAF_LIBRARY], all),
+		share(m->class_samples[LEAF_INSTRUMENTATION], all),
+		share(m->class_samples[LEAF_UNKNOWN], all), m->unplaced_samples,
+		share(m->unplaced_samples, all));
+}
+
 static void print_sampling(FILE *out, const struct report_ctx *c)
 {
 	const struct callpath_model *m = c->m;
@@ -1414,11 +1570,7 @@ static void print_sampling(FILE *out, const struct report_ctx *c)
 			m->metric.period, seconds(c, m->unplaced_samples), m->metric.unit);
 		return;
 	}
-	fprintf(out, "Time: %" PRIu64 " samples (%.2f seconds at %g Hz) measured in their\n"
-		"calling context; %" PRIu64 " samples could not be placed in one (inside\n"
-		"the runtime, outside the program) and are not shown.\n\n",
-		m->total_samples, seconds(c, m->total_samples), m->hz,
-		m->unplaced_samples);
+	callpath_sampling_print(out, m);
 	if (m->sampling & SIDECAR_SAMPLING_STOPPED)
 		fputs("warning: the program replaced the SIGPROF handler or the profiling\n"
 		      "timer; samples after that were not credited, so the times cover\n"

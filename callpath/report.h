@@ -79,6 +79,15 @@ struct callpath_frame {
 	 * itself, but for functions gprof leaves out of its table (OpenMP's
 	 * main._omp_fn.0), named by their own symbols in func (elfsyms.h) */
 	uint32_t attributed;
+	/*
+	 * A leaf frame (sidecar.h, SIDECAR_NODE_LEAF): time sampled below its
+	 * parent in code the parent did not call through an instrumented
+	 * entry (a library function, an uninstrumented function of the
+	 * program, a function's first bytes, the instrumentation).  0 for a
+	 * frame of a recorded call, else 1 + its enum leaf_class (leaves.h).
+	 * Count 0, no children.
+	 */
+	uint32_t leaf;
 };
 
 struct callpath_model {
@@ -101,6 +110,15 @@ struct callpath_model {
 	int saturated;
 	uint64_t unplaced_samples;
 	double hz;
+	/*
+	 * The samples by where they ran (enum leaf_class, leaves.h): the
+	 * program's code, libraries, the instrumentation, no known object.
+	 * Their sum is total_samples.  `time_name` is the time metric's
+	 * name (sidecar.h: "cpu-time", "prof-timer" of older runtimes), NULL
+	 * when the sidecar said none.
+	 */
+	uint64_t class_samples[4];
+	char *time_name;
 	/* what a sample is (callpath/metric.h): time, or one overflow of an
 	 * event (hz then 1/period: samples / hz is events) */
 	struct callpath_metric_desc metric;
@@ -174,6 +192,13 @@ void callpath_model_inclusive(const struct callpath_model *m, uint64_t *incl);
  */
 int callpath_report_print(FILE *out, const struct callpath_model *m,
 			  const char *source);
+
+/*
+ * The "Time:" paragraph: the samples, their rate and kind, and how the
+ * process's samples divide between the program, libraries, the
+ * instrumentation and no known object, and those not placed.
+ */
+void callpath_sampling_print(FILE *out, const struct callpath_model *m);
 
 /*
  * The misattribution test: gprof gives each caller of a function a share

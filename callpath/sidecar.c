@@ -111,7 +111,8 @@ struct sidecar *sidecar_new(void)
 	sc->host = strdup("");
 	sc->exe = strdup("");
 	sc->id.gmon_name = strdup("");
-	if (!sc->host || !sc->exe || !sc->id.gmon_name) {
+	sc->time_name = strdup(SIDECAR_TIME_METRIC_NAME);
+	if (!sc->host || !sc->exe || !sc->id.gmon_name || !sc->time_name) {
 		sidecar_free(sc);
 		return NULL;
 	}
@@ -125,6 +126,7 @@ void sidecar_free(struct sidecar *sc)
 	free(sc->host);
 	free(sc->exe);
 	free(sc->id.gmon_name);
+	free(sc->time_name);
 	for (uint32_t i = 0; i < sc->nr_extra; i++) {
 		free(sc->extra_metrics[i].name);
 		free(sc->extra_metrics[i].unit);
@@ -155,6 +157,17 @@ int sidecar_set_strings(struct sidecar *sc, const char *host, const char *exe)
 	sc->exe = e;
 	sc->host_len = (uint32_t)strlen(h);
 	sc->exe_len = (uint32_t)strlen(e);
+	return 0;
+}
+
+int sidecar_set_time_name(struct sidecar *sc, const char *name)
+{
+	char *n = strdup(name ? name : "");
+
+	if (!n)
+		return -1;
+	free(sc->time_name);
+	sc->time_name = n;
 	return 0;
 }
 
@@ -643,6 +656,29 @@ int sidecar_add(struct sidecar *sc, uint32_t parent, uint64_t call_site,
 	return add_node(sc, parent, call_site, callee, count, idx, NULL);
 }
 
+int sidecar_add_leaf(struct sidecar *sc, uint32_t parent, uint32_t kind,
+		     uint64_t pc, uint32_t *idx)
+{
+	if (kind != SIDECAR_LEAF_PC && kind != SIDECAR_LEAF_OVERHEAD)
+		return -1;
+	if (parent != SIDECAR_ROOT && parent < sc->nr_nodes &&
+	    (sc->nodes[parent].flags & (SIDECAR_NODE_FOLDED | SIDECAR_NODE_LEAF)))
+		return -1;
+	if (sidecar_add(sc, parent, kind, pc, 0, idx) < 0)
+		return -1;
+	sc->nodes[*idx].flags |= SIDECAR_NODE_LEAF;
+	return 0;
+}
+
+const struct sidecar_object *sidecar_object_of(const struct sidecar *sc,
+					       uint64_t addr)
+{
+	for (uint32_t i = 0; i < sc->nr_objects; i++)
+		if (addr >= sc->objects[i].start && addr < sc->objects[i].end)
+			return &sc->objects[i];
+	return NULL;
+}
+
 static void hex(char *buf, size_t buflen, const unsigned char *id, uint32_t len)
 {
 	size_t k = 0;
@@ -666,9 +702,8 @@ static int extra_index(struct sidecar *dst, const struct sidecar_metric *m)
 }
 
 /*
- * The metrics beyond time and the objects of src into dst (node i of src
- * is node map[i] of dst): metrics summed by name, kind, unit and period;
- * objects dst does not list (path and build-id) appended.  0 or -1.
+ * The metrics beyond time of src into dst (node i of src is node map[i] of
+ * dst): summed by name, kind, unit and period.  0 or -1.
  */
 static int merge_extras(struct sidecar *dst, const struct sidecar *src,
 			const uint32_t *map)
@@ -681,28 +716,99 @@ static int merge_extras(struct sidecar *dst, const struct sidecar *src,
 			return -1;
 		dst->extra_metrics[j].flags |= m->flags;
 		dst->extra_metrics[j].unplaced += m->unplaced;
+		dst->extra_metrics[j].taken += m->taken;
 		for (uint32_t i = 0; i < src->nr_nodes; i++)
 			dst->extra_values[(size_t)map[i] * dst->nr_extra + (uint32_t)j] +=
 				src->extra_values[(size_t)i * src->nr_extra + k];
 	}
 	if (!dst->time_period)
 		dst->time_period = src->time_period;
+	dst->time_taken += src->time_taken;
+	return 0;
+}
+
+static int same_object(const struct sidecar_object *a, const struct sidecar_object *b)
+{
+	return !strcmp(a->path, b->path) && a->build_id_len == b->build_id_len &&
+	       !memcmp(a->build_id, b->build_id, a->build_id_len);
+}
+
+/* Does [start, end) overlap an object of `sc` or its program's image? */
+static int overlaps(const struct sidecar *sc, uint64_t start, uint64_t end)
+{
+	if (start < sc->program_end && sc->program_start < end)
+		return 1;
+	for (uint32_t i = 0; i < sc->nr_objects; i++)
+		if (start < sc->objects[i].end && sc->objects[i].start < end)
+			return 1;
+	return 0;
+}
+
+/*
+ * src's objects into dst's address space: delta[k] is what src's object k
+ * moves by.  An object dst lists (path and build-id) moves to dst's place
+ * for it; one dst lacks is appended where src had it, or above everything
+ * dst maps when that place is taken (its bias moved with it, so that its
+ * leaves still name the same bytes of the file).  src's main program is
+ * moved by `shift` as its nodes are, and appended only when dst lists no
+ * main program.  0 or -1 (out of memory).
+ */
+static int merge_objects(struct sidecar *dst, const struct sidecar *src,
+			 uint64_t shift, uint64_t *delta)
+{
 	for (uint32_t k = 0; k < src->nr_objects; k++) {
 		const struct sidecar_object *o = &src->objects[k];
-		uint32_t j;
+		uint64_t d = 0, top = dst->program_end;
+		uint32_t j, flags = o->flags;
 
-		for (j = 0; j < dst->nr_objects; j++)
-			if (!strcmp(dst->objects[j].path, o->path) &&
-			    dst->objects[j].build_id_len == o->build_id_len &&
-			    !memcmp(dst->objects[j].build_id, o->build_id, o->build_id_len))
-				break;
-		if (j == dst->nr_objects &&
-		    sidecar_add_object(dst, o->path, o->start, o->end, o->bias,
-				       o->flags & ~SIDECAR_OBJECT_MAIN, o->build_id,
-				       o->build_id_len) < 0)
+		if (o->flags & SIDECAR_OBJECT_MAIN) {
+			delta[k] = shift;
+			for (j = 0; j < dst->nr_objects; j++)
+				if (dst->objects[j].flags & SIDECAR_OBJECT_MAIN)
+					break;
+			if (j < dst->nr_objects)
+				continue;
+			d = shift;
+		} else {
+			for (j = 0; j < dst->nr_objects; j++)
+				if (!(dst->objects[j].flags & SIDECAR_OBJECT_MAIN) &&
+				    same_object(&dst->objects[j], o))
+					break;
+			if (j < dst->nr_objects) {
+				delta[k] = dst->objects[j].bias - o->bias;
+				continue;
+			}
+			flags &= ~SIDECAR_OBJECT_MAIN;
+			if (overlaps(dst, o->start, o->end)) {
+				for (j = 0; j < dst->nr_objects; j++)
+					if (dst->objects[j].end > top)
+						top = dst->objects[j].end;
+				d = ((top + 0xfffff) & ~(uint64_t)0xfffff) - o->start;
+			}
+		}
+		delta[k] = d;
+		if (sidecar_add_object(dst, o->path, o->start + d, o->end + d, o->bias + d,
+				       flags, o->build_id, o->build_id_len) < 0)
 			return -1;
 	}
 	return 0;
+}
+
+/*
+ * Where src's address `a` (a callee or a leaf's program counter) lies in
+ * dst's address space: the program's addresses move by `shift`, a leaf's
+ * in a shared object by that object's delta.
+ */
+static uint64_t merged_address(const struct sidecar *src, uint64_t a, int leaf,
+			       uint64_t shift, const uint64_t *delta)
+{
+	if (src->program_end ? sidecar_in_program(src, a) : a != 0)
+		return a + shift;
+	if (leaf && delta)
+		for (uint32_t k = 0; k < src->nr_objects; k++)
+			if (a >= src->objects[k].start && a < src->objects[k].end)
+				return a + delta[k];
+	return a;
 }
 
 int sidecar_merge(struct sidecar *dst, const struct sidecar *src,
@@ -716,6 +822,7 @@ int sidecar_merge(struct sidecar *dst, const struct sidecar *src,
 	uint64_t shift = dst->load_address - src->load_address;
 	int src_range = src->program_end != 0;
 	uint32_t *map = NULL;
+	uint64_t *delta = NULL;
 	int ret = -1, sat = 0;
 
 	if (dst->build_id_len && src->build_id_len &&
@@ -746,19 +853,26 @@ int sidecar_merge(struct sidecar *dst, const struct sidecar *src,
 			goto out;
 		}
 	}
+	if (src->nr_objects) {
+		delta = calloc(src->nr_objects, sizeof(*delta));
+		if (!delta || merge_objects(dst, src, shift, delta) < 0) {
+			set_err(err, errlen, "cannot merge sidecars: out of memory");
+			goto out;
+		}
+	}
 	/* parents precede children, so map[parent] is known in time */
 	for (uint32_t i = 0; i < src->nr_nodes; i++) {
 		const struct sidecar_node *n = &src->nodes[i];
 		uint32_t parent = n->parent == SIDECAR_ROOT ? SIDECAR_ROOT
 							    : map[n->parent];
+		int leaf = sidecar_node_is_leaf(n);
+		uint64_t site = n->call_site;
+		uint64_t callee = merged_address(src, n->callee, leaf, shift, delta);
 
-		uint64_t site = n->call_site, callee = n->callee;
-
-		/* only the program moves; 0 (external) stays 0 */
-		if (src_range ? sidecar_in_program(src, site) : site != 0)
+		/* only the program moves; 0 (external) stays 0, a leaf's
+		 * call site is its kind */
+		if (!leaf && (src_range ? sidecar_in_program(src, site) : site != 0))
 			site += shift;
-		if (src_range ? sidecar_in_program(src, callee) : callee != 0)
-			callee += shift;
 		if (add_node(dst, parent, site, callee, n->count, &map[i], &sat) < 0) {
 			set_err(err, errlen,
 				"cannot merge sidecars: out of memory at node %u", i);
@@ -801,6 +915,7 @@ int sidecar_merge(struct sidecar *dst, const struct sidecar *src,
 	ret = sat;
 out:
 	free(map);
+	free(delta);
 	return ret;
 }
 
@@ -977,6 +1092,7 @@ enum sect_tag {
 	SECT_METRICS = 3,
 	SECT_OBJECTS = 4,
 	SECT_NODES = 5,
+	SECT_SAMPLING = 6,
 };
 #define SECT_REQUIRED 1u	/* a reader that does not know the tag refuses the file */
 enum nodes_kind {
@@ -988,7 +1104,7 @@ enum nodes_kind {
 static const char *const sect_names[] = {
 	[SECT_PROCESS] = "process section", [SECT_IDENTITY] = "identity section",
 	[SECT_METRICS] = "metrics section", [SECT_OBJECTS] = "objects section",
-	[SECT_NODES] = "node table",
+	[SECT_NODES] = "node table", [SECT_SAMPLING] = "sampling section",
 };
 
 static size_t pad8(size_t n)
@@ -1043,7 +1159,7 @@ static size_t metric_size(const char *name, const char *unit)
 
 static size_t metrics_size(const struct sidecar *sc)
 {
-	size_t n = 8 + metric_size(SIDECAR_TIME_METRIC_NAME, SIDECAR_TIME_METRIC_UNIT);
+	size_t n = 8 + metric_size(sc->time_name, SIDECAR_TIME_METRIC_UNIT);
 
 	for (uint32_t i = 0; i < sc->nr_extra; i++)
 		n += metric_size(sc->extra_metrics[i].name, sc->extra_metrics[i].unit);
@@ -1069,11 +1185,17 @@ static size_t node_size(const struct sidecar *sc)
 	return SIDECAR_NODE_SIZE_V4(nmetrics(sc));
 }
 
+/* The sampling section: a count, then the samples taken of each metric. */
+static size_t sampling_size(const struct sidecar *sc)
+{
+	return 8 + 8 * (size_t)nmetrics(sc);
+}
+
 /* Everything before the node records (headers included). */
 static size_t head_size(const struct sidecar *sc)
 {
-	return V4_FILE_HDR + 5 * V4_SECT_HDR + process_size(sc) + identity_size(sc) +
-	       metrics_size(sc) + objects_size(sc) + V4_NODES_FIXED;
+	return V4_FILE_HDR + 6 * V4_SECT_HDR + process_size(sc) + identity_size(sc) +
+	       metrics_size(sc) + objects_size(sc) + sampling_size(sc) + V4_NODES_FIXED;
 }
 
 size_t sidecar_encoded_size(const struct sidecar *sc)
@@ -1124,7 +1246,7 @@ static void encode_head(const struct sidecar *sc, unsigned char *buf)
 	put32(p + 8, SIDECAR_VERSION);
 	put32(p + 12, V4_FILE_HDR);
 	put32(p + 16, sc->flags);
-	put32(p + 20, 5);
+	put32(p + 20, 6);
 	put64(p + 24, sidecar_encoded_size(sc));
 	p += V4_FILE_HDR;
 
@@ -1166,7 +1288,7 @@ static void encode_head(const struct sidecar *sc, unsigned char *buf)
 		tflags |= SIDECAR_METRIC_INACTIVE;
 	if (sc->sampling & SIDECAR_SAMPLING_STOPPED)
 		tflags |= SIDECAR_METRIC_STOPPED;
-	q = put_metric(q, SIDECAR_TIME_METRIC_NAME, SIDECAR_TIME_METRIC_UNIT,
+	q = put_metric(q, sc->time_name, SIDECAR_TIME_METRIC_UNIT,
 		       SIDECAR_METRIC_CPU_SAMPLES, tflags, sc->time_period,
 		       sc->unplaced_samples);
 	for (uint32_t i = 0; i < sc->nr_extra; i++) {
@@ -1195,6 +1317,13 @@ static void encode_head(const struct sidecar *sc, unsigned char *buf)
 		q += object_size(o);
 	}
 	p += objects_size(sc);
+
+	q = p = put_section(p, SECT_SAMPLING, 0, sampling_size(sc));
+	put32(q, nmetrics(sc));
+	put64(q + 8, sc->time_taken);
+	for (uint32_t i = 0; i < sc->nr_extra; i++)
+		put64(q + 16 + 8 * i, sc->extra_metrics[i].taken);
+	p += sampling_size(sc);
 
 	q = put_section(p, SECT_NODES, SECT_REQUIRED,
 			V4_NODES_FIXED + (uint64_t)sc->nr_nodes * node_size(sc));
@@ -1490,6 +1619,11 @@ static int decode_v3(const unsigned char *buf, size_t len, uint32_t version,
 		sc->sampling = get32(buf + 128);
 		sc->unplaced_samples = get32(buf + 132);
 	}
+	/* its samples were glibc's 100 Hz SIGPROF ticks */
+	free(sc->time_name);
+	sc->time_name = dup_bytes((const unsigned char *)"prof-timer", 10);
+	if (!sc->time_name)
+		goto oom;
 	sc->host = dup_bytes(buf + fixed, host_len);
 	sc->exe = dup_bytes(buf + fixed + host_len, exe_len);
 	sc->id.gmon_name = dup_bytes(buf, 0);
@@ -1576,7 +1710,7 @@ struct v4_reader {
 	char *err;
 	size_t errlen;
 	struct sidecar *sc;
-	int seen[SECT_NODES + 1];
+	int seen[SECT_SAMPLING + 1];
 	uint32_t nmetrics;	/* metrics per node record */
 	int time_first;		/* the file's first metric is the time samples */
 };
@@ -1709,6 +1843,11 @@ static int v4_metrics(struct v4_reader *r, const unsigned char *p, uint64_t len)
 			return v4_bad(r, p + 24, "metric name length");
 		if (i == 0 && kind == SIDECAR_METRIC_CPU_SAMPLES) {
 			/* the time samples: the model's own metric */
+			mname = dup_bytes(p + V4_METRIC_FIXED, nl);
+			if (!mname)
+				return v4_oom(r);
+			free(sc->time_name);
+			sc->time_name = mname;
 			r->time_first = 1;
 			sc->sampling = (flags & SIDECAR_METRIC_INACTIVE ? 0 : SIDECAR_SAMPLING_SELF) |
 				       (flags & SIDECAR_METRIC_STOPPED ? SIDECAR_SAMPLING_STOPPED : 0);
@@ -1771,6 +1910,28 @@ static int v4_objects(struct v4_reader *r, const unsigned char *p, uint64_t len)
 	return 0;
 }
 
+/* The samples taken of each metric (after the metrics section). */
+static int v4_sampling(struct v4_reader *r, const unsigned char *p, uint64_t len)
+{
+	struct sidecar *sc = r->sc;
+	uint32_t n;
+
+	if (len < 8)
+		return v4_bad(r, p, "sampling section (too short)");
+	n = get32(p);
+	if (n != r->nmetrics || (len - 8) / 8 < n)
+		return v4_bad(r, p, "metric count of the sampling section (not the metrics section's)");
+	for (uint32_t k = 0; k < n; k++) {
+		uint64_t v = get64(p + 8 + 8 * k);
+
+		if (k == 0 && r->time_first)
+			sc->time_taken = v;
+		else
+			sc->extra_metrics[k - (uint32_t)r->time_first].taken = v;
+	}
+	return 0;
+}
+
 /*
  * One node table: its nodes summed into the tree (a file may hold a table
  * per thread, and a table may repeat a key, e.g. two call sites outside
@@ -1818,6 +1979,13 @@ static int v4_nodes(struct v4_reader *r, const unsigned char *p, uint64_t len)
 				sc->nodes[parent].flags & SIDECAR_NODE_FOLDED
 					? "folded-recursion" : "leaf",
 				get32(p), (size_t)(p - r->buf));
+			goto out;
+		}
+		if ((flags & SIDECAR_NODE_LEAF) &&
+		    ((flags & SIDECAR_NODE_FOLDED) || get64(p + 24) || get64(p + 32) ||
+		     (site != SIDECAR_LEAF_PC && site != SIDECAR_LEAF_OVERHEAD))) {
+			set_err(r->err, r->errlen, "%s: leaf node %u has calls, a fold or "
+				"an unknown kind at byte %zu", r->name, i, (size_t)(p - r->buf));
 			goto out;
 		}
 		if ((flags & SIDECAR_NODE_FOLDED) &&
@@ -1904,10 +2072,10 @@ static int decode_v4(const unsigned char *buf, size_t len, const char *name,
 		}
 		if (slen > len - at - V4_SECT_HDR) {
 			set_err(err, errlen, "%s: truncated %s at byte %zu", name,
-				tag <= SECT_NODES && tag ? sect_names[tag] : "section", len);
+				tag <= SECT_SAMPLING && tag ? sect_names[tag] : "section", len);
 			goto fail;
 		}
-		if (tag < SECT_PROCESS || tag > SECT_NODES) {
+		if (tag < SECT_PROCESS || tag > SECT_SAMPLING) {
 			if (flags & SECT_REQUIRED) {
 				set_err(err, errlen, "%s: unsupported section %u at byte %zu "
 					"(a newer format)", name, tag, at);
@@ -1922,7 +2090,8 @@ static int decode_v4(const unsigned char *buf, size_t len, const char *name,
 			goto fail;
 		}
 		if ((tag == SECT_NODES && (!r.seen[SECT_PROCESS] || !r.seen[SECT_METRICS])) ||
-		    (tag == SECT_METRICS && r.seen[SECT_NODES])) {
+		    (tag == SECT_METRICS && r.seen[SECT_NODES]) ||
+		    (tag == SECT_SAMPLING && !r.seen[SECT_METRICS])) {
 			set_err(err, errlen, "%s: %s out of order at byte %zu", name,
 				sect_names[tag], at);
 			goto fail;
@@ -1941,6 +2110,9 @@ static int decode_v4(const unsigned char *buf, size_t len, const char *name,
 			break;
 		case SECT_OBJECTS:
 			rc = v4_objects(&r, buf + at, slen);
+			break;
+		case SECT_SAMPLING:
+			rc = v4_sampling(&r, buf + at, slen);
 			break;
 		default:
 			rc = v4_nodes(&r, buf + at, slen);

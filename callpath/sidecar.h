@@ -76,14 +76,27 @@ enum {
  * path.  Its callee is its parent's, its count is 0 and `recursive` holds
  * those calls.  It never has children.
  *
- * A leaf node (version 4, reserved: written from issue 22 on) is a sampled
- * program counter that is not an instrumented function's entry: its
- * `callee` is the program counter, its count 0, it has metrics only, and
- * no children.
+ * A leaf node (version 4) is a sampled program counter under the context
+ * whose innermost live instrumented frame it was taken in (or at the top
+ * level when the thread had none): its `callee` is the program counter,
+ * its `call_site` its kind (SIDECAR_LEAF_*, so that a leaf never shares a
+ * key with a call's node), count and recursive 0, metrics only, no
+ * children.  The runtime records every sample so; the reader decides what
+ * the program counter is (callpath/leaves.h): the context's own function
+ * (its self time), another function's first bytes before its mcount call
+ * (that function's), an uninstrumented function of the program, a
+ * library function, the instrumentation.
  */
 enum {
 	SIDECAR_NODE_FOLDED = 1u << 0,
 	SIDECAR_NODE_LEAF = 1u << 1,
+};
+/* A leaf's call_site: what the runtime knew of its program counter. */
+enum {
+	SIDECAR_LEAF_PC = 1,		/* a sampled program counter */
+	/* inside the instrumentation (the trampolines, glibc's counter, the
+	 * runtime itself): overhead, never a function's time */
+	SIDECAR_LEAF_OVERHEAD = 2,
 };
 
 /*
@@ -133,10 +146,24 @@ struct sidecar_metric {
 	uint32_t flags;		/* SIDECAR_METRIC_* */
 	uint64_t period;	/* ns per sample, or events per overflow; 0 unknown */
 	uint64_t unplaced;	/* samples or events no context could take */
+	/*
+	 * Samples taken (signals handled, sampler observations): the values
+	 * are weighted (a timer signal that stands for several periods counts
+	 * them all), so a value v carries a sampling noise of sqrt(v * mean
+	 * weight), the mean weight being (sum of values + unplaced) / taken.
+	 * 0 when unknown (files before issue 22): weight 1.
+	 */
+	uint64_t taken;
 };
-/* The name and unit the runtime gives the profiling-timer samples. */
-#define SIDECAR_TIME_METRIC_NAME "prof-timer"
+/*
+ * The name and unit of the time samples: the runtime's per-thread CPU-time
+ * timers (CALLPATH_HZ); "prof-timer" in files of the runtime before issue
+ * 22, which chained glibc's 100 Hz SIGPROF.
+ */
+#define SIDECAR_TIME_METRIC_NAME "cpu-time"
 #define SIDECAR_TIME_METRIC_UNIT "samples"
+/* The off-CPU samples of CALLPATH_CLOCK=wall (kind SIDECAR_METRIC_WALL_SAMPLES). */
+#define SIDECAR_OFFCPU_METRIC_NAME "off-cpu"
 
 /*
  * A loaded object of the recorded process (version 4): the main program,
@@ -232,6 +259,8 @@ struct sidecar {
 	uint64_t *extra_values;		/* owned; NULL when nr_extra is 0 */
 	/* The time metric's description when the file had one (version 4). */
 	uint64_t time_period;		/* ns per sample, 0 unknown */
+	uint64_t time_taken;		/* its samples taken (struct sidecar_metric) */
+	char *time_name;		/* owned: its name, SIDECAR_TIME_METRIC_NAME by default */
 	struct sidecar_object *objects;	/* owned */
 	uint32_t nr_objects;
 
@@ -250,6 +279,10 @@ void sidecar_free(struct sidecar *sc);
 
 /* Replace host/exe (copied).  0 or -1 (out of memory). */
 int sidecar_set_strings(struct sidecar *sc, const char *host, const char *exe);
+
+/* Replace the time metric's name (copied; SIDECAR_TIME_METRIC_NAME by
+ * default).  0 or -1 (out of memory). */
+int sidecar_set_time_name(struct sidecar *sc, const char *name);
 
 /* Replace the identity's gmon file name (copied).  0 or -1. */
 int sidecar_set_gmon_name(struct sidecar *sc, const char *name);
@@ -297,6 +330,31 @@ int sidecar_hash_file(const char *path, uint64_t *size, uint64_t *hash);
  */
 int sidecar_add(struct sidecar *sc, uint32_t parent, uint64_t call_site,
 		uint64_t callee, uint64_t count, uint32_t *idx);
+
+/* Is node `n` a leaf (a sampled program counter)? */
+static inline int sidecar_node_is_leaf(const struct sidecar_node *n)
+{
+	return (n->flags & SIDECAR_NODE_LEAF) != 0;
+}
+
+/*
+ * Add a leaf (a sampled program counter `pc` of kind SIDECAR_LEAF_*) under
+ * `parent`, or find it; its index in *idx.  0 or -1 (out of memory, bad
+ * parent or kind, a parent that is a leaf or folded).
+ */
+int sidecar_add_leaf(struct sidecar *sc, uint32_t parent, uint32_t kind,
+		     uint64_t pc, uint32_t *idx);
+
+/* The value of extra metric k of node i (0 when k is out of range). */
+static inline uint64_t sidecar_extra_value(const struct sidecar *sc, uint32_t i,
+					   uint32_t k)
+{
+	return k < sc->nr_extra ? sc->extra_values[(size_t)i * sc->nr_extra + k] : 0;
+}
+
+/* The object of `sc` whose address range holds `addr`, or NULL. */
+const struct sidecar_object *sidecar_object_of(const struct sidecar *sc,
+					       uint64_t addr);
 
 /* Index of the child or SIDECAR_ROOT when there is none. */
 uint32_t sidecar_find(const struct sidecar *sc, uint32_t parent,

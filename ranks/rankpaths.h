@@ -37,4 +37,17 @@ void rankpaths_syms_release(struct rankpaths_syms *syms);
 int rankpaths_fill(struct rankstats *rs, char *const *files,
 		   const struct rankpaths_syms *syms, size_t items);
 
+/*
+ * Where rank file `gmon`'s sampled time went, from the sidecar beside it
+ * (issue 22): seconds in shared libraries (leaf frames in an object other
+ * than the program: for MPI codes the time a rank spends in libmpi, much
+ * of it waiting) and in the instrumentation (the runtime's leaves), and
+ * all its sampled seconds.  0 with the three set; -1 (nothing set) when
+ * there is no sidecar, it belongs to another run or has no leaves (a
+ * runtime before issue 22).  glibc's mcount counts as library time here:
+ * naming it needs the library's symbols (--callpath's report does).
+ */
+int rankpaths_where(const char *gmon, double *libraries, double *instrumentation,
+		    double *total);
+
 #endif

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "ranks/rankstats.h"
+#include "ranks/rankpaths.h"
 #include "utils/banned.h"
 
 static int tag_width(const struct rankstats *rs)
@@ -56,22 +57,58 @@ static void print_ranks(FILE *fp, const struct rankstats *rs, char *const *files
 			const char *unit)
 {
 	double mean = rs->total_self / (double)rs->nranks;
-	int tw = tag_width(rs);
+	int tw = tag_width(rs), where = 0;
+	double *lib = NULL, *instr = NULL, *all = NULL;
 	size_t i;
 
+	/*
+	 * With sidecars that place every sample (issue 22): each rank's time
+	 * in libraries (MPI's waits among it) and in the instrumentation, as
+	 * a share of its sampled time, which gmon.out's self seconds cannot
+	 * show (the histogram covers the program's code only).
+	 */
+	if (files && rs->nranks) {
+		lib = calloc(rs->nranks, sizeof(*lib));
+		instr = calloc(rs->nranks, sizeof(*instr));
+		all = calloc(rs->nranks, sizeof(*all));
+		for (i = 0; lib && instr && all && i < rs->nranks; i++) {
+			if (files[i] && rankpaths_where(files[i], &lib[i], &instr[i], &all[i]) == 0)
+				where = 1;
+			else
+				lib[i] = instr[i] = all[i] = -1;
+		}
+	}
 	fprintf(fp, "\nPer rank:\n");
-	fprintf(fp, "%*s %9s %7s %12s %6s %9s %9s %8s  %s\n", tw, "rank", unit ? "self ev" : "self s",
-		"x mean", "calls", "funcs", "time mix", "call mix", "calls", "file");
-	fprintf(fp, "%*s %9s %7s %12s %6s %9s %9s %8s\n", tw, "", "", "", "", "ran",
+	fprintf(fp, "%*s %9s %7s %12s %6s %9s %9s %8s", tw, "rank", unit ? "self ev" : "self s",
+		"x mean", "calls", "funcs", "time mix", "call mix", "calls");
+	if (where)
+		fprintf(fp, " %9s %7s %7s", "sampled s", "libs %", "instr %");
+	fprintf(fp, "  %s\n", "file");
+	fprintf(fp, "%*s %9s %7s %12s %6s %9s %9s %8s", tw, "", "", "", "", "ran",
 		"distance", "distance", "differ");
+	if (where)
+		fprintf(fp, " %9s %7s %7s", "", "", "");
+	fputc('\n', fp);
 	for (i = 0; i < rs->nranks; i++) {
 		const struct rankstats_rank *k = &rs->ranks[i];
 
-		fprintf(fp, "%*s %9.2f %7.2f %12llu %6zu %9.3f %9.3f %8zu  %s\n", tw, k->tag,
+		fprintf(fp, "%*s %9.2f %7.2f %12llu %6zu %9.3f %9.3f %8zu", tw, k->tag,
 			k->self, mean > 0 ? k->self / mean : 0, (unsigned long long)k->calls,
-			k->nran, k->time_dist, k->calls_dist, k->ncalls_differ,
-			files && files[i] ? files[i] : "");
+			k->nran, k->time_dist, k->calls_dist, k->ncalls_differ);
+		if (where && all[i] > 0)
+			fprintf(fp, " %9.2f %7.1f %7.1f", all[i], 100.0 * lib[i] / all[i],
+				100.0 * instr[i] / all[i]);
+		else if (where)
+			fprintf(fp, " %9s %7s %7s", "-", "-", "-");
+		fprintf(fp, "  %s\n", files && files[i] ? files[i] : "");
 	}
+	if (where)
+		fprintf(fp, "(sampled s: each rank's time measured by its call-path sidecar, "
+			"every sample placed;\nlibs %%, instr %%: its share in shared "
+			"libraries and in the instrumentation)\n");
+	free(lib);
+	free(instr);
+	free(all);
 }
 
 /* The time the other ranks wait for the slowest at a barrier after this

@@ -69,6 +69,13 @@ static int candidate_names(struct candidate *c)
 
 void cp_gmon_before_write(void)
 {
+	/*
+	 * glibc's _mcleanup turns profiling off, which puts SIGPROF's action
+	 * back to the default (terminate): our CALLPATH_HZ timers, which
+	 * deliver SIGPROF, must be gone before it (sampler.c).
+	 */
+	cp_sampler_stop();
+	cp_offcpu_stop();	/* nothing is credited once the writer may read */
 	if (pre.looked)
 		return;
 	pre.n = candidate_names(pre.c);

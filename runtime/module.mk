@@ -28,7 +28,7 @@ CALLPATH_COUNTERS_OBJ = runtime/rt/counters_none.o
 endif
 CALLPATH_RT_LIBS =
 CALLPATH_RT_OBJS = $(CALLPATH_COUNTERS_OBJ) runtime/rt/record.o runtime/rt/runtime.o runtime/rt/chain.o \
-	runtime/rt/sidecar.o runtime/rt/mcount.o runtime/rt/sample.o runtime/rt/infile.o \
+	runtime/rt/sidecar.o runtime/rt/mcount.o runtime/rt/sample.o runtime/rt/sampler.o runtime/rt/offcpu.o runtime/rt/infile.o \
 	runtime/rt/stack.o runtime/rt/signals.o runtime/rt/thread.o runtime/rt/gmonfile.o \
 	$(CALLPATH_GMON_OBJS) runtime/rt/gmon_interpose.o
 CALLPATH_NOOP_OBJS = runtime/rt/mcount-noop.o runtime/rt/chain.o
@@ -37,7 +37,7 @@ CALLPATH_NOOP_OBJS = runtime/rt/mcount-noop.o runtime/rt/chain.o
 # sigaction and setitimer call glibc's internal names): CP_ARCHIVE, see
 # chain.c, thread.c, gmonfile.c, signals.c
 CALLPATH_RT_A_OBJS = runtime/rt/record.o runtime/rt/runtime.o \
-	runtime/rt/chain-a.o runtime/rt/sidecar.o runtime/rt/mcount-a.o runtime/rt/sample.o \
+	runtime/rt/chain-a.o runtime/rt/sidecar.o runtime/rt/mcount-a.o runtime/rt/sample.o runtime/rt/sampler.o runtime/rt/offcpu-a.o \
 	runtime/rt/infile.o runtime/rt/stack.o runtime/rt/signals-a.o runtime/rt/thread-a.o \
 	runtime/rt/gmonfile-a.o runtime/rt/counters_none-a.o $(CALLPATH_GMON_OBJS) runtime/rt/gmon_static.o
 
@@ -62,6 +62,12 @@ runtime/rt/sample.o: $(srcdir)/runtime/sample.c
 	@mkdir -p $(@D)
 	@echo "  CC       $@ (runtime, SIGPROF handler)"
 	@$(CC) $(CALLPATH_RT_CFLAGS) -mgeneral-regs-only -MMD -MP -c $< -o $@
+
+runtime/rt/sampler.o: $(srcdir)/runtime/sampler.c
+	@mkdir -p $(@D)
+	@echo "  CC       $@ (runtime, sampler)"
+	@$(CC) $(CALLPATH_RT_CFLAGS) -mgeneral-regs-only -fno-tree-loop-distribute-patterns \
+	  -MMD -MP -c $< -o $@
 
 runtime/rt/stack.o: $(srcdir)/runtime/stack.c
 	@mkdir -p $(@D)

@@ -343,6 +343,7 @@ static void tree_unmap(struct cp_tree *tr)
 
 static void thread_unmap(struct cp_thread *t)
 {
+	cp_leaves_free(&t->leaves);
 	tree_unmap(&t->tree);
 	if (t->stack && !t->stack_home)
 		cp_munmap(t->stack, (size_t)t->stack_cap * sizeof(struct cp_frame));
@@ -769,8 +770,12 @@ enter(uintptr_t fp, uintptr_t selfpc, uintptr_t caller_fp)
 	sp = (uint32_t)(top - base);
 	/* no live caller (main's first call, a thread's): glibc's profiling
 	 * handler may be in place by now for sample.c to chain */
-	if (unlikely(!sp && __atomic_load_n(&cp_sample_pending, __ATOMIC_RELAXED)))
-		cp_sample_install();
+	if (unlikely(!sp)) {
+		if (__atomic_load_n(&cp_sample_pending, __ATOMIC_RELAXED))
+			cp_sample_install();
+		if (!t->timer_tried)
+			cp_sampler_thread(t);	/* its CALLPATH_HZ timer (sampler.c) */
+	}
 	if (unlikely(sp >= cp_config.max_depth)) {
 		t->dropped[SIDECAR_DROP_DEPTH]++;
 		not_taken(fp, selfpc);
@@ -846,7 +851,7 @@ void cp_enter_fentry(uintptr_t slot, uintptr_t selfpc)
  * the retired tree cannot take (its bound, no memory) loses its calls,
  * counted as dropped; its children go with it.  Under the registry lock.
  */
-static void retire_tree(const struct cp_tree *src)
+static void retire_tree(const struct cp_tree *src, const struct cp_leaves *leaves)
 {
 	uint32_t small[1024];	/* normal context, the thread's own stack */
 	size_t len = page_round((size_t)src->nr_nodes * sizeof(uint32_t) + 1);
@@ -879,6 +884,7 @@ static void retire_tree(const struct cp_tree *src)
 			r->stamp = n->stamp;
 		*cp_tree_samples(&cp_retired, at) += *cp_tree_samples(src, i);
 	}
+	cp_leaves_merge(&cp_retired_leaves, leaves, ix);
 	if (ix != small)
 		cp_munmap(ix, len);
 }
@@ -891,6 +897,7 @@ void cp_thread_retire(void)
 		cp_tls.self = CP_RETIRED;
 		return;
 	}
+	cp_sampler_thread_end(t);	/* no more samples of it */
 	/* busy for good: the trampolines go to enter(), which drops */
 	cp_tls.top = NULL;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
@@ -905,7 +912,7 @@ void cp_thread_retire(void)
 		t->next->prev = t->prev;
 	/* after the exit writer nobody reads the retired tree */
 	if (!cp_exit_summed) {
-		retire_tree(&t->tree);
+		retire_tree(&t->tree, &t->leaves);
 		for (int d = 0; d < SIDECAR_DROP_NR; d++)
 			cp_retired_dropped[d] += t->dropped[d];
 		cp_retired_unplaced += __atomic_load_n(&t->unplaced, __ATOMIC_RELAXED);

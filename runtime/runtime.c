@@ -133,6 +133,7 @@ static void in_fork_child(void)
 	/* the child inherits the counts so far, as with gmon.out */
 	cp_ppid = cp_pid_at_fork;
 	__atomic_store_n(&cp_pid, (int)getpid(), __ATOMIC_RELAXED);
+	cp_sampler_fork_child(cp_tls.self);	/* timers are not inherited */
 }
 
 static void start_once(void)
@@ -282,12 +283,58 @@ static int32_t mpi_rank(void)
 }
 
 /*
+ * The sampled program counters of a tree (sampler.c) as leaf nodes of
+ * `sc`, under the nodes `map` gives for the tree's first `nr` nodes (a
+ * running thread may have made more since, and sampled them: their
+ * samples are left out, as those nodes are).
+ */
+/* Where the off-CPU nanoseconds go: extra metric `k` (-1: none), in
+ * periods of `period` ns (the time metric's). */
+struct offcpu_out {
+	int k;
+	uint64_t period;
+};
+
+static int add_leaves(struct sidecar *sc, const struct cp_leaves *lv,
+		      const uint32_t *map, uint32_t nr, const struct offcpu_out *off)
+{
+	uint32_t ntab = __atomic_load_n(&lv->ntab, __ATOMIC_ACQUIRE);
+
+	for (uint32_t k = 0; k < ntab; k++) {
+		const struct cp_leaftab *tab = __atomic_load_n(&lv->tab[k], __ATOMIC_ACQUIRE);
+
+		for (uint32_t i = 0; i < tab->cap; i++) {
+			const struct cp_leaf *e = &tab->e[i];
+			uint32_t kind = __atomic_load_n(&e->kind, __ATOMIC_ACQUIRE), at;
+			uint64_t cpu, ns, offcpu = 0;
+
+			if (!kind || (e->node != CP_NONE && e->node >= nr))
+				continue;
+			cpu = __atomic_load_n(&e->value[CP_LEAF_CPU], __ATOMIC_RELAXED);
+			ns = __atomic_load_n(&e->value[CP_LEAF_OFFCPU], __ATOMIC_RELAXED);
+			if (off->k >= 0 && off->period)
+				offcpu = (ns + off->period / 2) / off->period;
+			if (!cpu && !offcpu)
+				continue;
+			if (sidecar_add_leaf(sc, e->node == CP_NONE ? SIDECAR_ROOT : map[e->node],
+					     kind, e->pc, &at) < 0)
+				return -1;
+			sc->nodes[at].self_samples += cpu;
+			if (offcpu)
+				sc->extra_values[(size_t)at * sc->nr_extra + (uint32_t)off->k] += offcpu;
+		}
+	}
+	return 0;
+}
+
+/*
  * Add tree `tr` into `sc` (parents precede children).  Call sites outside
  * the program become 0 (sidecar_canonical_site), so that sums of processes
  * that loaded the C library elsewhere line up; two children that differed
  * only by such a call site become one.  `map` is scratch space, grown.
  */
 static int add_tree(struct sidecar *sc, const struct cp_tree *tr,
+		    const struct cp_leaves *lv, const struct offcpu_out *off,
 		    uint32_t **map, size_t *map_len, uint32_t *mapped)
 {
 	uint32_t nr = __atomic_load_n(&tr->nr_nodes, __ATOMIC_ACQUIRE);
@@ -320,7 +367,7 @@ static int add_tree(struct sidecar *sc, const struct cp_tree *tr,
 			__atomic_load_n(cp_tree_samples(tr, i), __ATOMIC_RELAXED);
 	}
 	*mapped = nr;
-	return 0;
+	return add_leaves(sc, lv, *map, nr, off);
 }
 
 /*
@@ -328,14 +375,14 @@ static int add_tree(struct sidecar *sc, const struct cp_tree *tr,
  * registry's lock (threads ending meanwhile wait; after this they no
  * longer merge into the retired tree).
  */
-static int add_threads(struct sidecar *sc)
+static int add_threads(struct sidecar *sc, const struct offcpu_out *off)
 {
 	uint32_t *map = NULL, nr;
 	size_t map_len = 0;
 	int ret = -1;
 
 	cp_registry_lock();
-	if (add_tree(sc, &cp_retired, &map, &map_len, &nr) < 0)
+	if (add_tree(sc, &cp_retired, &cp_retired_leaves, off, &map, &map_len, &nr) < 0)
 		goto out;
 	for (int d = 0; d < SIDECAR_DROP_NR; d++)
 		sc->dropped[d] += cp_retired_dropped[d];
@@ -343,7 +390,7 @@ static int add_threads(struct sidecar *sc)
 	sc->threads += cp_retired_threads;
 	for (struct cp_thread *t = cp_threads; t; t = t->next) {
 		/* the events of its nodes through the same map */
-		if (add_tree(sc, &t->tree, &map, &map_len, &nr) < 0 ||
+		if (add_tree(sc, &t->tree, &t->leaves, off, &map, &map_len, &nr) < 0 ||
 		    cp_counters_add_thread(sc, t, map, nr) < 0)
 			goto out;
 		sc->unplaced_samples += __atomic_load_n(&t->unplaced, __ATOMIC_RELAXED);
@@ -403,6 +450,7 @@ __attribute__((destructor)) static void cp_finish(void)
 {
 	struct main_info mi = { 0 };
 	struct objects objs = { NULL, &mi, NULL, 0, 0 };
+	struct offcpu_out off = { -1, 0 };
 	struct cp_gmon gmon;
 	struct sidecar *sc;
 	char host[256] = "", exe[PATH_MAX] = "", path[PATH_MAX];
@@ -457,17 +505,32 @@ __attribute__((destructor)) static void cp_finish(void)
 	sc->build_id_len = mi.build_id_len;
 	sc->dropped[SIDECAR_DROP_STOPPED] += cp_dropped_early +
 		__atomic_load_n(&cp_dropped_late, __ATOMIC_RELAXED);
+	if (cp_sampler_timers()) {
+		/* each thread's own CPU time at CALLPATH_HZ (sampler.c) */
+		sc->time_period = 1000000000u / cp_sampler_hz();
+	} else {
+		/* glibc's profiling ticks, process-wide (no timer of ours ran) */
+		freq = __profile_frequency();
+		sc->time_period = freq > 0 ? 1000000000u / (unsigned)freq : 0;
+		if (sidecar_set_time_name(sc, "prof-timer") < 0)
+			objs.failed = 1;
+	}
+	/* CALLPATH_CLOCK=wall: the off-CPU time, in the time metric's periods */
+	off.period = sc->time_period;
+	if (cp_offcpu_on() && off.period &&
+	    (off.k = sidecar_add_metric(sc, SIDECAR_OFFCPU_METRIC_NAME, "samples",
+					SIDECAR_METRIC_WALL_SAMPLES, 0, off.period)) < 0)
+		objs.failed = 1;
 	if (objs.failed || sidecar_set_strings(sc, host, exe) < 0 ||
 	    sidecar_set_gmon_name(sc, gmon.name) < 0 || cp_counters_describe(sc) < 0 ||
-	    add_threads(sc) < 0) {
+	    add_threads(sc, &off) < 0) {
 		dprintf(2, "callpath: cannot write '%s': out of memory\n", path);
 		goto out;
 	}
 	sc->failure = __atomic_load_n(&cp_failure, __ATOMIC_RELAXED);
 	sc->sampling = cp_sample_state();
 	sc->unplaced_samples += cp_sample_unplaced_early();
-	freq = __profile_frequency();
-	sc->time_period = freq > 0 ? 1000000000u / (unsigned)freq : 0;
+	sc->time_taken = cp_sample_taken();
 	sc->id.flags = gmon.hashed ? SIDECAR_ID_HASHED : 0;
 	sc->id.gmon_size = gmon.size;
 	sc->id.gmon_hash = gmon.hash;

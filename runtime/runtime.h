@@ -264,6 +264,40 @@ static inline uint64_t *cp_tree_samples(const struct cp_tree *t, uint32_t i)
 	return (uint64_t *)(t->chunk[c] + (CP_CHUNK0 << c)) + (i - cp_chunk_first(c));
 }
 
+/*
+ * Sampled program counters per context (sampler.c): every sample a thread
+ * takes is recorded as (node index, kind, program counter) with one value
+ * per sampled metric, so that the reader can name what ran (the context's
+ * own function, another function's first bytes, a library function, the
+ * instrumentation) after the run.  Open addressing in tables mapped as
+ * needed by the owning thread's signal handler (raw mmap), each twice the
+ * last, never moved or freed while the thread lives: the exit writer may
+ * read them as the thread adds to them (an entry's kind is stored last,
+ * with release ordering; values are relaxed atomics).  A sample no table
+ * can take is counted on the context's node (its pc is then unknown).
+ */
+#define CP_LEAF_CPU 0		/* the time samples (CALLPATH_HZ, or glibc's ticks) */
+#define CP_LEAF_OFFCPU 1	/* CALLPATH_CLOCK=wall: samples while blocked */
+#define CP_LEAF_METRICS 2
+#define CP_LEAF_TABS 14		/* 256 << 13 entries in the last: 2 M leaves */
+struct cp_leaf {
+	uint64_t pc;
+	uint32_t node;		/* the thread tree's node index, CP_NONE: no live frame */
+	uint32_t kind;		/* SIDECAR_LEAF_*, 0 for a free entry */
+	uint64_t value[CP_LEAF_METRICS];
+};
+struct cp_leaftab {
+	uint32_t cap;		/* entries, a power of two */
+	uint32_t used;
+	uint64_t pad[3];
+	struct cp_leaf e[];
+};
+struct cp_leaves {
+	struct cp_leaftab *tab[CP_LEAF_TABS];
+	uint32_t ntab;
+	uint32_t busy;		/* an insertion is under way (nested handler) */
+};
+
 /* A stack the thread may be running on: its range and how to read it. */
 enum { CP_STACK_UNKNOWN, CP_STACK_ALT, CP_STACK_MAPPING, CP_STACK_NONE };
 struct cp_stack_range {
@@ -291,6 +325,29 @@ struct cp_thread {
 	uint32_t push_lim;
 	uint64_t dropped[SIDECAR_DROP_NR];
 	uint64_t unplaced;	/* samples of this thread that had no context */
+	struct cp_leaves leaves;	/* sampled program counters (sampler.c) */
+	uint32_t timer_slot;	/* its CPU-time timer's slot in sampler.c + 1, 0: none */
+	uint32_t timer_tried;	/* the timer was tried (armed or refused) */
+	/*
+	 * What the timer's samples cover (sampler.c): the thread's CPU time
+	 * when it was armed, the periods credited since, and the leaf the
+	 * last one went to, which takes the thread's CPU time after its last
+	 * signal when the thread ends (or the timers stop).
+	 */
+	uint64_t timer_cpu0;
+	uint64_t timer_credited;
+	struct cp_leaf *timer_last;
+	/*
+	 * For CALLPATH_CLOCK=wall's sampler thread (offcpu.c), which reads
+	 * this thread's state from outside: its TLS (the shadow stack's top)
+	 * and id, set on its first call; when it last looked at the thread
+	 * (CLOCK_MONOTONIC ns) and the part of a period not yet credited.
+	 */
+	struct cp_tls *tls;
+	uint32_t tid;
+	uint64_t wall_last, wall_rem;
+	uint64_t wall_rq;	/* its run-queue wait (schedstat) at the last look */
+	struct cp_leaf *wall_leaf;	/* where the last look found it blocked, NULL: on a CPU */
 	/*
 	 * stack.c: mappings recently found holding the stack pointer when it
 	 * was neither on the thread's own stack nor on the alternate signal
@@ -315,6 +372,7 @@ extern struct cp_thread *cp_threads CP_HIDDEN;
 extern struct cp_tree cp_retired CP_HIDDEN;
 extern uint64_t cp_retired_dropped[SIDECAR_DROP_NR] CP_HIDDEN;
 extern uint64_t cp_retired_unplaced CP_HIDDEN;
+extern struct cp_leaves cp_retired_leaves CP_HIDDEN;
 extern uint32_t cp_retired_threads CP_HIDDEN;
 extern uint64_t cp_dropped_late CP_HIDDEN;	/* calls after a thread retired */
 extern int cp_exit_summed CP_HIDDEN;	/* the exit writer has read them all */
@@ -366,6 +424,47 @@ void cp_sample_install(void) CP_HIDDEN;
 /* At exit: SIDECAR_SAMPLING_* and the unplaced samples of no thread. */
 uint32_t cp_sample_state(void) CP_HIDDEN;
 uint64_t cp_sample_unplaced_early(void) CP_HIDDEN;
+uint64_t cp_sample_taken(void) CP_HIDDEN;	/* signals credited, whatever their weight */
+
+/*
+ * The sampler (sampler.c): CALLPATH_HZ per-thread CPU-time timers
+ * delivering SIGPROF to their thread (told from glibc's ITIMER_PROF ticks
+ * by si_code SI_TIMER and our value), and the leaf tables above.
+ *   cp_sampler_thread()   a thread's first call with no live caller (slow
+ *                         path, raw system calls): arm its timer once the
+ *                         handler is in place;
+ *   cp_sampler_thread_end() delete it (normal context, before retiring);
+ *   cp_sampler_stop()     the program replaced SIGPROF: delete them all;
+ *   cp_sampler_fork_child() the child has none of the parent's timers;
+ *   cp_leaf_add()         add a sample (signal handler, owning thread);
+ *   cp_leaves_merge()     a retiring thread's leaves into the retired
+ *                         tree's, node i becoming ix[i] (under the lock);
+ *   cp_leaves_free()      unmap a thread's tables.
+ */
+int cp_sampler_timers(void) CP_HIDDEN;	/* 1: the time samples are our timers' */
+/*
+ * CALLPATH_CLOCK=wall (offcpu.c): a sampler thread that credits the time
+ * threads spend off the CPU (blocked, sleeping, waiting for a CPU) to the
+ * context they are in, as the metric CP_LEAF_OFFCPU, in periods of
+ * CALLPATH_HZ, without ever signalling them.  cp_offcpu_on(): it runs;
+ * cp_offcpu_stop(): it stops crediting (before the exit writer reads).
+ */
+int cp_offcpu_on(void) CP_HIDDEN;
+void cp_offcpu_stop(void) CP_HIDDEN;
+uint32_t cp_sampler_hz(void) CP_HIDDEN;
+void cp_sampler_thread(struct cp_thread *t) CP_HIDDEN;
+void cp_sampler_thread_end(struct cp_thread *t) CP_HIDDEN;
+void cp_sampler_stop(void) CP_HIDDEN;
+void cp_sampler_fork_child(struct cp_thread *t) CP_HIDDEN;
+int cp_sampler_is_ours(const void *siginfo) CP_HIDDEN;
+int cp_leaf_add(struct cp_leaves *l, uint32_t node, uint32_t kind, uint64_t pc,
+		uint32_t metric, uint64_t weight, struct cp_leaf **at) CP_HIDDEN;
+void cp_leaves_merge(struct cp_leaves *dst, const struct cp_leaves *src,
+		     const uint32_t *ix) CP_HIDDEN;
+void cp_leaves_free(struct cp_leaves *l) CP_HIDDEN;
+/* The handler credited `weight` periods of the thread's timer to leaf `e`
+ * (NULL: to its node, no leaf could take it). */
+void cp_sampler_credited(struct cp_thread *t, struct cp_leaf *e, uint64_t weight) CP_HIDDEN;
 
 /*
  * Stacks (stack.c).  cp_stack_set_own() records the calling thread's own

@@ -57,8 +57,9 @@ static int sample_state = SAMPLE_IDLE;
 static int sample_credited;		/* the handler was installed */
 static int sample_replaced;		/* the program touched SIGPROF/ITIMER_PROF */
 static struct k_sigaction chained;	/* glibc's profiling handler */
-static uintptr_t text_start, text_end;	/* the main program's code */
+static uintptr_t rt_start, rt_end;	/* the runtime's own code (a shared library) */
 static uint64_t unplaced_early;		/* samples on threads not started */
+static uint64_t taken;			/* signals credited (each of some weight) */
 
 static long sys_rt_sigaction(int sig, const struct k_sigaction *act,
 			     struct k_sigaction *old)
@@ -74,31 +75,52 @@ static long sys_rt_sigaction(int sig, const struct k_sigaction *act,
 	return ret;
 }
 
-/* The time samples of node `n` of thread `t` (found by its chunk). */
-static uint64_t *samples_of(struct cp_thread *t, const struct cp_node *n)
+/* The index of node `n` in thread `t`'s tree (found by its chunk), or CP_NONE. */
+static uint32_t index_of(const struct cp_thread *t, const struct cp_node *n)
 {
 	for (uint32_t c = 0; c < CP_CHUNKS && t->tree.chunk[c]; c++)
 		if (n >= t->tree.chunk[c] && n < t->tree.chunk[c] + (CP_CHUNK0 << c))
-			return cp_tree_samples(&t->tree, cp_chunk_first(c) +
-						(uint32_t)(n - t->tree.chunk[c]));
-	return NULL;
+			return cp_chunk_first(c) + (uint32_t)(n - t->tree.chunk[c]);
+	return CP_NONE;
 }
 
-static void credit(uintptr_t pc, uintptr_t sp)
+/* Is `pc` the runtime's own code (its handler, its slow path)? */
+static int in_runtime(uintptr_t pc)
+{
+	return pc >= rt_start && pc < rt_end;
+}
+
+/*
+ * Place one sample of `weight` periods of `metric` taken at `pc` with the
+ * stack pointer at `sp`: a leaf (node, kind, pc) under the innermost live
+ * recorded frame, or at the top level when the thread has none.
+ */
+static void credit(uintptr_t pc, uintptr_t sp, uint64_t weight, uint32_t metric,
+		   int timer)
 {
 	struct cp_thread *t = cp_tls.self;
 	struct cp_frame *top = cp_tls.top, *base, *f;
 	struct cp_stack_range cur = { 0, 0, CP_STACK_UNKNOWN };
-	const struct cp_node *n;
-	uint64_t *slot;
+	uint32_t node = CP_NONE, kind = SIDECAR_LEAF_PC;
+	struct cp_leaf *last = NULL;
 
+	__atomic_fetch_add(&taken, 1, __ATOMIC_RELAXED);
 	if (!t || t == CP_RETIRED) {
-		__atomic_fetch_add(&unplaced_early, 1, __ATOMIC_RELAXED);
+		__atomic_fetch_add(&unplaced_early, weight, __ATOMIC_RELAXED);
 		return;
 	}
-	/* top is NULL while the thread is inside the runtime: mid-update */
-	if (!top || pc < text_start || pc >= text_end) {
-		t->unplaced++;
+	/*
+	 * top is NULL while the thread is inside the runtime (the shadow
+	 * stack mid-update): the instrumentation's time, at the top level.
+	 */
+	if (!top) {
+		struct cp_leaf *e = NULL;
+
+		if (cp_leaf_add(&t->leaves, CP_NONE, SIDECAR_LEAF_OVERHEAD, pc, metric,
+				weight, &e) < 0)
+			t->unplaced += weight;
+		if (timer)
+			cp_sampler_credited(t, e, weight);
 		return;
 	}
 	/* busy while we look: a handler interrupting us has its calls dropped */
@@ -110,23 +132,30 @@ static void credit(uintptr_t pc, uintptr_t sp)
 	 * return-address slot (fp + 8; `ret` moves it above); one that
 	 * returned to uninstrumented code that went deeper again is caught
 	 * by its slot no longer holding its return address, read only where
-	 * stack.c says it may be (a coroutine's freed stack is not read).
+	 * stack.c says it may be (a coroutine's freed stack is not read).  A
+	 * frame whose call was not recorded (bounds) gives its samples to the
+	 * recorded frame under it, the program counter saying what ran.
 	 */
-	for (f = top; f != base && (f->fp + 8 < sp || !cp_slot_live(t, f, sp, &cur)); f--)
+	for (f = top; f != base && (f->fp + 8 < sp || !f->node ||
+				    !cp_slot_live(t, f, sp, &cur)); f--)
 		;
-	if (f == base || !f->node) {
-		t->unplaced++;
-		goto out;
+	if (f != base) {
+		const struct cp_node *n = f->node;
+
+		/* a recursive call's frame stands for the ancestor it was folded into */
+		node = n->flags & CP_NODE_FOLDED ? n->parent : index_of(t, n);
 	}
-	/* a recursive call's frame stands for the ancestor it was folded into */
-	n = f->node;
-	slot = n->flags & CP_NODE_FOLDED ? cp_tree_samples(&t->tree, n->parent)
-					 : samples_of(t, n);
-	if (slot)
-		(*slot)++;
-	else
-		t->unplaced++;
-out:
+	if (in_runtime(pc))
+		kind = SIDECAR_LEAF_OVERHEAD;
+	if (cp_leaf_add(&t->leaves, node, kind, pc, metric, weight, &last) < 0) {
+		/* no table could take it: the context's own, its pc unknown */
+		if (node != CP_NONE && metric == CP_LEAF_CPU)
+			*cp_tree_samples(&t->tree, node) += weight;
+		else
+			t->unplaced += weight;
+	}
+	if (timer)
+		cp_sampler_credited(t, last, weight);
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	cp_tls.top = top;
 }
@@ -134,16 +163,32 @@ out:
 static void handler(int sig, siginfo_t *si, void *ucv)
 {
 	const ucontext_t *uc = ucv;
+	uintptr_t pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+	uintptr_t sp = (uintptr_t)uc->uc_mcontext.gregs[REG_RSP];
+	int active = __atomic_load_n(&sample_state, __ATOMIC_RELAXED) == SAMPLE_ACTIVE;
 
-	if (__atomic_load_n(&sample_state, __ATOMIC_RELAXED) == SAMPLE_ACTIVE)
-		credit((uintptr_t)uc->uc_mcontext.gregs[REG_RIP],
-		       (uintptr_t)uc->uc_mcontext.gregs[REG_RSP]);
+	if (cp_sampler_is_ours(si)) {
+		/* our per-thread CPU-time timer: 1 + the periods it missed */
+		if (active)
+			credit(pc, sp, 1 + (uint64_t)(si->si_overrun > 0 ? si->si_overrun : 0),
+			       CP_LEAF_CPU, 1);
+		return;
+	}
+	/* glibc's tick: the time samples only where no timer of ours runs */
+	if (active && !cp_sampler_timers())
+		credit(pc, sp, 1, CP_LEAF_CPU, 0);
 	/*
 	 * glibc's handler, with the three arguments the kernel passes on
 	 * x86_64 whatever its SA_SIGINFO (a one-argument handler ignores the
 	 * other two): it reads the program counter from the context.
 	 */
 	((void (*)(int, siginfo_t *, void *))chained.handler)(sig, si, ucv);
+}
+
+int cp_sample_active(void) CP_HIDDEN;
+int cp_sample_active(void)
+{
+	return __atomic_load_n(&sample_state, __ATOMIC_ACQUIRE) == SAMPLE_ACTIVE;
 }
 
 void cp_sample_install(void)
@@ -185,19 +230,23 @@ uint32_t cp_sample_state(void)
 	return s;
 }
 
+uint64_t cp_sample_taken(void)
+{
+	return __atomic_load_n(&taken, __ATOMIC_RELAXED);
+}
+
 uint64_t cp_sample_unplaced_early(void)
 {
 	return __atomic_load_n(&unplaced_early, __ATOMIC_RELAXED);
 }
 
-/* ---- the main program's code range, where the histogram counts ---- */
+/* ---- the runtime's own code, where samples are overhead ---- */
 
-static int main_text(struct dl_phdr_info *info, size_t size, void *data)
+static int runtime_text(struct dl_phdr_info *info, size_t size, void *data)
 {
-	uintptr_t lo = UINTPTR_MAX, hi = 0;
+	uintptr_t lo = UINTPTR_MAX, hi = 0, self = (uintptr_t)data;
 
 	(void)size;
-	(void)data;
 	for (int i = 0; i < info->dlpi_phnum; i++) {
 		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
 		uintptr_t a = info->dlpi_addr + ph->p_vaddr;
@@ -209,16 +258,23 @@ static int main_text(struct dl_phdr_info *info, size_t size, void *data)
 		if (a + ph->p_memsz > hi)
 			hi = a + ph->p_memsz;
 	}
-	if (lo < hi) {
-		text_start = lo;
-		text_end = hi;
+	if (self < lo || self >= hi)
+		return 0;
+	/*
+	 * The object holding this code: libcallpath.so, all of it ours.  In a
+	 * static link it is the program itself: the reader tells the
+	 * runtime's functions there by their names.
+	 */
+	if (info->dlpi_name && info->dlpi_name[0]) {
+		rt_start = lo;
+		rt_end = hi;
 	}
-	return 1;	/* the first object is the main program */
+	return 1;
 }
 
 __attribute__((constructor(103))) static void sample_start(void)
 {
-	dl_iterate_phdr(main_text, NULL);
+	dl_iterate_phdr(runtime_text, (void *)(uintptr_t)&credit);
 }
 
 /* ---- the program replacing the handler or the timer ---- */
@@ -229,4 +285,6 @@ void cp_sample_replaced(void)
 	__atomic_store_n(&sample_replaced, 1, __ATOMIC_RELAXED);
 	__atomic_store_n(&sample_state, SAMPLE_STOPPED, __ATOMIC_RELEASE);
 	__atomic_store_n(&cp_sample_pending, 0, __ATOMIC_RELAXED);
+	/* our timers would deliver SIGPROF to the program's handler */
+	cp_sampler_stop();
 }

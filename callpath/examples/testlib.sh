@@ -72,6 +72,12 @@ cp_header() {
 	"$CP_DUMP" -H "$1" | awk -v k="$2" '$1 == k { print $2 }'
 }
 
+# cp_call_nodes SIDECAR: its nodes of calls (the time samples' leaf nodes,
+# as many as the program counters sampled, left out: issue 22).
+cp_call_nodes() {
+	"$CP_DUMP" -H "$1" | awk '$1 == "nodes" { n = $2 } $1 == "leaves" { l = $2 } END { print n - l }'
+}
+
 # cp_calls_of GPROF_BIN PROG GMON NAME: calls of NAME in the flat profile.
 cp_calls_of() {
 	"$1" -b -p "$2" "$3" | awk -v n="$4" '$NF == n && NF == 7 { print $4 }'
@@ -360,4 +366,25 @@ cp_counts_consistent() {
 		$2 < $3 || (exact != "" && $2 != $3) { print "# " $0; if (exact != "") bad = 1 }
 		END { if (short > dropped) { print "# fewer by " short ", dropped " dropped; bad = 1 }
 		      exit bad }'
+}
+
+# ---- every sample placed (issue 22) ----
+
+# cp_incl_samples FOLDED NAME: samples of the folded lines whose path holds
+# a frame NAME (its inclusive samples; a name repeated on a line counts once).
+cp_incl_samples() {
+	awk -v n="$2" '{
+		v = $NF; line = $0; sub(/ [0-9]+$/, "", line)
+		k = split(line, fr, ";"); hit = 0
+		for (i = 1; i <= k; i++) if (fr[i] == n) hit = 1
+		if (hit) s += v } END { print s + 0 }' "$1"
+}
+
+# cp_secs_within SAMPLES HZ WANT_SECONDS PCT [K]: SAMPLES at HZ are WANT
+# seconds within PCT% plus K (3) Poisson standard deviations of the count.
+cp_secs_within() {
+	awk -v s="$1" -v hz="$2" -v w="$3" -v p="$4" -v k="${5:-3}" 'BEGIN {
+		if (hz <= 0) exit 1
+		d = s / hz - w; if (d < 0) d = -d
+		exit !(d <= p * w / 100 + k * sqrt(s) / hz) }'
 }

@@ -91,11 +91,15 @@ folded_by_name() { # FILE... -> "path count" lines, summed per path, sorted
 		awk '{ c[$1] += $2 } END { for (p in c) print p, c[p] }' | sort
 }
 total() { "$CP/cpdump" -H "$1" | sed -n 's/^calls //p'; }
-nodes() { "$CP/cpdump" -H "$1" | sed -n 's/^nodes //p'; }
+# nodes of calls: the time samples' leaves (issue 22) are at library
+# addresses each rank loaded elsewhere, moved into the sum's address space
+# by the objects they lie in, so they are left out of both counts
+nodes() { "$CP/cpdump" -H "$1" | awk '$1 == "nodes" { n = $2 } $1 == "leaves" { l = $2 } END { print n - l }'; }
 # Distinct (callee, call site) paths, named, over the files one by one: the
 # node count of a sum that lines the ranks up (the union of their trees).
 union_nodes() { # FILE...
-	for f in "$@"; do "$CP/cpdump" -s ranks.nm "$f" | sed -n '/^dropped-stopped/,$p' | sed 1d; done |
+	for f in "$@"; do "$CP/cpdump" -s ranks.nm "$f" | sed -n '/^dropped-stopped/,$p' | sed 1d |
+		grep -v ' <- \[sample\]'; done |
 		awk '{ match($0, /^ */); d = RLENGTH / 2; sub(/^ *[0-9]+ /, "");
 		       key[d] = (d ? key[d - 1] ";" : "") $0; print key[d] }' | sort -u | wc -l
 }

@@ -43,7 +43,7 @@ cp_check "CALLPATH_DEPTH=1 still counts every call (39)" test "$(cat total.depth
 # manypaths 8: 2^9 - 1 nodes of p plus main; 9 * 256 calls of p plus main
 # (a recursion: full paths, as CALLPATH_RECURSION=full keeps them)
 CALLPATH_RECURSION=full CALLPATH_MAX_NODES=16 LD_PRELOAD="$CP_SO" ./many 8
-nodes=$(cp_header gmon.out.callpath nodes)
+nodes=$(cp_call_nodes gmon.out.callpath)
 calls=$(cp_header gmon.out.callpath calls)
 dropped=$(cp_header gmon.out.callpath dropped-node-limit)
 cp_check "CALLPATH_MAX_NODES=16 bounds the tree ($nodes nodes)" test "$nodes" -eq 16
@@ -51,7 +51,7 @@ cp_check "recorded + dropped = every call ($calls + $dropped = 2305)" \
 	test $((calls + dropped)) -eq 2305
 
 CALLPATH_RECURSION=full LD_PRELOAD="$CP_SO" ./many 8
-cp_check "unbounded: all 512 nodes" test "$(cp_header gmon.out.callpath nodes)" -eq 512
+cp_check "unbounded: all 512 nodes" test "$(cp_call_nodes gmon.out.callpath)" -eq 512
 
 CALLPATH_MAX_NODES=oops LD_PRELOAD="$CP_SO" ./acc 2> warn.txt
 cp_check "a bad CALLPATH_MAX_NODES is reported and ignored" \

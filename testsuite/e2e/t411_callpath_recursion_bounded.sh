@@ -16,7 +16,7 @@ bounded() {
 	rm -f gmon.out gmon.out.callpath
 	LD_PRELOAD="$CP_SO" ./recurse "$@" > /dev/null
 	local nodes size dropped sum lines
-	nodes=$(cp_header gmon.out.callpath nodes)
+	nodes=$(cp_call_nodes gmon.out.callpath)
 	size=$(stat -c %s gmon.out.callpath)
 	dropped=$("$CP_DUMP" -H gmon.out.callpath | awk '/^dropped-/ { s += $2 } END { print s }')
 	sum=$("$CP_DUMP" -f -s recurse.nm gmon.out.callpath |

@@ -16,8 +16,10 @@ nm -nS recurse > recurse.nm
 CALLPATH_RECURSION=full LD_PRELOAD="$CP_SO" ./recurse down 20000 > /dev/null
 size=$(stat -c %s gmon.out.callpath)
 limit=$((32 * size))
-cp_check "the sidecar holds 20,002 nodes ($(cp_header gmon.out.callpath nodes))" \
-	test "$(cp_header gmon.out.callpath nodes)" -eq 20002
+# (the time samples' leaves, issue 22, are nodes too: as many as the
+# program counters sampled, left out here)
+calls_nodes=$(cp_call_nodes gmon.out.callpath)
+cp_check "the sidecar holds 20,002 nodes of calls ($calls_nodes)" test "$calls_nodes" -eq 20002
 
 # bytes CMD...: the bytes CMD writes, reading at most limit + 1
 bytes() { "$@" 2> /dev/null | head -c $((limit + 1)) | wc -c; }
@@ -61,6 +63,6 @@ cp_check "--callpath: a deep path is printed elided" \
 cp_check "--callpath: the deepest path says it left 19,969 frames out" \
 	grep -qF -- "-> …(19,969 frames)… -> down (down+" report.txt
 cp_check "--callpath: the tree says the depth of deep nodes" \
-	grep -qE '^ +1 +\[depth 20,001\] \*down \(down\+0x' report.txt
+	grep -qE '^ +1 +([0-9.]+ +[0-9.]+ +)?\[depth 20,001\] \*down \(down\+0x' report.txt
 cp_check "--callpath: down's calls are all counted" grep -qE '^down: 20001 calls, 20001 paths' report.txt
 cp_done

@@ -373,6 +373,65 @@ static void test_model__inclusive_samples_add_up_the_subtree(void **state)
 	profile_free(p);
 }
 
+/*
+ * Leaves (issue 22): main's node with sampled program counters in main
+ * itself (its self time), in c's first bytes (c's, under main), in a
+ * shared library the sidecar lists (named by the object, whose file is
+ * not there), in the instrumentation (the runtime's leaf kind) and at no
+ * object; a leaf at the top level.
+ */
+static void test_model__leaves_are_self_time_callees_libraries_or_overhead(void **state)
+{
+	struct profile *p = fixture_profile();
+	struct sidecar *sc = sidecar_new();
+	struct callpath_model *m;
+	uint32_t mn, x;
+	char *text;
+
+	(void)state;
+	assert_non_null(sc);
+	sc->program_start = 0x1000;
+	sc->program_end = 0x2000;
+	assert_int_equal(sidecar_add_object(sc, "/nonexistent/libfoo.so.1", 0x7f0000, 0x7f1000,
+					    0x7f0000, 0, NULL, 0), 0);
+	assert_int_equal(sidecar_add(sc, SIDECAR_ROOT, 0, MAIN + 4, 1, &mn), 0);
+	assert_int_equal(sidecar_add_leaf(sc, mn, SIDECAR_LEAF_PC, MAIN + 0x10, &x), 0);
+	sc->nodes[x].self_samples = 5;
+	assert_int_equal(sidecar_add_leaf(sc, mn, SIDECAR_LEAF_PC, C + 1, &x), 0);
+	sc->nodes[x].self_samples = 3;
+	assert_int_equal(sidecar_add_leaf(sc, mn, SIDECAR_LEAF_PC, 0x7f0100, &x), 0);
+	sc->nodes[x].self_samples = 7;
+	assert_int_equal(sidecar_add_leaf(sc, mn, SIDECAR_LEAF_OVERHEAD, 0x7f0100, &x), 0);
+	sc->nodes[x].self_samples = 2;
+	assert_int_equal(sidecar_add_leaf(sc, mn, SIDECAR_LEAF_PC, 0x900000, &x), 0);
+	sc->nodes[x].self_samples = 1;
+	assert_int_equal(sidecar_add_leaf(sc, SIDECAR_ROOT, SIDECAR_LEAF_OVERHEAD, 0x1, &x), 0);
+	sc->nodes[x].self_samples = 4;
+	/* a leaf takes no children, and no call takes a leaf's key */
+	assert_int_equal(sidecar_add_leaf(sc, x, SIDECAR_LEAF_PC, MAIN, &x), -1);
+	sc->sampling = SIDECAR_SAMPLING_SELF;
+	sc->time_period = 1000000;
+	m = build_timed(sc, p);
+	assert_int_equal(m->total_samples, 22);
+	assert_true(m->hz == 1000.0);
+	assert_int_equal(m->class_samples[0], 8);	/* main 5, c's first bytes 3 */
+	assert_int_equal(m->class_samples[1], 7);	/* libfoo */
+	assert_int_equal(m->class_samples[2], 6);	/* the runtime's, twice */
+	assert_int_equal(m->class_samples[3], 1);	/* no object */
+	text = folded_text(m);
+	free(text);
+	text = report_text(m);
+	assert_non_null(strstr(text, "main -> c\n"));
+	assert_non_null(strstr(text, "main -> [libfoo.so.1]\n"));
+	assert_non_null(strstr(text, "main -> [instrumentation]\n"));
+	assert_non_null(strstr(text, "main -> [unknown]\n"));
+	assert_non_null(strstr(text, "36.4% ran\nin the program's code, 31.8% in libraries, 27.3% in the\n"));
+	free(text);
+	callpath_model_free(m);
+	sidecar_free(sc);
+	profile_free(p);
+}
+
 static void test_report__paths_with_self_and_inclusive_seconds_sorted_by_time(void **state)
 {
 	struct profile *p = fixture_profile();
@@ -381,8 +440,9 @@ static void test_report__paths_with_self_and_inclusive_seconds_sorted_by_time(vo
 	char *text = report_text(m);
 
 	(void)state;
-	assert_non_null(strstr(text, "Time: 110 samples (1.10 seconds at 100 Hz)"));
-	assert_non_null(strstr(text, "; 4 samples could not be placed"));
+	assert_non_null(strstr(text, "Time: 110 samples of each thread's CPU time "
+				      "(1.10 seconds at 100 Hz)"));
+	assert_non_null(strstr(text, "; 4 (3.5%) could not be\nplaced"));
 	/* c first (most self time), its a path first although it has fewest calls */
 	assert_non_null(strstr(text,
 		"c: 12 calls, 3 paths, 1.00 self seconds\n"
@@ -876,6 +936,7 @@ int main(void)
 		cmocka_unit_test(test_report__external_call_sites_are_named_and_left_out_at_the_top),
 		cmocka_unit_test(test_model__inclusive_samples_add_up_the_subtree),
 		cmocka_unit_test(test_report__paths_with_self_and_inclusive_seconds_sorted_by_time),
+		cmocka_unit_test(test_model__leaves_are_self_time_callees_libraries_or_overhead),
 		cmocka_unit_test(test_report__paths_sort_alike_whether_their_key_fits_128_bits_or_not),
 		cmocka_unit_test(test_report__misattribution_names_arcs_whose_measured_share_differs),
 		cmocka_unit_test(test_report__time_per_caller_needs_evidence_beyond_a_few_samples),

@@ -156,6 +156,71 @@ static size_t v4_records(const struct sidecar *sc, size_t len, uint32_t node_siz
 	return len - (size_t)sc->nr_nodes * node_size;
 }
 
+/*
+ * Leaves, the time metric's name and the samples taken round-trip; a sum
+ * moves a leaf in the program with the program and a leaf in a library
+ * with its object (issue 22): the second process loaded the program 0x10000
+ * higher and the library 0x200000 higher, so both name the same bytes.
+ */
+static void test_sidecar__leaves_round_trip_and_move_with_their_objects(void **state)
+{
+	struct sidecar *a = sidecar_new(), *b = sidecar_new(), *back = NULL;
+	char err[256] = "";
+	uint32_t n, x;
+	size_t len;
+	unsigned char *buf;
+
+	(void)state;
+	for (int k = 0; k < 2; k++) {
+		struct sidecar *sc = k ? b : a;
+		uint64_t shift = k ? 0x10000 : 0, lib = k ? 0x200000 : 0;
+
+		assert_non_null(sc);
+		sc->load_address = 0x400000 + shift;
+		sc->program_start = 0x400000 + shift;
+		sc->program_end = 0x401000 + shift;
+		assert_int_equal(sidecar_add_object(sc, "/proc/self/exe", 0x400000 + shift,
+						    0x401000 + shift, 0x400000 + shift,
+						    SIDECAR_OBJECT_MAIN, NULL, 0), 0);
+		assert_int_equal(sidecar_add_object(sc, "/lib/libm.so.6", 0x7f000000 + lib,
+						    0x7f100000 + lib, 0x7f000000 + lib, 0,
+						    (const unsigned char *)"\x12\x34", 2), 0);
+		assert_int_equal(sidecar_add(sc, SIDECAR_ROOT, 0, 0x400104 + shift, 1, &n), 0);
+		assert_int_equal(sidecar_add_leaf(sc, n, SIDECAR_LEAF_PC, 0x400150 + shift, &x), 0);
+		sc->nodes[x].self_samples = 3;
+		assert_int_equal(sidecar_add_leaf(sc, n, SIDECAR_LEAF_PC, 0x7f000500 + lib, &x), 0);
+		sc->nodes[x].self_samples = 5;
+		assert_int_equal(sidecar_add_leaf(sc, n, SIDECAR_LEAF_OVERHEAD, 0x7f000500 + lib, &x), 0);
+		sc->nodes[x].self_samples = 1;
+		sc->time_taken = 4;
+		sc->time_period = 1000000;
+	}
+	assert_int_equal(sidecar_set_time_name(b, "cpu-time"), 0);
+	buf = encode(b, &len);
+	assert_int_equal(sidecar_decode(buf, len, "mem", &back, err, sizeof(err)), 0);
+	free(buf);
+	assert_string_equal(back->time_name, "cpu-time");
+	assert_int_equal(back->time_taken, 4);
+	assert_int_equal(back->nr_nodes, 4);
+	assert_true(sidecar_node_is_leaf(&back->nodes[2]));
+	assert_int_equal(back->nodes[2].call_site, SIDECAR_LEAF_PC);
+	assert_int_equal(back->nodes[2].callee, 0x7f200500);
+	assert_int_equal(sidecar_merge(a, back, err, sizeof(err)), 0);
+	/* the same three leaves, summed: in a's address space */
+	assert_int_equal(a->nr_nodes, 4);
+	assert_int_equal(a->nodes[1].callee, 0x400150);
+	assert_int_equal(a->nodes[1].self_samples, 6);
+	assert_int_equal(a->nodes[2].callee, 0x7f000500);
+	assert_int_equal(a->nodes[2].self_samples, 10);
+	assert_int_equal(a->nodes[3].call_site, SIDECAR_LEAF_OVERHEAD);
+	assert_int_equal(a->nodes[3].self_samples, 2);
+	assert_int_equal(a->time_taken, 8);
+	assert_int_equal(a->nr_objects, 2);
+	sidecar_free(back);
+	sidecar_free(a);
+	sidecar_free(b);
+}
+
 static void test_sidecar__round_trip_keeps_header_and_tree(void **state)
 {
 	struct sidecar *sc = fixture(), *back = NULL;
@@ -1554,6 +1619,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sidecar__round_trip_keeps_header_and_tree),
+		cmocka_unit_test(test_sidecar__leaves_round_trip_and_move_with_their_objects),
 		cmocka_unit_test(test_sidecar__unplaced_samples_round_trip_sum_and_saturate),
 		cmocka_unit_test(test_sidecar__rejects_every_truncation),
 		cmocka_unit_test(test_sidecar__truncated_node_table_names_the_byte),

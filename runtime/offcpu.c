@@ -1,0 +1,325 @@
+/*
+ * offcpu.c - CALLPATH_CLOCK=wall: the time threads spend off the CPU,
+ * placed in the context they are in, without signalling them.
+ *
+ * A signal to a blocked thread makes its system call return EINTR or end
+ * early (nanosleep, select, poll, read on a pipe, pthread_cond_wait's
+ * futex: SA_RESTART does not cover them all), so the CPU-time timers
+ * (sampler.c) cannot measure blocked time.  Instead one sampler thread of
+ * ours wakes every few milliseconds and, for each registered thread,
+ * reads /proc/self/task/TID/syscall: "running" for a thread on a CPU (its
+ * timer measures it), else the system call it is blocked in (or -1 when
+ * it is runnable but preempted) followed by its user stack pointer and
+ * program counter.  The wall time since the sampler last looked is then
+ * credited, in nanoseconds, as the metric CP_LEAF_OFFCPU of the leaf
+ * (innermost live frame, program counter), exactly as the SIGPROF handler
+ * places a CPU sample, but reading the thread's shadow stack and stack
+ * from outside with process_vm_readv, which fails instead of faulting
+ * when the thread moved or freed what we read.  The blocked thread is
+ * never touched: it cannot tell it was looked at.
+ *
+ * Accuracy: each look credits the time since the previous one, so a
+ * thread's off-CPU time is counted to within one interval (5 ms, or the
+ * CPU period when that is longer) at each change of state; a thread that
+ * blocks and wakes within one interval is seen only if it is blocked at
+ * the look (an unbiased sample of its blocked time).  Time spent waiting
+ * for a CPU counts as off-CPU too: it is wall-clock time.  The sampler
+ * thread is the runtime's, not the program's: it blocks every signal but
+ * SIGPROF (see offcpu_start), is
+ * not instrumented, and its own CPU time is nobody's (bench/ measures it).
+ * It does not exist in a fork child, which gets CPU time only.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "runtime.h"
+#include "utils/banned.h"
+
+#define MIN_INTERVAL_NS 5000000u	/* 200 looks a second at most */
+#define FRAMES_READ 256			/* innermost shadow-stack entries read */
+
+static int offcpu_running;
+static int offcpu_stopped;
+
+int cp_offcpu_on(void)
+{
+	return __atomic_load_n(&offcpu_running, __ATOMIC_ACQUIRE);
+}
+
+void cp_offcpu_stop(void)
+{
+	__atomic_store_n(&offcpu_stopped, 1, __ATOMIC_RELEASE);
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* `len` bytes at `addr` of our own memory, or -1 where it is not mapped. */
+static int peek(const void *addr, void *buf, size_t len)
+{
+	struct iovec local = { buf, len }, remote = { (void *)addr, len };
+
+	return process_vm_readv(getpid(), &local, 1, &remote, 1, 0) == (ssize_t)len ? 0 : -1;
+}
+
+/*
+ * Thread `tid`'s state: 1 on a CPU, 0 off it with its user stack pointer
+ * and program counter in *sp and *pc, -1 unknown (it ended).
+ */
+static int task_state(uint32_t tid, uintptr_t *sp, uintptr_t *pc)
+{
+	char path[64], buf[256];
+	unsigned long long v[9];
+	long long nr;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%u/syscall", tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	if (!strncmp(buf, "running", 7))
+		return 1;
+	/* "-1 sp pc" (preempted), or "nr a1 .. a6 sp pc" (in a system call) */
+	if (sscanf(buf, "%lld %llx %llx %llx %llx %llx %llx %llx %llx", &nr, &v[0], &v[1],
+		   &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) == 9) {
+		*sp = (uintptr_t)v[6];
+		*pc = (uintptr_t)v[7];
+		return 0;
+	}
+	if (nr == -1 && sscanf(buf, "%lld %llx %llx", &nr, &v[0], &v[1]) == 3) {
+		*sp = (uintptr_t)v[0];
+		*pc = (uintptr_t)v[1];
+		return 0;
+	}
+	return -1;
+}
+
+/* Thread `tid`'s time waiting on a run queue (ns), or -1 (no schedstat). */
+static int64_t run_delay(uint32_t tid)
+{
+	char path[64], buf[128];
+	unsigned long long cpu, wait;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%u/schedstat", tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	if (sscanf(buf, "%llu %llu", &cpu, &wait) != 2)
+		return -1;
+	return (int64_t)wait;
+}
+
+/* The index of node `n` in thread `t`'s tree (its chunks never move). */
+static uint32_t index_of(const struct cp_thread *t, const struct cp_node *n)
+{
+	for (uint32_t c = 0; c < CP_CHUNKS && t->tree.chunk[c]; c++)
+		if (n >= t->tree.chunk[c] && n < t->tree.chunk[c] + (CP_CHUNK0 << c))
+			return cp_chunk_first(c) + (uint32_t)(n - t->tree.chunk[c]);
+	return CP_NONE;
+}
+
+/*
+ * The innermost live recorded frame of blocked thread `t` at stack
+ * pointer `sp`, as sample.c's credit() judges it: at or above sp, its
+ * return-address slot still holding its call site.  CP_NONE when none;
+ * -1 (as CP_NONE - 1) when the thread is inside the runtime.
+ */
+static uint32_t live_node(struct cp_thread *t, uintptr_t sp)
+{
+	struct cp_frame frames[FRAMES_READ], *top, *base;
+	struct cp_tls *tls = t->tls;
+	size_t n;
+
+	if (peek(&tls->top, &top, sizeof(top)) < 0)
+		return CP_NONE;
+	if (!top)
+		return CP_NONE - 1;
+	base = t->stack + CP_FRAME_POPS;
+	if (top <= base)
+		return CP_NONE;
+	n = (size_t)(top - base);
+	if (n > FRAMES_READ)
+		n = FRAMES_READ;
+	if (peek(top - n + 1, frames, n * sizeof(*frames)) < 0)
+		return CP_NONE;
+	for (size_t k = n; k-- > 0;) {
+		const struct cp_frame *f = &frames[k];
+		struct cp_node node;
+		uintptr_t slot;
+
+		if (!f->node || f->fp + 8 < sp || f->fp == UINTPTR_MAX)
+			continue;
+		if (peek(f->node, &node, sizeof(node)) < 0 ||
+		    peek((const void *)(f->fp + 8), &slot, sizeof(slot)) < 0 ||
+		    slot != node.call_site)
+			continue;
+		/* a recursive call's frame stands for the ancestor it was folded into */
+		return node.flags & CP_NODE_FOLDED ? node.parent : index_of(t, f->node);
+	}
+	return CP_NONE;
+}
+
+/*
+ * A thread the kernel reports "running" may be waiting for a CPU (woken
+ * from a sleep on a busy machine, or preempted): its CPU timer does not
+ * count that, and its stack cannot be read.  Its run-queue wait since the
+ * last look (schedstat) goes where it was last seen: to the blocking call
+ * it was woken from, else to its last CPU sample.
+ */
+static void credit_run_wait(struct cp_thread *t)
+{
+	int64_t rq = run_delay(t->tid);
+	struct cp_leaf *e = t->wall_leaf ? t->wall_leaf : t->timer_last;
+
+	if (rq < 0)
+		return;
+	if (t->wall_rq && (uint64_t)rq > t->wall_rq && e)	/* 0: no baseline yet */
+		__atomic_fetch_add(&e->value[CP_LEAF_OFFCPU], (uint64_t)rq - t->wall_rq,
+				   __ATOMIC_RELAXED);
+	t->wall_rq = (uint64_t)rq;
+}
+
+static void look(struct cp_thread *t, uint64_t now)
+{
+	uintptr_t sp = 0, pc = 0;
+	uint64_t elapsed;
+	uint32_t node, kind = SIDECAR_LEAF_PC;
+	struct cp_leaf *e = NULL;
+	int state;
+
+	if (!t->tls || !t->tid)
+		return;		/* not yet seen by sampler.c */
+	elapsed = t->wall_last ? now - t->wall_last : 0;
+	t->wall_last = now;
+	state = task_state(t->tid, &sp, &pc);
+	if (state == 1) {
+		credit_run_wait(t);
+		t->wall_leaf = NULL;
+		return;
+	}
+	if (state != 0)
+		return;
+	/* blocked: its run-queue wait so far is behind it; what it waits
+	 * once woken is this blocking call's (credit_run_wait) */
+	{
+		int64_t rq = run_delay(t->tid);
+
+		if (rq >= 0)
+			t->wall_rq = (uint64_t)rq;
+	}
+	if (!elapsed)
+		return;
+	node = live_node(t, sp);
+	if (node == CP_NONE - 1) {
+		node = CP_NONE;
+		kind = SIDECAR_LEAF_OVERHEAD;
+	}
+	if (cp_leaf_add(&t->leaves, node, kind, pc, CP_LEAF_OFFCPU, elapsed, &e) == 0)
+		t->wall_leaf = e;
+}
+
+static void *offcpu_main(void *arg)
+{
+	uint64_t interval = (uint64_t)(uintptr_t)arg;
+	struct timespec ts = { 0, (long)interval };
+
+	while (!__atomic_load_n(&offcpu_stopped, __ATOMIC_ACQUIRE)) {
+		uint64_t now;
+
+		nanosleep(&ts, NULL);
+		now = mono_ns();
+		/* the registry's lock keeps each thread's state mapped while we read */
+		cp_registry_lock();
+		if (!__atomic_load_n(&offcpu_stopped, __ATOMIC_ACQUIRE))
+			for (struct cp_thread *t = cp_threads; t; t = t->next)
+				look(t, now);
+		cp_registry_unlock();
+	}
+	return NULL;
+}
+
+typedef int (*create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+
+/* CALLPATH_CLOCK: cpu (default) or wall. */
+__attribute__((constructor(104))) static void offcpu_start(void)
+{
+	const char *s = getenv("CALLPATH_CLOCK");
+	uint64_t interval = 1000000000u / cp_sampler_hz();
+	sigset_t all, old;
+	pthread_attr_t attr;
+	pthread_t th;
+	create_fn create;
+	int r;
+
+	if (!s || !*s || !strcmp(s, "cpu"))
+		return;
+	if (strcmp(s, "wall")) {
+		dprintf(2, "callpath: CALLPATH_CLOCK=%s is neither cpu nor wall; "
+			"measuring CPU time\n", s);
+		return;
+	}
+	if (__atomic_load_n(&cp_state, __ATOMIC_ACQUIRE) != CP_RECORDING)
+		return;
+	if (interval < MIN_INTERVAL_NS)
+		interval = MIN_INTERVAL_NS;
+#ifdef CP_ARCHIVE
+	create = pthread_create;
+#else
+	/* glibc's, not our wrapper (thread.c): this thread is not the program's */
+	create = (create_fn)dlsym(RTLD_NEXT, "pthread_create");
+#endif
+	if (!create)
+		return;
+	/*
+	 * Every signal blocked but SIGPROF: our own CPU time advances glibc's
+	 * process-wide ITIMER_PROF while the program's threads sleep, and the
+	 * kernel gives its tick to the thread that runs when it expires, if
+	 * it takes SIGPROF: this one.  Blocking it too would send the tick to
+	 * a sleeping thread of the program, whose nanosleep would return
+	 * EINTR.  (Its pc is ours, outside the histogram's range.)
+	 */
+	sigfillset(&all);
+	sigdelset(&all, SIGPROF);
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, 64 * 1024);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	/* the new thread inherits the mask: no signal of the program's lands on it */
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	r = create(&th, &attr, offcpu_main, (void *)(uintptr_t)interval);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	pthread_attr_destroy(&attr);
+	if (r) {
+		dprintf(2, "callpath: CALLPATH_CLOCK=wall: cannot start the sampler "
+			"thread; measuring CPU time\n");
+		return;
+	}
+	__atomic_store_n(&offcpu_running, 1, __ATOMIC_RELEASE);
+}
