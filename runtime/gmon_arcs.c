@@ -393,6 +393,11 @@ void gmon_runtime_before_write(void)
 	cp_gmon_before_write();
 }
 
+void gmon_runtime_profil_changed(void)
+{
+	cp_sample_rechain();
+}
+
 uint64_t cp_arcs_lost(void)
 {
 	return __atomic_load_n(&lost, __ATOMIC_RELAXED);

@@ -100,11 +100,13 @@ EXPORT void moncontrol(int mode)
 
 	if (in_charge == OURS) {
 		control(mode);
+		gmon_runtime_profil_changed();
 		return;
 	}
 	g = glibc();
 	if (g->moncontrol)
 		g->moncontrol(mode);
+	gmon_runtime_profil_changed();
 }
 
 static int write_now(int fd, unsigned flags, int named);

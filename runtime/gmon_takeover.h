@@ -66,12 +66,16 @@
  *   cannot be reset keeps its sums at take-over as a `subtract` source.
  * gmon_runtime_before_write(): _mcleanup is about to write the file (the
  *   runtime notes what was there before, for the sidecar's identity).
+ * gmon_runtime_profil_changed(): moncontrol just ran glibc's profil() (off
+ *   or on), which sets SIGPROF's action: the runtime's sampler puts its
+ *   handler back in front (runtime/sample.c, cp_sample_rechain).
  * gmon_runtime_arcs_gate(state): static links, where moncontrol is
  *   glibc's: arcs are on while *state is GMON_PROF_ON or GMON_PROF_BUSY
  *   (glibc's _gmonparam.state); called before gmon_runtime_take_over(1).
  */
 int gmon_runtime_take_over(int on);
 void gmon_runtime_before_write(void);
+void gmon_runtime_profil_changed(void);
 void gmon_runtime_arcs_gate(const long *state);
 void gmon_runtime_arcs(int on);
 int gmon_runtime_arc_sources(struct gmon_arc_source **srcs, size_t max);

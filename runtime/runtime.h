@@ -421,6 +421,7 @@ void cp_enter_fentry(uintptr_t slot, uintptr_t selfpc) CP_HIDDEN;
  */
 extern int cp_sample_pending CP_HIDDEN;
 void cp_sample_install(void) CP_HIDDEN;
+void cp_sample_rechain(void) CP_HIDDEN;
 /* At exit: SIDECAR_SAMPLING_* and the unplaced samples of no thread. */
 uint32_t cp_sample_state(void) CP_HIDDEN;
 uint64_t cp_sample_unplaced_early(void) CP_HIDDEN;

@@ -40,6 +40,7 @@
 #include <ucontext.h>
 
 #include "runtime.h"
+#include "sys.h"
 #include "utils/banned.h"
 
 enum { SAMPLE_IDLE, SAMPLE_ACTIVE, SAMPLE_STOPPED };
@@ -57,6 +58,7 @@ static int sample_state = SAMPLE_IDLE;
 static int sample_credited;		/* the handler was installed */
 static int sample_replaced;		/* the program touched SIGPROF/ITIMER_PROF */
 static struct k_sigaction chained;	/* glibc's profiling handler */
+static struct k_sigaction installed;	/* ours, with glibc's flags and restorer */
 static uintptr_t rt_start, rt_end;	/* the runtime's own code (a shared library) */
 static uint64_t unplaced_early;		/* samples on threads not started */
 static uint64_t taken;			/* signals credited (each of some weight) */
@@ -178,6 +180,20 @@ static void handler(int sig, siginfo_t *si, void *ucv)
 	if (active && !cp_sampler_timers())
 		credit(pc, sp, 1, CP_LEAF_CPU, 0);
 	/*
+	 * Profiling turned off (moncontrol(0): profil(NULL) put back the
+	 * action it found, the default): a SIGPROF of someone else's gets
+	 * what it would have got without us: ignored, or the default action
+	 * (terminate), delivered once this handler returns and unblocks it.
+	 */
+	if (chained.handler == (void *)SIG_IGN)
+		return;
+	if (chained.handler == (void *)SIG_DFL) {
+		sys_rt_sigaction(SIGPROF, &chained, NULL);
+		cp_syscall6(SYS_tgkill, cp_syscall0(SYS_getpid), cp_syscall0(SYS_gettid), sig,
+			    0, 0, 0);
+		return;
+	}
+	/*
 	 * glibc's handler, with the three arguments the kernel passes on
 	 * x86_64 whatever its SA_SIGINFO (a one-argument handler ignores the
 	 * other two): it reads the program counter from the context.
@@ -211,12 +227,35 @@ void cp_sample_install(void)
 	ours = cur;		/* same mask, flags and restorer as glibc's */
 	ours.handler = (void *)handler;
 	ours.flags |= SA_SIGINFO;
+	installed = ours;
 	__atomic_store_n(&sample_state, SAMPLE_ACTIVE, __ATOMIC_RELEASE);
 	if (sys_rt_sigaction(SIGPROF, &ours, NULL) != 0) {
 		__atomic_store_n(&sample_state, SAMPLE_IDLE, __ATOMIC_RELEASE);
 		return;
 	}
 	__atomic_store_n(&sample_credited, 1, __ATOMIC_RELAXED);
+}
+
+/*
+ * After glibc's profil() turned the histogram off or on again (moncontrol):
+ * profil(NULL) puts back the SIGPROF action it found when profiling
+ * started (the default: our CALLPATH_HZ timers' next signal killed the
+ * program, status 155), and profil() on again puts its own handler in front
+ * of ours.  Ours goes back in front, chaining whatever is there now: glibc's
+ * handler, or the default for a SIGPROF not of ours.  Normal context
+ * (moncontrol's); nothing if the program set SIGPROF itself.
+ */
+void cp_sample_rechain(void)
+{
+	struct k_sigaction cur;
+
+	if (__atomic_load_n(&sample_state, __ATOMIC_ACQUIRE) != SAMPLE_ACTIVE ||
+	    __atomic_load_n(&sample_replaced, __ATOMIC_RELAXED))
+		return;
+	if (sys_rt_sigaction(SIGPROF, NULL, &cur) != 0 || cur.handler == (void *)handler)
+		return;
+	chained = cur;
+	sys_rt_sigaction(SIGPROF, &installed, NULL);
 }
 
 uint32_t cp_sample_state(void)

@@ -183,8 +183,13 @@ int gmon_runtime_arc_sources_signal(struct gmon_arc_source **srcs, size_t max)
 	return gmon_runtime_arc_sources(srcs, max) < 0 ? -ENOTSUP : 1;
 }
 
-/* the runtime's sidecar bookkeeping and static gate: nothing to do here */
+/* the runtime's sidecar bookkeeping, sampler and static gate: nothing to
+ * do here */
 void gmon_runtime_before_write(void)
+{
+}
+
+void gmon_runtime_profil_changed(void)
 {
 }
 
