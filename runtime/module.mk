@@ -169,3 +169,9 @@ testsuite/unit/test_gmon_start: testsuite/unit/test_gmon_start.o runtime/gmon_ou
 	runtime/gmon_start.o
 UNIT_TESTS += testsuite/unit/test_gmon_out testsuite/unit/test_gmon_start
 testsuite/unit/test_gmon_out: UNIT_LIBS += -lpthread
+
+# Abnormal ends and snapshots (issue 26): the signal-safe sidecar encoder,
+# checked byte for byte against callpath/sidecar.c's.
+testsuite/unit/test_sidecar_stream: testsuite/unit/test_sidecar_stream.o \
+	runtime/sidecar_stream.o callpath/sidecar.o utils/infile.o
+UNIT_TESTS += testsuite/unit/test_sidecar_stream
