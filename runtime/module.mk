@@ -12,12 +12,15 @@
 
 # gmon.out's writer and glibc's start-up arithmetic (see the end of this file)
 CALLPATH_GMON_OBJS = runtime/rt/gmon_out.o runtime/rt/gmon_start.o
+# profiles of killed runs and snapshots (issue 26): ends.c, snapshot.c,
+# sidecar_stream.c
+CALLPATH_ENDS_OBJS = runtime/rt/ends.o runtime/rt/snapshot.o runtime/rt/sidecar_stream.o
 CALLPATH_RT_CFLAGS = $(filter-out -fsanitize% -pg -p -fprofile% --coverage,$(EG_CFLAGS)) \
 	-fPIC -fvisibility=hidden -fno-omit-frame-pointer
 CALLPATH_RT_OBJS = runtime/rt/record.o runtime/rt/runtime.o runtime/rt/chain.o \
 	runtime/rt/sidecar.o runtime/rt/mcount.o runtime/rt/sample.o runtime/rt/infile.o \
 	runtime/rt/stack.o runtime/rt/signals.o runtime/rt/thread.o runtime/rt/gmonfile.o \
-	$(CALLPATH_GMON_OBJS)
+	$(CALLPATH_GMON_OBJS) $(CALLPATH_ENDS_OBJS)
 CALLPATH_NOOP_OBJS = runtime/rt/mcount-noop.o runtime/rt/chain.o
 # libcallpath.a: the same but for the entry points and glibc's mcount, and
 # what a static link cannot interpose (pthread_create, _mcleanup; signal,
@@ -26,7 +29,8 @@ CALLPATH_NOOP_OBJS = runtime/rt/mcount-noop.o runtime/rt/chain.o
 CALLPATH_RT_A_OBJS = runtime/rt/record.o runtime/rt/runtime.o \
 	runtime/rt/chain-a.o runtime/rt/sidecar.o runtime/rt/mcount-a.o runtime/rt/sample.o \
 	runtime/rt/infile.o runtime/rt/stack.o runtime/rt/signals-a.o runtime/rt/thread-a.o \
-	runtime/rt/gmonfile-a.o $(CALLPATH_GMON_OBJS)
+	runtime/rt/gmonfile-a.o $(CALLPATH_GMON_OBJS) runtime/rt/ends.o \
+	runtime/rt/snapshot-a.o runtime/rt/sidecar_stream.o
 
 runtime/rt/record.o: $(srcdir)/runtime/record.c
 	@mkdir -p $(@D)

@@ -194,6 +194,15 @@ void cp_registry_lock(void)
 		cp_syscall0(SYS_sched_yield);
 }
 
+/*
+ * The lock from a signal handler (ends.c): tried, never waited on, since
+ * the interrupted code may be the holder.  1 when taken.
+ */
+int cp_registry_trylock(void)
+{
+	return !__atomic_exchange_n(&registry_lock, 1, __ATOMIC_ACQUIRE);
+}
+
 void cp_registry_unlock(void)
 {
 	__atomic_store_n(&registry_lock, 0, __ATOMIC_RELEASE);

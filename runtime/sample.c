@@ -42,6 +42,8 @@
 #include "runtime.h"
 #include "utils/banned.h"
 
+void cp_snap_tick(uintptr_t pc) CP_HIDDEN;	/* snapshot.c */
+
 enum { SAMPLE_IDLE, SAMPLE_ACTIVE, SAMPLE_STOPPED };
 
 /* The kernel's struct sigaction on x86_64 (what rt_sigaction takes). */
@@ -135,9 +137,12 @@ static void handler(int sig, siginfo_t *si, void *ucv)
 {
 	const ucontext_t *uc = ucv;
 
-	if (__atomic_load_n(&sample_state, __ATOMIC_RELAXED) == SAMPLE_ACTIVE)
+	if (__atomic_load_n(&sample_state, __ATOMIC_RELAXED) == SAMPLE_ACTIVE) {
 		credit((uintptr_t)uc->uc_mcontext.gregs[REG_RIP],
 		       (uintptr_t)uc->uc_mcontext.gregs[REG_RSP]);
+		/* the tick glibc's histogram counts, for snapshots (ends.h) */
+		cp_snap_tick((uintptr_t)uc->uc_mcontext.gregs[REG_RIP]);
+	}
 	/*
 	 * glibc's handler, with the three arguments the kernel passes on
 	 * x86_64 whatever its SA_SIGINFO (a one-argument handler ignores the
