@@ -15,10 +15,11 @@
  * the program its own view (SIG_DFL) of a signal we hold.  An ignored
  * signal stays ignored.
  *
- * CALLPATH_SNAPSHOT=SECONDS starts a thread of the runtime's (all signals
- * blocked) that writes a snapshot every SECONDS of wall time;
- * CALLPATH_SNAPSHOT_SIGNAL=NAME writes one from the handler when that
- * signal arrives (held the same way: a handler of the program's wins).
+ * CALLPATH_SNAPSHOT=SECONDS and CALLPATH_SNAPSHOT_SIGNAL=NAME start a
+ * thread of the runtime's (all signals blocked) that writes a snapshot
+ * every SECONDS of wall time and whenever that signal's handler (held as
+ * the end signals are: a handler of the program's wins) asks for one, so
+ * the program's threads keep running while it is written.
  * CALLPATH_ENDS=0 turns the end handlers off.
  */
 #define _GNU_SOURCE
@@ -27,6 +28,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/futex.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -52,8 +54,11 @@ static struct {
 static uint32_t snap_k;		/* snapshots taken so far */
 static int ending;		/* a thread is writing the end profile */
 static int stopping;		/* exit began: no more snapshots */
+static uint32_t requests;	/* snapshots the handler asked for, a futex word */
+static int writer_running;	/* the snapshot writer thread is there */
 
 static void handler(int sig, siginfo_t *si, void *uc);
+static void ask_snapshot(void);
 
 /* ---- configuration (normal context) ---- */
 
@@ -246,8 +251,12 @@ static void handler(int sig, siginfo_t *si, void *uc)
 	(void)si;
 	(void)uc;
 	if (sig == ends.snap_sig) {
-		if (!__atomic_load_n(&stopping, __ATOMIC_ACQUIRE) &&
-		    __atomic_load_n(&cp_state, __ATOMIC_ACQUIRE) == CP_RECORDING)
+		if (__atomic_load_n(&stopping, __ATOMIC_ACQUIRE) ||
+		    __atomic_load_n(&cp_state, __ATOMIC_ACQUIRE) != CP_RECORDING)
+			;
+		else if (__atomic_load_n(&writer_running, __ATOMIC_ACQUIRE))
+			ask_snapshot();		/* the program goes on at once */
+		else	/* no writer thread (a fork child): written here */
 			cp_snap_write(__atomic_add_fetch(&snap_k, 1, __ATOMIC_ACQ_REL), 100);
 		errno = saved;
 		return;
@@ -266,26 +275,77 @@ static void handler(int sig, siginfo_t *si, void *uc)
 	errno = saved;
 }
 
-/* ---- periodic snapshots ---- */
+/* ---- the snapshot writer thread ---- */
 
-static void *ticker(void *arg)
+/*
+ * Snapshots are written by a thread of the runtime's (all signals
+ * blocked), so that the program's threads keep running while it writes:
+ * every `snap_secs`, and when the snapshot signal's handler asks
+ * (`requests`, a futex: no file descriptor of the program's is taken).
+ */
+
+static long futex(uint32_t *word, int op, uint32_t val, const struct timespec *ts)
 {
-	struct timespec next;
+	return syscall(SYS_futex, word, op, val, ts, NULL, FUTEX_BITSET_MATCH_ANY);
+}
+
+static void ask_snapshot(void)
+{
+	__atomic_add_fetch(&requests, 1, __ATOMIC_RELEASE);
+	futex(&requests, FUTEX_WAKE_PRIVATE, 1, NULL);
+}
+
+static int before(const struct timespec *a, const struct timespec *b)
+{
+	return a->tv_sec < b->tv_sec || (a->tv_sec == b->tv_sec && a->tv_nsec < b->tv_nsec);
+}
+
+static void *writer(void *arg)
+{
+	struct timespec next, now;
 	long step_ns = (long)(ends.snap_secs * 1e9);
+	uint32_t seen = __atomic_load_n(&requests, __ATOMIC_ACQUIRE);
 
 	(void)arg;
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	for (;;) {
-		next.tv_nsec += step_ns % 1000000000L;
-		next.tv_sec += step_ns / 1000000000L + next.tv_nsec / 1000000000L;
-		next.tv_nsec %= 1000000000L;
-		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL) == EINTR)
-			;
+		if (step_ns) {
+			next.tv_nsec += step_ns % 1000000000L;
+			next.tv_sec += step_ns / 1000000000L + next.tv_nsec / 1000000000L;
+			next.tv_nsec %= 1000000000L;
+		}
+		for (;;) {	/* until the next period, or a request */
+			uint32_t r = __atomic_load_n(&requests, __ATOMIC_ACQUIRE);
+
+			if (r != seen) {
+				seen = r;	/* requests meanwhile are one snapshot */
+				break;
+			}
+			futex(&requests, FUTEX_WAIT_BITSET_PRIVATE, r, step_ns ? &next : NULL);
+			clock_gettime(CLOCK_MONOTONIC, &now);
+			if (step_ns && !before(&now, &next))
+				break;
+		}
 		if (__atomic_load_n(&stopping, __ATOMIC_ACQUIRE) ||
 		    __atomic_load_n(&cp_state, __ATOMIC_ACQUIRE) != CP_RECORDING)
 			break;
 		cp_snap_write(__atomic_add_fetch(&snap_k, 1, __ATOMIC_ACQ_REL), 1000);
+		if (step_ns) {	/* a period missed while writing is skipped */
+			clock_gettime(CLOCK_MONOTONIC, &now);
+			while (!before(&now, &next)) {
+				next.tv_nsec += step_ns % 1000000000L;
+				next.tv_sec += step_ns / 1000000000L + next.tv_nsec / 1000000000L;
+				next.tv_nsec %= 1000000000L;
+			}
+			next.tv_sec -= step_ns / 1000000000L;	/* the loop's top adds it back */
+			next.tv_nsec -= step_ns % 1000000000L;
+			if (next.tv_nsec < 0) {
+				next.tv_nsec += 1000000000L;
+				next.tv_sec--;
+			}
+		}
 	}
+	__atomic_store_n(&writer_running, 0, __ATOMIC_RELEASE);
 	return NULL;
 }
 
@@ -303,6 +363,7 @@ static void stop_snapshots(void)
 static void in_fork_child(void)
 {
 	__atomic_store_n(&ending, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&writer_running, 0, __ATOMIC_RELAXED);
 	cp_snap_forked();
 }
 
@@ -336,17 +397,21 @@ __attribute__((constructor(104))) static void ends_start(void)
 			install(sig);
 		}
 	}
-	if (ends.snap_secs > 0) {
+	if (ends.snap_secs > 0 || ends.snap_sig) {
 		sigset_t all, prev;
 		pthread_t t;
 
 		sigfillset(&all);
 		pthread_sigmask(SIG_SETMASK, &all, &prev);
-		if (pthread_create(&t, NULL, ticker, NULL) == 0)
+		__atomic_store_n(&writer_running, 1, __ATOMIC_RELEASE);
+		if (pthread_create(&t, NULL, writer, NULL) == 0) {
 			pthread_detach(t);
-		else
-			dprintf(2, "callpath: CALLPATH_SNAPSHOT: no snapshots: cannot "
-				"start their thread\n");
+		} else {
+			__atomic_store_n(&writer_running, 0, __ATOMIC_RELEASE);
+			if (ends.snap_secs > 0)
+				dprintf(2, "callpath: CALLPATH_SNAPSHOT: no periodic "
+					"snapshots: cannot start their thread\n");
+		}
 		pthread_sigmask(SIG_SETMASK, &prev, NULL);
 	}
 }

@@ -291,6 +291,30 @@ static void head(struct out *o, const struct sidecar *h, uint64_t file_size,
 	}
 }
 
+static void put_le64(unsigned char *p, uint64_t v)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	memcpy(p, &v, 8);
+#else
+	for (int i = 0; i < 8; i++)
+		p[i] = (unsigned char)(v >> (8 * i));
+#endif
+}
+
+/* one record (40 bytes + 8 per metric) at p */
+static void put_node(unsigned char *p, const struct sidecar_node *n,
+		     const uint64_t *extra, uint32_t nr_extra)
+{
+	put_le64(p, (uint64_t)n->parent | (uint64_t)n->flags << 32);
+	put_le64(p + 8, n->call_site);
+	put_le64(p + 16, n->callee);
+	put_le64(p + 24, n->count);
+	put_le64(p + 32, n->recursive);
+	put_le64(p + 40, n->self_samples);
+	for (uint32_t m = 0; m < nr_extra; m++)
+		put_le64(p + 48 + 8 * m, extra[m]);
+}
+
 int sidecar_stream_write(int fd, const struct sidecar *h,
 			 const struct sidecar_stream_table *t, size_t nt,
 			 unsigned char *buf, size_t buflen)
@@ -318,6 +342,14 @@ int sidecar_stream_write(int fd, const struct sidecar *h,
 			if (t[k].get(t[k].ctx, i, &n, extra) < 0) {
 				o.err = -EIO;
 				break;
+			}
+			if (o.cap - o.len >= node_size(h)) {
+				/* the common case: the record fits, put in place */
+				put_node(o.buf + o.len, &n, extra, h->nr_extra);
+				o.len += node_size(h);
+				if (o.len == o.cap)
+					flush(&o);
+				continue;
 			}
 			u32(&o, n.parent);
 			u32(&o, n.flags);
