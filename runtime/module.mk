@@ -13,8 +13,9 @@
 # gmon.out's writer and glibc's start-up arithmetic (see the end of this file)
 CALLPATH_GMON_OBJS = runtime/rt/gmon_out.o runtime/rt/gmon_start.o
 # profiles of killed runs and snapshots (issue 26): ends.c, snapshot.c,
-# sidecar_stream.c
-CALLPATH_ENDS_OBJS = runtime/rt/ends.o runtime/rt/snapshot.o runtime/rt/sidecar_stream.o
+# sidecar_stream.c; ends_mpi.c (MPI_Abort) in the shared library only
+CALLPATH_ENDS_OBJS = runtime/rt/ends.o runtime/rt/snapshot.o runtime/rt/sidecar_stream.o \
+	runtime/rt/ends_mpi.o
 CALLPATH_RT_CFLAGS = $(filter-out -fsanitize% -pg -p -fprofile% --coverage,$(EG_CFLAGS)) \
 	-fPIC -fvisibility=hidden -fno-omit-frame-pointer
 CALLPATH_RT_OBJS = runtime/rt/record.o runtime/rt/runtime.o runtime/rt/chain.o \
