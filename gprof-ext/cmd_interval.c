@@ -38,6 +38,7 @@
 #include "utils/banned.h"
 
 #define TOP 12	/* functions shown */
+#define COLUMNS 12	/* intervals shown: more files are taken every k-th */
 
 static const struct cmdline_rule rules[] = {
 	{ 'a', NULL, NULL }, { 'c', NULL, NULL }, { 'D', NULL, NULL },
@@ -174,6 +175,7 @@ static int interval_table(FILE *out, struct profile **p, char *const *files, siz
 	double *total = calloc(p[n - 1]->nsyms, sizeof(double));
 	uint64_t t0 = written_ns(files[0]), tprev = 0;
 	size_t idx[TOP], k;
+	int fewer = 0;
 
 	if (!total)
 		return error("out of memory");
@@ -212,11 +214,22 @@ static int interval_table(FILE *out, struct profile **p, char *const *files, siz
 	for (size_t r = 0; r < k; r++) {
 		size_t i = idx[r];
 
-		for (size_t c = 0; c < n; c++)
-			fprintf(out, "%12llu", (unsigned long long)(calls(p[c], i) -
-				(c ? calls(p[c - 1], i) : 0)));
+		for (size_t c = 0; c < n; c++) {
+			uint64_t now = calls(p[c], i), before = c ? calls(p[c - 1], i) : 0;
+
+			if (now >= before)
+				fprintf(out, "%12llu", (unsigned long long)(now - before));
+			else {
+				fprintf(out, "%12s", "-");
+				fewer = 1;
+			}
+		}
 		fprintf(out, "  %s\n", p[n - 1]->syms[i].print_name);
 	}
+	if (fewer)
+		fputs("\n-: the later file counts fewer calls than the one before: glibc's\n"
+		      "own gmon.out (the run's end) loses calls of threads that find its\n"
+		      "counter busy, which snapshots count (doc/snapshots.md).\n", out);
 	free(total);
 	return 0;
 }
@@ -246,8 +259,24 @@ int cmd_interval(struct egprof_opts *o)
 		      "GMON.snap2 ... [GMON]");
 		goto out;
 	}
-	if (gmon_operand_expand_all(cl.operands + 1, cl.noperands - 1, &files, &n) < 0 ||
-	    load(o, &cl, files, n, &p) < 0)
+	if (gmon_operand_expand_all(cl.operands + 1, cl.noperands - 1, &files, &n) < 0)
+		goto out;
+	if (n > COLUMNS) {
+		/* cumulative files: every k-th (and the last) is the same run
+		 * in k-times longer intervals */
+		size_t k = (n + COLUMNS - 1) / COLUMNS, m = 0;
+
+		printf("%zu files: every %zu-th is read (and the last), so each interval "
+		       "below spans %zu of theirs.\n", n, k, k);
+		for (size_t i = 0; i < n; i++) {
+			if ((i + 1) % k == 0 || i + 1 == n)
+				files[m++] = files[i];
+			else
+				free(files[i]);
+		}
+		n = m;
+	}
+	if (load(o, &cl, files, n, &p) < 0)
 		goto out;
 	for (size_t i = 1; i < n; i++)
 		if (same_symbols(p[0], p[i], files[0], files[i]) < 0)
@@ -338,7 +367,7 @@ static int follow_print(const struct egprof_opts *o, const struct cmdline *cl,
 	}
 	for (size_t i = 0; i < b->nsyms; i++)
 		key[i] = secs(b, i) - (a ? secs(a, i) : 0) +
-			 1e-9 * (double)(calls(b, i) - (a ? calls(a, i) : 0));
+			 1e-9 * ((double)calls(b, i) - (a ? (double)calls(a, i) : 0));
 	k = top(b, key, idx);
 	printf("\n== %s: %s%s%s\n", what, cur, prev ? " minus " : "", prev ? prev : "");
 	printf("%12s %14s %12s %14s  %s\n", "interval s", "interval calls", "run s",
@@ -346,9 +375,11 @@ static int follow_print(const struct egprof_opts *o, const struct cmdline *cl,
 	for (size_t r = 0; r < k; r++) {
 		size_t i = idx[r];
 
-		printf("%12.2f %14llu %12.2f %14llu  %s\n", secs(b, i) - (a ? secs(a, i) : 0),
-		       (unsigned long long)(calls(b, i) - (a ? calls(a, i) : 0)), secs(b, i),
-		       (unsigned long long)calls(b, i), b->syms[i].print_name);
+		uint64_t cb = calls(b, i), ca = a ? calls(a, i) : 0;
+
+		printf("%12.2f %14lld %12.2f %14llu  %s\n", secs(b, i) - (a ? secs(a, i) : 0),
+		       cb >= ca ? (long long)(cb - ca) : -(long long)(ca - cb), secs(b, i),
+		       (unsigned long long)cb, b->syms[i].print_name);
 	}
 	if (!k)
 		puts("(nothing ran in this interval)");
