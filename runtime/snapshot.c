@@ -506,7 +506,7 @@ void cp_snap_end(int sig)
 	char side[NAME_MAX_LEN + 16];
 	struct trees tr;
 	struct stat st;
-	int fd;
+	int fd, exit_began;
 
 	(void)sig;
 	if (!snap.ready)
@@ -514,11 +514,22 @@ void cp_snap_end(int sig)
 	/* a snapshot being written (another thread) finishes first */
 	for (int i = 0; i < 5000 && __atomic_exchange_n(&writing, 1, __ATOMIC_ACQUIRE); i++)
 		sleep_ms(1);
-	__atomic_store_n(&cp_state, CP_STOPPED, __ATOMIC_RELEASE);
+	/*
+	 * The exit already began: glibc's _mcleanup wrote gmon.out (or
+	 * tried), and must not run again (it frees glibc's tables).  If the
+	 * runtime's destructor is writing the sidecar too (recording
+	 * stopped), that one stands; else the sidecar is written here, for
+	 * the gmon file the exit wrote.
+	 */
+	exit_began = cp_gmon_exit_began();
+	if (__atomic_exchange_n(&cp_state, CP_STOPPED, __ATOMIC_ACQ_REL) != CP_RECORDING &&
+	    exit_began)
+		return;
 	if (!__atomic_load_n(&cp_threads, __ATOMIC_ACQUIRE) &&
 	    !__atomic_load_n(&cp_retired_threads, __ATOMIC_ACQUIRE))
 		return;		/* nothing instrumented ran: glibc would write nothing */
-	end_gmon();
+	if (!exit_began)
+		end_gmon();
 	if (cp_gmon_written(&g) < 0 || sidecar_name_for(g.name, side, sizeof(side)) < 0)
 		return;
 	if (trees_take(&tr, 200) < 0) {

@@ -9,6 +9,9 @@
  *                       SIGTERM through a sequence of changes (the same
  *                       with and without the runtime)
  *   ends phases A B     phase1() until A seconds, then phase2() until B
+ *   ends exit-term      work a little, return from main, and raise
+ *                       SIGTERM from a destructor (after glibc's
+ *                       _mcleanup wrote gmon.out)
  *   ends until-stop     work until a file "stop" exists, print a fixed
  *                       result, exit 7
  *   ends nodes D        2^(D+1) - 1 calling contexts (with
@@ -99,6 +102,14 @@ __attribute__((noinline)) void p(int d, unsigned x)
 		p(d - 1, x >> 1);
 		sink += 2;
 	}
+}
+
+static int term_at_exit;
+
+__attribute__((destructor)) static void raise_at_exit(void)
+{
+	if (term_at_exit)
+		raise(SIGTERM);
 }
 
 static void on_term(int sig)
@@ -200,6 +211,11 @@ int main(int argc, char **argv)
 	}
 	if (strcmp(mode, "nodes") == 0 && argc > 2) {
 		nodes(atoi(argv[2]));
+		return 0;
+	}
+	if (strcmp(mode, "exit-term") == 0) {
+		work(1000000);
+		term_at_exit = 1;
 		return 0;
 	}
 	if (strcmp(mode, "until-stop") == 0) {

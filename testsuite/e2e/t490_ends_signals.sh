@@ -33,7 +33,7 @@ if pid == 0:
         hard = resource.getrlimit(resource.RLIMIT_CPU)[1]
         resource.setrlimit(resource.RLIMIT_CPU, (1, hard))
     os.execv(cmd[0], cmd)
-if sig != "XCPU":
+if sig not in ("XCPU", "-"):
     for _ in range(1000):
         if os.path.exists("started"):
             break
@@ -106,6 +106,19 @@ cp_check "own handler: its line printed" \
 "$EGPROF" -b --callpath ./ends rt-handler/gmon.out > rt-handler/report 2>&1
 cp_check "own handler: the profile written at its exit, pair read" \
 	grep -qE 'leaf \(work\+0x' rt-handler/report
+
+# SIGTERM raised after glibc's _mcleanup wrote gmon.out (a destructor of
+# the program's, before the runtime's): the handler does not run
+# _mcleanup again (it frees glibc's tables), writes the sidecar of the
+# gmon.out the exit wrote, and the process dies of SIGTERM.
+run plain-late - plain exit-term
+run rt-late - preload exit-term
+cp_check "SIGTERM during the exit: same status as without the runtime ($(st plain-late))" \
+	test "$(st plain-late)" = "$(st rt-late)"
+cp_check "SIGTERM during the exit: glibc's gmon.out stands" test -s rt-late/gmon.out
+"$EGPROF" -b --callpath ./ends rt-late/gmon.out > rt-late/report 2>&1
+cp_check "SIGTERM during the exit: its sidecar written, the pair read" \
+	grep -qE 'leaf \(work\+0x' rt-late/report
 
 # What the program sees of SIGTERM's action, step by step.
 ./ends view > view.plain
