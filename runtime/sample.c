@@ -137,12 +137,11 @@ static void handler(int sig, siginfo_t *si, void *ucv)
 {
 	const ucontext_t *uc = ucv;
 
-	if (__atomic_load_n(&sample_state, __ATOMIC_RELAXED) == SAMPLE_ACTIVE) {
+	if (__atomic_load_n(&sample_state, __ATOMIC_RELAXED) == SAMPLE_ACTIVE)
 		credit((uintptr_t)uc->uc_mcontext.gregs[REG_RIP],
 		       (uintptr_t)uc->uc_mcontext.gregs[REG_RSP]);
-		/* the tick glibc's histogram counts, for snapshots (ends.h) */
-		cp_snap_tick((uintptr_t)uc->uc_mcontext.gregs[REG_RIP]);
-	}
+	/* the tick glibc's histogram counts, counted for snapshots too (ends.h) */
+	cp_snap_tick((uintptr_t)uc->uc_mcontext.gregs[REG_RIP]);
 	/*
 	 * glibc's handler, with the three arguments the kernel passes on
 	 * x86_64 whatever its SA_SIGINFO (a one-argument handler ignores the

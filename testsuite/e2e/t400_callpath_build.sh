@@ -8,9 +8,10 @@ exports=$(nm -D --defined-only "$CP_SO" | awk '{ print $3 }' | sort | tr '\n' ' 
 # replaces the profiling handler or timer (runtime/signals.c);
 # pthread_create to learn of threads' start and end (runtime/thread.c);
 # _mcleanup to look at the gmon file just before glibc writes it
-# (runtime/gmonfile.c).
-cp_check "libcallpath.so exports only the entry points, the SIGPROF watchers and the thread and exit hooks" \
-	test "$exports" = "__fentry__ _mcleanup _mcount mcount pthread_create setitimer sigaction signal "
+# (runtime/gmonfile.c); MPI_Abort and PMPI_Abort to write the profile
+# before the MPI library ends the rank without exit (runtime/ends_mpi.c).
+cp_check "libcallpath.so exports only the entry points, the SIGPROF watchers and the thread, exit and abort hooks" \
+	test "$exports" = "MPI_Abort PMPI_Abort __fentry__ _mcleanup _mcount mcount pthread_create setitimer sigaction signal "
 cp_check "libcallpath.so is not built with -pg" \
 	bash -c "! nm -D '$CP_SO' | grep -q ' U \\(__gmon_start__\\|__monstartup\\)'"
 cp_check "libcallpath.a has mcount" bash -c "nm '$CP_A' | grep -q ' T mcount$'"
