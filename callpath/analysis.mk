@@ -8,7 +8,7 @@
 CALLPATH_ANALYSIS_OBJS = callpath/report.o callpath/folded.o callpath/arcs.o callpath/elide.o \
 	callpath/recursion.o callpath/shortname.o \
 	callpath/pathdiff.o callpath/sum.o callpath/buildid.o callpath/stale.o \
-	callpath/elfsyms.o callpath/pathrank.o
+	callpath/elfsyms.o callpath/pathrank.o callpath/metric.o
 EGPROF_OBJS += $(CALLPATH_ANALYSIS_OBJS) callpath/cmd_callpath.o
 # The sidecar reader is shared with the MPI rank files; whichever fragment
 # lists it first links it.

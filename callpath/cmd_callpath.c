@@ -46,9 +46,10 @@ static int profile_demangles(const struct profile *p)
 
 /* How call paths name functions: as gprof names them in profile p, and
  * with -l as gprof's line options say (`lines`). */
-static struct callpath_symopts symopts_of(const struct profile *p, int lines)
+static struct callpath_symopts symopts_of(const struct profile *p, int lines,
+					  const char *metric)
 {
-	struct callpath_symopts so = { 0, 0, NULL, NULL };
+	struct callpath_symopts so = { 0, 0, NULL, NULL, metric };
 
 	if (lines) {
 		upstream_line_options(&so.lines, &so.full_paths);
@@ -182,7 +183,7 @@ static int check_samples(const struct callpath_model *m, const char *source,
 
 int callpath_cmd_gprof(const struct egprof_opts *o, const struct profile *p)
 {
-	struct callpath_symopts so = symopts_of(p, 1);
+	struct callpath_symopts so = symopts_of(p, 1, o->metric);
 	struct sidecar *sc = NULL;
 	struct callpath_model *m = NULL, *fm = NULL, *shown = NULL, *all = NULL;
 	struct folded *ft = NULL, *fc = NULL;
@@ -226,7 +227,7 @@ int callpath_cmd_gprof(const struct egprof_opts *o, const struct profile *p)
 		fflush(stdout);
 	}
 	/* both built before either is written: all outputs or none */
-	if ((o->folded_path && folded_build(shown, FOLDED_SAMPLES, &ft) < 0) ||
+	if ((o->folded_path && folded_build(shown, FOLDED_WEIGHTED, &ft) < 0) ||
 	    (o->folded_calls_path && folded_build(shown, FOLDED_CALLS, &fc) < 0))
 		goto out;
 	if ((ft && folded_save(o->outs, o->folded_path, ft) < 0) ||
@@ -265,7 +266,7 @@ static int side_folded(const struct egprof_opts *o, const struct callpath_side *
 {
 	char *const *gmons = s->gmon_files ? s->gmon_files : s->p->gmon_files;
 	size_t n = s->gmon_files ? s->ngmon : s->p->ngmon, missing;
-	struct callpath_symopts so = symopts_of(s->p, 0);	/* names only */
+	struct callpath_symopts so = symopts_of(s->p, 0, o->metric);	/* names only */
 	struct callpath_model *m = NULL, *shown = NULL;
 	struct sidecar *sc = NULL;
 	char source[4200];
@@ -368,7 +369,9 @@ int callpath_cmd_diff(const struct egprof_opts *o, const struct callpath_side *a
 			"shorter than a tick of the profiling timer?): its column is "
 			"all zeros", o->folded_path, !sa.time->nr ? la : lb);
 	if (o->callpath || o->extended) {
-		struct pathdiff_time_opts to = { sa.hz, sb.hz, o->noise_sigmas, 0 };
+		struct pathdiff_time_opts to = { sa.hz, sb.hz, o->noise_sigmas, 0,
+						 callpath_metric_is_time(o->metric) ? NULL
+										: o->metric };
 
 		fflush(stdout);
 		if (dt && pathdiff_print_time(stdout, dt, la, lb, &to) < 0)
@@ -426,7 +429,7 @@ static int side_model(const struct callpath_side *s, int force, struct callpath_
 {
 	char *const *gmons = s->gmon_files ? s->gmon_files : s->p->gmon_files;
 	size_t n = s->gmon_files ? s->ngmon : s->p->ngmon, missing = n;
-	struct callpath_symopts so = symopts_of(s->p, 0);	/* names only */
+	struct callpath_symopts so = symopts_of(s->p, 0, s->metric);	/* names only */
 	struct sidecar *sc = NULL;
 	char source[4200];
 	int ret;
@@ -515,7 +518,7 @@ int callpath_graph_times_load(const struct egprof_opts *o,
 		int bad;
 
 		if (nsides == 1 && o->callpath_file) {
-			struct callpath_symopts so = symopts_of(sides[i].p, 0);
+			struct callpath_symopts so = symopts_of(sides[i].p, 0, o->metric);
 			struct sidecar *sc = NULL;
 			char err[4200];
 
@@ -556,7 +559,7 @@ void callpath_graph_times_release(struct callpath_graph_times *t)
 int callpath_profile_model(const struct egprof_opts *o, const struct profile *p,
 			   struct callpath_model **out, char *source, size_t source_len)
 {
-	struct callpath_symopts so = symopts_of(p, 0);	/* names only */
+	struct callpath_symopts so = symopts_of(p, 0, o->metric);	/* names only */
 	struct filter_opts f = filter_opts_of(o);
 	struct callpath_model *m = NULL;
 	struct sidecar *sc = NULL;

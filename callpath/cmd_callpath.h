@@ -37,6 +37,8 @@ struct callpath_side {
 	/* --force: a sidecar that does not belong to its gmon file is read
 	 * anyway, with a warning (callpath/sum.h, callpath_pair_check) */
 	int force;
+	/* --metric NAME: what the side's model's samples are (NULL: time) */
+	const char *metric;
 };
 
 /* After the diff tables: when both sides have sidecars, the path

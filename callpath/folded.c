@@ -292,6 +292,8 @@ static int name_tree_build(struct name_tree *t, const struct callpath_model *m,
 	for (uint32_t i = 0; i < m->nr_frames; i++) {
 		const struct callpath_frame *f = &m->frames[i];
 		uint64_t v = value == FOLDED_SAMPLES ? f->samples
+			     : value == FOLDED_WEIGHTED
+			     ? f->samples * (m->metric.period ? m->metric.period : 1)
 			     : f->folded ? f->recursive : f->count;
 
 		/* gprof's count, and --folded-calls' where the maker is not

@@ -58,6 +58,12 @@ enum folded_value {
 	 * writes so that each line's last two names are a caller and callee).
 	 */
 	FOLDED_CALLS_GPROF,
+	/*
+	 * The samples in the metric's own unit (callpath/metric.h): events
+	 * for an event counted by overflow (samples times the period), the
+	 * samples themselves for time.  What `--folded` writes.
+	 */
+	FOLDED_WEIGHTED,
 };
 
 /* 0 or -1 (out of memory, reported).  Frames whose value is 0 are left out. */

@@ -351,6 +351,19 @@ int pathdiff_print_time(FILE *out, const struct pathdiff *d, const char *label_a
 	for (size_t i = 0; i < n; i++)
 		nsig += rows[i].significant;
 	qsort(rows, n, sizeof(*rows), cmp_time_rows);
+	if (t->metric)
+		fprintf(out, "\f\n\t\t\tCall-path differences of %s\n\n"
+			"Self events measured on each path (estimated: overflows times their\n"
+			"period); A is '%s', B is '%s'.\n"
+			"change = A - B, baseline minus second as in every table of the diff.\n"
+			"%zu paths changed, %zu beyond the noise first, by |change|; events\n"
+			"%.0f -> %.0f.  ~ marks a change within the noise: the Poisson noise of\n"
+			"the overflows and a run-to-run jitter of %.0f%% of a path's count,\n"
+			"corrected for the %zu paths that could show a change (--noise %g).\n\n"
+			"  A events   B events     change    path\n",
+			t->metric, label_a, label_b, n, nsig, per_second(d->total_a, t->hz_a),
+			per_second(d->total_b, t->hz_b), 100 * c, counted, t->noise_sigmas);
+	else
 	fprintf(out, "\f\n\t\t\tCall-path time differences\n\n"
 		"Self seconds measured on each path; A is '%s', B is '%s'.\n"
 		"change = A - B, baseline minus second as in every table of the diff.\n"

@@ -66,6 +66,9 @@ struct pathdiff_time_opts {
 	double hz_a, hz_b;
 	double noise_sigmas;
 	double jitter_prior;
+	/* --metric: the event the samples are overflows of (hz: 1/period,
+	 * so "seconds" are events; callpath/metric.h); NULL for time */
+	const char *metric;
 };
 
 /*

@@ -348,6 +348,7 @@ int callpath_model_shorten(const struct callpath_model *m,
 	s->sampling = m->sampling;
 	s->unplaced_samples = m->unplaced_samples;
 	s->hz = m->hz;
+	s->metric = m->metric;
 	s->saturated |= m->saturated;
 	*out = s;
 	s = NULL;
@@ -666,9 +667,12 @@ int callpath_model_build(const struct sidecar *sc, const struct profile *p,
 	uint64_t bias = sc->load_address;
 	struct addr_memo funcs = { NULL, 0, 0, NULL, 0 };
 	struct addr_memo sites = { NULL, 0, 0, NULL, 0 };
-	int ret = -1;
+	int ret = -1, metric;
 
 	*out = NULL;
+	if (callpath_metric_find(sc, so ? so->metric : NULL, sc->id.gmon_name[0] ? sc->id.gmon_name
+					: "the call-path sidecar", &metric) < 0)
+		goto out;
 	if (!m || symtab_build(&st, p) < 0 || elf_funcs_read(p->binary, &ef) < 0)
 		goto oom;
 	map = malloc(((size_t)sc->nr_nodes + 1) * sizeof(*map));
@@ -693,7 +697,7 @@ int callpath_model_build(const struct sidecar *sc, const struct profile *p,
 		    gprof_func == CALLPATH_NONE ||
 		    callpath_model_add(m, parent, func, site, n->count, &map[i]) < 0)
 			goto oom;
-		callpath_model_add_samples(m, map[i], n->self_samples);
+		callpath_model_add_samples(m, map[i], callpath_metric_samples(sc, metric, i));
 		m->frames[map[i]].attributed = gprof_func;
 		if (n->flags & SIDECAR_NODE_FOLDED) {
 			struct callpath_frame *f = &m->frames[map[i]];
@@ -710,8 +714,10 @@ int callpath_model_build(const struct sidecar *sc, const struct profile *p,
 		}
 	}
 	m->sampling = sc->sampling;
-	m->unplaced_samples = sc->unplaced_samples;
-	m->hz = p->hz;
+	m->unplaced_samples = callpath_metric_unplaced(sc, metric);
+	m->hz = callpath_metric_describe(&m->metric, sc, metric, p->hz);
+	if (metric != CALLPATH_METRIC_TIME)
+		m->sampling = SIDECAR_SAMPLING_SELF;
 	*out = m;
 	m = NULL;
 	ret = 0;
@@ -1397,6 +1403,17 @@ static void print_sampling(FILE *out, const struct report_ctx *c)
 
 	if (!c->timed)
 		return;
+	if (m->metric.name[0]) {
+		/* --metric: a sample is an overflow (callpath/metric.h) */
+		fprintf(out, "%s: %.0f %s%s (%" PRIu64 " overflows of %" PRIu64 ")\n"
+			"measured in their calling context; %.0f could not be placed in one\n"
+			"and are not shown.  The columns 'self s' and 'incl s' below hold\n"
+			"%s, not seconds.\n\n",
+			m->metric.name, seconds(c, m->total_samples), m->metric.unit,
+			m->metric.estimated ? " (estimated)" : "", m->total_samples,
+			m->metric.period, seconds(c, m->unplaced_samples), m->metric.unit);
+		return;
+	}
 	fprintf(out, "Time: %" PRIu64 " samples (%.2f seconds at %g Hz) measured in their\n"
 		"calling context; %" PRIu64 " samples could not be placed in one (inside\n"
 		"the runtime, outside the program) and are not shown.\n\n",

@@ -33,6 +33,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "callpath/metric.h"
+
 struct sidecar;
 struct profile;
 
@@ -50,6 +52,9 @@ struct callpath_symopts {
 	 * (GCC clones, elfsyms.h) are demangled with it as gprof demangles its
 	 * own.  NULL: they keep their symbol-table names (gprof --no-demangle). */
 	char *(*demangle)(const char *name);
+	/* --metric NAME: what the frames' samples are (callpath/metric.h);
+	 * NULL: time */
+	const char *metric;
 };
 
 struct callpath_frame {
@@ -96,6 +101,9 @@ struct callpath_model {
 	int saturated;
 	uint64_t unplaced_samples;
 	double hz;
+	/* what a sample is (callpath/metric.h): time, or one overflow of an
+	 * event (hz then 1/period: samples / hz is events) */
+	struct callpath_metric_desc metric;
 
 	/* private: capacities and the interning and frame indexes */
 	uint32_t alloc_frames, alloc_names;

@@ -1003,6 +1003,17 @@ static size_t str_len16(const char *s)
 	return n > UINT16_MAX ? UINT16_MAX : n;
 }
 
+/* host and exe as read, a NUL inside kept (len counts the bytes read;
+ * the buffer holds len + 1), so that what decodes encodes the same */
+static size_t text_len16(const char *s, uint32_t len)
+{
+	size_t n = str_len16(s);
+
+	if (s && len > n)
+		n = len > UINT16_MAX ? UINT16_MAX : len;
+	return n;
+}
+
 static uint32_t bid_len(uint32_t n)
 {
 	return n > SIDECAR_BUILD_ID_MAX ? SIDECAR_BUILD_ID_MAX : n;
@@ -1016,8 +1027,8 @@ static uint32_t nmetrics(const struct sidecar *sc)
 
 static size_t process_size(const struct sidecar *sc)
 {
-	return pad8(V4_PROCESS_FIXED + 8 * SIDECAR_DROP_NR + str_len16(sc->host) +
-		    str_len16(sc->exe) + bid_len(sc->build_id_len));
+	return pad8(V4_PROCESS_FIXED + 8 * SIDECAR_DROP_NR + text_len16(sc->host, sc->host_len) +
+		    text_len16(sc->exe, sc->exe_len) + bid_len(sc->build_id_len));
 }
 
 static size_t identity_size(const struct sidecar *sc)
@@ -1104,7 +1115,7 @@ static unsigned char *put_metric(unsigned char *p, const char *name,
 /* Everything before the node records; `buf` has head_size(sc) bytes. */
 static void encode_head(const struct sidecar *sc, unsigned char *buf)
 {
-	size_t hl = str_len16(sc->host), el = str_len16(sc->exe);
+	size_t hl = text_len16(sc->host, sc->host_len), el = text_len16(sc->exe, sc->exe_len);
 	uint32_t bl = bid_len(sc->build_id_len), tflags = 0;
 	unsigned char *p = buf, *q;
 
@@ -1638,6 +1649,9 @@ static int v4_process(struct v4_reader *r, const unsigned char *p, uint64_t len)
 	sc->exe = v4_string(p + hl, el, end);
 	if (!sc->host || !sc->exe)
 		return v4_oom(r);
+	/* the bytes as written, a NUL inside included (cpdump shows it) */
+	sc->host_len = (uint32_t)hl;
+	sc->exe_len = (uint32_t)el;
 	memcpy(sc->build_id, p + hl + el, bl);
 	sc->build_id_len = (uint32_t)bl;
 	return 0;

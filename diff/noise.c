@@ -277,9 +277,21 @@ static size_t run_groups(const struct noise_runs *r, size_t *group)
 
 /* Each file's speed relative to the mean of its group of repeats, so that
  * a run slowed as a whole does not count as every function's noise. */
+/* The functions of p: its symbols before the first cycle (diff/profile.h).
+ * The runs of one binary share them, index for index; their cycles are
+ * each run's own (gprof finds them in that run's call graph). */
+static size_t real_syms(const struct profile *p)
+{
+	size_t n = 0;
+
+	while (n < p->nsyms && !(p->syms[n].flags & PSYM_CYCLE))
+		n++;
+	return n;
+}
+
 static int run_speeds(const struct noise_runs *r, const size_t *group, double *speed)
 {
-	size_t nsyms = r->n ? r->prof[0]->nsyms : 0, i, j, f;
+	size_t nsyms = r->n ? real_syms(r->prof[0]) : 0, i, j, f;
 	double *v = malloc((4 * nsyms + 1) * sizeof(double));
 
 	if (!v)
@@ -533,7 +545,7 @@ int noise_set_runs(struct diff *d, const struct noise_runs runs[DIFF_NSIDES])
 		const struct noise_runs *r = &runs[s];
 
 		for (i = 0; i < r->n; i++)
-			if (r->prof[i]->nsyms != d->prof[s]->nsyms) {
+			if (real_syms(r->prof[i]) != real_syms(d->prof[s])) {
 				free(scratch);
 				return error("the runs of '%s' do not line up with their sum",
 					     d->prof[s]->binary ? d->prof[s]->binary : "?");
@@ -559,8 +571,9 @@ int noise_set_runs(struct diff *d, const struct noise_runs runs[DIFF_NSIDES])
 	for (i = 0; i < d->nentries; i++) {
 		struct diff_entry *e = &d->entries[i];
 
+		/* a cycle as a whole is the sum's: the runs have their own */
 		for (s = 0; s < DIFF_NSIDES; s++)
-			if (e->side[s].sym >= 0 && runs[s].n)
+			if (e->side[s].sym >= 0 && runs[s].n && !(e->flags & PSYM_CYCLE))
 				side_repeats(&runs[s], group[s], ng[s], speed[s], e->side[s].sym,
 					     &e->side[s], &d->repeated[s], scratch, &rs,
 					     d->opts.jitter_prior);

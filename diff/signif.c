@@ -163,14 +163,26 @@ double signif_count_z(double a, double b, double var_extra)
 /* log of the binomial probability of k of n at g */
 static double log_pmf(uint64_t k, uint64_t n, double g)
 {
-	return lgamma((double)n + 1) - lgamma((double)k + 1) - lgamma((double)(n - k) + 1) +
-	       (double)k * log(g) + (double)(n - k) * log1p(-g);
+	double choose = 0;
+
+	/* log C(n, k): lgamma's difference loses every digit once n is past
+	 * 2^52 (n and n - k are one double); then k is small (the caller's
+	 * bound) and the product n (n - 1) ... (n - k + 1) / k! is summed */
+	if (n < (UINT64_C(1) << 52)) {
+		choose = lgamma((double)n + 1) - lgamma((double)k + 1) -
+			 lgamma((double)(n - k) + 1);
+	} else {
+		for (uint64_t j = 0; j < k; j++)
+			choose += log((double)(n - j));
+		choose -= lgamma((double)k + 1);
+	}
+	return choose + (double)k * log(g) + (double)(n - k) * log1p(-g);
 }
 
 double signif_share_z(uint64_t k, uint64_t n, double g)
 {
-	double mean = (double)n * g, sd = sqrt((double)n * g * (1 - g)), p, lo = 0, hi = 0;
-	uint64_t i;
+	double mean = (double)n * g, sd = sqrt((double)n * g * (1 - g)), p, lo = 0, hi = 0, bound;
+	uint64_t i, last;
 
 	if (n == 0)
 		return 0;
@@ -181,9 +193,16 @@ double signif_share_z(uint64_t k, uint64_t n, double g)
 
 		return d <= 0 ? 0 : ((double)k > mean ? d : -d) / sd;
 	}
-	/* exact: twice the smaller tail, at most 1 (n is small here: sd < 5
-	 * means n*g*(1-g) < 25) */
-	for (i = 0; i <= n; i++) {
+	/* the tail of the rarer outcome is the one summed below */
+	if (g > 0.5)
+		return -signif_share_z(n - k, n, 1 - g);
+	/* exact: twice the smaller tail, at most 1.  sd < 5 and g <= 1/2 make
+	 * the mean below 50, but n may be anything (a tiny g): the terms past
+	 * mean + 40 sd + 40 are below 1e-300 and are left out, so the loop is
+	 * short whatever n is (a forged count of 2^64 - 1 looped for ever) */
+	bound = mean + 40 * sd + 40;
+	last = (double)n < bound ? n : (uint64_t)bound;
+	for (i = 0; i <= last; i++) {
 		double q = exp(log_pmf(i, n, g));
 
 		if (i <= k)
@@ -191,6 +210,8 @@ double signif_share_z(uint64_t k, uint64_t n, double g)
 		if (i >= k)
 			hi += q;
 	}
+	if (k > last)
+		hi = 0;	/* below 1e-300 */
 	p = fmin(1.0, 2 * fmin(lo, hi));
 	return ((double)k >= mean ? 1 : -1) * signif_z(p);
 }

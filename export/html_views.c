@@ -244,7 +244,8 @@ static int add_pathdiff(struct html_page *pg, const struct callpath_model *const
 {
 	struct folded *fa = NULL, *fb = NULL;
 	struct pathdiff *pd = NULL;
-	struct pathdiff_doc doc = { NULL, { m[0]->hz, m[1]->hz, noise_sigmas, 0 }, NULL, NULL, 0 };
+	struct pathdiff_doc doc = { NULL, { m[0]->hz, m[1]->hz, noise_sigmas, 0,
+				  m[0]->metric.name[0] ? m[0]->metric.name : NULL }, NULL, NULL, 0 };
 	unsigned char *noise = NULL;
 	int ret = -1;
 

@@ -216,6 +216,12 @@ static int64_t frame_cpu(const struct callpath_model *m, uint32_t i)
 	return m->hz > 0 ? nanoseconds((double)m->frames[i].samples / m->hz) : 0;
 }
 
+/* --metric: the events (overflows over the model's rate, 1/period) */
+static int64_t frame_events(const struct callpath_model *m, uint32_t i)
+{
+	return m->hz > 0 ? (int64_t)llround((double)m->frames[i].samples / m->hz) : 0;
+}
+
 static int64_t frame_samples(const struct callpath_model *m, uint32_t i)
 {
 	return (int64_t)m->frames[i].samples;
@@ -244,7 +250,9 @@ size_t pprof_metrics(const struct callpath_model *m, struct pprof_metric *out, s
 	if (n < max)
 		out[n++] = (struct pprof_metric){ "calls", "count", frame_calls };
 	if (timed && n < max)
-		out[n++] = (struct pprof_metric){ "cpu", "nanoseconds", frame_cpu };
+		out[n++] = m->metric.name[0]
+			? (struct pprof_metric){ m->metric.name, m->metric.unit, frame_events }
+			: (struct pprof_metric){ "cpu", "nanoseconds", frame_cpu };
 	return n;
 }
 

@@ -231,6 +231,7 @@ static int ctt_filter(const struct filter_opts *f, const struct callpath_model *
 	}
 	o->sampling = m->sampling;
 	o->hz = m->hz;
+	o->metric = m->metric;
 	/* samples no path holds belong to no part of the program */
 	o->unplaced_samples = filter_start_name(f) ? 0 : m->unplaced_samples;
 	*out = o;

@@ -502,9 +502,9 @@ int cmd_diff(struct egprof_opts *o)
 	/* exact call counts from the sidecars, when both sides have them:
 	 * threaded gmon counts lose arcs (doc/diff.md) */
 	if (callpath_exact_calls_load(&(struct callpath_side){ sides[0].sum[0], sides[0].files,
-				      sides[0].nfiles, sides[0].label, &models[0], o->force },
+				      sides[0].nfiles, sides[0].label, &models[0], o->force, o->metric },
 				      &(struct callpath_side){ sides[1].sum[0], sides[1].files,
-				      sides[1].nfiles, sides[1].label, &models[1], o->force }, &d) != 0)
+				      sides[1].nfiles, sides[1].label, &models[1], o->force, o->metric }, &d) != 0)
 		goto out;
 	diff_assess(&d);
 
@@ -551,9 +551,9 @@ exports:
 		 * callers by the measured paths when both sides have sidecars */
 		struct callpath_side cs[2] = {
 			{ sides[0].sum[0], sides[0].files, sides[0].nfiles, sides[0].label, &models[0],
-			  o->force },
+			  o->force, o->metric },
 			{ sides[1].sum[0], sides[1].files, sides[1].nfiles, sides[1].label, &models[1],
-			  o->force },
+			  o->force, o->metric },
 		};
 		struct callpath_graph_times gt;
 		int bad = callpath_graph_times_load(o, cs, 2, &gt) != 0 ||
@@ -567,16 +567,16 @@ exports:
 	}
 	/* call paths of both sides, when they have sidecars (callpath/cmd_callpath.h) */
 	if (callpath_cmd_diff(o, &(struct callpath_side){ sides[0].sum[0], sides[0].files,
-			      sides[0].nfiles, sides[0].label, &models[0], o->force },
+			      sides[0].nfiles, sides[0].label, &models[0], o->force, o->metric },
 			      &(struct callpath_side){ sides[1].sum[0], sides[1].files,
-			      sides[1].nfiles, sides[1].label, &models[1], o->force }) != 0)
+			      sides[1].nfiles, sides[1].label, &models[1], o->force, o->metric }) != 0)
 		goto out;
 	if ((o->pprof_path || o->html_path) &&
 	    write_views(o, &d, (const struct callpath_side[2]){
 			{ sides[0].sum[0], sides[0].files, sides[0].nfiles, sides[0].label, &models[0],
-			  o->force },
+			  o->force, o->metric },
 			{ sides[1].sum[0], sides[1].files, sides[1].nfiles, sides[1].label, &models[1],
-			  o->force } },
+			  o->force, o->metric } },
 			(const char *const[2]){ sides[0].label, sides[1].label }, graph_svg) < 0)
 		goto out;
 	status = 0;

@@ -144,7 +144,8 @@ int cmd_gprof(struct egprof_opts *o)
 	}
 	/* Exports and call-path reports are added here by their modules; the
 	 * graphs use the time measured per arc when there are sidecars. */
-	if (callpath_graph_times_load(o, &(struct callpath_side){ p, NULL, 0, NULL, NULL, o->force },
+	if (callpath_graph_times_load(o, &(struct callpath_side){ p, NULL, 0, NULL, NULL, o->force,
+								    o->metric },
 				      1, &gt) != 0 ||
 	    graph_export_profile_cli(o, p, &gt.gm, o->html_path ? &graph_svg : NULL) < 0)
 		status = 1;

@@ -44,6 +44,7 @@ enum option_id {
 	OPT_EXCLUDE,
 	OPT_PPROF,
 	OPT_HTML,
+	OPT_METRIC,
 };
 
 struct option_spec {
@@ -106,6 +107,10 @@ static const struct option_spec table[] = {
 	{ OPT_SHORT_NAMES, "short-names", ARG_NONE, NULL,
 	  "with --callpath, --folded, --folded-calls: C++ names with their\n"
 	  "template arguments left out (std::vector<\xe2\x80\xa6>::push_back)" },
+	{ OPT_METRIC, "metric", ARG_REQUIRED, "NAME",
+	  "what --callpath, --folded, --pprof, --html, --diff's paths and\n"
+	  "--rank-stats show: time (the default) or an event the run counted\n"
+	  "(CALLPATH_EVENTS), e.g. perf::PAGE-FAULTS, PAPI_L1_DCM" },
 	{ OPT_RANK_STATS, "rank-stats", ARG_NONE, NULL,
 	  "APP FILES...|DIR: per-function statistics across MPI ranks" },
 	{ OPT_INTERVAL, "interval", ARG_NONE, NULL,
@@ -247,6 +252,9 @@ static int apply(struct egprof_opts *o, const struct option_spec *s, const char 
 		return 0;
 	case OPT_SHORT_NAMES:
 		o->short_names = 1;
+		return 0;
+	case OPT_METRIC:
+		o->metric = arg;
 		return 0;
 	case OPT_PROGRESS:
 		o->progress = 1;

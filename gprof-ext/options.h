@@ -50,6 +50,8 @@ struct egprof_opts {
 	const char *folded_calls_path; /* --folded-calls FILE: calls per path */
 	int short_names;           /* --short-names: C++ template arguments left
 				      out of call-path names */
+	const char *metric;        /* --metric NAME: what call-path outputs
+				      show (callpath/metric.h); NULL: time */
 	double noise_sigmas;       /* --noise K: |d| < K*sqrt(nA+nB) is noise */
 	int jobs;                  /* --jobs N: files read at once (>= 1) */
 	int progress;              /* --progress: progress on stderr also when

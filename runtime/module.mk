@@ -18,7 +18,17 @@ CALLPATH_ENDS_OBJS = runtime/rt/ends.o runtime/rt/snapshot.o runtime/rt/sidecar_
 	runtime/rt/ends_mpi.o
 CALLPATH_RT_CFLAGS = $(filter-out -fsanitize% -pg -p -fprofile% --coverage,$(EG_CFLAGS)) \
 	-fPIC -fvisibility=hidden -fno-omit-frame-pointer
-CALLPATH_RT_OBJS = runtime/rt/record.o runtime/rt/runtime.o runtime/rt/chain.o \
+# Event counts (CALLPATH_EVENTS): PAPI's module when configure found PAPI,
+# else the stub that says so; libcallpath.a always has the stub (a static
+# link would need PAPI's static libraries).
+ifeq ($(HAVE_PAPI),yes)
+CALLPATH_COUNTERS_OBJ = runtime/rt/counters_papi.o
+CALLPATH_RT_LIBS = $(PAPI_LIBS)
+else
+CALLPATH_COUNTERS_OBJ = runtime/rt/counters_none.o
+CALLPATH_RT_LIBS =
+endif
+CALLPATH_RT_OBJS = $(CALLPATH_COUNTERS_OBJ) runtime/rt/record.o runtime/rt/runtime.o runtime/rt/chain.o \
 	runtime/rt/sidecar.o runtime/rt/mcount.o runtime/rt/sample.o runtime/rt/infile.o \
 	runtime/rt/stack.o runtime/rt/signals.o runtime/rt/thread.o runtime/rt/gmonfile.o \
 	$(CALLPATH_GMON_OBJS) $(CALLPATH_ENDS_OBJS)
@@ -30,8 +40,8 @@ CALLPATH_NOOP_OBJS = runtime/rt/mcount-noop.o runtime/rt/chain.o
 CALLPATH_RT_A_OBJS = runtime/rt/record.o runtime/rt/runtime.o \
 	runtime/rt/chain-a.o runtime/rt/sidecar.o runtime/rt/mcount-a.o runtime/rt/sample.o \
 	runtime/rt/infile.o runtime/rt/stack.o runtime/rt/signals-a.o runtime/rt/thread-a.o \
-	runtime/rt/gmonfile-a.o $(CALLPATH_GMON_OBJS) runtime/rt/ends.o \
-	runtime/rt/snapshot-a.o runtime/rt/sidecar_stream.o
+	runtime/rt/gmonfile-a.o runtime/rt/counters_none-a.o $(CALLPATH_GMON_OBJS) \
+	runtime/rt/ends.o runtime/rt/snapshot-a.o runtime/rt/sidecar_stream.o
 
 runtime/rt/record.o: $(srcdir)/runtime/record.c
 	@mkdir -p $(@D)
@@ -103,7 +113,7 @@ CALLPATH_LIBVERSION = $(CALLPATH_SOVERSION).0.0
 callpath/libcallpath.so: $(CALLPATH_RT_OBJS)
 	@echo "  LINK     $@"
 	@$(CC) -shared -Wl,-z,defs -Wl,-soname,libcallpath.so.$(CALLPATH_SOVERSION) \
-	  -o $@ $(CALLPATH_RT_OBJS)
+	  -o $@ $(CALLPATH_RT_OBJS) $(CALLPATH_RT_LIBS)
 
 # what programs linked in the build tree load (-L callpath -lcallpath)
 callpath/libcallpath.so.$(CALLPATH_SOVERSION): callpath/libcallpath.so

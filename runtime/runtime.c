@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "counters.h"
 #include "gmonfile.h"
 #include "runtime.h"
 #include "utils/banned.h"
@@ -136,6 +137,7 @@ static void start_once(void)
 	__atomic_store_n(&cp_pid, (int)getpid(), __ATOMIC_RELAXED);
 	cp_thread_init_main();
 	cp_gmon_init();
+	cp_counters_start();
 	pthread_atfork(before_fork, after_fork, in_fork_child);
 	__atomic_store_n(&cp_state, CP_RECORDING, __ATOMIC_RELEASE);
 }
@@ -267,7 +269,7 @@ static int32_t mpi_rank(void)
  * only by such a call site become one.  `map` is scratch space, grown.
  */
 static int add_tree(struct sidecar *sc, const struct cp_tree *tr,
-		    uint32_t **map, size_t *map_len)
+		    uint32_t **map, size_t *map_len, uint32_t *mapped)
 {
 	uint32_t nr = __atomic_load_n(&tr->nr_nodes, __ATOMIC_ACQUIRE);
 
@@ -298,6 +300,7 @@ static int add_tree(struct sidecar *sc, const struct cp_tree *tr,
 		sc->nodes[at].self_samples +=
 			__atomic_load_n(cp_tree_samples(tr, i), __ATOMIC_RELAXED);
 	}
+	*mapped = nr;
 	return 0;
 }
 
@@ -308,26 +311,28 @@ static int add_tree(struct sidecar *sc, const struct cp_tree *tr,
  */
 static int add_threads(struct sidecar *sc)
 {
-	uint32_t *map = NULL;
+	uint32_t *map = NULL, nr;
 	size_t map_len = 0;
 	int ret = -1;
 
 	cp_registry_lock();
-	if (add_tree(sc, &cp_retired, &map, &map_len) < 0)
+	if (add_tree(sc, &cp_retired, &map, &map_len, &nr) < 0)
 		goto out;
 	for (int d = 0; d < SIDECAR_DROP_NR; d++)
 		sc->dropped[d] += cp_retired_dropped[d];
 	sc->unplaced_samples += cp_retired_unplaced;
 	sc->threads += cp_retired_threads;
 	for (struct cp_thread *t = cp_threads; t; t = t->next) {
-		if (add_tree(sc, &t->tree, &map, &map_len) < 0)
+		/* the events of its nodes through the same map */
+		if (add_tree(sc, &t->tree, &map, &map_len, &nr) < 0 ||
+		    cp_counters_add_thread(sc, t, map, nr) < 0)
 			goto out;
 		sc->unplaced_samples += __atomic_load_n(&t->unplaced, __ATOMIC_RELAXED);
 		for (int d = 0; d < SIDECAR_DROP_NR; d++)
 			sc->dropped[d] += t->dropped[d];
 		sc->threads++;
 	}
-	ret = 0;
+	ret = cp_counters_add_retired(sc);
 out:
 	cp_exit_summed = 1;
 	cp_registry_unlock();
@@ -393,6 +398,7 @@ __attribute__((destructor)) static void cp_finish(void)
 	    !cp_dropped_early)
 		return;		/* nothing instrumented ran */
 
+	cp_counters_stop();
 	if (cp_gmon_written(&gmon) < 0) {
 		dprintf(2, "callpath: not writing call paths: this run wrote no gmon "
 			"file ('%s'%s)\n", cp_gmon_expected(),
@@ -433,7 +439,8 @@ __attribute__((destructor)) static void cp_finish(void)
 	sc->dropped[SIDECAR_DROP_STOPPED] += cp_dropped_early +
 		__atomic_load_n(&cp_dropped_late, __ATOMIC_RELAXED);
 	if (objs.failed || sidecar_set_strings(sc, host, exe) < 0 ||
-	    sidecar_set_gmon_name(sc, gmon.name) < 0 || add_threads(sc) < 0) {
+	    sidecar_set_gmon_name(sc, gmon.name) < 0 || cp_counters_describe(sc) < 0 ||
+	    add_threads(sc) < 0) {
 		dprintf(2, "callpath: cannot write '%s': out of memory\n", path);
 		goto out;
 	}

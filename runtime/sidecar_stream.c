@@ -38,6 +38,17 @@ static size_t len16(const char *s)
 	return n > UINT16_MAX ? UINT16_MAX : n;
 }
 
+/* host and exe: their recorded byte lengths when longer (sidecar.c's
+ * text_len16: a NUL inside kept) */
+static size_t text16(const char *s, uint32_t len)
+{
+	size_t n = len16(s);
+
+	if (s && len > n)
+		n = len > UINT16_MAX ? UINT16_MAX : len;
+	return n;
+}
+
 static uint32_t bid(uint32_t n)
 {
 	return n > SIDECAR_BUILD_ID_MAX ? SIDECAR_BUILD_ID_MAX : n;
@@ -45,8 +56,8 @@ static uint32_t bid(uint32_t n)
 
 static uint64_t process_size(const struct sidecar *h)
 {
-	return pad8(PROCESS_FIXED + 8 * SIDECAR_DROP_NR + len16(h->host) +
-		    len16(h->exe) + bid(h->build_id_len));
+	return pad8(PROCESS_FIXED + 8 * SIDECAR_DROP_NR + text16(h->host, h->host_len) +
+		    text16(h->exe, h->exe_len) + bid(h->build_id_len));
 }
 
 static uint64_t identity_size(const struct sidecar *h)
@@ -216,7 +227,8 @@ static void metric(struct out *o, const char *name, const char *unit,
 static void head(struct out *o, const struct sidecar *h, uint64_t file_size,
 		 uint32_t nsections)
 {
-	size_t hl = len16(h->host), el = len16(h->exe), gl = len16(h->id.gmon_name);
+	size_t hl = text16(h->host, h->host_len), el = text16(h->exe, h->exe_len);
+	size_t gl = len16(h->id.gmon_name);
 	uint32_t bl = bid(h->build_id_len), tflags = 0;
 
 	bytes(o, SIDECAR_MAGIC, 8);

@@ -38,6 +38,7 @@
 #include <stdint.h>
 #include <sys/mman.h>
 
+#include "counters.h"
 #include "runtime.h"
 #include "utils/banned.h"
 
@@ -54,6 +55,7 @@ static void retire_destructor(void *v)
 {
 	if (v == KEY_FIRST && pthread_setspecific(retire_key, KEY_AGAIN) == 0)
 		return;
+	cp_counters_thread_end();
 	cp_thread_retire();
 }
 
@@ -146,6 +148,7 @@ static void *wrapped_start(void *p)
 	/* on the thread's own stack still: whatever it switches to later */
 	cp_stack_own_here();
 	pthread_setspecific(retire_key, KEY_FIRST);
+	cp_counters_thread_begin();
 	return s.fn(s.arg);
 }
 

@@ -47,6 +47,8 @@ side() {
 		[ $r = 1 ] && t=$t1
 		# shellcheck disable=SC2086
 		python3 "$MKGMON" ranks "$f" $t $calls || return 1
+		# the sidecar names the gmon file as the test made it
+		python3 "$SRCDIR/testsuite/fixtures/reidentify.py" "$f.callpath" "$f" || return 1
 		mv one/gmon.* "$dir/"
 	done
 }

@@ -14,35 +14,40 @@ LD_PRELOAD="$CP_SO" ./acc > /dev/null
 cp gmon.out g1 && cp gmon.out g2
 MAX=18446744073709551615
 # set.py IN OUT MODE [NMFILE FUNCTION]: half (main's count 2^63), two
-# (FUNCTION's first path 2^64-1
-# calls, its others 2; all of c's samples 2^64-1; threads 2, so that the
-# stale check, which compares with gmon.out's arcs, is left out)
+# (FUNCTION's first path 2^64-1 calls, its others 2; all of c's samples
+# 2^64-1).  Version 4 (doc/sidecar-format.md): the process section's load
+# address, the node tables' records (count at 24, the time metric at 40).
+# The sidecar records its gmon file's hash, so the reader's stale check,
+# which compares with gmon.out's arcs, is left out.
 cat > set.py <<'PY'
 import struct, sys
 d = bytearray(open(sys.argv[1], "rb").read())
 mode = sys.argv[3]
-hsize, nsize = struct.unpack_from("<II", d, 12)
-n, = struct.unpack_from("<Q", d, 24)
+hsize, flags, nsect = struct.unpack_from("<III", d, 12)
 c_lo = c_hi = 0
 if len(sys.argv) > 5:  # NMFILE FUNCTION: its range, from nm -nS
     for line in open(sys.argv[4]):
         f = line.split()
         if len(f) == 4 and f[3] == sys.argv[5]:
             c_lo, c_hi = int(f[0], 16), int(f[0], 16) + int(f[1], 16)
-load, = struct.unpack_from("<Q", d, 64)
-first = True
-for i in range(n):
-    at = hsize + i * nsize
-    parent, flags, site, callee, count = struct.unpack_from("<IIQQQ", d, at)
-    if mode == "half" and parent == 0xffffffff:
-        struct.pack_into("<Q", d, at + 24, 1 << 63)
-    if mode == "two" and c_lo <= callee - load < c_hi:
-        struct.pack_into("<Q", d, at + 24, (1 << 64) - 1 if first else 2)
-        struct.pack_into("<Q", d, at + 40, (1 << 64) - 1)
-        first = False
-if mode == "two":
-    struct.pack_into("<I", d, 60, 2)
-    struct.pack_into("<I", d, 128, 1)
+at, load, first = hsize, 0, True
+for _ in range(nsect):
+    tag, sflags, ln = struct.unpack_from("<IIQ", d, at)
+    p = at + 16
+    if tag == 1:
+        load, = struct.unpack_from("<Q", d, p + 32)
+    if tag == 5:
+        nsize, nm, n = struct.unpack_from("<IIQ", d, p)
+        for i in range(n):
+            r = p + 32 + i * nsize
+            parent, nflags, site, callee, count = struct.unpack_from("<IIQQQ", d, r)
+            if mode == "half" and parent == 0xffffffff:
+                struct.pack_into("<Q", d, r + 24, 1 << 63)
+            if mode == "two" and c_lo <= callee - load < c_hi:
+                struct.pack_into("<Q", d, r + 24, (1 << 64) - 1 if first else 2)
+                struct.pack_into("<Q", d, r + 40, (1 << 64) - 1)
+                first = False
+    at += 16 + ln
 open(sys.argv[2], "wb").write(d)
 PY
 python3 set.py gmon.out.callpath g1.callpath half

@@ -8,28 +8,45 @@
 cp_cc acc acceptance.c -O1 || exit 1
 cd "$WORKDIR" || exit 1
 LD_PRELOAD="$CP_SO" ./acc > /dev/null
-# forged strings in the version-3 header: host at 136, then exe, then the
-# build-id, padded to a multiple of 8 before the node table
+# forged strings in the version-4 process section (doc/sidecar-format.md):
+# its fixed part (72 bytes: host, exe and build-id lengths at 60), the
+# dropped-call counters, then host, exe and the build-id, padded to 8
 python3 - gmon.out.callpath forged.callpath <<'PY'
 import struct, sys
 d = open(sys.argv[1], "rb").read()
-hsize, = struct.unpack_from("<I", d, 12)
-hl, el, bl = struct.unpack_from("<HHH", d, 104)
-bid = d[136 + hl + el:136 + hl + el + bl]
+hsize, flags, nsect = struct.unpack_from("<III", d, 12)
+at, secs = hsize, []
+for _ in range(nsect):
+    tag, sflags, ln = struct.unpack_from("<IIQ", d, at)
+    secs.append([tag, sflags, d[at + 16:at + 16 + ln]])
+    at += 16 + ln
 host = b"evil\x1b[31mRED\nrank 0\x00hidden"
-exe = b"/bin/\x07bell\x7f\xff"
-hdr = bytearray(d[:136])
-struct.pack_into("<HH", hdr, 104, len(host), len(exe))
-body = bytearray(bytes(hdr) + host + exe + bid)
-body += b"\0" * (-len(body) % 8)
-struct.pack_into("<I", body, 12, len(body))
-open(sys.argv[2], "wb").write(bytes(body) + d[hsize:])
+exe = b"/bin/\x07bell\x7fbad\xff"
+for sec in secs:
+    if sec[0] != 1:
+        continue
+    p = sec[2]
+    ndrop, = struct.unpack_from("<I", p, 56)
+    hl, el, bl = struct.unpack_from("<HHH", p, 60)
+    fixed = 72 + 8 * ndrop
+    bid = p[fixed + hl + el:fixed + hl + el + bl]
+    q = bytearray(p[:fixed])
+    struct.pack_into("<HH", q, 60, len(host), len(exe))
+    q += host + exe + bid
+    q += b"\0" * (-len(q) % 8)
+    sec[2] = bytes(q)
+out = bytearray(d[:hsize])
+for tag, sflags, p in secs:
+    out += struct.pack("<IIQ", tag, sflags, len(p)) + p
+out += d[at:]
+struct.pack_into("<Q", out, 24, len(out))
+open(sys.argv[2], "wb").write(bytes(out))
 PY
 "$CP_DUMP" -H forged.callpath > head.txt 2> err.txt
 cp_check "cpdump -H reads the forged file (exit $?)" test -s head.txt
 cp_check "host: every byte shown, control characters and the NUL as \\xNN" \
 	grep -qxF 'host evil\x1b[31mRED\x0arank 0\x00hidden' head.txt
-cp_check "exe: BEL, DEL and a bad UTF-8 byte as \\xNN" grep -qxF 'exe /bin/\x07bell\x7f\xff' head.txt
+cp_check "exe: BEL, DEL and a bad UTF-8 byte as \\xNN" grep -qxF 'exe /bin/\x07bell\x7fbad\xff' head.txt
 cp_check "no escape character, BEL or DEL reaches the output" \
 	bash -c "! LC_ALL=C grep -q \$'[\\x01-\\x08\\x0b-\\x1f\\x7f]' head.txt"
 cp_check "no forged line: one 'rank' line, the real one" test "$(grep -c '^rank' head.txt)" -eq 1

@@ -28,10 +28,10 @@ fuzz/obj/gml/%.o fuzz/obj/testsuite/fuzz/fuzz_writers.o \
 
 FUZZ_UTILS = $(addprefix fuzz/obj/,$(UTILS_OBJS))
 fuzz/fuzz_sidecar: fuzz/obj/callpath/sidecar.o $(FUZZ_UTILS)
-fuzz/fuzz_reports: fuzz/obj/callpath/sidecar.o fuzz/obj/callpath/report.o \
+fuzz/fuzz_reports: fuzz/obj/callpath/sidecar.o fuzz/obj/callpath/report.o fuzz/obj/callpath/metric.o \
 	fuzz/obj/callpath/folded.o fuzz/obj/callpath/arcs.o fuzz/obj/callpath/elfsyms.o \
 	fuzz/obj/callpath/pathdiff.o fuzz/obj/callpath/pathrank.o fuzz/obj/callpath/elide.o \
-	fuzz/obj/callpath/recursion.o fuzz/obj/callpath/shortname.o $(FUZZ_UTILS)
+	fuzz/obj/callpath/recursion.o fuzz/obj/callpath/shortname.o fuzz/obj/diff/signif.o $(FUZZ_UTILS)
 fuzz/fuzz_profile_io: fuzz/obj/diff/profile.o fuzz/obj/diff/profile_io.o $(FUZZ_UTILS)
 fuzz/fuzz_gmonsum: fuzz/obj/mpi/gmonsum.o $(FUZZ_UTILS)
 fuzz/fuzz_operands: fuzz/obj/gprof-ext/operands.o $(FUZZ_UTILS)
@@ -42,7 +42,7 @@ fuzz/fuzz_options: fuzz/obj/gprof-ext/options.o fuzz/obj/gprof-ext/cmdline.o \
 	$(FUZZ_UTILS) gprof-ext/upstream_gprof.o
 fuzz/fuzz_options: FUZZ_LIBS = $(UP_GPROF_OBJS) $(UP_LIBS)
 fuzz/fuzz_writers fuzz/fuzz_names: $(addprefix fuzz/obj/,$(GML_OBJS)) fuzz/obj/filter/filter.o fuzz/obj/diff/profile.o fuzz/obj/diff/signif.o \
-	fuzz/obj/callpath/folded.o fuzz/obj/callpath/report.o fuzz/obj/callpath/arcs.o \
+	fuzz/obj/callpath/folded.o fuzz/obj/callpath/report.o fuzz/obj/callpath/metric.o fuzz/obj/callpath/arcs.o \
 	fuzz/obj/callpath/elfsyms.o fuzz/obj/callpath/pathdiff.o fuzz/obj/callpath/pathrank.o \
 	fuzz/obj/callpath/elide.o fuzz/obj/callpath/recursion.o fuzz/obj/callpath/shortname.o \
 	fuzz/obj/callpath/sidecar.o fuzz/obj/testsuite/fuzz/dot_reader.o $(FUZZ_UTILS)

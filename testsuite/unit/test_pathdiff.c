@@ -167,7 +167,7 @@ static void test_pathdiff__time_table_ranks_the_largest_change_and_marks_noise(v
 	static const char *const paths[] = { "main;a;c", "main;b;c" };
 	static const uint64_t ta[] = { 100, 100 }, tb[] = { 104, 300 };
 	struct folded *fa = folded_of(paths, ta, 2), *fb = folded_of(paths, tb, 2);
-	struct pathdiff_time_opts to = { 100, 100, 2.0, 0 };
+	struct pathdiff_time_opts to = { 100, 100, 2.0, 0, NULL };
 	struct pathdiff *d;
 	char *buf = NULL, *rb, *ra;
 	size_t len = 0;

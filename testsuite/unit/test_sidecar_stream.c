@@ -108,9 +108,15 @@ static unsigned char *stream(const struct sidecar *sc,
 	return out;
 }
 
+static void same_bytes_of(struct sidecar *sc, size_t buflen);
+
 static void same_bytes(int extra_metric, size_t buflen)
 {
-	struct sidecar *sc = fixture(extra_metric);
+	same_bytes_of(fixture(extra_metric), buflen);
+}
+
+static void same_bytes_of(struct sidecar *sc, size_t buflen)
+{
 	struct sidecar_stream_table t = {
 		SIDECAR_STREAM_PROCESS, sc->threads, 0, sc->nr_nodes, get_node, sc,
 	};
@@ -139,6 +145,20 @@ static void test_sidecar_stream__same_bytes_through_a_small_buffer(void **state)
 	(void)state;
 	same_bytes(0, 64);
 	same_bytes(0, 67);
+}
+
+/* A host read from a file with a NUL inside: its recorded length counts */
+static void test_sidecar_stream__same_bytes_with_a_nul_inside_the_host(void **state)
+{
+	struct sidecar *sc = fixture(0);
+
+	(void)state;
+	free(sc->host);
+	sc->host = malloc(6);
+	assert_non_null(sc->host);
+	memcpy(sc->host, "ab\0cd", 6);
+	sc->host_len = 5;
+	same_bytes_of(sc, 64);
 }
 
 static void test_sidecar_stream__same_bytes_with_an_extra_metric(void **state)
@@ -206,6 +226,7 @@ int main(void)
 		cmocka_unit_test(test_sidecar_stream__one_table_is_the_encoders_bytes),
 		cmocka_unit_test(test_sidecar_stream__same_bytes_through_a_small_buffer),
 		cmocka_unit_test(test_sidecar_stream__same_bytes_with_an_extra_metric),
+		cmocka_unit_test(test_sidecar_stream__same_bytes_with_a_nul_inside_the_host),
 		cmocka_unit_test(test_sidecar_stream__two_tables_read_back_as_the_sum),
 		cmocka_unit_test(test_sidecar_stream__a_failing_source_is_an_error),
 	};

@@ -109,6 +109,19 @@ static void test_signif__shares_small_and_large(void **state)
 	assert_true(signif_share_z(20, 100, 0.5) < -5);
 }
 
+/* A tiny share of a huge count (a forged sidecar's 2^64 - 1 samples) is
+ * answered at once: the exact sum looped over every count up to n. */
+static void test_signif__shares_of_huge_counts_end(void **state)
+{
+	(void)state;
+	assert_true(signif_share_z(UINT64_MAX, UINT64_MAX, 1e-19) > 5);
+	assert_float_equal(signif_share_z(2, UINT64_MAX, 1.0 / 18446744073709551615.0),
+			   signif_share_z(2, 1000000, 1e-6), 1e-3);
+	/* g above 1/2: the complement's answer, with its sign */
+	assert_float_equal(signif_share_z(1, 3, 2.0 / 3), -signif_share_z(2, 3, 1.0 / 3), 1e-9);
+	assert_true(signif_share_z(0, UINT64_MAX, 1 - 1e-19) < -5);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Simulated A/A pairs                                                      */
 
@@ -255,6 +268,7 @@ int main(void)
 		cmocka_unit_test(test_signif__k_zero_passes_every_difference),
 		cmocka_unit_test(test_signif__counts_are_poisson),
 		cmocka_unit_test(test_signif__shares_small_and_large),
+		cmocka_unit_test(test_signif__shares_of_huge_counts_end),
 		cmocka_unit_test(test_signif__simulated_aa_pairs_show_few_false_rows),
 		cmocka_unit_test(test_signif__simulated_changes_come_first),
 	};
