@@ -13,7 +13,9 @@ cp_cc ends ends.c -O1 || exit 1
 cd "$WORKDIR" || exit 1
 
 mkdir -p run && cd run || exit 1
-CALLPATH_SNAPSHOT=1 LD_PRELOAD="$CP_SO" ../ends phases 1.5 3.5 || exit 1
+# snapshots at 1, 2, 3 s; phase 2 from 2.0 s (a second after the first
+# snapshot: room for a writer held back on a loaded machine)
+CALLPATH_SNAPSHOT=1 LD_PRELOAD="$CP_SO" ../ends phases 2.0 3.5 || exit 1
 cd "$WORKDIR"
 n=$(ls run | grep -cE '^gmon\.out\.snap[0-9]+$')
 "$EGPROF" --interval ./ends 'run/gmon.out.snap*' run/gmon.out > interval.txt 2> interval.err
