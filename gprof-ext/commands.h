@@ -11,6 +11,8 @@
 int cmd_gprof(struct egprof_opts *o);       /* cmd_gprof.c: gprof + exports */
 int cmd_diff(struct egprof_opts *o);        /* cmd_diff.c: --diff */
 int cmd_rank_stats(struct egprof_opts *o);  /* cmd_rank_stats.c: --rank-stats */
+int cmd_interval(struct egprof_opts *o);    /* cmd_interval.c: --interval */
+int cmd_follow(struct egprof_opts *o);      /* cmd_interval.c: --follow */
 /*
  * cmd_sum.c: with upstream's -s, also sum the inputs' call-path sidecars
  * into gmon.sum.callpath.  Not a mode: it follows whichever command ran.

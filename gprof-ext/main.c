@@ -225,6 +225,10 @@ int main(int argc, char **argv)
 		status = cmd_diff(&o);
 	else if (o.mode == MODE_RANK_STATS)
 		status = cmd_rank_stats(&o);
+	else if (o.mode == MODE_INTERVAL)
+		status = cmd_interval(&o);
+	else if (o.mode == MODE_FOLLOW)
+		status = cmd_follow(&o);
 	else
 		status = cmd_gprof(&o);
 	upstream_stage_sum(NULL);

@@ -4,6 +4,7 @@
 # to getopt_long and gmon_out_read go through our adapter (upstream.c).
 GPROF_EXT_OBJS = gprof-ext/main.o gprof-ext/options.o gprof-ext/cmdline.o \
 	gprof-ext/cmd_gprof.o gprof-ext/cmd_diff.o gprof-ext/cmd_rank_stats.o \
+	gprof-ext/cmd_interval.o \
 	gprof-ext/operands.o gprof-ext/plan.o gprof-ext/gmon_check.o gprof-ext/gmon_owner.o \
 	gprof-ext/loader_watch.o gprof-ext/input_check.o gprof-ext/input_check_args.o
 EGPROF_OBJS += $(GPROF_EXT_OBJS)

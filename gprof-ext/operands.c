@@ -1,6 +1,7 @@
 #define _GNU_SOURCE /* strverscmp */
 #include <dirent.h>
 #include <errno.h>
+#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,6 +97,93 @@ static int cmp_natural(const void *pa, const void *pb)
 	return strverscmp(a, b);
 }
 
+/*
+ * A runtime's snapshot, "<gmon name>.snap<K>" (doc/snapshots.md): a
+ * cumulative profile of a run that also left (or will leave) its final
+ * gmon file, so a directory's sum must not take it.
+ */
+static int is_snapshot(const char *name)
+{
+	const char *p = strstr(name, ".snap");
+	const char *last = NULL;
+
+	for (; p; p = strstr(p + 1, ".snap"))
+		last = p;
+	if (!last || !last[5])
+		return 0;
+	for (p = last + 5; *p; p++)
+		if (*p < '0' || *p > '9')
+			return 0;
+	return 1;
+}
+
+/*
+ * A quoted pattern that names no file ('run/gmon.*.snap3'): the gmon files
+ * it matches, as a directory's members are taken but for snapshots, which
+ * the pattern names on purpose.  A set of snapshots (every rank's third)
+ * is one side of --diff this way.
+ */
+static int expand_pattern(const char *operand, char ***filesp, size_t *np, int quiet)
+{
+	glob_t g;
+	char **files = NULL;
+	size_t n = 0, cap = 0;
+	int r = glob(operand, 0, NULL, &g);
+
+	if (r == GLOB_NOMATCH)
+		return quiet ? -1 : error("%s: no such file, and no file matches it "
+					  "as a pattern", operand);
+	if (r != 0)
+		return quiet ? -1 : error("%s: cannot match this pattern", operand);
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		const char *path = g.gl_pathv[i], *why = NULL;
+		struct stat st;
+		int kind;
+
+		if (ends_with(path, ".callpath"))
+			continue;	/* read with its gmon file */
+		if (strstr(path, ".tmp."))
+			why = "a temporary file";
+		else if (ends_with(path, ".sum"))
+			why = "a sum (its runs would count twice)";
+		else if (stat(path, &st) < 0 || !S_ISREG(st.st_mode))
+			why = "it is not a regular file";
+		else if ((kind = classify_member(path, &why)) < 0) {
+			if (!quiet)
+				error("%s: truncated gmon file (%lld bytes, shorter than "
+				      "the %d-byte gmon header)", path,
+				      (long long)st.st_size, GMON_HEADER);
+			goto fail;
+		}
+		if (why) {
+			if (!quiet)
+				warning("skipping '%s' (matched by '%s'): %s", path,
+					operand, why);
+			continue;
+		}
+		if (array_grow(&files, &cap, n + 1, sizeof(*files)) < 0 ||
+		    !(files[n] = strdup(path))) {
+			if (!quiet)
+				error("out of memory");
+			goto fail;
+		}
+		n++;
+	}
+	globfree(&g);
+	if (n == 0) {
+		free(files);
+		return quiet ? -1 : error("%s: no gmon files match this pattern", operand);
+	}
+	qsort(files, n, sizeof(char *), cmp_natural);
+	*filesp = files;
+	*np = n;
+	return 0;
+fail:
+	globfree(&g);
+	operands_free(files, n);
+	return -1;
+}
+
 static int expand(const char *operand, char ***filesp, size_t *np, int quiet)
 {
 	struct stat st;
@@ -106,8 +194,11 @@ static int expand(const char *operand, char ***filesp, size_t *np, int quiet)
 
 	*filesp = NULL;
 	*np = 0;
-	if (stat(operand, &st) < 0)
+	if (stat(operand, &st) < 0) {
+		if (errno == ENOENT && strpbrk(operand, "*?["))
+			return expand_pattern(operand, filesp, np, quiet);
 		return quiet ? -1 : error("%s: %s", operand, strerror(errno));
+	}
 	if (!S_ISDIR(st.st_mode)) {
 		files = malloc(sizeof(char *));
 		if (!files || !(files[0] = strdup(operand))) {
@@ -149,6 +240,10 @@ static int expand(const char *operand, char ***filesp, size_t *np, int quiet)
 			why = "a sum (its runs would count twice)";
 		else if (strstr(de->d_name, ".tmp."))
 			why = "a temporary file";
+		else if (is_snapshot(de->d_name))
+			why = "a snapshot (the run's profile so far: it would count "
+			      "that run twice; name snapshots to use them, "
+			      "e.g. 'DIR/gmon.*.snap3')";
 		else if (stat(path, &fst) < 0 || !S_ISREG(fst.st_mode))
 			why = "it is not a regular file";
 		if (why) {

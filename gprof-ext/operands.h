@@ -7,7 +7,11 @@
  * A directory's members are its regular files that start with gmon's magic
  * "gmon", except sums (*.sum, which would count ranks twice), sidecars
  * (*.callpath, read with their gmon files), hidden and temporary files
- * (*.tmp.*).  Every other file skipped is named in a warning with the
+ * (*.tmp.*) and the runtime's snapshots (*.snapK: cumulative, they would
+ * count their run again).  An operand that names no file but holds a
+ * pattern character (* ? [) is matched with glob(3): the gmon files it
+ * matches, snapshots included, are the set (a quoted 'run/gmon.*.snap3'
+ * is every rank's third snapshot, one side of --diff).  Every other file skipped is named in a warning with the
  * reason; a file that starts like a gmon file but is shorter than its
  * header (a rank that died writing it) is an error naming it.  They are sorted by name with
  * numbers compared as numbers (gmon.9 before gmon.10), so rank order is

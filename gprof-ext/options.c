@@ -28,6 +28,8 @@ enum option_id {
 	OPT_FOLDED_CALLS,
 	OPT_SHORT_NAMES,
 	OPT_RANK_STATS,
+	OPT_INTERVAL,
+	OPT_FOLLOW,
 	OPT_PROGRESS,
 	OPT_JOBS,
 	OPT_SORT,
@@ -111,6 +113,12 @@ static const struct option_spec table[] = {
 	  "(CALLPATH_EVENTS), e.g. perf::PAGE-FAULTS, PAPI_L1_DCM" },
 	{ OPT_RANK_STATS, "rank-stats", ARG_NONE, NULL,
 	  "APP FILES...|DIR: per-function statistics across MPI ranks" },
+	{ OPT_INTERVAL, "interval", ARG_NONE, NULL,
+	  "APP GMON.snap1 GMON.snap2 ... [GMON]: the run interval by interval,\n"
+	  "from libcallpath's cumulative snapshots (doc/snapshots.md)" },
+	{ OPT_FOLLOW, "follow", ARG_OPTIONAL, "SECONDS",
+	  "APP GMON: while the program runs, print its newest snapshot's last\n"
+	  "interval and the run so far, every SECONDS (2), until GMON is written" },
 	{ OPT_PPROF, "pprof", ARG_REQUIRED, "FILE",
 	  "write the profile (with --diff: the difference) as pprof's\n"
 	  "profile.proto, gzipped (pprof, speedscope, Perfetto)" },
@@ -156,6 +164,7 @@ void options_init(struct egprof_opts *o)
 	o->edge_thres = GRAPH_EDGE_THRES_DEFAULT;
 	o->depth = -1;
 	o->jobs = default_jobs();
+	o->follow_secs = 2;
 }
 
 void options_release(struct egprof_opts *o)
@@ -189,12 +198,26 @@ static int apply(struct egprof_opts *o, const struct option_spec *s, const char 
 	case OPT_DIFF:
 		if (o->mode == MODE_RANK_STATS)
 			return error("--diff and --rank-stats cannot be combined");
+		if (o->mode != MODE_GPROF && o->mode != MODE_DIFF)
+			return error("--diff cannot be combined with --interval or --follow");
 		o->mode = MODE_DIFF;
 		return 0;
 	case OPT_RANK_STATS:
 		if (o->mode == MODE_DIFF)
 			return error("--diff and --rank-stats cannot be combined");
+		if (o->mode != MODE_GPROF && o->mode != MODE_RANK_STATS)
+			return error("--rank-stats cannot be combined with --interval or --follow");
 		o->mode = MODE_RANK_STATS;
+		return 0;
+	case OPT_INTERVAL:
+	case OPT_FOLLOW:
+		if (o->mode != MODE_GPROF &&
+		    o->mode != (s->id == OPT_INTERVAL ? MODE_INTERVAL : MODE_FOLLOW))
+			return error("--%s cannot be combined with --diff, --rank-stats, "
+				     "--interval or --follow", s->name);
+		o->mode = s->id == OPT_INTERVAL ? MODE_INTERVAL : MODE_FOLLOW;
+		if (s->id == OPT_FOLLOW && arg)
+			return parse_number(s->name, arg, 0.1, 86400, &o->follow_secs);
 		return 0;
 	case OPT_EXTENDED:
 		o->extended = 1;

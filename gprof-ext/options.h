@@ -20,6 +20,8 @@ enum egprof_mode {
 	MODE_GPROF,      /* plain gprof (maybe with exports or call paths) */
 	MODE_DIFF,       /* --diff */
 	MODE_RANK_STATS, /* --rank-stats */
+	MODE_INTERVAL,   /* --interval */
+	MODE_FOLLOW,     /* --follow */
 };
 
 struct egprof_opts {
@@ -60,6 +62,7 @@ struct egprof_opts {
 	int diff_sort;             /* --sort KEY: enum diff_sort_key */
 	int ratio_column;          /* --ratio: second/baseline column */
 	int force;                 /* --force: no gmon-belongs-to-binary check */
+	double follow_secs;        /* --follow=SECONDS: refresh period (2) */
 
 	/* What upstream gets: argv[0] and every argument that is not ours. */
 	int argc;

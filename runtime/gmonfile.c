@@ -123,6 +123,11 @@ int cp_gmon_written(struct cp_gmon *g)
 	return -1;
 }
 
+int cp_gmon_exit_began(void)
+{
+	return __atomic_load_n(&pre.looked, __ATOMIC_ACQUIRE);
+}
+
 const char *cp_gmon_expected(void)
 {
 	if (!pre.looked)

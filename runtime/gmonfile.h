@@ -21,6 +21,9 @@ void cp_gmon_init(void) __attribute__((visibility("hidden")));
 void cp_gmon_before_write(void) __attribute__((visibility("hidden")));
 /* 0 and *g: the file this run wrote; -1: none (glibc wrote nothing). */
 int cp_gmon_written(struct cp_gmon *g) __attribute__((visibility("hidden")));
+/* glibc's _mcleanup is running or ran (the exit path, or a killed
+ * process's handler): it must not run again (ends.c). */
+int cp_gmon_exit_began(void) __attribute__((visibility("hidden")));
 /* The name glibc tries first (for messages when it wrote nothing). */
 const char *cp_gmon_expected(void) __attribute__((visibility("hidden")));
 

@@ -14,6 +14,10 @@
 # (gmon_arcs.c); the take-over is gmon_interpose.c in the shared library,
 # gmon_static.c in the archive (see the end of this file)
 CALLPATH_GMON_OBJS = runtime/rt/gmon_out.o runtime/rt/gmon_start.o runtime/rt/gmon_arcs.o
+# profiles of killed runs and snapshots (issue 26): ends.c, snapshot.c,
+# sidecar_stream.c; ends_mpi.c (MPI_Abort) in the shared library only
+CALLPATH_ENDS_OBJS = runtime/rt/ends.o runtime/rt/snapshot.o runtime/rt/sidecar_stream.o \
+	runtime/rt/ends_mpi.o
 CALLPATH_RT_CFLAGS = $(filter-out -fsanitize% -pg -p -fprofile% --coverage,$(EG_CFLAGS)) \
 	-fPIC -fvisibility=hidden -fno-omit-frame-pointer
 # Event counts (CALLPATH_EVENTS): PAPI's module when configure found PAPI,
@@ -30,7 +34,7 @@ CALLPATH_RT_LIBS =
 CALLPATH_RT_OBJS = $(CALLPATH_COUNTERS_OBJ) runtime/rt/record.o runtime/rt/runtime.o runtime/rt/chain.o \
 	runtime/rt/sidecar.o runtime/rt/mcount.o runtime/rt/sample.o runtime/rt/sampler.o runtime/rt/offcpu.o runtime/rt/infile.o \
 	runtime/rt/stack.o runtime/rt/signals.o runtime/rt/thread.o runtime/rt/gmonfile.o \
-	$(CALLPATH_GMON_OBJS) runtime/rt/gmon_interpose.o
+	$(CALLPATH_GMON_OBJS) runtime/rt/gmon_interpose.o $(CALLPATH_ENDS_OBJS)
 CALLPATH_NOOP_OBJS = runtime/rt/mcount-noop.o runtime/rt/chain.o
 # libcallpath.a: the same but for the entry points and glibc's mcount, and
 # what a static link cannot interpose (pthread_create, _mcleanup; signal,
@@ -39,7 +43,8 @@ CALLPATH_NOOP_OBJS = runtime/rt/mcount-noop.o runtime/rt/chain.o
 CALLPATH_RT_A_OBJS = runtime/rt/record.o runtime/rt/runtime.o \
 	runtime/rt/chain-a.o runtime/rt/sidecar.o runtime/rt/mcount-a.o runtime/rt/sample.o runtime/rt/sampler.o runtime/rt/offcpu-a.o \
 	runtime/rt/infile.o runtime/rt/stack.o runtime/rt/signals-a.o runtime/rt/thread-a.o \
-	runtime/rt/gmonfile-a.o runtime/rt/counters_none-a.o $(CALLPATH_GMON_OBJS) runtime/rt/gmon_static.o
+	runtime/rt/gmonfile-a.o runtime/rt/counters_none-a.o $(CALLPATH_GMON_OBJS) runtime/rt/gmon_static.o \
+	runtime/rt/ends.o runtime/rt/snapshot-a.o runtime/rt/sidecar_stream.o
 
 runtime/rt/record.o: $(srcdir)/runtime/record.c
 	@mkdir -p $(@D)
@@ -194,3 +199,9 @@ testsuite/unit/test_gmon_start: testsuite/unit/test_gmon_start.o runtime/gmon_ou
 	runtime/gmon_start.o
 UNIT_TESTS += testsuite/unit/test_gmon_out testsuite/unit/test_gmon_start
 testsuite/unit/test_gmon_out: UNIT_LIBS += -lpthread
+
+# Abnormal ends and snapshots (issue 26): the signal-safe sidecar encoder,
+# checked byte for byte against callpath/sidecar.c's.
+testsuite/unit/test_sidecar_stream: testsuite/unit/test_sidecar_stream.o \
+	runtime/sidecar_stream.o callpath/sidecar.o utils/infile.o
+UNIT_TESTS += testsuite/unit/test_sidecar_stream

@@ -270,6 +270,11 @@ void cp_registry_lock(void)
 		cp_syscall0(SYS_sched_yield);
 }
 
+/*
+ * The lock from a signal handler (gmon_arcs.c, snapshot.c): tried, with a
+ * yield between tries, never waited on for ever, since the interrupted
+ * code may be the holder.  0 when taken, -1 after `tries` tries.
+ */
 int cp_registry_trylock(unsigned tries)
 {
 	for (unsigned i = 0; __atomic_exchange_n(&registry_lock, 1, __ATOMIC_ACQUIRE); i++) {

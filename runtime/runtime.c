@@ -540,3 +540,49 @@ __attribute__((destructor)) static void cp_finish(void)
 out:
 	sidecar_free(sc);
 }
+
+/*
+ * The header of a sidecar written while the program runs or as it is
+ * killed (ends.c): everything cp_finish() fills but the nodes, the counters
+ * and the identity, gathered in normal context (dl_iterate_phdr takes the
+ * loader's lock; the handler may not).  0, or -1 out of memory.
+ */
+int cp_fill_head(struct sidecar *sc)
+{
+	struct main_info mi = { 0 };
+	struct objects objs = { sc, &mi, NULL, 0, 0 };
+	char host[256] = "", exe[PATH_MAX] = "";
+	ssize_t n;
+	int freq;
+
+	gethostname(host, sizeof(host) - 1);
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	exe[n > 0 ? n : 0] = '\0';
+	objs.exe = exe;
+	dl_iterate_phdr(each_object, &objs);
+	sc->pid = (uint64_t)getpid();
+	sc->ppid = cp_ppid;
+	sc->rank = mpi_rank();
+	sc->depth = cp_config.depth;
+	if (cp_config.depth)
+		sc->flags |= SIDECAR_F_DEPTH_LIMITED;
+	if (!cp_config.fold)
+		sc->flags |= SIDECAR_F_RECURSION_FULL;
+	sc->load_address = mi.load_address;
+	sc->program_start = mi.start;
+	sc->program_end = mi.end;
+	memcpy(sc->build_id, mi.build_id, mi.build_id_len);
+	sc->build_id_len = mi.build_id_len;
+	freq = __profile_frequency();
+	sc->time_period = freq > 0 ? 1000000000u / (unsigned)freq : 0;
+	sc->id.run_id = run_id();
+	if (objs.failed || sidecar_set_strings(sc, host, exe) < 0)
+		return -1;
+	return 0;
+}
+
+/* ppid of a fork child (the header of its snapshots) */
+uint64_t cp_parent_pid(void)
+{
+	return cp_ppid;
+}

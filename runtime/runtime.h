@@ -378,6 +378,7 @@ extern uint64_t cp_dropped_late CP_HIDDEN;	/* calls after a thread retired */
 extern int cp_exit_summed CP_HIDDEN;	/* the exit writer has read them all */
 void cp_registry_lock(void) CP_HIDDEN;
 void cp_registry_unlock(void) CP_HIDDEN;
+int cp_registry_trylock(unsigned tries) CP_HIDDEN;
 /*
  * Merge the calling thread's tree into the retired tree and unmap its
  * state (normal context: the key destructor of thread.c).  Later calls on

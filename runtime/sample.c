@@ -43,6 +43,8 @@
 #include "sys.h"
 #include "utils/banned.h"
 
+void cp_snap_tick(uintptr_t pc) CP_HIDDEN;	/* snapshot.c */
+
 enum { SAMPLE_IDLE, SAMPLE_ACTIVE, SAMPLE_STOPPED };
 
 /* The kernel's struct sigaction on x86_64 (what rt_sigaction takes). */
@@ -196,8 +198,11 @@ static void handler(int sig, siginfo_t *si, void *ucv)
 	/*
 	 * glibc's handler, with the three arguments the kernel passes on
 	 * x86_64 whatever its SA_SIGINFO (a one-argument handler ignores the
-	 * other two): it reads the program counter from the context.
+	 * other two): it reads the program counter from the context.  The
+	 * tick it counts in the histogram is counted for snapshots too
+	 * (ends.h).
 	 */
+	cp_snap_tick(pc);
 	((void (*)(int, siginfo_t *, void *))chained.handler)(sig, si, ucv);
 }
 

@@ -17,6 +17,11 @@
  * constructor, or the first call if it comes earlier), never in a signal
  * handler; a static link (libcallpath.a, CP_ARCHIVE) names glibc's
  * internal aliases, which libc.a defines beside its weak public names.
+ *
+ * The signals ends.c stands in for (SIGTERM and the others that end a
+ * program without exit, and the snapshot signal) are answered there: our
+ * handler steps aside for the program's and the program sees its own
+ * SIG_DFL where ours is installed (cp_ends_sigaction, cp_ends_signal).
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -24,6 +29,7 @@
 #include <signal.h>
 #include <sys/time.h>
 
+#include "ends.h"
 #include "runtime.h"
 #include "utils/banned.h"
 
@@ -114,6 +120,8 @@ CP_EXPORT sighandler_t signal(int sig, sighandler_t h)
 		errno = ENOSYS;
 		return SIG_ERR;
 	}
+	if (cp_ends_signal(sig, h, f, &old))
+		return old;
 	old = f(sig, h);
 	if (sig == SIGPROF && old != SIG_ERR)
 		cp_sample_replaced();
@@ -129,10 +137,24 @@ CP_EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction *
 		errno = ENOSYS;
 		return -1;
 	}
+	if (cp_ends_sigaction(sig, act, old, f, &r))
+		return r;
 	r = f(sig, act, old);
 	if (sig == SIGPROF && act && r == 0)
 		cp_sample_replaced();
 	return r;
+}
+
+/* glibc's own, for ends.c's handlers (never our interposer) */
+int cp_real_sigaction(int sig, const struct sigaction *act, struct sigaction *old)
+{
+	sigaction_fn f = next_sigaction();
+
+	if (!f) {
+		errno = ENOSYS;
+		return -1;
+	}
+	return f(sig, act, old);
 }
 
 CP_EXPORT int setitimer(__itimer_which_t which, const struct itimerval *nv,

@@ -1,0 +1,558 @@
+/*
+ * snapshot.c - the profile written while the program runs (snapshots) or
+ * as it is killed (ends.c), from any context: no malloc, no stdio, no lock
+ * the interrupted code may hold (doc/snapshots.md).
+ *
+ * The sidecar is streamed from the trees in place: one node table for the
+ * retired tree and one per live thread (sidecar_stream.h), read under the
+ * registry's lock, which a signal handler only tries for a bounded time.
+ * The gmon file of a snapshot is written by gmon_out.h's writer with arcs
+ * summed from the same trees (every node is a call from its call site to
+ * its callee: gmon_out keeps glibc's rules) and a histogram counted at
+ * glibc's geometry from the very ticks glibc's histogram counts
+ * (cp_snap_tick, from sample.c's SIGPROF handler).  At a killed process's
+ * end the gmon file is glibc's own, written by glibc's _mcleanup
+ * (end_gmon()): until the runtime keeps gmon.out itself (issue 23), glibc's
+ * histogram and arcs are reachable only there.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <link.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ends.h"
+#include "gmon_out.h"
+#include "gmon_takeover.h"
+#include "gmonfile.h"
+#include "sidecar_stream.h"
+#include "utils/banned.h"
+
+uint32_t cp_sample_state(void) CP_HIDDEN;
+#ifdef CP_ARCHIVE
+extern void _mcleanup(void);	/* glibc's: libc.a's cannot be replaced */
+#endif
+
+#define OUT_BUF (64u << 10)	/* the sidecar's output buffer */
+#define NAME_MAX_LEN 4096
+
+static struct {
+	int ready;
+	struct sidecar *head;	/* built in normal context, fields refreshed */
+	unsigned char *buf;	/* OUT_BUF bytes, mmap'ed */
+	char prefix[NAME_MAX_LEN];	/* GMON_OUT_PREFIX (secure), "" if none */
+	int has_prefix;
+	/* the histogram of snapshots: glibc's geometry, counted by cp_snap_tick */
+	struct gmon_geometry geom;
+	uint16_t *kcount;
+	uint64_t load_address;
+	int32_t prof_rate;
+	void (*glibc_mcleanup)(void);
+} snap;
+
+static int writing;	/* one writer at a time */
+
+/* ---- strings without stdio ---- */
+
+static int cat(char *buf, size_t len, size_t *n, const char *s)
+{
+	size_t k = strlen(s);
+
+	if (*n + k + 1 > len)
+		return -1;
+	memcpy(buf + *n, s, k + 1);
+	*n += k;
+	return 0;
+}
+
+static int cat_uint(char *buf, size_t len, size_t *n, uint64_t v)
+{
+	char d[24];
+	int i = (int)sizeof(d) - 1;
+
+	d[i] = '\0';
+	do {
+		d[--i] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	return cat(buf, len, n, d + i);
+}
+
+/* "callpath: " a b c "\n" on standard error, in one write */
+static void say(const char *a, const char *b, const char *c)
+{
+	char msg[NAME_MAX_LEN + 256];
+	size_t n = 0;
+	int saved = errno;
+
+	if (cat(msg, sizeof(msg), &n, "callpath: ") == 0 &&
+	    cat(msg, sizeof(msg), &n, a) == 0 && cat(msg, sizeof(msg), &n, b) == 0 &&
+	    cat(msg, sizeof(msg), &n, c) == 0 && cat(msg, sizeof(msg), &n, "\n") == 0) {
+		ssize_t r = write(2, msg, n);
+
+		(void)r;
+	}
+	errno = saved;
+}
+
+/* ---- set-up, normal context ---- */
+
+static int main_text(struct dl_phdr_info *info, size_t size, void *data)
+{
+	uint64_t *range = data;	/* [__executable_start, etext) */
+
+	(void)size;
+	range[0] = UINT64_MAX;
+	range[1] = 0;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uint64_t a = info->dlpi_addr + ph->p_vaddr;
+
+		if (ph->p_type != PT_LOAD)
+			continue;
+		if (a < range[0])
+			range[0] = a;
+		/* gcrt1's etext: the end of the first executable segment */
+		if ((ph->p_flags & PF_X) && !range[1])
+			range[1] = a + ph->p_memsz;
+	}
+	return 1;	/* the main program comes first */
+}
+
+int cp_snap_init(int histogram)
+{
+	const char *prefix = secure_getenv("GMON_OUT_PREFIX");
+	void *p;
+
+	if (snap.ready)
+		return 0;
+	snap.head = sidecar_new();
+	if (!snap.head || cp_fill_head(snap.head) < 0)
+		return -1;
+	p = mmap(NULL, OUT_BUF, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return -1;
+	snap.buf = p;
+	if (prefix && strlen(prefix) < sizeof(snap.prefix)) {
+		memcpy(snap.prefix, prefix, strlen(prefix) + 1);
+		snap.has_prefix = 1;
+	}
+	snap.prof_rate = __profile_frequency();
+#ifdef CP_ARCHIVE
+	snap.load_address = 0;	/* glibc subtracts nothing in a static link */
+	snap.glibc_mcleanup = _mcleanup;
+#else
+	snap.load_address = gmon_load_address();
+	snap.glibc_mcleanup = (void (*)(void))dlsym(RTLD_NEXT, "_mcleanup");
+#endif
+	if (histogram) {
+		uint64_t range[2] = { 0, 0 };
+
+		dl_iterate_phdr(main_text, range);
+		if (range[0] < range[1]) {
+			gmon_geometry_compute(range[0], range[1], &snap.geom);
+			p = mmap(NULL, snap.geom.kcountsize ? snap.geom.kcountsize : 1,
+				 PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+			if (p != MAP_FAILED)
+				__atomic_store_n(&snap.kcount, (uint16_t *)p, __ATOMIC_RELEASE);
+		}
+	}
+	snap.ready = 1;
+	return 0;
+}
+
+/* glibc's profil_count (sysdeps/posix/profil.c) on 64-bit size_t */
+void cp_snap_tick(uintptr_t pc)
+{
+	uint16_t *k = __atomic_load_n(&snap.kcount, __ATOMIC_ACQUIRE);
+	uint64_t i, scale;
+
+	if (!k || pc < snap.geom.lowpc)
+		return;
+	i = (pc - snap.geom.lowpc) / 2;
+	scale = (uint64_t)snap.geom.s_scale;
+	i = i / 65536 * scale + i % 65536 * scale / 65536;
+	if (i < snap.geom.kcountsize / 2)
+		__atomic_fetch_add(&k[i], 1, __ATOMIC_RELAXED);
+}
+
+/* ---- the trees, read in place ---- */
+
+struct tree_src {
+	const struct cp_tree *tree;
+	uint32_t count;
+};
+
+struct trees {
+	struct tree_src *t;	/* the retired tree first, then the live threads */
+	struct sidecar_stream_table *tables;
+	size_t n, mapped;
+	int locked;
+};
+
+static int node_get(void *ctx, uint64_t i, struct sidecar_node *out, uint64_t *extra)
+{
+	const struct tree_src *s = ctx;
+	const struct cp_node *n = cp_tree_node(s->tree, (uint32_t)i);
+	uint64_t count = __atomic_load_n(&n->count, __ATOMIC_RELAXED);
+	int folded = (n->flags & CP_NODE_FOLDED) != 0;
+
+	(void)extra;
+	out->parent = n->parent;	/* CP_NONE == SIDECAR_ROOT */
+	out->flags = folded ? SIDECAR_NODE_FOLDED : 0;
+	out->call_site = sidecar_canonical_site(snap.head, n->call_site);
+	out->callee = n->callee;
+	out->count = folded ? 0 : count;
+	out->recursive = folded ? count : 0;
+	out->self_samples = __atomic_load_n(cp_tree_samples(s->tree, (uint32_t)i),
+					    __ATOMIC_RELAXED);
+	return 0;
+}
+
+static void sleep_ms(int ms)
+{
+	struct timespec ts = { 0, (long)ms * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+/*
+ * Take the registry (for `wait_ms` at most) and list the trees; without
+ * it, the retired tree (append-only) and the calling thread's own.
+ */
+static int trees_take(struct trees *tr, int wait_ms)
+{
+	size_t want = 2;
+	struct cp_thread *self = cp_tls.self;
+	void *p;
+
+	memset(tr, 0, sizeof(*tr));
+	for (int i = 0; !(tr->locked = cp_registry_trylock(0) == 0) && i < wait_ms; i++)
+		sleep_ms(1);
+	if (tr->locked)
+		for (struct cp_thread *t = cp_threads; t; t = t->next)
+			want++;
+	tr->mapped = want * (sizeof(*tr->t) + sizeof(*tr->tables));
+	p = mmap(NULL, tr->mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		 -1, 0);
+	if (p == MAP_FAILED) {
+		if (tr->locked)
+			cp_registry_unlock();
+		return -ENOMEM;
+	}
+	tr->t = p;
+	tr->tables = (struct sidecar_stream_table *)(tr->t + want);
+	tr->t[tr->n].tree = &cp_retired;
+	tr->tables[tr->n].kind = SIDECAR_STREAM_RETIRED;
+	tr->tables[tr->n].threads = cp_retired_threads;
+	tr->n++;
+	if (tr->locked) {
+		for (struct cp_thread *t = cp_threads; t; t = t->next, tr->n++) {
+			tr->t[tr->n].tree = &t->tree;
+			tr->tables[tr->n].kind = SIDECAR_STREAM_THREAD;
+			tr->tables[tr->n].threads = 1;
+		}
+	} else if (self && self != CP_RETIRED) {
+		tr->t[tr->n].tree = &self->tree;
+		tr->tables[tr->n].kind = SIDECAR_STREAM_THREAD;
+		tr->tables[tr->n].threads = 1;
+		tr->n++;
+		say("a profile without the other threads' trees: their registry "
+		    "is busy", "", "");
+	}
+	for (size_t i = 0; i < tr->n; i++) {
+		tr->t[i].count = __atomic_load_n(&tr->t[i].tree->nr_nodes, __ATOMIC_ACQUIRE);
+		tr->tables[i].count = tr->t[i].count;
+		tr->tables[i].get = node_get;
+		tr->tables[i].ctx = &tr->t[i];
+	}
+	return 0;
+}
+
+static void trees_give(struct trees *tr)
+{
+	if (tr->locked)
+		cp_registry_unlock();
+	if (tr->t)
+		munmap(tr->t, tr->mapped);
+	tr->t = NULL;
+}
+
+/* The counters of the header, as cp_finish() sums them. */
+static void head_counters(const struct trees *tr)
+{
+	struct sidecar *h = snap.head;
+
+	h->pid = (uint64_t)getpid();
+	h->ppid = cp_parent_pid();
+	h->failure = __atomic_load_n(&cp_failure, __ATOMIC_RELAXED);
+	h->sampling = cp_sample_state();
+	if (cp_saw_fentry)
+		h->flags |= SIDECAR_F_FENTRY;
+	h->threads = 0;
+	for (size_t i = 0; i < tr->n; i++)
+		h->threads += tr->tables[i].threads;
+	for (int d = 0; d < SIDECAR_DROP_NR; d++)
+		h->dropped[d] = cp_retired_dropped[d];
+	h->dropped[SIDECAR_DROP_STOPPED] += cp_dropped_early +
+		__atomic_load_n(&cp_dropped_late, __ATOMIC_RELAXED);
+	h->unplaced_samples = cp_retired_unplaced + cp_sample_unplaced_early();
+	if (tr->locked)
+		for (struct cp_thread *t = cp_threads; t; t = t->next) {
+			for (int d = 0; d < SIDECAR_DROP_NR; d++)
+				h->dropped[d] += t->dropped[d];
+			h->unplaced_samples += __atomic_load_n(&t->unplaced, __ATOMIC_RELAXED);
+		}
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * The sidecar of `gmon` into `fd`.  The identity is the gmon file's as it
+ * is now (hashed when regular).
+ */
+static int sidecar_into(int fd, const char *gmon, uint32_t k, const struct trees *tr)
+{
+	static char name[NAME_MAX_LEN];
+	struct sidecar *h = snap.head;
+	uint64_t size, hash;
+
+	memcpy(name, gmon, strlen(gmon) + 1);
+	h->id.gmon_name = name;	/* never freed: the head lives as long as we do */
+	h->id.snapshot = k;
+	h->id.flags = 0;
+	h->id.gmon_size = h->id.gmon_hash = 0;
+	if (sidecar_hash_file(gmon, &size, &hash) == 0) {
+		h->id.flags = SIDECAR_ID_HASHED;
+		h->id.gmon_size = size;
+		h->id.gmon_hash = hash;
+	}
+	h->id.time_ns = now_ns();
+	head_counters(tr);
+	return sidecar_stream_write(fd, h, tr->tables, tr->n, snap.buf, OUT_BUF);
+}
+
+/* ---- the gmon file of a snapshot ---- */
+
+struct arc_iter {
+	const struct trees *tr;
+	size_t k;
+	uint32_t i;
+};
+
+static int arc_next(void *ctx, struct gmon_arc *arc)
+{
+	struct arc_iter *it = ctx;
+
+	while (it->k < it->tr->n) {
+		const struct tree_src *s = &it->tr->t[it->k];
+
+		if (it->i < s->count) {
+			const struct cp_node *n = cp_tree_node(s->tree, it->i);
+
+			arc->frompc = n->call_site;
+			arc->selfpc = n->callee;
+			arc->count = __atomic_load_n(&n->count, __ATOMIC_RELAXED);
+			/* creation order: a lower bound of the last call
+			 * (doc/runtime.md, "Differences from glibc's own file") */
+			arc->stamp = it->i++;
+			return 1;
+		}
+		it->k++;
+		it->i = 0;
+	}
+	return 0;
+}
+
+/*
+ * The one place that knows how a snapshot's gmon file is made: switch
+ * here to the runtime's own histogram and arcs once it keeps gmon.out
+ * (issue 23, doc/runtime.md step 6).
+ */
+static int snap_gmon_write(int fd, const struct trees *tr)
+{
+	struct arc_iter it = { tr, 0, 0 };
+	struct gmon_arc_source src = { arc_next, &it, 0, 0 };
+	struct gmon_arc_source *srcs[1] = { &src };
+	struct gmon_out_opts o;
+
+	for (size_t i = 0; i < tr->n; i++)
+		src.max_arcs += tr->t[i].count;
+	memset(&o, 0, sizeof(o));
+	o.geom = &snap.geom;
+	o.load_address = snap.load_address;
+	o.kcount = snap.kcount;
+	o.prof_rate = snap.prof_rate;
+	o.parts = GMON_OUT_ALL;
+	if (!snap.kcount)
+		return -EINVAL;
+	o.sources = srcs;
+	o.nsources = 1;
+	return gmon_out_write(fd, &o);
+}
+
+/* "<gmon name>.snap<k>" for this process (glibc's name rules) */
+static int snap_name(char *buf, size_t len, int with_prefix, uint32_t k)
+{
+	size_t n = 0;
+
+	if (with_prefix) {
+		if (cat(buf, len, &n, snap.prefix) < 0 || cat(buf, len, &n, ".") < 0 ||
+		    cat_uint(buf, len, &n, (uint64_t)getpid()) < 0)
+			return -1;
+	} else if (cat(buf, len, &n, "gmon.out") < 0) {
+		return -1;
+	}
+	if (cat(buf, len, &n, ".snap") < 0 || cat_uint(buf, len, &n, k) < 0)
+		return -1;
+	return 0;
+}
+
+static int write_file_atomic(const char *final, const char *what, int gmon,
+			     const char *gmon_name, uint32_t k, const struct trees *tr)
+{
+	char tmp[NAME_MAX_LEN + 32];
+	int fd = gmon_snapshot_open(final, tmp, sizeof(tmp)), r;
+
+	if (fd < 0)
+		return fd;
+	r = gmon ? snap_gmon_write(fd, tr) : sidecar_into(fd, gmon_name, k, tr);
+	if (close(fd) < 0 && r == 0)
+		r = -errno;
+	if (r < 0) {
+		gmon_snapshot_abort(tmp);
+		say("snapshot not written: cannot write ", what, final);
+		return r;
+	}
+	r = gmon_snapshot_commit(tmp, final);
+	if (r < 0)
+		say("snapshot not written: cannot replace ", final,
+		    r == -EEXIST ? " (not a regular file)" : "");
+	return r;
+}
+
+int cp_snap_write(uint32_t k, int wait_ms)
+{
+	char gmon[NAME_MAX_LEN], side[NAME_MAX_LEN + 16];
+	struct trees tr;
+	int r, saved = errno;
+
+	if (!snap.ready || !snap.kcount)
+		return -EINVAL;
+	if (__atomic_exchange_n(&writing, 1, __ATOMIC_ACQUIRE))
+		return -EBUSY;
+	r = trees_take(&tr, wait_ms);
+	if (r < 0)
+		goto out;
+	/* glibc's rule: the prefixed name, else gmon.out */
+	r = -ENAMETOOLONG;
+	if (snap.has_prefix && snap_name(gmon, sizeof(gmon), 1, k) == 0)
+		r = write_file_atomic(gmon, "", 1, NULL, k, &tr);
+	if (r < 0 && snap_name(gmon, sizeof(gmon), 0, k) == 0)
+		r = write_file_atomic(gmon, "", 1, NULL, k, &tr);
+	if (r == 0) {
+		if (sidecar_name_for(gmon, side, sizeof(side)) < 0)
+			r = -ENAMETOOLONG;
+		else
+			r = write_file_atomic(side, "", 0, gmon, k, &tr);
+	}
+	trees_give(&tr);
+out:
+	__atomic_store_n(&writing, 0, __ATOMIC_RELEASE);
+	errno = saved;
+	return r;
+}
+
+int cp_snap_busy(void)
+{
+	return __atomic_load_n(&writing, __ATOMIC_ACQUIRE);
+}
+
+void cp_snap_forked(void)
+{
+	__atomic_store_n(&writing, 0, __ATOMIC_RELAXED);
+}
+
+/* ---- the end of a killed process ---- */
+
+/*
+ * The gmon file at a killed process's end, as _mcleanup would write it at
+ * exit (gmonfile.c notes the candidates first, so the sidecar finds the
+ * file): the runtime's async-signal-safe writer when the runtime keeps
+ * gmon.out (issue 23, gmon_takeover.h); glibc's own _mcleanup where glibc
+ * kept it (CALLPATH_ARCS=glibc, a take-over refused): that one opens,
+ * writes and closes with raw calls, but takes the loader's (recursive)
+ * lock in dl_iterate_phdr and frees its tables.
+ */
+static void end_gmon(void)
+{
+	cp_gmon_before_write();
+	if (cp_gmon_write_named(CP_GMON_FROM_SIGNAL) != -ENOTSUP)
+		return;
+	if (snap.glibc_mcleanup)
+		snap.glibc_mcleanup();
+}
+
+void cp_snap_end(int sig)
+{
+	struct cp_gmon g;
+	char side[NAME_MAX_LEN + 16];
+	struct trees tr;
+	struct stat st;
+	int fd, exit_began;
+
+	(void)sig;
+	if (!snap.ready)
+		return;
+	/* a snapshot being written (another thread) finishes first */
+	for (int i = 0; i < 5000 && __atomic_exchange_n(&writing, 1, __ATOMIC_ACQUIRE); i++)
+		sleep_ms(1);
+	/*
+	 * The exit already began: glibc's _mcleanup wrote gmon.out (or
+	 * tried), and must not run again (it frees glibc's tables).  If the
+	 * runtime's destructor is writing the sidecar too (recording
+	 * stopped), that one stands; else the sidecar is written here, for
+	 * the gmon file the exit wrote.
+	 */
+	exit_began = cp_gmon_exit_began();
+	if (__atomic_exchange_n(&cp_state, CP_STOPPED, __ATOMIC_ACQ_REL) != CP_RECORDING &&
+	    exit_began)
+		return;
+	if (!__atomic_load_n(&cp_threads, __ATOMIC_ACQUIRE) &&
+	    !__atomic_load_n(&cp_retired_threads, __ATOMIC_ACQUIRE))
+		return;		/* nothing instrumented ran: glibc would write nothing */
+	if (!exit_began)
+		end_gmon();
+	if (cp_gmon_written(&g) < 0 || sidecar_name_for(g.name, side, sizeof(side)) < 0)
+		return;
+	if (trees_take(&tr, 200) < 0) {
+		say("call paths not written: out of memory", "", "");
+		return;
+	}
+	if (lstat(side, &st) == 0 && S_ISLNK(st.st_mode)) {
+		say(side, ": not written: it is a symbolic link", "");
+	} else if (lstat(side, &st) == 0 && !S_ISREG(st.st_mode)) {
+		/* a FIFO or a device: written into, never replaced */
+		fd = open(side, O_WRONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY);
+		if (fd >= 0) {
+			sidecar_into(fd, g.name, 0, &tr);
+			close(fd);
+		}
+	} else if (write_file_atomic(side, "", 0, g.name, 0, &tr) < 0 &&
+		   lstat(side, &st) == 0 && S_ISREG(st.st_mode) && unlink(side) == 0) {
+		say("removed '", side, "' of an earlier run");
+	}
+	trees_give(&tr);
+}

@@ -1,0 +1,235 @@
+/*
+ * test_sidecar_stream.c - the signal-safe sidecar encoder
+ * (runtime/sidecar_stream.c) writes callpath/sidecar.c's bytes.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "callpath/sidecar.h"
+#include "runtime/sidecar_stream.h"
+#include "utils/banned.h"
+
+/* A tree with every kind of field set: strings of odd lengths (padding),
+ * objects, identity, an extra metric, a folded node, samples. */
+static struct sidecar *fixture(int extra_metric)
+{
+	static const unsigned char id[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11 };
+	struct sidecar *sc = sidecar_new();
+	uint32_t m, a, r, f;
+
+	assert_non_null(sc);
+	assert_int_equal(sidecar_set_strings(sc, "host-x", "/usr/bin/program.odd"), 0);
+	assert_int_equal(sidecar_set_gmon_name(sc, "gmon.out.snap3"), 0);
+	assert_int_equal(sidecar_add_object(sc, "/proc/self/exe", 0x1000, 0x9000, 0,
+					    SIDECAR_OBJECT_MAIN, id, sizeof(id)), 0);
+	assert_int_equal(sidecar_add_object(sc, "/lib/x86_64-linux-gnu/libc.so.6",
+					    0x7f0000, 0x7f9000, 0x7f0000, 0, id, 5), 0);
+	sc->pid = 4242;
+	sc->ppid = 17;
+	sc->rank = 3;
+	sc->depth = 0;
+	sc->failure = 0;
+	sc->threads = 2;
+	sc->flags = SIDECAR_F_FENTRY;
+	sc->load_address = 0x555500000000ull;
+	sc->program_start = 0x1000;
+	sc->program_end = 0x9000;
+	memcpy(sc->build_id, id, sizeof(id));
+	sc->build_id_len = sizeof(id);
+	for (int d = 0; d < SIDECAR_DROP_NR; d++)
+		sc->dropped[d] = 10u + (unsigned)d;
+	sc->sampling = SIDECAR_SAMPLING_SELF;
+	sc->unplaced_samples = 7;
+	sc->time_period = 10000000;
+	sc->id.flags = SIDECAR_ID_HASHED;
+	sc->id.snapshot = 3;
+	sc->id.gmon_size = 1234;
+	sc->id.gmon_hash = 0x1122334455667788ull;
+	sc->id.run_id = 99;
+	sc->id.time_ns = 1700000000000000000ull;
+	if (extra_metric)
+		assert_int_equal(sidecar_add_metric(sc, "PAPI_TOT_CYC", "events",
+						    SIDECAR_METRIC_EVENTS, 0, 1000000), 0);
+	assert_int_equal(sidecar_add(sc, SIDECAR_ROOT, 0, 0x1200, 1, &m), 0);
+	assert_int_equal(sidecar_add(sc, m, 0x1301, 0x1400, 5, &a), 0);
+	assert_int_equal(sidecar_add(sc, m, 0x1302, 0x1500, 2, &r), 0);
+	assert_int_equal(sidecar_add(sc, r, 0x1501, 0x1500, 0, &f), 0);
+	sc->nodes[f].flags = SIDECAR_NODE_FOLDED;
+	sc->nodes[f].recursive = 40;
+	sc->nodes[a].self_samples = 31;
+	sc->nodes[r].self_samples = 9;
+	if (extra_metric)
+		sc->extra_values[a * sc->nr_extra] = 123456;
+	return sc;
+}
+
+static int get_node(void *ctx, uint64_t i, struct sidecar_node *n, uint64_t *extra)
+{
+	const struct sidecar *sc = ctx;
+
+	*n = sc->nodes[i];
+	for (uint32_t k = 0; k < sc->nr_extra; k++)
+		extra[k] = sc->extra_values[i * sc->nr_extra + k];
+	return 0;
+}
+
+/* The stream's bytes, written through a buffer of `buflen` bytes. */
+static unsigned char *stream(const struct sidecar *sc,
+			     const struct sidecar_stream_table *t, size_t nt,
+			     size_t buflen, size_t *len)
+{
+	unsigned char *buf = malloc(buflen), *out;
+	FILE *tmp = tmpfile();
+	long n;
+
+	assert_non_null(buf);
+	assert_non_null(tmp);
+	assert_int_equal(sidecar_stream_write(fileno(tmp), sc, t, nt, buf, buflen), 0);
+	n = ftell(tmp);
+	assert_int_equal(fseek(tmp, 0, SEEK_END), 0);
+	n = ftell(tmp);
+	assert_true(n > 0);
+	out = malloc((size_t)n);
+	assert_non_null(out);
+	rewind(tmp);
+	assert_int_equal(fread(out, 1, (size_t)n, tmp), (size_t)n);
+	fclose(tmp);
+	free(buf);
+	*len = (size_t)n;
+	return out;
+}
+
+static void same_bytes_of(struct sidecar *sc, size_t buflen);
+
+static void same_bytes(int extra_metric, size_t buflen)
+{
+	same_bytes_of(fixture(extra_metric), buflen);
+}
+
+static void same_bytes_of(struct sidecar *sc, size_t buflen)
+{
+	struct sidecar_stream_table t = {
+		SIDECAR_STREAM_PROCESS, sc->threads, 0, sc->nr_nodes, get_node, sc,
+	};
+	size_t want_len = sidecar_encoded_size(sc), got_len;
+	unsigned char *want = malloc(want_len), *got;
+
+	assert_non_null(want);
+	sidecar_encode(sc, want);
+	assert_int_equal(sidecar_stream_size(sc, &t, 1), want_len);
+	got = stream(sc, &t, 1, buflen, &got_len);
+	assert_int_equal(got_len, want_len);
+	assert_memory_equal(got, want, want_len);
+	free(got);
+	free(want);
+	sidecar_free(sc);
+}
+
+static void test_sidecar_stream__one_table_is_the_encoders_bytes(void **state)
+{
+	(void)state;
+	same_bytes(0, 65536);
+}
+
+static void test_sidecar_stream__same_bytes_through_a_small_buffer(void **state)
+{
+	(void)state;
+	same_bytes(0, 64);
+	same_bytes(0, 67);
+}
+
+/* A host read from a file with a NUL inside: its recorded length counts */
+static void test_sidecar_stream__same_bytes_with_a_nul_inside_the_host(void **state)
+{
+	struct sidecar *sc = fixture(0);
+
+	(void)state;
+	free(sc->host);
+	sc->host = malloc(6);
+	assert_non_null(sc->host);
+	memcpy(sc->host, "ab\0cd", 6);
+	sc->host_len = 5;
+	same_bytes_of(sc, 64);
+}
+
+static void test_sidecar_stream__same_bytes_with_an_extra_metric(void **state)
+{
+	(void)state;
+	same_bytes(1, 64);
+	same_bytes(1, 4096);
+}
+
+/* Two tables (a thread's, the retired tree) read back as their sum. */
+static void test_sidecar_stream__two_tables_read_back_as_the_sum(void **state)
+{
+	struct sidecar *sc = fixture(0), *back = NULL;
+	struct sidecar_stream_table t[2] = {
+		{ SIDECAR_STREAM_THREAD, 1, 77, sc->nr_nodes, get_node, sc },
+		{ SIDECAR_STREAM_RETIRED, 1, 0, sc->nr_nodes, get_node, sc },
+	};
+	char err[256];
+	size_t len;
+	unsigned char *bytes;
+
+	(void)state;
+	bytes = stream(sc, t, 2, 100, &len);
+	assert_int_equal(len, sidecar_stream_size(sc, t, 2));
+	assert_int_equal(sidecar_decode(bytes, len, "two", &back, err, sizeof(err)), 0);
+	assert_int_equal(back->nr_nodes, sc->nr_nodes);
+	for (uint32_t i = 0; i < sc->nr_nodes; i++) {
+		assert_int_equal(back->nodes[i].count, 2 * sc->nodes[i].count);
+		assert_int_equal(back->nodes[i].recursive, 2 * sc->nodes[i].recursive);
+		assert_int_equal(back->nodes[i].self_samples, 2 * sc->nodes[i].self_samples);
+	}
+	assert_int_equal(back->id.snapshot, 3);
+	assert_string_equal(back->id.gmon_name, "gmon.out.snap3");
+	sidecar_free(back);
+	free(bytes);
+	sidecar_free(sc);
+}
+
+static int failing(void *ctx, uint64_t i, struct sidecar_node *n, uint64_t *extra)
+{
+	(void)ctx;
+	(void)n;
+	(void)extra;
+	return i == 2 ? -1 : 0;
+}
+
+static void test_sidecar_stream__a_failing_source_is_an_error(void **state)
+{
+	struct sidecar *sc = fixture(0);
+	struct sidecar_stream_table t = { 0, 1, 0, 5, failing, NULL };
+	unsigned char buf[64];
+	FILE *tmp = tmpfile();
+
+	(void)state;
+	assert_non_null(tmp);
+	assert_true(sidecar_stream_write(fileno(tmp), sc, &t, 1, buf, sizeof(buf)) < 0);
+	assert_true(sidecar_stream_write(fileno(tmp), sc, &t, 1, buf, 10) < 0);
+	fclose(tmp);
+	sidecar_free(sc);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sidecar_stream__one_table_is_the_encoders_bytes),
+		cmocka_unit_test(test_sidecar_stream__same_bytes_through_a_small_buffer),
+		cmocka_unit_test(test_sidecar_stream__same_bytes_with_an_extra_metric),
+		cmocka_unit_test(test_sidecar_stream__same_bytes_with_a_nul_inside_the_host),
+		cmocka_unit_test(test_sidecar_stream__two_tables_read_back_as_the_sum),
+		cmocka_unit_test(test_sidecar_stream__a_failing_source_is_an_error),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
