@@ -21,9 +21,9 @@
 #define OBJECT_FIXED 32u
 #define NODES_FIXED 32u
 #define NODE_FIXED 40u
-#define SECTIONS_BEFORE_NODES 4u
+#define SECTIONS_BEFORE_NODES 5u
 enum { TAG_PROCESS = 1, TAG_IDENTITY = 2, TAG_METRICS = 3, TAG_OBJECTS = 4,
-       TAG_NODES = 5 };
+       TAG_NODES = 5, TAG_SAMPLING = 6 };
 #define REQUIRED 1u
 
 static uint64_t pad8(uint64_t n)
@@ -70,9 +70,21 @@ static uint64_t metric_size(const char *name, const char *unit)
 	return pad8(METRIC_FIXED + len16(name) + len16(unit));
 }
 
+/* the time metric's name: the sidecar's (cpu-time, prof-timer) */
+static const char *time_name(const struct sidecar *h)
+{
+	return h->time_name ? h->time_name : SIDECAR_TIME_METRIC_NAME;
+}
+
+/* the sampling section: a count, then the samples taken of each metric */
+static uint64_t sampling_size(const struct sidecar *h)
+{
+	return 8 + 8 * (1 + (uint64_t)h->nr_extra);
+}
+
 static uint64_t metrics_size(const struct sidecar *h)
 {
-	uint64_t n = 8 + metric_size(SIDECAR_TIME_METRIC_NAME, SIDECAR_TIME_METRIC_UNIT);
+	uint64_t n = 8 + metric_size(time_name(h), SIDECAR_TIME_METRIC_UNIT);
 
 	for (uint32_t i = 0; i < h->nr_extra; i++)
 		n += metric_size(h->extra_metrics[i].name, h->extra_metrics[i].unit);
@@ -102,7 +114,7 @@ uint64_t sidecar_stream_size(const struct sidecar *h,
 			     const struct sidecar_stream_table *t, size_t nt)
 {
 	uint64_t n = FILE_HDR + SECTIONS_BEFORE_NODES * SECT_HDR + process_size(h) +
-		     identity_size(h) + metrics_size(h) + objects_size(h);
+		     identity_size(h) + metrics_size(h) + objects_size(h) + sampling_size(h);
 
 	for (size_t i = 0; i < nt; i++)
 		n += SECT_HDR + NODES_FIXED + t[i].count * node_size(h);
@@ -276,7 +288,7 @@ static void head(struct out *o, const struct sidecar *h, uint64_t file_size,
 		tflags |= SIDECAR_METRIC_INACTIVE;
 	if (h->sampling & SIDECAR_SAMPLING_STOPPED)
 		tflags |= SIDECAR_METRIC_STOPPED;
-	metric(o, SIDECAR_TIME_METRIC_NAME, SIDECAR_TIME_METRIC_UNIT,
+	metric(o, time_name(h), SIDECAR_TIME_METRIC_UNIT,
 	       SIDECAR_METRIC_CPU_SAMPLES, tflags, h->time_period, h->unplaced_samples);
 	for (uint32_t i = 0; i < h->nr_extra; i++) {
 		const struct sidecar_metric *m = &h->extra_metrics[i];
@@ -301,6 +313,13 @@ static void head(struct out *o, const struct sidecar *h, uint64_t file_size,
 		tail(o, OBJECT_FIXED, object_size(ob), ob->path, pl, ob->build_id, ol,
 		     "", 0);
 	}
+
+	section(o, TAG_SAMPLING, 0, sampling_size(h));
+	u32(o, 1 + h->nr_extra);
+	u32(o, 0);
+	u64(o, h->time_taken);
+	for (uint32_t i = 0; i < h->nr_extra; i++)
+		u64(o, h->extra_metrics[i].taken);
 }
 
 static void put_le64(unsigned char *p, uint64_t v)
