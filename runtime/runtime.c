@@ -576,7 +576,10 @@ int cp_fill_head(struct sidecar *sc)
 	freq = __profile_frequency();
 	sc->time_period = freq > 0 ? 1000000000u / (unsigned)freq : 0;
 	sc->id.run_id = run_id();
-	if (objs.failed || sidecar_set_strings(sc, host, exe) < 0)
+	/* the longer of the time metric's two names, so that a signal handler
+	 * can write either in place (snapshot.c head_counters) */
+	if (objs.failed || sidecar_set_strings(sc, host, exe) < 0 ||
+	    sidecar_set_time_name(sc, "prof-timer") < 0)
 		return -1;
 	return 0;
 }

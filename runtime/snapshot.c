@@ -186,24 +186,50 @@ void cp_snap_tick(uintptr_t pc)
 
 struct tree_src {
 	const struct cp_tree *tree;
-	uint32_t count;
+	const struct cp_leaves *leaves;	/* its sampled program counters (sampler.c) */
+	uint32_t count;			/* its nodes, then nleaf leaves */
+	uint32_t nleaf;
+	const struct cp_leaf **leaf;
 };
 
 struct trees {
 	struct tree_src *t;	/* the retired tree first, then the live threads */
 	struct sidecar_stream_table *tables;
 	size_t n, mapped;
+	const struct cp_leaf **leaf;	/* every tree's leaves, listed at take */
+	size_t leaf_mapped;
 	int locked;
 };
 
+/*
+ * Record i of a tree's table: its nodes, then its leaves (the program
+ * counters its samples landed on, as the exit's writer adds them:
+ * runtime.c add_leaves), each under the node it was sampled in.  The extra
+ * metrics (events, off-CPU time) are not in the trees: 0 here.
+ */
 static int node_get(void *ctx, uint64_t i, struct sidecar_node *out, uint64_t *extra)
 {
 	const struct tree_src *s = ctx;
-	const struct cp_node *n = cp_tree_node(s->tree, (uint32_t)i);
-	uint64_t count = __atomic_load_n(&n->count, __ATOMIC_RELAXED);
-	int folded = (n->flags & CP_NODE_FOLDED) != 0;
+	const struct cp_node *n;
+	uint64_t count;
+	int folded;
 
-	(void)extra;
+	memset(extra, 0, 8 * (size_t)snap.head->nr_extra);
+	if (i >= s->count) {
+		const struct cp_leaf *e = s->leaf[i - s->count];
+
+		out->parent = e->node;	/* CP_NONE == SIDECAR_ROOT */
+		out->flags = SIDECAR_NODE_LEAF;
+		out->call_site = __atomic_load_n(&e->kind, __ATOMIC_RELAXED);
+		out->callee = e->pc;
+		out->count = 0;
+		out->recursive = 0;
+		out->self_samples = __atomic_load_n(&e->value[CP_LEAF_CPU], __ATOMIC_RELAXED);
+		return 0;
+	}
+	n = cp_tree_node(s->tree, (uint32_t)i);
+	count = __atomic_load_n(&n->count, __ATOMIC_RELAXED);
+	folded = (n->flags & CP_NODE_FOLDED) != 0;
 	out->parent = n->parent;	/* CP_NONE == SIDECAR_ROOT */
 	out->flags = folded ? SIDECAR_NODE_FOLDED : 0;
 	out->call_site = sidecar_canonical_site(snap.head, n->call_site);
@@ -220,6 +246,67 @@ static void sleep_ms(int ms)
 	struct timespec ts = { 0, (long)ms * 1000000L };
 
 	nanosleep(&ts, NULL);
+}
+
+/* A leaf of tree s the file can hold: sampled, under a node listed. */
+static int leaf_kept(const struct tree_src *s, const struct cp_leaf *e)
+{
+	uint32_t kind = __atomic_load_n(&e->kind, __ATOMIC_ACQUIRE);
+
+	return kind && (e->node == CP_NONE || e->node < s->count) &&
+	       __atomic_load_n(&e->value[CP_LEAF_CPU], __ATOMIC_RELAXED);
+}
+
+/* Visit tree s's leaves that leaf_kept() takes: their count, and each into
+ * out[] when out is not NULL (at most max). */
+static uint32_t leaves_visit(const struct tree_src *s, const struct cp_leaf **out,
+			     uint32_t max)
+{
+	uint32_t n = 0, ntab = __atomic_load_n(&s->leaves->ntab, __ATOMIC_ACQUIRE);
+
+	for (uint32_t k = 0; k < ntab; k++) {
+		const struct cp_leaftab *tab = __atomic_load_n(&s->leaves->tab[k], __ATOMIC_ACQUIRE);
+
+		for (uint32_t i = 0; tab && i < tab->cap; i++)
+			if (leaf_kept(s, &tab->e[i])) {
+				if (out && n >= max)
+					return n;
+				if (out)
+					out[n] = &tab->e[i];
+				n++;
+			}
+	}
+	return n;
+}
+
+/*
+ * List every tree's leaves once, so that a table's count and its records
+ * agree however many samples land while the file is written (a leaf that
+ * appears later waits for the next file; one listed keeps counting).
+ * Without memory for the list, the trees go without their leaves.
+ */
+static void leaves_list(struct trees *tr)
+{
+	size_t total = 0, at = 0;
+	void *p;
+
+	for (size_t i = 0; i < tr->n; i++)
+		total += leaves_visit(&tr->t[i], NULL, 0);
+	if (!total)
+		return;
+	tr->leaf_mapped = total * sizeof(*tr->leaf);
+	p = mmap(NULL, tr->leaf_mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		 -1, 0);
+	if (p == MAP_FAILED) {
+		tr->leaf_mapped = 0;
+		return;
+	}
+	tr->leaf = p;
+	for (size_t i = 0; i < tr->n; i++) {
+		tr->t[i].leaf = tr->leaf + at;
+		tr->t[i].nleaf = leaves_visit(&tr->t[i], tr->t[i].leaf, (uint32_t)(total - at));
+		at += tr->t[i].nleaf;
+	}
 }
 
 /*
@@ -249,26 +336,31 @@ static int trees_take(struct trees *tr, int wait_ms)
 	tr->t = p;
 	tr->tables = (struct sidecar_stream_table *)(tr->t + want);
 	tr->t[tr->n].tree = &cp_retired;
+	tr->t[tr->n].leaves = &cp_retired_leaves;
 	tr->tables[tr->n].kind = SIDECAR_STREAM_RETIRED;
 	tr->tables[tr->n].threads = cp_retired_threads;
 	tr->n++;
 	if (tr->locked) {
 		for (struct cp_thread *t = cp_threads; t; t = t->next, tr->n++) {
 			tr->t[tr->n].tree = &t->tree;
+			tr->t[tr->n].leaves = &t->leaves;
 			tr->tables[tr->n].kind = SIDECAR_STREAM_THREAD;
 			tr->tables[tr->n].threads = 1;
 		}
 	} else if (self && self != CP_RETIRED) {
 		tr->t[tr->n].tree = &self->tree;
+		tr->t[tr->n].leaves = &self->leaves;
 		tr->tables[tr->n].kind = SIDECAR_STREAM_THREAD;
 		tr->tables[tr->n].threads = 1;
 		tr->n++;
 		say("a profile without the other threads' trees: their registry "
 		    "is busy", "", "");
 	}
-	for (size_t i = 0; i < tr->n; i++) {
+	for (size_t i = 0; i < tr->n; i++)
 		tr->t[i].count = __atomic_load_n(&tr->t[i].tree->nr_nodes, __ATOMIC_ACQUIRE);
-		tr->tables[i].count = tr->t[i].count;
+	leaves_list(tr);
+	for (size_t i = 0; i < tr->n; i++) {
+		tr->tables[i].count = (uint64_t)tr->t[i].count + tr->t[i].nleaf;
 		tr->tables[i].get = node_get;
 		tr->tables[i].ctx = &tr->t[i];
 	}
@@ -281,7 +373,10 @@ static void trees_give(struct trees *tr)
 		cp_registry_unlock();
 	if (tr->t)
 		munmap(tr->t, tr->mapped);
+	if (tr->leaf)
+		munmap(tr->leaf, tr->leaf_mapped);
 	tr->t = NULL;
+	tr->leaf = NULL;
 }
 
 /* The counters of the header, as cp_finish() sums them. */
@@ -302,6 +397,16 @@ static void head_counters(const struct trees *tr)
 		h->dropped[d] = cp_retired_dropped[d];
 	h->dropped[SIDECAR_DROP_STOPPED] += cp_dropped_early +
 		__atomic_load_n(&cp_dropped_late, __ATOMIC_RELAXED);
+	/* the time metric as the exit's writer describes it (runtime.c):
+	 * each thread's CPU time at CALLPATH_HZ, or glibc's ticks */
+	if (cp_sampler_timers()) {
+		h->time_period = 1000000000u / cp_sampler_hz();
+		memcpy(h->time_name, SIDECAR_TIME_METRIC_NAME, sizeof(SIDECAR_TIME_METRIC_NAME));
+	} else {
+		h->time_period = snap.prof_rate > 0 ? 1000000000u / (unsigned)snap.prof_rate : 0;
+		memcpy(h->time_name, "prof-timer", sizeof("prof-timer"));
+	}
+	h->time_taken = cp_sample_taken();
 	h->unplaced_samples = cp_retired_unplaced + cp_sample_unplaced_early();
 	if (tr->locked)
 		for (struct cp_thread *t = cp_threads; t; t = t->next) {
