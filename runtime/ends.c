@@ -244,6 +244,15 @@ static void die_of(int sig)
 	sigprocmask(SIG_UNBLOCK, &one, NULL);
 }
 
+/* The runtime records: gmon.out's arcs on, or off (moncontrol(0), and
+ * after _mcleanup: CP_ARCS_OFF), the trees counting either way. */
+static int recording(void)
+{
+	int st = __atomic_load_n(&cp_state, __ATOMIC_ACQUIRE);
+
+	return st == CP_RECORDING || st == CP_ARCS_OFF;
+}
+
 static void handler(int sig, siginfo_t *si, void *uc)
 {
 	int saved = errno;
@@ -251,8 +260,7 @@ static void handler(int sig, siginfo_t *si, void *uc)
 	(void)si;
 	(void)uc;
 	if (sig == ends.snap_sig) {
-		if (__atomic_load_n(&stopping, __ATOMIC_ACQUIRE) ||
-		    __atomic_load_n(&cp_state, __ATOMIC_ACQUIRE) != CP_RECORDING)
+		if (__atomic_load_n(&stopping, __ATOMIC_ACQUIRE) || !recording())
 			;
 		else if (__atomic_load_n(&writer_running, __ATOMIC_ACQUIRE))
 			ask_snapshot();		/* the program goes on at once */
@@ -336,8 +344,7 @@ static void *writer(void *arg)
 			if (step_ns && !before(&now, &next))
 				break;
 		}
-		if (__atomic_load_n(&stopping, __ATOMIC_ACQUIRE) ||
-		    __atomic_load_n(&cp_state, __ATOMIC_ACQUIRE) != CP_RECORDING)
+		if (__atomic_load_n(&stopping, __ATOMIC_ACQUIRE) || !recording())
 			break;
 		cp_snap_write(__atomic_add_fetch(&snap_k, 1, __ATOMIC_ACQ_REL), 1000);
 		if (step_ns) {	/* a period missed while writing is skipped */

@@ -616,7 +616,7 @@ void cp_snap_end(int sig)
 	char side[NAME_MAX_LEN + 16];
 	struct trees tr;
 	struct stat st;
-	int fd, exit_began;
+	int fd, exit_began, state;
 
 	(void)sig;
 	if (!snap.ready)
@@ -632,8 +632,10 @@ void cp_snap_end(int sig)
 	 * the gmon file the exit wrote.
 	 */
 	exit_began = cp_gmon_exit_began();
-	if (__atomic_exchange_n(&cp_state, CP_STOPPED, __ATOMIC_ACQ_REL) != CP_RECORDING &&
-	    exit_began)
+	/* recording: arcs on, or off (CP_ARCS_OFF: moncontrol(0), or the
+	 * runtime's _mcleanup turned them off before writing gmon.out) */
+	state = __atomic_exchange_n(&cp_state, CP_STOPPED, __ATOMIC_ACQ_REL);
+	if (state != CP_RECORDING && state != CP_ARCS_OFF && exit_began)
 		return;
 	if (!__atomic_load_n(&cp_threads, __ATOMIC_ACQUIRE) &&
 	    !__atomic_load_n(&cp_retired_threads, __ATOMIC_ACQUIRE))
