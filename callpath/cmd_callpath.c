@@ -547,10 +547,20 @@ int callpath_graph_times_load(const struct egprof_opts *o,
 		return 0;
 	for (int i = 0; i < nsides && i < 2; i++) {
 		struct callpath_model *m = NULL;
+		struct callpath_side s = sides[i];
 		int bad;
 
+		/*
+		 * The graphs are gprof's call graph, in seconds: their measured
+		 * edges are time whatever --metric chose for the call-path
+		 * tables (events labelled as seconds were drawn on them).
+		 */
+		if (s.metric) {
+			s.metric = NULL;
+			s.model = NULL;
+		}
 		if (nsides == 1 && o->callpath_file) {
-			struct callpath_symopts so = symopts_of(sides[i].p, 0, o->metric);
+			struct callpath_symopts so = symopts_of(sides[i].p, 0, NULL);
 			struct sidecar *sc = NULL;
 			char err[4200];
 
@@ -561,7 +571,7 @@ int callpath_graph_times_load(const struct egprof_opts *o,
 			sidecar_free(sc);
 			if (bad)
 				return 1;
-		} else if (side_model(&sides[i], o->force, &m) < 0) {
+		} else if (side_model(&s, o->force, &m) < 0) {
 			return 1;
 		}
 		if (!m)		/* no sidecars: gprof's numbers */
@@ -570,7 +580,7 @@ int callpath_graph_times_load(const struct egprof_opts *o,
 		if (nsides == 1 && o->callpath_file)
 			callpath_model_free(m);
 		else
-			side_model_release(&sides[i], m);
+			side_model_release(&s, m);
 		if (bad)
 			return 1;
 		t->gm.timed[i] = t->arcs[i]->timed;

@@ -70,6 +70,13 @@ cp_check "... and only the focused paths" bash -c "! grep -q touch_small f.folde
 cp_check "without --metric the file holds time samples (no path near 12000)" \
 	bash -c "! awk '\$(NF - 1) > 9000 || \$NF > 9000' t.folded | grep -q ."
 
+# the graphs are gprof's call graph, in seconds: with --metric their
+# measured edges stay time (they drew 12010 events as "12010.00 s")
+"$EGPROF" -b --diff --metric perf::PAGE-FAULTS --dot g.dot ./pages r12000/gmon.out \
+	./pages r6000/gmon.out > /dev/null 2>&1
+cp_check "--diff --metric --dot: the edges' measured time is seconds, not events" \
+	bash -c "grep -q ' s, diff' g.dot && ! grep -Eq '[0-9]{4,}\.[0-9]+ \| [0-9.]+ s' g.dot"
+
 if command -v go > /dev/null && go tool pprof -h > /dev/null 2>&1; then
 	"$EGPROF" -b -p --metric perf::PAGE-FAULTS --pprof p.pb.gz ./pages r6000/gmon.out > /dev/null
 	go tool pprof -raw p.pb.gz > raw.txt 2>&1
