@@ -140,7 +140,23 @@ const char *cp_gmon_expected(void)
 void cp_gmon_init(void)
 {
 }
+
+int cp_static_link(void)
+{
+	return 0;
+}
 #else
+/*
+ * A static link: glibc's moncontrol and _mcleanup are the program's own
+ * there, not interposed (sampler.c keeps its timers off: glibc's
+ * profil(NULL) puts SIGPROF's default action back, which a timer's next
+ * signal would take).
+ */
+int cp_static_link(void)
+{
+	return 1;
+}
+
 #include "gmon_takeover.h"
 
 static void before_mcleanup(void)

@@ -18,6 +18,8 @@ struct cp_gmon {
 };
 
 void cp_gmon_init(void) __attribute__((visibility("hidden")));
+/* 1 in libcallpath.a (a static link), 0 in libcallpath.so */
+int cp_static_link(void) __attribute__((visibility("hidden")));
 void cp_gmon_before_write(void) __attribute__((visibility("hidden")));
 /* 0 and *g: the file this run wrote; -1: none (glibc wrote nothing). */
 int cp_gmon_written(struct cp_gmon *g) __attribute__((visibility("hidden")));

@@ -37,6 +37,7 @@
 #include <sys/syscall.h>
 #include <time.h>
 
+#include "gmonfile.h"
 #include "runtime.h"
 #include "sys.h"
 #include "utils/banned.h"
@@ -345,6 +346,19 @@ __attribute__((constructor(103))) static void sampler_start(void)
 	char *end;
 	long v;
 
+	/*
+	 * A static link: the program's moncontrol(0) is glibc's own, whose
+	 * profil(NULL) puts SIGPROF's default action back behind our back (in
+	 * a dynamic link gmon_interpose.c puts our handler back in front): a
+	 * timer's next signal would kill the program.  glibc's ticks instead.
+	 */
+	if (cp_static_link()) {
+		sampler_hz = 0;
+		if (s && *s && strcmp(s, "0"))
+			dprintf(2, "callpath: CALLPATH_HZ=%s is not available in a static link "
+				"(glibc's own moncontrol); time samples are glibc's 100 Hz ticks\n", s);
+		return;
+	}
 	if (!s || !*s)
 		return;
 	v = strtol(s, &end, 10);

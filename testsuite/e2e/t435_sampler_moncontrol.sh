@@ -45,4 +45,21 @@ for arcs in runtime glibc; do
 	cp_check "CALLPATH_ARCS=$arcs: the program's own SIGPROF while off: status $rc, as without ($plain_kill)" \
 		test "$rc" = "$plain_kill"
 done
+
+# A static link: moncontrol is glibc's own there, not interposed, so the
+# sampler's timers stay off (glibc's ticks are the time samples) and
+# CALLPATH_HZ says in one line that it is not available.
+if echo 'int main(void){return 0;}' | gcc -static -x c -o /dev/null - 2> /dev/null; then
+	gcc -static -pg -O1 -o mcs mc.c "$CP_A" -lpthread 2> /dev/null
+	./mcs > s.out 2> s.err
+	rc=$?
+	cp_check "static link: moncontrol(0) leaves the program alone (status $rc)" test "$rc" = 0
+	cp_check "static link: the same output" cmp -s plain.out s.out
+	CALLPATH_HZ=500 ./mcs > s2.out 2> s2.err
+	rc=$?
+	cp_check "static link, CALLPATH_HZ=500: status $rc, one line saying it is not available" \
+		bash -c "[ $rc = 0 ] && [ \$(wc -l < s2.err) = 1 ] && grep -q 'not available in a static link' s2.err"
+else
+	cp_check "# SKIP no static libc" true
+fi
 cp_done
