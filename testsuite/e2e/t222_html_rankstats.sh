@@ -66,7 +66,10 @@ b = json.load(open("b.json"))
 assert b["ready"] and b["errors"] == [], b
 assert b["requests"] == ["file://" + os.path.abspath("rs.html")], b["requests"]
 assert b["evals"]["data"]["rankstats"] == json.load(open("rs.json")), "not --format json's document"
-assert b["evals"]["heat"] >= 3 and b["evals"]["found"] == [1, 1], b["evals"]
+# the heat map's rows: the functions with time (a short periodic run at
+# 100 Hz may leave one of the three with none: sampling aliasing)
+timed = sum(1 for f in json.load(open("rs.json"))["functions"] if f["self_total"] > 0)
+assert b["evals"]["heat"] >= min(3, timed) >= 2 and b["evals"]["found"] == [1, 1], b["evals"]
 assert b["evals"]["ranks"] == 4, b["evals"]["ranks"]
 print("ok")
 PY
