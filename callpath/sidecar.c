@@ -267,6 +267,7 @@ int sidecar_add_metric(struct sidecar *sc, const char *name, const char *unit,
 	m->flags = flags;
 	m->period = period;
 	m->unplaced = 0;
+	m->taken = 0;
 	free(sc->extra_values);
 	sc->extra_values = v;
 	sc->alloc_extra = rows;

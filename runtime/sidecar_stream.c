@@ -370,6 +370,8 @@ int sidecar_stream_write(int fd, const struct sidecar *h,
 			struct sidecar_node n;
 
 			memset(&n, 0, sizeof(n));
+			/* a source that fills fewer values writes zeros, not stack */
+			memset(extra, 0, 8 * (size_t)h->nr_extra);
 			if (t[k].get(t[k].ctx, i, &n, extra) < 0) {
 				o.err = -EIO;
 				break;
