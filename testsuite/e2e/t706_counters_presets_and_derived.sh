@@ -64,8 +64,10 @@ cp_check "heavy: CI $cii, 2 within 10%" bash -c "$(declare -f near); near '$cii'
 cp_check "heavy: PAPI_L1_DCM/KI $ki, 5 within 10%" bash -c "$(declare -f near); near '$ki' 5"
 mrow=$(sed -n '/^Call-path metrics/,$p' cols.txt | awk '$NF == "main"')
 read -r _ _ _ _ _ mipc mipcs _ <<< "$mrow"
-cp_check "main: inclusive IPC $mipc (2), self '-' (no events of its own)" \
-	bash -c "$(declare -f near); near '$mipc' 2 && [ '$mipcs' = - ]"
+# main's own code runs for an instant: now and then one cycles overflow
+# lands there and none of instructions (self IPC 0, not '-')
+cp_check "main: inclusive IPC $mipc (2), self '-' or 0 (hardly any events of its own)" \
+	bash -c "$(declare -f near); near '$mipc' 2 && { [ '$mipcs' = - ] || [ '$mipcs' = 0 ]; }"
 
 "$EGPROF" -b -p --metric IPC --folded x.folded ./loops gmon.out > /dev/null 2> f.err; rc=$?
 cp_check "--folded --metric IPC: exit 1, a derived metric is for the report only, no file" \
