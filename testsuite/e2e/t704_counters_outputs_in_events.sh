@@ -11,41 +11,9 @@
 # events would be a tenth of that, far outside.
 . "$SRCDIR/callpath/examples/testlib.sh"
 cd "$WORKDIR" || exit 1
-if ! grep -qa "libpapi\.so\." "$CP_SO"; then
-	echo "ok 1 # SKIP this build has no PAPI (configure found no libpapi-dev)"
-	echo "1..1"
-	exit 0
-fi
-cat > pages.c <<'C'
-#include <stdio.h>
-#include <stdlib.h>
-#include <sys/mman.h>
-static long touch(long pages)
-{
-	char *p = mmap(NULL, pages * 4096, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	long s = 0;
-
-	if (p == MAP_FAILED)
-		exit(2);
-	for (long i = 0; i < pages; i++)
-		s += p[i * 4096] = 1;
-	munmap(p, pages * 4096);
-	return s;
-}
-__attribute__((noinline)) long touch_big(long n) { return touch(n); }
-__attribute__((noinline)) long touch_small(long n) { return touch(n); }
-int main(int argc, char **argv)
-{
-	printf("%ld\n", touch_big(atol(argv[1])) + touch_small(2000));
-	return 0;
-}
-C
-gcc -pg -O1 -o pages pages.c || exit 1
-for n in 6000 12000; do
-	mkdir -p r$n && (cd r$n && CALLPATH_EVENTS=perf::PAGE-FAULTS LD_PRELOAD="$CP_SO" \
-		../pages $n > out 2> err)
-done
+. "$SRCDIR/testsuite/e2e/counters_lib.sh"
+counters_need_papi
+counters_pages_runs 6000 12000
 within() { # VALUE EXPECTED PERCENT
 	[ -n "$1" ] && awk -v v="$1" -v e="$2" -v p="$3" \
 		'BEGIN { d = v - e; if (d < 0) d = -d; exit !(d <= e * p / 100) }'
