@@ -78,7 +78,9 @@ got = {k: v for k, v in got.items() if v}
 assert got == want, (sorted(got.items()), sorted(want.items()))
 ours = {l[0]: (l[1], l[2]) for l in raw.locations.values()}
 for fr in frames:
-    assert (fr.get("file"), fr.get("line")) == ours[fr["name"]], (fr, ours[fr["name"]])
+    # speedscope leaves out a frame's empty file (our pseudo frames, such as
+    # [instrumentation] for samples in mcount, have none): read it as ""
+    assert (fr.get("file", ""), fr.get("line", 0)) == ours[fr["name"]], (fr, ours[fr["name"]])
 print("ok")
 PY
 	check "speedscope imports $f.pb.gz: each stack's time is pprof's, frames have our file and line" [ $? = 0 ]
