@@ -46,6 +46,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <ucontext.h>
 
 #include "counters.h"
@@ -830,4 +831,65 @@ int cp_counters_add_retired(struct sidecar *sc)
 	ctr_unlock();
 	free(at);
 	return 0;
+}
+
+/* ---- read in place: snapshots and killed runs (any context) ---- */
+
+int cp_counters_read_begin(int wait_ms)
+{
+	struct timespec ms = { 0, 1000000L };
+
+	if (!__atomic_load_n(&counting, __ATOMIC_ACQUIRE))
+		return 0;
+	/* a signal handler may have interrupted the holder: never spin on it */
+	for (int i = 0; __atomic_exchange_n(&ctr_lock_word, 1, __ATOMIC_ACQUIRE); i++) {
+		if (i >= wait_ms)
+			return 0;
+		nanosleep(&ms, NULL);
+	}
+	return 1;
+}
+
+void cp_counters_read_end(void)
+{
+	ctr_unlock();
+}
+
+/* Under the lock taken: the counting thread whose rows are t's nodes. */
+const struct ctr_thread *cp_counters_of(const struct cp_thread *t)
+{
+	for (const struct ctr_thread *ct = threads; ct; ct = ct->next)
+		if (ct->owner == t)
+			return ct;
+	return NULL;
+}
+
+const uint64_t *cp_counters_row(const struct ctr_thread *v, uint32_t i)
+{
+	return thread_row(v, i);
+}
+
+uint32_t cp_counters_kept_nr(void)
+{
+	return kept_nr;
+}
+
+const uint64_t *cp_counters_kept(uint32_t i, struct cp_node *n)
+{
+	memset(n, 0, sizeof(*n));
+	n->parent = kept[i].parent;
+	n->flags = kept[i].flags;
+	n->call_site = kept[i].call_site;
+	n->callee = kept[i].callee;
+	return kept_vals + (size_t)i * nev;
+}
+
+/* as cp_counters_add_thread() and cp_counters_add_retired() sum them */
+uint64_t cp_counters_unplaced(uint32_t e)
+{
+	uint64_t n = kept_unplaced[e];
+
+	for (const struct ctr_thread *ct = threads; ct; ct = ct->next)
+		n += __atomic_load_n(&ct->unplaced[e], __ATOMIC_RELAXED);
+	return n;
 }

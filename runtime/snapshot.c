@@ -27,6 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "counters.h"
 #include "ends.h"
 #include "gmon_out.h"
 #include "gmon_takeover.h"
@@ -45,6 +46,7 @@ extern void _mcleanup(void);	/* glibc's: libc.a's cannot be replaced */
 static struct {
 	int ready;
 	struct sidecar *head;	/* built in normal context, fields refreshed */
+	uint32_t ev0, nev;	/* the head's extra metrics of events: ev0... */
 	unsigned char *buf;	/* OUT_BUF bytes, mmap'ed */
 	char prefix[NAME_MAX_LEN];	/* GMON_OUT_PREFIX (secure), "" if none */
 	int has_prefix;
@@ -135,6 +137,12 @@ int cp_snap_init(int histogram)
 	snap.head = sidecar_new();
 	if (!snap.head || cp_fill_head(snap.head) < 0)
 		return -1;
+	/* the events counted (CALLPATH_EVENTS), as the exit's writer
+	 * describes them after the metrics cp_fill_head() gave */
+	snap.ev0 = snap.head->nr_extra;
+	if (cp_counters_describe(snap.head) < 0)
+		return -1;
+	snap.nev = snap.head->nr_extra - snap.ev0;
 	p = mmap(NULL, OUT_BUF, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
 		return -1;
@@ -187,6 +195,8 @@ void cp_snap_tick(uintptr_t pc)
 struct tree_src {
 	const struct cp_tree *tree;
 	const struct cp_leaves *leaves;	/* its sampled program counters (sampler.c) */
+	const struct cp_thread *thread;	/* a live thread's, else NULL */
+	const struct ctr_thread *events;	/* its nodes' event counts, or NULL */
 	uint32_t count;			/* its nodes, then nleaf leaves */
 	uint32_t nleaf;
 	const struct cp_leaf **leaf;
@@ -194,8 +204,9 @@ struct tree_src {
 
 struct trees {
 	struct tree_src *t;	/* the retired tree first, then the live threads */
-	struct sidecar_stream_table *tables;
-	size_t n, mapped;
+	struct sidecar_stream_table *tables;	/* theirs, then the ended threads' events */
+	size_t n, ntables, mapped;
+	int events;		/* the counters' values are held (counters.h) */
 	const struct cp_leaf **leaf;	/* every tree's leaves, listed at take */
 	size_t leaf_mapped;
 	int locked;
@@ -204,13 +215,15 @@ struct trees {
 /*
  * Record i of a tree's table: its nodes, then its leaves (the program
  * counters its samples landed on, as the exit's writer adds them:
- * runtime.c add_leaves), each under the node it was sampled in.  The extra
- * metrics (events, off-CPU time) are not in the trees: 0 here.
+ * runtime.c add_leaves), each under the node it was sampled in.  A live
+ * thread's nodes carry their event counts (counters.h), the exit's
+ * cp_counters_add_thread()'s; events never land on leaves.
  */
 static int node_get(void *ctx, uint64_t i, struct sidecar_node *out, uint64_t *extra)
 {
 	const struct tree_src *s = ctx;
 	const struct cp_node *n;
+	const uint64_t *row;
 	uint64_t count;
 	int folded;
 
@@ -238,6 +251,32 @@ static int node_get(void *ctx, uint64_t i, struct sidecar_node *out, uint64_t *e
 	out->recursive = folded ? count : 0;
 	out->self_samples = __atomic_load_n(cp_tree_samples(s->tree, (uint32_t)i),
 					    __ATOMIC_RELAXED);
+	row = s->events ? cp_counters_row(s->events, (uint32_t)i) : NULL;
+	for (uint32_t e = 0; row && e < snap.nev; e++)
+		extra[snap.ev0 + e] = __atomic_load_n(&row[e], __ATOMIC_RELAXED);
+	return 0;
+}
+
+/*
+ * Record i of the ended threads' events: the paths the counters module
+ * keeps (cp_counters_add_retired() finds them in the exit's sum; a reader
+ * sums this table's paths into the others' the same way), no calls, no
+ * samples.
+ */
+static int kept_get(void *ctx, uint64_t i, struct sidecar_node *out, uint64_t *extra)
+{
+	struct cp_node n;
+	const uint64_t *row = cp_counters_kept((uint32_t)i, &n);
+
+	(void)ctx;
+	memset(extra, 0, 8 * (size_t)snap.head->nr_extra);
+	out->parent = n.parent;	/* CP_NONE == SIDECAR_ROOT */
+	out->flags = (n.flags & CP_NODE_FOLDED) ? SIDECAR_NODE_FOLDED : 0;
+	out->call_site = sidecar_canonical_site(snap.head, n.call_site);
+	out->callee = n.callee;
+	out->count = out->recursive = out->self_samples = 0;
+	for (uint32_t e = 0; row && e < snap.nev; e++)
+		extra[snap.ev0 + e] = row[e];
 	return 0;
 }
 
@@ -310,12 +349,39 @@ static void leaves_list(struct trees *tr)
 }
 
 /*
+ * The event counts (CALLPATH_EVENTS) of the trees listed, held until
+ * trees_give(): the live threads' beside their nodes, the ended threads'
+ * in a table of their own (their paths, a count each table fixes now:
+ * threads that end meanwhile wait for the lock).  Without the counters'
+ * lock (for `wait_ms` at most), a file without events.
+ */
+static void events_take(struct trees *tr, int wait_ms)
+{
+	struct sidecar_stream_table *k = &tr->tables[tr->ntables];
+
+	tr->events = cp_counters_read_begin(wait_ms);
+	if (!tr->events) {
+		say("a profile without event counts: the counters are busy", "", "");
+		return;
+	}
+	for (size_t i = 0; i < tr->n; i++)
+		if (tr->t[i].thread)
+			tr->t[i].events = cp_counters_of(tr->t[i].thread);
+	memset(k, 0, sizeof(*k));
+	k->kind = SIDECAR_STREAM_RETIRED;
+	k->count = cp_counters_kept_nr();
+	k->get = kept_get;
+	if (k->count)
+		tr->ntables++;
+}
+
+/*
  * Take the registry (for `wait_ms` at most) and list the trees; without
  * it, the retired tree (append-only) and the calling thread's own.
  */
 static int trees_take(struct trees *tr, int wait_ms)
 {
-	size_t want = 2;
+	size_t want = 3;	/* the retired tree, ours, the ended threads' events */
 	struct cp_thread *self = cp_tls.self;
 	void *p;
 
@@ -344,12 +410,14 @@ static int trees_take(struct trees *tr, int wait_ms)
 		for (struct cp_thread *t = cp_threads; t; t = t->next, tr->n++) {
 			tr->t[tr->n].tree = &t->tree;
 			tr->t[tr->n].leaves = &t->leaves;
+			tr->t[tr->n].thread = t;
 			tr->tables[tr->n].kind = SIDECAR_STREAM_THREAD;
 			tr->tables[tr->n].threads = 1;
 		}
 	} else if (self && self != CP_RETIRED) {
 		tr->t[tr->n].tree = &self->tree;
 		tr->t[tr->n].leaves = &self->leaves;
+		tr->t[tr->n].thread = self;
 		tr->tables[tr->n].kind = SIDECAR_STREAM_THREAD;
 		tr->tables[tr->n].threads = 1;
 		tr->n++;
@@ -364,11 +432,17 @@ static int trees_take(struct trees *tr, int wait_ms)
 		tr->tables[i].get = node_get;
 		tr->tables[i].ctx = &tr->t[i];
 	}
+	tr->ntables = tr->n;
+	if (snap.nev)
+		events_take(tr, wait_ms);
 	return 0;
 }
 
 static void trees_give(struct trees *tr)
 {
+	if (tr->events)
+		cp_counters_read_end();
+	tr->events = 0;
 	if (tr->locked)
 		cp_registry_unlock();
 	if (tr->t)
@@ -393,6 +467,9 @@ static void head_counters(const struct trees *tr)
 	h->threads = 0;
 	for (size_t i = 0; i < tr->n; i++)
 		h->threads += tr->tables[i].threads;
+	/* each event's: what cp_counters_add_retired() leaves unplaced */
+	for (uint32_t e = 0; e < snap.nev; e++)
+		h->extra_metrics[snap.ev0 + e].unplaced = tr->events ? cp_counters_unplaced(e) : 0;
 	for (int d = 0; d < SIDECAR_DROP_NR; d++)
 		h->dropped[d] = cp_retired_dropped[d];
 	h->dropped[SIDECAR_DROP_STOPPED] += cp_dropped_early +
@@ -446,7 +523,7 @@ static int sidecar_into(int fd, const char *gmon, uint32_t k, const struct trees
 	}
 	h->id.time_ns = now_ns();
 	head_counters(tr);
-	return sidecar_stream_write(fd, h, tr->tables, tr->n, snap.buf, OUT_BUF);
+	return sidecar_stream_write(fd, h, tr->tables, tr->ntables, snap.buf, OUT_BUF);
 }
 
 /* ---- the gmon file of a snapshot ---- */
