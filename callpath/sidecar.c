@@ -5,6 +5,7 @@
  * on any host accepts a file from any host.  See doc/sidecar-format.md.
  */
 #include "sidecar.h"
+#include "sidecar_layout.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -1075,133 +1076,22 @@ int sidecar_hash_file(const char *path, uint64_t *size, uint64_t *hash)
 
 /* ---- encoding (version 4) ---- */
 
-/*
- * Version 4 is a 32-byte file header and tagged sections, each a 16-byte
- * header (tag, flags, payload length, a multiple of 8) and its payload.
- * doc/sidecar-format.md has the byte layout; these are its names.
- */
-#define V4_FILE_HDR 32u
-#define V4_SECT_HDR 16u
-#define V4_PROCESS_FIXED 72u	/* then dropped[], host, exe, build-id */
-#define V4_IDENTITY_FIXED 48u	/* then the gmon file name */
-#define V4_METRIC_FIXED 32u	/* per metric; then name and unit */
-#define V4_OBJECT_FIXED 32u	/* per object; then path and build-id */
-#define V4_NODES_FIXED 32u	/* then the records */
-enum sect_tag {
-	SECT_PROCESS = 1,
-	SECT_IDENTITY = 2,
-	SECT_METRICS = 3,
-	SECT_OBJECTS = 4,
-	SECT_NODES = 5,
-	SECT_SAMPLING = 6,
-};
-#define SECT_REQUIRED 1u	/* a reader that does not know the tag refuses the file */
-enum nodes_kind {
-	NODES_PROCESS = 0,	/* the whole process (or a sum) */
-	NODES_THREAD = 1,	/* one live thread's tree */
-	NODES_RETIRED = 2,	/* the merged trees of threads that ended */
-};
-
+/* Version 4: callpath/sidecar_layout.h has the layout's names and sizes. */
 static const char *const sect_names[] = {
-	[SECT_PROCESS] = "process section", [SECT_IDENTITY] = "identity section",
-	[SECT_METRICS] = "metrics section", [SECT_OBJECTS] = "objects section",
-	[SECT_NODES] = "node table", [SECT_SAMPLING] = "sampling section",
+	[SIDECAR_SECT_PROCESS] = "process section", [SIDECAR_SECT_IDENTITY] = "identity section",
+	[SIDECAR_SECT_METRICS] = "metrics section", [SIDECAR_SECT_OBJECTS] = "objects section",
+	[SIDECAR_SECT_NODES] = "node table", [SIDECAR_SECT_SAMPLING] = "sampling section",
 };
-
-static size_t pad8(size_t n)
-{
-	return (n + 7) & ~(size_t)7;
-}
-
-static size_t str_len16(const char *s)
-{
-	size_t n = s ? strlen(s) : 0;
-
-	return n > UINT16_MAX ? UINT16_MAX : n;
-}
-
-/* host and exe as read, a NUL inside kept (len counts the bytes read;
- * the buffer holds len + 1), so that what decodes encodes the same */
-static size_t text_len16(const char *s, uint32_t len)
-{
-	size_t n = str_len16(s);
-
-	if (s && len > n)
-		n = len > UINT16_MAX ? UINT16_MAX : len;
-	return n;
-}
-
-static uint32_t bid_len(uint32_t n)
-{
-	return n > SIDECAR_BUILD_ID_MAX ? SIDECAR_BUILD_ID_MAX : n;
-}
-
-/* Metrics in the file: the time samples first, then the extra ones. */
-static uint32_t nmetrics(const struct sidecar *sc)
-{
-	return 1 + sc->nr_extra;
-}
-
-static size_t process_size(const struct sidecar *sc)
-{
-	return pad8(V4_PROCESS_FIXED + 8 * SIDECAR_DROP_NR + text_len16(sc->host, sc->host_len) +
-		    text_len16(sc->exe, sc->exe_len) + bid_len(sc->build_id_len));
-}
-
-static size_t identity_size(const struct sidecar *sc)
-{
-	return pad8(V4_IDENTITY_FIXED + str_len16(sc->id.gmon_name));
-}
-
-static size_t metric_size(const char *name, const char *unit)
-{
-	return pad8(V4_METRIC_FIXED + str_len16(name) + str_len16(unit));
-}
-
-static size_t metrics_size(const struct sidecar *sc)
-{
-	size_t n = 8 + metric_size(sc->time_name, SIDECAR_TIME_METRIC_UNIT);
-
-	for (uint32_t i = 0; i < sc->nr_extra; i++)
-		n += metric_size(sc->extra_metrics[i].name, sc->extra_metrics[i].unit);
-	return n;
-}
-
-static size_t object_size(const struct sidecar_object *o)
-{
-	return pad8(V4_OBJECT_FIXED + str_len16(o->path) + bid_len(o->build_id_len));
-}
-
-static size_t objects_size(const struct sidecar *sc)
-{
-	size_t n = 8;
-
-	for (uint32_t i = 0; i < sc->nr_objects; i++)
-		n += object_size(&sc->objects[i]);
-	return n;
-}
-
-static size_t node_size(const struct sidecar *sc)
-{
-	return SIDECAR_NODE_SIZE_V4(nmetrics(sc));
-}
-
-/* The sampling section: a count, then the samples taken of each metric. */
-static size_t sampling_size(const struct sidecar *sc)
-{
-	return 8 + 8 * (size_t)nmetrics(sc);
-}
 
 /* Everything before the node records (headers included). */
 static size_t head_size(const struct sidecar *sc)
 {
-	return V4_FILE_HDR + 6 * V4_SECT_HDR + process_size(sc) + identity_size(sc) +
-	       metrics_size(sc) + objects_size(sc) + sampling_size(sc) + V4_NODES_FIXED;
+	return sidecar_v4_head_size(sc) + SIDECAR_V4_SECT_HDR + SIDECAR_V4_NODES_FIXED;
 }
 
 size_t sidecar_encoded_size(const struct sidecar *sc)
 {
-	return head_size(sc) + (size_t)sc->nr_nodes * node_size(sc);
+	return head_size(sc) + (size_t)sc->nr_nodes * sidecar_v4_node_size(sc);
 }
 
 static unsigned char *put_str(unsigned char *p, const char *s, size_t n)
@@ -1216,14 +1106,14 @@ static unsigned char *put_section(unsigned char *p, uint32_t tag, uint32_t flags
 	put32(p, tag);
 	put32(p + 4, flags);
 	put64(p + 8, len);
-	return p + V4_SECT_HDR;
+	return p + SIDECAR_V4_SECT_HDR;
 }
 
 static unsigned char *put_metric(unsigned char *p, const char *name,
 				 const char *unit, uint32_t kind, uint32_t flags,
 				 uint64_t period, uint64_t unplaced)
 {
-	size_t nl = str_len16(name), ul = str_len16(unit);
+	size_t nl = sidecar_v4_len16(name), ul = sidecar_v4_len16(unit);
 
 	put32(p, kind);
 	put32(p + 4, flags);
@@ -1231,27 +1121,28 @@ static unsigned char *put_metric(unsigned char *p, const char *name,
 	put64(p + 16, unplaced);
 	put16(p + 24, (uint16_t)nl);
 	put16(p + 26, (uint16_t)ul);
-	put_str(put_str(p + V4_METRIC_FIXED, name, nl), unit, ul);
-	return p + metric_size(name, unit);
+	put_str(put_str(p + SIDECAR_V4_METRIC_FIXED, name, nl), unit, ul);
+	return p + sidecar_v4_metric_size(name, unit);
 }
 
 /* Everything before the node records; `buf` has head_size(sc) bytes. */
 static void encode_head(const struct sidecar *sc, unsigned char *buf)
 {
-	size_t hl = text_len16(sc->host, sc->host_len), el = text_len16(sc->exe, sc->exe_len);
-	uint32_t bl = bid_len(sc->build_id_len), tflags = 0;
+	size_t hl = sidecar_v4_text_len16(sc->host, sc->host_len);
+	size_t el = sidecar_v4_text_len16(sc->exe, sc->exe_len);
+	uint32_t bl = sidecar_v4_bid_len(sc->build_id_len), tflags = 0;
 	unsigned char *p = buf, *q;
 
 	memset(buf, 0, head_size(sc));
 	memcpy(p, SIDECAR_MAGIC, 8);
 	put32(p + 8, SIDECAR_VERSION);
-	put32(p + 12, V4_FILE_HDR);
+	put32(p + 12, SIDECAR_V4_FILE_HDR);
 	put32(p + 16, sc->flags);
-	put32(p + 20, 6);
+	put32(p + 20, SIDECAR_V4_SECTIONS_BEFORE_NODES + 1);
 	put64(p + 24, sidecar_encoded_size(sc));
-	p += V4_FILE_HDR;
+	p += SIDECAR_V4_FILE_HDR;
 
-	q = p = put_section(p, SECT_PROCESS, SECT_REQUIRED, process_size(sc));
+	q = p = put_section(p, SIDECAR_SECT_PROCESS, SIDECAR_SECT_REQUIRED, sidecar_v4_process_size(sc));
 	put64(q, sc->pid);
 	put64(q + 8, sc->ppid);
 	put32(q + 16, (uint32_t)sc->rank);
@@ -1266,30 +1157,30 @@ static void encode_head(const struct sidecar *sc, unsigned char *buf)
 	put16(q + 62, (uint16_t)el);
 	put16(q + 64, (uint16_t)bl);
 	for (int d = 0; d < SIDECAR_DROP_NR; d++)
-		put64(q + V4_PROCESS_FIXED + 8 * d, sc->dropped[d]);
-	q += V4_PROCESS_FIXED + 8 * SIDECAR_DROP_NR;
+		put64(q + SIDECAR_V4_PROCESS_FIXED + 8 * d, sc->dropped[d]);
+	q += SIDECAR_V4_PROCESS_FIXED + 8 * SIDECAR_DROP_NR;
 	memcpy(put_str(put_str(q, sc->host, hl), sc->exe, el), sc->build_id, bl);
-	p += process_size(sc);
+	p += sidecar_v4_process_size(sc);
 
-	q = p = put_section(p, SECT_IDENTITY, 0, identity_size(sc));
+	q = p = put_section(p, SIDECAR_SECT_IDENTITY, 0, sidecar_v4_identity_size(sc));
 	put32(q, sc->id.flags);
 	put32(q + 4, sc->id.snapshot);
 	put64(q + 8, sc->id.gmon_size);
 	put64(q + 16, sc->id.gmon_hash);
 	put64(q + 24, sc->id.run_id);
 	put64(q + 32, sc->id.time_ns);
-	put16(q + 40, (uint16_t)str_len16(sc->id.gmon_name));
-	put_str(q + V4_IDENTITY_FIXED, sc->id.gmon_name, str_len16(sc->id.gmon_name));
-	p += identity_size(sc);
+	put16(q + 40, (uint16_t)sidecar_v4_len16(sc->id.gmon_name));
+	put_str(q + SIDECAR_V4_IDENTITY_FIXED, sc->id.gmon_name, sidecar_v4_len16(sc->id.gmon_name));
+	p += sidecar_v4_identity_size(sc);
 
-	q = p = put_section(p, SECT_METRICS, SECT_REQUIRED, metrics_size(sc));
-	put32(q, nmetrics(sc));
+	q = p = put_section(p, SIDECAR_SECT_METRICS, SIDECAR_SECT_REQUIRED, sidecar_v4_metrics_size(sc));
+	put32(q, sidecar_v4_nmetrics(sc));
 	q += 8;
 	if (!(sc->sampling & SIDECAR_SAMPLING_SELF))
 		tflags |= SIDECAR_METRIC_INACTIVE;
 	if (sc->sampling & SIDECAR_SAMPLING_STOPPED)
 		tflags |= SIDECAR_METRIC_STOPPED;
-	q = put_metric(q, sc->time_name, SIDECAR_TIME_METRIC_UNIT,
+	q = put_metric(q, sidecar_v4_time_name(sc), SIDECAR_TIME_METRIC_UNIT,
 		       SIDECAR_METRIC_CPU_SAMPLES, tflags, sc->time_period,
 		       sc->unplaced_samples);
 	for (uint32_t i = 0; i < sc->nr_extra; i++) {
@@ -1298,15 +1189,15 @@ static void encode_head(const struct sidecar *sc, unsigned char *buf)
 		q = put_metric(q, m->name, m->unit, m->kind, m->flags, m->period,
 			       m->unplaced);
 	}
-	p += metrics_size(sc);
+	p += sidecar_v4_metrics_size(sc);
 
-	q = p = put_section(p, SECT_OBJECTS, 0, objects_size(sc));
+	q = p = put_section(p, SIDECAR_SECT_OBJECTS, 0, sidecar_v4_objects_size(sc));
 	put32(q, sc->nr_objects);
 	q += 8;
 	for (uint32_t i = 0; i < sc->nr_objects; i++) {
 		const struct sidecar_object *o = &sc->objects[i];
-		size_t pl = str_len16(o->path);
-		uint32_t ol = bid_len(o->build_id_len);
+		size_t pl = sidecar_v4_len16(o->path);
+		uint32_t ol = sidecar_v4_bid_len(o->build_id_len);
 
 		put64(q, o->start);
 		put64(q + 8, o->end);
@@ -1314,31 +1205,31 @@ static void encode_head(const struct sidecar *sc, unsigned char *buf)
 		put32(q + 24, o->flags);
 		put16(q + 28, (uint16_t)pl);
 		put16(q + 30, (uint16_t)ol);
-		memcpy(put_str(q + V4_OBJECT_FIXED, o->path, pl), o->build_id, ol);
-		q += object_size(o);
+		memcpy(put_str(q + SIDECAR_V4_OBJECT_FIXED, o->path, pl), o->build_id, ol);
+		q += sidecar_v4_object_size(o);
 	}
-	p += objects_size(sc);
+	p += sidecar_v4_objects_size(sc);
 
-	q = p = put_section(p, SECT_SAMPLING, 0, sampling_size(sc));
-	put32(q, nmetrics(sc));
+	q = p = put_section(p, SIDECAR_SECT_SAMPLING, 0, sidecar_v4_sampling_size(sc));
+	put32(q, sidecar_v4_nmetrics(sc));
 	put64(q + 8, sc->time_taken);
 	for (uint32_t i = 0; i < sc->nr_extra; i++)
 		put64(q + 16 + 8 * i, sc->extra_metrics[i].taken);
-	p += sampling_size(sc);
+	p += sidecar_v4_sampling_size(sc);
 
-	q = put_section(p, SECT_NODES, SECT_REQUIRED,
-			V4_NODES_FIXED + (uint64_t)sc->nr_nodes * node_size(sc));
-	put32(q, (uint32_t)node_size(sc));
-	put32(q + 4, nmetrics(sc));
+	q = put_section(p, SIDECAR_SECT_NODES, SIDECAR_SECT_REQUIRED,
+			SIDECAR_V4_NODES_FIXED + (uint64_t)sc->nr_nodes * sidecar_v4_node_size(sc));
+	put32(q, (uint32_t)sidecar_v4_node_size(sc));
+	put32(q + 4, sidecar_v4_nmetrics(sc));
 	put64(q + 8, sc->nr_nodes);
-	put32(q + 16, NODES_PROCESS);
+	put32(q + 16, SIDECAR_NODES_PROCESS);
 	put32(q + 20, sc->threads);
 }
 
 static void encode_nodes(const struct sidecar *sc, uint32_t first, uint32_t n,
 			 unsigned char *p)
 {
-	size_t nsize = node_size(sc);
+	size_t nsize = sidecar_v4_node_size(sc);
 
 	for (uint32_t i = first; i < first + n; i++, p += nsize) {
 		const struct sidecar_node *node = &sc->nodes[i];
@@ -1389,7 +1280,7 @@ static int write_encoded(const struct sidecar *sc,
 			 int (*put)(void *ctx, const unsigned char *buf, size_t len),
 			 void *ctx)
 {
-	size_t hsize = head_size(sc), nsize = node_size(sc);
+	size_t hsize = head_size(sc), nsize = sidecar_v4_node_size(sc);
 	size_t buflen = hsize > WRITE_CHUNK * nsize ? hsize : WRITE_CHUNK * nsize;
 	unsigned char *buf = malloc(buflen);
 	int ret;
@@ -1711,7 +1602,7 @@ struct v4_reader {
 	char *err;
 	size_t errlen;
 	struct sidecar *sc;
-	int seen[SECT_SAMPLING + 1];
+	int seen[SIDECAR_SECT_SAMPLING + 1];
 	uint32_t nmetrics;	/* metrics per node record */
 	int time_first;		/* the file's first metric is the time samples */
 };
@@ -1744,7 +1635,7 @@ static int v4_process(struct v4_reader *r, const unsigned char *p, uint64_t len)
 	uint32_t ndropped;
 	size_t hl, el, bl, strings;
 
-	if (len < V4_PROCESS_FIXED)
+	if (len < SIDECAR_V4_PROCESS_FIXED)
 		return v4_bad(r, p, "process section (too short)");
 	sc->pid = get64(p);
 	sc->ppid = get64(p + 8);
@@ -1770,11 +1661,11 @@ static int v4_process(struct v4_reader *r, const unsigned char *p, uint64_t len)
 			r->name, bl);
 		return -1;
 	}
-	if (ndropped > (len - V4_PROCESS_FIXED) / 8)
+	if (ndropped > (len - SIDECAR_V4_PROCESS_FIXED) / 8)
 		return v4_bad(r, p + 56, "count of dropped-call counters");
 	for (uint32_t d = 0; d < ndropped && d < SIDECAR_DROP_NR; d++)
-		sc->dropped[d] = get64(p + V4_PROCESS_FIXED + 8 * d);
-	p += V4_PROCESS_FIXED + 8 * (size_t)ndropped;
+		sc->dropped[d] = get64(p + SIDECAR_V4_PROCESS_FIXED + 8 * d);
+	p += SIDECAR_V4_PROCESS_FIXED + 8 * (size_t)ndropped;
 	strings = hl + el + bl;
 	if (strings > (size_t)(end - p))
 		return v4_bad(r, p, "string lengths in the process section");
@@ -1797,7 +1688,7 @@ static int v4_identity(struct v4_reader *r, const unsigned char *p, uint64_t len
 	struct sidecar_identity *id = &r->sc->id;
 	size_t nl;
 
-	if (len < V4_IDENTITY_FIXED)
+	if (len < SIDECAR_V4_IDENTITY_FIXED)
 		return v4_bad(r, p, "identity section (too short)");
 	id->flags = get32(p);
 	id->snapshot = get32(p + 4);
@@ -1806,10 +1697,10 @@ static int v4_identity(struct v4_reader *r, const unsigned char *p, uint64_t len
 	id->run_id = get64(p + 24);
 	id->time_ns = get64(p + 32);
 	nl = get16(p + 40);
-	if (nl > len - V4_IDENTITY_FIXED)
+	if (nl > len - SIDECAR_V4_IDENTITY_FIXED)
 		return v4_bad(r, p + 40, "gmon file name length");
 	free(id->gmon_name);
-	id->gmon_name = dup_bytes(p + V4_IDENTITY_FIXED, nl);
+	id->gmon_name = dup_bytes(p + SIDECAR_V4_IDENTITY_FIXED, nl);
 	return id->gmon_name ? 0 : v4_oom(r);
 }
 
@@ -1832,7 +1723,7 @@ static int v4_metrics(struct v4_reader *r, const unsigned char *p, uint64_t len)
 		char *mname, *unit;
 		int k;
 
-		if ((size_t)(end - p) < V4_METRIC_FIXED)
+		if ((size_t)(end - p) < SIDECAR_V4_METRIC_FIXED)
 			return v4_bad(r, p, "metric (past its section)");
 		kind = get32(p);
 		flags = get32(p + 4);
@@ -1840,11 +1731,11 @@ static int v4_metrics(struct v4_reader *r, const unsigned char *p, uint64_t len)
 		unplaced = get64(p + 16);
 		nl = get16(p + 24);
 		ul = get16(p + 26);
-		if (nl + ul > (size_t)(end - p) - V4_METRIC_FIXED)
+		if (nl + ul > (size_t)(end - p) - SIDECAR_V4_METRIC_FIXED)
 			return v4_bad(r, p + 24, "metric name length");
 		if (i == 0 && kind == SIDECAR_METRIC_CPU_SAMPLES) {
 			/* the time samples: the model's own metric */
-			mname = dup_bytes(p + V4_METRIC_FIXED, nl);
+			mname = dup_bytes(p + SIDECAR_V4_METRIC_FIXED, nl);
 			if (!mname)
 				return v4_oom(r);
 			free(sc->time_name);
@@ -1855,8 +1746,8 @@ static int v4_metrics(struct v4_reader *r, const unsigned char *p, uint64_t len)
 			sc->unplaced_samples = unplaced;
 			sc->time_period = period;
 		} else {
-			mname = dup_bytes(p + V4_METRIC_FIXED, nl);
-			unit = dup_bytes(p + V4_METRIC_FIXED + nl, ul);
+			mname = dup_bytes(p + SIDECAR_V4_METRIC_FIXED, nl);
+			unit = dup_bytes(p + SIDECAR_V4_METRIC_FIXED + nl, ul);
 			k = mname && unit ? sidecar_add_metric(sc, mname, unit, kind, flags, period)
 					  : -1;
 			free(mname);
@@ -1865,7 +1756,7 @@ static int v4_metrics(struct v4_reader *r, const unsigned char *p, uint64_t len)
 				return v4_oom(r);
 			sc->extra_metrics[k].unplaced = unplaced;
 		}
-		p += pad8(V4_METRIC_FIXED + nl + ul);
+		p += sidecar_v4_pad8(SIDECAR_V4_METRIC_FIXED + nl + ul);
 		if (p > end)
 			return v4_bad(r, end, "metric (past its section)");
 	}
@@ -1881,7 +1772,7 @@ static int v4_objects(struct v4_reader *r, const unsigned char *p, uint64_t len)
 	if (len < 8)
 		return v4_bad(r, p, "objects section (too short)");
 	n = get32(p);
-	if (n > len / V4_OBJECT_FIXED)
+	if (n > len / SIDECAR_V4_OBJECT_FIXED)
 		return v4_bad(r, p, "object count");
 	p += 8;
 	for (uint32_t i = 0; i < n; i++) {
@@ -1889,22 +1780,22 @@ static int v4_objects(struct v4_reader *r, const unsigned char *p, uint64_t len)
 		char *path;
 		int rc;
 
-		if ((size_t)(end - p) < V4_OBJECT_FIXED)
+		if ((size_t)(end - p) < SIDECAR_V4_OBJECT_FIXED)
 			return v4_bad(r, p, "object (past its section)");
 		pl = get16(p + 28);
 		bl = get16(p + 30);
-		if (bl > SIDECAR_BUILD_ID_MAX || pl + bl > (size_t)(end - p) - V4_OBJECT_FIXED)
+		if (bl > SIDECAR_BUILD_ID_MAX || pl + bl > (size_t)(end - p) - SIDECAR_V4_OBJECT_FIXED)
 			return v4_bad(r, p + 28, "object name or build-id length");
 		if (get64(p) > get64(p + 8))
 			return v4_bad(r, p, "object address range");
-		path = dup_bytes(p + V4_OBJECT_FIXED, pl);
+		path = dup_bytes(p + SIDECAR_V4_OBJECT_FIXED, pl);
 		rc = path ? sidecar_add_object(r->sc, path, get64(p), get64(p + 8),
 					       get64(p + 16), get32(p + 24),
-					       p + V4_OBJECT_FIXED + pl, (uint32_t)bl) : -1;
+					       p + SIDECAR_V4_OBJECT_FIXED + pl, (uint32_t)bl) : -1;
 		free(path);
 		if (rc < 0)
 			return v4_oom(r);
-		p += pad8(V4_OBJECT_FIXED + pl + bl);
+		p += sidecar_v4_pad8(SIDECAR_V4_OBJECT_FIXED + pl + bl);
 		if (p > end)
 			return v4_bad(r, end, "object (past its section)");
 	}
@@ -1945,7 +1836,7 @@ static int v4_nodes(struct v4_reader *r, const unsigned char *p, uint64_t len)
 	uint64_t count;
 	int ret = -1;
 
-	if (len < V4_NODES_FIXED)
+	if (len < SIDECAR_V4_NODES_FIXED)
 		return v4_bad(r, p, "node table header (too short)");
 	nsize = get32(p);
 	nm = get32(p + 4);
@@ -1954,14 +1845,14 @@ static int v4_nodes(struct v4_reader *r, const unsigned char *p, uint64_t len)
 		return v4_bad(r, p + 4, "metric count of the node table (not the metrics section's)");
 	if (nsize < SIDECAR_NODE_SIZE_V4(nm) || nsize > NODE_SIZE_MAX || nsize % 8)
 		return v4_bad(r, p, "node size");
-	if (count >= SIDECAR_ROOT || count != (len - V4_NODES_FIXED) / nsize ||
-	    (len - V4_NODES_FIXED) % nsize)
+	if (count >= SIDECAR_ROOT || count != (len - SIDECAR_V4_NODES_FIXED) / nsize ||
+	    (len - SIDECAR_V4_NODES_FIXED) % nsize)
 		return v4_bad(r, p + 8, "node count (not the section's length)");
 	if (sc->nr_nodes + count >= SIDECAR_ROOT)
 		return v4_bad(r, p + 8, "node count (more than 2^32 - 2 in all)");
 	if (count && !(map = malloc((size_t)count * sizeof(*map))))
 		return v4_oom(r);
-	p += V4_NODES_FIXED;
+	p += SIDECAR_V4_NODES_FIXED;
 	for (uint32_t i = 0; i < count; i++, p += nsize) {
 		uint32_t parent = get32(p), flags = get32(p + 4), before = sc->nr_nodes, at;
 		uint64_t site = get64(p + 8), callee = get64(p + 16);
@@ -2034,13 +1925,13 @@ static int decode_v4(const unsigned char *buf, size_t len, const char *name,
 	uint32_t hsize, nsect;
 	size_t at;
 
-	if (len < V4_FILE_HDR) {
+	if (len < SIDECAR_V4_FILE_HDR) {
 		set_err(err, errlen, "%s: truncated header at byte %zu", name, len);
 		return -1;
 	}
 	hsize = get32(buf + 12);
 	nsect = get32(buf + 20);
-	if (hsize < V4_FILE_HDR || hsize % 8) {
+	if (hsize < SIDECAR_V4_FILE_HDR || hsize % 8) {
 		set_err(err, errlen, "%s: bad header size %u", name, hsize);
 		return -1;
 	}
@@ -2059,7 +1950,7 @@ static int decode_v4(const unsigned char *buf, size_t len, const char *name,
 		uint64_t slen;
 		int rc;
 
-		if (len - at < V4_SECT_HDR) {
+		if (len - at < SIDECAR_V4_SECT_HDR) {
 			set_err(err, errlen, "%s: truncated after %u of %u sections at byte %zu",
 				name, s, nsect, len);
 			goto fail;
@@ -2071,48 +1962,49 @@ static int decode_v4(const unsigned char *buf, size_t len, const char *name,
 			v4_bad(&r, buf + at + 8, "section length");
 			goto fail;
 		}
-		if (slen > len - at - V4_SECT_HDR) {
+		if (slen > len - at - SIDECAR_V4_SECT_HDR) {
 			set_err(err, errlen, "%s: truncated %s at byte %zu", name,
-				tag <= SECT_SAMPLING && tag ? sect_names[tag] : "section", len);
+				tag <= SIDECAR_SECT_SAMPLING && tag ? sect_names[tag] : "section", len);
 			goto fail;
 		}
-		if (tag < SECT_PROCESS || tag > SECT_SAMPLING) {
-			if (flags & SECT_REQUIRED) {
+		if (tag < SIDECAR_SECT_PROCESS || tag > SIDECAR_SECT_SAMPLING) {
+			if (flags & SIDECAR_SECT_REQUIRED) {
 				set_err(err, errlen, "%s: unsupported section %u at byte %zu "
 					"(a newer format)", name, tag, at);
 				goto fail;
 			}
-			at += V4_SECT_HDR + slen;
+			at += SIDECAR_V4_SECT_HDR + slen;
 			continue;
 		}
-		if (tag != SECT_NODES && r.seen[tag]) {
+		if (tag != SIDECAR_SECT_NODES && r.seen[tag]) {
 			set_err(err, errlen, "%s: second %s at byte %zu", name,
 				sect_names[tag], at);
 			goto fail;
 		}
-		if ((tag == SECT_NODES && (!r.seen[SECT_PROCESS] || !r.seen[SECT_METRICS])) ||
-		    (tag == SECT_METRICS && r.seen[SECT_NODES]) ||
-		    (tag == SECT_SAMPLING && !r.seen[SECT_METRICS])) {
+		if ((tag == SIDECAR_SECT_NODES &&
+		     (!r.seen[SIDECAR_SECT_PROCESS] || !r.seen[SIDECAR_SECT_METRICS])) ||
+		    (tag == SIDECAR_SECT_METRICS && r.seen[SIDECAR_SECT_NODES]) ||
+		    (tag == SIDECAR_SECT_SAMPLING && !r.seen[SIDECAR_SECT_METRICS])) {
 			set_err(err, errlen, "%s: %s out of order at byte %zu", name,
 				sect_names[tag], at);
 			goto fail;
 		}
 		r.seen[tag] = 1;
-		at += V4_SECT_HDR;
+		at += SIDECAR_V4_SECT_HDR;
 		switch (tag) {
-		case SECT_PROCESS:
+		case SIDECAR_SECT_PROCESS:
 			rc = v4_process(&r, buf + at, slen);
 			break;
-		case SECT_IDENTITY:
+		case SIDECAR_SECT_IDENTITY:
 			rc = v4_identity(&r, buf + at, slen);
 			break;
-		case SECT_METRICS:
+		case SIDECAR_SECT_METRICS:
 			rc = v4_metrics(&r, buf + at, slen);
 			break;
-		case SECT_OBJECTS:
+		case SIDECAR_SECT_OBJECTS:
 			rc = v4_objects(&r, buf + at, slen);
 			break;
-		case SECT_SAMPLING:
+		case SIDECAR_SECT_SAMPLING:
 			rc = v4_sampling(&r, buf + at, slen);
 			break;
 		default:
@@ -2127,7 +2019,7 @@ static int decode_v4(const unsigned char *buf, size_t len, const char *name,
 		set_err(err, errlen, "%s: trailing data at byte %zu", name, at);
 		goto fail;
 	}
-	if (!r.seen[SECT_PROCESS]) {
+	if (!r.seen[SIDECAR_SECT_PROCESS]) {
 		set_err(err, errlen, "%s: no process section", name);
 		goto fail;
 	}

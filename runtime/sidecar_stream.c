@@ -1,10 +1,12 @@
 /*
  * sidecar_stream.c - the sidecar's version-4 bytes, streamed from a signal
- * handler (sidecar_stream.h).  The layout is doc/sidecar-format.md's and
- * callpath/sidecar.c's encoder's; test_sidecar_stream compares the two
- * byte for byte, so a change to one that the other misses fails there.
+ * handler (sidecar_stream.h).  The layout's names and sizes are
+ * callpath/sidecar_layout.h's, callpath/sidecar.c's encoder's too;
+ * test_sidecar_stream compares the two writers byte for byte, so a change
+ * to the fields one writes that the other misses fails there.
  */
 #include "sidecar_stream.h"
+#include "callpath/sidecar_layout.h"
 
 #include <errno.h>
 #include <string.h>
@@ -12,112 +14,13 @@
 
 #include "utils/banned.h"
 
-/* doc/sidecar-format.md's sizes and tags (sidecar.c's V4_* and SECT_*) */
-#define FILE_HDR 32u
-#define SECT_HDR 16u
-#define PROCESS_FIXED 72u
-#define IDENTITY_FIXED 48u
-#define METRIC_FIXED 32u
-#define OBJECT_FIXED 32u
-#define NODES_FIXED 32u
-#define NODE_FIXED 40u
-#define SECTIONS_BEFORE_NODES 5u
-enum { TAG_PROCESS = 1, TAG_IDENTITY = 2, TAG_METRICS = 3, TAG_OBJECTS = 4,
-       TAG_NODES = 5, TAG_SAMPLING = 6 };
-#define REQUIRED 1u
-
-static uint64_t pad8(uint64_t n)
-{
-	return (n + 7) & ~(uint64_t)7;
-}
-
-static size_t len16(const char *s)
-{
-	size_t n = s ? strlen(s) : 0;
-
-	return n > UINT16_MAX ? UINT16_MAX : n;
-}
-
-/* host and exe: their recorded byte lengths when longer (sidecar.c's
- * text_len16: a NUL inside kept) */
-static size_t text16(const char *s, uint32_t len)
-{
-	size_t n = len16(s);
-
-	if (s && len > n)
-		n = len > UINT16_MAX ? UINT16_MAX : len;
-	return n;
-}
-
-static uint32_t bid(uint32_t n)
-{
-	return n > SIDECAR_BUILD_ID_MAX ? SIDECAR_BUILD_ID_MAX : n;
-}
-
-static uint64_t process_size(const struct sidecar *h)
-{
-	return pad8(PROCESS_FIXED + 8 * SIDECAR_DROP_NR + text16(h->host, h->host_len) +
-		    text16(h->exe, h->exe_len) + bid(h->build_id_len));
-}
-
-static uint64_t identity_size(const struct sidecar *h)
-{
-	return pad8(IDENTITY_FIXED + len16(h->id.gmon_name));
-}
-
-static uint64_t metric_size(const char *name, const char *unit)
-{
-	return pad8(METRIC_FIXED + len16(name) + len16(unit));
-}
-
-/* the time metric's name: the sidecar's (cpu-time, prof-timer) */
-static const char *time_name(const struct sidecar *h)
-{
-	return h->time_name ? h->time_name : SIDECAR_TIME_METRIC_NAME;
-}
-
-/* the sampling section: a count, then the samples taken of each metric */
-static uint64_t sampling_size(const struct sidecar *h)
-{
-	return 8 + 8 * (1 + (uint64_t)h->nr_extra);
-}
-
-static uint64_t metrics_size(const struct sidecar *h)
-{
-	uint64_t n = 8 + metric_size(time_name(h), SIDECAR_TIME_METRIC_UNIT);
-
-	for (uint32_t i = 0; i < h->nr_extra; i++)
-		n += metric_size(h->extra_metrics[i].name, h->extra_metrics[i].unit);
-	return n;
-}
-
-static uint64_t object_size(const struct sidecar_object *o)
-{
-	return pad8(OBJECT_FIXED + len16(o->path) + bid(o->build_id_len));
-}
-
-static uint64_t objects_size(const struct sidecar *h)
-{
-	uint64_t n = 8;
-
-	for (uint32_t i = 0; i < h->nr_objects; i++)
-		n += object_size(&h->objects[i]);
-	return n;
-}
-
-static uint64_t node_size(const struct sidecar *h)
-{
-	return NODE_FIXED + 8 * (1 + (uint64_t)h->nr_extra);
-}
-
 uint64_t sidecar_stream_size(const struct sidecar *h,
 			     const struct sidecar_stream_table *t, size_t nt)
 {
-	uint64_t n = FILE_HDR + SECTIONS_BEFORE_NODES * SECT_HDR + process_size(h) +
-		     identity_size(h) + metrics_size(h) + objects_size(h) + sampling_size(h);
+	uint64_t n = sidecar_v4_head_size(h);
 
 	for (size_t i = 0; i < nt; i++)
-		n += SECT_HDR + NODES_FIXED + t[i].count * node_size(h);
+		n += sidecar_v4_table_size(h, t[i].count);
 	return n;
 }
 
@@ -224,7 +127,7 @@ static void tail(struct out *o, uint64_t fixed, uint64_t padded,
 static void metric(struct out *o, const char *name, const char *unit,
 		   uint32_t kind, uint32_t flags, uint64_t period, uint64_t unplaced)
 {
-	size_t nl = len16(name), ul = len16(unit);
+	size_t nl = sidecar_v4_len16(name), ul = sidecar_v4_len16(unit);
 
 	u32(o, kind);
 	u32(o, flags);
@@ -233,24 +136,26 @@ static void metric(struct out *o, const char *name, const char *unit,
 	u16(o, (uint16_t)nl);
 	u16(o, (uint16_t)ul);
 	u32(o, 0);
-	tail(o, METRIC_FIXED, metric_size(name, unit), name, nl, unit, ul, "", 0);
+	tail(o, SIDECAR_V4_METRIC_FIXED, sidecar_v4_metric_size(name, unit), name, nl, unit, ul,
+	     "", 0);
 }
 
 static void head(struct out *o, const struct sidecar *h, uint64_t file_size,
 		 uint32_t nsections)
 {
-	size_t hl = text16(h->host, h->host_len), el = text16(h->exe, h->exe_len);
-	size_t gl = len16(h->id.gmon_name);
-	uint32_t bl = bid(h->build_id_len), tflags = 0;
+	size_t hl = sidecar_v4_text_len16(h->host, h->host_len);
+	size_t el = sidecar_v4_text_len16(h->exe, h->exe_len);
+	size_t gl = sidecar_v4_len16(h->id.gmon_name);
+	uint32_t bl = sidecar_v4_bid_len(h->build_id_len), tflags = 0;
 
 	bytes(o, SIDECAR_MAGIC, 8);
 	u32(o, SIDECAR_VERSION);
-	u32(o, FILE_HDR);
+	u32(o, SIDECAR_V4_FILE_HDR);
 	u32(o, h->flags);
 	u32(o, nsections);
 	u64(o, file_size);
 
-	section(o, TAG_PROCESS, REQUIRED, process_size(h));
+	section(o, SIDECAR_SECT_PROCESS, SIDECAR_SECT_REQUIRED, sidecar_v4_process_size(h));
 	u64(o, h->pid);
 	u64(o, h->ppid);
 	u32(o, (uint32_t)h->rank);
@@ -267,10 +172,10 @@ static void head(struct out *o, const struct sidecar *h, uint64_t file_size,
 	zeros(o, 6);
 	for (int d = 0; d < SIDECAR_DROP_NR; d++)
 		u64(o, h->dropped[d]);
-	tail(o, PROCESS_FIXED + 8 * SIDECAR_DROP_NR, process_size(h), h->host, hl,
-	     h->exe, el, h->build_id, bl);
+	tail(o, SIDECAR_V4_PROCESS_FIXED + 8 * SIDECAR_DROP_NR, sidecar_v4_process_size(h),
+	     h->host, hl, h->exe, el, h->build_id, bl);
 
-	section(o, TAG_IDENTITY, 0, identity_size(h));
+	section(o, SIDECAR_SECT_IDENTITY, 0, sidecar_v4_identity_size(h));
 	u32(o, h->id.flags);
 	u32(o, h->id.snapshot);
 	u64(o, h->id.gmon_size);
@@ -279,16 +184,17 @@ static void head(struct out *o, const struct sidecar *h, uint64_t file_size,
 	u64(o, h->id.time_ns);
 	u16(o, (uint16_t)gl);
 	zeros(o, 6);
-	tail(o, IDENTITY_FIXED, identity_size(h), h->id.gmon_name, gl, "", 0, "", 0);
+	tail(o, SIDECAR_V4_IDENTITY_FIXED, sidecar_v4_identity_size(h), h->id.gmon_name, gl,
+	     "", 0, "", 0);
 
-	section(o, TAG_METRICS, REQUIRED, metrics_size(h));
+	section(o, SIDECAR_SECT_METRICS, SIDECAR_SECT_REQUIRED, sidecar_v4_metrics_size(h));
 	u32(o, 1 + h->nr_extra);
 	u32(o, 0);
 	if (!(h->sampling & SIDECAR_SAMPLING_SELF))
 		tflags |= SIDECAR_METRIC_INACTIVE;
 	if (h->sampling & SIDECAR_SAMPLING_STOPPED)
 		tflags |= SIDECAR_METRIC_STOPPED;
-	metric(o, time_name(h), SIDECAR_TIME_METRIC_UNIT,
+	metric(o, sidecar_v4_time_name(h), SIDECAR_TIME_METRIC_UNIT,
 	       SIDECAR_METRIC_CPU_SAMPLES, tflags, h->time_period, h->unplaced_samples);
 	for (uint32_t i = 0; i < h->nr_extra; i++) {
 		const struct sidecar_metric *m = &h->extra_metrics[i];
@@ -296,13 +202,13 @@ static void head(struct out *o, const struct sidecar *h, uint64_t file_size,
 		metric(o, m->name, m->unit, m->kind, m->flags, m->period, m->unplaced);
 	}
 
-	section(o, TAG_OBJECTS, 0, objects_size(h));
+	section(o, SIDECAR_SECT_OBJECTS, 0, sidecar_v4_objects_size(h));
 	u32(o, h->nr_objects);
 	u32(o, 0);
 	for (uint32_t i = 0; i < h->nr_objects; i++) {
 		const struct sidecar_object *ob = &h->objects[i];
-		size_t pl = len16(ob->path);
-		uint32_t ol = bid(ob->build_id_len);
+		size_t pl = sidecar_v4_len16(ob->path);
+		uint32_t ol = sidecar_v4_bid_len(ob->build_id_len);
 
 		u64(o, ob->start);
 		u64(o, ob->end);
@@ -310,11 +216,11 @@ static void head(struct out *o, const struct sidecar *h, uint64_t file_size,
 		u32(o, ob->flags);
 		u16(o, (uint16_t)pl);
 		u16(o, (uint16_t)ol);
-		tail(o, OBJECT_FIXED, object_size(ob), ob->path, pl, ob->build_id, ol,
-		     "", 0);
+		tail(o, SIDECAR_V4_OBJECT_FIXED, sidecar_v4_object_size(ob), ob->path, pl,
+		     ob->build_id, ol, "", 0);
 	}
 
-	section(o, TAG_SAMPLING, 0, sampling_size(h));
+	section(o, SIDECAR_SECT_SAMPLING, 0, sidecar_v4_sampling_size(h));
 	u32(o, 1 + h->nr_extra);
 	u32(o, 0);
 	u64(o, h->time_taken);
@@ -352,15 +258,17 @@ int sidecar_stream_write(int fd, const struct sidecar *h,
 {
 	struct out o = { fd, buf, buflen, 0, 0 };
 	uint64_t extra[SIDECAR_METRICS_MAX];
+	size_t nsize = sidecar_v4_node_size(h);
 	int saved = errno;
 
 	if (buflen < 64 || h->nr_extra + 1 > SIDECAR_METRICS_MAX)
 		return -EINVAL;
 	head(&o, h, sidecar_stream_size(h, t, nt),
-	     SECTIONS_BEFORE_NODES + (uint32_t)nt);
+	     SIDECAR_V4_SECTIONS_BEFORE_NODES + (uint32_t)nt);
 	for (size_t k = 0; k < nt && !o.err; k++) {
-		section(&o, TAG_NODES, REQUIRED, NODES_FIXED + t[k].count * node_size(h));
-		u32(&o, (uint32_t)node_size(h));
+		section(&o, SIDECAR_SECT_NODES, SIDECAR_SECT_REQUIRED,
+			sidecar_v4_table_size(h, t[k].count) - SIDECAR_V4_SECT_HDR);
+		u32(&o, (uint32_t)nsize);
 		u32(&o, 1 + h->nr_extra);
 		u64(&o, t[k].count);
 		u32(&o, t[k].kind);
@@ -376,10 +284,10 @@ int sidecar_stream_write(int fd, const struct sidecar *h,
 				o.err = -EIO;
 				break;
 			}
-			if (o.cap - o.len >= node_size(h)) {
+			if (o.cap - o.len >= nsize) {
 				/* the common case: the record fits, put in place */
 				put_node(o.buf + o.len, &n, extra, h->nr_extra);
-				o.len += node_size(h);
+				o.len += nsize;
 				if (o.len == o.cap)
 					flush(&o);
 				continue;

@@ -16,7 +16,7 @@
  * normal context.  Each table announces its record count first (the file's
  * size and each table's length precede the records), then yields exactly
  * that many records, parents before children, `parent` an index into the
- * same table.  With one table of kind SIDECAR_STREAM_PROCESS and
+ * same table.  With one table of kind SIDECAR_NODES_PROCESS and
  * head->threads threads yielding a sidecar's nodes in order, the bytes are
  * sidecar_encode()'s exactly (test_sidecar_stream checks it).
  *
@@ -30,16 +30,10 @@
 #include <stdint.h>
 
 #include "callpath/sidecar.h"
-
-/* node table kinds (doc/sidecar-format.md, node table) */
-enum {
-	SIDECAR_STREAM_PROCESS = 0,	/* the whole process (or a sum) */
-	SIDECAR_STREAM_THREAD = 1,	/* one live thread's tree */
-	SIDECAR_STREAM_RETIRED = 2,	/* the trees of threads that ended */
-};
+#include "callpath/sidecar_layout.h"
 
 struct sidecar_stream_table {
-	uint32_t kind;		/* SIDECAR_STREAM_* */
+	uint32_t kind;		/* SIDECAR_NODES_* (callpath/sidecar_layout.h) */
 	uint32_t threads;	/* thread trees in this table */
 	uint64_t tid;		/* the thread's id for a thread's table, else 0 */
 	uint64_t count;		/* records it yields, exactly */

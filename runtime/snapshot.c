@@ -368,7 +368,7 @@ static void events_take(struct trees *tr, int wait_ms)
 		if (tr->t[i].thread)
 			tr->t[i].events = cp_counters_of(tr->t[i].thread);
 	memset(k, 0, sizeof(*k));
-	k->kind = SIDECAR_STREAM_RETIRED;
+	k->kind = SIDECAR_NODES_RETIRED;
 	k->count = cp_counters_kept_nr();
 	k->get = kept_get;
 	if (k->count)
@@ -403,7 +403,7 @@ static int trees_take(struct trees *tr, int wait_ms)
 	tr->tables = (struct sidecar_stream_table *)(tr->t + want);
 	tr->t[tr->n].tree = &cp_retired;
 	tr->t[tr->n].leaves = &cp_retired_leaves;
-	tr->tables[tr->n].kind = SIDECAR_STREAM_RETIRED;
+	tr->tables[tr->n].kind = SIDECAR_NODES_RETIRED;
 	tr->tables[tr->n].threads = cp_retired_threads;
 	tr->n++;
 	if (tr->locked) {
@@ -411,14 +411,14 @@ static int trees_take(struct trees *tr, int wait_ms)
 			tr->t[tr->n].tree = &t->tree;
 			tr->t[tr->n].leaves = &t->leaves;
 			tr->t[tr->n].thread = t;
-			tr->tables[tr->n].kind = SIDECAR_STREAM_THREAD;
+			tr->tables[tr->n].kind = SIDECAR_NODES_THREAD;
 			tr->tables[tr->n].threads = 1;
 		}
 	} else if (self && self != CP_RETIRED) {
 		tr->t[tr->n].tree = &self->tree;
 		tr->t[tr->n].leaves = &self->leaves;
 		tr->t[tr->n].thread = self;
-		tr->tables[tr->n].kind = SIDECAR_STREAM_THREAD;
+		tr->tables[tr->n].kind = SIDECAR_NODES_THREAD;
 		tr->tables[tr->n].threads = 1;
 		tr->n++;
 		say("a profile without the other threads' trees: their registry "

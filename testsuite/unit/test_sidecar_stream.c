@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "callpath/sidecar.h"
+#include "callpath/sidecar_layout.h"
 #include "runtime/sidecar_stream.h"
 #include "utils/banned.h"
 
@@ -118,7 +119,7 @@ static void same_bytes(int extra_metric, size_t buflen)
 static void same_bytes_of(struct sidecar *sc, size_t buflen)
 {
 	struct sidecar_stream_table t = {
-		SIDECAR_STREAM_PROCESS, sc->threads, 0, sc->nr_nodes, get_node, sc,
+		SIDECAR_NODES_PROCESS, sc->threads, 0, sc->nr_nodes, get_node, sc,
 	};
 	size_t want_len = sidecar_encoded_size(sc), got_len;
 	unsigned char *want = malloc(want_len), *got;
@@ -173,8 +174,8 @@ static void test_sidecar_stream__two_tables_read_back_as_the_sum(void **state)
 {
 	struct sidecar *sc = fixture(0), *back = NULL;
 	struct sidecar_stream_table t[2] = {
-		{ SIDECAR_STREAM_THREAD, 1, 77, sc->nr_nodes, get_node, sc },
-		{ SIDECAR_STREAM_RETIRED, 1, 0, sc->nr_nodes, get_node, sc },
+		{ SIDECAR_NODES_THREAD, 1, 77, sc->nr_nodes, get_node, sc },
+		{ SIDECAR_NODES_RETIRED, 1, 0, sc->nr_nodes, get_node, sc },
 	};
 	char err[256];
 	size_t len;
@@ -195,6 +196,74 @@ static void test_sidecar_stream__two_tables_read_back_as_the_sum(void **state)
 	sidecar_free(back);
 	free(bytes);
 	sidecar_free(sc);
+}
+
+/* A node's calls and samples, no extra values (a thread's tree). */
+static int get_calls(void *ctx, uint64_t i, struct sidecar_node *n, uint64_t *extra)
+{
+	const struct sidecar *sc = ctx;
+
+	*n = sc->nodes[i];
+	memset(extra, 0, 8 * (size_t)sc->nr_extra);
+	return 0;
+}
+
+/* A node's path and extra values only (the ended threads' events, kept
+ * by path: runtime/snapshot.c kept_get). */
+static int get_values(void *ctx, uint64_t i, struct sidecar_node *n, uint64_t *extra)
+{
+	get_node(ctx, i, n, extra);
+	n->count = n->recursive = n->self_samples = 0;
+	return 0;
+}
+
+/*
+ * The events of threads that ended, streamed as a table of their paths
+ * that carries values only, read back onto the nodes of the same paths:
+ * the file reads as the exit's one table does.
+ */
+static void test_sidecar_stream__a_table_of_values_only_adds_them_to_the_same_paths(void **state)
+{
+	struct sidecar *sc = fixture(1), *back = NULL;
+	struct sidecar_stream_table t[2] = {
+		{ SIDECAR_NODES_THREAD, 1, 77, sc->nr_nodes, get_calls, sc },
+		{ SIDECAR_NODES_RETIRED, 0, 0, sc->nr_nodes, get_values, sc },
+	};
+	char err[256];
+	size_t len;
+	unsigned char *bytes;
+
+	(void)state;
+	bytes = stream(sc, t, 2, 4096, &len);
+	assert_int_equal(sidecar_decode(bytes, len, "values", &back, err, sizeof(err)), 0);
+	assert_int_equal(back->nr_nodes, sc->nr_nodes);
+	assert_int_equal(back->nr_extra, 1);
+	for (uint32_t i = 0; i < sc->nr_nodes; i++) {
+		assert_int_equal(back->nodes[i].flags, sc->nodes[i].flags);
+		assert_int_equal(back->nodes[i].count, sc->nodes[i].count);
+		assert_int_equal(back->nodes[i].recursive, sc->nodes[i].recursive);
+		assert_int_equal(back->nodes[i].self_samples, sc->nodes[i].self_samples);
+		assert_int_equal(back->extra_values[i], sc->extra_values[i]);
+	}
+	assert_int_equal(back->extra_values[1], 123456);
+	sidecar_free(back);
+	free(bytes);
+	sidecar_free(sc);
+}
+
+/* The layout's sizes (callpath/sidecar_layout.h), one definition for the
+ * two writers, add up to the encoder's file. */
+static void test_sidecar_stream__layout_sizes_are_the_encoders(void **state)
+{
+	(void)state;
+	for (int extra = 0; extra < 2; extra++) {
+		struct sidecar *sc = fixture(extra);
+
+		assert_int_equal(sidecar_v4_head_size(sc) + sidecar_v4_table_size(sc, sc->nr_nodes),
+				 sidecar_encoded_size(sc));
+		assert_int_equal(sidecar_v4_node_size(sc), 48u + 8u * (unsigned)extra);
+		sidecar_free(sc);
+	}
 }
 
 static int failing(void *ctx, uint64_t i, struct sidecar_node *n, uint64_t *extra)
@@ -228,6 +297,8 @@ int main(void)
 		cmocka_unit_test(test_sidecar_stream__same_bytes_with_an_extra_metric),
 		cmocka_unit_test(test_sidecar_stream__same_bytes_with_a_nul_inside_the_host),
 		cmocka_unit_test(test_sidecar_stream__two_tables_read_back_as_the_sum),
+		cmocka_unit_test(test_sidecar_stream__a_table_of_values_only_adds_them_to_the_same_paths),
+		cmocka_unit_test(test_sidecar_stream__layout_sizes_are_the_encoders),
 		cmocka_unit_test(test_sidecar_stream__a_failing_source_is_an_error),
 	};
 
