@@ -384,7 +384,12 @@ static void in_fork_child(void)
 	cp_snap_forked();
 }
 
-__attribute__((constructor(104))) static void ends_start(void)
+/*
+ * After the runtime's other constructors: the header of every file written
+ * from here on (cp_snap_init) describes the metrics they started, the
+ * off-CPU sampler's (offcpu.c, 104) and the events' (102).
+ */
+__attribute__((constructor(105))) static void ends_start(void)
 {
 	struct sigaction cur;
 	int any = 0;

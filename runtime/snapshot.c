@@ -46,6 +46,7 @@ extern void _mcleanup(void);	/* glibc's: libc.a's cannot be replaced */
 static struct {
 	int ready;
 	struct sidecar *head;	/* built in normal context, fields refreshed */
+	int off;		/* the head's extra metric of off-CPU time, or -1 */
 	uint32_t ev0, nev;	/* the head's extra metrics of events: ev0... */
 	unsigned char *buf;	/* OUT_BUF bytes, mmap'ed */
 	char prefix[NAME_MAX_LEN];	/* GMON_OUT_PREFIX (secure), "" if none */
@@ -103,6 +104,17 @@ static void say(const char *a, const char *b, const char *c)
 	errno = saved;
 }
 
+/*
+ * The time metric's period, as the exit's writer gives it (runtime.c):
+ * each thread's CPU time at CALLPATH_HZ, or glibc's ticks.
+ */
+static uint32_t time_period(void)
+{
+	if (cp_sampler_timers())
+		return 1000000000u / cp_sampler_hz();
+	return snap.prof_rate > 0 ? 1000000000u / (unsigned)snap.prof_rate : 0;
+}
+
 /* ---- set-up, normal context ---- */
 
 static int main_text(struct dl_phdr_info *info, size_t size, void *data)
@@ -137,8 +149,18 @@ int cp_snap_init(int histogram)
 	snap.head = sidecar_new();
 	if (!snap.head || cp_fill_head(snap.head) < 0)
 		return -1;
-	/* the events counted (CALLPATH_EVENTS), as the exit's writer
-	 * describes them after the metrics cp_fill_head() gave */
+	snap.prof_rate = __profile_frequency();
+	/*
+	 * The extra metrics as the exit's writer describes them (runtime.c
+	 * cp_finish): off-CPU time (CALLPATH_CLOCK=wall, its sampler thread
+	 * started by now: ends.c's constructor runs after offcpu.c's), then
+	 * the events counted (CALLPATH_EVENTS).
+	 */
+	snap.off = -1;
+	if (cp_offcpu_on() && time_period() &&
+	    (snap.off = sidecar_add_metric(snap.head, SIDECAR_OFFCPU_METRIC_NAME, "samples",
+					   SIDECAR_METRIC_WALL_SAMPLES, 0, time_period())) < 0)
+		return -1;
 	snap.ev0 = snap.head->nr_extra;
 	if (cp_counters_describe(snap.head) < 0)
 		return -1;
@@ -151,7 +173,6 @@ int cp_snap_init(int histogram)
 		memcpy(snap.prefix, prefix, strlen(prefix) + 1);
 		snap.has_prefix = 1;
 	}
-	snap.prof_rate = __profile_frequency();
 #ifdef CP_ARCHIVE
 	snap.load_address = 0;	/* glibc subtracts nothing in a static link */
 	snap.glibc_mcleanup = _mcleanup;
@@ -219,6 +240,18 @@ struct trees {
  * thread's nodes carry their event counts (counters.h), the exit's
  * cp_counters_add_thread()'s; events never land on leaves.
  */
+/* A leaf's off-CPU time in the time metric's periods, rounded as the
+ * exit's writer rounds it (runtime.c add_leaves); 0 without the metric. */
+static uint64_t leaf_offcpu(const struct cp_leaf *e)
+{
+	uint64_t period = snap.off >= 0 ? time_period() : 0;
+
+	if (!period)
+		return 0;
+	return (__atomic_load_n(&e->value[CP_LEAF_OFFCPU], __ATOMIC_RELAXED) + period / 2) /
+	       period;
+}
+
 static int node_get(void *ctx, uint64_t i, struct sidecar_node *out, uint64_t *extra)
 {
 	const struct tree_src *s = ctx;
@@ -238,6 +271,8 @@ static int node_get(void *ctx, uint64_t i, struct sidecar_node *out, uint64_t *e
 		out->count = 0;
 		out->recursive = 0;
 		out->self_samples = __atomic_load_n(&e->value[CP_LEAF_CPU], __ATOMIC_RELAXED);
+		if (snap.off >= 0)
+			extra[snap.off] = leaf_offcpu(e);
 		return 0;
 	}
 	n = cp_tree_node(s->tree, (uint32_t)i);
@@ -293,7 +328,7 @@ static int leaf_kept(const struct tree_src *s, const struct cp_leaf *e)
 	uint32_t kind = __atomic_load_n(&e->kind, __ATOMIC_ACQUIRE);
 
 	return kind && (e->node == CP_NONE || e->node < s->count) &&
-	       __atomic_load_n(&e->value[CP_LEAF_CPU], __ATOMIC_RELAXED);
+	       (__atomic_load_n(&e->value[CP_LEAF_CPU], __ATOMIC_RELAXED) || leaf_offcpu(e));
 }
 
 /* Visit tree s's leaves that leaf_kept() takes: their count, and each into
@@ -474,15 +509,14 @@ static void head_counters(const struct trees *tr)
 		h->dropped[d] = cp_retired_dropped[d];
 	h->dropped[SIDECAR_DROP_STOPPED] += cp_dropped_early +
 		__atomic_load_n(&cp_dropped_late, __ATOMIC_RELAXED);
-	/* the time metric as the exit's writer describes it (runtime.c):
-	 * each thread's CPU time at CALLPATH_HZ, or glibc's ticks */
-	if (cp_sampler_timers()) {
-		h->time_period = 1000000000u / cp_sampler_hz();
+	/* the time metric as the exit's writer describes it (runtime.c) */
+	h->time_period = time_period();
+	if (snap.off >= 0)
+		h->extra_metrics[snap.off].period = h->time_period;
+	if (cp_sampler_timers())
 		memcpy(h->time_name, SIDECAR_TIME_METRIC_NAME, sizeof(SIDECAR_TIME_METRIC_NAME));
-	} else {
-		h->time_period = snap.prof_rate > 0 ? 1000000000u / (unsigned)snap.prof_rate : 0;
+	else
 		memcpy(h->time_name, "prof-timer", sizeof("prof-timer"));
-	}
 	h->time_taken = cp_sample_taken();
 	h->unplaced_samples = cp_retired_unplaced + cp_sample_unplaced_early();
 	if (tr->locked)
