@@ -233,13 +233,6 @@ struct trees {
 	int locked;
 };
 
-/*
- * Record i of a tree's table: its nodes, then its leaves (the program
- * counters its samples landed on, as the exit's writer adds them:
- * runtime.c add_leaves), each under the node it was sampled in.  A live
- * thread's nodes carry their event counts (counters.h), the exit's
- * cp_counters_add_thread()'s; events never land on leaves.
- */
 /* A leaf's off-CPU time in the time metric's periods, rounded as the
  * exit's writer rounds it (runtime.c add_leaves); 0 without the metric. */
 static uint64_t leaf_offcpu(const struct cp_leaf *e)
@@ -252,6 +245,14 @@ static uint64_t leaf_offcpu(const struct cp_leaf *e)
 	       period;
 }
 
+/*
+ * Record i of a tree's table: its nodes, then its leaves (the program
+ * counters its samples landed on, as the exit's writer adds them:
+ * runtime.c add_leaves), each under the node it was sampled in, with its
+ * off-CPU time.  A live thread's nodes carry their event counts
+ * (counters.h), the exit's cp_counters_add_thread()'s; events never land
+ * on leaves.
+ */
 static int node_get(void *ctx, uint64_t i, struct sidecar_node *out, uint64_t *extra)
 {
 	const struct tree_src *s = ctx;
