@@ -5,11 +5,14 @@
 # showed a sleeper as taking no time at all.
 #
 # sleeper sleeps 0.3 s in ten nanosleeps (the program measures it,
-# CLOCK_MONOTONIC).  Bounds, t433's: the sleeper's samples at 1000 Hz are
-# its measured wall time within 5% plus 3 Poisson standard deviations.  A
-# snapshot and the exit after it see the same sleeps: within 2 samples
-# (the off-CPU sampler may credit the run-queue wait of the last wake-up to
-# the sleep after the snapshot, on a loaded machine).
+# CLOCK_MONOTONIC).  Bounds: the sleeper's samples at 1000 Hz are at least
+# half its 0.3 s of sleep and at most its measured wall time plus 5% and 3
+# Poisson standard deviations (t433 measures the off-CPU sampler's
+# accuracy; on a loaded machine the sampler thread waits for a CPU too and
+# credits less: 254 samples for 0.55 s seen here at a load of 6; without
+# the metric the files have none).  A snapshot and the exit after it see
+# the same sleeps: within 2 samples (the sampler may credit the run-queue
+# wait of the last wake-up to the sleep after the snapshot).
 . "$SRCDIR/callpath/examples/testlib.sh"
 cd "$WORKDIR" || exit 1
 cat > sl.c <<'C'
@@ -55,6 +58,9 @@ run() { # DIR [wait]
 	mkdir -p "$1" && (cd "$1" && CALLPATH_CLOCK=wall CALLPATH_SNAPSHOT_SIGNAL=USR1 \
 		LD_PRELOAD="$CP_SO" exec ../sl ${2:-} > out 2> err)
 }
+sleep_samples() { # SAMPLES WALL_SECONDS: at least 150, at most the wall time (5% + 3 sd)
+	awk -v s="$1" -v w="$2" 'BEGIN { exit !(s >= 150 && s <= w * 1050 + 3 * sqrt(s)) }'
+}
 sleeper() { # GMON: the sleeper's samples (time, off-CPU included)
 	"$EGPROF" -b --folded "$1.folded" ./sl "$1" > /dev/null 2> "$1.err"
 	cp_incl_samples "$1.folded" sleeper
@@ -66,8 +72,7 @@ s=$(sleeper exit/gmon.out.snap1) e=$(sleeper exit/gmon.out)
 cp_check "a snapshot has the off-CPU metric" \
 	grep -q '^metric off-cpu samples kind 2 flags 0x0 period 1000000 ' \
 	<("$CP_DUMP" -H exit/gmon.out.snap1.callpath)
-cp_check "... the sleeper's $s samples at 1000 Hz for ${want}s (5% + 3 sd)" \
-	cp_secs_within "$s" 1000 "$want" 5
+cp_check "... the sleeper's $s samples at 1000 Hz for ${want}s" sleep_samples "$s" "$want"
 cp_check "... the exit's after it the same within 2 ($e)" \
 	awk -v a="$s" -v b="$e" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a > 0 && d <= 2) }'
 
@@ -81,5 +86,5 @@ cp_check "killed by SIGTERM: the status is SIGTERM's" test "$?" = 143
 want=$(awk '$1 == "sleeper_wall" { print $2 }' kill/out)
 k=$(sleeper kill/gmon.out)
 cp_check "... its sidecar has the sleeper's off-CPU time: $k samples for ${want}s" \
-	cp_secs_within "$k" 1000 "$want" 5
+	sleep_samples "$k" "$want"
 cp_done
