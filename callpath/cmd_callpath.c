@@ -15,6 +15,7 @@
 #include "callpath/arcs.h"
 #include "callpath/folded.h"
 #include "callpath/metric_columns.h"
+#include "callpath/metric_evidence.h"
 #include "callpath/pathdiff.h"
 #include "callpath/report.h"
 #include "callpath/sidecar.h"
@@ -496,6 +497,68 @@ static void side_model_release(const struct callpath_side *s, struct callpath_mo
 		callpath_model_free(m);
 }
 
+/* How many callers' paths a library row's evidence names. */
+#define LEAF_CALLERS_SHOWN 3
+
+/*
+ * The flat diff's time from the sidecars (diff_set_sidecar_time): each
+ * function's self samples as --metric sums them (metric_evidence.h, time
+ * being the default metric) and the callers of the leaves outside the
+ * program.  Only when both sides sampled time.  0 or -1 (reported).
+ */
+static int sidecar_time_load(const struct callpath_model *const m[2], struct diff *d)
+{
+	struct folded *f[2] = { NULL, NULL };
+	struct metric_leaf_callers *lc = NULL;
+	char **names = NULL, **callers = NULL;
+	uint64_t *self = NULL;
+	int ret = -1;
+
+	for (int s = 0; s < 2; s++)
+		if (!m[s]->sampling || !m[s]->total_samples || !(m[s]->hz > 0) ||
+		    m[s]->metric.name[0])
+			return 0;	/* no time samples: gmon.out's histogram */
+	if (metric_function_overflows(m[0], 0, &f[0]) < 0 ||
+	    metric_function_overflows(m[1], 0, &f[1]) < 0 ||
+	    metric_leaf_callers_build(m[0], m[1], LEAF_CALLERS_SHOWN, &lc) < 0)
+		goto out;
+	for (int s = 0; s < 2; s++) {
+		size_t n = f[s]->nr;
+
+		free(names);
+		free(callers);
+		free(self);
+		names = calloc(n + 1, sizeof(*names));
+		callers = calloc(n + 1, sizeof(*callers));
+		self = calloc(n + 1, sizeof(*self));
+		if (!names || !callers || !self) {
+			error("out of memory");
+			goto out;
+		}
+		for (size_t i = 0; i < n; i++) {
+			names[i] = f[s]->stacks[i].stack;
+			self[i] = f[s]->stacks[i].count;
+			callers[i] = (char *)metric_leaf_callers_of(lc, names[i]);
+		}
+		/* a timer signal may stand for several periods (sidecar.h) */
+		double weight = m[s]->time_taken
+			? (double)(m[s]->total_samples + m[s]->unplaced_samples) /
+			  (double)m[s]->time_taken : 1.0;
+
+		if (diff_set_sidecar_time(d, s, names, self, callers, n, m[s]->hz, weight) < 0)
+			goto out;
+	}
+	ret = 0;
+out:
+	free(names);
+	free(callers);
+	free(self);
+	folded_free(f[0]);
+	folded_free(f[1]);
+	metric_leaf_callers_free(lc);
+	return ret;
+}
+
 int callpath_exact_calls_load(const struct callpath_side *a,
 			      const struct callpath_side *b, struct diff *d)
 {
@@ -514,6 +577,10 @@ int callpath_exact_calls_load(const struct callpath_side *a,
 			goto out;
 	for (int s = 0; s < 2; s++)
 		diff_set_exact_calls(d, s, m[s]->names, counts[s], m[s]->nr_names);
+	/* and the time tests from the sidecars' samples (issue 22) */
+	if ((!a->metric || callpath_metric_is_time(a->metric)) &&
+	    sidecar_time_load((const struct callpath_model *const[2]){ m[0], m[1] }, d) < 0)
+		goto out;
 	ret = 0;
 out:
 	for (int s = 0; s < 2; s++)
