@@ -190,14 +190,19 @@ static void entry_noise(const struct diff *d, struct diff_entry *e)
 		double hza = diff_tested_hz(d, 0), hzb = diff_tested_hz(d, 1);
 		double na = diff_tested_samples(d, e, 0), nb = diff_tested_samples(d, e, 1);
 
+		double wa = e->library ? 1.0 / (double)d->nruns[0] : sq_share(a);
+		double wb = e->library ? 1.0 / (double)d->nruns[1] : sq_share(b);
+
 		ta = diff_tested_sec(d, e, 0);
 		tb = diff_tested_sec(d, e, 1);
-		va = side_var(ta, na, hza, sq_share(a) * ta * ta, c, 0);
-		vb = side_var(tb, nb, hzb, sq_share(b) * tb * tb, c, 0);
+		/* a library row has no gmon seconds per file: its files are
+		 * taken to share it evenly */
+		va = side_var(ta, na, hza, wa * ta * ta, c, 0);
+		vb = side_var(tb, nb, hzb, wb * tb * tb, c, 0);
 		e->cp_diff = ta - tb;
 		e->excess_sec = g == 1.0 ? e->cp_diff : g * ta - tb;
 		e->sigma_sec = sqrt(g * g * va + vb + ta * ta * d->speed_var);
-		e->time_zmax = noise_time_zmax(na, hza, nb, hzb, c, fmin(sq_share(a), sq_share(b)));
+		e->time_zmax = noise_time_zmax(na, hza, nb, hzb, c, fmin(wa, wb));
 		return;
 	}
 	va = side_var(a->self_sec, a->ticks, d->prof[0]->hz, side_sq(a), c, a->run_var);
