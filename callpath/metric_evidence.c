@@ -398,6 +398,24 @@ static int by_change(const void *x, const void *y)
 	return strcmp(p->path, q->path);
 }
 
+/* How many callers of a path the text names, innermost last. */
+#define CALLERS_TAIL 4
+
+/* The last CALLERS_TAIL names of path "main;a;b;c;d;e" ("b;c;d;e"): deep
+ * interpreters' paths would fill the line with their outermost frames. */
+static const char *path_tail(const char *path)
+{
+	const char *p = path + strlen(path);
+	int names = 0;
+
+	while (p > path) {
+		if (p[-1] == ';' && ++names == CALLERS_TAIL)
+			return p;
+		p--;
+	}
+	return path;
+}
+
 /* The text of rows[0..n) (one leaf's callers). */
 static char *callers_text(struct caller_row *rows, size_t n, size_t max)
 {
@@ -420,9 +438,10 @@ static char *callers_text(struct caller_row *rows, size_t n, size_t max)
 			}
 			out = bigger;
 		}
-		len += (size_t)snprintf(out + len, cap - len, "%s%s %.2f -> %.2f s", i ? ", " : "",
-					rows[i].path[0] ? rows[i].path : "(top level)", rows[i].a,
-					rows[i].b);
+		len += (size_t)snprintf(out + len, cap - len, "%s%s%s %.2f -> %.2f s", i ? ", " : "",
+					path_tail(rows[i].path) != rows[i].path ? "...;" : "",
+					rows[i].path[0] ? path_tail(rows[i].path) : "(top level)",
+					rows[i].a, rows[i].b);
 	}
 	if (n > max) {
 		char *bigger = realloc(out, len + 64);

@@ -93,6 +93,23 @@ check "use_libm changed beyond noise, its time from the call-path samples" \
 	grep -Eq '^  use_libm[^:]*: time -[0-9]+\.[0-9]+ s from call-path samples at 1000 Hz, (beyond|within) noise [0-9.]+ s; calls x3 \(sidecar: 150 -> 450\)$' ab.txt
 check "arith: no evidence line (the same work in both)" bash -c "! grep -q '^  arith:' ab.txt"
 
+# JSON and CSV: the library row is a row of kind "library", its verdict the text's
+"$EGPROF" --diff --format json a ra/gmon.out b rb/gmon.out > ab.json 2>&1
+check "JSON: validates against the schema" python3 "$SRCDIR/scripts/json_schema.py" validate ab.json
+check "JSON: time from the sidecars, libm's row significant with its callers, use_libm's sidecar seconds" \
+	python3 - ab.json <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["significance"]["time_from"] == "sidecars" and d["base"]["sidecar_hz"] == 1000
+lib = [f for f in d["functions"] if f["kind"] == "library" and "[libm.so.6]" in f["name"]]
+assert lib and lib[0]["verdict"] == "significant" and lib[0]["self_base"] == 0, lib
+assert lib[0]["sidecar_self_diff"] < -0.4 and lib[0]["callers"].startswith("main;use_libm"), lib
+f = [f for f in d["functions"] if f["name"].startswith("use_libm")][0]
+assert f["verdict"] == "significant" and f["sidecar_self_diff"] < 0, f
+PY
+"$EGPROF" --diff --format csv a ra/gmon.out b rb/gmon.out > ab.csv 2>&1
+check "CSV: the library row, kind library" grep -Eq '^functions,[^,]*sin[^,]* \[libm\.so\.6\],[^,]*,,library,' ab.csv
+
 # gmon.out's columns are gmon.out's: the same rows without the sidecars
 mkdir -p hidden && mv ra/gmon.out.callpath hidden/ra && mv rb/gmon.out.callpath hidden/rb
 "$EGPROF" --diff a ra/gmon.out b rb/gmon.out > plain.txt 2>&1
@@ -102,6 +119,11 @@ check "the flat table's rows are gmon's, byte for byte, with or without sidecars
 	bash -c "[ -n \"\$(flat() { sed -n '/^Flat profile:/,/^ %  /p' \"\$1\" | grep -E '^ *-?[0-9]' | sort; }; flat ab.txt)\" ] && diff <(sed -n '/^Flat profile:/,/^ %  /p' ab.txt | grep -E '^ *-?[0-9]' | sort) <(sed -n '/^Flat profile:/,/^ %  /p' plain.txt | grep -E '^ *-?[0-9]' | sort) > /dev/null"
 check "without sidecars: no library rows, no call-path source" \
 	bash -c "! grep -Eq 'Time outside the program|call-path samples|libm\.so' plain.txt"
+mv ra/gmon.out.callpath hidden/ra
+"$EGPROF" --diff --format json a ra/gmon.out b rb/gmon.out > one.json 2>&1
+mv hidden/ra ra/gmon.out.callpath
+check "a sidecar on one side only: the histogram's time, no library row" \
+	python3 -c "import json, sys; d = json.load(open(sys.argv[1])); assert d['significance']['time_from'] == 'histogram' and not [f for f in d['functions'] if f['kind'] == 'library']" one.json
 
 "$EGPROF" --noise 3 --diff --extended a ra/gmon.out a ra2/gmon.out > aa.txt 2> aa.err; rc=$?
 check "A/A: exit 0, nothing on stderr" bash -c "[ $rc = 0 ] && [ ! -s aa.err ]"
