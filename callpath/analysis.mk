@@ -9,7 +9,7 @@ CALLPATH_ANALYSIS_OBJS = callpath/report.o callpath/folded.o callpath/arcs.o cal
 	callpath/recursion.o callpath/shortname.o \
 	callpath/pathdiff.o callpath/sum.o callpath/buildid.o callpath/stale.o \
 	callpath/elfsyms.o callpath/leaves.o callpath/pathrank.o callpath/metric.o callpath/metric_evidence.o \
-	callpath/derived.o callpath/metric_columns.o
+	callpath/derived.o callpath/metric_columns.o callpath/graph_metric.o
 EGPROF_OBJS += $(CALLPATH_ANALYSIS_OBJS) callpath/cmd_callpath.o
 # The sidecar reader is shared with the MPI rank files; whichever fragment
 # lists it first links it.

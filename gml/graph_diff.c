@@ -416,11 +416,27 @@ int graph_from_diff(struct graph **out, const struct diff *d,
 		int *node_cycle = calloc(g->nnodes + 1, sizeof(int));
 		int bad = !node_cycle;
 
-		for (i = 0; !bad && i < d->nentries; i++)
+		int *cycle_of_node = calloc(g->nnodes + 1, sizeof(int));
+
+		bad = bad || !cycle_of_node;
+		for (i = 0; !bad && i < d->nentries; i++) {
 			if (node_of[i] >= 0 && !(d->entries[i].flags & PSYM_CYCLE))
 				node_cycle[node_of[i]] = d->entries[i].cycle;
+			if (node_of[i] >= 0)
+				cycle_of_node[node_of[i]] = d->entries[i].cycle;
+		}
+		/* --metric EV: the values, verdicts and weights are the
+		 * event's before the callers' chains are chosen */
+		if (!bad && graph_metric_apply(g, opts, cycle_of_node) < 0) {
+			free(node_cycle);
+			free(cycle_of_node);
+			free(node_of);
+			graph_free(g);
+			return -1;
+		}
 		bad = bad || keep_callers_chain(g, opts, node_cycle, d->ncycles) < 0;
 		free(node_cycle);
+		free(cycle_of_node);
 		if (bad)
 			goto oom;
 	}
