@@ -34,3 +34,6 @@ testsuite/unit/test_shortname: testsuite/unit/test_shortname.o callpath/shortnam
 UNIT_TESTS += testsuite/unit/test_elide testsuite/unit/test_recursion
 testsuite/unit/test_elide: testsuite/unit/test_elide.o callpath/elide.o
 testsuite/unit/test_recursion: testsuite/unit/test_recursion.o callpath/recursion.o
+UNIT_TESTS += testsuite/unit/test_graph_metric
+testsuite/unit/test_graph_metric: testsuite/unit/test_graph_metric.o diff/signif.o \
+	$(CALLPATH_ANALYSIS_OBJS) callpath/sidecar.o diff/profile.o $(UTILS_OBJS)
