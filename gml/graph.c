@@ -636,6 +636,21 @@ static void measure_edges(struct graph *g, const struct graph_opts *opts)
 		measured_verdicts(g);
 }
 
+int graph_metric_reached(const struct graph_opts *opts, unsigned flags, const char *name)
+{
+	const struct graph_measured *ms = opts->measured;
+	double self, total;
+
+	if (!ms || !ms->metric || !(flags & PSYM_IN_GRAPH) || (flags & PSYM_CYCLE))
+		return 0;
+	for (int s = 0; s < 2; s++) {
+		ms->func_value(ms->ctx, s, &name, 1, &self, &total);
+		if (self != 0 || total != 0)
+			return 1;
+	}
+	return 0;
+}
+
 /* A function node's verdict from its self and inclusive changes: the
  * larger of the significant ones (as the diff's function table orders
  * them, callpath/metric_evidence.h). */
@@ -919,7 +934,8 @@ int graph_from_profile(struct graph **out, const struct profile *p,
 		double incl = s->prop_self + s->prop_child;
 
 		node_of[i] = -1;
-		if (!in_graph(s))
+		if (!in_graph(s) && !graph_metric_reached(opts, s->flags, s->print_name ? s->print_name
+											: s->name))
 			continue;
 		n.name = strdup(s->print_name ? s->print_name : s->name);
 		n.kind = (s->flags & PSYM_CYCLE) ? GNODE_CYCLE : GNODE_FUNCTION;

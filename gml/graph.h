@@ -285,6 +285,10 @@ int graph_finish(struct graph *g, const struct graph_opts *opts);
  * is added.  0, or -1 (reported).
  */
 int graph_metric_apply(struct graph *g, const struct graph_opts *opts, const int *node_cycle);
+/* --metric EV: does a function gprof's call graph leaves out as a line of
+ * zeros (no calls counted, no time: main of a short run) have events on a
+ * side?  Then the graph draws it.  flags: its PSYM_* (diff/profile.h). */
+int graph_metric_reached(const struct graph_opts *opts, unsigned flags, const char *name);
 int graph_add_arc(struct graph *g, const long *node_of, size_t n,
 		  size_t parent, size_t child, struct graph_edge *e);
 int graph_build_end(struct graph **out, struct graph *g, long *node_of, size_t n,

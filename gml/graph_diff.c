@@ -345,7 +345,9 @@ int graph_from_diff(struct graph **out, const struct diff *d,
 		int s;
 
 		node_of[i] = -1;
-		if (!entry_in_graph(e))
+		if (!entry_in_graph(e) &&
+		    !(e->in_graph && graph_metric_reached(opts, e->flags | PSYM_IN_GRAPH,
+							  e->print_name ? e->print_name : e->name)))
 			continue;
 		n.name = strdup(e->print_name ? e->print_name : e->name);
 		n.kind = (e->flags & PSYM_CYCLE) ? GNODE_CYCLE : GNODE_FUNCTION;
