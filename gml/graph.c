@@ -189,8 +189,8 @@ static const char single_legend[] =
 	"Legend: height = inclusive time, width = self time\n"
 	"deeper orange: more inclusive time; edges: calls";
 
-/* --metric EV (graph_measured.metric): %s the metric, then its unit
- * (each %s below in order of the arguments legend_of gives). */
+/* --metric EV (graph_measured.metric): the first %s is the metric, every
+ * other its unit (metric_legend_text). */
 static const char metric_legend[] =
 	"Legend: %s, in %s, from the call-path sidecar\n"
 	"height = inclusive %s, width = self %s\n"
@@ -207,6 +207,15 @@ static const char metric_diff_legend[] =
 	"xN: the second run's self %s over the first's\n"
 	"dashed: only in the first run\n"
 	"dotted: only in the second run";
+
+/* g->legend of a graph in a metric; asprintf's result. */
+static int metric_legend_text(struct graph *g)
+{
+	const char *u = g->unit;
+
+	return asprintf(&g->legend, g->is_diff ? metric_diff_legend : metric_legend, g->metric,
+			u, u, u, u, u);
+}
 
 /* Appended when call edges carry measured time (graph_opts.measured). */
 static const char measured_legend[] =
@@ -771,13 +780,7 @@ int graph_finish(struct graph *g, const struct graph_opts *opts)
 	measure_edges(g, opts);
 	if (g->measured)
 		extra = g->is_diff ? measured_diff_legend : measured_legend;
-	if (g->metric && !g->is_diff ?
-	    asprintf(&g->legend, metric_legend, g->metric, g->unit, g->unit, g->unit, g->unit,
-		     g->unit) < 0 :
-	    g->metric ?
-	    asprintf(&g->legend, metric_diff_legend, g->metric, g->unit, g->unit, g->unit,
-		     g->unit, g->unit) < 0 :
-	    asprintf(&g->legend, "%s%s", base, extra) < 0) {
+	if ((g->metric ? metric_legend_text(g) : asprintf(&g->legend, "%s%s", base, extra)) < 0) {
 		g->legend = NULL;
 		return error("out of memory");
 	}

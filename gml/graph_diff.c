@@ -415,12 +415,12 @@ int graph_from_diff(struct graph **out, const struct diff *d,
 	}
 	cycle_weights_release(&cw);
 	{
+		/* node_cycle: functions' cycles only; cycle_of_node: a cycle's
+		 * node's number too (graph_metric_apply) */
 		int *node_cycle = calloc(g->nnodes + 1, sizeof(int));
-		int bad = !node_cycle;
-
 		int *cycle_of_node = calloc(g->nnodes + 1, sizeof(int));
+		int bad = !node_cycle || !cycle_of_node;
 
-		bad = bad || !cycle_of_node;
 		for (i = 0; !bad && i < d->nentries; i++) {
 			if (node_of[i] >= 0 && !(d->entries[i].flags & PSYM_CYCLE))
 				node_cycle[node_of[i]] = d->entries[i].cycle;
