@@ -32,6 +32,11 @@ struct graph_metric {
 	struct compared cself, cincl, carcs;	/* diff only */
 };
 
+static int by_string(const void *x, const void *y)
+{
+	return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
 /* The arcs' "stacks": caller, a separator no symbol holds, callee. */
 #define ARC_SEP "\001"
 
@@ -174,10 +179,11 @@ static void set_value(const struct graph_metric *gm, int side, const char *const
 	const struct callpath_model *m = gm->m[side];
 	unsigned char *in = calloc(m->nr_names + 1, 1);
 	uint64_t *incl = malloc(((size_t)m->nr_frames + 1) * sizeof(*incl));
+	const char **sorted = malloc((n + 1) * sizeof(*sorted));
 	uint64_t s = 0, t = 0;
 
 	*self = *total = 0;
-	if (!in || !incl) {
+	if (!in || !incl || !sorted) {
 		/* out of memory: the members' sums, a recursion between
 		 * them counted more than once */
 		for (size_t k = 0; k < n; k++) {
@@ -186,12 +192,14 @@ static void set_value(const struct graph_metric *gm, int side, const char *const
 		}
 		free(in);
 		free(incl);
+		free(sorted);
 		return;
 	}
+	/* an interpreter's cycle may have hundreds of members */
+	memcpy(sorted, names, n * sizeof(*sorted));
+	qsort(sorted, n, sizeof(*sorted), by_string);
 	for (uint32_t k = 0; k < m->nr_names; k++)
-		for (size_t j = 0; j < n; j++)
-			if (!strcmp(m->names[k], names[j]))
-				in[k] = 1;
+		in[k] = bsearch(&m->names[k], sorted, n, sizeof(*sorted), by_string) != NULL;
 	callpath_model_inclusive(m, incl);
 	for (uint32_t i = 0; i < m->nr_frames; i++) {
 		const struct callpath_frame *fr = &m->frames[i];
@@ -211,6 +219,7 @@ static void set_value(const struct graph_metric *gm, int side, const char *const
 	*total = in_unit(gm, side, t);
 	free(in);
 	free(incl);
+	free(sorted);
 }
 
 void graph_metric_value(const struct graph_metric *gm, int side, const char *const *names,
