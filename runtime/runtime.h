@@ -444,6 +444,7 @@ uint64_t cp_sample_taken(void) CP_HIDDEN;	/* signals credited, whatever their we
  *   cp_leaves_free()      unmap a thread's tables.
  */
 int cp_sampler_timers(void) CP_HIDDEN;	/* 1: the time samples are our timers' */
+int cp_sampler_wanted(void) CP_HIDDEN;	/* 1: CALLPATH_HZ asks for timers */
 /*
  * CALLPATH_CLOCK=wall (offcpu.c): a sampler thread that credits the time
  * threads spend off the CPU (blocked, sleeping, waiting for a CPU) to the

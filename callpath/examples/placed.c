@@ -9,6 +9,8 @@
  *                         "use_libm 0.412345"
  *   ./placed threads      two threads: t1 (thread_one) runs arith for 0.6
  *                         s, t2 (thread_two) for 0.2 s; "t1 0.6..." lines
+ *   ./placed worker       one thread, t1 (thread_one), runs arith for 0.6
+ *                         s while main waits in pthread_join
  *   ./placed wall         CALLPATH_CLOCK=wall's case: sleeper sleeps 1.0 s
  *                         in ten nanosleeps, reader blocks 0.5 s on a pipe,
  *                         arith computes 0.3 s; prints each sleep's error
@@ -189,6 +191,14 @@ int main(int argc, char **argv)
 		pthread_create(&b, NULL, thread_two, &s2);
 		pthread_join(a, NULL);
 		pthread_join(b, NULL);
+		return 0;
+	}
+	if (argc > 1 && !strcmp(argv[1], "worker")) {
+		pthread_t a;
+		double s1 = 0.6;
+
+		pthread_create(&a, NULL, thread_one, &s1);
+		pthread_join(a, NULL);
 		return 0;
 	}
 	if (argc > 1 && !strcmp(argv[1], "wall")) {
