@@ -14,7 +14,9 @@
 #include "callpath/buildid.h"
 #include "callpath/arcs.h"
 #include "callpath/folded.h"
+#include "callpath/graph_metric.h"
 #include "callpath/metric_columns.h"
+#include "callpath/metric_evidence.h"
 #include "callpath/pathdiff.h"
 #include "callpath/report.h"
 #include "callpath/sidecar.h"
@@ -83,8 +85,12 @@ static int model_of(const struct sidecar *sc, const char *source,
 		    struct callpath_model **m)
 {
 	char why[1024];
-	int stale = 0;
+	int stale = 0, k;
 
+	/* a metric the sidecar lacks, named by the sidecar's path (the
+	 * model's own check knows only the gmon file's name it recorded) */
+	if (so && so->metric && callpath_metric_find(sc, so->metric, source, &k) < 0)
+		return -1;
 	if (sidecar_check_build_id(sc, source, p->binary) < 0 ||
 	    callpath_model_build(sc, p, so, m) < 0)
 		return -1;
@@ -496,6 +502,68 @@ static void side_model_release(const struct callpath_side *s, struct callpath_mo
 		callpath_model_free(m);
 }
 
+/* How many callers' paths a library row's evidence names. */
+#define LEAF_CALLERS_SHOWN 3
+
+/*
+ * The flat diff's time from the sidecars (diff_set_sidecar_time): each
+ * function's self samples as --metric sums them (metric_evidence.h, time
+ * being the default metric) and the callers of the leaves outside the
+ * program.  Only when both sides sampled time.  0 or -1 (reported).
+ */
+static int sidecar_time_load(const struct callpath_model *const m[2], struct diff *d)
+{
+	struct folded *f[2] = { NULL, NULL };
+	struct metric_leaf_callers *lc = NULL;
+	char **names = NULL, **callers = NULL;
+	uint64_t *self = NULL;
+	int ret = -1;
+
+	for (int s = 0; s < 2; s++)
+		if (!m[s]->sampling || !m[s]->total_samples || !(m[s]->hz > 0) ||
+		    m[s]->metric.name[0])
+			return 0;	/* no time samples: gmon.out's histogram */
+	if (metric_function_overflows(m[0], 0, &f[0]) < 0 ||
+	    metric_function_overflows(m[1], 0, &f[1]) < 0 ||
+	    metric_leaf_callers_build(m[0], m[1], LEAF_CALLERS_SHOWN, &lc) < 0)
+		goto out;
+	for (int s = 0; s < 2; s++) {
+		size_t n = f[s]->nr;
+
+		free(names);
+		free(callers);
+		free(self);
+		names = calloc(n + 1, sizeof(*names));
+		callers = calloc(n + 1, sizeof(*callers));
+		self = calloc(n + 1, sizeof(*self));
+		if (!names || !callers || !self) {
+			error("out of memory");
+			goto out;
+		}
+		for (size_t i = 0; i < n; i++) {
+			names[i] = f[s]->stacks[i].stack;
+			self[i] = f[s]->stacks[i].count;
+			callers[i] = (char *)metric_leaf_callers_of(lc, names[i]);
+		}
+		/* a timer signal may stand for several periods (sidecar.h) */
+		double weight = m[s]->time_taken
+			? (double)(m[s]->total_samples + m[s]->unplaced_samples) /
+			  (double)m[s]->time_taken : 1.0;
+
+		if (diff_set_sidecar_time(d, s, names, self, callers, n, m[s]->hz, weight) < 0)
+			goto out;
+	}
+	ret = 0;
+out:
+	free(names);
+	free(callers);
+	free(self);
+	folded_free(f[0]);
+	folded_free(f[1]);
+	metric_leaf_callers_free(lc);
+	return ret;
+}
+
 int callpath_exact_calls_load(const struct callpath_side *a,
 			      const struct callpath_side *b, struct diff *d)
 {
@@ -514,6 +582,10 @@ int callpath_exact_calls_load(const struct callpath_side *a,
 			goto out;
 	for (int s = 0; s < 2; s++)
 		diff_set_exact_calls(d, s, m[s]->names, counts[s], m[s]->nr_names);
+	/* and the time tests from the sidecars' samples (issue 22) */
+	if ((!a->metric || callpath_metric_is_time(a->metric)) &&
+	    sidecar_time_load((const struct callpath_model *const[2]){ m[0], m[1] }, d) < 0)
+		goto out;
 	ret = 0;
 out:
 	for (int s = 0; s < 2; s++)
@@ -535,55 +607,139 @@ static double graph_arc_seconds(const void *ctx, int side, const char *caller,
 	return a ? callpath_arc_seconds(t->arcs[side], a) : 0.0;
 }
 
+static void graph_func_value(const void *ctx, int side, const char *const *names, size_t n,
+			     double *self, double *total)
+{
+	graph_metric_value(((const struct callpath_graph_times *)ctx)->metric, side, names, n,
+			   self, total);
+}
+
+static int graph_func_changed(const void *ctx, const char *name, int inclusive)
+{
+	return graph_metric_changed(((const struct callpath_graph_times *)ctx)->metric, name,
+				    inclusive);
+}
+
+static int graph_arc_changed(const void *ctx, const char *caller, const char *callee)
+{
+	return graph_metric_arc_changed(((const struct callpath_graph_times *)ctx)->metric,
+					caller, callee);
+}
+
+/* --metric EV and a side without sidecars: name the first one missing. */
+static int metric_needs_sidecars(const char *metric, const struct callpath_side *s)
+{
+	char *const *gmons = s->gmon_files ? s->gmon_files : s->p->gmon_files;
+	size_t n = s->gmon_files ? s->ngmon : s->p->ngmon;
+	char name[4096];
+
+	snprintf(name, sizeof(name), "gmon.out%s", SIDECAR_SUFFIX);
+	for (size_t i = 0; i < n; i++)
+		if (sidecar_name_for(gmons[i], name, sizeof(name)) == 0 && access(name, F_OK) != 0)
+			break;
+	return error("%s: %s (--metric %s: the graphs take the metric from call-path "
+		     "sidecars; run the program with libcallpath and CALLPATH_EVENTS)",
+		     name, strerror(ENOENT), metric);
+}
+
+/* One side's model for the graphs: its time's, or with --metric EV the
+ * event's (then missing sidecars are an error).  *owned: free it. */
+static int graph_side_model(const struct egprof_opts *o, const struct callpath_side *side,
+			    int nsides, int metric, struct callpath_model **m, int *owned)
+{
+	struct callpath_side s = *side;
+
+	*m = NULL;
+	*owned = 0;
+	/* time: the graphs' measured edges are time whatever --metric
+	 * chose for the call-path tables */
+	if (!metric) {
+		s.metric = NULL;
+		s.model = NULL;
+	} else {
+		s.metric = o->metric;
+	}
+	if (nsides == 1 && o->callpath_file) {
+		struct callpath_symopts so = symopts_of(s.p, 0, s.metric);
+		struct sidecar *sc = NULL;
+		char err[4200];
+		int bad;
+
+		if (load_sidecar(o->callpath_file, s.p->gmon_files, s.p->ngmon, o->force, &sc, err,
+				 sizeof(err)) < 0)
+			return -1;
+		bad = model_of(sc, o->callpath_file, s.p, &so, m) < 0;
+		sidecar_free(sc);
+		if (bad) {
+			callpath_model_free(*m);
+			*m = NULL;
+			return -1;
+		}
+		*owned = 1;
+		return 0;
+	}
+	if (side_model(&s, o->force, m) < 0)
+		return -1;
+	*owned = *m && !s.model;
+	if (!*m && metric)
+		return metric_needs_sidecars(o->metric, &s);
+	return 0;
+}
+
 int callpath_graph_times_load(const struct egprof_opts *o,
 			      const struct callpath_side *sides, int nsides,
 			      struct callpath_graph_times *t)
 {
+	int metric = !callpath_metric_is_time(o->metric);
+
 	memset(t, 0, sizeof(*t));
 	t->gm.arc_seconds = graph_arc_seconds;
 	t->gm.ctx = t;
 	if (!o->gml_path && !o->dot_path && !o->graphml_path && !o->svg_path && !o->png_path &&
 	    !o->html_path)
 		return 0;
+	/* a ratio or several metrics are not one value to sum along a
+	 * graph's calls: --callpath shows them */
+	if (metric && metric_columns_wanted(o->metric))
+		return error("--metric %s: the graphs draw one event recorded in the "
+			     "sidecars (a derived metric or a list is shown by --callpath)",
+			     o->metric), 1;
 	for (int i = 0; i < nsides && i < 2; i++) {
 		struct callpath_model *m = NULL;
-		struct callpath_side s = sides[i];
-		int bad;
+		int owned = 0, bad;
 
-		/*
-		 * The graphs are gprof's call graph, in seconds: their measured
-		 * edges are time whatever --metric chose for the call-path
-		 * tables (events labelled as seconds were drawn on them).
-		 */
-		if (s.metric) {
-			s.metric = NULL;
-			s.model = NULL;
-		}
-		if (nsides == 1 && o->callpath_file) {
-			struct callpath_symopts so = symopts_of(sides[i].p, 0, NULL);
-			struct sidecar *sc = NULL;
-			char err[4200];
-
-			if (load_sidecar(o->callpath_file, sides[i].p->gmon_files,
-					 sides[i].p->ngmon, o->force, &sc, err, sizeof(err)) < 0)
-				return 1;
-			bad = model_of(sc, o->callpath_file, sides[i].p, &so, &m) < 0;
-			sidecar_free(sc);
-			if (bad)
-				return 1;
-		} else if (side_model(&s, o->force, &m) < 0) {
+		if (graph_side_model(o, &sides[i], nsides, metric, &m, &owned) < 0)
 			return 1;
-		}
 		if (!m)		/* no sidecars: gprof's numbers */
 			continue;
 		bad = callpath_arcs_build(m, &t->arcs[i]) < 0;
-		if (nsides == 1 && o->callpath_file)
+		if (metric) {
+			t->model[i] = m;
+			t->owned[i] = owned;
+		} else if (owned) {
 			callpath_model_free(m);
-		else
-			side_model_release(&s, m);
+		}
 		if (bad)
 			return 1;
 		t->gm.timed[i] = t->arcs[i]->timed;
+	}
+	if (metric) {
+		int n = nsides < 2 ? nsides : 2;
+
+		if (graph_metric_build((const struct callpath_model *const *)t->model,
+				       (const struct callpath_arcs *const *)t->arcs, n,
+				       o->noise_sigmas, &t->metric) < 0)
+			return 1;
+		snprintf(t->metric_name, sizeof(t->metric_name), "%s", t->model[0]->metric.name);
+		snprintf(t->unit, sizeof(t->unit), "%s",
+			 t->model[0]->metric.unit[0] ? t->model[0]->metric.unit : "events");
+		t->gm.metric = t->metric_name;
+		t->gm.unit = t->unit;
+		t->gm.func_value = graph_func_value;
+		t->gm.func_changed = graph_func_changed;
+		t->gm.arc_changed = graph_arc_changed;
+		for (int i = 0; i < n; i++)
+			t->gm.total[i] = graph_metric_total(t->metric, i);
 	}
 	return 0;
 }
@@ -593,6 +749,14 @@ void callpath_graph_times_release(struct callpath_graph_times *t)
 	callpath_arcs_free(t->arcs[0]);
 	callpath_arcs_free(t->arcs[1]);
 	t->arcs[0] = t->arcs[1] = NULL;
+	graph_metric_free(t->metric);
+	t->metric = NULL;
+	for (int i = 0; i < 2; i++) {
+		if (t->owned[i])
+			callpath_model_free(t->model[i]);
+		t->model[i] = NULL;
+		t->owned[i] = 0;
+	}
 }
 
 /* ------------------------------------------------------------------------ */

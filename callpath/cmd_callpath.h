@@ -66,13 +66,27 @@ int callpath_exact_calls_load(const struct callpath_side *a,
  * graph_measured): for each side with call-path sidecars (every gmon file
  * has one, or --callpath=FILE for a single profile) with samples, the arcs'
  * measured time.  Loaded only when a graph is asked for; a side without
- * sidecars leaves the graph on gprof's numbers.  0, or 1 after reporting an
- * error (a sidecar that cannot be read).
+ * sidecars leaves the graph on gprof's numbers.  With --metric EV, the
+ * event per function and per arc instead, and every side must have
+ * sidecars recording it.  0, or 1 after reporting an error (a sidecar
+ * that cannot be read, is missing or lacks the metric).
  */
 struct callpath_arcs;
+struct graph_metric;
 struct callpath_graph_times {
 	struct callpath_arcs *arcs[2];
 	struct graph_measured gm;	/* gm.ctx points to this struct */
+	/*
+	 * --metric EV (callpath/graph_metric.h): the graphs are drawn in the
+	 * event, from the sidecars, which every side must have (an error
+	 * naming the missing sidecar, or the metric a sidecar lacks,
+	 * otherwise); gm.metric names it.  The models are kept for the
+	 * cycles' values (owned[i]: freed at release).
+	 */
+	struct graph_metric *metric;
+	struct callpath_model *model[2];
+	int owned[2];
+	char metric_name[128], unit[32];
 };
 int callpath_graph_times_load(const struct egprof_opts *o,
 			      const struct callpath_side *sides, int nsides,

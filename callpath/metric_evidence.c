@@ -9,8 +9,10 @@
 #include <string.h>
 
 #include "callpath/folded.h"
+#include "callpath/leaves.h"
 #include "callpath/pathdiff.h"
 #include "callpath/report.h"
+#include "utils/array.h"
 #include "utils/error.h"
 #include "utils/banned.h"
 
@@ -277,4 +279,262 @@ out:
 	free(self.within);
 	free(incl.within);
 	return ret;
+}
+
+/* ------------------------------------------------------------------ */
+/* The callers of the leaves outside the program                       */
+
+struct leaf_text {
+	char *leaf;
+	char *text;
+};
+
+struct metric_leaf_callers {
+	struct leaf_text *t;	/* sorted by leaf */
+	size_t n;
+};
+
+/* Is frame i a leaf outside the program (a library, the instrumentation,
+ * no known object)? */
+static int outside_leaf(const struct callpath_frame *f)
+{
+	return f->leaf > 1 + (uint32_t)LEAF_PROGRAM && f->samples;
+}
+
+/* s copied into buf at pos; the position after it. */
+static size_t append(char *buf, size_t pos, const char *s)
+{
+	size_t n = strlen(s);
+
+	memcpy(buf + pos, s, n);
+	return pos + n;
+}
+
+/* "leaf\tmain;f;g": a leaf's samples under each of its callers' paths,
+ * one side's, summed per line and sorted (a struct folded). */
+static int leaf_paths(const struct callpath_model *m, struct folded **out)
+{
+	struct folded *f = calloc(1, sizeof(*f));
+	uint32_t *path = malloc(((size_t)m->nr_frames + 1) * sizeof(*path));
+	size_t alloc = 0, j;
+	char *line = NULL;
+	size_t cap = 0;
+
+	*out = NULL;
+	if (!f || !path)
+		goto oom;
+	for (uint32_t i = 0; i < m->nr_frames; i++) {
+		const struct callpath_frame *fr = &m->frames[i];
+		uint32_t depth;
+		size_t len, pos;
+
+		if (!outside_leaf(fr))
+			continue;
+		depth = fr->parent == CALLPATH_NONE ? 0
+			: callpath_model_path(m, fr->parent, path, m->nr_frames);
+		len = strlen(m->names[fr->func]) + 2;
+		for (uint32_t k = 0; k < depth; k++)
+			len += strlen(m->names[m->frames[path[k]].func]) + 1;
+		if (len > cap) {
+			char *bigger = realloc(line, len);
+
+			if (!bigger)
+				goto oom;
+			line = bigger;
+			cap = len;
+		}
+		pos = append(line, 0, m->names[fr->func]);
+		line[pos++] = '\t';
+		for (uint32_t k = 0; k < depth; k++) {
+			if (k)
+				line[pos++] = ';';
+			pos = append(line, pos, m->names[m->frames[path[k]].func]);
+		}
+		line[pos] = '\0';
+		if (array_grow(&f->stacks, &alloc, f->nr + 1, sizeof(*f->stacks)) < 0 ||
+		    !(f->stacks[f->nr].stack = strdup(line)))
+			goto oom;
+		f->stacks[f->nr].count = fr->samples;
+		f->stacks[f->nr++].recursive = 0;
+	}
+	if (f->nr)
+		qsort(f->stacks, f->nr, sizeof(*f->stacks), by_name);
+	/* the same path through different call sites: one line */
+	for (size_t i = j = 0; i < f->nr; i++) {
+		if (j && !strcmp(f->stacks[j - 1].stack, f->stacks[i].stack)) {
+			f->stacks[j - 1].count += f->stacks[i].count;
+			free(f->stacks[i].stack);
+			continue;
+		}
+		f->stacks[j++] = f->stacks[i];
+	}
+	f->nr = j;
+	free(path);
+	free(line);
+	*out = f;
+	return 0;
+oom:
+	free(path);
+	free(line);
+	folded_free(f);
+	return error("out of memory while naming the callers of library time");
+}
+
+/* A row of one leaf's callers, for sorting by the size of its change. */
+struct caller_row {
+	const char *path;
+	double a, b;
+};
+
+static int by_change(const void *x, const void *y)
+{
+	const struct caller_row *p = x, *q = y;
+	double dp = fabs(p->a - p->b), dq = fabs(q->a - q->b);
+
+	if (dp != dq)
+		return dp < dq ? 1 : -1;
+	if (p->a + p->b != q->a + q->b)
+		return p->a + p->b < q->a + q->b ? 1 : -1;
+	return strcmp(p->path, q->path);
+}
+
+/* How many callers of a path the text names, innermost last. */
+#define CALLERS_TAIL 4
+
+/* The last CALLERS_TAIL names of path "main;a;b;c;d;e" ("b;c;d;e"): deep
+ * interpreters' paths would fill the line with their outermost frames. */
+static const char *path_tail(const char *path)
+{
+	const char *p = path + strlen(path);
+	int names = 0;
+
+	while (p > path) {
+		if (p[-1] == ';' && ++names == CALLERS_TAIL)
+			return p;
+		p--;
+	}
+	return path;
+}
+
+/* The text of rows[0..n) (one leaf's callers). */
+static char *callers_text(struct caller_row *rows, size_t n, size_t max)
+{
+	size_t cap = 64, len = 0;
+	char *out = malloc(cap);
+
+	if (!out)
+		return NULL;
+	out[0] = '\0';
+	qsort(rows, n, sizeof(*rows), by_change);
+	for (size_t i = 0; i < n && i < max; i++) {
+		size_t need = strlen(rows[i].path) + 64;
+		char *bigger;
+
+		if (len + need > cap) {
+			cap = 2 * (len + need);
+			if (!(bigger = realloc(out, cap))) {
+				free(out);
+				return NULL;
+			}
+			out = bigger;
+		}
+		len += (size_t)snprintf(out + len, cap - len, "%s%s%s %.2f -> %.2f s", i ? ", " : "",
+					path_tail(rows[i].path) != rows[i].path ? "...;" : "",
+					rows[i].path[0] ? path_tail(rows[i].path) : "(top level)",
+					rows[i].a, rows[i].b);
+	}
+	if (n > max) {
+		char *bigger = realloc(out, len + 64);
+
+		if (!bigger) {
+			free(out);
+			return NULL;
+		}
+		out = bigger;
+		snprintf(out + len, 64, " and %zu more path%s", n - max, n - max == 1 ? "" : "s");
+	}
+	return out;
+}
+
+int metric_leaf_callers_build(const struct callpath_model *a, const struct callpath_model *b,
+			      size_t max, struct metric_leaf_callers **out)
+{
+	struct metric_leaf_callers *lc = calloc(1, sizeof(*lc));
+	struct folded *fa = NULL, *fb = NULL;
+	struct pathdiff *d = NULL;
+	struct caller_row *rows = NULL;
+	size_t alloc = 0;
+	int ret = -1;
+
+	*out = NULL;
+	if (!lc || leaf_paths(a, &fa) < 0 || leaf_paths(b, &fb) < 0 ||
+	    pathdiff_compute(fa, fb, &d) < 0)
+		goto out;
+	rows = calloc(d->nr + 1, sizeof(*rows));
+	if (!rows)
+		goto oom;
+	/* rows sorted by "leaf\tpath": one leaf's rows are consecutive */
+	for (size_t i = 0; i < d->nr;) {
+		const char *tab = strchr(d->rows[i].stack, '\t');
+		size_t llen = tab ? (size_t)(tab - d->rows[i].stack) : strlen(d->rows[i].stack);
+		size_t n = 0, j;
+
+		for (j = i; j < d->nr && !strncmp(d->rows[j].stack, d->rows[i].stack, llen) &&
+			    d->rows[j].stack[llen] == '\t'; j++)
+			rows[n++] = (struct caller_row){ d->rows[j].stack + llen + 1,
+							 a->hz > 0 ? (double)d->rows[j].a / a->hz : 0,
+							 b->hz > 0 ? (double)d->rows[j].b / b->hz : 0 };
+		if (j == i)
+			j = i + 1;	/* no tab: not ours (cannot happen) */
+		if (n) {
+			if (array_grow(&lc->t, &alloc, lc->n + 1, sizeof(*lc->t)) < 0)
+				goto oom;
+			lc->t[lc->n].leaf = strndup(d->rows[i].stack, llen);
+			lc->t[lc->n].text = callers_text(rows, n, max);
+			lc->n++;
+			if (!lc->t[lc->n - 1].leaf || !lc->t[lc->n - 1].text)
+				goto oom;
+		}
+		i = j;
+	}
+	*out = lc;
+	lc = NULL;
+	ret = 0;
+	goto out;
+oom:
+	error("out of memory while naming the callers of library time");
+out:
+	free(rows);
+	folded_free(fa);
+	folded_free(fb);
+	pathdiff_free(d);
+	metric_leaf_callers_free(lc);
+	return ret;
+}
+
+static int by_leaf(const void *key, const void *elem)
+{
+	return strcmp(key, ((const struct leaf_text *)elem)->leaf);
+}
+
+const char *metric_leaf_callers_of(const struct metric_leaf_callers *lc, const char *name)
+{
+	const struct leaf_text *t;
+
+	if (!lc || !lc->n)
+		return NULL;
+	t = bsearch(name, lc->t, lc->n, sizeof(*lc->t), by_leaf);
+	return t ? t->text : NULL;
+}
+
+void metric_leaf_callers_free(struct metric_leaf_callers *lc)
+{
+	if (!lc)
+		return;
+	for (size_t i = 0; i < lc->n; i++) {
+		free(lc->t[i].leaf);
+		free(lc->t[i].text);
+	}
+	free(lc->t);
+	free(lc);
 }

@@ -38,6 +38,26 @@ int metric_function_overflows(const struct callpath_model *m, int inclusive,
 			      struct folded **out);
 
 /*
+ * The callers of the leaves outside the program (time in a library
+ * function, "exp [libm.so.6]", in the instrumentation, in no known
+ * object), for the flat diff's rows of them (issue 22, doc/diff.md): each
+ * leaf's callers' paths with both sides' seconds, the largest changes
+ * first, as one line of text:
+ *
+ *   main;use_libm 0.25 -> 0.50 s, main;arith;helper 0.01 -> 0.01 s
+ *
+ * at most `max` paths, then "and N more paths".  Paths are the frames'
+ * function names from the outermost, as in the folded stacks.
+ */
+struct metric_leaf_callers;
+/* 0 or -1 (out of memory, reported). */
+int metric_leaf_callers_build(const struct callpath_model *a, const struct callpath_model *b,
+			      size_t max, struct metric_leaf_callers **out);
+/* The text for leaf `name`, or NULL when it has no samples on either side. */
+const char *metric_leaf_callers_of(const struct metric_leaf_callers *lc, const char *name);
+void metric_leaf_callers_free(struct metric_leaf_callers *lc);
+
+/*
  * The table and evidence lines for models a and b of the same metric
  * (their `metric` descriptions name it); nothing when they hold time.
  * 0 or -1 (out of memory, reported, or a stream error).

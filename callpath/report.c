@@ -351,6 +351,7 @@ int callpath_model_shorten(const struct callpath_model *m,
 	}
 	s->sampling = m->sampling;
 	s->unplaced_samples = m->unplaced_samples;
+	s->time_taken = m->time_taken;
 	s->hz = m->hz;
 	s->metric = m->metric;
 	s->saturated |= m->saturated;
@@ -842,6 +843,8 @@ int callpath_model_build(const struct sidecar *sc, const struct profile *p,
 	 * whose ticks older runtimes counted */
 	if (metric == CALLPATH_METRIC_TIME && sc->time_period)
 		m->hz = 1e9 / (double)sc->time_period;
+	if (metric == CALLPATH_METRIC_TIME)
+		m->time_taken = sc->time_taken;
 	if (metric == CALLPATH_METRIC_TIME && sc->time_name &&
 	    !(m->time_name = strdup(offk >= 0 ? "wall-clock" : sc->time_name)))
 		goto oom;

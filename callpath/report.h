@@ -109,6 +109,11 @@ struct callpath_model {
 	 * forged sidecar; the caller warns naming it */
 	int saturated;
 	uint64_t unplaced_samples;
+	/* the time samples taken (signals handled: sidecar.h's time_taken),
+	 * 0 when unknown; a timer signal may stand for several periods, so
+	 * a count of n samples has the noise of n times their mean weight,
+	 * (total_samples + unplaced_samples) / time_taken */
+	uint64_t time_taken;
 	double hz;
 	/*
 	 * The samples by where they ran (enum leaf_class, leaves.h): the

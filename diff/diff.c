@@ -557,6 +557,110 @@ void diff_set_exact_calls(struct diff *d, int side, char *const *names,
 	free(by);
 }
 
+double diff_tested_hz(const struct diff *d, int s)
+{
+	return d->time_from_sidecars ? d->cp_hz[s] / d->cp_weight[s] : d->prof[s]->hz;
+}
+
+double diff_tested_samples(const struct diff *d, const struct diff_entry *e, int s)
+{
+	return d->time_from_sidecars ? e->side[s].cp_samples / d->cp_weight[s]
+				     : e->side[s].ticks;
+}
+
+double diff_tested_sec(const struct diff *d, const struct diff_entry *e, int s)
+{
+	if (!d->time_from_sidecars)
+		return e->side[s].self_sec;
+	return d->cp_hz[s] > 0 ? e->side[s].cp_samples / d->cp_hz[s] : 0.0;
+}
+
+/* The row of d->libs named `name`, added when missing; NULL when out of
+ * memory. */
+static struct diff_entry *lib_row(struct diff *d, const char *name, size_t *alloc)
+{
+	struct diff_entry *e;
+	char *copy;
+	size_t i;
+
+	for (i = 0; i < d->nlibs; i++)
+		if (!strcmp(d->libs[i].name, name))
+			return &d->libs[i];
+	if (array_grow(&d->libs, alloc, d->nlibs + 1, sizeof(*d->libs)) < 0 ||
+	    !(copy = keep(d, strdup(name))))
+		return NULL;
+	e = &d->libs[d->nlibs++];
+	memset(e, 0, sizeof(*e));
+	e->name = e->print_name = copy;
+	e->library = 1;
+	e->moved_peer = -1;
+	for (int s = 0; s < DIFF_NSIDES; s++)
+		e->side[s].sym = -1;
+	return e;
+}
+
+int diff_set_sidecar_time(struct diff *d, int side, char *const *names,
+			  const uint64_t *self, char *const *callers, size_t n, double hz,
+			  double weight)
+{
+	struct exact_name *by = calloc(n + 1, sizeof(*by));
+	unsigned char *used = calloc(n + 1, 1);
+	size_t i, alloc = d->nlibs;
+	int ret = -1;
+
+	if (!by || !used) {
+		error("out of memory");
+		goto out;
+	}
+	for (i = 0; i < n; i++)
+		by[i] = (struct exact_name){ names[i], i };
+	qsort(by, n, sizeof(*by), exact_name_cmp);
+	for (i = 0; i < d->nentries; i++) {
+		struct diff_side_sym *ss = &d->entries[i].side[side];
+		const struct profile_sym *ps;
+		struct exact_name key, *hit;
+
+		if (!ss->present || ss->sym < 0 || (d->entries[i].flags & PSYM_CYCLE))
+			continue;
+		ps = &d->prof[side]->syms[ss->sym];
+		key.name = ps->print_name ? ps->print_name : ps->name;
+		hit = n ? bsearch(&key, by, n, sizeof(*by), exact_name_cmp) : NULL;
+		ss->has_cp_time = 1;
+		ss->cp_samples = hit ? (double)self[hit->count] : 0;
+		if (hit)
+			used[hit->count] = 1;
+	}
+	/* names of neither binary's functions: time outside the program */
+	for (i = 0; i < n; i++) {
+		struct diff_entry *e;
+
+		if (used[i] || !self[i] || diff_find(d, names[i]) >= 0)
+			continue;
+		if (!(e = lib_row(d, names[i], &alloc))) {
+			error("out of memory");
+			goto out;
+		}
+		e->side[side].has_cp_time = 1;
+		e->side[side].cp_samples += (double)self[i];
+		if (callers && callers[i] && !e->callers &&
+		    !(e->callers = keep(d, strdup(callers[i])))) {
+			error("out of memory");
+			goto out;
+		}
+	}
+	for (i = 0; i < d->nlibs; i++)
+		d->libs[i].side[side].has_cp_time = 1;
+	d->cp_hz[side] = hz;
+	d->cp_weight[side] = weight >= 1 ? weight : 1;
+	d->cp_sides |= 1 << side;
+	d->time_from_sidecars = d->cp_sides == 3;
+	ret = 0;
+out:
+	free(by);
+	free(used);
+	return ret;
+}
+
 void diff_release(struct diff *d)
 {
 	size_t i;
@@ -573,6 +677,7 @@ void diff_release(struct diff *d)
 		free(d->entries[i].rank_stat);
 	}
 	free(d->entries);
+	free(d->libs);
 	free(d->ranks);
 	free(d->rank_speed);
 	free(d->arcs);

@@ -130,6 +130,11 @@ struct diff_side_sym {
 				repeated runs (of the same rank); 0 when
 				not measured (diff/noise.h) */
 	double calls_var;    /* the same for its call count (calls^2) */
+	int has_cp_time;     /* cp_samples holds this side's call-path
+				sidecar time (diff_set_sidecar_time) */
+	double cp_samples;   /* the sidecars' self samples of the function
+				(at d->cp_hz[side]): time with the function
+				innermost, library time apart (its own rows) */
 	double sq_sec;       /* sum over the side's files of their self
 				seconds squared (noise_set_runs); 0 for a
 				side of one file (self_sec^2) */
@@ -207,6 +212,17 @@ struct diff_entry {
 	double *rank_stat;   /* private to diff/noise.c: per side, rank:
 				mean seconds, sampling variance of the mean,
 				run-to-run variance of the mean, samples */
+	/* Time from the call-path sidecars (diff_set_sidecar_time), when
+	 * both sides have them: what the time test judges instead of
+	 * gmon.out's histogram (the gprof columns stay gmon's). */
+	double cp_diff;      /* sidecar self seconds, baseline - second */
+	int library;         /* a row of d->libs: time outside the program
+				(a library function "exp [libm.so.6]", the
+				instrumentation, no known object), known only
+				to the sidecars; no gprof columns */
+	const char *callers; /* of a library row: its callers' paths, the
+				largest changes first ("main;f +0.25 s, ..."),
+				or NULL */
 	int in_flat;         /* selected for the flat profile on either side */
 	int in_graph;        /* selected for the call graph on either side */
 	int cycle;           /* the diff's cycle number: of the cycle entry,
@@ -291,6 +307,20 @@ struct diff {
 	double z_cut, arc_z_cut;       /* |z| that passes, per family */
 	double min_evidence_sec;       /* a call change must imply this much
 					  time to count: two samples */
+	/* Time from the call-path sidecars (diff_set_sidecar_time): */
+	int cp_sides;                  /* bit s: side s's sidecar time set */
+	int time_from_sidecars;        /* both: the time tests read it */
+	double cp_hz[DIFF_NSIDES];     /* each side's sidecar sampling rate */
+	double cp_weight[DIFF_NSIDES]; /* the mean weight of its samples (>= 1:
+					  a timer signal above the kernel's
+					  tick stands for several periods), so
+					  n samples are n / weight
+					  independent ones */
+	struct diff_entry *libs;       /* rows outside the program (library
+					  == 1), tested in the rows' family;
+					  never in entries[], the tables of
+					  gprof's columns or the graphs */
+	size_t nlibs;
 	int *ranks;                    /* the MPI ranks of rank_diff[], NULL */
 	size_t nranks;
 	int ncycles;                   /* cycle entries, numbered 1..ncycles */
@@ -357,6 +387,30 @@ void diff_assess(struct diff *d);
  */
 void diff_set_exact_calls(struct diff *d, int side, char *const *names,
 			  const uint64_t *counts, size_t n);
+
+/*
+ * Time from the call-path sidecars for one side (issue 22): self[k]
+ * samples at hz for the function named names[k] (as gprof prints it, or a
+ * leaf outside the program: "exp [libm.so.6]", "[instrumentation]");
+ * callers[k] (may be NULL, or an entry NULL) the text of a leaf's callers'
+ * paths, copied; weight the samples' mean weight (1 when unknown).  Every entry of that side present in its binary takes
+ * its name's samples (0 when none); a name no function of either binary
+ * has becomes a row of d->libs.  Once both sides are set, the time tests
+ * and noise of every row read the sidecars' seconds (diff/noise.h).  Call
+ * diff_assess() afterwards.  0, or -1 (reported) when out of memory.
+ */
+int diff_set_sidecar_time(struct diff *d, int side, char *const *names,
+			  const uint64_t *self, char *const *callers, size_t n, double hz,
+			  double weight);
+
+/* The seconds the time test judges on side s: the sidecars' when
+ * d->time_from_sidecars, else gmon.out's self seconds. */
+double diff_tested_sec(const struct diff *d, const struct diff_entry *e, int s);
+/* The independent samples behind them (the sidecars' over their mean
+ * weight), and their rate: samples / rate is the seconds, samples /
+ * rate^2 their sampling variance. */
+double diff_tested_samples(const struct diff *d, const struct diff_entry *e, int s);
+double diff_tested_hz(const struct diff *d, int s);
 
 /* The name of a sort key, or -1 for an unknown name. */
 int diff_sort_parse(const char *name);

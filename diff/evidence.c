@@ -43,7 +43,8 @@ static int has_data(const struct diff_entry *e)
 
 	for (s = 0; s < DIFF_NSIDES; s++)
 		if (e->side[s].has_samples || e->side[s].has_calls ||
-		    (e->side[s].has_exact_calls && e->side[s].exact_calls))
+		    (e->side[s].has_exact_calls && e->side[s].exact_calls) ||
+		    (e->side[s].has_cp_time && e->side[s].cp_samples))
 			return 1;
 	return 0;
 }
@@ -155,7 +156,7 @@ static void row_verdict(const struct diff *d, struct diff_entry *e,
 			const struct signif_family *f)
 {
 	const struct diff_side_sym *sa = &e->side[DIFF_BASE], *sb = &e->side[DIFF_SECOND];
-	double top = fmax(sa->self_sec, sb->self_sec), sec;
+	double top = fmax(sa->self_sec, sb->self_sec), sec, tdiff;
 	int time_pass, differs, passed;
 	uint64_t a, b;
 	size_t r;
@@ -166,8 +167,10 @@ static void row_verdict(const struct diff *d, struct diff_entry *e,
 	e->evidence_sec = e->evidence_signed = 0;
 	e->nranks_changed = 0;
 	e->ranks_alike = 0;
-	time_pass = e->self_diff != 0 && e->excess_sec != 0 && signif_pass(f, e->time_z);
-	e->noise = e->self_diff != 0 && !time_pass ? NOISE_WITHIN : NOISE_NONE;
+	/* the time tested: the sidecars' when both sides have them */
+	tdiff = d->time_from_sidecars ? e->cp_diff : e->self_diff;
+	time_pass = tdiff != 0 && e->excess_sec != 0 && signif_pass(f, e->time_z);
+	e->noise = tdiff != 0 && !time_pass ? NOISE_WITHIN : NOISE_NONE;
 	if (time_pass)
 		consider(e, fabs(e->excess_sec), e->excess_sec);
 
@@ -179,7 +182,7 @@ static void row_verdict(const struct diff *d, struct diff_entry *e,
 	}
 	passed = time_pass || e->calls_evidence == CALLS_CHANGED;
 
-	differs = e->self_diff != 0 || a != b;
+	differs = e->self_diff != 0 || tdiff != 0 || a != b;
 	for (r = 0; e->rank_stat && r < d->nranks; r++) {
 		double z = z_of(e->rank_excess[r], e->rank_sigma[r]);
 
@@ -517,12 +520,16 @@ void evidence_apply(struct diff *d)
 		d->min_evidence_sec = 0;
 	for (i = 0; i < d->nentries; i++)
 		add_row_tests(d, &d->entries[i], &f);
+	for (i = 0; i < d->nlibs; i++)	/* one family with the program's rows */
+		add_row_tests(d, &d->libs[i], &f);
 	signif_decide(&f);
 	d->z_cut = f.z_cut;
 	d->ntests = f.counted;
 	for (i = 0; i < d->nentries; i++)
 		if (is_row(&d->entries[i]))
 			row_verdict(d, &d->entries[i], &f);
+	for (i = 0; i < d->nlibs; i++)
+		row_verdict(d, &d->libs[i], &f);
 	signif_family_release(&f);
 
 	moved_cost(d);

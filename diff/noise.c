@@ -60,22 +60,23 @@ static double side_var(double t, double n, double hz, double sq, double c, doubl
  * (rank r's means when r >= 0), for signif_scatter. */
 static int scatter_rows(const struct diff *d, long r, double prior, struct signif_scatter *sc)
 {
-	size_t n = d->nentries, i, m = 0;
+	size_t n = d->nentries + (r < 0 ? d->nlibs : 0), i, m = 0;
 	double *v = malloc((4 * n + 1) * sizeof(double));
 	int ret;
 
 	if (!v)
 		return -1;
 	for (i = 0; i < n; i++) {
-		const struct diff_entry *e = &d->entries[i];
+		const struct diff_entry *e = i < d->nentries ? &d->entries[i]
+							     : &d->libs[i - d->nentries];
 
 		if (!is_row(e))
 			continue;
 		if (r < 0) {
-			v[m] = e->side[0].self_sec;
-			v[n + m] = e->side[1].self_sec;
-			v[2 * n + m] = e->side[0].ticks;
-			v[3 * n + m] = e->side[1].ticks;
+			v[m] = diff_tested_sec(d, e, 0);
+			v[n + m] = diff_tested_sec(d, e, 1);
+			v[2 * n + m] = diff_tested_samples(d, e, 0);
+			v[3 * n + m] = diff_tested_samples(d, e, 1);
 		} else {
 			if (!e->rank_stat)
 				continue;
@@ -180,9 +181,32 @@ static void entry_noise(const struct diff *d, struct diff_entry *e)
 {
 	const struct diff_side_sym *a = &e->side[0], *b = &e->side[1];
 	double g = d->speed, c = d->jitter;
-	double va = side_var(a->self_sec, a->ticks, d->prof[0]->hz, side_sq(a), c, a->run_var);
-	double vb = side_var(b->self_sec, b->ticks, d->prof[1]->hz, side_sq(b), c, b->run_var);
+	double va, vb, ta, tb;
 
+	if (d->time_from_sidecars) {
+		/* the sidecars' samples at their own rate; the files share
+		 * them as they share gmon's seconds; gmon's repeats measured
+		 * gmon's coarser sampling, so only their jitter counts here */
+		double hza = diff_tested_hz(d, 0), hzb = diff_tested_hz(d, 1);
+		double na = diff_tested_samples(d, e, 0), nb = diff_tested_samples(d, e, 1);
+
+		double wa = e->library ? 1.0 / (double)d->nruns[0] : sq_share(a);
+		double wb = e->library ? 1.0 / (double)d->nruns[1] : sq_share(b);
+
+		ta = diff_tested_sec(d, e, 0);
+		tb = diff_tested_sec(d, e, 1);
+		/* a library row has no gmon seconds per file: its files are
+		 * taken to share it evenly */
+		va = side_var(ta, na, hza, wa * ta * ta, c, 0);
+		vb = side_var(tb, nb, hzb, wb * tb * tb, c, 0);
+		e->cp_diff = ta - tb;
+		e->excess_sec = g == 1.0 ? e->cp_diff : g * ta - tb;
+		e->sigma_sec = sqrt(g * g * va + vb + ta * ta * d->speed_var);
+		e->time_zmax = noise_time_zmax(na, hza, nb, hzb, c, fmin(wa, wb));
+		return;
+	}
+	va = side_var(a->self_sec, a->ticks, d->prof[0]->hz, side_sq(a), c, a->run_var);
+	vb = side_var(b->self_sec, b->ticks, d->prof[1]->hz, side_sq(b), c, b->run_var);
 	e->excess_sec = g == 1.0 ? e->self_diff : g * a->self_sec - b->self_sec;
 	e->sigma_sec = sqrt(g * g * va + vb + a->self_sec * a->self_sec * d->speed_var);
 	e->time_zmax = noise_time_zmax(a->ticks, d->prof[0]->hz, b->ticks, d->prof[1]->hz, c,
@@ -249,6 +273,8 @@ void noise_apply(struct diff *d)
 		if (e->rank_stat)
 			rank_noise(d, e);
 	}
+	for (i = 0; i < d->nlibs; i++)
+		entry_noise(d, &d->libs[i]);
 	for (i = 0; i < d->narcs; i++)
 		arc_noise(d, &d->arcs[i]);
 }

@@ -67,6 +67,12 @@ void print_convention(FILE *out, const struct diff *d, const struct diff_print_o
 			d->speed);
 	if (po->noise_marker)
 		print_noise_model(out, d);
+	if (d->time_from_sidecars)
+		fprintf(out, "Time evidence from the call-path sidecars: samples of each thread at\n"
+			     "%g Hz (baseline) and %g Hz (second), time in libraries and in the\n"
+			     "instrumentation included, in rows of their own after the flat table;\n"
+			     "the table's columns are gmon.out's, as gprof prints them.\n",
+			d->cp_hz[DIFF_BASE], d->cp_hz[DIFF_SECOND]);
 	fprintf(out, "\n");
 }
 

@@ -56,6 +56,11 @@ size_t print_count_significant(const struct diff *d, const struct diff_print_opt
 /* After a flat table: each significant row's evidence (calls, ranks,
  * moved cost), in the table's order (print_evidence.c). */
 int print_evidence(FILE *out, const struct diff *d, const struct diff_print_opts *po);
+/* The rows outside the program (d->libs: library functions, the
+ * instrumentation, from the call-path sidecars), a table of their own after
+ * the flat table, so that gprof's table stays gprof's; print_evidence()
+ * prints it first.  Nothing without sidecar time on both sides. */
+int print_library_rows(FILE *out, const struct diff *d, const struct diff_print_opts *po);
 /* With --ratio, the column " 123.4%" (second in percent of the baseline;
  * "new" without baseline time), else "".  buf of at least 16 bytes. */
 const char *print_ratio_cell(char *buf, size_t n, const struct diff_entry *e,

@@ -5,7 +5,9 @@
  * number is baseline - second, as in the tables; call counts are shown
  * "baseline -> second".
  */
+#define _GNU_SOURCE /* qsort_r */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "diff/print.h"
@@ -17,16 +19,35 @@
 /* Each row's text is assembled in a line (utils/line.h) and written a few
  * KiB at a time: fprintf per clause was a tenth of a big diff's printing. */
 
-static void time_clause(struct line *l, const struct diff_entry *e, const char **sep)
+/* " from call-path samples at 1000 Hz" (or "at 1000 and 500 Hz") */
+static void source_clause(struct line *l, const struct diff *d)
 {
-	if (e->self_diff == 0)
+	char buf[96];
+
+	if (d->cp_hz[DIFF_BASE] == d->cp_hz[DIFF_SECOND])
+		snprintf(buf, sizeof(buf), " from call-path samples at %g Hz", d->cp_hz[DIFF_BASE]);
+	else
+		snprintf(buf, sizeof(buf), " from call-path samples at %g and %g Hz",
+			 d->cp_hz[DIFF_BASE], d->cp_hz[DIFF_SECOND]);
+	line_str(l, buf);
+}
+
+static void time_clause(struct line *l, const struct diff *d, const struct diff_entry *e,
+			const char **sep)
+{
+	/* the time the test judged: the sidecars' when both sides have them */
+	double t = d->time_from_sidecars ? e->cp_diff : e->self_diff;
+
+	if (t == 0)
 		return;
 	/* "%stime %+.2f s" */
 	line_str(l, *sep);
 	line_put(l, "time ", 5);
-	line_fixed_plus(l, e->self_diff, 2);
+	line_fixed_plus(l, t, 2);
 	line_put(l, " s", 2);
-	if (e->excess_sec != e->self_diff) {
+	if (d->time_from_sidecars)
+		source_clause(l, d);
+	if (e->excess_sec != t) {
 		line_put(l, " (", 2);
 		line_fixed_plus(l, e->excess_sec, 2);
 		line_str(l, " s at the runs' common speed)");
@@ -173,16 +194,95 @@ static void ranks_clause(struct line *l, const struct diff *d, const struct diff
 	*sep = "; ";
 }
 
+/* The library rows in the flat tables' order (diff_entry_cmp). */
+static int lib_cmp(const void *x, const void *y, void *ctx)
+{
+	const struct diff_entry *p = x, *q = y;
+	int r;
+
+	if ((r = diff_entry_cmp_numbers(p, q, *(const enum diff_sort_key *)ctx)))
+		return r;
+	if (p->significant != q->significant)
+		return q->significant - p->significant;
+	if (fabs(p->cp_diff) != fabs(q->cp_diff))
+		return fabs(p->cp_diff) < fabs(q->cp_diff) ? 1 : -1;
+	return strcmp(p->print_name, q->print_name);
+}
+
+/* The library rows to show: with samples on a side (sorted, a copy). */
+static struct diff_entry *lib_rows(const struct diff *d, size_t *n)
+{
+	struct diff_entry *v = malloc((d->nlibs + 1) * sizeof(*v));
+	enum diff_sort_key key = d->opts.sort;
+
+	*n = 0;
+	if (!v)
+		return NULL;
+	for (size_t i = 0; i < d->nlibs; i++)
+		if (d->libs[i].side[0].cp_samples || d->libs[i].side[1].cp_samples)
+			v[(*n)++] = d->libs[i];
+	qsort_r(v, *n, sizeof(*v), lib_cmp, &key);
+	return v;
+}
+
+int print_library_rows(FILE *out, const struct diff *d, const struct diff_print_opts *po)
+{
+	struct diff_entry *v;
+	size_t n;
+
+	if (!d->time_from_sidecars || !d->nlibs)
+		return 0;
+	if (!(v = lib_rows(d, &n)))
+		return error("out of memory");
+	if (n) {
+		fprintf(out, "\nTime outside the program: library functions, the instrumentation, no\n"
+			     "known object; from the call-path sidecars (seconds of samples at %g Hz\n"
+			     "and %g Hz; gmon.out has none of it)%s.\n\n",
+			d->cp_hz[DIFF_BASE], d->cp_hz[DIFF_SECOND],
+			po->noise_marker ? "; ~ marks a difference within noise" : "");
+		fprintf(out, "  baseline    second      diff\n"
+			     "   seconds   seconds   seconds    name\n");
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct diff_entry *e = &v[i];
+
+		fprintf(out, "%10.2f%10.2f%+10.2f    %s%s\n", diff_tested_sec(d, e, DIFF_BASE),
+			diff_tested_sec(d, e, DIFF_SECOND), e->cp_diff, e->print_name,
+			po->noise_marker && e->verdict == VERDICT_NOISE ? "  ~" :
+			po->noise_marker && e->verdict == VERDICT_EQUAL ? "  =" : "");
+	}
+	free(v);
+	return ferror(out) ? -1 : 0;
+}
+
+/* A library row's callers' paths: "; from main;f 0.25 -> 0.50 s" */
+static void callers_clause(struct line *l, const struct diff_entry *e, const char **sep)
+{
+	if (!e->library || !e->callers)
+		return;
+	line_str(l, *sep);
+	line_str(l, "under ");
+	line_str(l, e->callers);
+	*sep = "; ";
+}
+
 int print_evidence(FILE *out, const struct diff *d, const struct diff_print_opts *po)
 {
 	const size_t *order;
-	size_t *owned, n, i, shown = 0;
+	size_t *owned, n, i, shown = 0, nlib = 0;
 	struct line l = LINE_INIT;
+	struct diff_entry *libs = NULL;
 
+	if (print_library_rows(out, d, po) < 0)
+		return -1;
 	if (!po->noise_marker)
 		return 0;
-	if (print_flat_rows(d, po, &order, &n, &owned) < 0)
+	if (d->time_from_sidecars && !(libs = lib_rows(d, &nlib)))
+		return error("out of memory");
+	if (print_flat_rows(d, po, &order, &n, &owned) < 0) {
+		free(libs);
 		return -1;
+	}
 	fprintf(out, "\nEvidence for the significant rows (baseline - second; calls\n"
 		     "baseline -> second):\n\n");
 	for (i = 0; i < n && !l.failed; i++) {
@@ -195,13 +295,31 @@ int print_evidence(FILE *out, const struct diff *d, const struct diff_print_opts
 		line_put(&l, "  ", 2);
 		line_str(&l, e->print_name);
 		line_put(&l, ": ", 2);
-		time_clause(&l, e, &sep);
+		time_clause(&l, d, e, &sep);
 		calls_clause(&l, e, &sep);
 		ranks_clause(&l, d, e, &sep);
 		moved_clause(&l, d, e, &sep);
 		line_char(&l, '\n');
 		line_flush_over(&l, out, LINE_FLUSH_BYTES);
 	}
+	/* then the rows outside the program, with their callers */
+	for (i = 0; i < nlib && !l.failed; i++) {
+		const struct diff_entry *e = &libs[i];
+		const char *sep = "";
+
+		if (!e->significant)
+			continue;
+		shown++;
+		line_put(&l, "  ", 2);
+		line_str(&l, e->print_name);
+		line_put(&l, ": ", 2);
+		time_clause(&l, d, e, &sep);
+		callers_clause(&l, e, &sep);
+		line_char(&l, '\n');
+		line_flush_over(&l, out, LINE_FLUSH_BYTES);
+	}
+	n += nlib;
+	free(libs);
 	if (line_finish(&l, out) < 0) {
 		free(owned);
 		return -1;

@@ -21,7 +21,7 @@ static const struct diff_entry *entry(const void *c, size_t row)
 {
 	const struct ctx *x = c;
 
-	return &x->d->entries[table_row(&x->a, row)];
+	return &((const struct diff_entry *)x->a.base)[table_row(&x->a, row)];
 }
 #define ARC(f) offsetof(struct diff_arc, f)
 
@@ -36,7 +36,7 @@ static int get_match(const void *c, size_t row, const struct table_column *col,
 		     union table_value *v)
 {
 	(void)col;
-	v->s = match_names[entry(c, row)->match];
+	v->s = entry(c, row)->library ? "sidecar name" : match_names[entry(c, row)->match];
 	return 1;
 }
 
@@ -44,7 +44,22 @@ static int get_kind(const void *c, size_t row, const struct table_column *col,
 		    union table_value *v)
 {
 	(void)col;
-	v->s = entry(c, row)->flags & PSYM_CYCLE ? "cycle" : "function";
+	v->s = entry(c, row)->library ? "library" :
+	       entry(c, row)->flags & PSYM_CYCLE ? "cycle" : "function";
+	return 1;
+}
+
+/* The sidecars' self seconds of side col->arg, or their change
+ * (DIFF_NSIDES); null unless the time tests read the sidecars. */
+static int get_sidecar_self(const void *c, size_t row, const struct table_column *col,
+			    union table_value *v)
+{
+	const struct diff *d = ((const struct ctx *)c)->d;
+	const struct diff_entry *e = entry(c, row);
+
+	if (!d->time_from_sidecars || (e->flags & PSYM_CYCLE))
+		return 0;
+	v->f = col->arg < DIFF_NSIDES ? diff_tested_sec(d, e, (int)col->arg) : e->cp_diff;
 	return 1;
 }
 
@@ -216,6 +231,10 @@ static const struct table_column fn_cols[] = {
 	{ "moved_peer", TCOL_STR, get_moved_peer, 0 },
 	{ "moved_why", TCOL_STR, get_moved_why, 0 },
 	{ "moved_total_diff", TCOL_F64, table_get_field, ENTRY(moved_total_diff) },
+	{ "sidecar_self_base", TCOL_F64, get_sidecar_self, 0 },
+	{ "sidecar_self_second", TCOL_F64, get_sidecar_self, 1 },
+	{ "sidecar_self_diff", TCOL_F64, get_sidecar_self, DIFF_NSIDES },
+	{ "callers", TCOL_STR, table_get_field, ENTRY(callers) },
 };
 
 static int get_end(const void *c, size_t row, const struct table_column *col,
@@ -325,6 +344,7 @@ static void side(struct table_doc *doc, const char *key, const struct diff *d, i
 	table_field_num(doc, "hz", p ? p->hz : 0);
 	table_field_bool(doc, "has_histogram", d->has_hist[s]);
 	table_field_bool(doc, "has_call_graph", d->has_cg[s]);
+	table_field_num(doc, "sidecar_hz", d->time_from_sidecars ? d->cp_hz[s] : 0);
 	table_object_end(doc);
 }
 
@@ -347,7 +367,8 @@ int diff_export(FILE *fp, enum table_format fmt, const struct diff *d,
 		const char *const label[DIFF_NSIDES], double noise_sigmas)
 {
 	struct table_doc doc;
-	size_t *idx = malloc((d->nentries ? d->nentries : 1) * sizeof(*idx)), n = 0, i;
+	size_t *idx = malloc((d->nentries + 1) * sizeof(*idx)), n = 0, i, nlib = 0;
+	struct diff_entry *rows = NULL;	/* with library rows: entries and them */
 	struct ctx fc = { { d->entries, sizeof(*d->entries), idx }, d };
 	struct ctx ac = { { d->arcs, sizeof(*d->arcs), NULL }, d };
 	int ret;
@@ -357,6 +378,22 @@ int diff_export(FILE *fp, enum table_format fmt, const struct diff *d,
 	for (i = 0; i < d->nentries; i++)
 		if (shown(&d->entries[i]))
 			idx[n++] = i;
+	/* then the time outside the program (kind "library"), with samples:
+	 * the rows are copied into one array with them */
+	for (i = 0; d->time_from_sidecars && i < d->nlibs; i++)
+		nlib += d->libs[i].side[0].cp_samples || d->libs[i].side[1].cp_samples;
+	if (nlib) {
+		if (!(rows = malloc((n + nlib) * sizeof(*rows)))) {
+			free(idx);
+			return error("out of memory");
+		}
+		for (i = 0; i < n; i++)
+			rows[i] = d->entries[idx[i]];
+		for (i = 0; i < d->nlibs; i++)
+			if (d->libs[i].side[0].cp_samples || d->libs[i].side[1].cp_samples)
+				rows[n++] = d->libs[i];
+		fc.a = (struct table_array){ rows, sizeof(*rows), NULL };
+	}
 
 	table_begin(&doc, fp, fmt, "egprof-diff", DIFF_EXPORT_VERSION);
 	table_field_str(&doc, "convention", "diff = base - second");
@@ -379,16 +416,19 @@ int diff_export(FILE *fp, enum table_format fmt, const struct diff *d,
 	table_field_num(&doc, "jitter_prior", d->opts.jitter_prior);
 	table_field_num(&doc, "calls_factor", d->opts.calls_factor);
 	table_field_num(&doc, "min_evidence_sec", d->min_evidence_sec);
+	table_field_str(&doc, "time_from", d->time_from_sidecars ? "sidecars" : "histogram");
 	table_object_end(&doc);
 	if (table_csv_columns(&doc, fn_cols, NCOLS(fn_cols)) < 0 ||
 	    table_csv_columns(&doc, arc_cols, NCOLS(arc_cols)) < 0) {
 		table_end(&doc);
 		free(idx);
+		free(rows);
 		return -1;
 	}
 	table_write(&doc, "functions", fn_cols, NCOLS(fn_cols), n, &fc);
 	table_write(&doc, "arcs", arc_cols, NCOLS(arc_cols), d->narcs, &ac);
 	ret = table_end(&doc);
 	free(idx);
+	free(rows);
 	return ret;
 }

@@ -67,19 +67,26 @@ void gml_write_escaped(FILE *fp, const char *s)
 enum num_type { NUM_SEC, NUM_PCT, NUM_U64, NUM_I64, NUM_BOOL };
 enum num_use { FOR_SINGLE, FOR_DIFF };
 
+/* mname: the name with --metric EV (graph.h: g->metric), a format of
+ * the unit ("self_%s": self_events); NULL: the same name */
 struct num_attr {
 	const char *name;
 	enum num_use use;
 	enum num_type type;
 	size_t offset;
+	const char *mname;
 };
 
-#define NODE(name, use, type, field) { name, use, type, offsetof(struct graph_node, field) }
-#define EDGE(name, use, type, field) { name, use, type, offsetof(struct graph_edge, field) }
+#define NODE(name, use, type, field) NODEM(name, use, type, field, NULL)
+#define EDGE(name, use, type, field) EDGEM(name, use, type, field, NULL)
+#define NODEM(name, use, type, field, m) \
+	{ name, use, type, offsetof(struct graph_node, field), m }
+#define EDGEM(name, use, type, field, m) \
+	{ name, use, type, offsetof(struct graph_edge, field), m }
 
 static const struct num_attr node_nums[] = {
-	NODE("self_sec", FOR_SINGLE, NUM_SEC, self[0]),
-	NODE("total_sec", FOR_SINGLE, NUM_SEC, total[0]),
+	NODEM("self_sec", FOR_SINGLE, NUM_SEC, self[0], "self_%s"),
+	NODEM("total_sec", FOR_SINGLE, NUM_SEC, total[0], "total_%s"),
 	NODE("calls", FOR_SINGLE, NUM_U64, calls[0]),
 	NODE("self_pct", FOR_SINGLE, NUM_PCT, self_pct),
 	NODE("total_pct", FOR_SINGLE, NUM_PCT, total_pct),
@@ -100,13 +107,13 @@ static const struct num_attr node_nums[] = {
 
 static const struct num_attr edge_nums[] = {
 	EDGE("calls", FOR_SINGLE, NUM_U64, calls[0]),
-	EDGE("time_sec", FOR_SINGLE, NUM_SEC, time[0]),
+	EDGEM("time_sec", FOR_SINGLE, NUM_SEC, time[0], "%s"),
 	EDGE("calls_base", FOR_DIFF, NUM_U64, calls[0]),
 	EDGE("calls_second", FOR_DIFF, NUM_U64, calls[1]),
 	EDGE("calls_diff", FOR_DIFF, NUM_I64, calls_diff),
-	EDGE("time_base", FOR_DIFF, NUM_SEC, time[0]),
-	EDGE("time_second", FOR_DIFF, NUM_SEC, time[1]),
-	EDGE("time_diff", FOR_DIFF, NUM_SEC, time_diff),
+	EDGEM("time_base", FOR_DIFF, NUM_SEC, time[0], "%s_base"),
+	EDGEM("time_second", FOR_DIFF, NUM_SEC, time[1], "%s_second"),
+	EDGEM("time_diff", FOR_DIFF, NUM_SEC, time_diff, "%s_diff"),
 	EDGE("significant", FOR_DIFF, NUM_BOOL, significant),
 	EDGE("evidence", FOR_DIFF, NUM_SEC, evidence),
 };
@@ -126,7 +133,12 @@ static void num_fields(FILE *fp, const struct graph *g, const void *obj,
 
 		if ((t[i].use == FOR_DIFF) != !!g->is_diff)
 			continue;
-		fprintf(fp, "    %s ", t[i].name);
+		fputs("    ", fp);
+		if (g->metric && t[i].mname)
+			fprintf(fp, t[i].mname, g->unit);
+		else
+			fputs(t[i].name, fp);
+		fputc(' ', fp);
 		switch (t[i].type) {
 		case NUM_SEC:
 		case NUM_PCT:
@@ -165,6 +177,11 @@ int gml_write_fp(const struct graph *g, FILE *fp)
 	fputs("graph [\n  directed 1\n", fp);
 	str_field(fp, "  ", "label", g->title ? g->title : "");
 	str_field(fp, "  ", "comment", g->legend ? g->legend : "");
+	if (g->metric) {
+		/* what the numbers are: --metric EV, in its unit */
+		str_field(fp, "  ", "metric", g->metric);
+		str_field(fp, "  ", "unit", g->unit);
+	}
 	for (i = 0; i < g->nnodes; i++) {
 		const struct graph_node *n = &g->nodes[i];
 

@@ -118,7 +118,19 @@ static char *node_label(const struct graph *g, const struct graph_node *n)
 			   n->presence == GPRES_SECOND_ONLY ? "\nonly in the second run" : "";
 	int r;
 
-	if (!g->is_diff)
+	if (g->metric && !g->is_diff)
+		/* estimates (overflows times the period): whole numbers */
+		r = asprintf(&s, "%s\nself %.0f %s (%.1f%%)\ntotal %.0f %s (%.1f%%)",
+			     n->name, n->self[0], g->unit, n->self_pct, n->total[0], g->unit,
+			     n->total_pct);
+	else if (g->metric)
+		r = asprintf(&s, "%s\nself %.0f | %.0f %s, diff %+.0f (%s, %.1f%% of change)%s\n"
+			     "total %.0f | %.0f %s, diff %+.0f%s",
+			     n->name, n->self[0], n->self[1], g->unit, n->self_diff,
+			     relative_change(rel, sizeof(rel), n->self[0], n->self[1]), n->self_pct,
+			     n->noise ? " ~noise" : "", n->total[0], n->total[1], g->unit,
+			     n->total_diff, side);
+	else if (!g->is_diff)
 		r = asprintf(&s, "%s\nself %.2f s (%.1f%%)\ntotal %.2f s (%.1f%%)",
 			     n->name, n->self[0], n->self_pct, n->total[0], n->total_pct);
 	else
@@ -138,6 +150,14 @@ static char *edge_label(const struct graph *g, const struct graph_edge *e)
 
 	if (e->kind == GEDGE_MEMBER)
 		r = asprintf(&s, "member");
+	else if (g->metric && !g->is_diff)
+		r = asprintf(&s, "%llu calls\n%.0f %s", (unsigned long long)e->calls[0],
+			     e->time[0], g->unit);
+	else if (g->metric)
+		r = asprintf(&s, "%llu | %llu (%+lld)\n%.0f | %.0f %s, diff %+.0f",
+			     (unsigned long long)e->calls[0], (unsigned long long)e->calls[1],
+			     (long long)e->calls_diff, e->time[0], e->time[1], g->unit,
+			     e->time_diff);
 	else if (e->measured && !g->is_diff)
 		r = asprintf(&s, "%llu calls\n%.2f s measured", (unsigned long long)e->calls[0],
 			     e->time[0]);
@@ -168,6 +188,34 @@ static const char diff_legend[] =
 static const char single_legend[] =
 	"Legend: height = inclusive time, width = self time\n"
 	"deeper orange: more inclusive time; edges: calls";
+
+/* --metric EV (graph_measured.metric): the first %s is the metric, every
+ * other its unit (metric_legend_text). */
+static const char metric_legend[] =
+	"Legend: %s, in %s, from the call-path sidecar\n"
+	"height = inclusive %s, width = self %s\n"
+	"deeper orange: more inclusive %s\n"
+	"edges: %s measured along each call path";
+static const char metric_diff_legend[] =
+	"Legend: %s, in %s, from the call-path sidecars\n"
+	"diff = first run - second run\n"
+	"blue: fewer %s in the second run\n"
+	"red: more %s in the second run\n"
+	"grey: no significant change (within noise,\n"
+	"the path tables' rule)\n"
+	"deeper colour, wider edge: larger change, %s\n"
+	"xN: the second run's self %s over the first's\n"
+	"dashed: only in the first run\n"
+	"dotted: only in the second run";
+
+/* g->legend of a graph in a metric; asprintf's result. */
+static int metric_legend_text(struct graph *g)
+{
+	const char *u = g->unit;
+
+	return asprintf(&g->legend, g->is_diff ? metric_diff_legend : metric_legend, g->metric,
+			u, u, u, u, u);
+}
 
 /* Appended when call edges carry measured time (graph_opts.measured). */
 static const char measured_legend[] =
@@ -575,7 +623,7 @@ static void measure_edges(struct graph *g, const struct graph_opts *opts)
 	const struct graph_measured *ms = opts->measured;
 	int sides = g->is_diff ? 2 : 1;
 
-	if (!ms)
+	if (!ms || g->metric)	/* graph_metric_apply() measured them */
 		return;
 	for (int s = 0; s < sides; s++)
 		if (!ms->timed[s])
@@ -597,6 +645,129 @@ static void measure_edges(struct graph *g, const struct graph_opts *opts)
 		measured_verdicts(g);
 }
 
+int graph_metric_reached(const struct graph_opts *opts, unsigned flags, const char *name)
+{
+	const struct graph_measured *ms = opts->measured;
+	double self, total;
+
+	if (!ms || !ms->metric || !(flags & PSYM_IN_GRAPH) || (flags & PSYM_CYCLE))
+		return 0;
+	for (int s = 0; s < 2; s++) {
+		ms->func_value(ms->ctx, s, &name, 1, &self, &total);
+		if (self != 0 || total != 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* A function node's verdict from its self and inclusive changes: the
+ * larger of the significant ones (as the diff's function table orders
+ * them, callpath/metric_evidence.h). */
+static void metric_verdict(struct graph_node *n, const struct graph_measured *ms)
+{
+	int ss = n->self_diff != 0 && ms->func_changed(ms->ctx, n->name, 0);
+	int si = n->total_diff != 0 && ms->func_changed(ms->ctx, n->name, 1);
+
+	n->significant = ss || si;
+	n->evidence = !n->significant ? 0 :
+		      (ss && !si) || (ss && si && fabs(n->self_diff) > fabs(n->total_diff))
+		      ? n->self_diff : n->total_diff;
+	n->noise = !n->significant && (n->self_diff != 0 || n->total_diff != 0);
+}
+
+int graph_metric_apply(struct graph *g, const struct graph_opts *opts, const int *node_cycle)
+{
+	const struct graph_measured *ms = opts->measured;
+	int sides = g->is_diff ? 2 : 1;
+	const char **names;
+	double abs_sum = 0;
+	char *title;
+	size_t i;
+
+	if (!ms || !ms->metric)
+		return 0;
+	g->metric = ms->metric;
+	g->unit = ms->unit;
+	g->measured = 1;
+	if (asprintf(&title, "%s: %s in %s", g->title ? g->title : "", g->metric, g->unit) < 0)
+		return error("out of memory");
+	free(g->title);
+	g->title = title;
+	if (!(names = malloc((g->nnodes + 1) * sizeof(*names))))
+		return error("out of memory");
+	for (i = 0; i < g->nnodes; i++) {
+		struct graph_node *n = &g->nodes[i];
+		size_t k = 0;
+
+		if (n->kind == GNODE_LEGEND)
+			continue;
+		if (n->kind == GNODE_CYCLE) {
+			/* a cycle as a whole: its members, a recursion once */
+			for (size_t j = 0; node_cycle[i] > 0 && j < g->nnodes; j++)
+				if (g->nodes[j].kind == GNODE_FUNCTION &&
+				    node_cycle[j] == node_cycle[i])
+					names[k++] = g->nodes[j].name;
+		} else {
+			names[k++] = n->name;
+		}
+		for (int s = 0; s < sides; s++)
+			ms->func_value(ms->ctx, s, names, k, &n->self[s], &n->total[s]);
+		n->self_diff = n->self[0] - n->self[1];
+		n->total_diff = n->total[0] - n->total[1];
+		if (n->kind == GNODE_FUNCTION)
+			abs_sum += fabs(n->self_diff);
+	}
+	free(names);
+	g->node_total = g->edge_total = g->is_diff ? abs_sum : ms->total[0];
+	for (i = 0; i < g->nnodes; i++) {
+		struct graph_node *n = &g->nodes[i];
+
+		if (n->kind == GNODE_LEGEND)
+			continue;
+		if (!g->is_diff) {
+			n->self_diff = n->total_diff = 0;
+			n->self_pct = g->node_total > 0 ? 100.0 * n->self[0] / g->node_total : 0;
+			n->total_pct = g->node_total > 0 ? 100.0 * n->total[0] / g->node_total : 0;
+			n->weight = n->total[0];
+			continue;
+		}
+		n->self_pct = abs_sum > 0 ? 100.0 * n->self_diff / abs_sum : 0;
+		n->total_pct = abs_sum > 0 ? 100.0 * n->total_diff / abs_sum : 0;
+		n->weight = fmax(fabs(n->total_diff), fabs(n->self_diff));
+		n->keep = n->presence != GPRES_BOTH &&
+			  (n->self_diff != 0 || n->total_diff != 0 || n->calls_diff != 0);
+		if (n->kind == GNODE_FUNCTION) {
+			metric_verdict(n, ms);
+		} else {
+			/* a cycle's change is its members': not tested again */
+			n->significant = 0;
+			n->evidence = 0;
+			n->noise = n->self_diff != 0 || n->total_diff != 0;
+		}
+	}
+	for (i = 0; i < g->nedges; i++) {
+		struct graph_edge *e = &g->edges[i];
+		const struct graph_node *from = &g->nodes[e->from], *to = &g->nodes[e->to];
+		int fn = from->kind == GNODE_FUNCTION && to->kind == GNODE_FUNCTION;
+
+		if (e->kind != GEDGE_CALL)
+			continue;
+		e->measured = 1;
+		for (int s = 0; s < 2; s++)
+			e->time[s] = fn && s < sides ? ms->arc_seconds(ms->ctx, s, from->name, to->name)
+						     : 0;
+		e->time_diff = g->is_diff ? e->time[0] - e->time[1] : e->time[0];
+		e->weight = g->is_diff ? fabs(e->time_diff) : e->time[0];
+		e->calls_evidence = 0;	/* calls imply no events */
+		if (g->is_diff) {
+			e->significant = fn && e->time_diff != 0 &&
+					 ms->arc_changed(ms->ctx, from->name, to->name);
+			e->evidence = e->significant ? e->time_diff : 0;
+		}
+	}
+	return 0;
+}
+
 int graph_finish(struct graph *g, const struct graph_opts *opts)
 {
 	const char *base = g->is_diff ? diff_legend : single_legend;
@@ -609,7 +780,7 @@ int graph_finish(struct graph *g, const struct graph_opts *opts)
 	measure_edges(g, opts);
 	if (g->measured)
 		extra = g->is_diff ? measured_diff_legend : measured_legend;
-	if (asprintf(&g->legend, "%s%s", base, extra) < 0) {
+	if ((g->metric ? metric_legend_text(g) : asprintf(&g->legend, "%s%s", base, extra)) < 0) {
 		g->legend = NULL;
 		return error("out of memory");
 	}
@@ -766,7 +937,8 @@ int graph_from_profile(struct graph **out, const struct profile *p,
 		double incl = s->prop_self + s->prop_child;
 
 		node_of[i] = -1;
-		if (!in_graph(s))
+		if (!in_graph(s) && !graph_metric_reached(opts, s->flags, s->print_name ? s->print_name
+											: s->name))
 			continue;
 		n.name = strdup(s->print_name ? s->print_name : s->name);
 		n.kind = (s->flags & PSYM_CYCLE) ? GNODE_CYCLE : GNODE_FUNCTION;
@@ -799,6 +971,23 @@ int graph_from_profile(struct graph **out, const struct profile *p,
 		e.keep = from->cycle != 0 && from->cycle == to->cycle;
 		if (graph_add_arc(g, node_of, p->nsyms, a->parent, a->child, &e) < 0)
 			goto oom;
+	}
+	if (opts->measured && opts->measured->metric) {
+		int *node_cycle = calloc(g->nnodes + 1, sizeof(int));
+		int bad;
+
+		if (!node_cycle)
+			goto oom;
+		for (i = 0; i < p->nsyms; i++)
+			if (node_of[i] >= 0)
+				node_cycle[node_of[i]] = p->syms[i].cycle;
+		bad = graph_metric_apply(g, opts, node_cycle) < 0;
+		free(node_cycle);
+		if (bad) {
+			free(node_of);
+			graph_free(g);
+			return -1;
+		}
 	}
 	return graph_build_end(out, g, node_of, p->nsyms, sym_cycle, p, opts);
 oom:

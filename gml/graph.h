@@ -54,6 +54,26 @@ struct graph_measured {
 			      const char *callee);
 	const void *ctx;
 	int timed[2];
+	/*
+	 * --metric NAME (callpath/metric.h), NULL for time.  With a metric
+	 * the whole graph is drawn in it: arc_seconds() returns the arc's
+	 * value in `unit` ("events"), and the nodes' self and inclusive
+	 * values, their sizes, colours and the thresholds are the metric's,
+	 * from the sidecars, not gprof's seconds.
+	 */
+	const char *metric;
+	const char *unit;
+	/* A function's self and inclusive values on `side` (in `unit`), or,
+	 * for a cycle, its members' names[0..n) as one (a recursion counted
+	 * once); 0 for functions the paths never reached. */
+	void (*func_value)(const void *ctx, int side, const char *const *names, size_t n,
+			   double *self, double *total);
+	/* diff: whether the change of function `name`'s self (inclusive 0)
+	 * or inclusive value, or of the arc caller -> callee, is beyond the
+	 * noise by the rule of the path tables (callpath/pathdiff.h) */
+	int (*func_changed)(const void *ctx, const char *name, int inclusive);
+	int (*arc_changed)(const void *ctx, const char *caller, const char *callee);
+	double total[2];	/* every placed value per side, in `unit` */
 };
 
 struct graph_opts {
@@ -192,6 +212,9 @@ struct graph_edge {
 struct graph {
 	int is_diff;
 	int measured;     /* call edges carry measured time (graph_opts.measured) */
+	/* --metric: the graph's numbers are this metric's, in `unit`
+	 * (graph_measured.metric); NULL: seconds */
+	const char *metric, *unit;
 	char *title;      /* a line naming the profile(s) */
 	char *legend;     /* what sizes and colours mean, lines with '\n' */
 	struct graph_node *nodes;
@@ -252,6 +275,20 @@ int graph_finish(struct graph *g, const struct graph_opts *opts);
  * graph_finish() and hand g to *out.  On failure g is freed.  Returns 0
  * or -1 (reported).
  */
+/*
+ * --metric EV (graph_opts.measured->metric; nothing without): replace
+ * every node's and call edge's numbers by the metric's, with the weights,
+ * shares and totals the thresholds compare, the diff's verdicts by the
+ * metric's rule, and the title naming it.  node_cycle[i]: node i's cycle
+ * number (a cycle node's own), 0 for none; a cycle node's value is its
+ * members' in the graph.  Builders call it once every node and call edge
+ * is added.  0, or -1 (reported).
+ */
+int graph_metric_apply(struct graph *g, const struct graph_opts *opts, const int *node_cycle);
+/* --metric EV: does a function gprof's call graph leaves out as a line of
+ * zeros (no calls counted, no time: main of a short run) have events on a
+ * side?  Then the graph draws it.  flags: its PSYM_* (diff/profile.h). */
+int graph_metric_reached(const struct graph_opts *opts, unsigned flags, const char *name);
 int graph_add_arc(struct graph *g, const long *node_of, size_t n,
 		  size_t parent, size_t child, struct graph_edge *e);
 int graph_build_end(struct graph **out, struct graph *g, long *node_of, size_t n,

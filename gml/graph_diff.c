@@ -345,7 +345,9 @@ int graph_from_diff(struct graph **out, const struct diff *d,
 		int s;
 
 		node_of[i] = -1;
-		if (!entry_in_graph(e))
+		if (!entry_in_graph(e) &&
+		    !(e->in_graph && graph_metric_reached(opts, e->flags | PSYM_IN_GRAPH,
+							  e->print_name ? e->print_name : e->name)))
 			continue;
 		n.name = strdup(e->print_name ? e->print_name : e->name);
 		n.kind = (e->flags & PSYM_CYCLE) ? GNODE_CYCLE : GNODE_FUNCTION;
@@ -413,14 +415,30 @@ int graph_from_diff(struct graph **out, const struct diff *d,
 	}
 	cycle_weights_release(&cw);
 	{
+		/* node_cycle: functions' cycles only; cycle_of_node: a cycle's
+		 * node's number too (graph_metric_apply) */
 		int *node_cycle = calloc(g->nnodes + 1, sizeof(int));
-		int bad = !node_cycle;
+		int *cycle_of_node = calloc(g->nnodes + 1, sizeof(int));
+		int bad = !node_cycle || !cycle_of_node;
 
-		for (i = 0; !bad && i < d->nentries; i++)
+		for (i = 0; !bad && i < d->nentries; i++) {
 			if (node_of[i] >= 0 && !(d->entries[i].flags & PSYM_CYCLE))
 				node_cycle[node_of[i]] = d->entries[i].cycle;
+			if (node_of[i] >= 0)
+				cycle_of_node[node_of[i]] = d->entries[i].cycle;
+		}
+		/* --metric EV: the values, verdicts and weights are the
+		 * event's before the callers' chains are chosen */
+		if (!bad && graph_metric_apply(g, opts, cycle_of_node) < 0) {
+			free(node_cycle);
+			free(cycle_of_node);
+			free(node_of);
+			graph_free(g);
+			return -1;
+		}
 		bad = bad || keep_callers_chain(g, opts, node_cycle, d->ncycles) < 0;
 		free(node_cycle);
+		free(cycle_of_node);
 		if (bad)
 			goto oom;
 	}

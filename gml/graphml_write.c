@@ -20,6 +20,7 @@ static const char *const y_line_style[GLINE__COUNT] = {
 /* The plain data keys: one enum value, one table row. */
 enum key_id {
 	K_NODEGRAPHICS, K_EDGEGRAPHICS, K_GRAPH_TITLE, K_GRAPH_LEGEND,
+	K_GRAPH_METRIC, K_GRAPH_UNIT,
 	K_NAME, K_KIND, K_PRESENCE,
 	K_SELF, K_TOTAL, K_CALLS, K_SELF_PCT, K_TOTAL_PCT,
 	K_SELF_BASE, K_SELF_SECOND, K_SELF_DIFF,
@@ -30,7 +31,8 @@ enum key_id {
 	K__COUNT
 };
 
-enum key_use { USE_ALL, USE_SINGLE, USE_DIFF };
+/* USE_METRIC: only with --metric EV (graph.h: g->metric) */
+enum key_use { USE_ALL, USE_SINGLE, USE_DIFF, USE_METRIC };
 
 static const struct key {
 	const char *id, *for_, *name, *type; /* name NULL: yFiles graphics key */
@@ -41,6 +43,9 @@ static const struct key {
 	[K_EDGEGRAPHICS] = { "d1", "edge", NULL, NULL, "edgegraphics", USE_ALL },
 	[K_GRAPH_TITLE] = { "title", "graph", "title", "string", NULL, USE_ALL },
 	[K_GRAPH_LEGEND] = { "legend", "graph", "legend", "string", NULL, USE_ALL },
+	/* what the numbers are: the metric and its unit */
+	[K_GRAPH_METRIC] = { "metric", "graph", "metric", "string", NULL, USE_METRIC },
+	[K_GRAPH_UNIT] = { "unit", "graph", "unit", "string", NULL, USE_METRIC },
 	[K_NAME] = { "name", "node", "name", "string", NULL, USE_ALL },
 	[K_KIND] = { "kind", "node", "kind", "string", NULL, USE_ALL },
 	[K_PRESENCE] = { "presence", "node", "presence", "string", NULL, USE_DIFF },
@@ -79,18 +84,47 @@ static const struct key {
 	[K_EEVIDENCE] = { "eevidence", "edge", "evidence", "double", NULL, USE_DIFF },
 };
 
+/* With --metric EV the keys in seconds are in the metric's unit, and
+ * named so: formats of the unit for the id and the name ("self_%s":
+ * self_events). */
+static const struct { const char *id, *name; } metric_keys[K__COUNT] = {
+	[K_SELF] = { "self_%s", "self_%s" },
+	[K_TOTAL] = { "total_%s", "total_%s" },
+	[K_ETIME] = { "e%s", "%s" },
+	[K_ETIME_BASE] = { "e%s_base", "%s_base" },
+	[K_ETIME_SECOND] = { "e%s_second", "%s_second" },
+	[K_ETIME_DIFF] = { "e%s_diff", "%s_diff" },
+};
+
 #define X(s) BAD_CAST(s)
 
 static int used(const struct graph *g, enum key_id k)
 {
+	if (keys[k].use == USE_METRIC)
+		return g->metric != NULL;
 	return keys[k].use == USE_ALL || (keys[k].use == USE_DIFF) == !!g->is_diff;
 }
 
-/* Each helper returns < 0 on a writer error; callers chain them with |. */
-static int start_data(xmlTextWriterPtr w, enum key_id k)
+/* Key k's id (name 0) or attr.name (name 1), as the graph names it. */
+static const char *key_str(const struct graph *g, enum key_id k, int name, char *buf,
+			   size_t len)
 {
+	const char *f = name ? metric_keys[k].name : metric_keys[k].id;
+
+	if (!g->metric || !f)
+		return name ? keys[k].name : keys[k].id;
+	snprintf(buf, len, f, g->unit);
+	return buf;
+}
+
+/* Each helper returns < 0 on a writer error; callers chain them with |. */
+static int start_data(xmlTextWriterPtr w, const struct graph *g, enum key_id k)
+{
+	char buf[64];
+
 	return (xmlTextWriterStartElement(w, X("data")) < 0) |
-	       (xmlTextWriterWriteAttribute(w, X("key"), X(keys[k].id)) < 0) ? -1 : 0;
+	       (xmlTextWriterWriteAttribute(w, X("key"),
+					    X(key_str(g, k, 0, buf, sizeof(buf)))) < 0) ? -1 : 0;
 }
 
 /*
@@ -158,7 +192,7 @@ static int data_str(xmlTextWriterPtr w, const struct graph *g, enum key_id k, co
 {
 	if (!used(g, k))
 		return 0;
-	return start_data(w, k) |
+	return start_data(w, g, k) |
 	       (graphml_write_text(w, v) < 0) |
 	       (xmlTextWriterEndElement(w) < 0) ? -1 : 0;
 }
@@ -201,9 +235,10 @@ static int end(xmlTextWriterPtr w)
 }
 
 /* <data key="k"><y:shape>: a yFiles graphics block, closed by end_graphics(). */
-static int start_graphics(xmlTextWriterPtr w, enum key_id k, const char *shape)
+static int start_graphics(xmlTextWriterPtr w, const struct graph *g, enum key_id k,
+			  const char *shape)
 {
-	return start_data(w, k) | start_y(w, shape);
+	return start_data(w, g, k) | start_y(w, shape);
 }
 
 static int end_graphics(xmlTextWriterPtr w)
@@ -213,6 +248,7 @@ static int end_graphics(xmlTextWriterPtr w)
 
 static int write_keys(xmlTextWriterPtr w, const struct graph *g)
 {
+	char buf[64];
 	int r = 0;
 	size_t k;
 
@@ -220,13 +256,15 @@ static int write_keys(xmlTextWriterPtr w, const struct graph *g)
 		if (!used(g, (enum key_id)k))
 			continue;
 		r |= xmlTextWriterStartElement(w, X("key")) < 0;
-		r |= xmlTextWriterWriteAttribute(w, X("id"), X(keys[k].id)) < 0;
+		r |= xmlTextWriterWriteAttribute(w, X("id"),
+						 X(key_str(g, (enum key_id)k, 0, buf, sizeof(buf)))) < 0;
 		r |= xmlTextWriterWriteAttribute(w, X("for"), X(keys[k].for_)) < 0;
 		if (keys[k].yfiles_type) {
 			r |= xmlTextWriterWriteAttribute(w, X("yfiles.type"),
 							 X(keys[k].yfiles_type)) < 0;
 		} else {
-			r |= xmlTextWriterWriteAttribute(w, X("attr.name"), X(keys[k].name)) < 0;
+			r |= xmlTextWriterWriteAttribute(w, X("attr.name"),
+				X(key_str(g, (enum key_id)k, 1, buf, sizeof(buf)))) < 0;
 			r |= xmlTextWriterWriteAttribute(w, X("attr.type"), X(keys[k].type)) < 0;
 		}
 		r |= end(w) < 0;
@@ -242,7 +280,7 @@ static int write_node(xmlTextWriterPtr w, const struct graph *g, size_t i)
 
 	r |= xmlTextWriterStartElement(w, X("node")) < 0;
 	r |= attr_fmt(w, "id", "n%zu", i);
-	r |= start_graphics(w, K_NODEGRAPHICS, "ShapeNode");
+	r |= start_graphics(w, g, K_NODEGRAPHICS, "ShapeNode");
 	/* yFiles geometry is the top-left corner. */
 	r |= start_y(w, "Geometry");
 	r |= attr_fmt(w, "x", "%.1f", n->x - n->w / 2);
@@ -307,7 +345,7 @@ static int write_edge(xmlTextWriterPtr w, const struct graph *g, size_t i)
 	r |= attr_fmt(w, "id", "e%zu", i);
 	r |= attr_fmt(w, "source", "n%zu", e->from);
 	r |= attr_fmt(w, "target", "n%zu", e->to);
-	r |= start_graphics(w, K_EDGEGRAPHICS, "PolyLineEdge");
+	r |= start_graphics(w, g, K_EDGEGRAPHICS, "PolyLineEdge");
 	r |= start_y(w, "LineStyle");
 	r |= attr_fmt(w, "color", "%s", graph_color_str(e->color, c));
 	r |= attr_fmt(w, "type", "%s", y_line_style[e->style]);
@@ -367,6 +405,8 @@ int graphml_write_fp(const struct graph *g, FILE *fp)
 	r |= xmlTextWriterWriteAttribute(w, X("edgedefault"), X("directed")) < 0;
 	r |= data_str(w, g, K_GRAPH_TITLE, g->title ? g->title : "");
 	r |= data_str(w, g, K_GRAPH_LEGEND, g->legend ? g->legend : "");
+	r |= data_str(w, g, K_GRAPH_METRIC, g->metric);
+	r |= data_str(w, g, K_GRAPH_UNIT, g->unit);
 	for (i = 0; i < g->nnodes && !r; i++)
 		r |= write_node(w, g, i);
 	for (i = 0; i < g->nedges && !r; i++)

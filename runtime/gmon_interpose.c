@@ -50,6 +50,23 @@ static const struct glibc_gmon *glibc(void)
 	return &g;
 }
 
+/*
+ * This library's own _init (crti.o, as in every shared object gcc links)
+ * calls __gmon_start__ when that symbol resolves, and the link of a program
+ * with -lcallpath resolves it to gcrt1.o's, which it then exports: glibc's
+ * profiling would start from our _init, before the program's, and register
+ * _mcleanup with atexit before __libc_start_main registers the dynamic
+ * linker's finalizer, so gmon.out was written after the program's
+ * destructors and counted their calls (a plain -pg run, or the library
+ * preloaded, writes it before them).  Defined here, hidden, the reference
+ * stays in this library and does nothing: profiling starts from the
+ * program's _init, as without us.
+ */
+void __gmon_start__(void) __attribute__((visibility("hidden")));
+void __gmon_start__(void)
+{
+}
+
 EXPORT void __monstartup(unsigned long lowpc, unsigned long highpc)
 {
 	const struct glibc_gmon *g;

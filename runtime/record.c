@@ -752,6 +752,8 @@ enter(uintptr_t fp, uintptr_t selfpc, uintptr_t caller_fp)
 		not_taken(fp, selfpc);
 		return;
 	}
+	cp_tls.busy_top = top;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	cp_tls.top = NULL;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	state = __atomic_load_n(&cp_state, __ATOMIC_RELAXED);
@@ -787,7 +789,12 @@ enter(uintptr_t fp, uintptr_t selfpc, uintptr_t caller_fp)
 		goto out;
 	}
 	if (unlikely(sp >= t->stack_room)) {
-		struct cp_frame *moved = stack_grow(t, top);
+		struct cp_frame *moved;
+
+		/* the old mapping goes: not for the sampler to read */
+		cp_tls.busy_top = NULL;
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+		moved = stack_grow(t, top);
 
 		if (!moved) {
 			t->dropped[SIDECAR_DROP_DEPTH]++;

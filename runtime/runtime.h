@@ -203,7 +203,16 @@ struct cp_tls {
 	uint32_t starting;
 	uint32_t early_reentry;	/* calls dropped before self was set */
 	uint64_t clock;		/* calls counted on this thread (node stamps) */
+	/*
+	 * The top record.c's slow path works from while cp_tls.top is NULL
+	 * (NULL around a move of the shadow stack): where the time sampler
+	 * places a sample taken inside the runtime (sample.c; the trampolines
+	 * keep theirs in %rax).
+	 */
+	struct cp_frame *busy_top;
 };
+/* The trampolines' code, [start, end) (mcount.S). */
+extern const char cp_trampolines_start[] CP_HIDDEN, cp_trampolines_end[] CP_HIDDEN;
 /* cp_tls.self of a thread whose state was merged into the retired tree */
 #define CP_RETIRED ((struct cp_thread *)1)
 
@@ -444,6 +453,7 @@ uint64_t cp_sample_taken(void) CP_HIDDEN;	/* signals credited, whatever their we
  *   cp_leaves_free()      unmap a thread's tables.
  */
 int cp_sampler_timers(void) CP_HIDDEN;	/* 1: the time samples are our timers' */
+int cp_sampler_wanted(void) CP_HIDDEN;	/* 1: CALLPATH_HZ asks for timers */
 /*
  * CALLPATH_CLOCK=wall (offcpu.c): a sampler thread that credits the time
  * threads spend off the CPU (blocked, sleeping, waiting for a CPU) to the

@@ -94,16 +94,47 @@ static int in_runtime(uintptr_t pc)
 	return pc >= rt_start && pc < rt_end;
 }
 
+/* Is `p` an entry of thread t's shadow stack, above the root's sentinel? */
+static struct cp_frame *stack_entry(const struct cp_thread *t, uintptr_t p)
+{
+	uintptr_t lo = (uintptr_t)(t->stack + CP_FRAME_POPS);
+	uintptr_t hi = (uintptr_t)(t->stack + t->stack_cap);
+
+	if (p < lo || p >= hi || (p - lo) % sizeof(struct cp_frame))
+		return NULL;
+	return (struct cp_frame *)p;
+}
+
+/*
+ * The top a thread inside the runtime works from (cp_tls.top is NULL
+ * then): in the trampolines' fast path %rax holds it (WORK_BEGIN) and %rdx
+ * the caller's entry (once found; at the end, the new entry); record.c's
+ * slow path leaves it in cp_tls.busy_top.  A register is taken only if it
+ * points at an entry of the thread's shadow stack; the walk in credit()
+ * then keeps the innermost live frame at or under it.  NULL: not known.
+ */
+static struct cp_frame *busy_top(const struct cp_thread *t, uintptr_t pc, const greg_t *g)
+{
+	struct cp_frame *f;
+
+	if (pc >= (uintptr_t)cp_trampolines_start && pc < (uintptr_t)cp_trampolines_end) {
+		f = stack_entry(t, (uintptr_t)g[REG_RAX]);
+		return f ? f : stack_entry(t, (uintptr_t)g[REG_RDX]);
+	}
+	return stack_entry(t, (uintptr_t)__atomic_load_n(&cp_tls.busy_top, __ATOMIC_RELAXED));
+}
+
 /*
  * Place one sample of `weight` periods of `metric` taken at `pc` with the
- * stack pointer at `sp`: a leaf (node, kind, pc) under the innermost live
- * recorded frame, or at the top level when the thread has none.
+ * stack pointer at `sp` (the interrupted registers `g`): a leaf (node,
+ * kind, pc) under the innermost live recorded frame, or at the top level
+ * when the thread has none.
  */
-static void credit(uintptr_t pc, uintptr_t sp, uint64_t weight, uint32_t metric,
-		   int timer)
+static void credit(uintptr_t pc, uintptr_t sp, const greg_t *g, uint64_t weight,
+		   uint32_t metric, int timer)
 {
 	struct cp_thread *t = cp_tls.self;
-	struct cp_frame *top = cp_tls.top, *base, *f;
+	struct cp_frame *top = cp_tls.top, *base, *f, *from = top;
 	struct cp_stack_range cur = { 0, 0, CP_STACK_UNKNOWN };
 	uint32_t node = CP_NONE, kind = SIDECAR_LEAF_PC;
 	struct cp_leaf *last = NULL;
@@ -115,17 +146,22 @@ static void credit(uintptr_t pc, uintptr_t sp, uint64_t weight, uint32_t metric,
 	}
 	/*
 	 * top is NULL while the thread is inside the runtime (the shadow
-	 * stack mid-update): the instrumentation's time, at the top level.
+	 * stack mid-update): the instrumentation's time, under the path the
+	 * runtime works for where it is known (issue 22: overhead per path),
+	 * else at the top level.
 	 */
 	if (!top) {
 		struct cp_leaf *e = NULL;
 
-		if (cp_leaf_add(&t->leaves, CP_NONE, SIDECAR_LEAF_OVERHEAD, pc, metric,
-				weight, &e) < 0)
-			t->unplaced += weight;
-		if (timer)
-			cp_sampler_credited(t, e, weight);
-		return;
+		from = busy_top(t, pc, g);
+		if (!from) {
+			if (cp_leaf_add(&t->leaves, CP_NONE, SIDECAR_LEAF_OVERHEAD, pc, metric,
+					weight, &e) < 0)
+				t->unplaced += weight;
+			if (timer)
+				cp_sampler_credited(t, e, weight);
+			return;
+		}
 	}
 	/* busy while we look: a handler interrupting us has its calls dropped */
 	cp_tls.top = NULL;
@@ -140,7 +176,7 @@ static void credit(uintptr_t pc, uintptr_t sp, uint64_t weight, uint32_t metric,
 	 * frame whose call was not recorded (bounds) gives its samples to the
 	 * recorded frame under it, the program counter saying what ran.
 	 */
-	for (f = top; f != base && (f->fp + 8 < sp || !f->node ||
+	for (f = from; f != base && (f->fp + 8 < sp || !f->node ||
 				    !cp_slot_live(t, f, sp, &cur)); f--)
 		;
 	if (f != base) {
@@ -149,7 +185,7 @@ static void credit(uintptr_t pc, uintptr_t sp, uint64_t weight, uint32_t metric,
 		/* a recursive call's frame stands for the ancestor it was folded into */
 		node = n->flags & CP_NODE_FOLDED ? n->parent : index_of(t, n);
 	}
-	if (in_runtime(pc))
+	if (!top || in_runtime(pc))
 		kind = SIDECAR_LEAF_OVERHEAD;
 	if (cp_leaf_add(&t->leaves, node, kind, pc, metric, weight, &last) < 0) {
 		/* no table could take it: the context's own, its pc unknown */
@@ -164,23 +200,59 @@ static void credit(uintptr_t pc, uintptr_t sp, uint64_t weight, uint32_t metric,
 	cp_tls.top = top;
 }
 
+static void handler(int sig, siginfo_t *si, void *ucv);
+
+/*
+ * The context a signal interrupted when that signal was delivered on top
+ * of another of this handler's signals before its first instruction ran:
+ * the context the outer signal interrupted, else `uc` itself.
+ *
+ * Why: our timer's SIGPROF (thread-directed) and glibc's tick
+ * (process-directed) fall due at the same scheduler tick, and the kernel
+ * delivers the thread's own signal first.  Were SIGPROF blocked in the
+ * timer's handler (glibc's action blocks every signal), the kernel would
+ * hand the pending tick to another thread, often one asleep in
+ * pthread_join or a lock, and glibc counted it at a libc address, outside
+ * gmon.out's histogram (a worker thread's histogram came out 0.01 to
+ * 0.18 s for 0.3 to 0.4 s of CPU, main waiting in pthread_join).  So the
+ * handler runs with SIGPROF unblocked when our timers may run
+ * (cp_sample_install), and the tick is delivered
+ * at once in a frame above the timer's, whose interrupted program counter
+ * is this handler's first byte.  The outer frame's ucontext is then the
+ * third argument the kernel put in %rdx, 8 bytes above the stack pointer
+ * (the rt_sigframe: the restorer's address, then the ucontext), which is
+ * checked without reading memory: nothing else interrupted at our first
+ * byte has %rdx pointing there.
+ */
+static ucontext_t *interrupted(ucontext_t *uc)
+{
+	const greg_t *g = uc->uc_mcontext.gregs;
+
+	if ((uintptr_t)g[REG_RIP] == (uintptr_t)handler &&
+	    (uintptr_t)g[REG_RDX] == (uintptr_t)g[REG_RSP] + 8)
+		return (ucontext_t *)(uintptr_t)g[REG_RDX];
+	return uc;
+}
+
 static void handler(int sig, siginfo_t *si, void *ucv)
 {
-	const ucontext_t *uc = ucv;
-	uintptr_t pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
-	uintptr_t sp = (uintptr_t)uc->uc_mcontext.gregs[REG_RSP];
+	ucontext_t *uc = ucv, *at = interrupted(uc);
+	uintptr_t pc = (uintptr_t)at->uc_mcontext.gregs[REG_RIP];
+	uintptr_t sp = (uintptr_t)at->uc_mcontext.gregs[REG_RSP];
 	int active = __atomic_load_n(&sample_state, __ATOMIC_RELAXED) == SAMPLE_ACTIVE;
+	greg_t rip;
 
 	if (cp_sampler_is_ours(si)) {
 		/* our per-thread CPU-time timer: 1 + the periods it missed */
 		if (active)
-			credit(pc, sp, 1 + (uint64_t)(si->si_overrun > 0 ? si->si_overrun : 0),
+			credit(pc, sp, at->uc_mcontext.gregs,
+			       1 + (uint64_t)(si->si_overrun > 0 ? si->si_overrun : 0),
 			       CP_LEAF_CPU, 1);
 		return;
 	}
 	/* glibc's tick: the time samples only where no timer of ours runs */
 	if (active && !cp_sampler_timers())
-		credit(pc, sp, 1, CP_LEAF_CPU, 0);
+		credit(pc, sp, at->uc_mcontext.gregs, 1, CP_LEAF_CPU, 0);
 	/*
 	 * Profiling turned off (moncontrol(0): profil(NULL) put back the
 	 * action it found, the default): a SIGPROF of someone else's gets
@@ -203,7 +275,11 @@ static void handler(int sig, siginfo_t *si, void *ucv)
 	 * (ends.h).
 	 */
 	cp_snap_tick(pc);
+	/* glibc counts the program counter of the context it is given */
+	rip = uc->uc_mcontext.gregs[REG_RIP];
+	uc->uc_mcontext.gregs[REG_RIP] = (greg_t)pc;
 	((void (*)(int, siginfo_t *, void *))chained.handler)(sig, si, ucv);
+	uc->uc_mcontext.gregs[REG_RIP] = rip;
 }
 
 int cp_sample_active(void) CP_HIDDEN;
@@ -232,6 +308,13 @@ void cp_sample_install(void)
 	ours = cur;		/* same mask, flags and restorer as glibc's */
 	ours.handler = (void *)handler;
 	ours.flags |= SA_SIGINFO;
+	if (cp_sampler_wanted()) {
+		/* glibc's ticks beside our timers (interrupted()): SIGPROF is
+		 * not blocked in the handler, where glibc's own action blocks
+		 * it with every other signal (profil's sigfillset) */
+		ours.flags |= SA_NODEFER;
+		ours.mask &= ~(1ull << (SIGPROF - 1));
+	}
 	installed = ours;
 	__atomic_store_n(&sample_state, SAMPLE_ACTIVE, __ATOMIC_RELEASE);
 	if (sys_rt_sigaction(SIGPROF, &ours, NULL) != 0) {

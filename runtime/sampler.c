@@ -224,6 +224,11 @@ int cp_sampler_timers(void)
 	return __atomic_load_n(&timers_on, __ATOMIC_RELAXED);
 }
 
+int cp_sampler_wanted(void)
+{
+	return sampler_hz != 0;
+}
+
 uint32_t cp_sampler_hz(void)
 {
 	return sampler_hz ? sampler_hz : DEFAULT_HZ;

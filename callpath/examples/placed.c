@@ -9,6 +9,11 @@
  *                         "use_libm 0.412345"
  *   ./placed threads      two threads: t1 (thread_one) runs arith for 0.6
  *                         s, t2 (thread_two) for 0.2 s; "t1 0.6..." lines
+ *   ./placed worker       one thread, t1 (thread_one), runs arith for 0.6
+ *                         s while main waits in pthread_join
+ *   ./placed calls        calls_tiny calls tiny (an empty function) in a
+ *                         loop for 0.5 s: most of the time is the
+ *                         instrumentation's, on calls_tiny's path
  *   ./placed wall         CALLPATH_CLOCK=wall's case: sleeper sleeps 1.0 s
  *                         in ten nanosleeps, reader blocks 0.5 s on a pipe,
  *                         arith computes 0.3 s; prints each sleep's error
@@ -177,6 +182,18 @@ __attribute__((noinline)) void entry_caller(double secs)
 	sink = (double)s;
 }
 
+/* A call-heavy loop: the trampolines' time, made for calls_tiny's path. */
+__attribute__((noinline)) void calls_tiny(double secs)
+{
+	double t0 = cpu_now();
+	long s = 0;
+
+	while (cpu_now() - t0 < secs)
+		for (long i = 0; i < 100000; i++)
+			s += tiny(i);
+	sink = (double)s;
+}
+
 int main(int argc, char **argv)
 {
 	double scale = 1.0, t;
@@ -189,6 +206,18 @@ int main(int argc, char **argv)
 		pthread_create(&b, NULL, thread_two, &s2);
 		pthread_join(a, NULL);
 		pthread_join(b, NULL);
+		return 0;
+	}
+	if (argc > 1 && !strcmp(argv[1], "calls")) {
+		calls_tiny(0.5);
+		return 0;
+	}
+	if (argc > 1 && !strcmp(argv[1], "worker")) {
+		pthread_t a;
+		double s1 = 0.6;
+
+		pthread_create(&a, NULL, thread_one, &s1);
+		pthread_join(a, NULL);
 		return 0;
 	}
 	if (argc > 1 && !strcmp(argv[1], "wall")) {

@@ -294,6 +294,73 @@ static void test_writers__bad_path_fails_and_leaves_no_file(void **state)
 	graph_free(g);
 }
 
+static void metric_value(const void *ctx, int side, const char *const *names, size_t n,
+			 double *self, double *total)
+{
+	(void)ctx;
+	(void)side;
+	(void)names;
+	*self = 10.0 * (double)n;
+	*total = 30.0 * (double)n;
+}
+
+static double metric_arc(const void *ctx, int side, const char *caller, const char *callee)
+{
+	(void)ctx;
+	(void)side;
+	(void)caller;
+	(void)callee;
+	return 20;
+}
+
+/* --metric EV: the attributes in seconds are named by the unit, and the
+ * graph says the metric, in GML and GraphML alike */
+static void test_writers__metric_names_attributes_by_its_unit(void **state)
+{
+	static const struct graph_measured ms = {
+		.arc_seconds = metric_arc, .timed = { 1, 0 }, .metric = "perf::PAGE-FAULTS",
+		.unit = "events", .func_value = metric_value, .total = { 90, 0 },
+	};
+	struct profile *p = make_profile();
+	struct graph_opts o = GRAPH_OPTS_INIT;
+	struct graph *g;
+	char *s, *v;
+	xmlDocPtr doc;
+
+	(void)state;
+	o.measured = &ms;
+	assert_int_equal(graph_from_profile(&g, p, &o), 0);
+	s = to_string(gml_write_fp, g);
+	assert_non_null(strstr(s, "  metric \"perf::PAGE-FAULTS\"\n  unit \"events\"\n"));
+	assert_non_null(strstr(s, "name \"main\"\n    kind \"function\"\n"
+				  "    self_events 10.000000\n    total_events 30.000000\n"));
+	assert_non_null(strstr(s, "kind \"call\"\n    calls 3\n    events 20.000000\n"));
+	assert_null(strstr(s, "_sec "));
+	free(s);
+	s = to_string(graphml_write_fp, g);
+	doc = xmlReadMemory(s, (int)strlen(s), "t.graphml", NULL, XML_PARSE_NONET);
+	assert_non_null(doc);
+	v = xpath_str(doc, "string(//g:key[@attr.name='total_events']/@id)");
+	assert_string_equal(v, "total_events");
+	xmlFree(v);
+	v = xpath_str(doc, "string(//g:node[g:data[@key='name']='main']/g:data[@key='total_events'])");
+	assert_string_equal(v, "30");
+	xmlFree(v);
+	v = xpath_str(doc, "string(//g:edge[g:data[@key='ecalls']='3']/g:data[@key='eevents'])");
+	assert_string_equal(v, "20.000000");
+	xmlFree(v);
+	v = xpath_str(doc, "string(//g:graph/g:data[@key='metric'])");
+	assert_string_equal(v, "perf::PAGE-FAULTS");
+	xmlFree(v);
+	v = xpath_str(doc, "count(//g:key[contains(@attr.name, '_sec')])");
+	assert_string_equal(v, "0");
+	xmlFree(v);
+	xmlFreeDoc(doc);
+	free(s);
+	graph_free(g);
+	profile_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -306,6 +373,7 @@ int main(void)
 		cmocka_unit_test(test_dot__names_minus_and_dot_are_quoted_and_read_back),
 		cmocka_unit_test(test_graphml__reads_back_with_yfiles_shapes_and_data_keys),
 		cmocka_unit_test(test_writers__bad_path_fails_and_leaves_no_file),
+		cmocka_unit_test(test_writers__metric_names_attributes_by_its_unit),
 	};
 	int r = cmocka_run_group_tests(tests, NULL, NULL);
 

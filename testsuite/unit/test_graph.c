@@ -589,6 +589,140 @@ static void test_graph_diff__thresholds_keep_large_changes_either_way(void **sta
 	free_diff(&d);
 }
 
+/*
+ * --metric EV (graph_measured.metric): a fake sidecar whose events are not
+ * the time's shape: f_b has nearly all of them, f_c few; "unused" (no
+ * calls, no time: gprof leaves it out) has some.
+ */
+static void fake_value(const void *ctx, int side, const char *const *names, size_t n,
+		       double *self, double *total)
+{
+	static const struct { const char *name; double self, total; } v[] = {
+		{ "main", 0, 1000 }, { "f_b", 800, 900 }, { "f_c", 50, 100 },
+		{ "f_d", 145, 145 }, { "unused", 5, 5 },
+	};
+
+	(void)ctx;
+	*self = *total = 0;
+	for (size_t k = 0; k < n; k++)
+		for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+			if (!strcmp(names[k], v[i].name)) {
+				/* the second run: half of everything */
+				*self += v[i].self / (side + 1);
+				*total += v[i].total / (side + 1);
+			}
+}
+
+static double fake_arc(const void *ctx, int side, const char *caller, const char *callee)
+{
+	(void)ctx;
+	if (!strcmp(caller, "main"))
+		return (!strcmp(callee, "f_b") ? 900 : 100) / (side + 1);
+	return (!strcmp(caller, "f_b") ? 100 : 45) / (side + 1);
+}
+
+static int fake_changed(const void *ctx, const char *name, int inclusive)
+{
+	(void)ctx;
+	return !strcmp(name, "f_b") && inclusive;
+}
+
+static int fake_arc_changed(const void *ctx, const char *caller, const char *callee)
+{
+	(void)ctx;
+	(void)caller;
+	return !strcmp(callee, "f_b");
+}
+
+static const struct graph_measured fake_metric = {
+	.arc_seconds = fake_arc, .timed = { 1, 1 }, .metric = "PAPI_L1_DCM", .unit = "events",
+	.func_value = fake_value, .func_changed = fake_changed, .arc_changed = fake_arc_changed,
+	.total = { 1005, 502.5 },
+};
+
+static void test_graph_metric__nodes_edges_labels_are_the_events(void **state)
+{
+	struct profile *p = make_profile();
+	struct graph_opts o = GRAPH_OPTS_INIT;
+	struct graph *g;
+	const struct graph_node *fb;
+	long e;
+
+	(void)state;
+	o.measured = &fake_metric;
+	assert_int_equal(graph_from_profile(&g, p, &o), 0);
+	assert_string_equal(g->metric, "PAPI_L1_DCM");
+	assert_non_null(strstr(g->title, ": PAPI_L1_DCM in events"));
+	assert_true(g->node_total == 1005);
+	fb = &g->nodes[node_named(g, "f_b")];
+	assert_true(fb->self[0] == 800 && fb->total[0] == 900);
+	assert_string_equal(fb->label, "f_b\nself 800 events (79.6%)\ntotal 900 events (89.6%)");
+	/* a function with events is drawn though gprof leaves it out */
+	assert_true(node_named(g, "unused") >= 0);
+	assert_true(node_named(g, "hidden") < 0);	/* -Q still rules */
+	e = edge_named(g, "main", "f_b");
+	assert_true(e >= 0 && g->edges[e].time[0] == 900);
+	assert_string_equal(g->edges[e].label, "1 calls\n900 events");
+	assert_non_null(strstr(g->legend, "PAPI_L1_DCM, in events"));
+	graph_free(g);
+	profile_free(p);
+}
+
+/* The thresholds compare the events: 45% of 1005 keeps main and f_b, and
+ * f_d on the hot path; f_c, kept by time (5.08 s of 9.5), goes. */
+static void test_graph_metric__thresholds_compare_the_events_not_time(void **state)
+{
+	struct profile *p = make_profile();
+	struct graph_opts o = GRAPH_OPTS_INIT;
+	struct graph *g;
+
+	(void)state;
+	o.measured = &fake_metric;
+	o.node_thres = 45;
+	o.edge_thres = 40;
+	assert_int_equal(graph_from_profile(&g, p, &o), 0);
+	assert_true(node_named(g, "main") >= 0 && node_named(g, "f_b") >= 0);
+	assert_true(node_named(g, "f_d") >= 0);
+	assert_true(node_named(g, "f_c") < 0);
+	assert_true(g->nodes[node_named(g, "f_b")].h > g->nodes[node_named(g, "f_d")].h);
+	graph_free(g);
+	profile_free(p);
+}
+
+/* A diff in the event: baseline minus second run, the verdicts the
+ * metric's rule gave (fake_changed: f_b's inclusive change, and the call
+ * into it), the others grey however much their seconds changed. */
+static void test_graph_metric_diff__baseline_minus_second_and_verdicts(void **state)
+{
+	struct diff d;
+	struct graph_opts o = GRAPH_OPTS_INIT;
+	struct graph *g;
+	const struct graph_node *fb, *fd;
+	long e;
+
+	(void)state;
+	make_diff(&d);
+	o.measured = &fake_metric;
+	assert_int_equal(graph_from_diff(&g, &d, &o), 0);
+	fb = &g->nodes[node_named(g, "f_b")];
+	fd = &g->nodes[node_named(g, "f_d")];
+	assert_true(fb->self[0] == 800 && fb->self[1] == 400 && fb->self_diff == 400);
+	assert_true(fb->total_diff == 450);
+	assert_true(fb->significant && fb->evidence == 450 && !fb->noise);
+	assert_string_equal(fb->label, "f_b\nself 800 | 400 events, diff +400 (x0.50, 80.4% of "
+			    "change)\ntotal 900 | 450 events, diff +450");
+	assert_true(blue_of(fb->fill) > red_of(fb->fill));	/* fewer in the second run */
+	assert_true(!fd->significant && fd->noise && fd->fill == 0xd9d9d9);
+	assert_true(g->node_total == 497.5);
+	e = edge_named(g, "main", "f_b");
+	assert_true(e >= 0 && g->edges[e].significant && g->edges[e].evidence == 450);
+	assert_string_equal(g->edges[e].label, "1 | 1 (+0)\n900 | 450 events, diff +450");
+	e = edge_named(g, "f_c", "f_d");
+	assert_true(e >= 0 && !g->edges[e].significant);	/* its calls changed: no events */
+	graph_free(g);
+	free_diff(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -608,6 +742,9 @@ int main(void)
 		cmocka_unit_test(test_graph_diff__one_sided_nodes_and_edges_are_drawn_dashed_or_dotted),
 		cmocka_unit_test(test_graph_diff__edges_coloured_by_the_diffs_verdict_as_nodes_are),
 		cmocka_unit_test(test_graph_diff__thresholds_keep_large_changes_either_way),
+		cmocka_unit_test(test_graph_metric__nodes_edges_labels_are_the_events),
+		cmocka_unit_test(test_graph_metric__thresholds_compare_the_events_not_time),
+		cmocka_unit_test(test_graph_metric_diff__baseline_minus_second_and_verdicts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "callpath/folded.h"
+#include "callpath/leaves.h"
 #include "callpath/metric_evidence.h"
 #include "callpath/report.h"
 #include "utils/banned.h"
@@ -154,6 +155,48 @@ static void test_metric_evidence__nothing_for_time(void **state)
 	callpath_model_free(mb);
 }
 
+/* A time model: paths with self samples at 1000 Hz; a last name in
+ * brackets ("exp [libm.so.6]") is a library leaf. */
+static struct callpath_model *time_model(const char *const *paths, const uint64_t *samples,
+					 size_t n)
+{
+	static const uint64_t one[] = { 1 };
+	struct callpath_model *m = model_of(paths, samples ? samples : one, n, 1);
+
+	m->metric.name[0] = '\0';
+	m->metric.unit[0] = '\0';
+	m->metric.period = 0;
+	m->hz = 1000;
+	for (uint32_t i = 0; i < m->nr_frames; i++)
+		if (strchr(m->names[m->frames[i].func], '['))
+			m->frames[i].leaf = 1 + LEAF_LIBRARY;
+	return m;
+}
+
+/* exp's callers, the largest change first, two of three shown; deep
+ * paths by their last four frames; a program leaf is no library's */
+static void test_metric_leaf_callers__largest_changes_first_last_four_frames(void **state)
+{
+	static const char *const pa[] = { "main;f;exp [libm.so.6]", "main;g;exp [libm.so.6]",
+					  "main;a;b;c;d;e;exp [libm.so.6]", "main;f" };
+	static const uint64_t sa[] = { 500, 100, 10, 7 }, sb[] = { 1000, 120, 10, 7 };
+	struct callpath_model *a = time_model(pa, sa, 4), *b = time_model(pa, sb, 4);
+	struct metric_leaf_callers *lc;
+
+	(void)state;
+	assert_int_equal(metric_leaf_callers_build(a, b, 2, &lc), 0);
+	assert_string_equal(metric_leaf_callers_of(lc, "exp [libm.so.6]"),
+			    "main;f 0.50 -> 1.00 s, main;g 0.10 -> 0.12 s and 1 more path");
+	assert_null(metric_leaf_callers_of(lc, "f"));
+	metric_leaf_callers_free(lc);
+	assert_int_equal(metric_leaf_callers_build(a, b, 3, &lc), 0);
+	assert_non_null(strstr(metric_leaf_callers_of(lc, "exp [libm.so.6]"),
+			       ", ...;b;c;d;e 0.01 -> 0.01 s"));
+	metric_leaf_callers_free(lc);
+	callpath_model_free(a);
+	callpath_model_free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -161,6 +204,7 @@ int main(void)
 		cmocka_unit_test(test_metric_evidence__line_for_a_doubling_none_within_noise),
 		cmocka_unit_test(test_metric_evidence__noise_is_the_overflows),
 		cmocka_unit_test(test_metric_evidence__nothing_for_time),
+		cmocka_unit_test(test_metric_leaf_callers__largest_changes_first_last_four_frames),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

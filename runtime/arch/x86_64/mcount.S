@@ -379,6 +379,9 @@
 	.type	_mcount, @function
 #endif
 	.p2align 6			/* see "Layout" above */
+	.globl	cp_trampolines_start
+	.hidden	cp_trampolines_start
+cp_trampolines_start:
 mcount:
 #ifndef CP_ARCHIVE
 _mcount:
@@ -484,6 +487,10 @@ __fentry__:
 1:	ret
 	.cfi_endproc
 	.size	__fentry__, .-__fentry__
+	/* the end of the code where a busy thread's top is in %rax (sample.c) */
+	.globl	cp_trampolines_end
+	.hidden	cp_trampolines_end
+cp_trampolines_end:
 
 #ifndef CP_NOOP
 /*
