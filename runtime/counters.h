@@ -64,6 +64,10 @@ void cp_counters_start(void) CP_HIDDEN;
 void cp_counters_thread_begin(void) CP_HIDDEN;
 void cp_counters_thread_end(void) CP_HIDDEN;
 void cp_counters_stop(void) CP_HIDDEN;
+/* exec.c: the calling thread's counting stopped before an exec (1: it
+ * was counting) and started again if the exec failed. */
+int cp_counters_pause(void) CP_HIDDEN;
+void cp_counters_resume(void) CP_HIDDEN;
 int cp_counters_describe(struct sidecar *sc) CP_HIDDEN;
 int cp_counters_add_thread(struct sidecar *sc, const struct cp_thread *t,
 			   const uint32_t *map, uint32_t nr) CP_HIDDEN;

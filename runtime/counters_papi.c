@@ -599,6 +599,34 @@ void cp_counters_stop(void)
 	}
 }
 
+/*
+ * Before an exec (exec.c): a counter overflowing while the kernel builds
+ * the new image (its own page faults) queues PAPI's signal to the thread,
+ * and the new program, where that signal's action is the default, dies of
+ * it (status 164 for `nice /bin/true` with perf::PAGE-FAULTS).  Stopped
+ * here, the counter raises nothing more; an overflow signal raised by the
+ * stop itself is delivered, to PAPI's handler, when PAPI_stop's system
+ * calls return.
+ */
+int cp_counters_pause(void)
+{
+	struct ctr_thread *ct = ctr_self;
+	long long v[CTR_MAX];
+
+	if (!ct || ct->set == PAPI_NULL || !__atomic_load_n(&counting, __ATOMIC_ACQUIRE))
+		return 0;
+	return papi.stop(ct->set, v) == PAPI_OK;
+}
+
+/* The exec failed: this thread counts again. */
+void cp_counters_resume(void)
+{
+	struct ctr_thread *ct = ctr_self;
+
+	if (ct && ct->set != PAPI_NULL)
+		papi.start(ct->set);
+}
+
 /* ---- the ended threads' events, by path ---- */
 
 static uint32_t kept_hash_of(uint32_t parent, uint64_t site, uint64_t callee)

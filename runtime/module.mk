@@ -34,7 +34,7 @@ CALLPATH_RT_LIBS =
 CALLPATH_RT_OBJS = $(CALLPATH_COUNTERS_OBJ) runtime/rt/record.o runtime/rt/runtime.o runtime/rt/chain.o \
 	runtime/rt/sidecar.o runtime/rt/mcount.o runtime/rt/sample.o runtime/rt/sampler.o runtime/rt/offcpu.o runtime/rt/infile.o \
 	runtime/rt/stack.o runtime/rt/signals.o runtime/rt/thread.o runtime/rt/gmonfile.o \
-	$(CALLPATH_GMON_OBJS) runtime/rt/gmon_interpose.o $(CALLPATH_ENDS_OBJS)
+	runtime/rt/exec.o $(CALLPATH_GMON_OBJS) runtime/rt/gmon_interpose.o $(CALLPATH_ENDS_OBJS)
 CALLPATH_NOOP_OBJS = runtime/rt/mcount-noop.o runtime/rt/chain.o
 # libcallpath.a: the same but for the entry points and glibc's mcount, and
 # what a static link cannot interpose (pthread_create, _mcleanup; signal,
