@@ -529,32 +529,60 @@ static int exact_name_cmp(const void *l, const void *r)
 		      ((const struct exact_name *)r)->name);
 }
 
-void diff_set_exact_calls(struct diff *d, int side, char *const *names,
-			  const uint64_t *counts, size_t n)
+/*
+ * For each row of the diff, at[i]: the index in names[0..n) of its
+ * function's name on side `side` (its printed name, as the sidecars name
+ * functions), -1 if no name is its, -2 if the row is not a function of
+ * that side (absent, or a cycle).  0, or -1 out of memory.
+ */
+static int rows_by_name(const struct diff *d, int side, char *const *names, size_t n,
+			long *at)
 {
 	struct exact_name *by = n ? calloc(n, sizeof(*by)) : NULL;
 	size_t i;
 
 	if (n && !by)
-		return; /* out of memory: the evidence stays on gmon's counts */
+		return -1;
 	for (i = 0; i < n; i++)
-		by[i] = (struct exact_name){ names[i], counts[i] };
+		by[i] = (struct exact_name){ names[i], i };
 	if (n)
 		qsort(by, n, sizeof(*by), exact_name_cmp);
 	for (i = 0; i < d->nentries; i++) {
-		struct diff_side_sym *ss = &d->entries[i].side[side];
+		const struct diff_side_sym *ss = &d->entries[i].side[side];
 		const struct profile_sym *ps;
 		struct exact_name key, *hit;
 
+		at[i] = -2;
 		if (!ss->present || ss->sym < 0 || (d->entries[i].flags & PSYM_CYCLE))
 			continue;
 		ps = &d->prof[side]->syms[ss->sym];
 		key.name = ps->print_name ? ps->print_name : ps->name;
 		hit = n ? bsearch(&key, by, n, sizeof(*by), exact_name_cmp) : NULL;
-		ss->has_exact_calls = 1;
-		ss->exact_calls = hit ? hit->count : 0;
+		at[i] = hit ? (long)hit->count : -1;
 	}
 	free(by);
+	return 0;
+}
+
+void diff_set_exact_calls(struct diff *d, int side, char *const *names,
+			  const uint64_t *counts, size_t n)
+{
+	long *at = malloc((d->nentries + 1) * sizeof(*at));
+	size_t i;
+
+	if (!at || rows_by_name(d, side, names, n, at) < 0) {
+		free(at);
+		return; /* out of memory: the evidence stays on gmon's counts */
+	}
+	for (i = 0; i < d->nentries; i++) {
+		struct diff_side_sym *ss = &d->entries[i].side[side];
+
+		if (at[i] == -2)
+			continue;
+		ss->has_exact_calls = 1;
+		ss->exact_calls = at[i] >= 0 ? counts[at[i]] : 0;
+	}
+	free(at);
 }
 
 double diff_tested_hz(const struct diff *d, int s)
@@ -603,32 +631,24 @@ int diff_set_sidecar_time(struct diff *d, int side, char *const *names,
 			  const uint64_t *self, char *const *callers, size_t n, double hz,
 			  double weight)
 {
-	struct exact_name *by = calloc(n + 1, sizeof(*by));
+	long *at = malloc((d->nentries + 1) * sizeof(*at));
 	unsigned char *used = calloc(n + 1, 1);
 	size_t i, alloc = d->nlibs;
 	int ret = -1;
 
-	if (!by || !used) {
+	if (!at || !used || rows_by_name(d, side, names, n, at) < 0) {
 		error("out of memory");
 		goto out;
 	}
-	for (i = 0; i < n; i++)
-		by[i] = (struct exact_name){ names[i], i };
-	qsort(by, n, sizeof(*by), exact_name_cmp);
 	for (i = 0; i < d->nentries; i++) {
 		struct diff_side_sym *ss = &d->entries[i].side[side];
-		const struct profile_sym *ps;
-		struct exact_name key, *hit;
 
-		if (!ss->present || ss->sym < 0 || (d->entries[i].flags & PSYM_CYCLE))
+		if (at[i] == -2)
 			continue;
-		ps = &d->prof[side]->syms[ss->sym];
-		key.name = ps->print_name ? ps->print_name : ps->name;
-		hit = n ? bsearch(&key, by, n, sizeof(*by), exact_name_cmp) : NULL;
 		ss->has_cp_time = 1;
-		ss->cp_samples = hit ? (double)self[hit->count] : 0;
-		if (hit)
-			used[hit->count] = 1;
+		ss->cp_samples = at[i] >= 0 ? (double)self[at[i]] : 0;
+		if (at[i] >= 0)
+			used[at[i]] = 1;
 	}
 	/* names of neither binary's functions: time outside the program */
 	for (i = 0; i < n; i++) {
@@ -656,7 +676,7 @@ int diff_set_sidecar_time(struct diff *d, int side, char *const *names,
 	d->time_from_sidecars = d->cp_sides == 3;
 	ret = 0;
 out:
-	free(by);
+	free(at);
 	free(used);
 	return ret;
 }

@@ -266,6 +266,34 @@ static void callers_clause(struct line *l, const struct diff_entry *e, const cha
 	*sep = "; ";
 }
 
+/*
+ * Row e's evidence line, if it is significant (1, else 0): its time,
+ * then, for a function of the program, its calls, ranks and moves, and for
+ * a row outside the program, its callers' paths.
+ */
+static int evidence_line(struct line *l, FILE *out, const struct diff *d,
+			 const struct diff_entry *e)
+{
+	const char *sep = "";
+
+	if (!e->significant)
+		return 0;
+	line_put(l, "  ", 2);
+	line_str(l, e->print_name);
+	line_put(l, ": ", 2);
+	time_clause(l, d, e, &sep);
+	if (e->library) {
+		callers_clause(l, e, &sep);
+	} else {
+		calls_clause(l, e, &sep);
+		ranks_clause(l, d, e, &sep);
+		moved_clause(l, d, e, &sep);
+	}
+	line_char(l, '\n');
+	line_flush_over(l, out, LINE_FLUSH_BYTES);
+	return 1;
+}
+
 int print_evidence(FILE *out, const struct diff *d, const struct diff_print_opts *po)
 {
 	const size_t *order;
@@ -285,39 +313,11 @@ int print_evidence(FILE *out, const struct diff *d, const struct diff_print_opts
 	}
 	fprintf(out, "\nEvidence for the significant rows (baseline - second; calls\n"
 		     "baseline -> second):\n\n");
-	for (i = 0; i < n && !l.failed; i++) {
-		const struct diff_entry *e = &d->entries[order[i]];
-		const char *sep = "";
-
-		if (!e->significant)
-			continue;
-		shown++;
-		line_put(&l, "  ", 2);
-		line_str(&l, e->print_name);
-		line_put(&l, ": ", 2);
-		time_clause(&l, d, e, &sep);
-		calls_clause(&l, e, &sep);
-		ranks_clause(&l, d, e, &sep);
-		moved_clause(&l, d, e, &sep);
-		line_char(&l, '\n');
-		line_flush_over(&l, out, LINE_FLUSH_BYTES);
-	}
+	for (i = 0; i < n && !l.failed; i++)
+		shown += evidence_line(&l, out, d, &d->entries[order[i]]);
 	/* then the rows outside the program, with their callers */
-	for (i = 0; i < nlib && !l.failed; i++) {
-		const struct diff_entry *e = &libs[i];
-		const char *sep = "";
-
-		if (!e->significant)
-			continue;
-		shown++;
-		line_put(&l, "  ", 2);
-		line_str(&l, e->print_name);
-		line_put(&l, ": ", 2);
-		time_clause(&l, d, e, &sep);
-		callers_clause(&l, e, &sep);
-		line_char(&l, '\n');
-		line_flush_over(&l, out, LINE_FLUSH_BYTES);
-	}
+	for (i = 0; i < nlib && !l.failed; i++)
+		shown += evidence_line(&l, out, d, &libs[i]);
 	n += nlib;
 	free(libs);
 	if (line_finish(&l, out) < 0) {

@@ -73,179 +73,82 @@ static void *next(const char *name)
 	return f;
 }
 
-typedef int (*execve_fn)(const char *, char *const[], char *const[]);
-typedef int (*execv_fn)(const char *, char *const[]);
-typedef int (*fexecve_fn)(int, char *const[], char *const[]);
-typedef int (*execveat_fn)(int, const char *, char *const[], char *const[], int);
+/*
+ * An interposer of glibc's `name`, with its parameters `params` (names
+ * included) and the arguments `args` that pass them on: glibc's function
+ * between pause_all() and resume_all().
+ */
+#define EXEC_INTERPOSER(name, params, args)                             \
+	CP_EXPORT int name params                                       \
+	{                                                               \
+		int(*f) params = (int(*) params)next(#name);            \
+		struct exec_pause p;                                    \
+		int r;                                                  \
+									\
+		if (!f)                                                 \
+			return -1;                                      \
+		pause_all(&p);                                          \
+		r = f args;                                             \
+		resume_all(&p);                                         \
+		return r;                                               \
+	}
 
-CP_EXPORT int execve(const char *path, char *const argv[], char *const envp[])
-{
-	execve_fn f = (execve_fn)next("execve");
-	struct exec_pause p;
-	int r;
-
-	if (!f)
-		return -1;
-	pause_all(&p);
-	r = f(path, argv, envp);
-	resume_all(&p);
-	return r;
-}
-
-CP_EXPORT int execv(const char *path, char *const argv[])
-{
-	execv_fn f = (execv_fn)next("execv");
-	struct exec_pause p;
-	int r;
-
-	if (!f)
-		return -1;
-	pause_all(&p);
-	r = f(path, argv);
-	resume_all(&p);
-	return r;
-}
-
-CP_EXPORT int execvp(const char *file, char *const argv[])
-{
-	execv_fn f = (execv_fn)next("execvp");
-	struct exec_pause p;
-	int r;
-
-	if (!f)
-		return -1;
-	pause_all(&p);
-	r = f(file, argv);
-	resume_all(&p);
-	return r;
-}
-
-CP_EXPORT int execvpe(const char *file, char *const argv[], char *const envp[])
-{
-	execve_fn f = (execve_fn)next("execvpe");
-	struct exec_pause p;
-	int r;
-
-	if (!f)
-		return -1;
-	pause_all(&p);
-	r = f(file, argv, envp);
-	resume_all(&p);
-	return r;
-}
-
-CP_EXPORT int fexecve(int fd, char *const argv[], char *const envp[])
-{
-	fexecve_fn f = (fexecve_fn)next("fexecve");
-	struct exec_pause p;
-	int r;
-
-	if (!f)
-		return -1;
-	pause_all(&p);
-	r = f(fd, argv, envp);
-	resume_all(&p);
-	return r;
-}
-
-CP_EXPORT int execveat(int dirfd, const char *path, char *const argv[], char *const envp[],
-		       int flags)
-{
-	execveat_fn f = (execveat_fn)next("execveat");
-	struct exec_pause p;
-	int r;
-
-	if (!f)
-		return -1;
-	pause_all(&p);
-	r = f(dirfd, path, argv, envp, flags);
-	resume_all(&p);
-	return r;
-}
+EXEC_INTERPOSER(execve, (const char *path, char *const argv[], char *const envp[]),
+		(path, argv, envp))
+EXEC_INTERPOSER(execv, (const char *path, char *const argv[]), (path, argv))
+EXEC_INTERPOSER(execvp, (const char *file, char *const argv[]), (file, argv))
+EXEC_INTERPOSER(execvpe, (const char *file, char *const argv[], char *const envp[]),
+		(file, argv, envp))
+EXEC_INTERPOSER(fexecve, (int fd, char *const argv[], char *const envp[]), (fd, argv, envp))
+EXEC_INTERPOSER(execveat, (int dirfd, const char *path, char *const argv[],
+			   char *const envp[], int flags),
+		(dirfd, path, argv, envp, flags))
 
 /*
- * The variadic forms, as glibc's: the arguments after arg0 up to and with
- * the NULL (then, for execle, the environment) into a vector on the stack;
- * more than INT_MAX arguments are refused with E2BIG, as glibc does.
+ * The variadic forms, as glibc's: arg0 and the arguments after it up to
+ * and with the NULL into a vector on the stack (then, for execle, the
+ * environment after them), passed to the vector form above; more than
+ * INT_MAX arguments are refused with E2BIG, as glibc does.
  */
-static int count_args(va_list ap, size_t *n)
+static size_t count_args(va_list ap)
 {
-	for (*n = 1; va_arg(ap, const char *); (*n)++)
-		if (*n == 0x7fffffff) {
+	size_t n;
+
+	for (n = 1; va_arg(ap, const char *); n++)
+		if (n == 0x7fffffff) {
 			errno = E2BIG;
-			return -1;
+			return 0;
 		}
-	return 0;
+	return n;
 }
 
-static void fill_args(char **argv, const char *arg0, va_list ap, size_t n)
-{
-	argv[0] = (char *)arg0;
-	for (size_t i = 1; i <= n; i++)
-		argv[i] = va_arg(ap, char *);
-}
-
-CP_EXPORT int execl(const char *path, const char *arg0, ...)
-{
-	va_list ap;
-	size_t n;
-	int r;
-
-	va_start(ap, arg0);
-	r = count_args(ap, &n);
-	va_end(ap);
-	if (r < 0)
-		return -1;
-	{
-		char *argv[n + 1];
-
-		va_start(ap, arg0);
-		fill_args(argv, arg0, ap, n);
-		va_end(ap);
-		return execv(path, argv);
+#define EXEC_VARIADIC(name, with_env, call)                             \
+	CP_EXPORT int name(const char *file, const char *arg0, ...)     \
+	{                                                               \
+		va_list ap;                                             \
+		size_t n;                                               \
+									\
+		va_start(ap, arg0);                                     \
+		n = count_args(ap);                                     \
+		va_end(ap);                                             \
+		if (!n)                                                 \
+			return -1;                                      \
+		{                                                       \
+			char *argv[n + 1];                              \
+			char *const *envp = NULL;                       \
+									\
+			argv[0] = (char *)arg0;                         \
+			va_start(ap, arg0);                             \
+			for (size_t i = 1; i <= n; i++)                 \
+				argv[i] = va_arg(ap, char *);           \
+			if (with_env)                                   \
+				envp = va_arg(ap, char *const *);       \
+			va_end(ap);                                     \
+			(void)envp;                                     \
+			return call;                                    \
+		}                                                       \
 	}
-}
 
-CP_EXPORT int execlp(const char *file, const char *arg0, ...)
-{
-	va_list ap;
-	size_t n;
-	int r;
-
-	va_start(ap, arg0);
-	r = count_args(ap, &n);
-	va_end(ap);
-	if (r < 0)
-		return -1;
-	{
-		char *argv[n + 1];
-
-		va_start(ap, arg0);
-		fill_args(argv, arg0, ap, n);
-		va_end(ap);
-		return execvp(file, argv);
-	}
-}
-
-CP_EXPORT int execle(const char *path, const char *arg0, ...)
-{
-	va_list ap;
-	size_t n;
-	int r;
-
-	va_start(ap, arg0);
-	r = count_args(ap, &n);
-	va_end(ap);
-	if (r < 0)
-		return -1;
-	{
-		char *argv[n + 1];
-		char *const *envp;
-
-		va_start(ap, arg0);
-		fill_args(argv, arg0, ap, n);
-		envp = va_arg(ap, char *const *);
-		va_end(ap);
-		return execve(path, argv, envp);
-	}
-}
+EXEC_VARIADIC(execl, 0, execv(file, argv))
+EXEC_VARIADIC(execlp, 0, execvp(file, argv))
+EXEC_VARIADIC(execle, 1, execve(file, argv, envp))

@@ -19,19 +19,7 @@ counters_pages_runs() {
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
-static long touch(long pages)
-{
-	char *p = mmap(NULL, pages * 4096, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	long s = 0;
-
-	if (p == MAP_FAILED)
-		exit(2);
-	for (long i = 0; i < pages; i++)
-		s += p[i * 4096] = 1;
-	munmap(p, pages * 4096);
-	return s;
-}
+#include "touch_pages.h"
 __attribute__((noinline)) long touch_big(long n) { return touch(n); }
 __attribute__((noinline)) long touch_small(long n) { return touch(n); }
 int main(int argc, char **argv)
@@ -40,7 +28,7 @@ int main(int argc, char **argv)
 	return 0;
 }
 C
-	gcc -pg -O1 -o pages pages.c || exit 1
+	gcc -pg -O1 -I"$SRCDIR/testsuite/fixtures" -o pages pages.c || exit 1
 	for n in "$@"; do
 		mkdir -p "r$n" && (cd "r$n" && CALLPATH_EVENTS=perf::PAGE-FAULTS LD_PRELOAD="$CP_SO" \
 			../pages "$n" > out 2> err)

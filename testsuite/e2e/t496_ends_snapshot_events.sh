@@ -25,19 +25,7 @@ cat > ev.c <<'C'
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
-static long touch(long pages)
-{
-	char *p = mmap(NULL, pages * 4096, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	long s = 0;
-
-	if (p == MAP_FAILED)
-		exit(2);
-	for (long i = 0; i < pages; i++)
-		s += p[i * 4096] = 1;
-	munmap(p, pages * 4096);
-	return s;
-}
+#include "touch_pages.h"
 __attribute__((noinline)) long touch_big(long n) { return touch(n); }
 __attribute__((noinline)) long touch_small(long n) { return touch(n); }
 static void *small_thread(void *arg) { (void)arg; return (void *)touch_small(2000); }
@@ -66,7 +54,7 @@ int main(int argc, char **argv)
 		pause();
 }
 C
-gcc -pg -O1 -o ev ev.c -lpthread || { echo "not ok 1 - build"; echo "1..1"; exit 1; }
+gcc -pg -O1 -I"$SRCDIR/testsuite/fixtures" -o ev ev.c -lpthread || { echo "not ok 1 - build"; echo "1..1"; exit 1; }
 run() { # DIR MODE: ev in DIR with events and signal snapshots
 	mkdir -p "$1" && (cd "$1" && CALLPATH_EVENTS=perf::PAGE-FAULTS CALLPATH_SNAPSHOT_SIGNAL=USR1 \
 		LD_PRELOAD="$CP_SO" exec ../ev "$2" > out 2> err)

@@ -16,19 +16,7 @@ cat > cyc.c <<'C'
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
-static long touch(long pages)
-{
-	char *p = mmap(NULL, pages * 4096, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	long s = 0;
-
-	if (p == MAP_FAILED)
-		exit(2);
-	for (long i = 0; i < pages; i++)
-		s += p[i * 4096] = 1;
-	munmap(p, pages * 4096);
-	return s;
-}
+#include "touch_pages.h"
 long ping(int n);
 __attribute__((noinline)) long pong(int n) { return touch(300) + (n ? ping(n - 1) : 0); }
 __attribute__((noinline)) long ping(int n) { return touch(100) + (n ? pong(n - 1) : 0); }
@@ -39,7 +27,7 @@ int main(void)
 	return 0;
 }
 C
-gcc -pg -O1 -o cyc cyc.c || exit 1
+gcc -pg -O1 -I"$SRCDIR/testsuite/fixtures" -o cyc cyc.c || exit 1
 CALLPATH_EVENTS=perf::PAGE-FAULTS LD_PRELOAD="$CP_SO" ./cyc > out 2> err
 "$EGPROF" -b --metric perf::PAGE-FAULTS --gml c.gml --svg c.svg --png c.png --html c.html \
 	--folded c.folded ./cyc > c.txt 2> c.err

@@ -35,18 +35,7 @@ cat > execs.c <<'C'
 #include <sys/mman.h>
 #include <unistd.h>
 extern char **environ;
-static long touch(long pages)
-{
-	char *p = mmap(NULL, pages * 4096, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	long s = 0;
-
-	if (p == MAP_FAILED)
-		exit(2);
-	for (long i = 0; i < pages; i++)
-		s += p[i * 4096] = 1;
-	return s;
-}
+#include "touch_pages.h"
 __attribute__((noinline)) long touch_before(long n) { return touch(n); }
 __attribute__((noinline)) long touch_after(long n) { return touch(n); }
 int main(int argc, char **argv)
@@ -82,7 +71,7 @@ int main(int argc, char **argv)
 	return 99;
 }
 C
-gcc -pg -O1 -o execs execs.c || exit 1
+gcc -pg -O1 -I"$SRCDIR/testsuite/fixtures" -o execs execs.c || exit 1
 for how in execv execvp execl execlp execle execve; do
 	mkdir -p $how && (cd $how && LD_PRELOAD="$CP_SO" ../execs $how > out 2> err; echo $? > rc)
 	cp_check "$how: the child ran, printed its line and its status 7 reached the shell" \
