@@ -10,9 +10,10 @@ exports=$(nm -D --defined-only "$CP_SO" | awk '{ print $3 }' | sort | tr '\n' ' 
 # __monstartup, monstartup, moncontrol and _mcleanup: the runtime keeps
 # gmon.out's arcs itself (runtime/gmon_interpose.c); MPI_Abort and
 # PMPI_Abort to write the profile before the MPI library ends the rank
-# without exit (runtime/ends_mpi.c).
-cp_check "libcallpath.so exports only the entry points, the SIGPROF watchers and the thread, exit and abort hooks" \
-	test "$exports" = "MPI_Abort PMPI_Abort __fentry__ __monstartup _mcleanup _mcount mcount moncontrol monstartup pthread_create setitimer sigaction signal "
+# without exit (runtime/ends_mpi.c); the exec family, to stop the thread's
+# counters and timer before the new program starts (runtime/exec.c).
+cp_check "libcallpath.so exports only the entry points, the SIGPROF watchers and the thread, exec, exit and abort hooks" \
+	test "$exports" = "MPI_Abort PMPI_Abort __fentry__ __monstartup _mcleanup _mcount execl execle execlp execv execve execveat execvp execvpe fexecve mcount moncontrol monstartup pthread_create setitimer sigaction signal "
 cp_check "libcallpath.so is not built with -pg" \
 	bash -c "! nm -D '$CP_SO' | grep -q ' U \\(__gmon_start__\\|__monstartup\\)'"
 cp_check "libcallpath.a has mcount" bash -c "nm '$CP_A' | grep -q ' T mcount$'"
