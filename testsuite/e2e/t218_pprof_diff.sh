@@ -43,8 +43,13 @@ for f in d["functions"]:
     changed += 1
 assert changed >= 3, changed
 # one side only: old_norm's time is all gone (20 calls of a million
-# iterations: some 20 samples); new_norm's, when sampled, all added
-assert top["old_norm"].flat < 0, top["old_norm"]
+# iterations: some 20 samples, none at all in a run under heavy load);
+# new_norm's, when sampled, all added
+old = [f for f in d["functions"] if f["name"] == "old_norm"]
+if old and old[0]["self_base"] > 0:
+    assert top["old_norm"].flat < 0, top["old_norm"]
+else:
+    assert "old_norm" not in top, top["old_norm"]
 assert "new_norm" not in top or top["new_norm"].flat > 0, top["new_norm"]
 # -diff_base of the two sides written alone: the same table
 alone = pc.top(pprof, "b.pb.gz", "-unit=s", "-diff_base=a.pb.gz")
