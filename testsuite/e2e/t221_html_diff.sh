@@ -65,11 +65,13 @@ py <<'PY'
 import json, re
 b = json.load(open("b.json"))
 data = b["evals"]["data"]
-# the text's time table: "A s  B s  change [~]  path"
+# the text's time table: "A s  B s  change [~]  path" (the path is the
+# rest of the line: a library leaf's frame has a space, "_int_malloc
+# [libc.so.6]")
 text, rows = open("ext.txt").read(), {}
 table = text.split("Call-path time differences", 1)[1].split("Call-path differences", 1)[0]
 for line in table.splitlines():
-    m = re.match(r"\s*([0-9.]+)\s+([0-9.]+)\s+([-+][0-9.]+)\s(~| )\s+(\S+)$", line)
+    m = re.match(r"\s*([0-9.]+)\s+([0-9.]+)\s+([-+][0-9.]+)\s(~| )\s+(\S.*?)\s*$", line)
     if m:
         rows[m.group(5)] = m.group(4) == "~"
 page = {p["stack"]: p["within_noise"] for p in data["pathdiff"]["paths"]}
