@@ -78,17 +78,27 @@ static uint32_t env_u32(const char *name, uint32_t def, uint32_t lo, uint32_t hi
 	return (uint32_t)v;
 }
 
+/*
+ * Environment variable `name` naming one of two words: 0 for `first` (the
+ * default, also when unset or empty), 1 for `second`; anything else is
+ * said once on stderr and taken as `first`.
+ */
+static int env_choice(const char *name, const char *first, const char *second)
+{
+	const char *s = getenv(name);
+
+	if (!s || !*s || strcmp(s, first) == 0)
+		return 0;
+	if (strcmp(s, second) == 0)
+		return 1;
+	dprintf(2, "callpath: ignoring %s='%s': not '%s' or '%s'\n", name, s, first, second);
+	return 0;
+}
+
 /* CALLPATH_RECURSION: "folded" (default) or "full". */
 static uint32_t recursion_folded(void)
 {
-	const char *s = getenv("CALLPATH_RECURSION");
-
-	if (!s || !*s || strcmp(s, "folded") == 0)
-		return 1;
-	if (strcmp(s, "full") == 0)
-		return 0;
-	dprintf(2, "callpath: ignoring CALLPATH_RECURSION='%s': not 'folded' or 'full'\n", s);
-	return 1;
+	return !env_choice("CALLPATH_RECURSION", "folded", "full");
 }
 
 /*
@@ -98,14 +108,7 @@ static uint32_t recursion_folded(void)
  */
 static int arcs_to_glibc(void)
 {
-	const char *s = getenv("CALLPATH_ARCS");
-
-	if (!s || !*s || strcmp(s, "runtime") == 0)
-		return 0;
-	if (strcmp(s, "glibc") == 0)
-		return 1;
-	dprintf(2, "callpath: ignoring CALLPATH_ARCS='%s': not 'runtime' or 'glibc'\n", s);
-	return 0;
+	return env_choice("CALLPATH_ARCS", "runtime", "glibc");
 }
 
 /*
