@@ -22,8 +22,8 @@
  *   4. count it and push the frame.
  *
  * The trampolines (arch/x86_64/mcount.S) do all of this themselves in the
- * common case: the caller among the CP_FRAME_POPS + 1 entries at the top
- * (mcount; for __fentry__, at most CP_FRAME_POPS entries to pop), the edge
+ * common case: the caller on the stack under stale entries only (mcount;
+ * for __fentry__, the topmost entry above the new frame, if live), the edge
  * in the caller's entry's last edge or in the cache, room on the stack and no
  * CALLPATH_DEPTH cut.  They come here for everything else, and this code
  * must leave the state as they expect it (struct cp_tls, the sentinels, the

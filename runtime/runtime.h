@@ -55,7 +55,7 @@
 #define CP_FRAME_FP	0
 #define CP_FRAME_NODE	8
 #define CP_FRAME_LAST	16	/* a struct cp_edge */
-#define CP_FRAME_POPS	3	/* stale entries the fast path pops */
+#define CP_FRAME_POPS	3	/* sentinels under the root's entry */
 #define CP_NODE_SITE	0	/* struct cp_node */
 #define CP_NODE_COUNT	16
 #define CP_NODE_STAMP	24
@@ -151,9 +151,9 @@ struct cp_edge {
  * checking cp_tls.limit.  Never filled: zero, and no callee is 0.
  *
  * Each thread's stack starts with CP_FRAME_POPS + 1 sentinels whose fp is
- * UINTPTR_MAX, all holding the thread's root node, so the trampolines may
- * read the CP_FRAME_POPS entries under the top without checking for the
- * bottom; the topmost sentinel is the root's own entry.
+ * UINTPTR_MAX, all holding the thread's root node, so the trampolines'
+ * loops over stale entries stop without checking for the bottom; the
+ * topmost sentinel is the root's own entry.
  */
 struct cp_frame {
 	uintptr_t fp;

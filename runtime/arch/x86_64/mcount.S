@@ -27,12 +27,11 @@
  *     shadow-stack top (cp_tls.top) is not NULL.  We set it to NULL while we
  *     work, which is the busy flag: a signal handler's calls meanwhile go to
  *     record.c, which drops and counts them;
- *   - the caller's entry is one of the CP_FRAME_POPS + 1 at the top (the
- *     sentinels under the root make the reads safe); the entries above it
- *     are stale and dropped.  mcount: its fp is the saved %rbp; __fentry__:
- *     it is the topmost entry above the new frame.  The top is tried first
- *     with a branch (where a frame makes its first call), the three under it
- *     with cmov;
+ *   - the caller's entry is on the shadow stack with only stale entries
+ *     above it, which are dropped (the sentinels under the root end the
+ *     search).  mcount: its fp is the saved %rbp; __fentry__: it is the
+ *     topmost entry above the new frame.  The top is tried first (where a
+ *     frame makes its first call);
  *   - the child: the caller's entry's last edge (struct cp_frame) when it is
  *     this call, else the thread's edge cache (struct cp_edge, index
  *     cp_edge_index()) if the caller's entry is below cp_tls.limit (stack
@@ -94,8 +93,8 @@
  *                            cp_tls.top, not NULL, and cp_tls.top = NULL
  *                            (busy); else to `slow` with nothing changed;
  *   MCOUNT_CALLER/FENTRY_CALLER miss
- *                            %rdx = the caller's entry, at most
- *                            CP_FRAME_POPS under the top; else to `miss`;
+ *                            %rdx = the caller's entry, under stale
+ *                            entries only; else to `miss`;
  *   LAST_HIT edge, selfpc, site
  *                            %rcx = the child if the caller's entry's last
  *                            edge is this call; else to `edge`;
