@@ -56,6 +56,7 @@
 #define CP_FRAME_NODE	8
 #define CP_FRAME_LAST	16	/* a struct cp_edge */
 #define CP_FRAME_POPS	3	/* sentinels under the root's entry */
+#define CP_FRAME_STEPS	8	/* stale entries mcount's fast path steps over */
 #define CP_NODE_SITE	0	/* struct cp_node */
 #define CP_NODE_COUNT	16
 #define CP_NODE_STAMP	24

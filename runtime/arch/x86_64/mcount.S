@@ -148,7 +148,11 @@
  * below the caller's: the loop steps down over them until an fp at or above
  * the caller's, which is the caller's entry if equal; anything else (a
  * caller that is not instrumented, frames of another stack) is record.c's.
- * The sentinels under the root (fp UINTPTR_MAX) end the loop.  The top is
+ * The sentinels under the root (fp UINTPTR_MAX) end the loop, and so does
+ * CP_FRAME_STEPS: a saved %rbp that is not a frame (a caller built without
+ * frame pointers using %rbp for data) may lie above every entry, live ones
+ * included, which record.c keeps; unbounded, each such call would walk the
+ * whole stack again.  The top is
  * tried first, where a function makes its first call.  The loop replaced a
  * cmov chain over the three entries under the top: after a deep subtree
  * returns, more are stale (fib's second call), and those calls took the
@@ -163,10 +167,20 @@
 	cmpq	%rsi, CP_FRAME_FP(%rax)
 	je	1f
 	ja	\miss				/* the top is above the caller */
+	subq	$CP_FRAME_SIZE, %rdx		/* two stale ones, unchecked */
+	cmpq	%rsi, CP_FRAME_FP(%rdx)
+	jae	3f
+	subq	$CP_FRAME_SIZE, %rdx
+	cmpq	%rsi, CP_FRAME_FP(%rdx)
+	jae	3f
+	leaq	-CP_FRAME_STEPS*CP_FRAME_SIZE(%rax), %rcx
 2:	subq	$CP_FRAME_SIZE, %rdx
 	cmpq	%rsi, CP_FRAME_FP(%rdx)
-	jb	2b				/* stale */
-	jne	\miss				/* not on the stack */
+	jae	3f
+	cmpq	%rcx, %rdx
+	ja	2b				/* stale */
+	jmp	\miss				/* too many: record.c's */
+3:	jne	\miss				/* not on the stack */
 1:
 .endm
 
