@@ -19,6 +19,7 @@
 # row beyond the cut) has a chance of 0.27%.
 # gmon.out's histogram sees none of the libm time (0.01 s a sample):
 # without the sidecars there is no libm row at all.
+# testsuite: alone (measures CPU time: see testsuite/run)
 . "$SRCDIR/testsuite/e2e/diff_lib.sh"
 . "$SRCDIR/callpath/examples/testlib.sh"
 cd "$WORKDIR" || exit 1

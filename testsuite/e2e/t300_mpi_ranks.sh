@@ -9,6 +9,7 @@
 # with --callpath; none, and a stale one removed, when some sidecars are
 # missing) and egprof-sum under mpirun (the same policy).  Skips when
 # OpenMPI is not installed.
+# testsuite: alone (measures CPU time: see testsuite/run)
 set -u
 . "$SRCDIR/testsuite/e2e/lib.sh"
 

@@ -6,6 +6,7 @@
 # time and name the arc in its misattribution section.  The samples credited
 # to contexts are the histogram's own: per function they equal gprof's flat
 # profile, in all they equal gmon.out's histogram total.
+# testsuite: alone (measures CPU time: see testsuite/run)
 . "$SRCDIR/callpath/examples/testlib.sh"
 # glibc's ticks as the time samples (CALLPATH_HZ=0), one for one with
 # gmon.out's histogram, which is what this compares against; the runtime's

@@ -4,6 +4,7 @@
 # call pops it; the SIGPROF handler must judge liveness from the interrupted
 # stack pointer, so main's own second goes to main, not to a (+- 5%, against
 # the histogram's flat profile, which attributes by program counter).
+# testsuite: alone (measures CPU time: see testsuite/run)
 . "$SRCDIR/callpath/examples/testlib.sh"
 # glibc's ticks as the time samples (CALLPATH_HZ=0), one for one with
 # gmon.out's histogram, which is what this compares against; the runtime's

@@ -4,6 +4,7 @@
 # thread's own CPU time in that function (CLOCK_THREAD_CPUTIME_ID, printed
 # by the program) and of the histogram's.  (Not of the loop counts: two
 # threads sharing a core's siblings run each iteration slower.)
+# testsuite: alone (measures CPU time: see testsuite/run)
 . "$SRCDIR/callpath/examples/testlib.sh"
 # glibc's ticks as the time samples (CALLPATH_HZ=0), one for one with
 # gmon.out's histogram, which is what this compares against; the runtime's

@@ -4,6 +4,7 @@
 # sidecars compares time per path: main;b;c is ranked first, outside the
 # noise; main;a;c's change, if any, is within the noise.  The two-column
 # --folded file holds the samples of both runs per path.
+# testsuite: alone (measures CPU time: see testsuite/run)
 . "$SRCDIR/callpath/examples/testlib.sh"
 
 cp_cc timing timing.c -O1 -g || exit 1
