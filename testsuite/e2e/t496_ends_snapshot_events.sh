@@ -26,18 +26,10 @@ cat > ev.c <<'C'
 #include <time.h>
 #include <unistd.h>
 #include "touch_pages.h"
+#include "snapshot_wait.h"
 __attribute__((noinline)) long touch_big(long n) { return touch(n); }
 __attribute__((noinline)) long touch_small(long n) { return touch(n); }
 static void *small_thread(void *arg) { (void)arg; return (void *)touch_small(2000); }
-/* a snapshot (CALLPATH_SNAPSHOT_SIGNAL=USR1), until it is on disk (10 s at most) */
-__attribute__((noinline)) void snapshot(void)
-{
-	struct timespec ms = { 0, 1000000 };
-
-	raise(SIGUSR1);
-	for (int i = 0; i < 10000 && access("gmon.out.snap1.callpath", F_OK); i++)
-		nanosleep(&ms, NULL);
-}
 int main(int argc, char **argv)
 {
 	pthread_t t;

@@ -21,21 +21,13 @@ cat > sl.c <<'C'
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "snapshot_wait.h"
 __attribute__((noinline)) void sleeper(void)
 {
 	struct timespec ts = { 0, 30000000 };
 
 	for (int i = 0; i < 10; i++)
 		nanosleep(&ts, NULL);
-}
-/* a snapshot (CALLPATH_SNAPSHOT_SIGNAL=USR1), until it is on disk (10 s at most) */
-__attribute__((noinline)) void snapshot(void)
-{
-	struct timespec ms = { 0, 1000000 };
-
-	raise(SIGUSR1);
-	for (int i = 0; i < 10000 && access("gmon.out.snap1.callpath", F_OK); i++)
-		nanosleep(&ms, NULL);
 }
 int main(int argc, char **argv)
 {
@@ -53,7 +45,7 @@ int main(int argc, char **argv)
 	return 0;
 }
 C
-gcc -pg -O1 -o sl sl.c || { echo "not ok 1 - build"; echo "1..1"; exit 1; }
+gcc -pg -O1 -I"$SRCDIR/testsuite/fixtures" -o sl sl.c || { echo "not ok 1 - build"; echo "1..1"; exit 1; }
 run() { # DIR [wait]
 	mkdir -p "$1" && (cd "$1" && CALLPATH_CLOCK=wall CALLPATH_SNAPSHOT_SIGNAL=USR1 \
 		LD_PRELOAD="$CP_SO" exec ../sl ${2:-} > out 2> err)

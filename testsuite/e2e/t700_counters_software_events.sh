@@ -27,22 +27,7 @@ cat > pages.c <<'C'
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <time.h>
-
-static long touch(long pages)
-{
-	char *p = mmap(NULL, pages * 4096, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	long s = 0;
-
-	if (p == MAP_FAILED)
-		exit(2);
-	for (long i = 0; i < pages; i++)
-		p[i * 4096] = (char)i;
-	for (long i = 0; i < pages; i++)
-		s += p[i * 4096];
-	munmap(p, pages * 4096);
-	return s;
-}
+#include "touch_pages.h"
 __attribute__((noinline)) long touch_big(long n) { return touch(n); }
 __attribute__((noinline)) long touch_small(long n) { return touch(n); }
 __attribute__((noinline)) void yielder(int n)
@@ -61,7 +46,7 @@ int main(int argc, char **argv)
 	return 3;
 }
 C
-gcc -pg -O1 -o pages pages.c || exit 1
+gcc -pg -O1 -I"$SRCDIR/testsuite/fixtures" -o pages pages.c || exit 1
 ./pages 6000 1000 > plain.out; plain_rc=$?
 
 # run EVENTS DIR ARGS...: the program with libcallpath and CALLPATH_EVENTS
