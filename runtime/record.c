@@ -18,16 +18,16 @@
  *      the nearest instrumented frame stays the parent;
  *   3. find the child (call site, callee) of the top node: first in the
  *      thread's edge cache, then in its hash table; create it when new; and
- *      remember it as the top entry's last edge (struct cp_frame);
+ *      remember it among the top node's kids (struct cp_node);
  *   4. count it and push the frame.
  *
  * The trampolines (arch/x86_64/mcount.S) do all of this themselves in the
  * common case: the caller on the stack under stale entries only (mcount;
- * for __fentry__, the topmost entry above the new frame, if live), the edge
- * in the caller's entry's last edge or in the cache, room on the stack and no
+ * for __fentry__, the topmost entry above the new frame, if live), the child
+ * among the caller's node's kids or in the edge cache, room on the stack and no
  * CALLPATH_DEPTH cut.  They come here for everything else, and this code
  * must leave the state as they expect it (struct cp_tls, the sentinels, the
- * last edges, the edge cache).  Both mark the thread busy
+ * nodes' kids, the edge cache).  Both mark the thread busy
  * the same way: cp_tls.top is NULL while they work.
  *
  * So a call costs O(1) amortised (each entry is pushed and popped once) and
@@ -79,12 +79,14 @@ _Static_assert(offsetof(struct cp_tls, stack_span) == CP_TLS_STACK_SPAN, "cp_tls
 _Static_assert(sizeof(struct cp_frame) == CP_FRAME_SIZE, "cp_frame");
 _Static_assert(offsetof(struct cp_frame, fp) == CP_FRAME_FP, "cp_frame");
 _Static_assert(offsetof(struct cp_frame, node) == CP_FRAME_NODE, "cp_frame");
-_Static_assert(offsetof(struct cp_frame, last) == CP_FRAME_LAST, "cp_frame");
 _Static_assert(offsetof(struct cp_tls, clock) == CP_TLS_CLOCK, "cp_tls");
 _Static_assert(sizeof(struct cp_node) == CP_NODE_SIZE, "cp_node");
 _Static_assert(offsetof(struct cp_node, stamp) == CP_NODE_STAMP, "cp_node");
 _Static_assert(offsetof(struct cp_node, count) == CP_NODE_COUNT, "cp_node");
 _Static_assert(offsetof(struct cp_node, call_site) == CP_NODE_SITE, "cp_node");
+_Static_assert(offsetof(struct cp_node, callee) == CP_NODE_CALLEE, "cp_node");
+_Static_assert(offsetof(struct cp_node, kids) == CP_NODE_KIDS, "cp_node");
+_Static_assert(CP_KIDS == 2, "mcount.S's NODE_HIT looks at two kids");
 _Static_assert(sizeof(struct cp_edge) == 1u << CP_EDGE_SHIFT, "cp_edge");
 _Static_assert(offsetof(struct cp_edge, parent) == CP_EDGE_PARENT, "cp_edge");
 _Static_assert(offsetof(struct cp_edge, call_site) == CP_EDGE_SITE, "cp_edge");
@@ -94,7 +96,10 @@ _Static_assert(offsetof(struct cp_edge, child) == CP_EDGE_CHILD, "cp_edge");
 __thread struct cp_tls cp_tls __attribute__((tls_model("initial-exec"), aligned(64)));
 
 struct cp_thread *cp_threads;
-struct cp_tree cp_retired = { .root = { .parent = CP_NONE } };
+struct cp_tree cp_retired = {
+	.root = { .parent = CP_NONE, .kids = { &cp_no_kid, &cp_no_kid } }
+};
+struct cp_node cp_no_kid;
 uint64_t cp_retired_dropped[SIDECAR_DROP_NR];
 uint64_t cp_retired_unplaced;
 uint32_t cp_retired_threads;
@@ -317,8 +322,7 @@ static void stack_limits(struct cp_thread *t)
 	t->stack_room = t->stack_cap - SENTINELS;
 	if (cp_config.depth && cp_config.depth < fast)
 		fast = cp_config.depth;
-	t->push_lim = fast < t->stack_room ? fast : t->stack_room;
-	cp_tls.limit = st(t) + t->push_lim;
+	cp_tls.limit = st(t) + (fast < t->stack_room ? fast : t->stack_room);
 }
 
 static void tree_unmap(struct cp_tree *tr)
@@ -377,6 +381,8 @@ static cold struct cp_thread *thread_start(uintptr_t sp)
 	t->tree.chunk[0] = (struct cp_node *)p;
 	t->tree.home = CP_HOME_HASH | CP_HOME_CHUNK0;
 	t->tree.root.parent = CP_NONE;
+	for (uint32_t k = 0; k < CP_KIDS; k++)
+		t->tree.root.kids[k] = &cp_no_kid;
 	for (int i = 0; i < SENTINELS; i++) {
 		t->stack[i].fp = UINTPTR_MAX;
 		t->stack[i].node = &t->tree.root;
@@ -541,6 +547,8 @@ static struct cp_node *tree_child(struct cp_tree *tr, uint32_t parent,
 	n->stamp = 0;
 	n->parent = parent;
 	n->flags = flags;
+	for (uint32_t k = 0; k < CP_KIDS; k++)
+		n->kids[k] = &cp_no_kid;
 	tr->hash[h & tr->hash_mask] = i;
 	/* the exit-time merge reads nodes below nr_nodes */
 	__atomic_store_n(&tr->nr_nodes, i + 1, __ATOMIC_RELEASE);
@@ -631,6 +639,23 @@ static struct cp_node *child(struct cp_thread *t, struct cp_node *parent,
 		e->child = c;
 	}
 	return c;
+}
+
+/*
+ * The trampolines' first look-up (struct cp_node's kids): the child just
+ * resolved from a frame whose node is parent goes first, the other moves
+ * down.  A child holds the call site and callee it was resolved for (a
+ * folded one too), which the trampolines compare.  Filled only here, where
+ * the call is resolved without CALLPATH_DEPTH's cut; the trampolines check
+ * cp_tls.limit before they push.
+ */
+static void remember_kid(struct cp_node *parent, struct cp_node *child)
+{
+	if (parent->kids[0] == child)
+		return;
+	for (uint32_t k = CP_KIDS - 1; k > 0; k--)
+		parent->kids[k] = parent->kids[k - 1];
+	parent->kids[0] = child;
 }
 
 /* Node of the path made of the last `depth` frames plus the new call. */
@@ -809,10 +834,8 @@ enter(uintptr_t fp, uintptr_t selfpc, uintptr_t caller_fp)
 	if (likely(!cp_config.depth || sp < cp_config.depth)) {
 		node = parent ? child(t, parent, call_site, selfpc)
 			      : NULL;	/* under a call not recorded */
-		/* the trampolines push from here without checking the limit:
-		 * see cp_frame */
-		if (node && sp < t->push_lim)
-			top->last = (struct cp_edge){ parent, call_site, selfpc, node };
+		if (node)
+			remember_kid(parent, node);
 	} else
 		node = child_limited(t, top, call_site, selfpc);
 	if (likely(node)) {

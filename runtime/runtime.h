@@ -51,16 +51,18 @@
 #define CP_TLS_STACK_LO	32
 #define CP_TLS_STACK_SPAN 40
 #define CP_TLS_CLOCK	56	/* calls so far: the last-call stamp of gmon.out's arcs */
-#define CP_FRAME_SIZE	48	/* struct cp_frame */
+#define CP_FRAME_SIZE	16	/* struct cp_frame */
 #define CP_FRAME_FP	0
 #define CP_FRAME_NODE	8
-#define CP_FRAME_LAST	16	/* a struct cp_edge */
 #define CP_FRAME_POPS	3	/* sentinels under the root's entry */
 #define CP_FRAME_STEPS	8	/* stale entries mcount's fast path steps over */
 #define CP_NODE_SITE	0	/* struct cp_node */
+#define CP_NODE_CALLEE	8
 #define CP_NODE_COUNT	16
 #define CP_NODE_STAMP	24
-#define CP_NODE_SIZE	40
+#define CP_NODE_KIDS	40	/* struct cp_node *[CP_KIDS] */
+#define CP_NODE_SIZE	56
+#define CP_KIDS		2
 #define CP_CACHE_BITS	10	/* struct cp_edge cache: 1 << CP_CACHE_BITS entries */
 #define CP_EDGE_SHIFT	5	/* sizeof(struct cp_edge) == 1 << CP_EDGE_SHIFT */
 #define CP_EDGE_PARENT	0
@@ -97,7 +99,7 @@ struct cp_config {
 };
 
 /*
- * One calling-context-tree node in a thread's pool (40 bytes).
+ * One calling-context-tree node in a thread's pool (56 bytes).
  *
  * Recursion is folded (the bounded calling-context tree of Ammons, Ball and
  * Larus): a call whose callee is already on the path goes back to that
@@ -108,6 +110,15 @@ struct cp_config {
  * its calls are A's children (or fold again).  The choice is made when the
  * edge (frame's node, call site, callee) is first resolved and the edge
  * cache keeps it, so a recursion's calls are fast-path cache hits.
+ *
+ * kids are the children last resolved in record.c from a frame whose node
+ * this is, most recent first: the trampolines' first look-up, which
+ * compares the kid's own call site and callee with the call's.  Most frames
+ * call one or two children over and over (a loop, a recursion's two calls),
+ * and there the look-up needs no hash and no parent compare.  An empty kid
+ * is cp_no_kid (callee 0, which no call has), never NULL, so the
+ * trampolines need no test.  Only the owner thread reads or writes them
+ * (never the exit writer or the sampler), and never while it is busy.
  */
 struct cp_node {
 	uint64_t call_site;
@@ -121,8 +132,11 @@ struct cp_node {
 	uint64_t stamp;
 	uint32_t parent;	/* CP_NONE for children of the root */
 	uint32_t flags;		/* CP_NODE_FOLDED */
+	struct cp_node *kids[CP_KIDS];
 };
 #define CP_NODE_FOLDED 1u
+/* every node's kids until filled: no call matches it (record.c) */
+extern struct cp_node cp_no_kid CP_HIDDEN;
 
 /*
  * One entry of a thread's edge cache: a direct-mapped table of tree edges
@@ -138,18 +152,10 @@ struct cp_edge {
 };
 
 /*
- * A live instrumented frame (48 bytes): its frame address (the address of
+ * A live instrumented frame (16 bytes): its frame address (the address of
  * its return-address slot minus 8, which is %rbp after a -pg prologue:
  * mcount compares it with saved %rbp values as it is) and its node, NULL
  * when the call was not recorded.
- *
- * `last` is the edge a call from this stack position last resolved in
- * record.c.  It belongs to the position, not to the frame: a push leaves it,
- * and it is valid for whichever frame is there as long as its parent is that
- * frame's node (a loop calling one callee, or the frames of a recursion,
- * which come back to the same position with the same node, find their child
- * in it).  record.c fills it only where the trampolines may push without
- * checking cp_tls.limit.  Never filled: zero, and no callee is 0.
  *
  * Each thread's stack starts with CP_FRAME_POPS + 1 sentinels whose fp is
  * UINTPTR_MAX, all holding the thread's root node, so the trampolines'
@@ -159,15 +165,14 @@ struct cp_edge {
 struct cp_frame {
 	uintptr_t fp;
 	struct cp_node *node;
-	struct cp_edge last;
 };
 
 /*
  * Two lea instructions in mcount.S: parent bits 5 and up (the node), call
  * site bits 2 and up, callee bits 4 and up (functions are 16-byte aligned)
  * land on the index.  Weaker than a multiplicative hash, but the cache is
- * only a cache, and the lookup is on the path of every call that the last
- * edge does not serve (a multiply and a shift cost 2% on fib, 3% on
+ * only a cache, and the lookup is on the path of every call that the
+ * node's kids do not serve (a multiply and a shift cost 2% on fib, 3% on
  * ptrtable).
  */
 static inline uint64_t cp_edge_index(const struct cp_node *parent,
@@ -328,11 +333,8 @@ struct cp_thread {
 	struct cp_frame *stack;	/* CP_FRAME_POPS + 1 sentinels, then entries */
 	uint32_t stack_cap;	/* entries mapped, sentinels included */
 	uint32_t stack_home;	/* the stack is in the first mapping (CP_HOME_*) */
-	/* kept with stack_cap: user entries mapped (stack_cap - sentinels),
-	 * and below which index a caller may push (that, CALLPATH_MAX_DEPTH
-	 * and CALLPATH_DEPTH): the slow path's two compares */
+	/* kept with stack_cap: user entries mapped (stack_cap - sentinels) */
 	uint32_t stack_room;
-	uint32_t push_lim;
 	uint64_t dropped[SIDECAR_DROP_NR];
 	uint64_t unplaced;	/* samples of this thread that had no context */
 	struct cp_leaves leaves;	/* sampled program counters (sampler.c) */

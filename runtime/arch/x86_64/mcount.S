@@ -32,10 +32,10 @@
  *     search).  mcount: its fp is the saved %rbp; __fentry__: it is the
  *     topmost entry above the new frame.  The top is tried first (where a
  *     frame makes its first call);
- *   - the child: the caller's entry's last edge (struct cp_frame) when it is
- *     this call, else the thread's edge cache (struct cp_edge, index
- *     cp_edge_index()) if the caller's entry is below cp_tls.limit (stack
- *     room, no CALLPATH_DEPTH cut).
+ *   - the caller's entry is below cp_tls.limit (stack room, no
+ *     CALLPATH_DEPTH cut) and has a node;
+ *   - the child: among that node's kids (struct cp_node), else in the
+ *     thread's edge cache (struct cp_edge, index cp_edge_index()).
  * Anything else restores cp_tls.top and calls cp_enter_*() in record.c
  * (built -mgeneral-regs-only, calling only mmap/munmap: vector registers
  * are never saved).
@@ -95,12 +95,14 @@
  *   MCOUNT_CALLER/FENTRY_CALLER miss
  *                            %rdx = the caller's entry, under stale
  *                            entries only; else to `miss`;
- *   LAST_HIT edge, selfpc, site
- *                            %rcx = the child if the caller's entry's last
- *                            edge is this call; else to `edge`;
+ *   NODE_HIT miss, edge, selfpc, site
+ *                            to `miss` if no push is allowed from the
+ *                            caller's entry or it has no node; %rcx = the
+ *                            child if it is among the node's kids; else to
+ *                            `edge`;
  *   EDGE_HIT miss, selfpc, site
- *                            %rcx = the child if the push is allowed and the
- *                            edge cache has it; else to `miss`;
+ *                            %rcx = the child if the edge cache has it;
+ *                            else to `miss`;
  *   PUSH newfp               count the child (its count and last-call
  *                            stamp), push, and not busy any more;
  *   DONE frame, glibc        return to the instrumented function, or to
@@ -230,30 +232,43 @@
 .endm
 
 /*
- * The callee first: a loop through a table of functions differs there.
- * A hit needs no limit check: record.c fills `last` only where a push is
- * allowed.
+ * The caller's node's kids (struct cp_node), the most recent first: a
+ * frame calling one or two children over and over (a loop, a recursion's
+ * two calls) finds its child here with no hash and no parent compare.
+ * Each kid's own call site and callee are compared with the call's: one
+ * call site calls many callees through a pointer, and one callee has many
+ * call sites.  Empty kids are cp_no_kid, which matches nothing.  A NULL
+ * node (a call not recorded) is record.c's.  CP_KIDS is 2 here.
  */
-.macro LAST_HIT edge, selfpc, site
-	movq	\selfpc, %rsi
-	cmpq	%rsi, CP_FRAME_LAST+CP_EDGE_CALLEE(%rdx)
-	jne	\edge
+.macro NODE_HIT miss, edge, selfpc, site
+	cmpq	%fs:CP_TLS_LIMIT(%r11), %rdx
+	jae	\miss				/* no push from here */
+	movq	CP_FRAME_NODE(%rdx), %rcx
+	testq	%rcx, %rcx
+	jz	\miss
+	movq	CP_NODE_KIDS(%rcx), %rcx	/* the most recent kid */
 	movq	\site, %rsi
-	cmpq	%rsi, CP_FRAME_LAST+CP_EDGE_SITE(%rdx)
+	cmpq	%rsi, CP_NODE_SITE(%rcx)
+	jne	1f
+	movq	\selfpc, %rsi
+	cmpq	%rsi, CP_NODE_CALLEE(%rcx)
+	je	2f
+1:	movq	CP_FRAME_NODE(%rdx), %rcx
+	movq	CP_NODE_KIDS+8(%rcx), %rcx	/* the other */
+	movq	\site, %rsi
+	cmpq	%rsi, CP_NODE_SITE(%rcx)
 	jne	\edge
-	movq	CP_FRAME_NODE(%rdx), %rsi
-	cmpq	%rsi, CP_FRAME_LAST+CP_EDGE_PARENT(%rdx)
+	movq	\selfpc, %rsi
+	cmpq	%rsi, CP_NODE_CALLEE(%rcx)
 	jne	\edge
-	movq	CP_FRAME_LAST+CP_EDGE_CHILD(%rdx), %rcx
+2:
 .endm
 
 /*
- * The cache index is cp_edge_index() << CP_EDGE_SHIFT.  A NULL node (a call
- * not recorded) finds no edge: the zeroed entries have no callee.
+ * After NODE_HIT (the limit checked, the node not NULL): the cache index is
+ * cp_edge_index() << CP_EDGE_SHIFT.
  */
 .macro EDGE_HIT miss, selfpc, site
-	cmpq	%fs:CP_TLS_LIMIT(%r11), %rdx
-	jae	\miss				/* no push from here */
 	movq	CP_FRAME_NODE(%rdx), %rcx	/* cp_edge_index() */
 	movq	\site, %rsi
 	leaq	(%rcx,%rsi,8), %rcx
@@ -403,7 +418,7 @@ _mcount:
 	SAVE_FAST 0x38
 	WORK_BEGIN .Lm_slow
 	MCOUNT_CALLER .Lm_miss
-	LAST_HIT .Lm_edge, 0x38(%rsp), 8(%rbp)
+	NODE_HIT .Lm_miss, .Lm_edge, 0x38(%rsp), 8(%rbp)
 .Lm_push:
 	PUSH	movq %rbp, %rax
 	DONE	0x38, .Lm_glibc
@@ -458,7 +473,7 @@ __fentry__:
 	WORK_BEGIN .Lf_slow
 	FENTRY_CALLER .Lf_miss
 	FENTRY_LIVE .Lf_miss
-	LAST_HIT .Lf_edge, 0x40(%rsp), 0x48(%rsp)
+	NODE_HIT .Lf_miss, .Lf_edge, 0x40(%rsp), 0x48(%rsp)
 .Lf_push:
 	PUSH	leaq 0x40(%rsp), %rax
 	DONE	0x40, .Lf_glibc
