@@ -86,7 +86,7 @@ _Static_assert(offsetof(struct cp_node, count) == CP_NODE_COUNT, "cp_node");
 _Static_assert(offsetof(struct cp_node, call_site) == CP_NODE_SITE, "cp_node");
 _Static_assert(offsetof(struct cp_node, callee) == CP_NODE_CALLEE, "cp_node");
 _Static_assert(offsetof(struct cp_node, kids) == CP_NODE_KIDS, "cp_node");
-_Static_assert(CP_KIDS == 2, "mcount.S's NODE_HIT looks at two kids");
+_Static_assert(CP_KIDS == 2, "mcount.S's KID_HIT looks at two kids");
 _Static_assert(sizeof(struct cp_edge) == 1u << CP_EDGE_SHIFT, "cp_edge");
 _Static_assert(offsetof(struct cp_edge, parent) == CP_EDGE_PARENT, "cp_edge");
 _Static_assert(offsetof(struct cp_edge, call_site) == CP_EDGE_SITE, "cp_edge");
@@ -325,6 +325,13 @@ static void stack_limits(struct cp_thread *t)
 	cp_tls.limit = st(t) + (fast < t->stack_room ? fast : t->stack_room);
 }
 
+/* A node's kids before record.c resolves a call from it (struct cp_node). */
+static void no_kids(struct cp_node *n)
+{
+	for (uint32_t k = 0; k < CP_KIDS; k++)
+		n->kids[k] = &cp_no_kid;
+}
+
 static void tree_unmap(struct cp_tree *tr)
 {
 	for (uint32_t c = 0; c < CP_CHUNKS && tr->chunk[c]; c++) {
@@ -381,8 +388,7 @@ static cold struct cp_thread *thread_start(uintptr_t sp)
 	t->tree.chunk[0] = (struct cp_node *)p;
 	t->tree.home = CP_HOME_HASH | CP_HOME_CHUNK0;
 	t->tree.root.parent = CP_NONE;
-	for (uint32_t k = 0; k < CP_KIDS; k++)
-		t->tree.root.kids[k] = &cp_no_kid;
+	no_kids(&t->tree.root);
 	for (int i = 0; i < SENTINELS; i++) {
 		t->stack[i].fp = UINTPTR_MAX;
 		t->stack[i].node = &t->tree.root;
@@ -547,8 +553,7 @@ static struct cp_node *tree_child(struct cp_tree *tr, uint32_t parent,
 	n->stamp = 0;
 	n->parent = parent;
 	n->flags = flags;
-	for (uint32_t k = 0; k < CP_KIDS; k++)
-		n->kids[k] = &cp_no_kid;
+	no_kids(n);
 	tr->hash[h & tr->hash_mask] = i;
 	/* the exit-time merge reads nodes below nr_nodes */
 	__atomic_store_n(&tr->nr_nodes, i + 1, __ATOMIC_RELEASE);

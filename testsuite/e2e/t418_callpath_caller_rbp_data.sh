@@ -3,9 +3,9 @@
 # rbpdata.c): walk() is not instrumented and calls cb() with %rbp above
 # every frame, once after a 24-deep recursion has returned (24 stale
 # entries on the shadow stack) and then from every level of that recursion
-# (up to 24 live ones).  mcount's fast path steps over stale entries to find the
-# caller's (a bounded number: CP_FRAME_STEPS); here it finds none and
-# record.c places each call under the innermost live instrumented frame.
+# (up to 24 live ones).  mcount's fast path steps over stale entries to
+# find the caller's (a bounded number: CP_FRAME_STEPS); here it finds none
+# and record.c places each call under the innermost live instrumented frame.
 # Every path's count is exact, folded and full, and gmon.out's calls are
 # plain -pg's.
 . "$SRCDIR/callpath/examples/testlib.sh"

@@ -95,11 +95,14 @@
  *   MCOUNT_CALLER/FENTRY_CALLER miss
  *                            %rdx = the caller's entry, under stale
  *                            entries only; else to `miss`;
- *   NODE_HIT miss, edge, selfpc, site
- *                            to `miss` if no push is allowed from the
- *                            caller's entry or it has no node; %rcx = the
- *                            child if it is among the node's kids; else to
- *                            `edge`;
+ *   PUSH_ALLOWED miss        to `miss` if no push is allowed from the
+ *                            caller's entry;
+ *   CALLER_NODE miss (mcount), FENTRY_LIVE miss (__fentry__)
+ *                            %rcx = the caller's entry's node; to `miss` if
+ *                            it has none (or, __fentry__, is not live);
+ *   KID_HIT edge, selfpc, site
+ *                            %rcx = the child if it is among the node's
+ *                            kids; else to `edge`;
  *   EDGE_HIT miss, selfpc, site
  *                            %rcx = the child if the edge cache has it;
  *                            else to `miss`;
@@ -154,12 +157,11 @@
  * CP_FRAME_STEPS: a saved %rbp that is not a frame (a caller built without
  * frame pointers using %rbp for data) may lie above every entry, live ones
  * included, which record.c keeps; unbounded, each such call would walk the
- * whole stack again.  The top is
- * tried first, where a function makes its first call.  The loop replaced a
- * cmov chain over the three entries under the top: after a deep subtree
- * returns, more are stale (fib's second call), and those calls took the
- * slow path, 4.5% of fib-pure's calls, 7% of its instructions under
- * callgrind.
+ * whole stack again.  The top is tried first, where a function makes its
+ * first call.  The loop replaced a cmov chain over the three entries under
+ * the top: after a deep subtree returns, more are stale (fib's second
+ * call), and those calls took the slow path, 4.5% of fib-pure's calls, 7%
+ * of its instructions under callgrind.
  */
 .macro MCOUNT_CALLER miss
 	movq	(%rbp), %rsi			/* the caller's frame */
@@ -204,11 +206,12 @@
 .endm
 
 /*
- * __fentry__ only: the caller's entry (%rdx) must still be live, its frame's
- * return-address slot holding its node's call site (stack.c's
- * cp_slot_live(): with slots alone, a callback that qsort calls from deeper
- * than its last call would find the last one's entry still above it).
- * An entry without a node, or the root's sentinel, is taken as live.  The
+ * __fentry__ only, after PUSH_ALLOWED: %rcx = the caller's entry's node, and
+ * the entry (%rdx) must still be live, its frame's return-address slot
+ * holding its node's call site (stack.c's cp_slot_live(): with slots alone,
+ * a callback that qsort calls from deeper than its last call would find the
+ * last one's entry still above it).  An entry without a node is record.c's,
+ * as in CALLER_NODE; the root's sentinel is taken as live.  The
  * slot is read here only when it lies on the thread's own stack (one
  * compare: cp_tls.stack_lo/stack_span), which is mapped while the thread
  * lives; a frame on any other stack (a coroutine's, perhaps freed) is for
@@ -217,7 +220,7 @@
 .macro FENTRY_LIVE miss
 	movq	CP_FRAME_NODE(%rdx), %rcx
 	testq	%rcx, %rcx
-	jz	2f
+	jz	\miss
 	movq	CP_FRAME_FP(%rdx), %rsi
 	cmpq	$-1, %rsi
 	je	2f
@@ -231,21 +234,30 @@
 2:
 .endm
 
-/*
- * The caller's node's kids (struct cp_node), the most recent first: a
- * frame calling one or two children over and over (a loop, a recursion's
- * two calls) finds its child here with no hash and no parent compare.
- * Each kid's own call site and callee are compared with the call's: one
- * call site calls many callees through a pointer, and one callee has many
- * call sites.  Empty kids are cp_no_kid, which matches nothing.  A NULL
- * node (a call not recorded) is record.c's.  CP_KIDS is 2 here.
- */
-.macro NODE_HIT miss, edge, selfpc, site
+/* No push from a caller's entry at or above cp_tls.limit. */
+.macro PUSH_ALLOWED miss
 	cmpq	%fs:CP_TLS_LIMIT(%r11), %rdx
-	jae	\miss				/* no push from here */
+	jae	\miss
+.endm
+
+/* mcount: %rcx = the caller's entry's node; a NULL one (a call not
+ * recorded) is record.c's. */
+.macro CALLER_NODE miss
 	movq	CP_FRAME_NODE(%rdx), %rcx
 	testq	%rcx, %rcx
 	jz	\miss
+.endm
+
+/*
+ * The child among the kids of the caller's node (%rcx, struct cp_node),
+ * the most recent first: a frame calling one or two children over and over
+ * (a loop, a recursion's two calls) finds it here with no hash and no
+ * parent compare.  Each kid's own call site and callee are compared with
+ * the call's: one call site calls many callees through a pointer, and one
+ * callee has many call sites.  Empty kids are cp_no_kid, which matches
+ * nothing.  CP_KIDS is 2 here.
+ */
+.macro KID_HIT edge, selfpc, site
 	movq	CP_NODE_KIDS(%rcx), %rcx	/* the most recent kid */
 	movq	\site, %rsi
 	cmpq	%rsi, CP_NODE_SITE(%rcx)
@@ -265,7 +277,7 @@
 .endm
 
 /*
- * After NODE_HIT (the limit checked, the node not NULL): the cache index is
+ * After KID_HIT (the limit checked, the node not NULL): the cache index is
  * cp_edge_index() << CP_EDGE_SHIFT.
  */
 .macro EDGE_HIT miss, selfpc, site
@@ -418,7 +430,9 @@ _mcount:
 	SAVE_FAST 0x38
 	WORK_BEGIN .Lm_slow
 	MCOUNT_CALLER .Lm_miss
-	NODE_HIT .Lm_miss, .Lm_edge, 0x38(%rsp), 8(%rbp)
+	PUSH_ALLOWED .Lm_miss
+	CALLER_NODE .Lm_miss
+	KID_HIT	.Lm_edge, 0x38(%rsp), 8(%rbp)
 .Lm_push:
 	PUSH	movq %rbp, %rax
 	DONE	0x38, .Lm_glibc
@@ -472,8 +486,9 @@ __fentry__:
 	SAVE_FAST 0x40
 	WORK_BEGIN .Lf_slow
 	FENTRY_CALLER .Lf_miss
+	PUSH_ALLOWED .Lf_miss
 	FENTRY_LIVE .Lf_miss
-	NODE_HIT .Lf_miss, .Lf_edge, 0x40(%rsp), 0x48(%rsp)
+	KID_HIT	.Lf_edge, 0x40(%rsp), 0x48(%rsp)
 .Lf_push:
 	PUSH	leaq 0x40(%rsp), %rax
 	DONE	0x40, .Lf_glibc
