@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A path-specific slowdown between two runs (issue 10): c() is made slower
-# only when reached through b (timing mis 1, then mis 2).  gprof --diff with
+# only when reached through b (timing mis 1, then mis 3).  gprof --diff with
 # sidecars compares time per path: main;b;c is ranked first, outside the
 # noise; main;a;c's change, if any, is within the noise.  The two-column
 # --folded file holds the samples of both runs per path.
@@ -11,7 +11,7 @@ cp_cc timing timing.c -O1 -g || exit 1
 cd "$WORKDIR" || exit 1
 mkdir -p one two
 (cd one && rm -f gmon.out* && LD_PRELOAD="$CP_SO" ../timing mis 1) || exit 1
-(cd two && rm -f gmon.out* && LD_PRELOAD="$CP_SO" ../timing mis 2) || exit 1
+(cd two && rm -f gmon.out* && LD_PRELOAD="$CP_SO" ../timing mis 3) || exit 1
 "$EGPROF" --diff --extended --folded diff.folded --folded-calls diffcalls.folded -b \
 	./timing one/gmon.out ./timing two/gmon.out > diff.txt 2> err.txt
 cp_check "diff and folded files written" test -s diff.txt -a -s diff.folded -a -s diffcalls.folded
@@ -22,9 +22,12 @@ cp_check "main;b;c's change is outside the noise" bash -c "echo '$first' | grep 
 ac=$(table | grep -E '  main;a;c$' || true)
 cp_check "main;a;c unchanged or within the noise (${ac:-unchanged})" \
 	bash -c "[ -z '$ac' ] || echo '$ac' | grep -qE '~  main;a;c\$'"
-# The work doubled on b's path.  (Not asserted to be exactly twice: the CPU
-# time of the same loop moves by tens of percent on a loaded 2-core machine
-# between runs; the ranking and the noise test above are what matter.)
+# The work tripled on b's path.  (Not asserted to be exactly three times:
+# the CPU time of the same loop moves by tens of percent on a loaded 2-core
+# machine between runs.  With K=2, one CI run measured b;c's unchanged work
+# 40% slower in run one, 1.24 s against 0.86-0.96 s here, and 1.24 -> 1.71 s
+# fell within the noise; a tripling survives a 2x swing of the machine's
+# speed between the runs.)
 read -r sa sb < <(echo "$first" | awk '{ print $1, $2 }')
 cp_check "main;b;c: B clearly above A ($sa -> $sb s)" \
 	awk -v a="$sa" -v b="$sb" 'BEGIN { exit !(b > 1.4 * a) }'
