@@ -8,6 +8,8 @@
  *                      b() with 9 units (90% of c's time via b); K scales
  *                      b's calls' cost (diff tests: K=2 makes only b->c
  *                      slower)
+ *   timing mis K cpu   as mis, and prints the CPU time a() and b() took
+ *                      (this thread's clock: the reference for the samples)
  *   timing ret         main calls a() for 5 units, then spins 100 units
  *                      in its own body
  *   timing threads     thread t1 runs f1() for 90 units, t2 runs f2() for 30;
@@ -126,8 +128,13 @@ int main(int argc, char **argv)
 	const char *mode = argc > 1 ? argv[1] : "mis";
 
 	if (!strcmp(mode, "mis")) {
+		double t0 = thread_cpu(), t1;
+
 		a();
+		t1 = thread_cpu();
 		b(argc > 2 ? atol(argv[2]) : 1);
+		if (argc > 3 && !strcmp(argv[3], "cpu"))
+			printf("a %.3f\nb %.3f\n", t1 - t0, thread_cpu() - t1);
 	} else if (!strcmp(mode, "ret")) {
 		double s = 0;
 
