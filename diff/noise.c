@@ -32,6 +32,18 @@ static int is_row(const struct diff_entry *e)
 	return !(e->flags & PSYM_CYCLE);
 }
 
+/* A profile's samples as independent ones: a sample of weight w (a timer
+ * signal that stood for w periods) counts 1 / w, at rate hz / w. */
+static double indep(const struct profile *p, double ticks)
+{
+	return ticks / profile_weight(p);
+}
+
+static double indep_hz(const struct profile *p)
+{
+	return p->hz / profile_weight(p);
+}
+
 /* The speed a scatter measured, when it is clear enough to apply. */
 static void speed_of(const struct signif_scatter *sc, double *g, double *var)
 {
@@ -60,23 +72,22 @@ static double side_var(double t, double n, double hz, double sq, double c, doubl
  * (rank r's means when r >= 0), for signif_scatter. */
 static int scatter_rows(const struct diff *d, long r, double prior, struct signif_scatter *sc)
 {
-	size_t n = d->nentries + (r < 0 ? d->nlibs : 0), i, m = 0;
+	size_t n = d->nentries, i, m = 0;
 	double *v = malloc((4 * n + 1) * sizeof(double));
 	int ret;
 
 	if (!v)
 		return -1;
 	for (i = 0; i < n; i++) {
-		const struct diff_entry *e = i < d->nentries ? &d->entries[i]
-							     : &d->libs[i - d->nentries];
+		const struct diff_entry *e = &d->entries[i];
 
 		if (!is_row(e))
 			continue;
 		if (r < 0) {
-			v[m] = diff_tested_sec(d, e, 0);
-			v[n + m] = diff_tested_sec(d, e, 1);
-			v[2 * n + m] = diff_tested_samples(d, e, 0);
-			v[3 * n + m] = diff_tested_samples(d, e, 1);
+			v[m] = e->side[0].self_sec;
+			v[n + m] = e->side[1].self_sec;
+			v[2 * n + m] = e->side[0].ticks / profile_weight(d->prof[0]);
+			v[3 * n + m] = e->side[1].ticks / profile_weight(d->prof[1]);
 		} else {
 			if (!e->rank_stat)
 				continue;
@@ -181,35 +192,16 @@ static void entry_noise(const struct diff *d, struct diff_entry *e)
 {
 	const struct diff_side_sym *a = &e->side[0], *b = &e->side[1];
 	double g = d->speed, c = d->jitter;
-	double va, vb, ta, tb;
+	/* n samples of weight w are n / w independent ones at rate hz / w */
+	double wa = profile_weight(d->prof[0]), wb = profile_weight(d->prof[1]);
+	double hza = d->prof[0]->hz / wa, hzb = d->prof[1]->hz / wb;
+	double va, vb;
 
-	if (d->time_from_sidecars) {
-		/* the sidecars' samples at their own rate; the files share
-		 * them as they share gmon's seconds; gmon's repeats measured
-		 * gmon's coarser sampling, so only their jitter counts here */
-		double hza = diff_tested_hz(d, 0), hzb = diff_tested_hz(d, 1);
-		double na = diff_tested_samples(d, e, 0), nb = diff_tested_samples(d, e, 1);
-
-		double wa = e->library ? 1.0 / (double)d->nruns[0] : sq_share(a);
-		double wb = e->library ? 1.0 / (double)d->nruns[1] : sq_share(b);
-
-		ta = diff_tested_sec(d, e, 0);
-		tb = diff_tested_sec(d, e, 1);
-		/* a library row has no gmon seconds per file: its files are
-		 * taken to share it evenly */
-		va = side_var(ta, na, hza, wa * ta * ta, c, 0);
-		vb = side_var(tb, nb, hzb, wb * tb * tb, c, 0);
-		e->cp_diff = ta - tb;
-		e->excess_sec = g == 1.0 ? e->cp_diff : g * ta - tb;
-		e->sigma_sec = sqrt(g * g * va + vb + ta * ta * d->speed_var);
-		e->time_zmax = noise_time_zmax(na, hza, nb, hzb, c, fmin(wa, wb));
-		return;
-	}
-	va = side_var(a->self_sec, a->ticks, d->prof[0]->hz, side_sq(a), c, a->run_var);
-	vb = side_var(b->self_sec, b->ticks, d->prof[1]->hz, side_sq(b), c, b->run_var);
+	va = side_var(a->self_sec, a->ticks / wa, hza, side_sq(a), c, a->run_var);
+	vb = side_var(b->self_sec, b->ticks / wb, hzb, side_sq(b), c, b->run_var);
 	e->excess_sec = g == 1.0 ? e->self_diff : g * a->self_sec - b->self_sec;
 	e->sigma_sec = sqrt(g * g * va + vb + a->self_sec * a->self_sec * d->speed_var);
-	e->time_zmax = noise_time_zmax(a->ticks, d->prof[0]->hz, b->ticks, d->prof[1]->hz, c,
+	e->time_zmax = noise_time_zmax(a->ticks / wa, hza, b->ticks / wb, hzb, c,
 				       fmin(sq_share(a), sq_share(b)));
 }
 
@@ -225,8 +217,8 @@ static void rank_noise(const struct diff *d, struct diff_entry *e)
 		double va = fmax(a[STAT_SAMPLING] + c * c * a[STAT_SQ], a[STAT_RUNS]);
 		double vb = fmax(b[STAT_SAMPLING] + c * c * b[STAT_SQ], b[STAT_RUNS]);
 
-		e->rank_zmax[r] = noise_time_zmax(a[STAT_TICKS], d->prof[0]->hz, b[STAT_TICKS],
-						  d->prof[1]->hz, c, 1);
+		e->rank_zmax[r] = noise_time_zmax(a[STAT_TICKS], indep_hz(d->prof[0]),
+						  b[STAT_TICKS], indep_hz(d->prof[1]), c, 1);
 		e->rank_diff[r] = a[STAT_MEAN] - b[STAT_MEAN];
 		e->rank_excess[r] = g == 1.0 ? e->rank_diff[r] : g * a[STAT_MEAN] - b[STAT_MEAN];
 		e->rank_sigma[r] = sqrt(g * g * va + vb);
@@ -247,7 +239,7 @@ static void arc_noise(const struct diff *d, struct diff_arc *a)
 
 	for (s = 0; s < DIFF_NSIDES; s++) {
 		const struct diff_side_sym *cs = &callee->side[s];
-		double hz = d->prof[s]->hz, w = 1.0;
+		double hz = indep_hz(d->prof[s]), w = 1.0;
 
 		t[s] = a->time_sec[s] + a->child_time_sec[s];
 		if (cs->self_sec > 0 && cs->sq_sec > 0)
@@ -256,8 +248,8 @@ static void arc_noise(const struct diff *d, struct diff_arc *a)
 	}
 	a->excess_sec = g == 1.0 ? t[0] - t[1] : g * t[0] - t[1];
 	a->sigma_sec = sqrt(g * g * v[0] + v[1] + t[0] * t[0] * d->speed_var);
-	a->time_zmax = noise_time_zmax(t[0] * d->prof[0]->hz, d->prof[0]->hz,
-				       t[1] * d->prof[1]->hz, d->prof[1]->hz, c,
+	a->time_zmax = noise_time_zmax(t[0] * indep_hz(d->prof[0]), indep_hz(d->prof[0]),
+				       t[1] * indep_hz(d->prof[1]), indep_hz(d->prof[1]), c,
 				       fmin(sq_share(&callee->side[0]), sq_share(&callee->side[1])));
 }
 
@@ -273,8 +265,6 @@ void noise_apply(struct diff *d)
 		if (e->rank_stat)
 			rank_noise(d, e);
 	}
-	for (i = 0; i < d->nlibs; i++)
-		entry_noise(d, &d->libs[i]);
 	for (i = 0; i < d->narcs; i++)
 		arc_noise(d, &d->arcs[i]);
 }
@@ -335,7 +325,7 @@ static int run_speeds(const struct noise_runs *r, const size_t *group, double *s
 			for (j = 0; j < r->n; j++)
 				if (group[j] == group[i]) {
 					mean += run_seconds(r->prof[j], (long)f);
-					ticks += r->prof[j]->syms[f].self_ticks;
+					ticks += indep(r->prof[j], r->prof[j]->syms[f].self_ticks);
 					m++;
 				}
 			if (m < 2)
@@ -343,7 +333,7 @@ static int run_speeds(const struct noise_runs *r, const size_t *group, double *s
 			v[n] = mean / m;
 			v[nsyms + n] = run_seconds(r->prof[i], (long)f);
 			v[2 * nsyms + n] = ticks / m;
-			v[3 * nsyms + n] = r->prof[i]->syms[f].self_ticks;
+			v[3 * nsyms + n] = indep(r->prof[i], r->prof[i]->syms[f].self_ticks);
 			n++;
 		}
 		speed[i] = 1.0;
@@ -420,7 +410,7 @@ static void side_repeats(const struct noise_runs *r, const size_t *group, size_t
 			if (group[i] == g) {
 				scratch[m] = run_seconds(r->prof[i], sym) / speed[i];
 				scratch[r->n + m] = (double)r->prof[i]->syms[sym].ncalls;
-				ticks += r->prof[i]->syms[sym].self_ticks;
+				ticks += indep(r->prof[i], r->prof[i]->syms[sym].self_ticks);
 				mean += scratch[m];
 				m++;
 			}
@@ -530,7 +520,7 @@ static void fill_rank_stats(struct diff *d, struct diff_entry *e, int s, const s
 			    const double *speed, double *scratch)
 {
 	const struct profile *p = d->prof[s];
-	double hz = p->hz > 0 ? p->hz : 1.0;
+	double hz = indep_hz(p) > 0 ? indep_hz(p) : 1.0;
 	long sym = e->side[s].sym;
 	size_t k, i;
 
@@ -546,7 +536,7 @@ static void fill_rank_stats(struct diff *d, struct diff_entry *e, int s, const s
 
 				sum += t;
 				sq += t * t;
-				ticks += r->prof[i]->syms[sym].self_ticks;
+				ticks += indep(r->prof[i], r->prof[i]->syms[sym].self_ticks);
 				scratch[m++] = t / speed[i];
 			}
 		if (!m)

@@ -41,22 +41,42 @@ static void print_noise_model(FILE *out, const struct diff *d)
 		d->ntests, d->z_cut, d->opts.noise_sigmas);
 }
 
+void print_opts_units(struct diff_print_opts *po, const struct diff *d)
+{
+	const struct profile_measure *m = &d->prof[DIFF_BASE]->measure;
+
+	po->metric = m->metric[0] ? m->metric : NULL;
+	po->unit = !m->metric[0] ? "seconds" : m->unit[0] ? m->unit : "events";
+	po->unit_abbrev = !m->metric[0] ? "s" : !strcmp(po->unit, "events") ? "ev" : po->unit;
+	po->decimals = m->metric[0] ? 0 : 2;
+}
+
 void print_convention(FILE *out, const struct diff *d, const struct diff_print_opts *po)
 {
+	const char *u = po->unit ? po->unit : "seconds";
+	int dec = po->unit ? po->decimals : 2;
+
 	if (po->brief)
 		return;
 	fprintf(out, "Differential profile: baseline minus second run.\n");
 	fprintf(out, "  baseline: %s\n", po->label[DIFF_BASE] ? po->label[DIFF_BASE] : "?");
 	fprintf(out, "  second:   %s\n", po->label[DIFF_SECOND] ? po->label[DIFF_SECOND] : "?");
-	fprintf(out, "A positive difference is time (or calls) the second run no longer\n"
-		     "spends; a negative one is time (or calls) it spends in addition.\n");
-	fprintf(out, "Baseline total %.2f seconds, second %.2f seconds, sum of |differences| %.2f.\n",
-		d->total_sec[DIFF_BASE], d->total_sec[DIFF_SECOND], d->abs_sum);
+	if (po->source)
+		fprintf(out, "Source: %s.\n", po->source);
+	if (po->metric)
+		fprintf(out, "A positive difference is %s (or calls) the second run no longer\n"
+			     "has; a negative one is %s (or calls) it has in addition.\n",
+			po->metric, po->metric);
+	else
+		fprintf(out, "A positive difference is time (or calls) the second run no longer\n"
+			     "spends; a negative one is time (or calls) it spends in addition.\n");
+	fprintf(out, "Baseline total %.*f %s, second %.*f %s, sum of |differences| %.*f.\n",
+		dec, d->total_sec[DIFF_BASE], u, dec, d->total_sec[DIFF_SECOND], u, dec, d->abs_sum);
 	if (po->noise_marker && d->opts.sort == DIFF_SORT_IMPACT)
 		fprintf(out, "Rows are in evidence order: the %zu significant changes first, by the\n"
-			     "size of their evidence in seconds (a change of calls counts as the\n"
-			     "time it implies); then the rows within noise, by |difference|.\n",
-			print_count_significant(d, po));
+			     "size of their evidence in %s (a change of calls counts as the\n"
+			     "%s it implies); then the rows within noise, by |difference|.\n",
+			print_count_significant(d, po), u, po->metric ? po->metric : "time");
 	else
 		fprintf(out, "Rows are sorted by %s.\n", sort_text[d->opts.sort]);
 	if (po->noise_marker && po->extended)
@@ -67,12 +87,6 @@ void print_convention(FILE *out, const struct diff *d, const struct diff_print_o
 			d->speed);
 	if (po->noise_marker)
 		print_noise_model(out, d);
-	if (d->time_from_sidecars)
-		fprintf(out, "Time evidence from the call-path sidecars: samples of each thread at\n"
-			     "%g Hz (baseline) and %g Hz (second), time in libraries and in the\n"
-			     "instrumentation included, in rows of their own after the flat table;\n"
-			     "the table's columns are gmon.out's, as gprof prints them.\n",
-			d->cp_hz[DIFF_BASE], d->cp_hz[DIFF_SECOND]);
 	fprintf(out, "\n");
 }
 

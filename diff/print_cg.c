@@ -53,6 +53,8 @@ struct cg_ctx {
 };
 
 #define NONE ((size_t)-1)
+/* the decimals of the values: 2 for seconds, 0 for an event's counts */
+#define DEC(po) ((po)->unit ? (po)->decimals : 2)
 /* "%6.6s %6.6s " and "%6.6s %5.5s " of empty strings: the blank index and
  * %-time columns before an arc's or member's times. */
 #define BLANK_6_6 "              "
@@ -243,12 +245,12 @@ static void diff_cell(struct line *l, int64_t calls, int64_t self, int with_self
  * printf's exact conversion (utils/fixed.h), a large share of a big call
  * graph's printing. */
 static void times_columns(struct line *l, const char *lead, double self, int ws, double child,
-			  int wc)
+			  int wc, int decimals)
 {
 	line_str(l, lead);
-	line_fixed(l, self, ws, 2);
+	line_fixed(l, self, ws, decimals);
 	line_char(l, ' ');
-	line_fixed(l, child, wc, 2);
+	line_fixed(l, child, wc, decimals);
 }
 
 /* The calls columns of a function's own line (primary or cycle member). */
@@ -290,13 +292,22 @@ static void arc_line(FILE *out, struct cg_ctx *c, const struct diff_arc *a,
 	const struct diff_print_opts *po = c->po;
 	struct line *l = &c->l;
 	int inner = within_cycle(c->d, a);
+	const struct diff_entry *callee = &c->d->entries[a->child];
+	/* a call into code whose calls were never counted (a library's):
+	 * its time only, no count to show */
+	int counted = callee->side[0].calls_measured || callee->side[1].calls_measured;
 
-	if (po->extended) {
+	if (!counted && !inner) {
+		times_columns(l, po->extended ? BLANK_6_6 : BLANK_6_5, a->time_sec[0] - a->time_sec[1],
+			      po->extended ? 8 : 7, a->child_time_sec[0] - a->child_time_sec[1],
+			      po->extended ? 9 : po->bsd ? 11 : 7, DEC(po));
+		line_spaces(l, po->extended ? 37 : 21);
+	} else if (po->extended) {
 		if (inner) /* "%6.6s %6.6s %8.8s %9.9s" of "" */
 			line_spaces(l, 32);
 		else
 			times_columns(l, BLANK_6_6, a->time_sec[0] - a->time_sec[1], 8,
-				      a->child_time_sec[0] - a->child_time_sec[1], 9);
+				      a->child_time_sec[0] - a->child_time_sec[1], 9, DEC(po));
 		/* " %9s %9s %9lld       " */
 		calls_cell(l, a->present[0], a->count[0], 0);
 		calls_cell(l, a->present[1], a->count[1], 0);
@@ -310,7 +321,8 @@ static void arc_line(FILE *out, struct cg_ctx *c, const struct diff_arc *a,
 		line_spaces(l, 13);
 	} else {
 		times_columns(l, BLANK_6_5, a->time_sec[0] - a->time_sec[1], 7,
-			      a->child_time_sec[0] - a->child_time_sec[1], po->bsd ? 11 : 7);
+			      a->child_time_sec[0] - a->child_time_sec[1], po->bsd ? 11 : 7,
+			      DEC(po));
 		/* " %7lld/%-7lld     " */
 		line_char(l, ' ');
 		line_int(l, a->count_diff, 7);
@@ -475,7 +487,7 @@ static void primary_line(FILE *out, struct cg_ctx *c, size_t i)
 	times_columns(l, " ", e->side[0].prop_self_sec - e->side[1].prop_self_sec,
 		      po->extended ? 8 : 7,
 		      e->side[0].prop_child_sec - e->side[1].prop_child_sec,
-		      po->extended ? 9 : po->bsd ? 11 : 7);
+		      po->extended ? 9 : po->bsd ? 11 : 7, DEC(po));
 	calls_columns(l, e, po->extended);
 	line_str(l, po->extended ? "   " : " ");
 	print_ref(c, i);
@@ -509,9 +521,10 @@ static int member_lines(FILE *out, struct cg_ctx *c, const struct diff_entry *cy
 		double child = e->side[0].prop_child_sec - e->side[1].prop_child_sec;
 
 		if (c->po->extended)
-			times_columns(&c->l, BLANK_6_6, self, 8, child, 9);
+			times_columns(&c->l, BLANK_6_6, self, 8, child, 9, DEC(c->po));
 		else
-			times_columns(&c->l, BLANK_6_5, self, 7, child, c->po->bsd ? 11 : 7);
+			times_columns(&c->l, BLANK_6_5, self, 7, child, c->po->bsd ? 11 : 7,
+				      DEC(c->po));
 		calls_columns(&c->l, e, c->po->extended);
 		line_str(&c->l, c->po->extended ? "       " : "     ");
 		print_other(c, m[i]);
