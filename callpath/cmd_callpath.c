@@ -18,6 +18,7 @@
 #include "callpath/sidecar.h"
 #include "callpath/sum.h"
 #include "export/callpath_export.h"
+#include "filter/filter.h"
 #include "gprof-ext/options.h"
 #include "model/analysis.h"
 #include "model/run.h"
@@ -84,31 +85,43 @@ out:
 	return ret;
 }
 
+/*
+ * The call-path outputs of a profile name each frame by its own symbol, as
+ * the report does (an OpenMP region as main._omp_fn.0; the tables and
+ * pictures name it by its function): the run's paths, as far as the
+ * filters keep them (not the text report: gprof's, all of it), with
+ * --short-names' names.
+ */
 int callpath_cmd_gprof(const struct egprof_opts *o, const struct analysis *a)
 {
 	const struct run *r = a->run[0];
 	int columns = metric_columns_wanted(o->metric);
-	struct callpath_model *all = NULL;
+	struct filter_opts f = filter_opts_of(o);
+	struct callpath_model *fm = NULL, *shown = NULL, *all = NULL;
+	const struct callpath_model *out_model;
 	struct folded *ft = NULL, *fc = NULL;
-	const struct callpath_model *shown = a->paths[0];
 	int ret = 1;
 
 	if (!o->callpath && !o->folded_path && !o->folded_calls_path)
 		return 0;
 	if (columns && (o->folded_path || !o->callpath || o->format != TABLE_TEXT))
 		return metric_columns_refuse(o->metric), 1;
-	if (!r->paths || !shown)
+	if (!r->paths)
 		return error("internal error: no call paths for --callpath"), 1;
 	if (o->folded_path && check_samples(r->paths, r->paths_source, o->folded_path) < 0)
 		goto out;
+	if ((o->folded_path || o->folded_calls_path || (o->callpath && o->format != TABLE_TEXT)) &&
+	    filter_active(&f) && filter_callpath(&f, r->paths, &fm) < 0)
+		goto out;
+	if (o->short_names && callpath_model_shorten(fm ? fm : r->paths, &shown) < 0)
+		goto out;
+	out_model = shown ? shown : fm ? fm : r->paths;
 	if (o->callpath && o->format != TABLE_TEXT) {
-		/* the records, as far as the filters keep them */
-		if (callpath_export(stdout, (enum table_format)o->format, shown,
+		if (callpath_export(stdout, (enum table_format)o->format, out_model,
 				    r->paths_source) < 0)
 			goto out;
 	} else if (o->callpath) {
-		/* the text report is gprof's, all of it (with -l's sites) */
-		if (o->short_names ? callpath_model_shorten(r->paths, &all) < 0 : 0)
+		if (o->short_names && callpath_model_shorten(r->paths, &all) < 0)
 			goto out;
 		fflush(stdout);
 		if (callpath_report_print(stdout, all ? all : r->paths, r->paths_source) < 0)
@@ -118,8 +131,8 @@ int callpath_cmd_gprof(const struct egprof_opts *o, const struct analysis *a)
 		fflush(stdout);
 	}
 	/* both built before either is written: all outputs or none */
-	if ((o->folded_path && folded_build(shown, FOLDED_WEIGHTED, &ft) < 0) ||
-	    (o->folded_calls_path && folded_build(shown, FOLDED_CALLS, &fc) < 0))
+	if ((o->folded_path && folded_build(out_model, FOLDED_WEIGHTED, &ft) < 0) ||
+	    (o->folded_calls_path && folded_build(out_model, FOLDED_CALLS, &fc) < 0))
 		goto out;
 	if ((ft && folded_save(o->outs, o->folded_path, ft) < 0) ||
 	    (fc && folded_save(o->outs, o->folded_calls_path, fc) < 0))
@@ -129,6 +142,8 @@ out:
 	folded_free(ft);
 	folded_free(fc);
 	callpath_model_free(all);
+	callpath_model_free(shown);
+	callpath_model_free(fm);
 	return ret;
 }
 

@@ -19,6 +19,7 @@
 #include "diff/profile.h"
 #include "filter/filter_models.h"
 #include "model/measured.h"
+#include "model/paths.h"
 #include "model/run.h"
 #include "utils/error.h"
 #include "utils/banned.h"
@@ -121,32 +122,46 @@ static int build_paths(struct analysis *a, const struct analysis_opts *o)
 	const struct callpath_model *m[2] = { a->run[0]->paths,
 					      a->nsides > 1 ? a->run[1]->paths : NULL };
 	struct folded *f[2][2] = { { NULL, NULL }, { NULL, NULL } };
-	int ret = -1;
+	struct callpath_model *named[2] = { NULL, NULL };
+	int ret = -1, copied[2] = { 0, 0 };
 
 	for (size_t s = 0; s < a->nsides; s++)
 		if (!m[s])
 			return 0;
+	/* named as the tables name the functions (a region by its
+	 * function): every view of the analysis says one name */
+	for (size_t s = 0; s < a->nsides; s++)
+		if (paths_as_functions(m[s], a->run[s]->gmon, &named[s], &copied[s]) < 0)
+			goto out;
 	if (filter_active(&o->filter)) {
-		if (a->nsides == 1 ? filter_callpath(&o->filter, m[0], &a->paths[0]) < 0
-				   : filter_callpath_pair(&o->filter, m, a->paths) < 0)
-			return -1;
+		if (a->nsides == 1
+		    ? filter_callpath(&o->filter, named[0], &a->paths[0]) < 0
+		    : filter_callpath_pair(&o->filter,
+					   (const struct callpath_model *const[2]){ named[0], named[1] },
+					   a->paths) < 0)
+			goto out;
 		a->owned_paths[0] = a->owned_paths[1] = 1;
 	} else {
-		a->paths[0] = (struct callpath_model *)m[0];
-		a->paths[1] = (struct callpath_model *)m[1];
+		for (size_t s = 0; s < a->nsides; s++) {
+			a->paths[s] = named[s];
+			a->owned_paths[s] = copied[s];
+			copied[s] = 0;
+		}
 	}
 	for (size_t s = 0; o->short_names && s < a->nsides; s++) {
 		struct callpath_model *sh;
 
 		if (callpath_model_shorten(a->paths[s], &sh) < 0)
-			return -1;
+			goto out;
 		if (a->owned_paths[s])
 			callpath_model_free(a->paths[s]);
 		a->paths[s] = sh;
 		a->owned_paths[s] = 1;
 	}
-	if (a->nsides < 2 || !o->path_diffs)
-		return 0;
+	if (a->nsides < 2 || !o->path_diffs) {
+		ret = 0;
+		goto out;
+	}
 	for (int s = 0; s < 2; s++)
 		if (folded_build(a->paths[s], FOLDED_CALLS_GPROF, &f[s][0]) < 0 ||
 		    ((a->paths[s]->sampling & SIDECAR_SAMPLING_SELF) &&
@@ -174,6 +189,8 @@ out:
 	for (int s = 0; s < 2; s++) {
 		folded_free(f[s][0]);
 		folded_free(f[s][1]);
+		if (copied[s])
+			callpath_model_free(named[s]);
 	}
 	return ret;
 }

@@ -11,6 +11,7 @@
 #include "callpath/leaves.h"
 #include "callpath/report.h"
 #include "callpath/sidecar.h"
+#include "diff/match.h"
 #include "diff/profile.h"
 #include "utils/array.h"
 #include "utils/error.h"
@@ -60,6 +61,21 @@ static int by_name_build(struct by_name *ix, const struct profile *p)
 	return 0;
 }
 
+/* Add symbol i of ix->p (the last one) to the index. */
+static int by_name_add(struct by_name *ix, size_t i)
+{
+	size_t j;
+
+	if (2 * (i + 1) > ix->nslots &&
+	    array_index_grow(&ix->slots, &ix->nslots, i, sym_hash, ix->p) < 0)
+		return -1;
+	for (j = strhash(pname(&ix->p->syms[i])) & (ix->nslots - 1); ix->slots[j];
+	     j = (j + 1) & (ix->nslots - 1))
+		;
+	ix->slots[j] = i + 1;
+	return 0;
+}
+
 static long by_name_find(const struct by_name *ix, const char *name)
 {
 	if (!ix->nslots)
@@ -69,6 +85,78 @@ static long by_name_find(const struct by_name *ix, const char *name)
 		if (!strcmp(pname(&ix->p->syms[ix->slots[j] - 1]), name))
 			return (long)(ix->slots[j] - 1);
 	return -1;
+}
+
+static size_t symname_hash(const void *ctx, size_t i)
+{
+	return strhash(((const struct profile *)ctx)->syms[i].name);
+}
+
+/* The function of symbol-table name or printed name `name` in p, or -1. */
+static long gmon_function(const struct profile *p, const size_t *slots, size_t nslots,
+			  const struct by_name *pix, const char *name)
+{
+	for (size_t j = strhash(name) & (nslots - 1); nslots && slots[j];
+	     j = (j + 1) & (nslots - 1)) {
+		const struct profile_sym *s = &p->syms[slots[j] - 1];
+
+		if (!(s->flags & PSYM_CYCLE) && !strcmp(s->name, name))
+			return (long)(slots[j] - 1);
+	}
+	return by_name_find(pix, name);
+}
+
+int measured_frame_functions(const struct callpath_model *m, const struct profile *gmon,
+			     const char ***out)
+{
+	const char **fn = malloc(((size_t)m->nr_frames + 1) * sizeof(*fn));
+	const char **memo = calloc((size_t)m->nr_names + 1, sizeof(*memo));
+	size_t *slots = NULL, nslots = 0;
+	struct by_name pix = { gmon, NULL, 0 };
+	int ret = -1;
+
+	*out = NULL;
+	if (!fn || !memo || by_name_build(&pix, gmon) < 0)
+		goto out;
+	for (size_t i = 0; i < gmon->nsyms; i++) {
+		size_t j;
+
+		if (2 * (i + 1) > nslots &&
+		    array_index_grow(&slots, &nslots, i, symname_hash, gmon) < 0)
+			goto out;
+		for (j = strhash(gmon->syms[i].name) & (nslots - 1); slots[j];
+		     j = (j + 1) & (nslots - 1))
+			;
+		slots[j] = i + 1;
+	}
+	for (uint32_t i = 0; i < m->nr_frames; i++) {
+		const struct callpath_frame *f = &m->frames[i];
+
+		if (f->func == f->attributed) {
+			fn[i] = m->names[f->attributed];
+			continue;
+		}
+		/* gprof left the callee out of its table (report.h): its
+		 * own symbol names it, a GCC clone's or an OpenMP region's
+		 * base function where gmon has one */
+		if (!memo[f->func]) {
+			char base[1024];
+			long b = match_clone_base(m->names[f->func], base, sizeof(base))
+				 ? gmon_function(gmon, slots, nslots, &pix, base) : -1;
+
+			memo[f->func] = b >= 0 ? pname(&gmon->syms[b]) : m->names[f->func];
+		}
+		fn[i] = memo[f->func];
+	}
+	*out = fn;
+	fn = NULL;
+	ret = 0;
+out:
+	free(fn);
+	free(memo);
+	free(slots);
+	free(pix.slots);
+	return ret < 0 ? error("out of memory while naming call paths") : 0;
 }
 
 /* The kind of a name the paths hold and gmon.out does not. */
@@ -82,7 +170,7 @@ static unsigned extra_kind(const struct callpath_model *m, const struct callpath
 	case LEAF_UNKNOWN:
 		return PSYM_UNKNOWN;
 	default:
-		return !strcmp(m->names[f->attributed], "[unknown]") ? PSYM_UNKNOWN : 0;
+		return !strcmp(m->names[f->func], "[unknown]") ? PSYM_UNKNOWN : 0;
 	}
 }
 
@@ -107,27 +195,20 @@ static size_t len0(const char *s)
 }
 
 /*
- * The symbols: gmon's functions then the other names the frames are
- * attributed to, their strings in one pool; sym_of[name] for each
- * attributed name.
+ * The symbols: gmon's functions then the other functions the frames are
+ * (fn[i], measured_frame_functions), their strings in one pool; sym_of[i]
+ * for frame i.
  */
 static int own_symbols(struct profile *out, const struct callpath_model *m,
-		       const struct profile *gmon, uint32_t *sym_of)
+		       const struct profile *gmon, const char *const *fn, uint32_t *sym_of)
 {
 	struct by_name ix;
 	struct profile_pool *pool = NULL;
-	uint32_t *first = NULL;	/* per name: a frame attributed to it, or NONE */
-	size_t bytes = 0, nextra = 0;
+	size_t bytes = 0;
 	int ret = -1;
 
-	if (by_name_build(&ix, gmon) < 0 ||
-	    !(first = malloc(((size_t)m->nr_names + 1) * sizeof(*first))))
+	if (by_name_build(&ix, gmon) < 0)
 		goto out;
-	for (uint32_t k = 0; k < m->nr_names; k++)
-		first[k] = NONE;
-	for (uint32_t i = 0; i < m->nr_frames; i++)
-		if (first[m->frames[i].attributed] == NONE)
-			first[m->frames[i].attributed] = i;
 	for (size_t i = 0; i < gmon->nsyms; i++) {
 		const struct profile_sym *s = &gmon->syms[i];
 
@@ -135,13 +216,11 @@ static int own_symbols(struct profile *out, const struct callpath_model *m,
 			bytes += len0(s->name) + len0(s->print_name) + len0(s->file) +
 				 len0(s->unit);
 	}
-	for (uint32_t k = 0; k < m->nr_names; k++)
-		if (first[k] != NONE && by_name_find(&ix, m->names[k]) < 0) {
-			bytes += len0(m->names[k]);
-			nextra++;
-		}
+	for (uint32_t i = 0; i < m->nr_frames; i++)
+		if (by_name_find(&ix, fn[i]) < 0)
+			bytes += len0(fn[i]);	/* at most: a name is copied once */
 	if (!(pool = profile_pool_new(bytes)) || profile_use_pool(out, pool) < 0 ||
-	    profile_reserve(out, gmon->nsyms + nextra, 0) < 0)
+	    profile_reserve(out, gmon->nsyms, 0) < 0)
 		goto out;
 	for (size_t i = 0; i < gmon->nsyms; i++) {
 		const struct profile_sym *s = &gmon->syms[i];
@@ -161,41 +240,37 @@ static int own_symbols(struct profile *out, const struct callpath_model *m,
 		if (profile_add_sym(out, &y) < 0)
 			goto out;
 	}
-	/* the index now points at out's copies, in the same order */
+	/* the index points at out's symbols from now on; new names join it */
 	free(ix.slots);
 	if (by_name_build(&ix, out) < 0)
 		goto out;
-	for (uint32_t k = 0; k < m->nr_names; k++) {
-		long at;
+	for (uint32_t i = 0; i < m->nr_frames; i++) {
+		long at = by_name_find(&ix, fn[i]);
 
-		sym_of[k] = NONE;
-		if (first[k] == NONE)
-			continue;
-		if ((at = by_name_find(&ix, m->names[k])) < 0) {
+		if (at < 0) {
 			struct profile_sym y;
 
 			memset(&y, 0, sizeof(y));
-			y.name = y.print_name = pool_copy(pool, m->names[k]);
-			y.flags = PSYM_IN_FLAT | PSYM_IN_GRAPH |
-				  extra_kind(m, &m->frames[first[k]]);
+			y.name = y.print_name = pool_copy(pool, fn[i]);
+			y.flags = PSYM_IN_FLAT | PSYM_IN_GRAPH | extra_kind(m, &m->frames[i]);
 			if (!(y.flags & PSYM_KINDS))
 				y.flags |= PSYM_FUNC;
-			if ((at = profile_add_sym(out, &y)) < 0)
+			/* indexed: the next frame of this name finds it */
+			if ((at = profile_add_sym(out, &y)) < 0 || by_name_add(&ix, (size_t)at) < 0)
 				goto out;
 		}
-		sym_of[k] = (uint32_t)at;
+		sym_of[i] = (uint32_t)at;
 	}
 	ret = 0;
 out:
 	profile_pool_release(pool);	/* out holds its own reference */
 	free(ix.slots);
-	free(first);
 	return ret;
 }
 
-/* like's symbols, sharing its strings; sym_of[name] as above. */
+/* like's symbols, sharing its strings; sym_of[i] as above. */
 static int like_symbols(struct profile *out, const struct callpath_model *m,
-			const struct profile *like, uint32_t *sym_of)
+			const struct profile *like, const char *const *fn, uint32_t *sym_of)
 {
 	struct by_name ix;
 	int ret = -1;
@@ -213,20 +288,16 @@ static int like_symbols(struct profile *out, const struct callpath_model *m,
 		if (profile_add_sym(out, &y) < 0)
 			goto out;
 	}
-	for (uint32_t k = 0; k < m->nr_names; k++)
-		sym_of[k] = NONE;
 	for (uint32_t i = 0; i < m->nr_frames; i++) {
-		uint32_t a = m->frames[i].attributed;
-		long at;
+		long at = by_name_find(&ix, fn[i]);
 
-		if (sym_of[a] != NONE)
-			continue;
-		if ((at = by_name_find(&ix, m->names[a])) < 0) {
+		if (at < 0) {
+			ret = -2;
 			error("internal error: '%s' of one run is not among its side's functions",
-			      m->names[a]);
+			      fn[i]);
 			goto out;
 		}
-		sym_of[a] = (uint32_t)at;
+		sym_of[i] = (uint32_t)at;
 	}
 	ret = 0;
 out:
@@ -285,7 +356,7 @@ static int outermost(const struct callpath_model *m, const uint32_t *sym_of, siz
 	for (uint32_t k = first[1]; k > first[0]; k--)
 		stack[sp++] = kids[k - 1];
 	while (sp) {
-		uint32_t i = stack[sp - 1], a = sym_of[m->frames[i].attributed];
+		uint32_t i = stack[sp - 1], a = sym_of[i];
 
 		if (entered[i]) {
 			if (outer[i])
@@ -368,7 +439,7 @@ static int numbers(struct profile *out, const struct callpath_model *m, const ui
 	callpath_model_inclusive(m, incl);
 	for (uint32_t i = 0; i < n; i++) {
 		const struct callpath_frame *f = &m->frames[i];
-		uint32_t c = sym_of[f->attributed];
+		uint32_t c = sym_of[i];
 		struct profile_sym *s = &out->syms[c];
 
 		s->self_ticks += (double)f->samples;
@@ -385,7 +456,7 @@ static int numbers(struct profile *out, const struct callpath_model *m, const ui
 			continue;
 		}
 		{
-			uint32_t p = sym_of[m->frames[f->parent].attributed];
+			uint32_t p = sym_of[f->parent];
 			struct profile_arc *a;
 
 			if (p == c) {
@@ -451,19 +522,27 @@ int measured_profile(const struct callpath_model *m, const struct profile *gmon,
 		     const struct profile *like, struct profile **out)
 {
 	struct profile *p = profile_new();
-	uint32_t *sym_of = malloc(((size_t)m->nr_names + 1) * sizeof(*sym_of));
-	int bad;
+	uint32_t *sym_of = malloc(((size_t)m->nr_frames + 1) * sizeof(*sym_of));
+	const char **fn = NULL;
+	int bad = 0;
 
 	*out = NULL;
-	bad = !p || !sym_of || head(p, m, gmon) < 0;
-	if (!bad)
-		bad = like ? like_symbols(p, m, like, sym_of) : own_symbols(p, m, gmon, sym_of);
-	if (!bad)
-		bad = numbers(p, m, sym_of) < 0;
+	if (measured_frame_functions(m, gmon, &fn) < 0) {
+		free(sym_of);
+		profile_free(p);
+		return -1;
+	}
+	if (!p || !sym_of || head(p, m, gmon) < 0)
+		bad = -1;
+	else
+		bad = like ? like_symbols(p, m, like, fn, sym_of) : own_symbols(p, m, gmon, fn, sym_of);
+	if (!bad && numbers(p, m, sym_of) < 0)
+		bad = -1;
 	free(sym_of);
+	free(fn);
 	if (bad) {
 		profile_free(p);
-		return error("out of memory while measuring functions from call paths");
+		return bad == -2 ? -1 : error("out of memory while measuring functions from call paths");
 	}
 	*out = p;
 	return 0;

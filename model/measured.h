@@ -52,4 +52,17 @@ struct profile;
 int measured_profile(const struct callpath_model *m, const struct profile *gmon,
 		     const struct profile *like, struct profile **out);
 
+/*
+ * The function each frame of m is the run's, as the tables name it: the
+ * one gprof's table attributes its code to (report.h's `attributed`),
+ * except where gprof left the callee out of its table and its own ELF
+ * symbol names it: then a GCC clone's or an OpenMP region's base function
+ * when gmon has one (main._omp_fn.0 is main's, "main (+ ._omp_fn.0)" in a
+ * diff, as the diff folds clones), else that own name (never the symbol
+ * before it in memory).  (*out)[i] for frame i, pointing into m's names or
+ * gmon's strings; the caller frees the array.  0, or -1 (reported).
+ */
+int measured_frame_functions(const struct callpath_model *m, const struct profile *gmon,
+			     const char ***out);
+
 #endif

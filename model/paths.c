@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "callpath/report.h"
+#include "model/measured.h"
 #include "utils/error.h"
 #include "utils/satmath.h"
 #include "utils/banned.h"
@@ -77,4 +78,68 @@ int paths_copy(const struct callpath_model *m, struct callpath_model **out)
 	}
 	*out = c;
 	return 0;
+}
+
+int paths_as_functions(const struct callpath_model *m, const struct profile *gmon,
+		       struct callpath_model **out, int *copied)
+{
+	struct callpath_model *c = NULL;
+	uint32_t *frame = NULL, i;
+	const char **fn = NULL;
+	int ret = -1;
+
+	*out = (struct callpath_model *)m;
+	*copied = 0;
+	if (measured_frame_functions(m, gmon, &fn) < 0)
+		return -1;
+	for (i = 0; i < m->nr_frames && !strcmp(fn[i], m->names[m->frames[i].func]); i++)
+		;
+	if (i == m->nr_frames) {
+		free(fn);
+		return 0;
+	}
+	if (!(c = callpath_model_new()) ||
+	    !(frame = malloc(((size_t)m->nr_frames + 1) * sizeof(*frame))))
+		goto out;
+	c->hz = m->hz;
+	c->metric = m->metric;
+	c->sampling = m->sampling;
+	c->unplaced_samples = m->unplaced_samples;
+	c->time_taken = m->time_taken;
+	c->saturated = m->saturated;
+	memcpy(c->class_samples, m->class_samples, sizeof(c->class_samples));
+	if (m->time_name && !(c->time_name = strdup(m->time_name)))
+		goto out;
+	for (i = 0; i < m->nr_frames; i++) {
+		const struct callpath_frame *f = &m->frames[i];
+		uint32_t parent = f->parent == CALLPATH_NONE ? CALLPATH_NONE : frame[f->parent];
+		uint32_t fnx, site;
+		struct callpath_frame *t;
+
+		fnx = callpath_model_intern(c, fn[i]);
+		site = callpath_model_intern(c, m->names[f->site]);
+		if (fnx == CALLPATH_NONE || site == CALLPATH_NONE ||
+		    callpath_model_add(c, parent, fnx, site, f->count, &frame[i]) < 0)
+			goto out;
+		t = &c->frames[frame[i]];
+		sat_add_u64_flag(&t->samples, f->samples, &c->saturated);
+		t->leaf = f->leaf;
+		if (f->folded) {
+			t->folded = 1;
+			t->caller = f->caller == CALLPATH_NONE ? CALLPATH_NONE
+				    : callpath_model_intern(c, m->names[f->caller]);
+			sat_add_u64_flag(&t->recursive, f->recursive, &c->saturated);
+			sat_add_u64_flag(&c->total, f->recursive, &c->saturated);
+		}
+	}
+	c->total_samples = m->total_samples;
+	*out = c;
+	*copied = 1;
+	c = NULL;
+	ret = 0;
+out:
+	callpath_model_free(c);
+	free(frame);
+	free(fn);
+	return ret < 0 ? error("out of memory while naming call paths") : 0;
 }

@@ -20,4 +20,17 @@ struct callpath_model;
 int paths_copy(const struct callpath_model *m, struct callpath_model **out);
 int paths_merge(struct callpath_model *into, const struct callpath_model *m);
 
+/*
+ * The paths named as the run's functions are (model/measured.h's
+ * measured_frame_functions, through the run's gmon profile): a GCC clone
+ * or an OpenMP region by its function, main._omp_fn.0 as "main (+
+ * ._omp_fn.0)" in a diff, so that a path view (pprof, the HTML icicle graph, folded
+ * stacks, path differences) names what the tables name.  Frames that then
+ * read alike are one.  *out is m itself (*copied 0) when every frame is
+ * named so already, else a new model (*copied 1).  0, or -1 (reported).
+ */
+struct profile;
+int paths_as_functions(const struct callpath_model *m, const struct profile *gmon,
+		       struct callpath_model **out, int *copied);
+
 #endif

@@ -22,6 +22,7 @@
 #include "gprof-ext/input_check.h"
 #include "gprof-ext/operands.h"
 #include "gprof-ext/upstream.h"
+#include "model/measured.h"
 #include "model/paths.h"
 #include "utils/error.h"
 #include "utils/banned.h"
@@ -263,7 +264,8 @@ static int profile_demangles(const struct profile *p)
 	return 1;
 }
 
-struct callpath_symopts run_symopts(const struct run *r, int lines, const char *metric)
+static struct callpath_symopts symopts_of(const struct profile *gmon, int lines,
+					  const char *metric)
 {
 	struct callpath_symopts so = { 0, 0, NULL, NULL, metric };
 
@@ -271,9 +273,14 @@ struct callpath_symopts run_symopts(const struct run *r, int lines, const char *
 		upstream_line_options(&so.lines, &so.full_paths);
 		so.addr_to_line = upstream_addr_to_line;
 	}
-	if (profile_demangles(r->gmon))
+	if (profile_demangles(gmon))
 		so.demangle = upstream_demangle;
 	return so;
+}
+
+struct callpath_symopts run_symopts(const struct run *r, int lines, const char *metric)
+{
+	return symopts_of(r->gmon, lines, metric);
 }
 
 /*
@@ -282,7 +289,8 @@ struct callpath_symopts run_symopts(const struct run *r, int lines, const char *
  * (build-id).  A sidecar without identity (versions 1 to 3) gets the
  * counts' hint as a warning only, when it is the run's one file.
  */
-static int read_one(const struct run *r, const char *path, const char *gmon, int force,
+static int read_one(const char *binary, const struct profile *gp, size_t nfiles,
+		    const char *path, const char *gmon, int force,
 		    const struct callpath_symopts *so, struct callpath_model **m, int *rank)
 {
 	struct sidecar *sc = NULL;
@@ -299,13 +307,13 @@ static int read_one(const struct run *r, const char *path, const char *gmon, int
 	/* a metric the sidecar lacks, named by the sidecar's path */
 	if (so->metric && callpath_metric_find(sc, so->metric, path, &k) < 0)
 		goto out;
-	if (sidecar_check_build_id(sc, path, r->binary) < 0 ||
-	    callpath_model_build(sc, r->gmon, so, m) < 0)
+	if (sidecar_check_build_id(sc, path, binary) < 0 ||
+	    callpath_model_build(sc, gp, so, m) < 0)
 		goto out;
 	if ((*m)->saturated)
 		warning("%s: %s", path, CALLPATH_SATURATED);
-	if (!(sc->id.flags & SIDECAR_ID_HASHED) && r->nfiles <= 1 &&
-	    (stale = callpath_stale_check(*m, sc, r->gmon, why, sizeof(why))) < 0)
+	if (!(sc->id.flags & SIDECAR_ID_HASHED) && nfiles <= 1 &&
+	    (stale = callpath_stale_check(*m, sc, gp, why, sizeof(why))) < 0)
 		goto out;
 	if (stale)
 		warning("%s: may be left from another run beside '%s' (%s); it is "
@@ -363,8 +371,8 @@ static int read_paths(struct run *r, const struct run_load_opts *o)
 	if (o->sidecar) {
 		/* --callpath=FILE: that sidecar, checked against the one gmon
 		 * file when there is one */
-		if (read_one(r, o->sidecar, r->nfiles == 1 ? r->files[0] : NULL, o->force, &so,
-			     &r->paths, NULL) < 0)
+		if (read_one(r->binary, r->gmon, r->nfiles, o->sidecar,
+			     r->nfiles == 1 ? r->files[0] : NULL, o->force, &so, &r->paths, NULL) < 0)
 			return -1;
 		return (r->paths_source = strdup(o->sidecar)) ? 0 : error("out of memory");
 	}
@@ -389,7 +397,8 @@ static int read_paths(struct run *r, const struct run_load_opts *o)
 		struct callpath_model *m = NULL;
 
 		sidecar_name_for(r->files[i], name, sizeof(name));
-		if (read_one(r, name, r->files[i], o->force, &so, &m, &r->rank[i]) < 0)
+		if (read_one(r->binary, r->gmon, r->nfiles, name, r->files[i], o->force, &so, &m,
+			     &r->rank[i]) < 0)
 			goto out;
 		if (!r->paths) {
 			r->paths = m;
@@ -493,4 +502,35 @@ int run_paths_timed(const struct run *r)
 	 * gmon.out's histogram may still have */
 	return r->paths && (r->paths->sampling & SIDECAR_SAMPLING_SELF) &&
 	       r->paths->total_samples > 0;
+}
+
+int run_file_functions(const struct profile *gmon, const char *binary, const char *file,
+		       const char *metric, int force, const struct profile *like,
+		       struct profile **out)
+{
+	struct callpath_symopts so = symopts_of(gmon, 0, metric);
+	struct callpath_model *m = NULL;
+	char name[4096];
+	int ret;
+
+	*out = NULL;
+	if (sidecar_name_for(file, name, sizeof(name)) < 0)
+		return error("%s: file name too long", file);
+	if (access(name, F_OK) != 0)
+		return 0;
+	if (read_one(binary, gmon, 1, name, file, force, &so, &m, NULL) < 0)
+		return -1;
+	ret = measured_profile(m, gmon, like, out);
+	callpath_model_free(m);
+	return ret;
+}
+
+int run_files_have_sidecars(char *const *files, size_t n)
+{
+	char name[4096];
+
+	for (size_t i = 0; i < n; i++)
+		if (sidecar_name_for(files[i], name, sizeof(name)) < 0 || access(name, F_OK) != 0)
+			return 0;
+	return n > 0;
 }

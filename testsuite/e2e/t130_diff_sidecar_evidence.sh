@@ -25,60 +25,8 @@
 . "$SRCDIR/testsuite/e2e/diff_lib.sh"
 . "$SRCDIR/callpath/examples/testlib.sh"
 cd "$WORKDIR" || exit 1
-cat > libwork.c <<'CEOF'
-#include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-
-#ifndef LIBM_ROUNDS
-#define LIBM_ROUNDS 150
-#endif
-
-volatile double sink;
-
-/* mostly libm's sin, with a little arithmetic of its own */
-__attribute__((noinline)) static double use_libm(long n, int round)
-{
-	double s = 0, p = 1.0;
-
-	for (long i = 0; i < n; i++) {
-		double x = (double)((i + round) & 1023) * 1e-3;
-
-		for (int k = 0; k < 3; k++)
-			p = p * 0.999999 + x * 1e-9;
-		s += sin((double)i * 1e-6 + x) + p;
-	}
-	return s;
-}
-
-/* plain arithmetic in the program's own code */
-__attribute__((noinline)) static double arith(long n, int round)
-{
-	unsigned long x = 88172645463325252ul + (unsigned long)round;
-	double s = 0;
-
-	for (long i = 0; i < n; i++) {
-		x ^= x << 13;
-		x ^= x >> 7;
-		x ^= x << 17;
-		s += (double)(x & 0xffff) * 1e-5;
-	}
-	return s;
-}
-
-int main(void)
-{
-	long unit = 250000;
-
-	for (int r = 0; r < LIBM_ROUNDS; r++)
-		sink += use_libm(unit, r);
-	for (int r = 0; r < 4; r++)
-		sink += arith(100 * unit, r);
-	printf("%d\n", sink > 0);
-	return 0;
-}
-CEOF
-gcc -pg -O2 -o a libwork.c -lm && gcc -pg -O2 -DLIBM_ROUNDS=450 -o b libwork.c -lm || exit 1
+src="$SRCDIR/testsuite/fixtures/libm/libwork.c"
+gcc -pg -O2 -o a "$src" -lm && gcc -pg -O2 -DLIBM_ROUNDS=450 -o b "$src" -lm || exit 1
 for r in a:ra b:rb a:ra2; do
 	mkdir -p "${r#*:}" && (cd "${r#*:}" && CALLPATH_HZ=1000 LD_PRELOAD="$CP_SO" "../${r%%:*}" > out.txt) || exit 1
 done
