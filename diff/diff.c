@@ -537,6 +537,8 @@ void diff_release(struct diff *d)
 	free(d->entries);
 	free(d->ranks);
 	free(d->rank_speed);
+	free(d->rank_outside_speed);
+	free(d->rank_totals);
 	free(d->arcs);
 	memset(d, 0, sizeof(*d));
 }

@@ -283,6 +283,18 @@ struct diff {
 	double repeat_weight;          /* and what they are worth (as
 					  jitter_weight; 0: no repeats) */
 	double *rank_speed;            /* per rank: its own speed */
+	/* Rows outside the program's functions (a library's, an MPI
+	 * library's wait, the instrumentation, unknown code: diff/profile.h's
+	 * PSYM_KINDS) are a population of their own in the noise model
+	 * (diff/noise.h): their common speed, its variance, their jitter and
+	 * what measured it, and each rank's speed of them (1, 0, the
+	 * program's jitter... when there are none) */
+	double outside_speed, outside_speed_var;
+	double outside_jitter, outside_jitter_weight;
+	double *rank_outside_speed;
+	/* private to diff/noise.c: per side and rank, the mean seconds of
+	 * the program's rows and of the rows outside them */
+	double *rank_totals;
 	/* The significance rule (diff/evidence.h): */
 	size_t ntests, arc_ntests;     /* tests of each family */
 	double z_cut, arc_z_cut;       /* |z| that passes, per family */

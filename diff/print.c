@@ -35,6 +35,9 @@ static void print_noise_model(FILE *out, const struct diff *d)
 			     "%.1f well-sampled ones; %.0f%% assumed for few); give a directory of\n"
 			     "repeated runs per side to measure it.\n",
 			100 * d->jitter, d->jitter_weight, 100 * d->opts.jitter_prior);
+	if (d->nranks && d->rank_totals && diff_from_sidecars(d))
+		fprintf(out, "A rank's time outside the program's functions (its MPI wait) varies as\n"
+			     "the ranks' compute does: each such row carries its share of that noise.\n");
 	fprintf(out, "%zu tests could show a change: corrected for their number (Bonferroni), a\n"
 		     "difference is significant beyond %.2f standard deviations, so that two\n"
 		     "runs of one program show a false one with the chance of %g sigmas.\n",
@@ -85,6 +88,10 @@ void print_convention(FILE *out, const struct diff *d, const struct diff_print_o
 		fprintf(out, "Most functions took %.2fx their baseline time in the second run (a\n"
 			     "loaded machine?): differences are judged at that common speed.\n",
 			d->speed);
+	if (po->noise_marker && d->outside_speed != 1.0 && d->outside_speed != 0)
+		fprintf(out, "The rows outside the program's functions (libraries, an MPI library's\n"
+			     "wait) took %.2fx their baseline time: they are judged at that speed.\n",
+			d->outside_speed);
 	if (po->noise_marker)
 		print_noise_model(out, d);
 	fprintf(out, "\n");

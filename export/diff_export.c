@@ -414,6 +414,8 @@ int diff_export(FILE *fp, enum table_format fmt, const struct diff *d,
 	table_field_num(&doc, "speed_var", d->speed_var);
 	table_field_num(&doc, "jitter", d->jitter);
 	table_field_num(&doc, "jitter_weight", d->jitter_weight);
+	table_field_num(&doc, "outside_speed", d->outside_speed ? d->outside_speed : 1);
+	table_field_num(&doc, "outside_jitter", d->outside_jitter);
 	table_field_str(&doc, "jitter_from", d->jitter_from_repeats ? "repeats" :
 			d->nranks ? "ranks" : "pair");
 	table_field_num(&doc, "jitter_prior", d->opts.jitter_prior);

@@ -14,7 +14,7 @@ chromium_find || skip_all "chromium not installed (apt-get install chromium)"
 gcc -pg -O2 -o a "$SRCDIR/testsuite/fixtures/libm/libwork.c" -lm > build.log 2>&1 &&
 	CALLPATH_HZ=1000 LD_PRELOAD="$CALLPATH_SO" ./a > out.txt ||
 	{ cat build.log; echo "Bail out! cannot build and run libwork.c"; exit 1; }
-"$EGPROF" -b -p a gmon.out --html r.html > flat.txt 2> err.txt
+"$EGPROF" -b -p a gmon.out --html r.html --node-thres 0 --edge-thres 0 > flat.txt 2> err.txt
 check "--html exits 0, nothing on stderr" bash -c "[ \$? = 0 ] && [ ! -s err.txt ]"
 browser r.html \
 	--eval 'source=document.getElementById("source") ? document.getElementById("source").textContent : null' \

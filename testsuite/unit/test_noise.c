@@ -486,6 +486,109 @@ static void test_noise__sidecar_samples_weigh_by_their_signals(void **state)
 	profile_free(b);
 }
 
+/*
+ * An MPI job of two ranks a side, measured by its sidecars (1000 Hz): the
+ * program's rows (compute and five helpers) and two rows of the MPI
+ * library's wait, sampled in opal_progress or in the library's unnamed
+ * code by chance.  ticks[rank][row].
+ */
+#define MPI_ROWS 8
+static const char *const mpi_names[MPI_ROWS] = {
+	"compute", "h1", "h2", "h3", "h4", "h5",
+	"opal_progress [libopen-pal.so.40]", "[unknown]",
+};
+
+static struct profile *mpi_run(const double *ticks)
+{
+	struct profile *p = fx_new(1000);
+
+	p->measure.source = PROFILE_FROM_SIDECARS;
+	for (int i = 0; i < MPI_ROWS; i++)
+		fx_sym(p, mpi_names[i], NULL, i >= 6 ? (i == 6 ? PSYM_LIBRARY : PSYM_UNKNOWN) : 0,
+		       ticks[i], i >= 6 ? 0 : 1);
+	return p;
+}
+
+static void mpi_diff(struct diff *d, struct profile **p, const double a[2][MPI_ROWS],
+		     const double b[2][MPI_ROWS])
+{
+	static int rank[2] = { 0, 1 };
+	double sa[MPI_ROWS], sb[MPI_ROWS];
+	struct noise_runs runs[2];
+
+	for (int i = 0; i < MPI_ROWS; i++) {
+		sa[i] = a[0][i] + a[1][i];
+		sb[i] = b[0][i] + b[1][i];
+	}
+	p[0] = mpi_run(a[0]);
+	p[1] = mpi_run(a[1]);
+	p[2] = mpi_run(b[0]);
+	p[3] = mpi_run(b[1]);
+	p[4] = mpi_run(sa);
+	p[5] = mpi_run(sb);
+	runs[0] = (struct noise_runs){ p, rank, 2 };
+	runs[1] = (struct noise_runs){ p + 2, rank, 2 };
+	assert_int_equal(diff_compute(d, p[4], p[5], NULL), 0);
+	assert_int_equal(noise_set_runs(d, runs), 0);
+	diff_assess(d);
+}
+
+/*
+ * Two runs of one job: each rank's wait (its ranks' compute, not its own
+ * work) moved by a third and split between its two rows differently; the
+ * program's rows alike.  The wait varies as the ranks' compute does
+ * (diff/noise.h): nothing is significant.
+ */
+static void test_noise__an_mpi_wait_varies_as_the_ranks_compute(void **state)
+{
+	static const double a[2][MPI_ROWS] = {
+		{ 1000, 200, 200, 200, 200, 200, 300, 300 },
+		{ 1000, 200, 200, 200, 200, 200, 300, 300 },
+	};
+	static const double b[2][MPI_ROWS] = {
+		{ 1000, 200, 200, 200, 200, 200, 150, 420 },
+		{ 1000, 200, 200, 200, 200, 200, 420, 150 },
+	};
+	struct profile *p[6];
+	struct diff d;
+
+	(void)state;
+	mpi_diff(&d, p, a, b);
+	for (size_t i = 0; i < d.nentries; i++)
+		assert_int_equal(d.entries[i].significant, 0);
+	diff_release(&d);
+	free_runs(p, 6);
+}
+
+/* Twice the compute on rank 1 (the other rank waits for it): found, that
+ * rank's; the wait that follows is not a change of its own. */
+static void test_noise__an_imbalance_is_found_beside_the_wait_it_makes(void **state)
+{
+	static const double a[2][MPI_ROWS] = {
+		{ 1000, 200, 200, 200, 200, 200, 300, 300 },
+		{ 1000, 200, 200, 200, 200, 200, 300, 300 },
+	};
+	static const double b[2][MPI_ROWS] = {
+		{ 1000, 200, 200, 200, 200, 200, 800, 800 },
+		{ 2000, 200, 200, 200, 200, 200, 300, 300 },
+	};
+	struct profile *p[6];
+	struct diff d;
+	long c;
+
+	(void)state;
+	mpi_diff(&d, p, a, b);
+	c = diff_find(&d, "compute");
+	assert_int_equal(d.entries[c].significant, 1);
+	assert_int_equal(d.entries[c].rank_changed[1], 1);
+	assert_int_equal(d.entries[c].rank_changed[0], 0);
+	assert_int_equal(d.entries[diff_find(&d, "[unknown]")].significant, 0);
+	diff_sort(&d);
+	assert_string_equal(d.entries[0].name, "compute");
+	diff_release(&d);
+	free_runs(p, 6);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -505,6 +608,8 @@ int main(void)
 		cmocka_unit_test(test_noise__k_zero_turns_the_rule_off),
 		cmocka_unit_test(test_noise__library_rows_are_tested_with_the_functions),
 		cmocka_unit_test(test_noise__sidecar_samples_weigh_by_their_signals),
+		cmocka_unit_test(test_noise__an_mpi_wait_varies_as_the_ranks_compute),
+		cmocka_unit_test(test_noise__an_imbalance_is_found_beside_the_wait_it_makes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
