@@ -50,6 +50,19 @@ struct cg_ctx {
 	/* per entry, classic layout only: references to it are written
 	 * "(N)" (see unsigned_readers) */
 	unsigned char *hidden;
+	/* per entry, what the arcs' lines read of the entries at either
+	 * end, apart from the entries (512 bytes each): a big graph's lines
+	 * read them in no order, a cache miss each otherwise */
+	struct cg_end *end;
+};
+
+struct cg_end {
+	const char *name;  /* print name */
+	int cycle;         /* the diff's cycle number, 0 for none */
+	unsigned char whole;   /* a cycle as a whole */
+	unsigned char counted; /* its calls were counted on a side */
+	int64_t denom;     /* the calls difference of its line (its
+			      cycle's, for a member) */
 };
 
 #define NONE ((size_t)-1)
@@ -136,6 +149,13 @@ static int within_cycle(const struct diff *d, const struct diff_arc *a)
 	return a->parent == a->child || (p->cycle && p->cycle == c->cycle);
 }
 
+/* within_cycle() from the compact ends */
+static int within_cycle_end(const struct cg_end *end, const struct diff_arc *a)
+{
+	return a->parent == a->child ||
+	       (end[a->parent].cycle && end[a->parent].cycle == end[a->child].cycle);
+}
+
 static double arc_total(const struct diff_arc *a)
 {
 	return (a->time_sec[0] + a->child_time_sec[0]) - (a->time_sec[1] + a->child_time_sec[1]);
@@ -145,11 +165,11 @@ static double arc_total(const struct diff_arc *a)
  * cycle, then the rest; here by size of change. */
 static int cmp_arc(const void *lp, const void *rp, void *ctx)
 {
-	const struct diff *d = ctx;
-	const struct diff_arc *l = &d->arcs[*(const size_t *)lp];
-	const struct diff_arc *r = &d->arcs[*(const size_t *)rp];
-	int kl = l->parent == l->child ? 0 : within_cycle(d, l) ? 1 : 2;
-	int kr = r->parent == r->child ? 0 : within_cycle(d, r) ? 1 : 2;
+	const struct cg_ctx *c = ctx;
+	const struct diff_arc *l = &c->d->arcs[*(const size_t *)lp];
+	const struct diff_arc *r = &c->d->arcs[*(const size_t *)rp];
+	int kl = l->parent == l->child ? 0 : within_cycle_end(c->end, l) ? 1 : 2;
+	int kr = r->parent == r->child ? 0 : within_cycle_end(c->end, r) ? 1 : 2;
 	double tl = fabs(arc_total(l)), tr = fabs(arc_total(r));
 	int64_t cl = llabs(l->count_diff), cr = llabs(r->count_diff);
 
@@ -167,12 +187,12 @@ static int cmp_arc(const void *lp, const void *rp, void *ctx)
  * numbers on a caller or callee line: unsigned_readers). */
 static void print_name_ref(struct cg_ctx *c, size_t i, int hide)
 {
-	const struct diff_entry *e = &c->d->entries[i];
+	const struct cg_end *e = &c->end[i];
 	int idx = c->index[i];
 	int bracket = idx <= c->nprinted && !hide;
 
-	line_str(&c->l, e->print_name);
-	if (e->cycle && !is_cycle(e)) {
+	line_str(&c->l, e->name);
+	if (e->cycle && !e->whole) {
 		line_put(&c->l, " <cycle ", 8);
 		line_int(&c->l, e->cycle, 0);
 		line_char(&c->l, '>');
@@ -291,11 +311,10 @@ static void arc_line(FILE *out, struct cg_ctx *c, const struct diff_arc *a,
 {
 	const struct diff_print_opts *po = c->po;
 	struct line *l = &c->l;
-	int inner = within_cycle(c->d, a);
-	const struct diff_entry *callee = &c->d->entries[a->child];
+	int inner = within_cycle_end(c->end, a);
 	/* a call into code whose calls were never counted (a library's):
 	 * its time only, no count to show */
-	int counted = callee->side[0].calls_measured || callee->side[1].calls_measured;
+	int counted = c->end[a->child].counted;
 
 	if (!counted && !inner) {
 		times_columns(l, po->extended ? BLANK_6_6 : BLANK_6_5, a->time_sec[0] - a->time_sec[1],
@@ -701,10 +720,12 @@ int print_cg(FILE *out, const struct diff *d, const struct diff_print_opts *po)
 	c.first_member = malloc(((size_t)d->ncycles + 1) * sizeof(size_t));
 	c.next_member = malloc((d->nentries + 1) * sizeof(size_t));
 	c.name_key = malloc((d->nentries + 1) * sizeof(uint64_t));
+	c.end = malloc((d->nentries + 1) * sizeof(*c.end));
 	order = malloc((d->nentries + 1) * sizeof(size_t));
 	arcs = malloc((d->narcs + 1) * sizeof(size_t));
 	if (!c.index || !c.first_in || !c.first_out || !c.next_in || !c.next_out ||
-	    !c.cycle_entry || !c.first_member || !c.next_member || !c.name_key || !order || !arcs) {
+	    !c.cycle_entry || !c.first_member || !c.next_member || !c.name_key || !c.end ||
+	    !order || !arcs) {
 		error("out of memory");
 		goto out;
 	}
@@ -728,6 +749,19 @@ int print_cg(FILE *out, const struct diff *d, const struct diff_print_opts *po)
 		if (is_cycle(&d->entries[i]) && d->entries[i].cycle <= d->ncycles)
 			c.cycle_entry[d->entries[i].cycle] = (long)i;
 	}
+	for (i = 0; i < d->nentries; i++) {
+		const struct diff_entry *e = &d->entries[i];
+
+		c.end[i].name = e->print_name;
+		c.end[i].cycle = e->cycle;
+		c.end[i].whole = is_cycle(e);
+		c.end[i].counted = e->side[0].calls_measured || e->side[1].calls_measured;
+		c.end[i].denom = e->calls_diff;
+	}
+	for (i = 0; i < d->nentries; i++)
+		if (!c.end[i].whole && c.end[i].cycle && c.end[i].cycle <= d->ncycles &&
+		    c.cycle_entry[c.end[i].cycle] >= 0)
+			c.end[i].denom = d->entries[c.cycle_entry[c.end[i].cycle]].calls_diff;
 	for (k = d->narcs; k-- > 0;) {
 		c.next_in[k] = c.first_in[d->arcs[k].child];
 		c.first_in[d->arcs[k].child] = k;
@@ -782,7 +816,7 @@ int print_cg(FILE *out, const struct diff *d, const struct diff_print_opts *po)
 			line_spaces(&c.l, po->extended ? 69 : 49);
 			line_str(&c.l, "<spontaneous>\n");
 		}
-		qsort_r(arcs, na, sizeof(size_t), cmp_arc, (void *)d);
+		qsort_r(arcs, na, sizeof(size_t), cmp_arc, &c);
 		for (k = 0; k < na; k++)
 			arc_line(out, &c, &d->arcs[arcs[k]], d->arcs[arcs[k]].parent, denom);
 
@@ -791,16 +825,11 @@ int print_cg(FILE *out, const struct diff *d, const struct diff_print_opts *po)
 		na = 0;
 		for (k = c.first_out[order[i]]; k != NONE; k = c.next_out[k])
 			arcs[na++] = k;
-		qsort_r(arcs, na, sizeof(size_t), cmp_arc, (void *)d);
+		qsort_r(arcs, na, sizeof(size_t), cmp_arc, &c);
 		for (k = 0; k < na; k++) {
 			const struct diff_arc *a = &d->arcs[arcs[k]];
-			const struct diff_entry *callee = &d->entries[a->child];
-			int64_t cd = callee->calls_diff;
 
-			if (callee->cycle && callee->cycle <= d->ncycles &&
-			    c.cycle_entry[callee->cycle] >= 0)
-				cd = d->entries[c.cycle_entry[callee->cycle]].calls_diff;
-			arc_line(out, &c, a, a->child, cd);
+			arc_line(out, &c, a, a->child, c.end[a->child].denom);
 		}
 		line_str(&c.l, "-----------------------------------------------\n");
 	}
@@ -827,6 +856,7 @@ out:
 	free(order);
 	free(arcs);
 	free(c.name_key);
+	free(c.end);
 	free(c.hidden);
 	line_release(&c.l);
 	return ret;
