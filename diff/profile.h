@@ -72,7 +72,9 @@ struct profile_sym {
 	uint64_t end_addr;
 	unsigned flags;   /* enum profile_sym_flag */
 	int cycle;        /* cycle number, 0 when not in a cycle */
-	int cg_index;     /* gprof's call-graph index ("[N]"), 0 when unprinted */
+	int cg_index;     /* gprof's call-graph index ("[N]"), 0 when unprinted
+			     and in a loaded profile (the loader does not
+			     number them: cg_assemble_numbers) */
 	double self_ticks;   /* histogram samples in this symbol */
 	uint64_t ncalls;     /* calls from other functions (gprof's "called") */
 	uint64_t self_calls; /* recursive calls (gprof's "+N") */
