@@ -132,11 +132,12 @@ int cmd_gprof(struct egprof_opts *o)
 	 * before writing anything. */
 	if ((o->gml_path || o->dot_path || o->graphml_path || o->svg_path || o->png_path ||
 	     o->pprof_path || o->html_path) && !o->force &&
-	    upstream_check_gmon(p->binary, p->gmon_files, p->ngmon) < 0) {
+	    upstream_check_gmon(p->binary, p->gmon_files, p->ngmon, !o->callpath_file) < 0) {
 		profile_free(p);
 		return 1;
 	}
-	/* load: the run upstream computed here, and its sidecars, read once */
+	/* load: the run upstream computed here, and its sidecars, read once
+	 * (their build-id checked there: upstream_check_gmon left them) */
 	memset(&lo, 0, sizeof(lo));
 	lo.force = o->force;
 	/* --metric LIST: the report shows time, then the columns */

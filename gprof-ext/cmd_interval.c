@@ -86,6 +86,8 @@ static int load(const struct egprof_opts *o, const struct cmdline *cl,
 	req.each = 1;
 	req.jobs = o->jobs;
 	req.force = o->force;
+	/* one_source reads them all, checking each one's build-id */
+	req.sidecars_checked = run_files_have_sidecars(files, n);
 	if (upstream_load_start(&req, &job) < 0 ||
 	    upstream_load_finish(job, out, &got) < 0)
 		return -1;
@@ -110,10 +112,11 @@ static void free_profiles(struct profile **p, size_t n)
  * functions its sidecar measured (model/run.h: every thread's time,
  * libraries' included), in the last file's symbols (the files are
  * cumulative: the last holds every function); else gmon.out's, as read.
- * *measured says which.  0, or -1 after reporting.
+ * *measured says which; written[k], when not NULL, when file k's sidecar
+ * says it was written (each sidecar read once).  0, or -1 after reporting.
  */
 static int one_source(const struct egprof_opts *o, const char *binary, char *const *files,
-		      size_t n, struct profile **p, int *measured)
+		      size_t n, struct profile **p, int *measured, uint64_t *written)
 {
 	struct profile **m;
 
@@ -124,7 +127,8 @@ static int one_source(const struct egprof_opts *o, const char *binary, char *con
 		return error("out of memory");
 	for (size_t k = n; k-- > 0;)
 		if (run_file_functions(p[k], binary, files[k], NULL, o->force,
-				       k + 1 < n ? m[n - 1] : NULL, &m[k]) < 0 || !m[k]) {
+				       k + 1 < n ? m[n - 1] : NULL, &m[k],
+				       written ? &written[k] : NULL) < 0 || !m[k]) {
 			free_profiles(m, n);
 			return -1;
 		}
@@ -211,11 +215,13 @@ static size_t top(const struct profile *last, const double *key, size_t *idx)
 	return n;
 }
 
+/* written: when each file's sidecar was written, read with its functions
+ * (one_source), or NULL: read here */
 static int interval_table(FILE *out, struct profile **p, char *const *files, size_t n,
-			  int measured)
+			  int measured, const uint64_t *written)
 {
 	double *total = calloc(p[n - 1]->nsyms, sizeof(double));
-	uint64_t t0 = written_ns(files[0]), tprev = 0;
+	uint64_t t0 = written ? written[0] : written_ns(files[0]), tprev = 0;
 	size_t idx[TOP], k;
 	int fewer = 0;
 
@@ -228,7 +234,7 @@ static int interval_table(FILE *out, struct profile **p, char *const *files, siz
 		"interval is a file minus the one before it; the first, the first file).\n\n",
 		n, n);
 	for (size_t c = 0; c < n; c++) {
-		uint64_t t = written_ns(files[c]);
+		uint64_t t = written ? written[c] : written_ns(files[c]);
 
 		fprintf(out, "  interval %2zu: %s", c + 1, files[c]);
 		if (t && t0 && c > 0 && tprev)
@@ -296,6 +302,7 @@ int cmd_interval(struct egprof_opts *o)
 	char **files = NULL;
 	size_t n = 0;
 	struct profile **p = NULL;
+	uint64_t *written = NULL;
 	int status = 1, measured = 0;
 
 	if (check_ours(o, "--interval") < 0 || split(o, &cl, "--interval") < 0)
@@ -327,13 +334,18 @@ int cmd_interval(struct egprof_opts *o)
 	for (size_t i = 1; i < n; i++)
 		if (same_symbols(p[0], p[i], files[0], files[i]) < 0)
 			goto out;
-	if (one_source(o, cl.operands[0], files, n, p, &measured) < 0)
+	if (!(written = calloc(n, sizeof(*written)))) {
+		error("out of memory");
 		goto out;
-	if (interval_table(stdout, p, files, n, measured) == 0)
+	}
+	if (one_source(o, cl.operands[0], files, n, p, &measured, written) < 0)
+		goto out;
+	if (interval_table(stdout, p, files, n, measured, measured ? written : NULL) == 0)
 		status = 0;
 out:
 	if (p)
 		free_profiles(p, n);
+	free(written);
 	operands_free(files, n);
 	cmdline_release(&cl);
 	return status;
@@ -403,7 +415,7 @@ static int follow_print(const struct egprof_opts *o, const struct cmdline *cl,
 
 	if (load(o, cl, prev ? files : files + 1, n, &p) < 0)
 		return -1;
-	if (one_source(o, cl->operands[0], prev ? files : files + 1, n, p, &measured) < 0) {
+	if (one_source(o, cl->operands[0], prev ? files : files + 1, n, p, &measured, NULL) < 0) {
 		free_profiles(p, n);
 		return -1;
 	}

@@ -191,6 +191,8 @@ int rank_stats_read(const struct cmdline *cl, const char *argv0, int jobs, int f
 	req.jobs = jobs;
 	req.force = force;
 	req.counts = 1; /* rankstate_add reads no arc, no propagated time */
+	/* run_file_functions checks each sidecar's build-id as it reads it */
+	req.sidecars_checked = measured || metric;
 	memset(&memo, 0, sizeof(memo));
 	if (upstream_load_start(&req, &job) < 0)
 		return -1;
@@ -202,7 +204,7 @@ int rank_stats_read(const struct cmdline *cl, const char *argv0, int jobs, int f
 			struct profile *fp = NULL;
 
 			r = run_file_functions(p, cl->operands[0], files[index], metric, force, NULL,
-					       &fp);
+					       &fp, NULL);
 			if (r == 0 && !fp)
 				r = error("--metric %s: %s has no call-path sidecar (--rank-stats "
 					  "--metric reads each rank's)", metric, files[index]);

@@ -94,7 +94,7 @@ int gmon_owner_check(const struct gmon_image *img, const char *gmon)
 		fclose(fp);
 		return 0; /* old BSD layout or not a gmon file: upstream decides */
 	}
-	if (check_sidecar(img, gmon) < 0) {
+	if (!img->sidecar_elsewhere && check_sidecar(img, gmon) < 0) {
 		fclose(fp);
 		return -1;
 	}

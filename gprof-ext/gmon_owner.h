@@ -33,6 +33,8 @@ struct gmon_image {
 				      section's start) and etext */
 	const uint64_t *entry;     /* function entry addresses, ascending */
 	size_t nentry;
+	int sidecar_elsewhere;     /* the caller checks the sidecars' build-id
+				      when it reads them: not read here */
 };
 
 /* 0, or -1 (reported) when gmon does not belong to the image or cannot be

@@ -104,6 +104,9 @@ static int start(struct run *r, const struct run_load_opts *o, char *const *file
 	req.jobs = jobs > 0 ? jobs : 1;
 	req.force = o->force;
 	req.clones = o->clones;
+	/* read_paths reads every sidecar beside the files and checks its
+	 * build-id (not those beside the files when --callpath names one) */
+	req.sidecars_checked = !o->sidecar;
 	return upstream_load_start(&req, job);
 }
 
@@ -283,6 +286,17 @@ struct callpath_symopts run_symopts(const struct run *r, int lines, const char *
 	return symopts_of(r->gmon, lines, metric);
 }
 
+/* The gmon file's own message when its sidecar's build-id is another
+ * build's (the loader's owner check left the sidecars to us: start). */
+static int foreign_sidecar(const char *gmon, const char *binary)
+{
+	if (gmon)
+		error("%s: does not belong to '%s': its sidecar records another build-id (a "
+		      "profile of another program or another build; --force reads it anyway)",
+		      gmon, binary);
+	return -2;
+}
+
 /*
  * One sidecar named through the run's symbols, after checking that it
  * belongs to its gmon file (when there is one) and to the image
@@ -291,7 +305,8 @@ struct callpath_symopts run_symopts(const struct run *r, int lines, const char *
  */
 static int read_one(const char *binary, const struct profile *gp, size_t nfiles,
 		    const char *path, const char *gmon, int force,
-		    const struct callpath_symopts *so, struct callpath_model **m, int *rank)
+		    const struct callpath_symopts *so, struct callpath_model **m, int *rank,
+		    uint64_t *time_ns)
 {
 	struct sidecar *sc = NULL;
 	char err[4200], why[1024];
@@ -302,13 +317,18 @@ static int read_one(const char *binary, const struct profile *gp, size_t nfiles,
 		return error("%s", err);
 	if (rank)
 		*rank = sc->rank;
+	if (time_ns)
+		*time_ns = sc->id.time_ns;
 	if (gmon && callpath_pair_check(sc, path, gmon, force) < 0)
 		goto out;
 	/* a metric the sidecar lacks, named by the sidecar's path */
 	if (so->metric && callpath_metric_find(sc, so->metric, path, &k) < 0)
 		goto out;
-	if (sidecar_check_build_id(sc, path, binary) < 0 ||
-	    callpath_model_build(sc, gp, so, m) < 0)
+	if (sidecar_check_build_id(sc, path, binary) < 0) {
+		foreign_sidecar(gmon, binary);
+		goto out;
+	}
+	if (callpath_model_build(sc, gp, so, m) < 0)
 		goto out;
 	if ((*m)->saturated)
 		warning("%s: %s", path, CALLPATH_SATURATED);
@@ -329,7 +349,9 @@ out:
 	return ret;
 }
 
-static int sidecar_rank(const char *path)
+/* The rank a sidecar records (-1 when unreadable), after its build-id
+ * (the loader leaves it to us: start): -2 when another build wrote it. */
+static int sidecar_rank(const char *binary, const char *gmon, const char *path, int force)
 {
 	struct sidecar *sc = NULL;
 	char err[4200];
@@ -338,6 +360,8 @@ static int sidecar_rank(const char *path)
 	if (sidecar_read(path, &sc, err, sizeof(err)) < 0)
 		return -1;
 	rank = sc->rank;
+	if (!force && sidecar_check_build_id(sc, path, binary) < 0)
+		rank = foreign_sidecar(gmon, binary);
 	sidecar_free(sc);
 	return rank;
 }
@@ -372,7 +396,8 @@ static int read_paths(struct run *r, const struct run_load_opts *o)
 		/* --callpath=FILE: that sidecar, checked against the one gmon
 		 * file when there is one */
 		if (read_one(r->binary, r->gmon, r->nfiles, o->sidecar,
-			     r->nfiles == 1 ? r->files[0] : NULL, o->force, &so, &r->paths, NULL) < 0)
+			     r->nfiles == 1 ? r->files[0] : NULL, o->force, &so, &r->paths, NULL,
+			     NULL) < 0)
 			return -1;
 		return (r->paths_source = strdup(o->sidecar)) ? 0 : error("out of memory");
 	}
@@ -386,8 +411,9 @@ static int read_paths(struct run *r, const struct run_load_opts *o)
 		/* no paths; the ranks of the files that have a sidecar */
 		for (size_t i = 0; i < r->nfiles; i++)
 			if (sidecar_name_for(r->files[i], name, sizeof(name)) >= 0 &&
-			    access(name, F_OK) == 0)
-				r->rank[i] = sidecar_rank(name);
+			    access(name, F_OK) == 0 &&
+			    (r->rank[i] = sidecar_rank(r->binary, r->files[i], name, o->force)) == -2)
+				return -1;
 		return 0;
 	}
 	if (o->each && r->nfiles > 1 &&
@@ -398,7 +424,7 @@ static int read_paths(struct run *r, const struct run_load_opts *o)
 
 		sidecar_name_for(r->files[i], name, sizeof(name));
 		if (read_one(r->binary, r->gmon, r->nfiles, name, r->files[i], o->force, &so, &m,
-			     &r->rank[i]) < 0)
+			     &r->rank[i], NULL) < 0)
 			goto out;
 		if (!r->paths) {
 			r->paths = m;
@@ -506,7 +532,7 @@ int run_paths_timed(const struct run *r)
 
 int run_file_functions(const struct profile *gmon, const char *binary, const char *file,
 		       const char *metric, int force, const struct profile *like,
-		       struct profile **out)
+		       struct profile **out, uint64_t *written_ns)
 {
 	struct callpath_symopts so = symopts_of(gmon, 0, metric);
 	struct callpath_model *m = NULL;
@@ -518,7 +544,7 @@ int run_file_functions(const struct profile *gmon, const char *binary, const cha
 		return error("%s: file name too long", file);
 	if (access(name, F_OK) != 0)
 		return 0;
-	if (read_one(binary, gmon, 1, name, file, force, &so, &m, NULL) < 0)
+	if (read_one(binary, gmon, 1, name, file, force, &so, &m, NULL, written_ns) < 0)
 		return -1;
 	ret = measured_profile(m, gmon, like, out);
 	callpath_model_free(m);

@@ -122,12 +122,13 @@ void run_release(struct run *r);
  * the profile upstream computed for that file of `binary`; with `like`,
  * in like's symbols and order (measured.h: files of one run compared
  * symbol by symbol, --interval's cumulative snapshots).  *out NULL when
- * the file has no sidecar.  0, or -1 after reporting (a sidecar that
- * cannot be read or belongs to another run or binary, a metric it lacks).
+ * the file has no sidecar; *written_ns (when not NULL) when its sidecar
+ * says it was written.  0, or -1 after reporting (a sidecar that cannot
+ * be read or belongs to another run or binary, a metric it lacks).
  */
 int run_file_functions(const struct profile *gmon, const char *binary, const char *file,
 		       const char *metric, int force, const struct profile *like,
-		       struct profile **out);
+		       struct profile **out, uint64_t *written_ns);
 /* Whether every one of the files has a sidecar beside it (n > 0). */
 int run_files_have_sidecars(char *const *files, size_t n);
 
