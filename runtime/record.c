@@ -80,6 +80,9 @@ _Static_assert(sizeof(struct cp_frame) == CP_FRAME_SIZE, "cp_frame");
 _Static_assert(offsetof(struct cp_frame, fp) == CP_FRAME_FP, "cp_frame");
 _Static_assert(offsetof(struct cp_frame, node) == CP_FRAME_NODE, "cp_frame");
 _Static_assert(offsetof(struct cp_tls, clock) == CP_TLS_CLOCK, "cp_tls");
+_Static_assert(offsetof(struct cp_tls, cache_mask) == CP_TLS_CACHE_MASK, "cp_tls");
+_Static_assert(CP_CACHE_MAX_BITS + CP_EDGE_SHIFT <= 64 - CP_EDGE_HASH_SHIFT + CP_EDGE_SHIFT,
+	       "cp_edge_index(): the index lies in the product's bits");
 _Static_assert(sizeof(struct cp_node) == CP_NODE_SIZE, "cp_node");
 _Static_assert(offsetof(struct cp_node, stamp) == CP_NODE_STAMP, "cp_node");
 _Static_assert(offsetof(struct cp_node, count) == CP_NODE_COUNT, "cp_node");
@@ -357,9 +360,17 @@ static void tree_unmap(struct cp_tree *tr)
 #define HASH0_BYTES ((size_t)HASH_INITIAL * sizeof(uint32_t))
 #define HOME_BYTES (HEAD_BYTES + CACHE_BYTES + HASH0_BYTES + STACK_INITIAL + CHUNK_BYTES(0))
 
+/* The thread's edge cache when it is not the one in its first mapping. */
+static void cache_unmap(struct cp_thread *t, struct cp_edge *cache, uint64_t mask)
+{
+	if (cache && cache != (struct cp_edge *)((char *)t + HEAD_BYTES))
+		cp_munmap(cache, (size_t)((mask >> CP_EDGE_SHIFT) + 1) * sizeof(struct cp_edge));
+}
+
 static void thread_unmap(struct cp_thread *t)
 {
 	cp_leaves_free(&t->leaves);
+	cache_unmap(t, t->cache, t->cache_mask);
 	tree_unmap(&t->tree);
 	if (t->stack && !t->stack_home)
 		cp_munmap(t->stack, (size_t)t->stack_cap * sizeof(struct cp_frame));
@@ -418,6 +429,8 @@ static cold struct cp_thread *thread_start(uintptr_t sp)
 	cp_registry_unlock();
 	direct_mode_init();
 	cp_tls.cache = (struct cp_edge *)((char *)t + HEAD_BYTES);
+	cp_tls.cache_mask = (uint64_t)(CACHE_SIZE - 1) << CP_EDGE_SHIFT;
+	t->cache_clock = cp_tls.clock;
 	cp_tls.self = t;
 	stack_limits(t);	/* cp_tls.limit: the first caller entry that cannot push */
 	cp_tls.top = st(t);
@@ -625,12 +638,43 @@ static struct cp_node *resolve(struct cp_tree *tr, struct cp_node *parent,
 	return child_hashed(tr, a, call_site, callee, CP_NODE_FOLDED);
 }
 
+/*
+ * The edge cache grows while it misses edges the tree already has: at
+ * least half its size in such misses since it last grew, and at least one
+ * call in 32 (a rare pair of edges that keep evicting each other in a long
+ * run is not worth the memory), up to 1 << CP_CACHE_MAX_BITS entries.  The
+ * entries are rehashed into the new table (the thread is busy: nothing
+ * else reads it).  A cache that cannot grow (no memory) stays as it is.
+ */
+static cold void cache_grow(struct cp_thread *t)
+{
+	uint64_t mask = cp_tls.cache_mask >> CP_EDGE_SHIFT, nmask = mask * 2 + 1;
+	struct cp_edge *old = cp_tls.cache, *e;
+
+	t->cache_misses = 0;
+	t->cache_clock = cp_tls.clock;
+	if (nmask + 1 >= 1u << CP_CACHE_MAX_BITS)
+		t->cache_full = 1;
+	e = map((size_t)(nmask + 1) * sizeof(struct cp_edge));
+	if (!e)
+		return;
+	for (uint64_t i = 0; i <= mask; i++)
+		if (old[i].parent)
+			e[cp_edge_index(old[i].parent, old[i].call_site, old[i].callee, nmask)] =
+				old[i];
+	cp_tls.cache = t->cache = e;
+	cp_tls.cache_mask = t->cache_mask = nmask << CP_EDGE_SHIFT;
+	cache_unmap(t, old, mask << CP_EDGE_SHIFT);
+}
+
 /* The node of the call (call_site, callee) from a frame whose node is `parent`
  * (not NULL), or NULL at the bound; through the edge cache. */
 static struct cp_node *child(struct cp_thread *t, struct cp_node *parent,
 			     uint64_t call_site, uint64_t callee)
 {
-	struct cp_edge *e = &cp_tls.cache[cp_edge_index(parent, call_site, callee)];
+	uint64_t mask = cp_tls.cache_mask >> CP_EDGE_SHIFT;
+	struct cp_edge *e = &cp_tls.cache[cp_edge_index(parent, call_site, callee, mask)];
+	uint32_t nodes = t->tree.nr_nodes;
 	struct cp_node *c;
 
 	if (e->parent == parent && e->call_site == call_site &&
@@ -642,6 +686,11 @@ static struct cp_node *child(struct cp_thread *t, struct cp_node *parent,
 		e->call_site = call_site;
 		e->callee = callee;
 		e->child = c;
+		/* an edge the cache had lost (not a new one) */
+		if (t->tree.nr_nodes == nodes && !t->cache_full &&
+		    ++t->cache_misses > mask / 2 &&
+		    t->cache_misses > (cp_tls.clock - t->cache_clock) / 32)
+			cache_grow(t);
 	}
 	return c;
 }

@@ -50,6 +50,7 @@
 #define CP_TLS_CACHE	16
 #define CP_TLS_STACK_LO	32
 #define CP_TLS_STACK_SPAN 40
+#define CP_TLS_CACHE_MASK 48	/* the edge cache's index mask, << CP_EDGE_SHIFT */
 #define CP_TLS_CLOCK	56	/* calls so far: the last-call stamp of gmon.out's arcs */
 #define CP_FRAME_SIZE	16	/* struct cp_frame */
 #define CP_FRAME_FP	0
@@ -63,8 +64,12 @@
 #define CP_NODE_KIDS	40	/* struct cp_node *[CP_KIDS] */
 #define CP_NODE_SIZE	56
 #define CP_KIDS		2
-#define CP_CACHE_BITS	10	/* struct cp_edge cache: 1 << CP_CACHE_BITS entries */
+#define CP_CACHE_BITS	10	/* struct cp_edge cache: 1 << CP_CACHE_BITS entries at first */
+#define CP_CACHE_MAX_BITS 14	/* grown up to this (record.c) */
 #define CP_EDGE_SHIFT	5	/* sizeof(struct cp_edge) == 1 << CP_EDGE_SHIFT */
+#define CP_EDGE_PARENT_SHIFT 20	/* cp_edge_index() */
+#define CP_EDGE_MUL	0x9e3779b97f4a7c15	/* 2^64 / the golden ratio, odd */
+#define CP_EDGE_HASH_SHIFT 40	/* the index: the product's bits 40 and up */
 #define CP_EDGE_PARENT	0
 #define CP_EDGE_SITE	8
 #define CP_EDGE_CALLEE	16
@@ -168,18 +173,28 @@ struct cp_frame {
 };
 
 /*
- * Two lea instructions in mcount.S: parent bits 5 and up (the node), call
- * site bits 2 and up, callee bits 4 and up (functions are 16-byte aligned)
- * land on the index.  Weaker than a multiplicative hash, but the cache is
- * only a cache, and the lookup is on the path of every call that the
- * node's kids do not serve (a multiply and a shift cost 2% on fib, 3% on
- * ptrtable).
+ * The edge cache's index (mcount.S's EDGE_HIT computes the same): the
+ * parent node's address shifted up, plus the call site and twice the
+ * callee, multiplied by a 64-bit odd constant (Knuth's multiplicative
+ * hash), and the product's bits 40 and up, as many as the cache has
+ * (`mask` = entries - 1).  Every input bit below those moves them (a 32-bit
+ * constant, imul's immediate, left the inputs' low 9 bits out: a site's
+ * callees landed in neighbouring entries), so the cache's whole size is
+ * used: the sum alone (two lea, the index before) took its bits straight
+ * from the addresses, whose small spread (nodes 56 bytes apart, call sites
+ * and callees within a few kilobytes of text) packed a thousand contexts'
+ * edges into a few hundred entries of any size of cache, and an
+ * evaluator's calls (each site calling one of several functions) missed
+ * it on a third of its calls.  The multiply is only on the path of calls
+ * the caller's kids do not serve (a loop's, a recursion's go there first).
  */
 static inline uint64_t cp_edge_index(const struct cp_node *parent,
-				     uint64_t call_site, uint64_t callee)
+				     uint64_t call_site, uint64_t callee, uint64_t mask)
 {
-	return (((uintptr_t)parent + call_site * 8 + callee * 2) >> CP_EDGE_SHIFT) &
-	       ((1u << CP_CACHE_BITS) - 1);
+	uint64_t x = ((uint64_t)(uintptr_t)parent << CP_EDGE_PARENT_SHIFT) + call_site +
+		     callee * 2;
+
+	return ((x * (uint64_t)CP_EDGE_MUL) >> CP_EDGE_HASH_SHIFT) & mask;
 }
 
 /*
@@ -206,8 +221,8 @@ struct cp_tls {
 	 */
 	uintptr_t stack_lo;
 	uintptr_t stack_span;
-	uint32_t starting;
-	uint32_t early_reentry;	/* calls dropped before self was set */
+	/* (entries of the edge cache - 1) << CP_EDGE_SHIFT: it grows (record.c) */
+	uint64_t cache_mask;
 	uint64_t clock;		/* calls counted on this thread (node stamps) */
 	/*
 	 * The top record.c's slow path works from while cp_tls.top is NULL
@@ -216,6 +231,8 @@ struct cp_tls {
 	 * keep theirs in %rax).
 	 */
 	struct cp_frame *busy_top;
+	uint32_t starting;
+	uint32_t early_reentry;	/* calls dropped before self was set */
 };
 /* The trampolines' code, [start, end) (mcount.S). */
 extern const char cp_trampolines_start[] CP_HIDDEN, cp_trampolines_end[] CP_HIDDEN;
@@ -335,6 +352,16 @@ struct cp_thread {
 	uint32_t stack_home;	/* the stack is in the first mapping (CP_HOME_*) */
 	/* kept with stack_cap: user entries mapped (stack_cap - sentinels) */
 	uint32_t stack_room;
+	/*
+	 * The edge cache once grown out of the first mapping (NULL before),
+	 * and what decides its growth (record.c's child()): the misses of
+	 * edges the tree had since it last grew, the clock then, and 1 once
+	 * it is as large as it gets.
+	 */
+	struct cp_edge *cache;
+	uint64_t cache_mask;
+	uint64_t cache_misses, cache_clock;
+	uint32_t cache_full;
 	uint64_t dropped[SIDECAR_DROP_NR];
 	uint64_t unplaced;	/* samples of this thread that had no context */
 	struct cp_leaves leaves;	/* sampled program counters (sampler.c) */

@@ -278,16 +278,21 @@
 
 /*
  * After KID_HIT (the limit checked, the node not NULL): the cache index is
- * cp_edge_index() << CP_EDGE_SHIFT.
+ * cp_edge_index() << CP_EDGE_SHIFT, masked by the cache's size, which grows
+ * (cp_tls.cache_mask, record.c).
  */
 .macro EDGE_HIT miss, selfpc, site
 	movq	CP_FRAME_NODE(%rdx), %rcx	/* cp_edge_index() */
-	movq	\site, %rsi
-	leaq	(%rcx,%rsi,8), %rcx
+	shlq	$CP_EDGE_PARENT_SHIFT, %rcx
+	addq	\site, %rcx
 	movq	\selfpc, %rsi
 	leaq	(%rcx,%rsi,2), %rcx
-	andl	$(((1 << CP_CACHE_BITS) - 1) << CP_EDGE_SHIFT), %ecx
+	movabsq	$CP_EDGE_MUL, %rsi
+	imulq	%rsi, %rcx
+	shrq	$(CP_EDGE_HASH_SHIFT - CP_EDGE_SHIFT), %rcx
+	andq	%fs:CP_TLS_CACHE_MASK(%r11), %rcx
 	addq	%fs:CP_TLS_CACHE(%r11), %rcx
+	movq	\selfpc, %rsi
 	cmpq	%rsi, CP_EDGE_CALLEE(%rcx)
 	jne	\miss
 	movq	\site, %rsi
