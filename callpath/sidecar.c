@@ -898,6 +898,12 @@ int sidecar_merge(struct sidecar *dst, const struct sidecar *src,
 				    SIDECAR_F_RECURSION_FULL);
 	dst->sampling |= src->sampling;
 	sat_add_u64_flag(&dst->unplaced_samples, src->unplaced_samples, &sat);
+	/* a sum's CPU time: every process's, or unknown */
+	if (dst->process_cpu.valid && src->process_cpu.valid) {
+		sat_add_u64_flag(&dst->process_cpu.user_ns, src->process_cpu.user_ns, &sat);
+		sat_add_u64_flag(&dst->process_cpu.sys_ns, src->process_cpu.sys_ns, &sat);
+	} else
+		dst->process_cpu.valid = 0;
 	if (dst->pid != src->pid)
 		dst->flags |= SIDECAR_F_MERGED;
 	if (dst->rank != src->rank)
@@ -1091,7 +1097,17 @@ static size_t head_size(const struct sidecar *sc)
 
 size_t sidecar_encoded_size(const struct sidecar *sc)
 {
-	return head_size(sc) + (size_t)sc->nr_nodes * sidecar_v4_node_size(sc);
+	return head_size(sc) + (size_t)sc->nr_nodes * sidecar_v4_node_size(sc) +
+	       sidecar_v4_cpu_size(sc);
+}
+
+double sidecar_cpu_coverage(const struct sidecar *sc, uint64_t samples)
+{
+	double cpu = (double)sc->process_cpu.user_ns + (double)sc->process_cpu.sys_ns;
+
+	if (!sc->process_cpu.valid || !sc->time_period || cpu <= 0)
+		return -1;
+	return (double)samples * (double)sc->time_period / cpu;
 }
 
 static unsigned char *put_str(unsigned char *p, const char *s, size_t n)
@@ -1138,7 +1154,7 @@ static void encode_head(const struct sidecar *sc, unsigned char *buf)
 	put32(p + 8, SIDECAR_VERSION);
 	put32(p + 12, SIDECAR_V4_FILE_HDR);
 	put32(p + 16, sc->flags);
-	put32(p + 20, SIDECAR_V4_SECTIONS_BEFORE_NODES + 1);
+	put32(p + 20, SIDECAR_V4_SECTIONS_BEFORE_NODES + 1 + !!sc->process_cpu.valid);
 	put64(p + 24, sidecar_encoded_size(sc));
 	p += SIDECAR_V4_FILE_HDR;
 
@@ -1247,10 +1263,23 @@ static void encode_nodes(const struct sidecar *sc, uint32_t first, uint32_t n,
 	}
 }
 
+/* The process CPU section after the node table (sidecar_v4_cpu_size() bytes). */
+static void encode_cpu(const struct sidecar *sc, unsigned char *p)
+{
+	if (!sc->process_cpu.valid)
+		return;
+	p = put_section(p, SIDECAR_SECT_CPU, 0, SIDECAR_V4_CPU_SIZE);
+	memset(p, 0, SIDECAR_V4_CPU_SIZE);
+	put32(p, 1);
+	put64(p + 8, sc->process_cpu.user_ns);
+	put64(p + 16, sc->process_cpu.sys_ns);
+}
+
 void sidecar_encode(const struct sidecar *sc, unsigned char *buf)
 {
 	encode_head(sc, buf);
 	encode_nodes(sc, 0, sc->nr_nodes, buf + head_size(sc));
+	encode_cpu(sc, buf + head_size(sc) + (size_t)sc->nr_nodes * sidecar_v4_node_size(sc));
 }
 
 static int write_all(int fd, const unsigned char *buf, size_t len)
@@ -1297,6 +1326,10 @@ static int write_encoded(const struct sidecar *sc,
 
 		encode_nodes(sc, i, n, buf);
 		ret = put(ctx, buf, (size_t)n * nsize);
+	}
+	if (ret == 0 && sidecar_v4_cpu_size(sc)) {
+		encode_cpu(sc, buf);
+		ret = put(ctx, buf, sidecar_v4_cpu_size(sc));
 	}
 	free(buf);
 	return ret;
@@ -1605,6 +1638,7 @@ struct v4_reader {
 	int seen[SIDECAR_SECT_SAMPLING + 1];
 	uint32_t nmetrics;	/* metrics per node record */
 	int time_first;		/* the file's first metric is the time samples */
+	int seen_cpu;		/* the process CPU section */
 };
 
 /* A string of `n` bytes at p, inside [p, end): copied, or NULL. */
@@ -1803,6 +1837,27 @@ static int v4_objects(struct v4_reader *r, const unsigned char *p, uint64_t len)
 }
 
 /* The samples taken of each metric (after the metrics section). */
+/*
+ * The process CPU section (optional, tag 7): flags (1: known), user ns,
+ * system ns; longer payloads are a later version's (the rest skipped).
+ */
+static int v4_cpu(struct v4_reader *r, const unsigned char *p, uint64_t len)
+{
+	struct sidecar *sc = r->sc;
+
+	if (r->seen_cpu)
+		return v4_bad(r, p, "second process CPU section");
+	r->seen_cpu = 1;
+	if (len < SIDECAR_V4_CPU_SIZE)
+		return v4_bad(r, p, "process CPU section (too short)");
+	if (!(get32(p) & 1))
+		return 0;
+	sc->process_cpu.valid = 1;
+	sc->process_cpu.user_ns = get64(p + 8);
+	sc->process_cpu.sys_ns = get64(p + 16);
+	return 0;
+}
+
 static int v4_sampling(struct v4_reader *r, const unsigned char *p, uint64_t len)
 {
 	struct sidecar *sc = r->sc;
@@ -1921,7 +1976,7 @@ out:
 static int decode_v4(const unsigned char *buf, size_t len, const char *name,
 		     struct sidecar **out, char *err, size_t errlen)
 {
-	struct v4_reader r = { buf, len, name, err, errlen, NULL, { 0 }, 0, 0 };
+	struct v4_reader r = { buf, len, name, err, errlen, NULL, { 0 }, 0, 0, 0 };
 	uint32_t hsize, nsect;
 	size_t at;
 
@@ -1966,6 +2021,12 @@ static int decode_v4(const unsigned char *buf, size_t len, const char *name,
 			set_err(err, errlen, "%s: truncated %s at byte %zu", name,
 				tag <= SIDECAR_SECT_SAMPLING && tag ? sect_names[tag] : "section", len);
 			goto fail;
+		}
+		if (tag == SIDECAR_SECT_CPU) {
+			if (v4_cpu(&r, buf + at + SIDECAR_V4_SECT_HDR, slen) < 0)
+				goto fail;
+			at += SIDECAR_V4_SECT_HDR + slen;
+			continue;
 		}
 		if (tag < SIDECAR_SECT_PROCESS || tag > SIDECAR_SECT_SAMPLING) {
 			if (flags & SIDECAR_SECT_REQUIRED) {

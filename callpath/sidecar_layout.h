@@ -37,6 +37,7 @@ enum sidecar_sect_tag {
 	SIDECAR_SECT_OBJECTS = 4,
 	SIDECAR_SECT_NODES = 5,
 	SIDECAR_SECT_SAMPLING = 6,
+	SIDECAR_SECT_CPU = 7,	/* optional, after the node tables: the process's CPU time */
 };
 /* a reader that does not know the tag refuses the file */
 #define SIDECAR_SECT_REQUIRED 1u
@@ -139,6 +140,14 @@ static inline size_t sidecar_v4_objects_size(const struct sidecar *sc)
 static inline size_t sidecar_v4_sampling_size(const struct sidecar *sc)
 {
 	return 8 + 8 * (size_t)sidecar_v4_nmetrics(sc);
+}
+
+/* The process CPU section (struct sidecar_process_cpu): flags, then user
+ * and system ns; written only when known. */
+#define SIDECAR_V4_CPU_SIZE 24u
+static inline size_t sidecar_v4_cpu_size(const struct sidecar *sc)
+{
+	return sc->process_cpu.valid ? SIDECAR_V4_SECT_HDR + SIDECAR_V4_CPU_SIZE : 0;
 }
 
 static inline size_t sidecar_v4_node_size(const struct sidecar *sc)

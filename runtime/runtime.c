@@ -534,6 +534,10 @@ __attribute__((destructor)) static void cp_finish(void)
 	sc->sampling = cp_sample_state();
 	sc->unplaced_samples += cp_sample_unplaced_early();
 	sc->time_taken = cp_sample_taken();
+	/* what the samples could cover (the readers' coverage line) */
+	if (sc->time_period &&
+	    cp_sampler_process_cpu(&sc->process_cpu.user_ns, &sc->process_cpu.sys_ns) == 0)
+		sc->process_cpu.valid = 1;
 	sc->id.flags = gmon.hashed ? SIDECAR_ID_HASHED : 0;
 	sc->id.gmon_size = gmon.size;
 	sc->id.gmon_hash = gmon.hash;

@@ -271,6 +271,10 @@ struct cp_tree {
 	struct cp_node root;	/* parent of the top-level nodes, not in a chunk */
 };
 
+/* The index of node `n` of `tr` (CP_NONE for its root; record.c). */
+uint32_t cp_tree_index(const struct cp_tree *tr, const struct cp_node *n)
+	__attribute__((visibility("hidden")));
+
 static inline uint32_t cp_chunk_of(uint32_t i)
 {
 	return 31u - (uint32_t)__builtin_clz(i / CP_CHUNK0 + 1);
@@ -376,6 +380,7 @@ struct cp_thread {
 	uint64_t timer_cpu0;
 	uint64_t timer_credited;
 	struct cp_leaf *timer_last;
+	uint64_t timer_carry;	/* ns of a period carried in from ended threads */
 	/*
 	 * For CALLPATH_CLOCK=wall's sampler thread (offcpu.c), which reads
 	 * this thread's state from outside: its TLS (the shadow stack's top)
@@ -497,6 +502,13 @@ uint32_t cp_sampler_hz(void) CP_HIDDEN;
 void cp_sampler_thread(struct cp_thread *t) CP_HIDDEN;
 void cp_sampler_thread_end(struct cp_thread *t) CP_HIDDEN;
 void cp_sampler_stop(void) CP_HIDDEN;
+/*
+ * The process's CPU time (getrusage RUSAGE_SELF: user and system ns, every
+ * thread's, ended ones too) when the timers stopped (the exit, or the
+ * program taking SIGPROF): what the time samples are compared with.  0, or
+ * -1 before they stopped.
+ */
+int cp_sampler_process_cpu(uint64_t *user_ns, uint64_t *sys_ns) CP_HIDDEN;
 void cp_sampler_fork_child(struct cp_thread *t) CP_HIDDEN;
 int cp_sampler_is_ours(const void *siginfo) CP_HIDDEN;
 int cp_leaf_add(struct cp_leaves *l, uint32_t node, uint32_t kind, uint64_t pc,
