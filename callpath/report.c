@@ -1586,6 +1586,12 @@ static void print_sampling(FILE *out, const struct report_ctx *c)
 {
 	const struct callpath_model *m = c->m;
 
+	/* said even when nothing was counted: that is how it shows */
+	if (m->metric.name[0] && m->metric.user_only)
+		fprintf(out, "warning: %s was counted in user mode only (the system\n"
+			"forbade kernel mode: /proc/sys/kernel/perf_event_paranoid); what\n"
+			"happens in the kernel, context switches included, is not in it.\n\n",
+			m->metric.name);
 	if (!c->timed)
 		return;
 	if (m->metric.name[0]) {
@@ -1597,6 +1603,7 @@ static void print_sampling(FILE *out, const struct report_ctx *c)
 			m->metric.name, seconds(c, m->total_samples), m->metric.unit,
 			m->metric.estimated ? " (estimated)" : "", m->total_samples,
 			m->metric.period, seconds(c, m->unplaced_samples), m->metric.unit);
+
 		return;
 	}
 	callpath_sampling_print(out, m);

@@ -138,6 +138,10 @@ enum {
 	SIDECAR_METRIC_STOPPED = 1u << 2,
 	/* the source never ran (no profiling timer): the values are all 0 */
 	SIDECAR_METRIC_INACTIVE = 1u << 3,
+	/* events counted in user mode only (the system forbade kernel mode):
+	 * what happens in the kernel (context switches, a fault's handling)
+	 * is not in the values */
+	SIDECAR_METRIC_USER_ONLY = 1u << 4,
 };
 struct sidecar_metric {
 	char *name;		/* owned, e.g. "prof-timer", "PAPI_TOT_CYC" */

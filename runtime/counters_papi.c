@@ -45,6 +45,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/mman.h>
 #include <time.h>
 #include <ucontext.h>
@@ -277,6 +278,32 @@ static int is_fault_event(const char *name)
 	return !strncmp(name, "perf::", 6) && f && (!f[6] || f[6] == ':');
 }
 
+/*
+ * An event that overflows while its thread sleeps: a context switch is
+ * counted as the thread leaves the CPU, in the system call that blocks it,
+ * and the overflow's signal then ends that call early (nanosleep, poll,
+ * select, sleep return EINTR whatever SA_RESTART says: 20 of 20 sleeps).
+ * Such an event is refused (CALLPATH_CLOCK=wall measures where threads
+ * block, without signalling them).  Every other event counts only while
+ * its thread runs.
+ */
+static int overflows_asleep(const char *name)
+{
+	static const char *const asleep[] = {
+		"CONTEXT-SWITCHES", "CONTEXT_SWITCHES", "CS", "PERF_COUNT_SW_CONTEXT_SWITCHES",
+	};
+
+	if (strncasecmp(name, "perf::", 6))
+		return 0;
+	for (size_t i = 0; i < sizeof(asleep) / sizeof(asleep[0]); i++) {
+		size_t n = strlen(asleep[i]);
+
+		if (!strncasecmp(name + 6, asleep[i], n) && (!name[6 + n] || name[6 + n] == ':'))
+			return 1;
+	}
+	return 0;
+}
+
 static long long default_period(const char *name)
 {
 	static const char *const one_by_one[] = {
@@ -393,14 +420,25 @@ static unsigned long thread_id(void)
 
 /*
  * Can events be counted in kernel mode too (PAPI's default domain for the
- * event sets made from now on)?  Else user mode only, said once.
+ * event sets made from now on)?  Else user mode only, said once and
+ * recorded with each metric (SIDECAR_METRIC_USER_ONLY).  PAPI refuses the
+ * kernel's domain itself where perf_event_paranoid forbids it to a user
+ * (PAPI_ENOSUPP from PAPI_set_domain: it read the setting at its start);
+ * a kernel that refuses it only when a counter opens gives PAPI_EPERM,
+ * PAPI_EINVAL or PAPI_ESYS there.  Either way the event sets then count
+ * in user mode, where a context switch is never seen: silent, that read
+ * as "no context switches".
  */
+static int user_only;
+
 static void choose_domain(void)
 {
 	int set = PAPI_NULL, rc;
 
 	rc = papi.set_domain(domain);
-	if (rc == PAPI_OK && (rc = papi.create_eventset(&set)) == PAPI_OK) {
+	if (rc != PAPI_OK)
+		rc = PAPI_EPERM;
+	else if ((rc = papi.create_eventset(&set)) == PAPI_OK) {
 		rc = papi.add_event(set, events[0].code);
 		if (rc == PAPI_OK)
 			rc = papi.start(set);
@@ -415,6 +453,7 @@ static void choose_domain(void)
 	if (rc == PAPI_EPERM || rc == PAPI_EINVAL || rc == PAPI_ESYS) {
 		domain = PAPI_DOM_USER;
 		papi.set_domain(domain);
+		user_only = 1;
 		dprintf(2, "callpath: counting events in user mode only (the system "
 			"forbids kernel mode: /proc/sys/kernel/perf_event_paranoid): "
 			"context switches, and the kernel's share of other events, "
@@ -538,6 +577,12 @@ void cp_counters_start(void)
 		if (dup) {
 			dprintf(2, "callpath: ignoring '%s' in CALLPATH_EVENTS: named "
 				"twice\n", want[i].name);
+			continue;
+		}
+		if (overflows_asleep(want[i].name)) {
+			say_cannot(want[i].name, "its overflows would signal threads as they "
+				   "block, and their sleeps and waits would end early (EINTR); "
+				   "CALLPATH_CLOCK=wall measures where threads block");
 			continue;
 		}
 		rc = papi.event_name_to_code(want[i].name, &want[i].code);
@@ -784,7 +829,8 @@ int cp_counters_describe(struct sidecar *sc)
 	for (uint32_t e = 0; e < nev && counting; e++) {
 		int m = sidecar_add_metric(sc, events[e].name, "events",
 					   SIDECAR_METRIC_EVENTS,
-					   events[e].period > 1 ? SIDECAR_METRIC_ESTIMATED : 0,
+					   (events[e].period > 1 ? SIDECAR_METRIC_ESTIMATED : 0) |
+					   (user_only ? SIDECAR_METRIC_USER_ONLY : 0),
 					   (uint64_t)events[e].period);
 
 		if (m < 0)
