@@ -51,6 +51,7 @@
 #include <ucontext.h>
 
 #include "counters.h"
+#include "env.h"
 #include "runtime.h"
 #include "sys.h"
 #include "callpath/sidecar.h"
@@ -377,19 +378,12 @@ static uint32_t parse_events(const char *s, struct ctr_event *want)
 			e->name[nlen] = '\0';
 			e->period = default_period(e->name);
 			if (at) {
-				char num[24], *stop;
 				size_t plen = len - nlen - 1;
 				unsigned long long v = 0;
 
-				ok = plen > 0 && plen < sizeof(num);
-				if (ok) {
-					memcpy(num, at + 1, plen);
-					num[plen] = '\0';
-					errno = 0;
-					v = strtoull(num, &stop, 10);
-					ok = !errno && !*stop && num[0] != '-' && v >= 1 &&
-					     v <= INT_MAX;
-				}
+				/* env.h's numbers: digits only */
+				ok = cp_parse_number(at + 1, plen, &v) == 0 && v >= 1 &&
+				     v <= INT_MAX;
 				if (!ok)
 					dprintf(2, "callpath: ignoring '%.*s' in CALLPATH_EVENTS: "
 						"the period is not a number in [1, %d]\n",

@@ -39,6 +39,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "env.h"
 #include "gmonfile.h"
 #include "runtime.h"
 #include "sys.h"
@@ -484,8 +485,7 @@ static uint64_t random_start(void)
 __attribute__((constructor(103))) static void sampler_start(void)
 {
 	const char *s = getenv("CALLPATH_HZ");
-	char *end;
-	long v;
+	unsigned long long v;
 
 	/*
 	 * A static link: the program's moncontrol(0) is glibc's own, whose
@@ -500,14 +500,9 @@ __attribute__((constructor(103))) static void sampler_start(void)
 				"(glibc's own moncontrol); time samples are glibc's 100 Hz ticks\n", s);
 		return;
 	}
-	if (s && *s) {
-		v = strtol(s, &end, 10);
-		if (*end || (v != 0 && v < 10) || v > 10000)
-			dprintf(2, "callpath: CALLPATH_HZ=%s is not 0 or a rate from 10 to 10000; "
-				"sampling at %u Hz\n", s, DEFAULT_HZ);
-		else
-			sampler_hz = (uint32_t)v;
-	}
+	/* 10 to 10,000, or 0 (off); anything else: said (env.h), the default */
+	if (cp_env_number("CALLPATH_HZ", 10, 10000, 1, &v) == 1)
+		sampler_hz = (uint32_t)v;
 	if (sampler_hz)
 		carry = random_start() % period_ns();
 }
