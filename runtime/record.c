@@ -92,8 +92,6 @@ _Static_assert(offsetof(struct cp_node, kids) == CP_NODE_KIDS, "cp_node");
 _Static_assert(CP_KIDS == 2, "mcount.S's KID_HIT looks at two kids");
 _Static_assert(sizeof(struct cp_edge) == 1u << CP_EDGE_SHIFT, "cp_edge");
 _Static_assert(offsetof(struct cp_edge, parent) == CP_EDGE_PARENT, "cp_edge");
-_Static_assert(offsetof(struct cp_edge, call_site) == CP_EDGE_SITE, "cp_edge");
-_Static_assert(offsetof(struct cp_edge, callee) == CP_EDGE_CALLEE, "cp_edge");
 _Static_assert(offsetof(struct cp_edge, child) == CP_EDGE_CHILD, "cp_edge");
 
 __thread struct cp_tls cp_tls __attribute__((tls_model("initial-exec"), aligned(64)));
@@ -712,8 +710,8 @@ static cold void cache_grow(struct cp_thread *t)
 		return;
 	for (uint64_t i = 0; i <= mask; i++)
 		if (old[i].parent)
-			e[cp_edge_index(old[i].parent, old[i].call_site, old[i].callee, nmask)] =
-				old[i];
+			e[cp_edge_index(old[i].parent, old[i].child->call_site,
+					old[i].child->callee, nmask)] = old[i];
 	cp_tls.cache = t->cache = e;
 	cp_tls.cache_mask = t->cache_mask = nmask << CP_EDGE_SHIFT;
 	cache_unmap(t, old, mask << CP_EDGE_SHIFT);
@@ -729,14 +727,12 @@ static struct cp_node *child(struct cp_thread *t, struct cp_node *parent,
 	uint32_t nodes = t->tree.nr_nodes;
 	struct cp_node *c;
 
-	if (e->parent == parent && e->call_site == call_site &&
-	    e->callee == callee)
+	if (e->parent == parent && e->child->call_site == call_site &&
+	    e->child->callee == callee)
 		return e->child;
 	c = resolve(&t->tree, parent, call_site, callee);
 	if (c) {
 		e->parent = parent;
-		e->call_site = call_site;
-		e->callee = callee;
 		e->child = c;
 		/* an edge the cache had lost (not a new one) */
 		if (t->tree.nr_nodes == nodes && !t->cache_full &&

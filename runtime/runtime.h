@@ -64,16 +64,14 @@
 #define CP_NODE_KIDS	40	/* struct cp_node *[CP_KIDS] */
 #define CP_NODE_SIZE	56
 #define CP_KIDS		2
-#define CP_CACHE_BITS	10	/* struct cp_edge cache: 1 << CP_CACHE_BITS entries at first */
-#define CP_CACHE_MAX_BITS 14	/* grown up to this (record.c) */
-#define CP_EDGE_SHIFT	5	/* sizeof(struct cp_edge) == 1 << CP_EDGE_SHIFT */
+#define CP_CACHE_BITS	11	/* struct cp_edge cache: 1 << CP_CACHE_BITS entries at first */
+#define CP_CACHE_MAX_BITS 15	/* grown up to this (record.c) */
+#define CP_EDGE_SHIFT	4	/* sizeof(struct cp_edge) == 1 << CP_EDGE_SHIFT */
 #define CP_EDGE_PARENT_SHIFT 20	/* cp_edge_index() */
 #define CP_EDGE_MUL	0x9e3779b97f4a7c15	/* 2^64 / the golden ratio, odd */
 #define CP_EDGE_HASH_SHIFT 40	/* the index: the product's bits 40 and up */
 #define CP_EDGE_PARENT	0
-#define CP_EDGE_SITE	8
-#define CP_EDGE_CALLEE	16
-#define CP_EDGE_CHILD	24
+#define CP_EDGE_CHILD	8
 #define CP_STATE_IDLE 0
 #define CP_STATE_RECORDING 1
 #define CP_STATE_ARCS_OFF 3
@@ -146,13 +144,16 @@ extern struct cp_node cp_no_kid CP_HIDDEN;
 /*
  * One entry of a thread's edge cache: a direct-mapped table of tree edges
  * (parent, call site, callee) -> child, indexed by cp_edge_index(), filled by
- * record.c and read by the trampolines' fast path.  Nodes never move, so an
- * entry never goes stale; a conflict only costs a hash lookup.
+ * record.c and read by the trampolines' fast path.  The call site and
+ * callee are the child's own (a child, folded or not, holds the call site
+ * and callee it was resolved for, as the kids' look-up relies on), so an
+ * entry is 16 bytes and a hit reads the child's line, which the count
+ * touches anyway.  Nodes never move, so an entry never goes stale; a
+ * conflict only costs a hash lookup.  An empty entry's parent is NULL,
+ * which no frame has, so its child is never read.
  */
 struct cp_edge {
 	struct cp_node *parent;
-	uint64_t call_site;
-	uint64_t callee;
 	struct cp_node *child;
 };
 

@@ -292,16 +292,16 @@
 	shrq	$(CP_EDGE_HASH_SHIFT - CP_EDGE_SHIFT), %rcx
 	andq	%fs:CP_TLS_CACHE_MASK(%r11), %rcx
 	addq	%fs:CP_TLS_CACHE(%r11), %rcx
-	movq	\selfpc, %rsi
-	cmpq	%rsi, CP_EDGE_CALLEE(%rcx)
-	jne	\miss
-	movq	\site, %rsi
-	cmpq	%rsi, CP_EDGE_SITE(%rcx)
-	jne	\miss
 	movq	CP_FRAME_NODE(%rdx), %rsi
 	cmpq	%rsi, CP_EDGE_PARENT(%rcx)
+	jne	\miss				/* empty entries too */
+	movq	CP_EDGE_CHILD(%rcx), %rcx	/* its call site and callee */
+	movq	\selfpc, %rsi
+	cmpq	%rsi, CP_NODE_CALLEE(%rcx)
 	jne	\miss
-	movq	CP_EDGE_CHILD(%rcx), %rcx
+	movq	\site, %rsi
+	cmpq	%rsi, CP_NODE_SITE(%rcx)
+	jne	\miss
 .endm
 
 /* newfp: an instruction putting the new frame in %rax */
