@@ -1097,8 +1097,7 @@ static size_t head_size(const struct sidecar *sc)
 
 size_t sidecar_encoded_size(const struct sidecar *sc)
 {
-	return head_size(sc) + (size_t)sc->nr_nodes * sidecar_v4_node_size(sc) +
-	       sidecar_v4_cpu_size(sc);
+	return head_size(sc) + (size_t)sc->nr_nodes * sidecar_v4_node_size(sc);
 }
 
 double sidecar_cpu_coverage(const struct sidecar *sc, uint64_t samples)
@@ -1139,6 +1138,18 @@ static unsigned char *put_metric(unsigned char *p, const char *name,
 	put16(p + 26, (uint16_t)ul);
 	put_str(put_str(p + SIDECAR_V4_METRIC_FIXED, name, nl), unit, ul);
 	return p + sidecar_v4_metric_size(name, unit);
+}
+
+/* The process CPU section, when known (sidecar_v4_cpu_size() bytes). */
+static void encode_cpu(const struct sidecar *sc, unsigned char *p)
+{
+	if (!sc->process_cpu.valid)
+		return;
+	p = put_section(p, SIDECAR_SECT_CPU, 0, SIDECAR_V4_CPU_SIZE);
+	memset(p, 0, SIDECAR_V4_CPU_SIZE);
+	put32(p, 1);
+	put64(p + 8, sc->process_cpu.user_ns);
+	put64(p + 16, sc->process_cpu.sys_ns);
 }
 
 /* Everything before the node records; `buf` has head_size(sc) bytes. */
@@ -1233,6 +1244,9 @@ static void encode_head(const struct sidecar *sc, unsigned char *buf)
 		put64(q + 16 + 8 * i, sc->extra_metrics[i].taken);
 	p += sidecar_v4_sampling_size(sc);
 
+	encode_cpu(sc, p);
+	p += sidecar_v4_cpu_size(sc);
+
 	q = put_section(p, SIDECAR_SECT_NODES, SIDECAR_SECT_REQUIRED,
 			SIDECAR_V4_NODES_FIXED + (uint64_t)sc->nr_nodes * sidecar_v4_node_size(sc));
 	put32(q, (uint32_t)sidecar_v4_node_size(sc));
@@ -1263,23 +1277,10 @@ static void encode_nodes(const struct sidecar *sc, uint32_t first, uint32_t n,
 	}
 }
 
-/* The process CPU section after the node table (sidecar_v4_cpu_size() bytes). */
-static void encode_cpu(const struct sidecar *sc, unsigned char *p)
-{
-	if (!sc->process_cpu.valid)
-		return;
-	p = put_section(p, SIDECAR_SECT_CPU, 0, SIDECAR_V4_CPU_SIZE);
-	memset(p, 0, SIDECAR_V4_CPU_SIZE);
-	put32(p, 1);
-	put64(p + 8, sc->process_cpu.user_ns);
-	put64(p + 16, sc->process_cpu.sys_ns);
-}
-
 void sidecar_encode(const struct sidecar *sc, unsigned char *buf)
 {
 	encode_head(sc, buf);
 	encode_nodes(sc, 0, sc->nr_nodes, buf + head_size(sc));
-	encode_cpu(sc, buf + head_size(sc) + (size_t)sc->nr_nodes * sidecar_v4_node_size(sc));
 }
 
 static int write_all(int fd, const unsigned char *buf, size_t len)
@@ -1326,10 +1327,6 @@ static int write_encoded(const struct sidecar *sc,
 
 		encode_nodes(sc, i, n, buf);
 		ret = put(ctx, buf, (size_t)n * nsize);
-	}
-	if (ret == 0 && sidecar_v4_cpu_size(sc)) {
-		encode_cpu(sc, buf);
-		ret = put(ctx, buf, sidecar_v4_cpu_size(sc));
 	}
 	free(buf);
 	return ret;

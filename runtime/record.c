@@ -65,7 +65,7 @@
 #define cold __attribute__((noinline, cold))
 
 #define HASH_INITIAL 1024u	/* slots (a page); doubles, at most half full */
-#define CACHE_SIZE (1u << CP_CACHE_BITS)
+#define CACHE_SIZE (CP_CACHE_WAYS << CP_CACHE_BITS)	/* entries */
 #define SENTINELS (CP_FRAME_POPS + 1)	/* see struct cp_frame */
 #define STACK_INITIAL 4096u	/* bytes of shadow stack at first; doubles */
 #define CHUNK_BYTES(c) page_round((size_t)(CP_CHUNK0 << (c)) * \
@@ -81,8 +81,9 @@ _Static_assert(offsetof(struct cp_frame, fp) == CP_FRAME_FP, "cp_frame");
 _Static_assert(offsetof(struct cp_frame, node) == CP_FRAME_NODE, "cp_frame");
 _Static_assert(offsetof(struct cp_tls, clock) == CP_TLS_CLOCK, "cp_tls");
 _Static_assert(offsetof(struct cp_tls, cache_mask) == CP_TLS_CACHE_MASK, "cp_tls");
-_Static_assert(CP_CACHE_MAX_BITS + CP_EDGE_SHIFT <= 64 - CP_EDGE_HASH_SHIFT + CP_EDGE_SHIFT,
+_Static_assert(CP_CACHE_MAX_BITS <= 64 - CP_EDGE_HASH_SHIFT,
 	       "cp_edge_index(): the index lies in the product's bits");
+_Static_assert(CP_CACHE_WAYS << CP_EDGE_SHIFT == 1 << CP_SET_SHIFT, "edge cache sets");
 _Static_assert(sizeof(struct cp_node) == CP_NODE_SIZE, "cp_node");
 _Static_assert(offsetof(struct cp_node, stamp) == CP_NODE_STAMP, "cp_node");
 _Static_assert(offsetof(struct cp_node, count) == CP_NODE_COUNT, "cp_node");
@@ -358,11 +359,17 @@ static void tree_unmap(struct cp_tree *tr)
 #define HASH0_BYTES ((size_t)HASH_INITIAL * sizeof(uint32_t))
 #define HOME_BYTES (HEAD_BYTES + CACHE_BYTES + HASH0_BYTES + STACK_INITIAL + CHUNK_BYTES(0))
 
+/* Bytes of an edge cache whose set mask (cp_tls.cache_mask) is `mask`. */
+static size_t cache_bytes(uint64_t mask)
+{
+	return (size_t)((mask >> CP_SET_SHIFT) + 1) << CP_SET_SHIFT;
+}
+
 /* The thread's edge cache when it is not the one in its first mapping. */
 static void cache_unmap(struct cp_thread *t, struct cp_edge *cache, uint64_t mask)
 {
 	if (cache && cache != (struct cp_edge *)((char *)t + HEAD_BYTES))
-		cp_munmap(cache, (size_t)((mask >> CP_EDGE_SHIFT) + 1) * sizeof(struct cp_edge));
+		cp_munmap(cache, cache_bytes(mask));
 }
 
 /*
@@ -479,7 +486,7 @@ static cold struct cp_thread *thread_start(uintptr_t sp)
 	cp_registry_unlock();
 	direct_mode_init();
 	cp_tls.cache = (struct cp_edge *)((char *)t + HEAD_BYTES);
-	cp_tls.cache_mask = (uint64_t)(CACHE_SIZE - 1) << CP_EDGE_SHIFT;
+	cp_tls.cache_mask = (uint64_t)((1u << CP_CACHE_BITS) - 1) << CP_SET_SHIFT;
 	t->cache_clock = cp_tls.clock;
 	cp_tls.self = t;
 	stack_limits(t);	/* cp_tls.limit: the first caller entry that cannot push */
@@ -696,25 +703,43 @@ static struct cp_node *resolve(struct cp_tree *tr, struct cp_node *parent,
  * entries are rehashed into the new table (the thread is busy: nothing
  * else reads it).  A cache that cannot grow (no memory) stays as it is.
  */
+/* Edge `e` into its set of `cache` (set mask `mask`): first, the other moved
+ * second (a least recently resolved replacement). */
+static void cache_put(struct cp_edge *cache, uint64_t mask, struct cp_node *parent,
+		      struct cp_node *child)
+{
+	struct cp_edge *set = &cache[cp_edge_index(parent, child->call_site, child->callee,
+						   mask) * CP_CACHE_WAYS];
+
+	if (set[0].parent != parent || set[0].child != child)
+		set[1] = set[0];
+	set[0].parent = parent;
+	set[0].child = child;
+}
+
 static cold void cache_grow(struct cp_thread *t)
 {
-	uint64_t mask = cp_tls.cache_mask >> CP_EDGE_SHIFT, nmask = mask * 2 + 1;
+	uint64_t mask = cp_tls.cache_mask >> CP_SET_SHIFT, nmask = mask * 2 + 1;
 	struct cp_edge *old = cp_tls.cache, *e;
 
 	t->cache_misses = 0;
 	t->cache_clock = cp_tls.clock;
 	if (nmask + 1 >= 1u << CP_CACHE_MAX_BITS)
 		t->cache_full = 1;
-	e = map((size_t)(nmask + 1) * sizeof(struct cp_edge));
+	e = map((size_t)(nmask + 1) << CP_SET_SHIFT);
 	if (!e)
 		return;
-	for (uint64_t i = 0; i <= mask; i++)
-		if (old[i].parent)
-			e[cp_edge_index(old[i].parent, old[i].child->call_site,
-					old[i].child->callee, nmask)] = old[i];
+	/* second ways first: the first ways, put last, stay first */
+	for (uint32_t w = CP_CACHE_WAYS; w-- > 0;)
+		for (uint64_t i = 0; i <= mask; i++) {
+			const struct cp_edge *o = &old[i * CP_CACHE_WAYS + w];
+
+			if (o->parent)
+				cache_put(e, nmask, o->parent, o->child);
+		}
 	cp_tls.cache = t->cache = e;
-	cp_tls.cache_mask = t->cache_mask = nmask << CP_EDGE_SHIFT;
-	cache_unmap(t, old, mask << CP_EDGE_SHIFT);
+	cp_tls.cache_mask = t->cache_mask = nmask << CP_SET_SHIFT;
+	cache_unmap(t, old, mask << CP_SET_SHIFT);
 }
 
 /* The node of the call (call_site, callee) from a frame whose node is `parent`
@@ -722,18 +747,22 @@ static cold void cache_grow(struct cp_thread *t)
 static struct cp_node *child(struct cp_thread *t, struct cp_node *parent,
 			     uint64_t call_site, uint64_t callee)
 {
-	uint64_t mask = cp_tls.cache_mask >> CP_EDGE_SHIFT;
-	struct cp_edge *e = &cp_tls.cache[cp_edge_index(parent, call_site, callee, mask)];
+	uint64_t mask = cp_tls.cache_mask >> CP_SET_SHIFT;
+	struct cp_edge *set = &cp_tls.cache[cp_edge_index(parent, call_site, callee, mask) *
+					    CP_CACHE_WAYS];
 	uint32_t nodes = t->tree.nr_nodes;
 	struct cp_node *c;
 
-	if (e->parent == parent && e->child->call_site == call_site &&
-	    e->child->callee == callee)
-		return e->child;
+	for (uint32_t w = 0; w < CP_CACHE_WAYS; w++)
+		if (set[w].parent == parent && set[w].child->call_site == call_site &&
+		    set[w].child->callee == callee) {
+			c = set[w].child;
+			cache_put(cp_tls.cache, mask, parent, c);	/* first now */
+			return c;
+		}
 	c = resolve(&t->tree, parent, call_site, callee);
 	if (c) {
-		e->parent = parent;
-		e->child = c;
+		cache_put(cp_tls.cache, mask, parent, c);
 		/* an edge the cache had lost (not a new one) */
 		if (t->tree.nr_nodes == nodes && !t->cache_full &&
 		    ++t->cache_misses > mask / 2 &&
