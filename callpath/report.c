@@ -1563,9 +1563,15 @@ void callpath_sampling_print(FILE *out, const struct callpath_model *m)
 
 double callpath_model_coverage(const struct callpath_model *m)
 {
-	if (m->process_cpu_s <= 0 || m->hz <= 0 || m->metric.name[0])
+	double c;
+
+	/* a saturated sum is no count to compare (a corrupt or forged file) */
+	if (m->process_cpu_s <= 0 || m->hz <= 0 || m->metric.name[0] || m->saturated)
 		return -1;
-	return (double)(m->total_samples + m->unplaced_samples) / m->hz / m->process_cpu_s;
+	c = (double)(m->total_samples + m->unplaced_samples) / m->hz / m->process_cpu_s;
+	/* each thread's count is its CPU time within a period: a little over
+	 * is rounding, not more than all of it */
+	return c > 1.0 ? 1.0 : c;
 }
 
 void callpath_coverage_print(FILE *out, double coverage)

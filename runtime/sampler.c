@@ -264,17 +264,22 @@ static void credit_unsignalled(struct cp_thread *t, uint64_t n)
 }
 
 /*
- * The periods of the thread's CPU time before its timer is armed (its
- * start in the kernel and the C library, the runtime's thread start; the
- * main thread's, the program's loading): counted as samples that could
- * not be placed, as a signal there would have been (the thread had no
- * context yet), so that the samples cover the thread's CPU time from its
- * birth.  What is left of a period is where the timer starts.
+ * The periods of a thread's CPU time before its timer is armed (its start
+ * in the kernel and the C library, the runtime's thread start): counted as
+ * samples that could not be placed, as a signal there would have been
+ * (the thread had no context yet), so that the samples cover the thread's
+ * CPU time from its birth; what is left of a period is where its timer
+ * starts.  Not the main thread's: before its first call it ran the
+ * program's loading and constructors, which the samples never covered
+ * (gprof's histogram starts at the same point), and a run too short for
+ * a sample keeps having none.
  */
 static void arm_from_birth(struct cp_thread *t)
 {
-	uint64_t p = period_ns(), ran = carry_take() + t->timer_cpu0;
+	uint64_t p = period_ns(), ran = carry_take();
 
+	if (t->tid != (uint32_t)cp_syscall0(SYS_getpid))
+		ran += t->timer_cpu0;
 	if (ran / p)
 		__atomic_fetch_add(&t->unplaced, ran / p, __ATOMIC_RELAXED);
 	t->timer_carry = ran % p;
