@@ -1058,12 +1058,14 @@ static void retire_tree(const struct cp_tree *src, const struct cp_leaves *leave
 void cp_thread_retire(void)
 {
 	struct cp_thread *t = cp_tls.self;
+	struct cp_sampler_tail tail;
+	uint64_t n;
 
 	if (!t || t == CP_RETIRED) {
 		cp_tls.self = CP_RETIRED;
 		return;
 	}
-	cp_sampler_thread_end(t);	/* no more samples of it */
+	cp_sampler_thread_retiring(t, &tail);	/* no more samples of it */
 	/* busy for good: the trampolines go to enter(), which drops */
 	cp_tls.top = NULL;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
@@ -1088,4 +1090,12 @@ void cp_thread_retire(void)
 	cp_tls.cache = NULL;
 	cp_tls.limit = NULL;
 	thread_unmap(t);
+	/* the CPU time the retirement took: sampled, with no context */
+	n = cp_sampler_tail_end(&tail);
+	if (n) {
+		cp_registry_lock();
+		if (!cp_exit_summed)
+			cp_retired_unplaced += n;
+		cp_registry_unlock();
+	}
 }

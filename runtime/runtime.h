@@ -507,6 +507,20 @@ void cp_offcpu_stop(void) CP_HIDDEN;
 uint32_t cp_sampler_hz(void) CP_HIDDEN;
 void cp_sampler_thread(struct cp_thread *t) CP_HIDDEN;
 void cp_sampler_thread_end(struct cp_thread *t) CP_HIDDEN;
+/*
+ * A retiring thread (record.c's cp_thread_retire()): its timer deleted and
+ * its periods so far credited, as cp_sampler_thread_end(); what its
+ * retirement then runs (the merge, the unmapping) is counted by
+ * cp_sampler_tail_end() after it, from `tail` (the state is gone by then):
+ * the periods it makes, to be added to the ended threads' unplaced
+ * samples, and the rest of a period put in the carry.
+ */
+struct cp_sampler_tail {
+	uint64_t cpu0, carry, credited;
+	int live;
+};
+void cp_sampler_thread_retiring(struct cp_thread *t, struct cp_sampler_tail *tail) CP_HIDDEN;
+uint64_t cp_sampler_tail_end(const struct cp_sampler_tail *tail) CP_HIDDEN;
 void cp_sampler_stop(void) CP_HIDDEN;
 /*
  * The process's CPU time (getrusage RUSAGE_SELF: user and system ns, every

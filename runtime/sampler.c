@@ -285,7 +285,12 @@ static void arm_from_birth(struct cp_thread *t)
 	t->timer_carry = ran % p;
 }
 
-static void credit_tail(struct cp_thread *t)
+/*
+ * Credit the thread's periods not signalled so far.  `rest_later`: what is
+ * left of a period stays out of the carry, for cp_sampler_tail_end() to
+ * put there after the thread's last work (its retirement).
+ */
+static void credit_tail(struct cp_thread *t, int rest_later)
 {
 	uint64_t p = period_ns(), now = thread_cpu_ns(), ran, due, n = 0;
 
@@ -295,7 +300,8 @@ static void credit_tail(struct cp_thread *t)
 	due = ran / p;
 	if (due > t->timer_credited)
 		n = due - t->timer_credited;
-	n += (uint64_t)carry_put(ran % p);
+	if (!rest_later)
+		n += (uint64_t)carry_put(ran % p);
 	t->timer_credited += n;
 	if (n)
 		credit_unsignalled(t, n);
@@ -398,15 +404,44 @@ void cp_sampler_thread(struct cp_thread *t)
 	__atomic_store_n(&timers_on, 1, __ATOMIC_RELEASE);
 }
 
-void cp_sampler_thread_end(struct cp_thread *t)
+static int timer_end(struct cp_thread *t)
 {
-	if (t->timer_slot &&
-	    __atomic_load_n(&timer_ids[t->timer_slot - 1], __ATOMIC_ACQUIRE) > 0) {
+	int live = t->timer_slot &&
+		   __atomic_load_n(&timer_ids[t->timer_slot - 1], __ATOMIC_ACQUIRE) > 0;
+
+	if (live)
 		timer_delete_id(__atomic_exchange_n(&timer_ids[t->timer_slot - 1], 0,
 						    __ATOMIC_ACQ_REL));
-		credit_tail(t);
-	}
 	t->timer_slot = 0;
+	return live;
+}
+
+void cp_sampler_thread_end(struct cp_thread *t)
+{
+	if (timer_end(t))
+		credit_tail(t, 0);
+}
+
+void cp_sampler_thread_retiring(struct cp_thread *t, struct cp_sampler_tail *tail)
+{
+	tail->live = timer_end(t);
+	if (tail->live)
+		credit_tail(t, 1);
+	tail->cpu0 = t->timer_cpu0;
+	tail->carry = t->timer_carry;
+	tail->credited = t->timer_credited;
+}
+
+uint64_t cp_sampler_tail_end(const struct cp_sampler_tail *tail)
+{
+	uint64_t p = period_ns(), now, ran, n = 0;
+
+	if (!tail->live || !(now = thread_cpu_ns()) || now < tail->cpu0)
+		return 0;
+	ran = tail->carry + (now - tail->cpu0);
+	if (ran / p > tail->credited)
+		n = ran / p - tail->credited;
+	return n + (uint64_t)carry_put(ran % p);
 }
 
 /* The process's CPU time (getrusage: every thread's, ended ones too). */
