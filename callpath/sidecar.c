@@ -1918,6 +1918,43 @@ out:
 	return ret;
 }
 
+/*
+ * The process section's load address and program range are the main
+ * program's, which the objects section lists too (the runtime writes both
+ * from one dl_iterate_phdr entry, and a sum moves both alike): a file
+ * where they differ has been damaged, and its addresses would be named as
+ * other functions.
+ */
+static int v4_main_object_check(struct v4_reader *r)
+{
+	const struct sidecar *sc = r->sc;
+
+	for (uint32_t i = 0; i < sc->nr_objects; i++) {
+		const struct sidecar_object *o = &sc->objects[i];
+
+		if (!(o->flags & SIDECAR_OBJECT_MAIN))
+			continue;
+		if (o->bias != sc->load_address) {
+			set_err(r->err, r->errlen, "%s: bad load address 0x%llx (the objects "
+				"section's main program is loaded at 0x%llx)", r->name,
+				(unsigned long long)sc->load_address,
+				(unsigned long long)o->bias);
+			return -1;
+		}
+		if (sc->program_end && o->end &&
+		    (o->start != sc->program_start || o->end != sc->program_end)) {
+			set_err(r->err, r->errlen, "%s: bad program range 0x%llx-0x%llx (the "
+				"objects section's main program spans 0x%llx-0x%llx)", r->name,
+				(unsigned long long)sc->program_start,
+				(unsigned long long)sc->program_end,
+				(unsigned long long)o->start, (unsigned long long)o->end);
+			return -1;
+		}
+		return 0;	/* the first main program is the process's */
+	}
+	return 0;
+}
+
 static int decode_v4(const unsigned char *buf, size_t len, const char *name,
 		     struct sidecar **out, char *err, size_t errlen)
 {
@@ -2023,6 +2060,8 @@ static int decode_v4(const unsigned char *buf, size_t len, const char *name,
 		set_err(err, errlen, "%s: no process section", name);
 		goto fail;
 	}
+	if (v4_main_object_check(&r) < 0)
+		goto fail;
 	if (get64(buf + 24) != len) {
 		set_err(err, errlen, "%s: bad file size %llu (the file has %zu bytes)",
 			name, (unsigned long long)get64(buf + 24), len);
