@@ -1568,6 +1568,12 @@ static int decode_v3(const unsigned char *buf, size_t len, uint32_t version,
 			sidecar_free(sc);
 			return -1;
 		}
+		if ((n->flags & SIDECAR_NODE_FOLDED) && n->count) {
+			set_err(err, errlen, "%s: folded-recursion node %u has calls of its "
+				"own at byte %zu", name, i, (size_t)(p - buf));
+			sidecar_free(sc);
+			return -1;
+		}
 		sc->nr_nodes = i + 1;
 	}
 	/* the format forbids two children with one (call site, callee): a
@@ -1885,6 +1891,13 @@ static int v4_nodes(struct v4_reader *r, const unsigned char *p, uint64_t len)
 			set_err(r->err, r->errlen, "%s: folded-recursion node %u does not "
 				"call its parent's function at byte %zu", r->name, i,
 				(size_t)(p - r->buf));
+			goto out;
+		}
+		/* its calls are its parent's recursive ones: a count would be
+		 * calls no output shows */
+		if ((flags & SIDECAR_NODE_FOLDED) && get64(p + 24)) {
+			set_err(r->err, r->errlen, "%s: folded-recursion node %u has calls of "
+				"its own at byte %zu", r->name, i, (size_t)(p - r->buf));
 			goto out;
 		}
 		if (sidecar_add(sc, parent, site, callee, 0, &at) < 0) {
