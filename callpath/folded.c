@@ -16,6 +16,7 @@
 #include "callpath/pathrank.h"
 #include "callpath/recursion.h"
 #include "callpath/report.h"
+#include "callpath/sidecar.h"
 #include "utils/error.h"
 #include "utils/outfile.h"
 #include "utils/printable.h"
@@ -486,6 +487,35 @@ out:
 	name_tree_release(&t, m->nr_names);
 	folded_free(f);
 	return ret < 0 ? error("out of memory while folding call paths") : 0;
+}
+
+const char *folded_no_samples_why(const struct callpath_model *m, char *buf, size_t n)
+{
+	const char *ev = m->metric.name;
+
+	if (!ev[0] && !(m->sampling & SIDECAR_SAMPLING_SELF))
+		return "has no time samples (written by an older runtime, or the "
+		       "program ran without the profiling timer)";
+	if (m->total_samples)
+		return NULL;
+	if (ev[0] && m->unplaced_samples)
+		snprintf(buf, n, "holds no overflow of %s in a calling context (its %llu "
+			 "overflows came outside the program or inside the runtime)", ev,
+			 (unsigned long long)m->unplaced_samples);
+	else if (ev[0])
+		snprintf(buf, n, "holds no overflow of %s: the run counted fewer than "
+			 "one period of it (%llu %s) in each thread", ev,
+			 (unsigned long long)(m->metric.period ? m->metric.period : 1),
+			 m->metric.unit[0] ? m->metric.unit : "events");
+	else if (m->unplaced_samples)
+		snprintf(buf, n, "holds no time sample in a calling context (its %llu "
+			 "samples were taken outside the program or inside the runtime)",
+			 (unsigned long long)m->unplaced_samples);
+	else
+		snprintf(buf, n, "holds no time sample: the run was shorter than a tick "
+			 "of the profiling timer (%g ms at %g Hz)",
+			 m->hz > 0 ? 1000.0 / m->hz : 10.0, m->hz > 0 ? m->hz : 100.0);
+	return buf;
 }
 
 void folded_free(struct folded *f)
