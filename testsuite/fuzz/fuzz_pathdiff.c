@@ -23,6 +23,7 @@
 #include "callpath/pathdiff.h"
 #include "callpath/report.h"
 #include "callpath/sidecar.h"
+#include "testsuite/fuzz/count_stream.h"
 #include "testsuite/fuzz/fuzz.h"
 #include "testsuite/fuzz/named_model.h"
 #include "testsuite/fuzz/sidecar_mutate.h"
@@ -42,21 +43,6 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed)
 {
 	return sidecar_mutate(data, size, max_size, seed);
-}
-
-static ssize_t count_write(void *ctx, const char *buf, size_t n)
-{
-	(void)buf;
-	*(size_t *)ctx += n;
-	return (ssize_t)n;
-}
-
-static FILE *counter(size_t *n)
-{
-	cookie_io_functions_t io = { NULL, count_write, NULL, NULL };
-
-	*n = 0;
-	return fopencookie(n, "w", io);
 }
 
 /* The sidecar's nodes as raw addresses: every node its own frame. */
@@ -95,15 +81,6 @@ static struct callpath_model *raw_model(const struct sidecar *sc)
 	return m;
 }
 
-static uint64_t folded_sum(const struct folded *f)
-{
-	uint64_t sum = 0;
-
-	for (size_t i = 0; i < f->nr; i++)
-		sum = sat_add_u64(sum, f->stacks[i].count);
-	return sum;
-}
-
 /* d is a's and b's stacks merged: check it, then print every table. */
 static void check_diff(const struct folded *a, const struct folded *b)
 {
@@ -129,21 +106,21 @@ static void check_diff(const struct folded *a, const struct folded *b)
 	}
 	fuzz_assert(i == a->nr && j == b->nr);
 	fuzz_assert(d->changed == changed);
-	fuzz_assert(d->total_a == folded_sum(a) && d->total_b == folded_sum(b));
-	out = counter(&n);
+	fuzz_assert(d->total_a == fuzz_folded_sum(a) && d->total_b == fuzz_folded_sum(b));
+	out = count_stream(&n);
 	fuzz_assert(out && pathdiff_print(out, d, "A", "B", 2.0) == 0);
 	fclose(out);
-	out = counter(&n);
+	out = count_stream(&n);
 	fuzz_assert(out && pathdiff_print_time(out, d, "A", "B", &to) == 0);
 	fclose(out);
 	to.metric = "perf::PAGE-FAULTS";
-	out = counter(&n);
+	out = count_stream(&n);
 	fuzz_assert(out && pathdiff_print_time(out, d, "A", "B", &to) == 0);
 	fclose(out);
 	verdicts = malloc(d->nr + 1);
 	fuzz_assert(verdicts && pathdiff_time_verdicts(d, &to, verdicts) == 0);
 	free(verdicts);
-	out = counter(&n);
+	out = count_stream(&n);
 	fuzz_assert(out && folded_write_diff(out, d) == 0);
 	fclose(out);
 	pathdiff_free(d);

@@ -30,6 +30,7 @@
 #include "callpath/folded.h"
 #include "callpath/report.h"
 #include "callpath/sidecar.h"
+#include "testsuite/fuzz/count_stream.h"
 #include "testsuite/fuzz/fuzz.h"
 #include "testsuite/fuzz/named_model.h"
 #include "testsuite/fuzz/sidecar_mutate.h"
@@ -52,21 +53,6 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed)
 {
 	return sidecar_mutate(data, size, max_size, seed);
-}
-
-static ssize_t count_write(void *ctx, const char *buf, size_t n)
-{
-	(void)buf;
-	*(size_t *)ctx += n;
-	return (ssize_t)n;
-}
-
-static FILE *counter(size_t *n)
-{
-	cookie_io_functions_t io = { NULL, count_write, NULL, NULL };
-
-	*n = 0;
-	return fopencookie(n, "w", io);
 }
 
 static uint32_t intern_hex(struct callpath_model *m, char prefix, uint64_t addr)
@@ -114,31 +100,21 @@ static void check_report_size(const struct sidecar *sc, size_t input)
 	size_t n_report, n_calls, n_time;
 	FILE *out;
 
-	out = counter(&n_report);
+	out = count_stream(&n_report);
 	fuzz_assert(out && callpath_report_print(out, m, "fuzz.callpath") == 0);
 	fclose(out);
 	fuzz_assert(folded_build(m, FOLDED_CALLS, &calls) == 0);
 	fuzz_assert(folded_build(m, FOLDED_SAMPLES, &time) == 0);
-	out = counter(&n_calls);
+	out = count_stream(&n_calls);
 	fuzz_assert(out && folded_write(out, calls) == 0);
 	fclose(out);
-	out = counter(&n_time);
+	out = count_stream(&n_time);
 	fuzz_assert(out && folded_write(out, time) == 0);
 	fclose(out);
 	fuzz_assert(n_report + n_calls + n_time <= REPORT_K * input + REPORT_FIXED);
 	folded_free(calls);
 	folded_free(time);
 	callpath_model_free(m);
-}
-
-/* The sum of a folded file's numbers, saturated. */
-static uint64_t folded_sum(const struct folded *f)
-{
-	uint64_t sum = 0;
-
-	for (size_t i = 0; i < f->nr; i++)
-		sum = sat_add_u64(sum, f->stacks[i].count);
-	return sum;
 }
 
 /* The sidecar named through the program's symbols: each way of folding
@@ -153,15 +129,15 @@ static void check_named(struct sidecar *sc)
 
 	for (size_t k = 0; k < sizeof(calls) / sizeof(calls[0]); k++) {
 		fuzz_assert(folded_build(m, calls[k], &f) == 0);
-		fuzz_assert(m->saturated || folded_sum(f) == m->total);
+		fuzz_assert(m->saturated || fuzz_folded_sum(f) == m->total);
 		folded_free(f);
 	}
 	fuzz_assert(folded_build(m, FOLDED_SAMPLES, &f) == 0);
-	fuzz_assert(m->saturated || folded_sum(f) == m->total_samples);
+	fuzz_assert(m->saturated || fuzz_folded_sum(f) == m->total_samples);
 	folded_free(f);
 	fuzz_assert(folded_build(m, FOLDED_WEIGHTED, &f) == 0);
 	folded_free(f);
-	out = counter(&n);
+	out = count_stream(&n);
 	fuzz_assert(out && callpath_report_print(out, m, "fuzz.callpath") == 0);
 	fclose(out);
 	callpath_model_free(m);

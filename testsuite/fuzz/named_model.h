@@ -12,14 +12,17 @@
  *
  *   struct profile *p = fuzz_program();          once
  *   struct callpath_model *m = fuzz_named_model(sc, p);
+ *   fuzz_folded_sum(f)                            a folded file's numbers, summed
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "callpath/folded.h"
 #include "callpath/report.h"
 #include "callpath/sidecar.h"
 #include "diff/profile.h"
 #include "testsuite/fuzz/fuzz.h"
+#include "utils/satmath.h"
 
 #define FUZZ_FUNCS 128		/* per range */
 #define FUZZ_NAMES 48		/* distinct names among them */
@@ -56,6 +59,16 @@ static struct callpath_model *fuzz_named_model(struct sidecar *sc, const struct 
 		sc->objects[i].path[0] = '\0';
 	fuzz_assert(callpath_model_build(sc, p, NULL, &m) == 0);
 	return m;
+}
+
+/* The sum of a folded file's numbers, saturated as the model's sums are. */
+static uint64_t fuzz_folded_sum(const struct folded *f)
+{
+	uint64_t sum = 0;
+
+	for (size_t i = 0; i < f->nr; i++)
+		sum = sat_add_u64(sum, f->stacks[i].count);
+	return sum;
 }
 
 #endif
