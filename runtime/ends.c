@@ -93,10 +93,9 @@ static uint32_t requests;	/* snapshots the handler asked for, a futex word */
 static int writer_running;	/* the snapshot writer thread is there */
 static struct cp_prof_gate writer_gate = CP_PROF_GATE_INIT;
 
-/* The thread writing an end profile (its tid, a futex word), 0 when none;
- * `end_by_handler`: that thread is a handler's, which ends the process. */
+/* The thread writing an end profile (its tid, a futex word), 0 when none:
+ * the exit's writes, or a handler's (which then ends the process). */
 static uint32_t end_owner;
-static int end_by_handler;
 
 static void handler(int sig, siginfo_t *si, void *uc);
 static void oneshot(int sig, siginfo_t *si, void *uc);
@@ -354,20 +353,21 @@ int cp_ends_signal(int sig, sighandler_t h, cp_signal_fn real, sighandler_t *ret
 /* ---- one end writer at a time ---- */
 
 /*
- * Wait (at most `ms`) while another thread writes an end profile; then
- * take it: 1, or 0 when the wait ran out or this thread holds it already.
+ * Wait (at most `ms`, or for ever when negative) while another thread
+ * writes an end profile; then take it: 1, or 0 when the wait ran out or
+ * this thread holds it already.
  */
 static int end_take(uint32_t me, int ms)
 {
 	struct timespec ts = { 0, 10 * 1000000L };
 
-	for (int waited = 0;; waited += 10) {
+	for (int waited = 0;; waited += ms < 0 ? 0 : 10) {
 		uint32_t cur = 0;
 
 		if (__atomic_compare_exchange_n(&end_owner, &cur, me, 0, __ATOMIC_ACQ_REL,
 						__ATOMIC_ACQUIRE))
 			return 1;
-		if (cur == me || waited >= ms)
+		if (cur == me || (ms >= 0 && waited >= ms))
 			return 0;
 		futex(&end_owner, FUTEX_WAIT_PRIVATE, cur, &ts);
 	}
@@ -402,8 +402,7 @@ void cp_end_hold_begin(struct cp_end_hold *h)
 		return;
 	}
 	/* a handler writing the end profile ends the process: wait for that */
-	while (!end_take(me, INT32_MAX))
-		;
+	end_take(me, -1);
 }
 
 void cp_end_hold_end(struct cp_end_hold *h)
@@ -461,10 +460,8 @@ static void handler(int sig, siginfo_t *si, void *uc)
 	 * written: wait, then write what it left to do) or another handler's
 	 * (it ends the process: wait for that).
 	 */
-	if (end_take(my_tid(), END_WAIT_MS)) {
-		__atomic_store_n(&end_by_handler, 1, __ATOMIC_RELEASE);
+	if (end_take(my_tid(), END_WAIT_MS))
 		cp_snap_end(sig);
-	}
 	die_of(sig);
 	errno = saved;
 }
@@ -565,6 +562,7 @@ static void *writer(void *arg)
 			}
 		}
 	}
+	cp_prof_done(&writer_gate);
 	__atomic_store_n(&writer_running, 0, __ATOMIC_RELEASE);
 	return NULL;
 }
@@ -585,7 +583,6 @@ static void in_fork_child(void)
 	/* its own series, gmon.out.<pid>.snap1 on (snapshot.c) */
 	__atomic_store_n(&snap_k, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&end_owner, 0, __ATOMIC_RELAXED);
-	__atomic_store_n(&end_by_handler, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&writer_running, 0, __ATOMIC_RELAXED);
 	cp_prof_forked();
 	cp_snap_forked();

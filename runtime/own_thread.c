@@ -136,6 +136,11 @@ static void shut(struct cp_prof_gate *g)
 	futex(&g->state, FUTEX_WAKE_PRIVATE, 1, NULL);
 }
 
+void cp_prof_done(struct cp_prof_gate *g)
+{
+	shut(g);
+}
+
 void cp_prof_poll(struct cp_prof_gate *g)
 {
 	if (__atomic_load_n(&g->state, __ATOMIC_ACQUIRE) == GATE_SHUTTING)

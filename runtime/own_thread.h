@@ -25,6 +25,7 @@
  *   cp_prof_open(&g);              on the thread: SIGPROF unblocked
  *   cp_prof_poll(&g);              at every wake-up and often while it
  *                                  works (a load, mostly)
+ *   cp_prof_done(&g);              as it ends
  *
  * Before the program installs a SIGPROF handler of its own, signals.c
  * calls cp_prof_program_handler(), which shuts every gate for good: it
@@ -59,6 +60,8 @@ struct cp_prof_gate {
 void cp_prof_gate_add(struct cp_prof_gate *g, uint32_t *wake) CP_HIDDEN;
 void cp_prof_open(struct cp_prof_gate *g) CP_HIDDEN;
 void cp_prof_poll(struct cp_prof_gate *g) CP_HIDDEN;
+/* The thread is leaving: SIGPROF blocked, nobody waits for it any more. */
+void cp_prof_done(struct cp_prof_gate *g) CP_HIDDEN;
 /*
  * signals.c: the program is about to install a SIGPROF handler of its
  * own.  Shuts every gate for good, waiting (2 s at most per gate) until
