@@ -62,13 +62,14 @@ check() {
 	fi
 }
 
-LD_PRELOAD="$CP_SO" python3 "$SRCDIR/testsuite/fixtures/exitkill.py" single 24 800 -- \
-	"$WORKDIR/endwrite" 15 > single.log 2> single.err
+python3 "$SRCDIR/testsuite/fixtures/exitkill.py" single 24 800 -- \
+	env LD_PRELOAD="$CP_SO" "$WORKDIR/endwrite" 15 > single.log 2> single.err
 cp_check "one thread: the killer ran" test -s single.log -a ! -s single.err
 check single "one thread"
 
-CALLPATH_SNAPSHOT=0.05 LD_PRELOAD="$CP_SO" python3 "$SRCDIR/testsuite/fixtures/exitkill.py" \
-	threads 12 801 -- "$WORKDIR/endwrite" 15 115 > threads.log 2> threads.err
+python3 "$SRCDIR/testsuite/fixtures/exitkill.py" threads 12 801 -- \
+	env CALLPATH_SNAPSHOT=0.05 LD_PRELOAD="$CP_SO" "$WORKDIR/endwrite" 15 115 \
+	> threads.log 2> threads.err
 cp_check "115 threads, snapshots: the killer ran" test -s threads.log -a ! -s threads.err
 check threads "115 threads, snapshots every 0.05 s"
 cp_done
