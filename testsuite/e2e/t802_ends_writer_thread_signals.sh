@@ -8,6 +8,7 @@
 # on the writer, which then counted as a thread of the program's, or hung
 # for ever: the handler's call waited for the registry the writer held).
 # The run ends (a hang fails the timeout), with its snapshots and pair.
+# The same with the off-CPU sampler's thread (CALLPATH_CLOCK=wall).
 # And the writer's own CPU time must not cut a sleeping program's sleeps
 # short: it takes the profiling timer's ticks it causes while SIGPROF is
 # the runtime's (blocked there, they went to the sleeping thread, whose
@@ -32,6 +33,16 @@ cp_check "own SIGPROF handler: the run's pair is read" \
 	bash -c "test -s rt/report && ! test -s rt/report.err"
 cp_check "own SIGPROF handler: no thread of the runtime's among the program's" \
 	test "$(cp_header rt/gmon.out.callpath threads)" = 1
+
+# The off-CPU sampler (CALLPATH_CLOCK=wall) is a thread of the runtime's
+# too: the same program, the same answer (its handler ran there hundreds
+# of times, and it counted as the program's second thread).
+mkdir -p wall && (cd wall && CALLPATH_CLOCK=wall LD_PRELOAD="$CP_SO" timeout 60 ../ownprof \
+	> out 2> err; echo $? > rc)
+cp_check "own SIGPROF handler, CALLPATH_CLOCK=wall: ran on the main thread only" \
+	bash -c "test $(cat wall/rc) = 0 && cmp -s plain/out wall/out"
+cp_check "own SIGPROF handler, CALLPATH_CLOCK=wall: the sampler is no thread of the program's" \
+	test "$(cp_header wall/gmon.out.callpath threads)" = 1
 
 # A sleeping program while snapshots are written (a tree to write: 2^17
 # contexts): its sleeps keep their length.  Noise bound: a tick the writer
