@@ -102,21 +102,21 @@ static void prof_mask(int how)
 	pthread_sigmask(how, &prof, NULL);
 }
 
+/*
+ * The gate published, then the program's handler looked for; the handler's
+ * side sets its flag, then looks at the gates (both sequentially
+ * consistent): one of the two sees the other.
+ */
 void cp_prof_gate_add(struct cp_prof_gate *g, uint32_t *wake)
 {
-	int i = __atomic_fetch_add(&ngates, 1, __ATOMIC_ACQ_REL);
+	int i = __atomic_fetch_add(&ngates, 1, __ATOMIC_SEQ_CST);
 
 	g->wake = wake;
-	if (__atomic_load_n(&program_handler, __ATOMIC_ACQUIRE))
+	if (i < MAX_GATES)
+		__atomic_store_n(&gates[i], g, __ATOMIC_SEQ_CST);
+	else	/* not waited for: never opened */
 		__atomic_store_n(&g->state, GATE_SHUT, __ATOMIC_RELEASE);
-	if (i < MAX_GATES) {
-		__atomic_store_n(&gates[i], g, __ATOMIC_RELEASE);
-	} else {
-		/* not waited for: never opened */
-		__atomic_store_n(&g->state, GATE_SHUT, __ATOMIC_RELEASE);
-	}
-	/* the program's handler may have come meanwhile */
-	if (__atomic_load_n(&program_handler, __ATOMIC_ACQUIRE))
+	if (__atomic_load_n(&program_handler, __ATOMIC_SEQ_CST))
 		__atomic_store_n(&g->state, GATE_SHUT, __ATOMIC_RELEASE);
 }
 
@@ -166,10 +166,10 @@ void cp_prof_program_handler(void)
 {
 	int n;
 
-	__atomic_store_n(&program_handler, 1, __ATOMIC_RELEASE);
-	n = __atomic_load_n(&ngates, __ATOMIC_ACQUIRE);
+	__atomic_store_n(&program_handler, 1, __ATOMIC_SEQ_CST);
+	n = __atomic_load_n(&ngates, __ATOMIC_SEQ_CST);
 	for (int i = 0; i < n && i < MAX_GATES; i++) {
-		struct cp_prof_gate *g = __atomic_load_n(&gates[i], __ATOMIC_ACQUIRE);
+		struct cp_prof_gate *g = __atomic_load_n(&gates[i], __ATOMIC_SEQ_CST);
 		uint32_t v;
 
 		if (!g)
