@@ -162,6 +162,7 @@ int cp_static_link(void)
 static void before_mcleanup(void)
 {
 	cp_gmon_before_write();
+	gmon_static_exit_glibc();
 }
 
 /*

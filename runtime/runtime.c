@@ -23,6 +23,7 @@
 #include <time.h>
 
 #include "counters.h"
+#include "ends.h"
 #include "gmon_arcs.h"
 #include "gmonfile.h"
 #include "env.h"
@@ -437,6 +438,8 @@ static void write_sidecar(const struct sidecar *sc, const char *path)
 
 __attribute__((destructor)) static void cp_finish(void)
 {
+	/* the sidecar's write held against the end signals, as gmon.out's */
+	struct cp_end_hold hold __attribute__((cleanup(cp_end_hold_end)));
 	struct main_info mi = { 0 };
 	struct objects objs = { NULL, &mi, NULL, 0, 0 };
 	struct offcpu_out off = { -1, 0 };
@@ -446,6 +449,7 @@ __attribute__((destructor)) static void cp_finish(void)
 	ssize_t n;
 	int freq;
 
+	cp_end_hold_begin(&hold);
 	if (__atomic_exchange_n(&cp_state, CP_STOPPED, __ATOMIC_ACQ_REL) ==
 	    CP_IDLE && !cp_failure)
 		return;
