@@ -50,4 +50,19 @@ int input_check_cmdline(const struct cmdline *cl);
  */
 int input_check_gprof_args(int argc, char **argv);
 
+/*
+ * Plain gprof's warnings, one line on stderr at most, that leave upstream's
+ * output as it is: the program operand is a gmon file (operands swapped),
+ * or a gmon file does not belong to the program (gmon_owner.h: another
+ * program's or another build's profile, which upstream reads into
+ * plausible, wrong numbers).  Reads the binary's ELF symbols and the gmon
+ * files: run it where its allocations cannot move upstream's heap.
+ */
+void input_warn_plain(int argc, char **argv);
+
+/* What a file starts with, by its magic: a program, a gmon file, or
+ * neither (or it cannot be read). */
+enum file_kind { KIND_OTHER, KIND_ELF, KIND_GMON };
+enum file_kind input_file_kind(const char *path);
+
 #endif
