@@ -73,7 +73,8 @@ static int check_hist(const struct gmon_image *img, uint64_t lo, uint64_t hi,
  * nothing of this one), records the build-id of the program that wrote
  * both.  Unreadable sidecars are reported where they are used.
  */
-static int check_sidecar(const struct gmon_image *img, const char *gmon, char *why, size_t n)
+static int check_sidecar(const struct gmon_image *img, const char *gmon, char *why, size_t n,
+			 int report)
 {
 	char path[4096], err[256];
 	unsigned char id[SIDECAR_BUILD_ID_MAX];
@@ -88,13 +89,16 @@ static int check_sidecar(const struct gmon_image *img, const char *gmon, char *w
 	    (len = elf_build_id(img->binary, id, sizeof(id))) > 0 &&
 	    ((uint32_t)len != sc->build_id_len || memcmp(id, sc->build_id, (size_t)len))) {
 		snprintf(why, n, "its sidecar records another build-id");
+		if (report) /* the sidecar named in the words of every reader */
+			sidecar_check_build_id(sc, path, img->binary);
 		ret = 1;
 	}
 	sidecar_free(sc);
 	return ret;
 }
 
-int gmon_owner_why(const struct gmon_image *img, const char *gmon, char *why, size_t n)
+static int owner(const struct gmon_image *img, const char *gmon, char *why, size_t n,
+		 int report)
 {
 	unsigned char hdr[20], rec[40];
 	uint64_t narcs = 0, stray = 0;
@@ -139,14 +143,19 @@ int gmon_owner_why(const struct gmon_image *img, const char *gmon, char *why, si
 	}
 	/* last: it reads the whole sidecar */
 	if (ret == 0)
-		ret = check_sidecar(img, gmon, why, n);
+		ret = check_sidecar(img, gmon, why, n, report);
 	return ret;
+}
+
+int gmon_owner_why(const struct gmon_image *img, const char *gmon, char *why, size_t n)
+{
+	return owner(img, gmon, why, n, 0);
 }
 
 int gmon_owner_check(const struct gmon_image *img, const char *gmon)
 {
 	char why[256];
-	int r = gmon_owner_why(img, gmon, why, sizeof(why));
+	int r = owner(img, gmon, why, sizeof(why), 1);
 
 	if (r < 0)
 		return error("%s: %s", gmon, strerror(errno));

@@ -51,10 +51,9 @@ int input_check_cmdline(const struct cmdline *cl);
 int input_check_gprof_args(int argc, char **argv);
 
 /*
- * Plain gprof's warnings, one line on stderr at most, that leave upstream's
- * output as it is: the program operand is a gmon file (operands swapped),
- * or a gmon file does not belong to the program (gmon_owner.h: another
- * program's or another build's profile, which upstream reads into
+ * Plain gprof's warning, one line on stderr, that leaves upstream's output
+ * as it is: a gmon file does not belong to the program (gmon_owner.h:
+ * another program's or another build's profile, which upstream reads into
  * plausible, wrong numbers).  Reads the binary's ELF symbols and the gmon
  * files: run it where its allocations cannot move upstream's heap.
  */

@@ -93,18 +93,6 @@ void input_warn_plain(int argc, char **argv)
 	image = cl.noperands ? cl.operands[0] : "a.out";
 	gmon = cl.noperands > 1 ? cl.operands + 1 : dflt;
 	ngmon = cl.noperands > 1 ? cl.noperands - 1 : 1;
-	if (input_file_kind(image) == KIND_GMON) {
-		for (i = 0; i < ngmon && input_file_kind(gmon[i]) != KIND_ELF; i++)
-			;
-		if (i < ngmon)
-			warning("'%s' is a gmon file and '%s' a program: did you swap them? "
-				"gprof takes the program first (gprof %s %s)", image, gmon[i],
-				gmon[i], image);
-		else
-			warning("'%s' is a gmon file, not a program: gprof takes the program "
-				"first (gprof PROGRAM %s)", image, image);
-		goto out;
-	}
 	if (gmon_image_read(image, &img) < 0)
 		goto out;
 	/* one line: the first gmon file that does not belong says it all */
