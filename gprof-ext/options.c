@@ -65,6 +65,9 @@ struct option_spec {
 	const char *argname;
 	const char *help;     /* lines of at most HELP_TEXT_COLS columns */
 	const char *section;  /* --help: a heading before this option */
+	const char *values;   /* the words the argument may be, for shell
+				 completion (the parser's own list: a test
+				 checks each is accepted), or NULL */
 };
 
 /* The one table: parsing, abbreviations, --help and --list-options come
@@ -78,98 +81,99 @@ static const struct option_spec table[] = {
 	  "APP1 GMON1 APP2 GMON2 (or APP GMON1 GMON2): the\n"
 	  "first run minus the second, its differences\n"
 	  "judged against noise; a GMON may be a directory",
-	  "Comparing two runs" },
+	  "Comparing two runs", NULL },
 	{ OPT_EXTENDED, "extended", ARG_NONE, NULL,
 	  "with --diff: both runs side by side, then the\n"
-	  "difference", NULL },
+	  "difference", NULL, NULL },
 	{ OPT_NOISE, "noise", ARG_REQUIRED, "K",
 	  "with --diff: a difference is significant beyond\n"
-	  "K standard deviations of the noise (default 2)", NULL },
+	  "K standard deviations of the noise (default 2)", NULL, NULL },
 	{ OPT_SORT, "sort", ARG_REQUIRED, "KEY",
 	  "with --diff: rows by impact (the default), abs,\n"
-	  "ratio, calls or name", NULL },
+	  "ratio, calls or name", NULL, "impact abs ratio calls name" },
 	{ OPT_RATIO, "ratio", ARG_NONE, NULL,
 	  "with --diff: a column of the second run's self\n"
-	  "time in percent of the baseline's", NULL },
+	  "time in percent of the baseline's", NULL, NULL },
 	{ OPT_FAIL_ON, "fail-on", ARG_REQUIRED, "EXPR",
 	  "with --diff: exit with status 3 when a significant\n"
 	  "difference crosses EXPR: slowdown, any,\n"
 	  "function>10%, function>0.5s, total>2%, or\n"
-	  "function:NAME>5%; several joined by commas", NULL },
+	  "function:NAME>5%; several joined by commas", NULL,
+	  "slowdown any function>10% function>0.5s total>2% total>1s" },
 	{ OPT_FORCE, "force", ARG_NONE, NULL,
 	  "read gmon files that do not belong to the binary\n"
-	  "(another program or build) instead of refusing", NULL },
+	  "(another program or build) instead of refusing", NULL, NULL },
 	{ OPT_GML, "gml", ARG_REQUIRED, "FILE",
-	  "write the call graph as GML for yEd", "Call graphs" },
+	  "write the call graph as GML for yEd", "Call graphs", NULL },
 	{ OPT_DOT, "dot", ARG_REQUIRED, "FILE",
-	  "write the call graph as Graphviz DOT", NULL },
+	  "write the call graph as Graphviz DOT", NULL, NULL },
 	{ OPT_GRAPHML, "graphml", ARG_REQUIRED, "FILE",
-	  "write the call graph as GraphML (yEd, networkx)", NULL },
+	  "write the call graph as GraphML (yEd, networkx)", NULL, NULL },
 	{ OPT_SVG, "svg", ARG_REQUIRED, "FILE",
 	  "draw the call graph as SVG; with --rank-stats,\n"
-	  "the imbalance heat map", NULL },
+	  "the imbalance heat map", NULL, NULL },
 	{ OPT_PNG, "png", ARG_REQUIRED, "FILE",
-	  "the same drawing as PNG", NULL },
+	  "the same drawing as PNG", NULL, NULL },
 	{ OPT_NODE_THRES, "node-thres", ARG_REQUIRED, "PCT",
 	  "leave out functions under PCT% of the total time\n"
-	  "(of the total change in a diff); default 0.5", NULL },
+	  "(of the total change in a diff); default 0.5", NULL, NULL },
 	{ OPT_EDGE_THRES, "edge-thres", ARG_REQUIRED, "PCT",
-	  "leave out calls carrying under PCT% (default 0.1)", NULL },
+	  "leave out calls carrying under PCT% (default 0.1)", NULL, NULL },
 	{ OPT_NO_NODE_SIZE, "no-node-size", ARG_NONE, NULL,
-	  "draw every function the same size", NULL },
+	  "draw every function the same size", NULL, NULL },
 	{ OPT_FOCUS, "focus", ARG_REQUIRED, "FUNC",
 	  "only the paths through FUNC (its callers' chains\n"
-	  "and its callees)", "Part of a program (graphs, folded, pprof, HTML, JSON)" },
+	  "and its callees)", "Part of a program (graphs, folded, pprof, HTML, JSON)", NULL },
 	{ OPT_ROOT, "root", ARG_REQUIRED, "FUNC",
-	  "only FUNC and its callees", NULL },
+	  "only FUNC and its callees", NULL, NULL },
 	{ OPT_DEPTH, "depth", ARG_REQUIRED, "N",
 	  "only functions at most N calls from FUNC (or\n"
-	  "from the uncalled functions)", NULL },
+	  "from the uncalled functions)", NULL, NULL },
 	{ OPT_EXCLUDE, "exclude", ARG_REQUIRED, "FUNC",
 	  "leave out FUNC and what only it calls; may be\n"
-	  "given several times", NULL },
+	  "given several times", NULL, NULL },
 	{ OPT_CALLPATH, "callpath", ARG_OPTIONAL, "FILE",
 	  "call-path profile from GMON.callpath (or FILE),\n"
 	  "written by programs run with libcallpath",
-	  "Call paths (programs run with libcallpath)" },
+	  "Call paths (programs run with libcallpath)", NULL },
 	{ OPT_FOLDED, "folded", ARG_REQUIRED, "FILE",
 	  "write folded stacks of time (speedscope,\n"
-	  "flamegraph.pl)", NULL },
+	  "flamegraph.pl)", NULL, NULL },
 	{ OPT_FOLDED_CALLS, "folded-calls", ARG_REQUIRED, "FILE",
-	  "write folded stacks of call counts", NULL },
+	  "write folded stacks of call counts", NULL, NULL },
 	{ OPT_SHORT_NAMES, "short-names", ARG_NONE, NULL,
 	  "C++ names without template arguments in call\n"
-	  "paths (std::vector<\xe2\x80\xa6>::push_back)", NULL },
+	  "paths (std::vector<\xe2\x80\xa6>::push_back)", NULL, NULL },
 	{ OPT_METRIC, "metric", ARG_REQUIRED, "NAME",
 	  "show time (the default) or an event the run\n"
-	  "counted (CALLPATH_EVENTS), e.g. PAPI_L1_DCM", NULL },
+	  "counted (CALLPATH_EVENTS), e.g. PAPI_L1_DCM", NULL, NULL },
 	{ OPT_PPROF, "pprof", ARG_REQUIRED, "FILE",
 	  "write pprof's profile.proto, gzipped (go tool\n"
-	  "pprof, speedscope, Perfetto)", "Other outputs and modes" },
+	  "pprof, speedscope, Perfetto)", "Other outputs and modes", NULL },
 	{ OPT_HTML, "html", ARG_REQUIRED, "FILE",
 	  "write a self-contained HTML report: tables, flame\n"
-	  "graph, call graph, rank heat map", NULL },
+	  "graph, call graph, rank heat map", NULL, NULL },
 	{ OPT_FORMAT, "format", ARG_REQUIRED, "FMT",
 	  "results of --diff, --rank-stats or --callpath as\n"
 	  "json or csv on stdout; markdown: a --diff's\n"
-	  "summary for CI logs and pull requests", NULL },
+	  "summary for CI logs and pull requests", NULL, "text json csv markdown" },
 	{ OPT_RANK_STATS, "rank-stats", ARG_NONE, NULL,
-	  "APP FILES...|DIR: each function across MPI ranks", NULL },
+	  "APP FILES...|DIR: each function across MPI ranks", NULL, NULL },
 	{ OPT_INTERVAL, "interval", ARG_NONE, NULL,
 	  "APP GMON.snap1 GMON.snap2 ... [GMON]: the run\n"
-	  "interval by interval, from libcallpath's snapshots", NULL },
+	  "interval by interval, from libcallpath's snapshots", NULL, NULL },
 	{ OPT_FOLLOW, "follow", ARG_OPTIONAL, "SECONDS",
 	  "APP GMON: a running program's newest interval\n"
-	  "every SECONDS (2), until GMON is written", NULL },
+	  "every SECONDS (2), until GMON is written", NULL, NULL },
 	{ OPT_PROGRESS, "progress", ARG_NONE, NULL,
 	  "with --rank-stats: progress lines on stderr even\n"
-	  "when it is not a terminal (batch jobs' logs)", NULL },
+	  "when it is not a terminal (batch jobs' logs)", NULL, NULL },
 	{ OPT_JOBS, "jobs", ARG_REQUIRED, "N",
 	  "read up to N profile files at once (default: the\n"
-	  "number of CPUs)", NULL },
+	  "number of CPUs)", NULL, NULL },
 	{ OPT_LIST_OPTIONS, "list-options", ARG_NONE, NULL,
 	  "print every long option, ours and gprof's, one a\n"
-	  "line (for shell completion)", NULL },
+	  "line (for shell completion)", NULL, NULL },
 };
 
 #define NOPTIONS (sizeof(table) / sizeof(table[0]))
@@ -802,22 +806,30 @@ void options_help(FILE *out)
 }
 
 /* --list-options: every long option of both tables, one a line, as
- * "--name" (no argument), "--name=" (one required) or "--name[=]"
- * (optional), for shell completion (scripts/gen-completion). */
+ * "--name" (no argument), "--name=ARG" (one required), "--name[=ARG]"
+ * (optional), and the words ARG may be in parentheses: shell completion
+ * is generated from it (scripts/gen-completion). */
 int options_list(FILE *out)
 {
 	const char *optstring;
 	const struct option *longopts, *p;
 	size_t i;
 
-	for (i = 0; i < NOPTIONS; i++)
-		fprintf(out, "--%s%s\n", table[i].name, table[i].arg == ARG_REQUIRED ? "=" :
-			table[i].arg == ARG_OPTIONAL ? "[=]" : "");
+	for (i = 0; i < NOPTIONS; i++) {
+		const struct option_spec *s = &table[i];
+
+		fprintf(out, "--%s%s%s%s", s->name, s->arg == ARG_OPTIONAL ? "[=" :
+			s->arg == ARG_REQUIRED ? "=" : "", s->arg != ARG_NONE ? s->argname : "",
+			s->arg == ARG_OPTIONAL ? "]" : "");
+		if (s->values)
+			fprintf(out, " (%s)", s->values);
+		fputc('\n', out);
+	}
 	if (upstream_option_spec(&optstring, &longopts) < 0)
 		return -1;
 	for (p = longopts; p->name; p++)
 		if (*p->name)
-			fprintf(out, "--%s%s\n", p->name, p->has_arg == required_argument ? "=" :
-				p->has_arg == optional_argument ? "[=]" : "");
+			fprintf(out, "--%s%s\n", p->name, p->has_arg == required_argument ? "=ARG" :
+				p->has_arg == optional_argument ? "[=ARG]" : "");
 	return 0;
 }
