@@ -4,7 +4,7 @@
  * Pre-checks of the files upstream gprof opens itself, before it runs: the
  * program, the gmon files, -R's function map and -S's symbol table.
  * Upstream hangs or crashes on some of them, and a crash or a hang is no
- * answer to give a user (doc/reliability.md has each case with what stock
+ * answer to give a user (doc/dev/reliability.md has each case with what stock
  * gprof 2.40 does):
  *
  *   - a FIFO nobody writes blocks it for ever, /dev/zero never ends (of

@@ -1,7 +1,7 @@
 /*
  * egprof's main: our options are taken out of argv, everything else goes to
  * upstream gprof untouched.  Without our options this is GNU gprof, byte for
- * byte; see doc/HACKING.md for how upstream is wrapped.
+ * byte; see doc/dev/HACKING.md for how upstream is wrapped.
  */
 #include <errno.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 # testsuite/fuzz/: libFuzzer harnesses for every reader and writer of ours
-# (doc/reliability.md).  Built only on request, with clang:
+# (doc/dev/reliability.md).  Built only on request, with clang:
 #   make fuzz-build                 the harnesses, in fuzz/
 #   make fuzz [FUZZ_SECONDS=60]     each harness for FUZZ_SECONDS on a copy of
 #                                   its seed corpus, with a summary line each
