@@ -116,12 +116,13 @@ int diff_summary_write(FILE *fp, const struct gate_input *in, const struct gate 
 	fprintf(fp, "Total%s: %.2f s in the baseline, %.2f s in the second run; the "
 		"significant differences add up to %s.\n\n",
 		in->runs > 1 ? " per run" : "", in->base_total_sec, in->second_total_sec,
+		r->net_slower_sec == 0 ? "nothing" :
 		gate_change_text(total, sizeof(total), r->net_slower_sec, in->ref_total_sec));
-	fprintf(fp, "%zu function%s significantly slower, %zu faster, of %zu rows; ",
+	fprintf(fp, "%zu function%s significantly slower, %zu faster, of %zu compared; ",
 		r->nslower, r->nslower == 1 ? "" : "s", r->nfaster, in->nrows);
 	if (in->noise_sigmas > 0)
-		fprintf(fp, "two runs of one build show a false one with a chance of "
-			"%.2g%% (--noise %g).\n\n", 100 * in->alpha, in->noise_sigmas);
+		fprintf(fp, "the chance that two runs of one build show any is %.2g%% "
+			"(--noise %g).\n\n", 100 * in->alpha, in->noise_sigmas);
 	else
 		fputs("--noise 0: every difference counts.\n\n", fp);
 	if (fabs(in->speed - 1) >= 0.005)
