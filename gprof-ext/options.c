@@ -461,11 +461,12 @@ static void list_add(char *buf, size_t n, size_t *count, const char *name)
 	(*count)++;
 }
 
-/* The separators of a list: ", " between, " or " before the last. */
-static void list_close(char *buf)
+/* The separators of a list: ", " between, " or " before the last (the
+ * result cut to the buffer's size). */
+static void list_close(char *buf, size_t size)
 {
 	char *last = strrchr(buf, '\x1f'), *p;
-	char out[512];
+	char out[600];
 	size_t k = 0;
 
 	for (p = buf; *p && k + 5 < sizeof(out); p++) {
@@ -476,9 +477,30 @@ static void list_close(char *buf)
 		memcpy(out + k, p == last ? " or " : ", ", p == last ? 4 : 2);
 		k += p == last ? 4 : 2;
 	}
+	if (k >= size)
+		k = size - 1;
 	out[k] = 0;
 	memcpy(buf, out, k + 1);
 }
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* "'--a', '--b' or '--c'" of names[0..n), sorted, into buf. */
+static void name_list(char *buf, size_t size, const char **names, size_t n)
+{
+	size_t i, count = 0;
+
+	qsort(names, n, sizeof(*names), cmp_names);
+	buf[0] = 0;
+	for (i = 0; i < n; i++)
+		list_add(buf, size, &count, names[i]);
+	list_close(buf, size);
+}
+
+#define MAX_CANDIDATES 128
 
 /*
  * The child's answer for one "--name[=arg]" (name is len bytes): upstream's,
@@ -488,21 +510,22 @@ static unsigned char resolve_name(const struct option *longopts, const char *arg
 				  const char *name, size_t len)
 {
 	const struct option *p;
-	char list[400] = "";
-	size_t i, count = 0, best = (size_t)-1;
+	const char *cand[MAX_CANDIDATES];
+	char list[512];
+	size_t i, n = 0, best = (size_t)-1;
 	const struct option_spec *hit = NULL;
 
 	if (len == 0 || upstream_knows(longopts, name, len))
 		return RES_UPSTREAM;
-	for (i = 0; i < NOPTIONS; i++)
+	for (i = 0; i < NOPTIONS && n < MAX_CANDIDATES; i++)
 		if (!strncmp(table[i].name, name, len)) {
 			hit = &table[i];
-			list_add(list, sizeof(list), &count, table[i].name);
+			cand[n++] = table[i].name;
 		}
-	if (count == 1)
+	if (n == 1)
 		return (unsigned char)(hit - table + 1);
-	if (count > 1) {
-		list_close(list);
+	if (n > 1) {
+		name_list(list, sizeof(list), cand, n);
 		error("option '%.*s' is ambiguous: %s?", (int)(len + 2), arg, list);
 		return RES_ERROR;
 	}
@@ -521,14 +544,14 @@ static unsigned char resolve_name(const struct option *longopts, const char *arg
 			if (dist < best)
 				best = dist;
 		}
-	if (best <= 3 && best * 3 <= len + 1) {
-		for (i = 0; i < NOPTIONS; i++)
+	if (best * 3 <= len) {
+		for (i = 0; i < NOPTIONS && n < MAX_CANDIDATES; i++)
 			if (edit_distance(name, len, table[i].name, strlen(table[i].name)) == best)
-				list_add(list, sizeof(list), &count, table[i].name);
-		for (p = longopts; p && p->name; p++)
+				cand[n++] = table[i].name;
+		for (p = longopts; p && p->name && n < MAX_CANDIDATES; p++)
 			if (*p->name && edit_distance(name, len, p->name, strlen(p->name)) == best)
-				list_add(list, sizeof(list), &count, p->name);
-		list_close(list);
+				cand[n++] = p->name;
+		name_list(list, sizeof(list), cand, n);
 		error("unknown option '%.*s'; did you mean %s? ('%s --help' lists the "
 		      "options)", (int)(len + 2), arg, list, error_program());
 	} else {

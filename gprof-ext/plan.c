@@ -178,8 +178,9 @@ static int check_diff_order(const struct cmdline *cl, const char *argv0)
 		int is_app = i == 0 || (n == 4 && i == 2);
 
 		if (is_app && k[i] == KIND_GMON)
-			return error("'%s' is a gmon file where --diff expects a program: %s",
-				     op[i], form);
+			return error("'%s' is %s where --diff expects a program: %s", op[i],
+				     gmon_operand_is_dir(op[i]) ? "a folder of gmon files" :
+				     "a gmon file", form);
 		if (!is_app && k[i] == KIND_ELF)
 			return error("'%s' is a program where --diff expects a gmon file: %s",
 				     op[i], form);
