@@ -220,6 +220,8 @@ static int check_sidecars(const struct egprof_opts *o, const struct cmdline *cl)
 {
 	size_t i, first = o->mode == MODE_DIFF ? 0 : 1;
 
+	if (o->callpath_file)
+		return 0; /* the sidecar named is the one read */
 	if (o->mode == MODE_GPROF
 	    ? !((o->callpath && !o->callpath_file) || o->folded_path || o->folded_calls_path)
 	    : o->mode != MODE_DIFF || !o->callpath || o->callpath_file)
