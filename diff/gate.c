@@ -279,12 +279,19 @@ const char *gate_change_text(char *buf, size_t n, double slower_sec, double ref_
 	double pct = pct_of(slower_sec, ref_sec);
 	const char *way = slower_sec > 0 ? "slower" : "faster";
 
+	char amount[32];
+
+	/* under a hundredth of a second in milliseconds, not "0.00 s" */
+	if (fabs(slower_sec) >= 0.01)
+		snprintf(amount, sizeof(amount), "%.2f s", fabs(slower_sec));
+	else
+		snprintf(amount, sizeof(amount), "%.1f ms", 1000 * fabs(slower_sec));
 	if (slower_sec == 0)
 		snprintf(buf, n, "equal");
 	else if (isfinite(pct))
-		snprintf(buf, n, "%.2f s %s (%+.1f%%)", fabs(slower_sec), way, pct);
+		snprintf(buf, n, "%s %s (%+.1f%%)", amount, way, pct);
 	else
-		snprintf(buf, n, "%.2f s %s (new)", fabs(slower_sec), way);
+		snprintf(buf, n, "%s %s (new)", amount, way);
 	return buf;
 }
 

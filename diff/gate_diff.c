@@ -25,16 +25,15 @@ static void why_of(char *buf, size_t n, const struct diff *d, const struct diff_
 	if (!e->significant)
 		snprintf(buf, n, e->verdict == VERDICT_EQUAL ? "equal" : "within noise");
 	else if (time_pass && e->calls_evidence == CALLS_CHANGED)
-		snprintf(buf, n, "time; calls %s",
-			 evidence_calls_text(calls, sizeof(calls), e));
+		snprintf(buf, n, "time; %s", evidence_calls_text(calls, sizeof(calls), e));
 	else if (time_pass)
 		snprintf(buf, n, "time");
 	else if (e->calls_evidence == CALLS_CHANGED)
-		snprintf(buf, n, "calls %s", evidence_calls_text(calls, sizeof(calls), e));
+		snprintf(buf, n, "%s", evidence_calls_text(calls, sizeof(calls), e));
 	else if (e->nranks_changed)
 		snprintf(buf, n, "%zu rank%s", e->nranks_changed, e->nranks_changed > 1 ? "s" : "");
 	else if (e->moved_peer >= 0)
-		snprintf(buf, n, "cost moved (inlined?)");
+		snprintf(buf, n, "cost moved (inlining changed)");
 	else
 		snprintf(buf, n, "significant");
 }

@@ -227,6 +227,8 @@ static void test_gate__change_text_says_which_way(void **state)
 	assert_string_equal(gate_change_text(buf, sizeof(buf), -0.5, 2.0), "0.50 s faster (-25.0%)");
 	assert_string_equal(gate_change_text(buf, sizeof(buf), 0.3, 0), "0.30 s slower (new)");
 	assert_string_equal(gate_change_text(buf, sizeof(buf), 0, 2.0), "equal");
+	/* under a hundredth of a second: milliseconds, never "0.00 s slower" */
+	assert_string_equal(gate_change_text(buf, sizeof(buf), 0.004, 2.0), "4.0 ms slower (+0.2%)");
 }
 
 /* The summary: the gate's verdict, the significant rows largest first in
