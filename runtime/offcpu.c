@@ -42,14 +42,22 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "counters.h"
 #include "runtime.h"
 #include "utils/banned.h"
 
 #define MIN_INTERVAL_NS 5000000u	/* 200 looks a second at most */
 #define FRAMES_READ 256			/* innermost shadow-stack entries read */
 
-static int offcpu_running;
+static int offcpu_running;	/* CALLPATH_CLOCK=wall: the off-CPU time */
 static int offcpu_stopped;
+/*
+ * The same thread reads the counters of events that would overflow while
+ * their thread sleeps (counters.h: context switches), and places what
+ * they counted where it finds each thread, the way it places off-CPU
+ * time: it never signals them.
+ */
+static int reads_counters;
 
 int cp_offcpu_on(void)
 {
@@ -246,6 +254,27 @@ static void look(struct cp_thread *t, uint64_t now)
 		t->wall_leaf = e;
 }
 
+/*
+ * The context thread `t` is in now, for the counters read from outside:
+ * where it blocks, or, on a CPU, the innermost entry of its shadow stack
+ * whose return-address slot still holds its call site (read while it
+ * runs: process_vm_readv fails rather than faults).  CP_NONE: unknown.
+ */
+static uint32_t context_now(struct cp_thread *t)
+{
+	uintptr_t sp = 0, pc = 0;
+	int state;
+	uint32_t node;
+
+	if (!t->tls || !t->tid)
+		return CP_NONE;
+	state = task_state(t->tid, &sp, &pc);
+	if (state < 0)
+		return CP_NONE;
+	node = live_node(t, state == 0 ? sp : 0);
+	return node == CP_NONE - 1 ? CP_NONE : node;
+}
+
 static void *offcpu_main(void *arg)
 {
 	uint64_t interval = (uint64_t)(uintptr_t)arg;
@@ -259,8 +288,12 @@ static void *offcpu_main(void *arg)
 		/* the registry's lock keeps each thread's state mapped while we read */
 		cp_registry_lock();
 		if (!__atomic_load_n(&offcpu_stopped, __ATOMIC_ACQUIRE))
-			for (struct cp_thread *t = cp_threads; t; t = t->next)
-				look(t, now);
+			for (struct cp_thread *t = cp_threads; t; t = t->next) {
+				if (cp_offcpu_on())
+					look(t, now);
+				if (reads_counters)
+					cp_counters_read(t, context_now(t));
+			}
 		cp_registry_unlock();
 	}
 	return NULL;
@@ -277,15 +310,16 @@ __attribute__((constructor(104))) static void offcpu_start(void)
 	pthread_attr_t attr;
 	pthread_t th;
 	create_fn create;
-	int r;
+	int r, wall = 0;
 
-	if (!s || !*s || !strcmp(s, "cpu"))
-		return;
-	if (strcmp(s, "wall")) {
+	reads_counters = cp_counters_reader_wanted();
+	if (s && *s && !strcmp(s, "wall"))
+		wall = 1;
+	else if (s && *s && strcmp(s, "cpu"))
 		dprintf(2, "callpath: CALLPATH_CLOCK=%s is neither cpu nor wall; "
 			"measuring CPU time\n", s);
+	if (!wall && !reads_counters)
 		return;
-	}
 	if (__atomic_load_n(&cp_state, __ATOMIC_ACQUIRE) != CP_RECORDING)
 		return;
 	if (interval < MIN_INTERVAL_NS)
@@ -317,9 +351,15 @@ __attribute__((constructor(104))) static void offcpu_start(void)
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	pthread_attr_destroy(&attr);
 	if (r) {
-		dprintf(2, "callpath: CALLPATH_CLOCK=wall: cannot start the sampler "
-			"thread; measuring CPU time\n");
+		if (wall)
+			dprintf(2, "callpath: CALLPATH_CLOCK=wall: cannot start the sampler "
+				"thread; measuring CPU time\n");
+		if (reads_counters)
+			dprintf(2, "callpath: cannot start the thread that reads the "
+				"context switches; they are counted at each thread's end, "
+				"where it is then\n");
 		return;
 	}
-	__atomic_store_n(&offcpu_running, 1, __ATOMIC_RELEASE);
+	if (wall)
+		__atomic_store_n(&offcpu_running, 1, __ATOMIC_RELEASE);
 }
