@@ -28,12 +28,12 @@
  *                         the trees' (gmon_arcs.c), glibc's counter is not
  *                         called, the take-over is gmon_interpose.c
  *                         (dynamic) or gmon_static.c (static), the file
- *                         gmon_out.c's (doc/runtime.md);
+ *                         gmon_out.c's (doc/dev/runtime.md);
  *   runtime.c             start-up (environment, glibc chaining), fork,
  *                         and the exit-time merge and sidecar write.
  * chain.c finds glibc's functions; it is shared with the no-op build
  * (libcallpath-noop.so) that only tail-jumps, for measuring overhead.
- * doc/runtime.md says which context each part runs in.
+ * doc/dev/runtime.md says which context each part runs in.
  *
  * Nothing here may exit or abort the profiled program: a failure calls
  * cp_fail(), which stops recording and leaves a code for the sidecar.
