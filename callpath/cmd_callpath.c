@@ -25,34 +25,14 @@
 #include "utils/error.h"
 #include "utils/banned.h"
 
-/* Why a run has no time sample to fold, in a sentence that follows its
- * name; NULL when it has some. */
-static const char *no_samples_why(const struct callpath_model *m, char *buf, size_t n)
-{
-	if (!(m->sampling & SIDECAR_SAMPLING_SELF))
-		return "has no time samples (written by an older runtime, or the "
-		       "program ran without the profiling timer)";
-	if (m->total_samples)
-		return NULL;
-	if (m->unplaced_samples)
-		snprintf(buf, n, "holds no time sample in a calling context (its %llu "
-			 "samples were taken outside the program or inside the runtime)",
-			 (unsigned long long)m->unplaced_samples);
-	else
-		snprintf(buf, n, "holds no time sample: the run was shorter than a tick "
-			 "of the profiling timer (%g ms at %g Hz)",
-			 m->hz > 0 ? 1000.0 / m->hz : 10.0, m->hz > 0 ? m->hz : 100.0);
-	return buf;
-}
-
-/* The sidecar has time samples: the runtime chained the profiling timer
- * and at least one tick landed in a calling context.  Otherwise the
- * folded file would be empty: an error that says why. */
+/* The sidecar has samples of the metric shown: time ticks or an event's
+ * overflows that landed in a calling context.  Otherwise the folded file
+ * would be empty: an error that says why (folded.h's one rule). */
 static int check_samples(const struct callpath_model *m, const char *source,
 			 const char *output)
 {
-	char buf[256];
-	const char *why = no_samples_why(m, buf, sizeof(buf));
+	char buf[512];
+	const char *why = folded_no_samples_why(m, buf, sizeof(buf));
 
 	if (!why)
 		return 0;
@@ -170,6 +150,11 @@ int callpath_cmd_diff(const struct egprof_opts *o, const struct analysis *a)
 	const char *lb = a->run[1]->label ? a->run[1]->label : "B";
 	const struct pathdiff *d = a->paths_calls, *dt = a->paths_time;
 	struct pathdiff *events = NULL;
+	const char *noun = "time sample";	/* of the metric shown */
+	char noun_buf[CALLPATH_METRIC_NAME_MAX + 32];
+	/* "'SIDECAR' holds no ...": why a side has no sample of the metric
+	 * (folded_no_samples_why), "" when it has some */
+	char why[2][4800] = { "", "" };
 	int ret = 1;
 
 	if (!o->callpath && !o->folded_path && !o->folded_calls_path && !o->extended)
@@ -188,18 +173,33 @@ int callpath_cmd_diff(const struct egprof_opts *o, const struct analysis *a)
 		      "samples; --folded-calls writes call counts", o->folded_path);
 		goto out;
 	}
-	/* sidecars of runs shorter than a tick: say so rather than write a
-	 * file of nothing, or a column of zeros without a word */
+	/* sidecars without a sample of the metric (runs shorter than a tick,
+	 * events that never overflowed): say so (folded.h's one rule) rather
+	 * than write a file of nothing, or a column of zeros without a word */
+	if (!callpath_metric_is_time(o->metric)) {
+		snprintf(noun_buf, sizeof(noun_buf), "overflow of %s", o->metric);
+		noun = noun_buf;
+	}
+	for (int s = 0; s < 2; s++) {
+		char buf[512];
+		const char *w = folded_no_samples_why(a->paths[s], buf, sizeof(buf));
+
+		if (w)
+			snprintf(why[s], sizeof(why[s]), "'%s' %s",
+				 a->run[s]->paths_source ? a->run[s]->paths_source
+							 : "gmon.out" SIDECAR_SUFFIX, w);
+	}
 	if (o->folded_path && !dt->total_a && !dt->total_b) {
-		error("%s: cannot write: neither profile's call-path sidecars hold a "
-		      "time sample (runs shorter than a tick of the profiling timer?); "
-		      "--folded-calls writes call counts", o->folded_path);
+		error("%s: cannot write: neither profile's call-path sidecars hold "
+		      "%s %s (%s; %s); --folded-calls writes call counts", o->folded_path,
+		      noun[0] == 'o' ? "an" : "a", noun,
+		      why[0][0] ? why[0] : la, why[1][0] ? why[1] : lb);
 		goto out;
 	}
 	if (o->folded_path && (!dt->total_a || !dt->total_b))
-		warning("%s: %s's call-path sidecars hold no time sample (a run "
-			"shorter than a tick of the profiling timer?): its column is "
-			"all zeros", o->folded_path, !dt->total_a ? la : lb);
+		warning("%s: %s's call-path sidecars hold no %s (%s): its column is all "
+			"zeros", o->folded_path, !dt->total_a ? la : lb, noun,
+			!dt->total_a ? why[0] : why[1]);
 	if (o->callpath || o->extended) {
 		struct pathdiff_time_opts to = { a->paths[0]->hz, a->paths[1]->hz,
 						 o->noise_sigmas, 0,

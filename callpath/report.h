@@ -115,6 +115,9 @@ struct callpath_model {
 	 * (total_samples + unplaced_samples) / time_taken */
 	uint64_t time_taken;
 	double hz;
+	/* the process's CPU time in seconds when sampling stopped (the
+	 * sidecar's process_cpu, getrusage), 0 when unknown or not CPU time */
+	double process_cpu_s;
 	/*
 	 * The samples by where they ran (enum leaf_class, leaves.h): the
 	 * program's code, libraries, the instrumentation, no known object.
@@ -154,6 +157,16 @@ uint32_t callpath_model_intern(struct callpath_model *m, const char *s);
  * index in *idx.  0 or -1 (out of memory or bad parent). */
 int callpath_model_add(struct callpath_model *m, uint32_t parent, uint32_t func,
 		       uint32_t site, uint64_t count, uint32_t *idx);
+/*
+ * The same with the frame's kind: folded 1 for a frame of folded recursion
+ * (callers then add its recursive calls and caller).  Such a frame is
+ * never one with a frame of calls, whose key it may share once addresses
+ * are names (a library's functions are all [unknown], a wrong load address
+ * names other functions): a folded frame has no children and no calls of
+ * its own, which the maker of its calls relies on (recursion.h).
+ */
+int callpath_model_add_kind(struct callpath_model *m, uint32_t parent, uint32_t func,
+			    uint32_t site, int folded, uint64_t count, uint32_t *idx);
 
 /* Name the sidecar's nodes through the profile's symbols (hz from the
  * profile's histogram).  0 or -1 (out of memory, reported with error()). */
@@ -204,6 +217,14 @@ int callpath_report_print(FILE *out, const struct callpath_model *m,
  * instrumentation and no known object, and those not placed.
  */
 void callpath_sampling_print(FILE *out, const struct callpath_model *m);
+/*
+ * The share of the process's CPU time the time samples cover (1.0: all),
+ * or -1 when unknown (no process CPU time recorded, or a metric that is
+ * not CPU time).  callpath_coverage_print() says it in one line, and warns
+ * below SIDECAR_CPU_COVERAGE_WARN; nothing when unknown.
+ */
+double callpath_model_coverage(const struct callpath_model *m);
+void callpath_coverage_print(FILE *out, double coverage);
 
 /*
  * The misattribution test: gprof gives each caller of a function a share

@@ -2,7 +2,7 @@
  * sidecar.c - read, write and merge call-path sidecars.
  *
  * All integers are little-endian on disk and read byte by byte, so a reader
- * on any host accepts a file from any host.  See doc/sidecar-format.md.
+ * on any host accepts a file from any host.  See doc/dev/sidecar-format.md.
  */
 #include "sidecar.h"
 #include "sidecar_layout.h"
@@ -898,6 +898,12 @@ int sidecar_merge(struct sidecar *dst, const struct sidecar *src,
 				    SIDECAR_F_RECURSION_FULL);
 	dst->sampling |= src->sampling;
 	sat_add_u64_flag(&dst->unplaced_samples, src->unplaced_samples, &sat);
+	/* a sum's CPU time: every process's, or unknown */
+	if (dst->process_cpu.valid && src->process_cpu.valid) {
+		sat_add_u64_flag(&dst->process_cpu.user_ns, src->process_cpu.user_ns, &sat);
+		sat_add_u64_flag(&dst->process_cpu.sys_ns, src->process_cpu.sys_ns, &sat);
+	} else
+		dst->process_cpu.valid = 0;
 	if (dst->pid != src->pid)
 		dst->flags |= SIDECAR_F_MERGED;
 	if (dst->rank != src->rank)
@@ -1094,6 +1100,15 @@ size_t sidecar_encoded_size(const struct sidecar *sc)
 	return head_size(sc) + (size_t)sc->nr_nodes * sidecar_v4_node_size(sc);
 }
 
+double sidecar_cpu_coverage(const struct sidecar *sc, uint64_t samples)
+{
+	double cpu = (double)sc->process_cpu.user_ns + (double)sc->process_cpu.sys_ns;
+
+	if (!sc->process_cpu.valid || !sc->time_period || cpu <= 0)
+		return -1;
+	return (double)samples * (double)sc->time_period / cpu;
+}
+
 static unsigned char *put_str(unsigned char *p, const char *s, size_t n)
 {
 	memcpy(p, s, n);
@@ -1125,6 +1140,18 @@ static unsigned char *put_metric(unsigned char *p, const char *name,
 	return p + sidecar_v4_metric_size(name, unit);
 }
 
+/* The process CPU section, when known (sidecar_v4_cpu_size() bytes). */
+static void encode_cpu(const struct sidecar *sc, unsigned char *p)
+{
+	if (!sc->process_cpu.valid)
+		return;
+	p = put_section(p, SIDECAR_SECT_CPU, 0, SIDECAR_V4_CPU_SIZE);
+	memset(p, 0, SIDECAR_V4_CPU_SIZE);
+	put32(p, 1);
+	put64(p + 8, sc->process_cpu.user_ns);
+	put64(p + 16, sc->process_cpu.sys_ns);
+}
+
 /* Everything before the node records; `buf` has head_size(sc) bytes. */
 static void encode_head(const struct sidecar *sc, unsigned char *buf)
 {
@@ -1138,7 +1165,7 @@ static void encode_head(const struct sidecar *sc, unsigned char *buf)
 	put32(p + 8, SIDECAR_VERSION);
 	put32(p + 12, SIDECAR_V4_FILE_HDR);
 	put32(p + 16, sc->flags);
-	put32(p + 20, SIDECAR_V4_SECTIONS_BEFORE_NODES + 1);
+	put32(p + 20, SIDECAR_V4_SECTIONS_BEFORE_NODES + 1 + !!sc->process_cpu.valid);
 	put64(p + 24, sidecar_encoded_size(sc));
 	p += SIDECAR_V4_FILE_HDR;
 
@@ -1216,6 +1243,9 @@ static void encode_head(const struct sidecar *sc, unsigned char *buf)
 	for (uint32_t i = 0; i < sc->nr_extra; i++)
 		put64(q + 16 + 8 * i, sc->extra_metrics[i].taken);
 	p += sidecar_v4_sampling_size(sc);
+
+	encode_cpu(sc, p);
+	p += sidecar_v4_cpu_size(sc);
 
 	q = put_section(p, SIDECAR_SECT_NODES, SIDECAR_SECT_REQUIRED,
 			SIDECAR_V4_NODES_FIXED + (uint64_t)sc->nr_nodes * sidecar_v4_node_size(sc));
@@ -1568,6 +1598,12 @@ static int decode_v3(const unsigned char *buf, size_t len, uint32_t version,
 			sidecar_free(sc);
 			return -1;
 		}
+		if ((n->flags & SIDECAR_NODE_FOLDED) && n->count) {
+			set_err(err, errlen, "%s: folded-recursion node %u has calls of its "
+				"own at byte %zu", name, i, (size_t)(p - buf));
+			sidecar_free(sc);
+			return -1;
+		}
 		sc->nr_nodes = i + 1;
 	}
 	/* the format forbids two children with one (call site, callee): a
@@ -1605,6 +1641,7 @@ struct v4_reader {
 	int seen[SIDECAR_SECT_SAMPLING + 1];
 	uint32_t nmetrics;	/* metrics per node record */
 	int time_first;		/* the file's first metric is the time samples */
+	int seen_cpu;		/* the process CPU section */
 };
 
 /* A string of `n` bytes at p, inside [p, end): copied, or NULL. */
@@ -1803,6 +1840,27 @@ static int v4_objects(struct v4_reader *r, const unsigned char *p, uint64_t len)
 }
 
 /* The samples taken of each metric (after the metrics section). */
+/*
+ * The process CPU section (optional, tag 7): flags (1: known), user ns,
+ * system ns; longer payloads are a later version's (the rest skipped).
+ */
+static int v4_cpu(struct v4_reader *r, const unsigned char *p, uint64_t len)
+{
+	struct sidecar *sc = r->sc;
+
+	if (r->seen_cpu)
+		return v4_bad(r, p, "second process CPU section");
+	r->seen_cpu = 1;
+	if (len < SIDECAR_V4_CPU_SIZE)
+		return v4_bad(r, p, "process CPU section (too short)");
+	if (!(get32(p) & 1))
+		return 0;
+	sc->process_cpu.valid = 1;
+	sc->process_cpu.user_ns = get64(p + 8);
+	sc->process_cpu.sys_ns = get64(p + 16);
+	return 0;
+}
+
 static int v4_sampling(struct v4_reader *r, const unsigned char *p, uint64_t len)
 {
 	struct sidecar *sc = r->sc;
@@ -1887,6 +1945,13 @@ static int v4_nodes(struct v4_reader *r, const unsigned char *p, uint64_t len)
 				(size_t)(p - r->buf));
 			goto out;
 		}
+		/* its calls are its parent's recursive ones: a count would be
+		 * calls no output shows */
+		if ((flags & SIDECAR_NODE_FOLDED) && get64(p + 24)) {
+			set_err(r->err, r->errlen, "%s: folded-recursion node %u has calls of "
+				"its own at byte %zu", r->name, i, (size_t)(p - r->buf));
+			goto out;
+		}
 		if (sidecar_add(sc, parent, site, callee, 0, &at) < 0) {
 			v4_oom(r);
 			goto out;
@@ -1918,10 +1983,47 @@ out:
 	return ret;
 }
 
+/*
+ * The process section's load address and program range are the main
+ * program's, which the objects section lists too (the runtime writes both
+ * from one dl_iterate_phdr entry, and a sum moves both alike): a file
+ * where they differ has been damaged, and its addresses would be named as
+ * other functions.
+ */
+static int v4_main_object_check(struct v4_reader *r)
+{
+	const struct sidecar *sc = r->sc;
+
+	for (uint32_t i = 0; i < sc->nr_objects; i++) {
+		const struct sidecar_object *o = &sc->objects[i];
+
+		if (!(o->flags & SIDECAR_OBJECT_MAIN))
+			continue;
+		if (o->bias != sc->load_address) {
+			set_err(r->err, r->errlen, "%s: bad load address 0x%llx (the objects "
+				"section's main program is loaded at 0x%llx)", r->name,
+				(unsigned long long)sc->load_address,
+				(unsigned long long)o->bias);
+			return -1;
+		}
+		if (sc->program_end && o->end &&
+		    (o->start != sc->program_start || o->end != sc->program_end)) {
+			set_err(r->err, r->errlen, "%s: bad program range 0x%llx-0x%llx (the "
+				"objects section's main program spans 0x%llx-0x%llx)", r->name,
+				(unsigned long long)sc->program_start,
+				(unsigned long long)sc->program_end,
+				(unsigned long long)o->start, (unsigned long long)o->end);
+			return -1;
+		}
+		return 0;	/* the first main program is the process's */
+	}
+	return 0;
+}
+
 static int decode_v4(const unsigned char *buf, size_t len, const char *name,
 		     struct sidecar **out, char *err, size_t errlen)
 {
-	struct v4_reader r = { buf, len, name, err, errlen, NULL, { 0 }, 0, 0 };
+	struct v4_reader r = { buf, len, name, err, errlen, NULL, { 0 }, 0, 0, 0 };
 	uint32_t hsize, nsect;
 	size_t at;
 
@@ -1966,6 +2068,12 @@ static int decode_v4(const unsigned char *buf, size_t len, const char *name,
 			set_err(err, errlen, "%s: truncated %s at byte %zu", name,
 				tag <= SIDECAR_SECT_SAMPLING && tag ? sect_names[tag] : "section", len);
 			goto fail;
+		}
+		if (tag == SIDECAR_SECT_CPU) {
+			if (v4_cpu(&r, buf + at + SIDECAR_V4_SECT_HDR, slen) < 0)
+				goto fail;
+			at += SIDECAR_V4_SECT_HDR + slen;
+			continue;
 		}
 		if (tag < SIDECAR_SECT_PROCESS || tag > SIDECAR_SECT_SAMPLING) {
 			if (flags & SIDECAR_SECT_REQUIRED) {
@@ -2023,6 +2131,8 @@ static int decode_v4(const unsigned char *buf, size_t len, const char *name,
 		set_err(err, errlen, "%s: no process section", name);
 		goto fail;
 	}
+	if (v4_main_object_check(&r) < 0)
+		goto fail;
 	if (get64(buf + 24) != len) {
 		set_err(err, errlen, "%s: bad file size %llu (the file has %zu bytes)",
 			name, (unsigned long long)get64(buf + 24), len);

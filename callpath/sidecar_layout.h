@@ -2,7 +2,7 @@
  * sidecar_layout.h - the byte layout of the sidecar's version 4, written
  * once for its two writers: callpath/sidecar.c's encoder (and reader) and
  * runtime/sidecar_stream.c, which streams the same bytes from a signal
- * handler.  doc/sidecar-format.md has the layout; these are its names:
+ * handler.  doc/dev/sidecar-format.md has the layout; these are its names:
  * the fixed parts of the file, section and record headers, the section
  * tags, the node table kinds, and the size of each part of a struct
  * sidecar as encoded (functions a signal handler may call: they read the
@@ -37,6 +37,7 @@ enum sidecar_sect_tag {
 	SIDECAR_SECT_OBJECTS = 4,
 	SIDECAR_SECT_NODES = 5,
 	SIDECAR_SECT_SAMPLING = 6,
+	SIDECAR_SECT_CPU = 7,	/* optional, after sampling when known: the process's CPU time */
 };
 /* a reader that does not know the tag refuses the file */
 #define SIDECAR_SECT_REQUIRED 1u
@@ -141,6 +142,14 @@ static inline size_t sidecar_v4_sampling_size(const struct sidecar *sc)
 	return 8 + 8 * (size_t)sidecar_v4_nmetrics(sc);
 }
 
+/* The process CPU section (struct sidecar_process_cpu): flags, then user
+ * and system ns; written only when known. */
+#define SIDECAR_V4_CPU_SIZE 24u
+static inline size_t sidecar_v4_cpu_size(const struct sidecar *sc)
+{
+	return sc->process_cpu.valid ? SIDECAR_V4_SECT_HDR + SIDECAR_V4_CPU_SIZE : 0;
+}
+
 static inline size_t sidecar_v4_node_size(const struct sidecar *sc)
 {
 	return SIDECAR_NODE_SIZE_V4(sidecar_v4_nmetrics(sc));
@@ -152,7 +161,7 @@ static inline size_t sidecar_v4_head_size(const struct sidecar *sc)
 	return SIDECAR_V4_FILE_HDR + SIDECAR_V4_SECTIONS_BEFORE_NODES * SIDECAR_V4_SECT_HDR +
 	       sidecar_v4_process_size(sc) + sidecar_v4_identity_size(sc) +
 	       sidecar_v4_metrics_size(sc) + sidecar_v4_objects_size(sc) +
-	       sidecar_v4_sampling_size(sc);
+	       sidecar_v4_sampling_size(sc) + sidecar_v4_cpu_size(sc);
 }
 
 /* One node table of `count` records. */

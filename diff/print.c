@@ -2,6 +2,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "callpath/sidecar.h"
 #include "diff/print.h"
 #include "utils/error.h"
 #include "utils/line.h"
@@ -54,6 +55,34 @@ void print_opts_units(struct diff_print_opts *po, const struct diff *d)
 	po->decimals = m->metric[0] ? 0 : 2;
 }
 
+/* prefix and text, then a full stop, in lines of at most 78 columns
+ * (broken at spaces; a word longer than that stays whole) */
+static void print_wrapped(FILE *out, const char *prefix, const char *text)
+{
+	size_t col = strlen(prefix);
+	const char *w = text;
+
+	fputs(prefix, out);
+	while (*w) {
+		size_t len = strcspn(w, " ");
+		int last = w[len] == 0;
+
+		if (col > 0 && col + 1 + len + last > 78 && w != text) {
+			fputc('\n', out);
+			col = 0;
+		} else if (w != text) {
+			fputc(' ', out);
+			col++;
+		}
+		fwrite(w, 1, len, out);
+		col += len;
+		w += len;
+		while (*w == ' ')
+			w++;
+	}
+	fputs(".\n", out);
+}
+
 void print_convention(FILE *out, const struct diff *d, const struct diff_print_opts *po)
 {
 	const char *u = po->unit ? po->unit : "seconds";
@@ -65,7 +94,10 @@ void print_convention(FILE *out, const struct diff *d, const struct diff_print_o
 	fprintf(out, "  baseline: %s\n", po->label[DIFF_BASE] ? po->label[DIFF_BASE] : "?");
 	fprintf(out, "  second:   %s\n", po->label[DIFF_SECOND] ? po->label[DIFF_SECOND] : "?");
 	if (po->source)
-		fprintf(out, "Source: %s.\n", po->source);
+		print_wrapped(out, "Source: ", po->source);
+	if (po->source && po->coverage_low)
+		fprintf(out, "warning: less than %.0f%% of a run's CPU time was sampled: its\n"
+			     "times are short by the rest.\n", 100.0 * SIDECAR_CPU_COVERAGE_WARN);
 	if (po->metric)
 		fprintf(out, "A positive difference is %s (or calls) the second run no longer\n"
 			     "has; a negative one is %s (or calls) it has in addition.\n",

@@ -39,6 +39,9 @@ struct diff_print_opts {
 	/* what the numbers are, said once in the header (model/analysis.h:
 	 * "time: call-path samples of each thread, 1000 Hz ..."), or NULL */
 	const char *source;
+	int coverage_low;     /* the source's samples cover less than
+				 SIDECAR_CPU_COVERAGE_WARN of a run's CPU
+				 time: a warning below it */
 	/* set by print_opts_units() from the diff's profiles: the unit of the
 	 * values ("seconds", or an event's "events"), its short form for
 	 * per-call columns ("s", "ev"), the metric (NULL: time) and the

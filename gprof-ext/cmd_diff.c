@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include "gprof-ext/commands.h"
 #include "gprof-ext/cmdline.h"
+#include "gprof-ext/gate_cli.h"
 #include "diff/diff.h"
 #include "diff/print.h"
 #include "gml/graph_cli.h"
@@ -158,6 +159,7 @@ static int print_text(const struct analysis *a, struct layout *lay, int extended
 	/* gmon.out's histogram is what gprof's flat profile always said
 	 * ("Each sample counts as..."); the sidecars are said once */
 	lay->po.source = a->from_sidecars ? a->source : NULL;
+	lay->po.coverage_low = a->coverage_low;
 	print_opts_units(&lay->po, d);
 	for (int s = 0; s < DIFF_NSIDES; s++)
 		lay->po.label[s] = a->run[s]->label;
@@ -241,8 +243,11 @@ int cmd_diff(struct egprof_opts *o)
 	label[0] = runs[0].label;
 	label[1] = runs[1].label;
 
-	/* emit */
-	if (o->format != TABLE_TEXT) {
+	/* emit (--format markdown: the summary follows the other outputs,
+	 * gate_cli.h) */
+	if (o->format == TABLE_MARKDOWN) {
+		/* nothing here */
+	} else if (o->format != TABLE_TEXT) {
 		/* the results instead of the text, on stdout (doc/formats.md),
 		 * as far as --focus/--root/--depth/--exclude keep them */
 		if (diff_export(stdout, (enum table_format)o->format, &a.view, label,
@@ -257,6 +262,9 @@ int cmd_diff(struct egprof_opts *o)
 	if (callpath_cmd_diff(o, &a) != 0)
 		goto out;
 	if ((o->pprof_path || o->html_path) && write_views(o, &a, label, graph_svg) < 0)
+		goto out;
+	/* --fail-on and --format markdown, on the assessed diff */
+	if (gate_cli_diff(o, &a.diff, label) < 0)
 		goto out;
 	status = 0;
 out:

@@ -15,6 +15,9 @@
 #include "diff/profile.h"
 #include "gml/graph_cli.h"
 #include "callpath/cmd_callpath.h"
+#include "callpath/folded.h"
+#include "callpath/report.h"
+#include "callpath/sidecar.h"
 #include "export/table.h"
 #include "export/pprof_export.h"
 #include "export/html_views.h"
@@ -165,6 +168,16 @@ int cmd_gprof(struct egprof_opts *o)
 	/* call paths: --callpath[=FILE], --folded FILE (callpath/cmd_callpath.h) */
 	if (callpath_cmd_gprof(o, &a) != 0)
 		goto out;
+	if ((o->pprof_path || o->html_path) && r.paths) {
+		char buf[512];
+		const char *why = folded_no_samples_why(r.paths, buf, sizeof(buf));
+
+		/* folded.h's one rule: these views also show the calls */
+		if (why && (r.paths->sampling & SIDECAR_SAMPLING_SELF))
+			warning("'%s' %s; the views show its calls, and %s of 0",
+				r.paths_source ? r.paths_source : "gmon.out" SIDECAR_SUFFIX, why,
+				r.paths->metric.name[0] ? r.paths->metric.name : "time");
+	}
 	if ((o->pprof_path || o->html_path) && write_views(o, &a, graph_svg) < 0)
 		goto out;
 	status = 0;

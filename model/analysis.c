@@ -39,6 +39,40 @@ static int needs_sidecars(const struct run *r, const char *metric)
 		     name, strerror(ENOENT), metric);
 }
 
+/*
+ * What share of each run's process CPU time (getrusage, recorded by the
+ * runtime) its time samples cover, said with the source: a thread too
+ * short for its timer is time no view shows.  Only where the sidecars'
+ * time is the source and every run recorded it.
+ */
+static void describe_coverage(struct analysis *a)
+{
+	size_t s, len;
+	int known = a->from_sidecars && !a->funcs[0]->measure.metric[0];
+
+	for (s = 0; s < 2; s++)
+		a->coverage[s] = -1;
+	for (s = 0; s < a->nsides && known; s++)
+		if (!a->run[s]->paths ||
+		    (a->coverage[s] = callpath_model_coverage(a->run[s]->paths)) < 0)
+			known = 0;
+	if (!known) {
+		a->coverage[0] = a->coverage[1] = -1;
+		return;
+	}
+	len = strlen(a->source);
+	if (a->nsides == 1)
+		snprintf(a->source + len, sizeof(a->source) - len, "; the samples cover %.0f%% "
+			 "of the process's CPU time (getrusage)", 100.0 * a->coverage[0]);
+	else
+		snprintf(a->source + len, sizeof(a->source) - len, "; the samples cover %.0f%% "
+			 "(baseline) and %.0f%% (second) of the processes' CPU time (getrusage)",
+			 100.0 * a->coverage[0], 100.0 * a->coverage[1]);
+	for (s = 0; s < a->nsides; s++)
+		if (a->coverage[s] < SIDECAR_CPU_COVERAGE_WARN)
+			a->coverage_low = 1;
+}
+
 /* "call-path samples of each thread, 1000 Hz" and the like. */
 static void describe_source(struct analysis *a)
 {
@@ -61,6 +95,7 @@ static void describe_source(struct analysis *a)
 		snprintf(a->source, sizeof(a->source), "time: call-path samples of each thread, "
 			 "%s Hz (libraries, the instrumentation and unknown code in rows of "
 			 "their own); calls: the call-path sidecars'", rate);
+	describe_coverage(a);
 }
 
 /* Side s's functions in the lead metric, from the chosen source. */

@@ -61,7 +61,15 @@ struct analysis {
 	struct profile **funcs_each[2];
 	size_t neach[2];
 	int from_sidecars;          /* the source is the sidecars */
-	char source[512];           /* the source in words, for every view */
+	char source[768];           /* the source in words, for every view,
+				       with the share of each run's CPU time
+				       the samples cover when the sidecars
+				       recorded it */
+	double coverage[2];         /* that share (callpath_model_coverage),
+				       -1 unknown or not the source */
+	int coverage_low;           /* a run's share is below
+				       SIDECAR_CPU_COVERAGE_WARN: its times
+				       are short by the rest */
 
 	/* a diff: assessed once; `view` is what --focus/--root/--depth/
 	 * --exclude keep of it (shares diff's strings), `in` the same as

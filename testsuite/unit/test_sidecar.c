@@ -93,7 +93,7 @@ static void put64le(unsigned char *p, uint64_t v)
 /*
  * `sc` as version 3 wrote it (the runtime before issue 21): a 136-byte
  * fixed header, the strings, 48-byte nodes.  Older files must stay
- * readable; this builds them byte by byte, as doc/sidecar-format.md's
+ * readable; this builds them byte by byte, as doc/dev/sidecar-format.md's
  * "Version 3" section lays them out.
  */
 static unsigned char *encode_v3(const struct sidecar *sc, size_t *len)
@@ -1466,6 +1466,70 @@ static void test_sidecar__skips_unknown_sections_refuses_required_ones(void **st
 	sidecar_free(sc);
 }
 
+/*
+ * The process's CPU time (the optional section 7, after the node table):
+ * read back as written; a file without it (every runtime before it) reads
+ * with process_cpu.valid 0 and takes the same bytes as before; a second
+ * one is refused; a sum has the sum only when every file had it; the
+ * coverage is the samples' time over it.
+ */
+static void test_sidecar__process_cpu_section_round_trips_and_is_optional(void **state)
+{
+	struct sidecar *sc = fixture(), *back = NULL, *other;
+	char err[256] = "";
+	size_t len0, len, len2;
+	unsigned char *buf0 = encode(sc, &len0), *buf, *twice;
+
+	(void)state;
+	sc->time_period = 1000000;
+	sc->process_cpu.valid = 1;
+	sc->process_cpu.user_ns = 300000000;
+	sc->process_cpu.sys_ns = 100000000;
+	buf = encode(sc, &len);
+	assert_int_equal(len, len0 + 16 + 24);
+	/* before the node table: the head's last section */
+	assert_int_equal(get32le(buf + v4_records(sc, len, 48) - 32 - 16 - 16 - 24), 7);
+	assert_int_equal(sidecar_decode(buf, len, "c", &back, err, sizeof(err)), 0);
+	assert_int_equal(back->process_cpu.valid, 1);
+	assert_true(back->process_cpu.user_ns == 300000000 && back->process_cpu.sys_ns == 100000000);
+	assert_int_equal(back->nr_nodes, 5);
+	/* 380 samples of 1 ms for 0.4 s of CPU */
+	assert_true(sidecar_cpu_coverage(back, 380) > 0.949 && sidecar_cpu_coverage(back, 380) < 0.951);
+	sidecar_free(back);
+
+	/* an older file: no section, no coverage */
+	assert_int_equal(sidecar_decode(buf0, len0, "old", &back, err, sizeof(err)), 0);
+	assert_int_equal(back->process_cpu.valid, 0);
+	assert_true(sidecar_cpu_coverage(back, 380) < 0);
+	sidecar_free(back);
+
+	/* twice: refused */
+	len2 = len + 16 + 24;
+	twice = calloc(1, len2);
+	assert_non_null(twice);
+	memcpy(twice, buf, len);
+	memcpy(twice + len, buf + v4_records(sc, len, 48) - 32 - 16 - 16 - 24, 16 + 24);
+	put32le(twice + 20, get32le(buf + 20) + 1);
+	put64le(twice + 24, len2);
+	assert_int_equal(sidecar_decode(twice, len2, "t", &back, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "t: bad second process CPU section"));
+
+	/* sums */
+	other = fixture();
+	other->process_cpu = sc->process_cpu;
+	assert_int_equal(sidecar_merge(other, sc, err, sizeof(err)), 0);
+	assert_true(other->process_cpu.valid && other->process_cpu.user_ns == 600000000 &&
+		    other->process_cpu.sys_ns == 200000000);
+	sc->process_cpu.valid = 0;
+	assert_int_equal(sidecar_merge(other, sc, err, sizeof(err)), 0);
+	assert_int_equal(other->process_cpu.valid, 0);
+	sidecar_free(other);
+	free(twice);
+	free(buf);
+	free(buf0);
+	sidecar_free(sc);
+}
+
 /* A node table whose records do not fill it exactly is refused. */
 static void test_sidecar__rejects_a_node_count_that_is_not_the_tables(void **state)
 {
@@ -1485,7 +1549,7 @@ static void test_sidecar__rejects_a_node_count_that_is_not_the_tables(void **sta
 }
 
 /*
- * The hash is defined on bytes (doc/sidecar-format.md): fixed values that
+ * The hash is defined on bytes (doc/dev/sidecar-format.md): fixed values that
  * another implementation must reproduce (a Python transcription of the
  * definition gives these three), and the same whatever pieces the
  * bytes come in.
@@ -1615,6 +1679,82 @@ static void test_sidecar__write_atomic_refuses_symlinks_writes_into_fifos(void *
 	sidecar_free(sc);
 }
 
+/*
+ * The process section's load address and program range are the objects
+ * section's main program's: two bytes of a real file's load address
+ * zeroed named its addresses as other functions (and made --folded-calls
+ * write past a buffer); such a file is refused, naming the field.  A file
+ * without objects (version 3, or none listed) cannot be checked.
+ */
+static void test_sidecar__a_load_address_not_the_main_objects_is_refused(void **state)
+{
+	struct sidecar *sc = fixture(), *back = NULL;
+	char err[256] = "";
+	unsigned char *buf;
+	size_t len;
+
+	(void)state;
+	assert_int_equal(sidecar_add_object(sc, "/bin/prog", 0x555555554000ull,
+					    0x555555556000ull, 0x555555554000ull,
+					    SIDECAR_OBJECT_MAIN, NULL, 0), 0);
+	buf = encode(sc, &len);
+	assert_int_equal(sidecar_decode(buf, len, "ok", &back, err, sizeof(err)), 0);
+	sidecar_free(back);
+	free(buf);
+	sc->load_address = 0x555500004000ull;	/* bytes 2 and 3 zeroed */
+	buf = encode(sc, &len);
+	assert_int_equal(sidecar_decode(buf, len, "x", &back, err, sizeof(err)), -1);
+	assert_null(back);
+	assert_string_equal(err, "x: bad load address 0x555500004000 (the objects section's "
+				 "main program is loaded at 0x555555554000)");
+	free(buf);
+	sc->load_address = 0x555555554000ull;
+	sc->program_end = 0x555555557000ull;	/* a byte of the end changed */
+	buf = encode(sc, &len);
+	assert_int_equal(sidecar_decode(buf, len, "x", &back, err, sizeof(err)), -1);
+	assert_string_equal(err, "x: bad program range 0x555555554000-0x555555557000 (the "
+				 "objects section's main program spans "
+				 "0x555555554000-0x555555556000)");
+	free(buf);
+	sidecar_free(sc);
+	/* without a main program among the objects: nothing to compare */
+	sc = fixture();
+	sc->load_address = 0x555500004000ull;
+	buf = encode(sc, &len);
+	assert_int_equal(sidecar_decode(buf, len, "x", &back, err, sizeof(err)), 0);
+	sidecar_free(back);
+	free(buf);
+	sidecar_free(sc);
+}
+
+/* A folded-recursion node's calls are its parent's recursive calls (its
+ * `recursive`); a count of its own was calls that no output showed (a
+ * folded line counts `recursive`), while the totals had them: refused, as
+ * calls of a leaf are (found by fuzz_reports). */
+static void test_sidecar__a_folded_node_with_calls_is_refused(void **state)
+{
+	struct sidecar *sc = fixture(), *back = NULL;
+	char err[256] = "";
+	unsigned char *buf;
+	size_t len;
+	uint32_t f;
+
+	(void)state;
+	assert_int_equal(sidecar_add(sc, 1, 0x105, A, 0, &f), 0);	/* a -> a */
+	sc->nodes[f].flags |= SIDECAR_NODE_FOLDED;
+	sc->nodes[f].recursive = 4;
+	buf = encode(sc, &len);
+	assert_int_equal(sidecar_decode(buf, len, "ok", &back, err, sizeof(err)), 0);
+	sidecar_free(back);
+	free(buf);
+	sc->nodes[f].count = 55552;
+	buf = encode(sc, &len);
+	assert_int_equal(sidecar_decode(buf, len, "x", &back, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "x: folded-recursion node 5 has calls of its own at byte "));
+	free(buf);
+	sidecar_free(sc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1662,9 +1802,12 @@ int main(void)
 		cmocka_unit_test(test_sidecar__sums_several_node_tables_and_repeated_keys),
 		cmocka_unit_test(test_sidecar__skips_unknown_sections_refuses_required_ones),
 		cmocka_unit_test(test_sidecar__rejects_a_node_count_that_is_not_the_tables),
+		cmocka_unit_test(test_sidecar__process_cpu_section_round_trips_and_is_optional),
 		cmocka_unit_test(test_sidecar__hash_is_fixed_and_piecewise),
 		cmocka_unit_test(test_sidecar__hash_file_reads_a_regular_file_only),
 		cmocka_unit_test(test_sidecar__write_atomic_refuses_symlinks_writes_into_fifos),
+		cmocka_unit_test(test_sidecar__a_load_address_not_the_main_objects_is_refused),
+		cmocka_unit_test(test_sidecar__a_folded_node_with_calls_is_refused),
 	};
 
 	return cmocka_run_group_tests_name("sidecar", tests, NULL, NULL);
