@@ -25,9 +25,14 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import pprof_check as pc  # noqa: E402
 
 FAILS = []
+# how many values each pair of views compared ("text/JSON": 12, ...): the
+# caller checks that every view it asked for was compared at all
+COMPARED = {}
 
 
 def same(what, a, b, tol):
+    pair = what.split(" ", 1)[0]
+    COMPARED[pair] = COMPARED.get(pair, 0) + 1
     if a is None or b is None:
         if a is not b:
             FAILS.append("%s: %r vs %r" % (what, a, b))
@@ -103,6 +108,21 @@ def text_flat(path):
     return rows, nsig, ev
 
 
+def text_source(path):
+    """The header's "Source: ..." sentence, its lines joined; None if none."""
+    out = None
+    with open(path) as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if out is None and line.startswith("Source: "):
+                out = line[len("Source: "):]
+            elif out is not None and not out.endswith("."):
+                out += " " + line
+            if out is not None and out.endswith("."):
+                return out[:-1]
+    return out
+
+
 def check_diff(d, pprof):
     j = json.load(open(os.path.join(d, "d.json")))
     unit = j.get("unit", "seconds")
@@ -132,6 +152,16 @@ def check_diff(d, pprof):
             same("evidence/JSON time of %s" % name, t, fn[name]["self_diff"], tol)
         else:
             FAILS.append("evidence row %r not in the table's JSON" % name)
+    # the source and the coverage of its samples, said once: the text's
+    # header (wrapped) is the JSON's
+    src = text_source(os.path.join(d, "d.txt"))
+    COMPARED["text/JSON"] = COMPARED.get("text/JSON", 0) + 1
+    # (gmon.out's histogram is what gprof's own header says: "Each sample
+    # counts as ...", the text names no other source)
+    if src is None and (j.get("source") or "").startswith("time: gmon.out's histogram"):
+        pass
+    elif src != j.get("source"):
+        FAILS.append("text/JSON source: %r vs %r" % (src, j.get("source")))
     # CSV: the same records
     with open(os.path.join(d, "d.csv")) as f:
         for r in csv.DictReader(f):
@@ -182,6 +212,7 @@ def check_diff(d, pprof):
         y = hf.get(name)
         if y is None:
             continue
+        COMPARED["HTML/JSON"] = COMPARED.get("HTML/JSON", 0) + 1
         for k in ("self_base", "self_second", "self_diff", "total_base", "total_second",
                   "calls_base", "calls_second", "significant"):
             if y.get(k) != x.get(k):
@@ -250,6 +281,7 @@ def main():
     (check_diff if kind == "diff" else check_single)(d, pprof)
     for f in FAILS[:20]:
         print(f)
+    print("compared: " + " ".join("%s=%d" % kv for kv in sorted(COMPARED.items())))
     print("ok" if not FAILS else "%d disagreements" % len(FAILS))
     return 1 if FAILS else 0
 
