@@ -188,6 +188,17 @@ static int check_samples(const struct callpath_model *m, const char *source,
 		     output, source, why);
 }
 
+/* --folded-calls of sampled paths: no call was counted to write. */
+static int check_calls(const struct callpath_model *m, const char *source,
+		       const char *output)
+{
+	if (!m->calls_unmeasured)
+		return 0;
+	return error("%s: cannot write: the paths of '%s' were sampled from a build "
+		     "without -pg, whose calls were not counted; --folded writes their time",
+		     output, source);
+}
+
 int callpath_cmd_gprof(const struct egprof_opts *o, const struct profile *p)
 {
 	/* --metric LIST (or IPC...): the report shows time, then the columns */
@@ -210,7 +221,8 @@ int callpath_cmd_gprof(const struct egprof_opts *o, const struct profile *p)
 	    model_of(sc, source, p, &so, &m) < 0 ||
 	    (columns && metric_columns_check(sc, o->metric, source) < 0))
 		goto out;
-	if (o->folded_path && check_samples(m, source, o->folded_path) < 0)
+	if ((o->folded_path && check_samples(m, source, o->folded_path) < 0) ||
+	    (o->folded_calls_path && check_calls(m, source, o->folded_calls_path) < 0))
 		goto out;
 	/* folded stacks and JSON show what --focus/--root/--depth/--exclude
 	 * keep (filter/filter.h); the text report is gprof's, all of it */

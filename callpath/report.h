@@ -34,6 +34,7 @@
 #include <stdio.h>
 
 #include "callpath/metric.h"
+#include "callpath/sidecar.h"
 
 struct sidecar;
 struct profile;
@@ -96,6 +97,15 @@ struct callpath_model {
 	char **names;		/* interned function names and call-site labels */
 	uint32_t nr_names;
 	uint64_t total;		/* sum of all counts and recursive calls */
+	/*
+	 * 1 when the frames' counts are not calls: sampled paths of a build
+	 * without -pg (sidecar.h, SIDECAR_F_SAMPLED), whose counts are all 0
+	 * and mean "not measured".  Every view reads it here and shows such
+	 * counts as unmeasured (`-`, or leaves them out), never as 0; a copy
+	 * of a model copies it.  `unwind` says how the stacks were walked.
+	 */
+	int calls_unmeasured;
+	struct sidecar_unwind unwind;
 	/*
 	 * Measured time (the sidecar's per-context samples): sampling is the
 	 * sidecar's SIDECAR_SAMPLING_* (0: no samples, the report shows calls

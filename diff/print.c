@@ -73,6 +73,14 @@ void print_convention(FILE *out, const struct diff *d, const struct diff_print_o
 			     "instrumentation included, in rows of their own after the flat table;\n"
 			     "the table's columns are gmon.out's, as gprof prints them.\n",
 			d->cp_hz[DIFF_BASE], d->cp_hz[DIFF_SECOND]);
+	if (!d->has_cg[DIFF_BASE] || !d->has_cg[DIFF_SECOND])
+		fprintf(out, "No call evidence: %s (a build without -pg, its\n"
+			     "call paths sampled, or gmon.out without arcs); changes are judged\n"
+			     "by time%s, and a blank calls column means not counted.\n",
+			!d->has_cg[DIFF_BASE] && !d->has_cg[DIFF_SECOND] ? "neither run counted calls"
+			: !d->has_cg[DIFF_BASE] ? "the baseline counted no calls"
+						: "the second run counted no calls",
+			d->time_from_sidecars ? " and events" : "");
 	fprintf(out, "\n");
 }
 

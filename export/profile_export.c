@@ -66,6 +66,16 @@ static int get_pct(const void *c, size_t row, const struct table_column *col,
 
 #define SYM(f) offsetof(struct profile_sym, f)
 
+/* A function's calls, null when gmon.out has no call graph (a build
+ * without -pg, sampled): not counted, which is no count of 0. */
+static int get_calls(const void *c, size_t row, const struct table_column *col,
+		     union table_value *v)
+{
+	if (!(((const struct ctx *)c)->p->input & PROFILE_HAS_CG))
+		return 0;
+	return table_get_field(c, row, col, v);
+}
+
 static const struct table_column fn_cols[] = {
 	{ "name", TCOL_STR, get_name, 0 },
 	{ "symbol", TCOL_STR, table_get_field, SYM(name) },
@@ -77,8 +87,8 @@ static const struct table_column fn_cols[] = {
 	{ "self_pct", TCOL_F64, get_pct, 0 },
 	{ "children_sec", TCOL_F64, get_sec, 2 },
 	{ "total_sec", TCOL_F64, get_sec, 0 },
-	{ "calls", TCOL_U64, table_get_field, SYM(ncalls) },
-	{ "self_calls", TCOL_U64, table_get_field, SYM(self_calls) },
+	{ "calls", TCOL_U64, get_calls, SYM(ncalls) },
+	{ "self_calls", TCOL_U64, get_calls, SYM(self_calls) },
 	{ "samples", TCOL_F64, table_get_field, SYM(self_ticks) },
 };
 

@@ -172,6 +172,17 @@ static int open_gmon(const char *path)
 		    0666);
 }
 
+int gmon_own_names;
+
+const char *gmon_prefix(void)
+{
+	const char *p = secure_getenv("GMON_OUT_PREFIX");
+
+	if (p)
+		return p;
+	return __atomic_load_n(&gmon_own_names, __ATOMIC_RELAXED) ? "gmon.out" : NULL;
+}
+
 int gmon_open(const char *prefix, pid_t pid, char *path, size_t len)
 {
 	size_t n = 0;
@@ -234,7 +245,7 @@ int gmon_write_named(const struct gmon_out_opts *o, int localized)
 	char path[4096 + 32];
 	int fd, r, saved = errno;
 
-	fd = gmon_open(secure_getenv("GMON_OUT_PREFIX"), getpid(), path,
+	fd = gmon_open(gmon_prefix(), getpid(), path,
 		       sizeof(path));
 	if (fd < 0) {
 		gmon_report_open_error(-fd, localized);

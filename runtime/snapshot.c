@@ -30,6 +30,7 @@
 #include "counters.h"
 #include "ends.h"
 #include "gmon_out.h"
+#include "gmon_start.h"
 #include "gmon_takeover.h"
 #include "gmonfile.h"
 #include "sidecar_stream.h"
@@ -141,7 +142,7 @@ static int main_text(struct dl_phdr_info *info, size_t size, void *data)
 
 int cp_snap_init(int histogram)
 {
-	const char *prefix = secure_getenv("GMON_OUT_PREFIX");
+	const char *prefix = gmon_prefix();
 	void *p;
 
 	if (snap.ready)
