@@ -829,6 +829,11 @@ int callpath_model_build(const struct sidecar *sc, const struct profile *p,
 
 			cls = leaf_name(lc.ln, n->callee, buf, sizeof(buf));
 			func = gprof_func = callpath_model_intern(m, buf);
+		} else if (sampled && ef && ef->n && n->callee >= bias &&
+			   !elf_funcs_find(ef, n->callee - bias)) {
+			/* a sampled frame in no function's bytes (the PLT): not
+			 * the symbol before it, as gprof's table would say */
+			func = gprof_func = callpath_model_intern(m, UNKNOWN_NAME);
 		} else {
 			func = memo_func(&funcs, m, &st, ef, so, n->callee - bias,
 					 n->callee >= bias, &gprof_func);

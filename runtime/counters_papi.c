@@ -51,6 +51,7 @@
 
 #include "counters.h"
 #include "runtime.h"
+#include "sampled.h"
 #include "sys.h"
 #include "callpath/sidecar.h"
 #include "utils/banned.h"
@@ -178,7 +179,7 @@ static size_t chunk_vals_bytes(uint32_t c)
  * library or uninstrumented code go to the instrumented frame that called
  * it.
  */
-static uint64_t *place(struct ctr_thread *ct, uintptr_t sp)
+static uint64_t *place(struct ctr_thread *ct, const greg_t *g)
 {
 	struct cp_thread *t = cp_tls.self;
 	struct cp_frame *top = cp_tls.top, *base, *f;
@@ -186,7 +187,14 @@ static uint64_t *place(struct ctr_thread *ct, uintptr_t sp)
 	const struct cp_node *n;
 	uint64_t *row = NULL;
 	uint32_t idx = CP_NONE;
+	uintptr_t sp = (uintptr_t)g[REG_RSP];
 
+	/* no -pg: the path is the stack's, walked as a time sample's */
+	if (cp_sampling && t && t != CP_RETIRED) {
+		idx = cp_sampled_place(g);
+		top = NULL;
+		goto row;
+	}
 	if (!t || t == CP_RETIRED || !top)
 		return NULL;
 	cp_tls.top = NULL;	/* busy while we look, as the sampler */
@@ -206,6 +214,7 @@ static uint64_t *place(struct ctr_thread *ct, uintptr_t sp)
 				break;
 			}
 	}
+row:
 	if (idx != CP_NONE) {
 		uint32_t c = cp_chunk_of(idx);
 
@@ -222,6 +231,8 @@ static uint64_t *place(struct ctr_thread *ct, uintptr_t sp)
 		}
 	}
 out:
+	if (!top)
+		return row;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	cp_tls.top = top;
 	return row;
@@ -238,7 +249,7 @@ static void overflow(int set, void *address, long long vector, void *context)
 	if (!ct || !uc || set != ct->set ||
 	    papi.get_overflow_event_index(set, vector, which, &n) != PAPI_OK)
 		return;
-	row = place(ct, (uintptr_t)uc->uc_mcontext.gregs[REG_RSP]);
+	row = place(ct, uc->uc_mcontext.gregs);
 	for (int i = 0; i < n; i++) {
 		uint32_t e;
 

@@ -506,14 +506,39 @@ static int path_nodes(struct cp_thread *t, struct sampled_thread *s, uint32_t n,
 #undef EL
 }
 
+/*
+ * Walk the calling thread's stack from `g` and find or make its path's
+ * nodes: *node the innermost frame's (CP_NONE: the node bound, no memory),
+ * the walk's end returned.  The caller holds s->busy.
+ */
+static enum cp_unwind_end walk_path(struct cp_thread *t, struct sampled_thread *s,
+				    const greg_t *g, uint32_t *node)
+{
+	enum cp_unwind_end end;
+	uint32_t n, base = CP_NONE;
+
+	n = cp_unwind(t, g, s->scratch, s->frames, MAX, &end);
+	n = drop_runtime_frames(s->frames, n);
+	__atomic_fetch_add(&walked, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&ends[end], 1, __ATOMIC_RELAXED);
+	*node = CP_NONE;
+	if (end != CP_UNWIND_COMPLETE)
+		base = cp_tree_child(&t->tree, CP_NONE, 0, 0, 0);	/* [truncated] */
+	if ((end != CP_UNWIND_COMPLETE && base == CP_NONE) ||
+	    path_nodes(t, s, n, base, node) < 0) {
+		*node = CP_NONE;
+		s->n = 0;
+	}
+	return end;
+}
+
 void cp_sampled_credit(const greg_t *g, uint64_t weight, uint32_t metric, int timer)
 {
 	struct cp_thread *t = cp_tls.self;
 	struct sampled_thread *s = me;
 	uintptr_t pc = (uintptr_t)g[REG_RIP];
-	enum cp_unwind_end end;
 	struct cp_leaf *last = NULL;
-	uint32_t n, node = CP_NONE, base = CP_NONE, kind;
+	uint32_t node, kind;
 
 	if (!t || t == CP_RETIRED || !s) {
 		__atomic_fetch_add(&no_thread, weight, __ATOMIC_RELAXED);
@@ -529,19 +554,12 @@ void cp_sampled_credit(const greg_t *g, uint64_t weight, uint32_t metric, int ti
 		return;
 	}
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	n = cp_unwind(t, g, s->scratch, s->frames, MAX, &end);
-	n = drop_runtime_frames(s->frames, n);
-	__atomic_fetch_add(&walked, 1, __ATOMIC_RELAXED);
-	__atomic_fetch_add(&ends[end], 1, __ATOMIC_RELAXED);
-	if (end != CP_UNWIND_COMPLETE)
-		base = cp_tree_child(&t->tree, CP_NONE, 0, 0, 0);	/* [truncated] */
 	kind = cp_unwind_in_runtime(pc) ? SIDECAR_LEAF_OVERHEAD : SIDECAR_LEAF_PC;
-	if ((end != CP_UNWIND_COMPLETE && base == CP_NONE) ||
-	    path_nodes(t, s, n, base, &node) < 0) {
+	walk_path(t, s, g, &node);
+	if (node == CP_NONE) {
 		t->unplaced += weight;	/* the node bound: no context to hold it */
-		s->n = 0;
 	} else if (cp_leaf_add(&t->leaves, node, kind, pc, metric, weight, &last) < 0) {
-		if (node != CP_NONE && metric == CP_LEAF_CPU)
+		if (metric == CP_LEAF_CPU)
 			*cp_tree_samples(&t->tree, node) += weight;
 		else
 			t->unplaced += weight;
@@ -550,6 +568,21 @@ void cp_sampled_credit(const greg_t *g, uint64_t weight, uint32_t metric, int ti
 		cp_sampler_credited(t, last, weight);
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	__atomic_store_n(&s->busy, 0, __ATOMIC_RELEASE);
+}
+
+uint32_t cp_sampled_place(const greg_t *g)
+{
+	struct cp_thread *t = cp_tls.self;
+	struct sampled_thread *s = me;
+	uint32_t node = CP_NONE;
+
+	if (!t || t == CP_RETIRED || !s || __atomic_exchange_n(&s->busy, 1, __ATOMIC_ACQUIRE))
+		return CP_NONE;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	walk_path(t, s, g, &node);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	__atomic_store_n(&s->busy, 0, __ATOMIC_RELEASE);
+	return node;
 }
 
 /* ---- the end (normal context) ---- */

@@ -44,6 +44,13 @@ void cp_mode_choose(void) CP_HIDDEN;
  */
 void cp_sampled_credit(const greg_t *g, uint64_t weight, uint32_t metric, int timer) CP_HIDDEN;
 
+/*
+ * An event counter's overflow in sampling mode (counters_papi.c): the
+ * node index of the calling thread's path at the interrupted registers
+ * `g` (walked, made when new), CP_NONE when it has none.  Signal context.
+ */
+uint32_t cp_sampled_place(const greg_t *g) CP_HIDDEN;
+
 /* thread.c: a thread starts (the pthread_create wrapper) and has retired. */
 void cp_sampled_thread_begin(void) CP_HIDDEN;
 void cp_sampled_thread_end(void) CP_HIDDEN;

@@ -21,6 +21,12 @@ void cp_sampled_credit(const greg_t *g, uint64_t weight, uint32_t metric, int ti
 	(void)timer;
 }
 
+uint32_t cp_sampled_place(const greg_t *g)
+{
+	(void)g;
+	return CP_NONE;
+}
+
 void cp_sampled_thread_begin(void)
 {
 }
