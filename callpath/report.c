@@ -709,7 +709,48 @@ struct leaf_ctx {
 	const struct elf_funcs *ef;
 	const struct callpath_symopts *so;
 	uint32_t site;		/* the leaves' call site: "" (none is told) */
+	const char *binary;	/* sampled paths: the program, for inline frames; else NULL */
 };
+
+#define INLINE_MAX 32		/* functions inlined into one another at one address */
+
+/*
+ * Sampled paths: a frame for each function inlined at link-time address
+ * `addr` of the program (the call instruction before a return address, or
+ * a sample's program counter), outermost first, under frame `parent`
+ * (whose function the address belongs to), each named "NAME [inlined]"
+ * and called from the line it was inlined at.  *last: the innermost such
+ * frame, or `parent` when nothing is inlined there (or it is unknown).
+ * 0 or -1 (out of memory).
+ */
+static int inline_frames(struct callpath_model *m, const struct leaf_ctx *lc, uint64_t addr,
+			 uint32_t parent, uint32_t *last)
+{
+	const struct callpath_symopts *so = lc->so;
+	struct callpath_inline in[INLINE_MAX];
+	int n = lc->binary && so && so->inlines ? so->inlines(lc->binary, addr, in, INLINE_MAX)
+						 : -1;
+
+	*last = parent;
+	for (int k = n - 2; k >= 0; k--) {
+		char name[4096], site[4096], *dem = so->demangle ? so->demangle(in[k].func) : NULL;
+		const char *file = in[k + 1].file ? in[k + 1].file : "??", *slash = strrchr(file, '/');
+		uint32_t f, s;
+
+		if (!so->full_paths && slash)
+			file = slash + 1;
+		snprintf(name, sizeof(name), "%s [inlined]", dem ? dem : in[k].func);
+		free(dem);
+		snprintf(site, sizeof(site), "%s:%d", file, in[k + 1].line);
+		f = callpath_model_intern(m, name);
+		s = callpath_model_intern(m, site);
+		if (f == CALLPATH_NONE || s == CALLPATH_NONE ||
+		    callpath_model_add(m, *last, f, s, 0, last) < 0)
+			return -1;
+		m->frames[*last].attributed = f;
+	}
+	return 0;
+}
 
 /*
  * Leaf node `n` (a sampled program counter) under frame `parent`: the
@@ -740,7 +781,10 @@ static int place_leaf(struct callpath_model *m, const struct leaf_ctx *lc,
 		if (func == CALLPATH_NONE)
 			return -1;
 		if (parent != CALLPATH_NONE && func == m->frames[parent].func) {
-			/* the context's own code: its self time */
+			/* the context's own code: its self time, or (sampled
+			 * paths) the time of the functions inlined there */
+			if (inline_frames(m, lc, pc - bias, parent, &parent) < 0)
+				return -1;
 			callpath_model_add_samples(m, parent, samples);
 			sat_add_u64_flag(&m->class_samples[LEAF_PROGRAM], samples,
 					 &m->saturated);
@@ -785,7 +829,7 @@ int callpath_model_build(const struct sidecar *sc, const struct profile *p,
 	uint64_t bias = sc->load_address;
 	struct addr_memo funcs = { NULL, 0, 0, NULL, 0 };
 	struct addr_memo sites = { NULL, 0, 0, NULL, 0 };
-	struct leaf_ctx lc = { sc, NULL, &funcs, &st, NULL, so, CALLPATH_NONE };
+	struct leaf_ctx lc = { sc, NULL, &funcs, &st, NULL, so, CALLPATH_NONE, NULL };
 	int offk = offcpu_metric(sc);
 	int ret = -1, metric, sampled = !SIDECAR_CALLS_MEASURED(sc->flags);
 	enum leaf_class cls;
@@ -797,6 +841,7 @@ int callpath_model_build(const struct sidecar *sc, const struct profile *p,
 	if (!m || symtab_build(&st, p) < 0 || elf_funcs_read(p->binary, &ef) < 0)
 		goto oom;
 	lc.ef = ef;
+	lc.binary = sampled ? p->binary : NULL;
 	lc.ln = leaf_namer_new(sc, so ? so->demangle : NULL);
 	lc.site = callpath_model_intern(m, LEAF_SITE_NAME);
 	if (!lc.ln || lc.site == CALLPATH_NONE)
@@ -843,6 +888,12 @@ int callpath_model_build(const struct sidecar *sc, const struct profile *p,
 					: memo_site(&sites, m, &st, ef, so, n->call_site - bias,
 						    n->call_site >= bias);
 
+		/* sampled paths: the functions inlined at the call, between the
+		 * caller's frame and this one */
+		if (sampled && n->call_site > bias && sidecar_in_program(sc, n->call_site) &&
+		    parent != CALLPATH_NONE && !(n->flags & SIDECAR_NODE_FOLDED) &&
+		    inline_frames(m, &lc, n->call_site - bias - 1, parent, &parent) < 0)
+			goto oom;
 		if (func == CALLPATH_NONE || site == CALLPATH_NONE ||
 		    gprof_func == CALLPATH_NONE ||
 		    callpath_model_add(m, parent, func, site, n->count, &map[i]) < 0)

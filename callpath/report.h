@@ -41,6 +41,13 @@ struct profile;
 
 #define CALLPATH_NONE UINT32_MAX
 
+/* One function of an inline chain (callpath_symopts.inlines). */
+struct callpath_inline {
+	const char *func;	/* its name as the debug information has it */
+	const char *file;	/* where it runs, or where the next was inlined */
+	int line;
+};
+
 struct callpath_symopts {
 	int lines;	/* call sites as file:line (gprof -l) */
 	int full_paths;	/* with lines: the file as debug info names it, not
@@ -56,6 +63,16 @@ struct callpath_symopts {
 	/* --metric NAME: what the frames' samples are (callpath/metric.h);
 	 * NULL: time */
 	const char *metric;
+	/*
+	 * Sampled paths (a build without -pg): the functions inlined at a
+	 * link-time address of `binary`, by its debug information, innermost
+	 * first, the last one the function itself; the first's file and line
+	 * are the address's, each other's where the one before was inlined
+	 * into it.  n, or -1 when unknown.  NULL: no inline frames.  Each
+	 * call site and each sample of a sampled path then gets a frame per
+	 * function inlined there, named "NAME [inlined]".
+	 */
+	int (*inlines)(const char *binary, uint64_t addr, struct callpath_inline *out, int max);
 };
 
 struct callpath_frame {

@@ -44,6 +44,24 @@ static int get_only_rank(const void *c, size_t row, const struct table_column *c
 	return 1;
 }
 
+/* A count of calls, or the rank with most: null when no rank counted any
+ * (sampled runs of a build without -pg: not measured, not 0). */
+static int get_calls(const void *c, size_t row, const struct table_column *col,
+		     union table_value *v)
+{
+	if (!rankstats_calls_counted(((const struct ctx *)c)->rs))
+		return 0;
+	return table_get_field(c, row, col, v);
+}
+
+static int get_calls_rank(const void *c, size_t row, const struct table_column *col,
+			  union table_value *v)
+{
+	if (!rankstats_calls_counted(((const struct ctx *)c)->rs))
+		return 0;
+	return get_rank_tag(c, row, col, v);
+}
+
 /* max / mean, undefined when no rank has samples (rankstats.h) */
 static int get_imbalance(const void *c, size_t row, const struct table_column *col,
 			 union table_value *v)
@@ -81,11 +99,11 @@ static const struct table_column fn_cols[] = {
 	{ "self_sd", TCOL_F64, table_get_field, FN(self_sd) },
 	{ "self_min_rank", TCOL_STR, get_rank_tag, FN(self_min_rank) },
 	{ "self_max_rank", TCOL_STR, get_rank_tag, FN(self_max_rank) },
-	{ "calls_total", TCOL_U64, table_get_field, FN(calls_total) },
-	{ "calls_min", TCOL_U64, table_get_field, FN(calls_min) },
-	{ "calls_max", TCOL_U64, table_get_field, FN(calls_max) },
-	{ "calls_min_rank", TCOL_STR, get_rank_tag, FN(calls_min_rank) },
-	{ "calls_max_rank", TCOL_STR, get_rank_tag, FN(calls_max_rank) },
+	{ "calls_total", TCOL_U64, get_calls, FN(calls_total) },
+	{ "calls_min", TCOL_U64, get_calls, FN(calls_min) },
+	{ "calls_max", TCOL_U64, get_calls, FN(calls_max) },
+	{ "calls_min_rank", TCOL_STR, get_calls_rank, FN(calls_min_rank) },
+	{ "calls_max_rank", TCOL_STR, get_calls_rank, FN(calls_max_rank) },
 	{ "ran_on", TCOL_SIZE, table_get_field, FN(nran) },
 	{ "only_rank", TCOL_STR, get_only_rank, 0 },
 	{ "imbalanced", TCOL_BOOL, get_imbalanced, 0 },
@@ -123,12 +141,12 @@ static const struct table_column rank_cols[] = {
 	{ "rank", TCOL_STR, table_get_field, RANK(tag) },
 	{ "gmon_file", TCOL_STR, get_file, 0 },
 	{ "self_sec", TCOL_F64, table_get_field, RANK(self) },
-	{ "calls", TCOL_U64, table_get_field, RANK(calls) },
+	{ "calls", TCOL_U64, get_calls, RANK(calls) },
 	{ "time_distance", TCOL_F64, table_get_field, RANK(time_dist) },
-	{ "calls_distance", TCOL_F64, table_get_field, RANK(calls_dist) },
+	{ "calls_distance", TCOL_F64, get_calls, RANK(calls_dist) },
 	{ "functions_ran", TCOL_SIZE, table_get_field, RANK(nran) },
 	{ "functions_unique", TCOL_SIZE, table_get_field, RANK(nunique) },
-	{ "functions_calls_differ", TCOL_SIZE, table_get_field, RANK(ncalls_differ) },
+	{ "functions_calls_differ", TCOL_SIZE, get_calls, RANK(ncalls_differ) },
 	{ "outlier_place", TCOL_SIZE, get_outlier, 0 },
 };
 
