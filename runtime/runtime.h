@@ -502,8 +502,8 @@ int cp_slot_live(struct cp_thread *t, const struct cp_frame *f, uintptr_t sp,
 /*
  * For a stack walk (unwind.c, in the thread's own signal handler): the
  * stack holding `sp` (the thread's own, its alternate signal stack while
- * on it, or the mapping holding sp), its lower bound raised to sp (a live
- * frame's data is at or above the stack pointer): 0, or -1 when sp is on
+ * on it, or the mapping holding sp), its lower bound raised to sp less the
+ * red zone (a live frame's data is at or above it): 0, or -1 when sp is on
  * none.  cp_stack_read(): the word at `addr`, only when it lies in `r`,
  * read directly on the thread's own and alternate stacks, through
  * process_vm_readv on a mapping (which may go away meanwhile): 0, or -1.

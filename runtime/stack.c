@@ -262,8 +262,15 @@ int cp_stack_find(struct cp_thread *t, uintptr_t sp, struct cp_stack_range *r)
 		if (r->kind == CP_STACK_NONE)
 			return -1;
 	}
-	if (sp > r->lo)
-		r->lo = sp;
+	/*
+	 * A frame's data is at or above its stack pointer, but for the
+	 * x86-64 red zone: the 128 bytes below it, which a function's
+	 * epilogue leaves its popped registers in (and which its unwind rules
+	 * still name) and which the kernel leaves alone when it delivers a
+	 * signal.
+	 */
+	if (sp - 128 > r->lo && sp > 128)
+		r->lo = sp - 128;
 	return 0;
 }
 
