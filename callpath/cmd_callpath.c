@@ -639,6 +639,28 @@ static int graph_arc_changed(const void *ctx, const char *caller, const char *ca
 					caller, callee);
 }
 
+/* Sampled paths: the graph's arcs and functions, from the time's model. */
+static int graph_path_arc(const void *ctx, size_t i, const char **caller, const char **callee,
+			  double *seconds)
+{
+	const struct callpath_graph_times *t = ctx;
+	const struct callpath_arc *a;
+
+	if (!t->arcs[0] || i >= t->arcs[0]->nr)
+		return 0;
+	a = &t->arcs[0]->arcs[i];
+	*caller = a->caller;
+	*callee = a->callee;
+	*seconds = callpath_arc_seconds(t->arcs[0], a);
+	return 1;
+}
+
+static void graph_path_func(const void *ctx, const char *name, double *self, double *total)
+{
+	graph_metric_value(((const struct callpath_graph_times *)ctx)->metric, 0, &name, 1,
+			   self, total);
+}
+
 /* --metric EV and a side without sidecars: name the first one missing. */
 static int metric_needs_sidecars(const char *metric, const struct callpath_side *s)
 {
@@ -726,6 +748,20 @@ int callpath_graph_times_load(const struct egprof_opts *o,
 		if (!m)		/* no sidecars: gprof's numbers */
 			continue;
 		bad = callpath_arcs_build(m, &t->arcs[i]) < 0;
+		if (!metric && nsides == 1 && m->calls_unmeasured) {
+			/* sampled paths, no call graph in gmon.out: the graph is
+			 * the paths' (gml/graph.h, path_arc) */
+			t->model[i] = m;
+			t->owned[i] = owned;
+			if (bad || graph_metric_build((const struct callpath_model *const *)t->model,
+						      (const struct callpath_arcs *const *)t->arcs, 1,
+						      o->noise_sigmas, &t->metric) < 0)
+				return 1;
+			t->gm.timed[i] = t->arcs[i]->timed;
+			t->gm.path_arc = graph_path_arc;
+			t->gm.path_func = graph_path_func;
+			continue;
+		}
 		if (metric) {
 			t->model[i] = m;
 			t->owned[i] = owned;

@@ -158,6 +158,8 @@ static char *edge_label(const struct graph *g, const struct graph_edge *e)
 			     (unsigned long long)e->calls[0], (unsigned long long)e->calls[1],
 			     (long long)e->calls_diff, e->time[0], e->time[1], g->unit,
 			     e->time_diff);
+	else if (e->measured && !g->is_diff && g->calls_unmeasured)
+		r = asprintf(&s, "%.2f s measured", e->time[0]);	/* no call counted */
 	else if (e->measured && !g->is_diff)
 		r = asprintf(&s, "%llu calls\n%.2f s measured", (unsigned long long)e->calls[0],
 			     e->time[0]);
@@ -911,6 +913,72 @@ static int sym_cycle(const void *ctx, size_t i, int *whole)
 	return s->cycle;
 }
 
+/* The node named `name`, added (with its values on the paths) when new. */
+static long path_node(struct graph *g, const struct graph_measured *ms, const char *name)
+{
+	struct graph_node n = { 0 };
+	long k;
+
+	for (size_t i = 0; i < g->nnodes; i++)
+		if (!strcmp(g->nodes[i].name, name))
+			return (long)i;
+	n.name = strdup(name);
+	n.kind = GNODE_FUNCTION;
+	ms->path_func(ms->ctx, name, &n.self[0], &n.total[0]);
+	n.weight = n.total[0];
+	if (!n.name || (k = graph_add_node(g, &n)) < 0) {
+		free(n.name);
+		return -1;
+	}
+	return k;
+}
+
+/*
+ * A sampled profile (gmon.out without a call graph): the graph of its
+ * paths, a node per function the paths reached, an edge per (caller,
+ * callee) measured on them, by time; no call counts.
+ */
+static int graph_from_paths(struct graph **out, struct graph *g, const struct graph_opts *opts)
+{
+	const struct graph_measured *ms = opts->measured;
+	const char *caller, *callee;
+	double sec, total = 0;
+	size_t i;
+
+	g->measured = 1;
+	g->calls_unmeasured = 1;
+	for (i = 0; ms->path_arc(ms->ctx, i, &caller, &callee, &sec); i++) {
+		struct graph_edge e = { 0 };
+		long from = path_node(g, ms, caller), to = path_node(g, ms, callee);
+
+		if (from < 0 || to < 0)
+			goto oom;
+		e.from = (size_t)from;
+		e.to = (size_t)to;
+		e.kind = GEDGE_CALL;
+		e.measured = 1;
+		e.time[0] = e.time_diff = e.weight = sec;
+		if (graph_add_edge(g, &e) < 0)
+			goto oom;
+	}
+	for (i = 0; i < g->nnodes; i++)
+		total += g->nodes[i].self[0];
+	g->node_total = g->edge_total = total;
+	for (i = 0; i < g->nnodes; i++) {
+		g->nodes[i].self_pct = total > 0 ? 100.0 * g->nodes[i].self[0] / total : 0;
+		g->nodes[i].total_pct = total > 0 ? 100.0 * g->nodes[i].total[0] / total : 0;
+	}
+	if (graph_finish(g, opts) < 0) {
+		graph_free(g);
+		return -1;
+	}
+	*out = g;
+	return 0;
+oom:
+	graph_free(g);
+	return error("out of memory");
+}
+
 int graph_from_profile(struct graph **out, const struct profile *p,
 		       const struct graph_opts *opts)
 {
@@ -930,6 +998,12 @@ int graph_from_profile(struct graph **out, const struct profile *p,
 		free(name);
 		if (!g->title)
 			goto oom;
+	}
+	/* no call graph in gmon.out, sampled paths beside it: theirs */
+	if (!(p->input & PROFILE_HAS_CG) && opts->measured && opts->measured->path_arc &&
+	    !opts->measured->metric) {
+		free(node_of);
+		return graph_from_paths(out, g, opts);
 	}
 	for (i = 0; i < p->nsyms; i++) {
 		const struct profile_sym *s = &p->syms[i];

@@ -74,6 +74,16 @@ struct graph_measured {
 	int (*func_changed)(const void *ctx, const char *name, int inclusive);
 	int (*arc_changed)(const void *ctx, const char *caller, const char *callee);
 	double total[2];	/* every placed value per side, in `unit` */
+	/*
+	 * Sampled paths (a build without -pg, whose gmon.out has no call
+	 * graph): the graph is the paths', its edges by time.  path_arc()
+	 * gives arc i of side 0 (caller, callee, seconds measured along it),
+	 * 1 while there is one; path_func() a function's self and inclusive
+	 * seconds on the paths.  NULL: gmon.out's call graph is the graph.
+	 */
+	int (*path_arc)(const void *ctx, size_t i, const char **caller, const char **callee,
+			double *seconds);
+	void (*path_func)(const void *ctx, const char *name, double *self, double *total);
 };
 
 struct graph_opts {
@@ -212,6 +222,7 @@ struct graph_edge {
 struct graph {
 	int is_diff;
 	int measured;     /* call edges carry measured time (graph_opts.measured) */
+	int calls_unmeasured; /* sampled paths: no call was counted (labels say none) */
 	/* --metric: the graph's numbers are this metric's, in `unit`
 	 * (graph_measured.metric); NULL: seconds */
 	const char *metric, *unit;

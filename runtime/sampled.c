@@ -383,6 +383,11 @@ __attribute__((constructor(104))) static void sampled_start(void)
 		dprintf(2, "callpath: cannot sample this program: %s\n",
 			!t ? "no memory for the main thread's state"
 			   : "the profiling signal (SIGPROF) is not available");
+	/* the off-CPU sampler reads shadow stacks, which sampled threads do
+	 * not keep: its time has no path */
+	if (getenv("CALLPATH_CLOCK") && !strcmp(getenv("CALLPATH_CLOCK"), "wall"))
+		dprintf(2, "callpath: CALLPATH_CLOCK=wall: a program without -pg has its "
+			"off-CPU time recorded without call paths (at the top level)\n");
 }
 
 /*

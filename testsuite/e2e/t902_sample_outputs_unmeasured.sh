@@ -113,6 +113,26 @@ cp_check "--rank-stats JSON: validates, calls null" \
 import json, sys
 d = json.load(open('rs.json'))
 sys.exit(0 if all(f['calls_max'] is None for f in d['functions']) else 1)\""
+# the graph: the paths' functions and arcs, edges by time, no call count
+"$EGPROF" -b --dot g.dot --node-thres 0 --edge-thres 0 ./rel a/gmon.out > /dev/null 2> g.err
+cat > dot.py <<'PY'
+import re, sys
+t = open(sys.argv[1]).read()
+names, edges = {}, []
+for m in re.finditer(r'(n\d+)(?:\s*->\s*(n\d+))?\s*\[(.*?)\];', t, re.S):
+    label = re.search(r'label="((?:[^"\\]|\\.)*)"', m.group(3))
+    label = label.group(1) if label else ""
+    if m.group(2):
+        edges.append((m.group(1), m.group(2), label))
+    else:
+        names[m.group(1)] = label.split("\\n")[0]
+ok = any(names.get(a) == 'mid' and names.get(b) == 'leaf' and 's measured' in l
+         for a, b, l in edges) and edges and not any('calls' in l for _, _, l in edges)
+sys.exit(0 if ok else 1)
+PY
+cp_check "--dot: edges by measured time, from the paths (mid -> leaf), no calls" \
+	python3 dot.py g.dot
+
 # gprof's flat profile, ours and stock: a blank calls column
 for g in "$EGPROF" "$SYSGPROF"; do
 	"$g" -b -p ./rel a/gmon.out > flat.txt 2> flat.err
