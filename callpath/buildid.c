@@ -8,6 +8,7 @@
 #include "callpath/buildid.h"
 #include "callpath/sidecar.h"
 #include "utils/error.h"
+#include "utils/infile.h"
 #include "utils/banned.h"
 
 /*
@@ -17,7 +18,7 @@
  */
 int elf_build_id(const char *path, unsigned char *id, size_t max)
 {
-	FILE *f = fopen(path, "rb");
+	FILE *f = infile_fopen(path, NULL, 0);	/* regular files only: a FIFO waits */
 	Elf64_Ehdr eh;
 	int ret = 0;
 

@@ -154,34 +154,14 @@ static int load_sidecar(const char *explicit_file, char *const *gmons, size_t n,
 	return 0;
 }
 
-/* Why a side has no time sample to fold, in a sentence that follows its
- * name; NULL when it has some. */
-static const char *no_samples_why(const struct callpath_model *m, char *buf, size_t n)
-{
-	if (!(m->sampling & SIDECAR_SAMPLING_SELF))
-		return "has no time samples (written by an older runtime, or the "
-		       "program ran without the profiling timer)";
-	if (m->total_samples)
-		return NULL;
-	if (m->unplaced_samples)
-		snprintf(buf, n, "holds no time sample in a calling context (its %llu "
-			 "samples were taken outside the program or inside the runtime)",
-			 (unsigned long long)m->unplaced_samples);
-	else
-		snprintf(buf, n, "holds no time sample: the run was shorter than a tick "
-			 "of the profiling timer (%g ms at %g Hz)",
-			 m->hz > 0 ? 1000.0 / m->hz : 10.0, m->hz > 0 ? m->hz : 100.0);
-	return buf;
-}
-
-/* The sidecar has time samples: the runtime chained the profiling timer
- * and at least one tick landed in a calling context.  Otherwise the
- * folded file would be empty: an error that says why. */
+/* The sidecar has samples of the metric shown: time ticks or an event's
+ * overflows that landed in a calling context.  Otherwise the folded file
+ * would be empty: an error that says why (folded.h's one rule). */
 static int check_samples(const struct callpath_model *m, const char *source,
 			 const char *output)
 {
-	char buf[256];
-	const char *why = no_samples_why(m, buf, sizeof(buf));
+	char buf[512];
+	const char *why = folded_no_samples_why(m, buf, sizeof(buf));
 
 	if (!why)
 		return 0;
@@ -282,6 +262,9 @@ struct side_paths {
 	/* --metric EV: the paths' events (the file's numbers; `time` keeps
 	 * overflows, the samples the noise rule counts); NULL for time */
 	struct folded *events;
+	/* "'SIDECAR' holds no ...": why it has no sample of the metric
+	 * (folded_no_samples_why), "" when it has some */
+	char why[4800];
 };
 
 static void side_paths_release(struct side_paths *sp)
@@ -342,6 +325,14 @@ build:
 		goto out;
 	if (side_events(shown, sp) < 0)
 		goto out;
+	{
+		char buf[512];
+		const char *why = folded_no_samples_why(m, buf, sizeof(buf));
+
+		if (why)
+			snprintf(sp->why, sizeof(sp->why), "'%s%s' %s", n ? gmons[0] : "gmon.out",
+				 SIDECAR_SUFFIX, why);
+	}
 	ret = 0;
 out:
 	if (shown && shown != m)
@@ -367,8 +358,10 @@ static int side_paths_of(const struct callpath_model *m, struct side_paths *sp)
 int callpath_cmd_diff(const struct egprof_opts *o, const struct callpath_side *a,
 		      const struct callpath_side *b)
 {
-	struct side_paths sa = { NULL, NULL, 0, NULL }, sb = { NULL, NULL, 0, NULL };
-	struct side_paths fa = { NULL, NULL, 0, NULL }, fb = { NULL, NULL, 0, NULL };
+	struct side_paths sa = { NULL, NULL, 0, NULL, "" }, sb = { NULL, NULL, 0, NULL, "" };
+	struct side_paths fa = { NULL, NULL, 0, NULL, "" }, fb = { NULL, NULL, 0, NULL, "" };
+	const char *noun = "time sample";	/* of the metric shown */
+	char noun_buf[CALLPATH_METRIC_NAME_MAX + 32];
 	struct pathdiff *d = NULL, *dt = NULL, *fd = NULL, *fdt = NULL;
 	struct filter_opts f = filter_opts_of(o);
 	const char *la = a->label ? a->label : "A", *lb = b->label ? b->label : "B";
@@ -397,18 +390,24 @@ int callpath_cmd_diff(const struct egprof_opts *o, const struct callpath_side *a
 		      "samples; --folded-calls writes call counts", o->folded_path);
 		goto out;
 	}
-	/* sidecars of runs shorter than a tick: say so rather than write a
-	 * file of nothing, or a column of zeros without a word */
+	/* sidecars without a sample of the metric (runs shorter than a tick,
+	 * events that never overflowed): say so (folded.h's one rule) rather
+	 * than write a file of nothing, or a column of zeros without a word */
+	if (!callpath_metric_is_time(o->metric)) {
+		snprintf(noun_buf, sizeof(noun_buf), "overflow of %s", o->metric);
+		noun = noun_buf;
+	}
 	if (o->folded_path && !sa.time->nr && !sb.time->nr) {
-		error("%s: cannot write: neither profile's call-path sidecars hold a "
-		      "time sample (runs shorter than a tick of the profiling timer?); "
-		      "--folded-calls writes call counts", o->folded_path);
+		error("%s: cannot write: neither profile's call-path sidecars hold "
+		      "%s %s (%s; %s); --folded-calls writes call counts", o->folded_path,
+		      noun[0] == 'o' ? "an" : "a", noun,
+		      sa.why[0] ? sa.why : la, sb.why[0] ? sb.why : lb);
 		goto out;
 	}
 	if (o->folded_path && (!sa.time->nr || !sb.time->nr))
-		warning("%s: %s's call-path sidecars hold no time sample (a run "
-			"shorter than a tick of the profiling timer?): its column is "
-			"all zeros", o->folded_path, !sa.time->nr ? la : lb);
+		warning("%s: %s's call-path sidecars hold no %s (%s): its column is all "
+			"zeros", o->folded_path, !sa.time->nr ? la : lb, noun,
+			!sa.time->nr ? sa.why : sb.why);
 	if (o->callpath || o->extended) {
 		struct pathdiff_time_opts to = { sa.hz, sb.hz, o->noise_sigmas, 0,
 						 callpath_metric_is_time(o->metric) ? NULL
@@ -834,8 +833,16 @@ int callpath_profile_model(const struct egprof_opts *o, const struct profile *p,
 	if (load_sidecar(o->callpath_file, p->gmon_files, p->ngmon, o->force, &sc, source,
 			 source_len) < 0)
 		return 1;
-	if (model_of(sc, source, p, &so, &m) == 0 && filter_callpath(&f, m, out) == 0)
+	if (model_of(sc, source, p, &so, &m) == 0 && filter_callpath(&f, m, out) == 0) {
+		char buf[512];
+		const char *why = folded_no_samples_why(m, buf, sizeof(buf));
+
+		/* folded.h's one rule: the views also show the calls */
+		if (why && (m->sampling & SIDECAR_SAMPLING_SELF))
+			warning("'%s' %s; the views show its calls, and %s of 0",
+				source, why, m->metric.name[0] ? m->metric.name : "time");
 		ret = 0;
+	}
 	callpath_model_free(m);
 	sidecar_free(sc);
 	return ret;

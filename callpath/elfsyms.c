@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "utils/addrsearch.h"
+#include "utils/infile.h"
 #include "utils/banned.h"
 
 static int cmp_func(const void *a, const void *b)
@@ -47,7 +48,7 @@ int elf_funcs_read(const char *path, struct elf_funcs **out)
 	*out = NULL;
 	if (!ef)
 		return -1;
-	f = path ? fopen(path, "rb") : NULL;
+	f = path ? infile_fopen(path, NULL, 0) : NULL;
 	if (!f || fread(&eh, sizeof(eh), 1, f) != 1 ||
 	    memcmp(eh.e_ident, ELFMAG, SELFMAG) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
 	    eh.e_ident[EI_DATA] != ELFDATA2LSB || eh.e_shentsize != sizeof(Elf64_Shdr))

@@ -16,6 +16,7 @@
 #include "callpath/pathrank.h"
 #include "callpath/recursion.h"
 #include "callpath/report.h"
+#include "callpath/sidecar.h"
 #include "utils/error.h"
 #include "utils/outfile.h"
 #include "utils/printable.h"
@@ -240,23 +241,32 @@ static int name_tree_node(struct name_tree *t, const struct callpath_model *m,
 	return node[idx] == UINT32_MAX ? -1 : 0;
 }
 
-/* maker[i] for the folded frames of m (recursion.h); NULL when out of
- * memory. */
+/*
+ * maker[i] for the folded frames of m (recursion.h); NULL when out of
+ * memory.  A folded frame has no children (the model keeps it apart from
+ * frames of calls: callpath_model_add_kind): one that had would be its own
+ * maker's ancestor, and name_tree_build's walk from a frame through
+ * makers and parents would go round for ever, writing past its chain.
+ * Such a frame is taken as a frame of calls, whose walk goes to its parent.
+ */
 static uint32_t *recursion_makers_of(const struct callpath_model *m)
 {
 	size_t n = (size_t)m->nr_frames + 1;
 	uint32_t *maker = malloc(n * sizeof(*maker)), *parent = malloc(n * sizeof(*parent));
 	uint64_t *func = malloc(n * sizeof(*func)), *caller = malloc(n * sizeof(*caller));
-	unsigned char *folded = malloc(n);
-	int bad = !maker || !parent || !func || !caller || !folded;
+	unsigned char *folded = malloc(n), *kids = calloc(n, 1);
+	int bad = !maker || !parent || !func || !caller || !folded || !kids;
 
+	for (uint32_t i = 0; !bad && i < m->nr_frames; i++)
+		if (m->frames[i].parent != CALLPATH_NONE && m->frames[i].parent < i)
+			kids[m->frames[i].parent] = 1;
 	for (uint32_t i = 0; !bad && i < m->nr_frames; i++) {
 		const struct callpath_frame *f = &m->frames[i];
 
 		parent[i] = f->parent;
 		func[i] = f->func;
-		folded[i] = f->folded != 0;
-		caller[i] = f->folded && f->caller != CALLPATH_NONE ? f->caller
+		folded[i] = f->folded && !kids[i];
+		caller[i] = folded[i] && f->caller != CALLPATH_NONE ? f->caller
 								    : RECURSION_UNKNOWN;
 	}
 	if (!bad && recursion_makers(m->nr_frames, parent, CALLPATH_NONE, func, folded,
@@ -266,6 +276,7 @@ static uint32_t *recursion_makers_of(const struct callpath_model *m)
 	free(func);
 	free(caller);
 	free(folded);
+	free(kids);
 	if (bad) {
 		free(maker);
 		return NULL;
@@ -476,6 +487,35 @@ out:
 	name_tree_release(&t, m->nr_names);
 	folded_free(f);
 	return ret < 0 ? error("out of memory while folding call paths") : 0;
+}
+
+const char *folded_no_samples_why(const struct callpath_model *m, char *buf, size_t n)
+{
+	const char *ev = m->metric.name;
+
+	if (!ev[0] && !(m->sampling & SIDECAR_SAMPLING_SELF))
+		return "has no time samples (written by an older runtime, or the "
+		       "program ran without the profiling timer)";
+	if (m->total_samples)
+		return NULL;
+	if (ev[0] && m->unplaced_samples)
+		snprintf(buf, n, "holds no overflow of %s in a calling context (its %llu "
+			 "overflows came outside the program or inside the runtime)", ev,
+			 (unsigned long long)m->unplaced_samples);
+	else if (ev[0])
+		snprintf(buf, n, "holds no overflow of %s: the run counted fewer than "
+			 "one period of it (%llu %s) in each thread", ev,
+			 (unsigned long long)(m->metric.period ? m->metric.period : 1),
+			 m->metric.unit[0] ? m->metric.unit : "events");
+	else if (m->unplaced_samples)
+		snprintf(buf, n, "holds no time sample in a calling context (its %llu "
+			 "samples were taken outside the program or inside the runtime)",
+			 (unsigned long long)m->unplaced_samples);
+	else
+		snprintf(buf, n, "holds no time sample: the run was shorter than a tick "
+			 "of the profiling timer (%g ms at %g Hz)",
+			 m->hz > 0 ? 1000.0 / m->hz : 10.0, m->hz > 0 ? m->hz : 100.0);
+	return buf;
 }
 
 void folded_free(struct folded *f)

@@ -69,6 +69,19 @@ enum folded_value {
 /* 0 or -1 (out of memory, reported).  Frames whose value is 0 are left out. */
 int folded_build(const struct callpath_model *m, enum folded_value value,
 		 struct folded **out);
+
+/*
+ * Why m's metric (time, or the event of --metric: metric.h) holds no
+ * sample to show, as the rest of a sentence that starts with the
+ * sidecar's name ("'gmon.out.callpath' holds no overflow of
+ * perf::PAGE-FAULTS: ..."), in buf; NULL when it holds some.  The one rule
+ * of every output that shows the metric: --folded (and the diff's), whose
+ * lines would all be gone, refuses with it; --pprof and --html, which
+ * also show the calls, say it as a warning.  A time sample is a tick of
+ * the profiling timer (m->hz a second); an event's is one overflow, every
+ * `period` events.
+ */
+const char *folded_no_samples_why(const struct callpath_model *m, char *buf, size_t n);
 void folded_free(struct folded *f);
 
 /* 0 or -1 when the stream reports an error. */

@@ -14,6 +14,7 @@
 #include "callpath/buildid.h"
 #include "callpath/sidecar.h"
 #include "utils/addrsearch.h"
+#include "utils/infile.h"
 #include "utils/banned.h"
 
 #define UNKNOWN_NAME "[unknown]"
@@ -136,7 +137,7 @@ static int cmp_sym(const void *a, const void *b)
  */
 static int read_syms(const char *path, uint32_t type, struct obj_syms *o)
 {
-	FILE *f = fopen(path, "rb");
+	FILE *f = infile_fopen(path, NULL, 0);	/* a FIFO named here waits for ever */
 	Elf64_Shdr *sh = NULL;
 	Elf64_Sym *syms = NULL;
 	char *str = NULL;

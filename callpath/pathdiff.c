@@ -12,6 +12,7 @@
 #include "diff/diff.h"
 #include "diff/signif.h"
 #include "utils/error.h"
+#include "utils/satmath.h"
 #include "utils/banned.h"
 
 static int add_row(struct pathdiff *d, const char *stack, uint64_t a,
@@ -29,8 +30,8 @@ static int add_row(struct pathdiff *d, const char *stack, uint64_t a,
 	r->b = b;
 	r->a_rec = a_rec;
 	r->b_rec = b_rec;
-	d->total_a += a;
-	d->total_b += b;
+	d->total_a = sat_add_u64(d->total_a, a);
+	d->total_b = sat_add_u64(d->total_b, b);
 	d->changed += a != b;
 	d->nr++;
 	return 0;
@@ -89,22 +90,44 @@ void pathdiff_free(struct pathdiff *d)
 	free(d);
 }
 
-/* Baseline minus second, the sign of every table of --diff (doc/diff.md). */
-static int64_t delta(const struct pathdiff_row *r)
+/*
+ * A change, baseline minus second (the sign of every table of --diff,
+ * doc/diff.md), as a sign and a magnitude: counts go up to 2^64 - 1 (sums
+ * saturate there), so A - B spans more than an int64_t holds, and
+ * subtracting them as int64_t overflowed (undefined; 2^64 - 1 calls
+ * against none printed -1).
+ */
+struct change {
+	uint64_t mag;
+	int neg;
+};
+
+static struct change row_change(const struct pathdiff_row *r)
 {
-	return (int64_t)r->a - (int64_t)r->b;
+	return r->a >= r->b ? (struct change){ r->a - r->b, 0 }
+			    : (struct change){ r->b - r->a, 1 };
 }
 
-static uint64_t magnitude(int64_t v)
+/* *sum += c, its magnitude saturated at 2^64 - 1. */
+static void change_add(struct change *sum, struct change c)
 {
-	return v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+	if (sum->neg == c.neg) {
+		sum->mag = sat_add_u64(sum->mag, c.mag);
+	} else if (sum->mag >= c.mag) {
+		sum->mag -= c.mag;
+	} else {
+		sum->mag = c.mag - sum->mag;
+		sum->neg = c.neg;
+	}
+	if (!sum->mag)
+		sum->neg = 0;
 }
 
 /* Per called function: the sum of |change| over its paths, for ordering. */
 struct func_change {
 	const char *func;
 	uint64_t moved;
-	int64_t net;
+	struct change net;
 };
 
 static int cmp_func_name(const void *pa, const void *pb)
@@ -116,8 +139,8 @@ static int cmp_func_name(const void *pa, const void *pb)
 
 	if (c)
 		return c;
-	ma = magnitude(delta(a));
-	mb = magnitude(delta(b));
+	ma = row_change(a).mag;
+	mb = row_change(b).mag;
 	if (ma != mb)
 		return ma > mb ? -1 : 1;
 	return strcmp(a->stack, b->stack);
@@ -137,16 +160,16 @@ static int cmp_func_change(const void *pa, const void *pb)
 static const char *calls_text(char *buf, size_t n, uint64_t all, uint64_t rec)
 {
 	if (rec)
-		snprintf(buf, n, "%" PRIu64 "+%" PRIu64, all - rec, rec);
+		snprintf(buf, n, "%" PRIu64 "+%" PRIu64, rec <= all ? all - rec : 0, rec);
 	else
 		snprintf(buf, n, "%" PRIu64, all);
 	return buf;
 }
 
 /* "+2", "-3", "0" */
-static const char *signed_text(char *buf, size_t n, int64_t v)
+static const char *signed_text(char *buf, size_t n, struct change v)
 {
-	snprintf(buf, n, "%s%" PRIu64, v < 0 ? "-" : v > 0 ? "+" : "", magnitude(v));
+	snprintf(buf, n, "%s%" PRIu64, !v.mag ? "" : v.neg ? "-" : "+", v.mag);
 	return buf;
 }
 
@@ -190,8 +213,8 @@ int pathdiff_print(FILE *out, const struct pathdiff *d, const char *label_a,
 	for (size_t i = 0; i < n; i++) {
 		if (!nf || strcmp(funcs[nf - 1].func, rows[i]->func))
 			funcs[nf++].func = rows[i]->func;
-		funcs[nf - 1].moved += magnitude(delta(rows[i]));
-		funcs[nf - 1].net += delta(rows[i]);
+		funcs[nf - 1].moved = sat_add_u64(funcs[nf - 1].moved, row_change(rows[i]).mag);
+		change_add(&funcs[nf - 1].net, row_change(rows[i]));
 		nsig += pass[i];
 	}
 	qsort(funcs, nf, sizeof(*funcs), cmp_func_change);
@@ -216,7 +239,7 @@ int pathdiff_print(FILE *out, const struct pathdiff *d, const char *label_a,
 			fprintf(out, "%11s %11s %11s %c  %s\n",
 				calls_text(ta, sizeof(ta), rows[i]->a, rows[i]->a_rec),
 				calls_text(tb, sizeof(tb), rows[i]->b, rows[i]->b_rec),
-				signed_text(buf, sizeof(buf), delta(rows[i])),
+				signed_text(buf, sizeof(buf), row_change(rows[i])),
 				pass[i] ? ' ' : '~', rows[i]->stack);
 		}
 	}

@@ -221,6 +221,12 @@ uint32_t callpath_model_intern(struct callpath_model *m, const char *s)
 int callpath_model_add(struct callpath_model *m, uint32_t parent, uint32_t func,
 		       uint32_t site, uint64_t count, uint32_t *idx)
 {
+	return callpath_model_add_kind(m, parent, func, site, 0, count, idx);
+}
+
+int callpath_model_add_kind(struct callpath_model *m, uint32_t parent, uint32_t func,
+			    uint32_t site, int folded, uint64_t count, uint32_t *idx)
+{
 	uint32_t hash = frame_hash(parent, func, site), h, i;
 
 	if ((parent != CALLPATH_NONE && parent >= m->nr_frames) ||
@@ -237,7 +243,8 @@ int callpath_model_add(struct callpath_model *m, uint32_t parent, uint32_t func,
 				continue;
 			i = (uint32_t)slot;
 			f = &m->frames[i];
-			if (f->parent == parent && f->func == func && f->site == site) {
+			if (f->parent == parent && f->func == func && f->site == site &&
+			    f->folded == (folded != 0)) {
 				sat_add_u64_flag(&m->frames[i].count, count, &m->saturated);
 				sat_add_u64_flag(&m->total, count, &m->saturated);
 				if (idx)
@@ -269,6 +276,7 @@ int callpath_model_add(struct callpath_model *m, uint32_t parent, uint32_t func,
 		.count = count,
 		.caller = CALLPATH_NONE,
 		.attributed = func,
+		.folded = folded != 0,
 	};
 	sat_add_u64_flag(&m->total, count, &m->saturated);
 	frame_index_put(m->frame_index, m->frame_mask, hash, i);
@@ -336,9 +344,10 @@ int callpath_model_shorten(const struct callpath_model *m,
 		const struct callpath_frame *f = &m->frames[i];
 		struct callpath_frame *g;
 
-		if (callpath_model_add(s, f->parent == CALLPATH_NONE ? CALLPATH_NONE
-								     : map[f->parent],
-				       name[f->func], name[f->site], f->count, &map[i]) < 0)
+		if (callpath_model_add_kind(s, f->parent == CALLPATH_NONE ? CALLPATH_NONE
+									  : map[f->parent],
+					    name[f->func], name[f->site], f->folded, f->count,
+					    &map[i]) < 0)
 			goto out;
 		callpath_model_add_samples(s, map[i], f->samples);
 		g = &s->frames[map[i]];
@@ -896,7 +905,9 @@ int callpath_model_build(const struct sidecar *sc, const struct profile *p,
 			goto oom;
 		if (func == CALLPATH_NONE || site == CALLPATH_NONE ||
 		    gprof_func == CALLPATH_NONE ||
-		    callpath_model_add(m, parent, func, site, n->count, &map[i]) < 0)
+		    callpath_model_add_kind(m, parent, func, site,
+					    (n->flags & SIDECAR_NODE_FOLDED) != 0, n->count,
+					    &map[i]) < 0)
 			goto oom;
 		callpath_model_add_samples(m, map[i], samples_of(sc, metric, offk, i));
 		sat_add_u64_flag(&m->class_samples[cls], samples_of(sc, metric, offk, i),

@@ -181,6 +181,16 @@ uint32_t callpath_model_intern(struct callpath_model *m, const char *s);
  * index in *idx.  0 or -1 (out of memory or bad parent). */
 int callpath_model_add(struct callpath_model *m, uint32_t parent, uint32_t func,
 		       uint32_t site, uint64_t count, uint32_t *idx);
+/*
+ * The same with the frame's kind: folded 1 for a frame of folded recursion
+ * (callers then add its recursive calls and caller).  Such a frame is
+ * never one with a frame of calls, whose key it may share once addresses
+ * are names (a library's functions are all [unknown], a wrong load address
+ * names other functions): a folded frame has no children and no calls of
+ * its own, which the maker of its calls relies on (recursion.h).
+ */
+int callpath_model_add_kind(struct callpath_model *m, uint32_t parent, uint32_t func,
+			    uint32_t site, int folded, uint64_t count, uint32_t *idx);
 
 /* Name the sidecar's nodes through the profile's symbols (hz from the
  * profile's histogram).  0 or -1 (out of memory, reported with error()). */

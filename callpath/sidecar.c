@@ -1609,6 +1609,12 @@ static int decode_v3(const unsigned char *buf, size_t len, uint32_t version,
 			sidecar_free(sc);
 			return -1;
 		}
+		if ((n->flags & SIDECAR_NODE_FOLDED) && n->count) {
+			set_err(err, errlen, "%s: folded-recursion node %u has calls of its "
+				"own at byte %zu", name, i, (size_t)(p - buf));
+			sidecar_free(sc);
+			return -1;
+		}
 		sc->nr_nodes = i + 1;
 	}
 	/* the format forbids two children with one (call site, callee): a
@@ -1966,6 +1972,13 @@ static int v4_nodes(struct v4_reader *r, const unsigned char *p, uint64_t len)
 				(size_t)(p - r->buf));
 			goto out;
 		}
+		/* its calls are its parent's recursive ones: a count would be
+		 * calls no output shows */
+		if ((flags & SIDECAR_NODE_FOLDED) && get64(p + 24)) {
+			set_err(r->err, r->errlen, "%s: folded-recursion node %u has calls of "
+				"its own at byte %zu", r->name, i, (size_t)(p - r->buf));
+			goto out;
+		}
 		if (sidecar_add(sc, parent, site, callee, 0, &at) < 0) {
 			v4_oom(r);
 			goto out;
@@ -1995,6 +2008,43 @@ static int v4_nodes(struct v4_reader *r, const unsigned char *p, uint64_t len)
 out:
 	free(map);
 	return ret;
+}
+
+/*
+ * The process section's load address and program range are the main
+ * program's, which the objects section lists too (the runtime writes both
+ * from one dl_iterate_phdr entry, and a sum moves both alike): a file
+ * where they differ has been damaged, and its addresses would be named as
+ * other functions.
+ */
+static int v4_main_object_check(struct v4_reader *r)
+{
+	const struct sidecar *sc = r->sc;
+
+	for (uint32_t i = 0; i < sc->nr_objects; i++) {
+		const struct sidecar_object *o = &sc->objects[i];
+
+		if (!(o->flags & SIDECAR_OBJECT_MAIN))
+			continue;
+		if (o->bias != sc->load_address) {
+			set_err(r->err, r->errlen, "%s: bad load address 0x%llx (the objects "
+				"section's main program is loaded at 0x%llx)", r->name,
+				(unsigned long long)sc->load_address,
+				(unsigned long long)o->bias);
+			return -1;
+		}
+		if (sc->program_end && o->end &&
+		    (o->start != sc->program_start || o->end != sc->program_end)) {
+			set_err(r->err, r->errlen, "%s: bad program range 0x%llx-0x%llx (the "
+				"objects section's main program spans 0x%llx-0x%llx)", r->name,
+				(unsigned long long)sc->program_start,
+				(unsigned long long)sc->program_end,
+				(unsigned long long)o->start, (unsigned long long)o->end);
+			return -1;
+		}
+		return 0;	/* the first main program is the process's */
+	}
+	return 0;
 }
 
 static int decode_v4(const unsigned char *buf, size_t len, const char *name,
@@ -2111,6 +2161,8 @@ static int decode_v4(const unsigned char *buf, size_t len, const char *name,
 			"sampled section", name, SIDECAR_F_SAMPLED);
 		goto fail;
 	}
+	if (v4_main_object_check(&r) < 0)
+		goto fail;
 	if (get64(buf + 24) != len) {
 		set_err(err, errlen, "%s: bad file size %llu (the file has %zu bytes)",
 			name, (unsigned long long)get64(buf + 24), len);

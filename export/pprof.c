@@ -34,17 +34,28 @@ static void pb_raw(struct pb *b, const void *p, size_t n)
 
 static void pb_varint(struct pb *b, uint64_t v)
 {
-	unsigned char buf[10];
-	size_t n = 0;
+	unsigned char *p;
 
-	do {
-		buf[n] = (unsigned char)(v & 0x7f);
-		v >>= 7;
-		if (v)
-			buf[n] |= 0x80;
+	/* a deep sample's location list is millions of these: room for the
+	 * longest varint is made once, not per byte */
+	if (b->oom || (b->cap - b->len < 10 && array_grow(&b->data, &b->cap, b->len + 10, 1) < 0)) {
+		b->oom = 1;
+		return;
+	}
+	p = b->data + b->len;
+	for (; v >= 0x80; v >>= 7)
+		*p++ = (unsigned char)(v | 0x80);
+	*p++ = (unsigned char)v;
+	b->len = (size_t)(p - b->data);
+}
+
+static size_t varint_size(uint64_t v)
+{
+	size_t n = 1;
+
+	for (; v >= 0x80; v >>= 7)
 		n++;
-	} while (v);
-	pb_raw(b, buf, n);
+	return n;
 }
 
 enum { WIRE_VARINT = 0, WIRE_LEN = 2 };
@@ -117,8 +128,19 @@ struct pp_location {
 	int64_t line;
 };
 
+/*
+ * A stack is a node of a tree of locations: its innermost location and the
+ * stack of its caller (prefixes shared), so that a calling-context tree of
+ * n frames is n nodes whatever its depth; a sample's location list is
+ * walked out of it as the profile is written.
+ */
+struct pp_stack {
+	uint64_t loc;
+	uint64_t up;          /* the caller's stack id, 0 for none */
+};
+
 struct pp_sample {
-	size_t loc0, nlocs;   /* into locs[] */
+	uint64_t stack;       /* leaf's stack id (0: no location) */
 	size_t val0;          /* into values[], ntypes of them */
 	int64_t label_key, label_str; /* 0: none */
 };
@@ -149,10 +171,10 @@ struct pprof {
 	size_t nlocations, alloc_locations;
 	struct intern location_index;
 
+	struct pp_stack *stacks;
+	size_t nstacks, alloc_stacks;
 	struct pp_sample *samples;
 	size_t nsamples, alloc_samples;
-	uint64_t *locs;
-	size_t nlocs, alloc_locs;
 	int64_t *values;
 	size_t nvalues, alloc_values;
 
@@ -260,8 +282,8 @@ void pprof_free(struct pprof *pp)
 	free(pp->function_index.slots);
 	free(pp->locations);
 	free(pp->location_index.slots);
+	free(pp->stacks);
 	free(pp->samples);
-	free(pp->locs);
 	free(pp->values);
 	free(pp);
 }
@@ -367,8 +389,19 @@ oom:
 	return 0;
 }
 
-void pprof_sample(struct pprof *pp, const uint64_t *locs, size_t nlocs, const int64_t *values,
-		  const char *label_key, const char *label_value)
+uint64_t pprof_stack(struct pprof *pp, uint64_t up, uint64_t loc)
+{
+	if (pp->oom || up > pp->nstacks ||
+	    array_grow(&pp->stacks, &pp->alloc_stacks, pp->nstacks + 1, sizeof(*pp->stacks)) < 0) {
+		pp->oom = 1;
+		return 0;
+	}
+	pp->stacks[pp->nstacks] = (struct pp_stack){ loc, up };
+	return ++pp->nstacks;
+}
+
+void pprof_sample_stack(struct pprof *pp, uint64_t stack, const int64_t *values,
+			const char *label_key, const char *label_value)
 {
 	struct pp_sample s;
 	int any = 0, t;
@@ -377,36 +410,115 @@ void pprof_sample(struct pprof *pp, const uint64_t *locs, size_t nlocs, const in
 		any |= values[t] != 0;
 	if (!any || pp->oom)
 		return;
-	s.loc0 = pp->nlocs;
-	s.nlocs = nlocs;
+	if (stack > pp->nstacks) {
+		pp->oom = 1; /* a programming error; reported as a failure */
+		return;
+	}
+	s.stack = stack;
 	s.val0 = pp->nvalues;
 	s.label_key = label_key ? intern_string(pp, label_key) : 0;
 	s.label_str = label_key ? intern_string(pp, label_value) : 0;
 	if (array_grow(&pp->samples, &pp->alloc_samples, pp->nsamples + 1, sizeof(s)) < 0 ||
-	    array_grow(&pp->locs, &pp->alloc_locs, pp->nlocs + nlocs, sizeof(*locs)) < 0 ||
 	    array_grow(&pp->values, &pp->alloc_values, pp->nvalues + (size_t)pp->ntypes,
 		       sizeof(*values)) < 0) {
 		pp->oom = 1;
 		return;
 	}
-	memcpy(pp->locs + pp->nlocs, locs, nlocs * sizeof(*locs));
-	pp->nlocs += nlocs;
 	memcpy(pp->values + pp->nvalues, values, (size_t)pp->ntypes * sizeof(*values));
 	pp->nvalues += (size_t)pp->ntypes;
 	pp->samples[pp->nsamples++] = s;
 }
 
+void pprof_sample(struct pprof *pp, const uint64_t *locs, size_t nlocs, const int64_t *values,
+		  const char *label_key, const char *label_value)
+{
+	uint64_t stack = 0;
+	int any = 0;
+
+	for (int t = 0; t < pp->ntypes; t++)
+		any |= values[t] != 0;
+	if (!any)
+		return;
+	/* outermost first: each frame's caller is the one after it */
+	for (size_t i = nlocs; i-- > 0;)
+		stack = pprof_stack(pp, stack, locs[i]);
+	pprof_sample_stack(pp, stack, values, label_key, label_value);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Writing                                                                   */
 
-int pprof_encode(const struct pprof *pp, unsigned char **buf, size_t *len)
+/*
+ * Where the encoded profile goes, a piece at a time: its samples' location
+ * lists are as long as their paths, so a calling-context tree n deep
+ * encodes to n^2/2 location ids, which are made as they are written and
+ * never held whole (the gzipped file of a 100,000-deep recursion is a few
+ * megabytes; its encoding 5 GB).
+ */
+struct sink {
+	/* 0, or -1 (reported, except a write error: outfile_write names it) */
+	int (*put)(void *ctx, const unsigned char *p, size_t n);
+	void *ctx;
+};
+
+/* The top-level bytes are handed on once there are this many. */
+#define SINK_CHUNK 65536
+
+static int pb_drain(struct pb *b, const struct sink *out, int all)
+{
+	int ret = 0;
+
+	if (b->oom || !b->len || (!all && b->len < SINK_CHUNK))
+		return 0;
+	ret = out->put(out->ctx, b->data, b->len);
+	b->len = 0;
+	return ret;
+}
+
+/*
+ * A sample (field 2): its location ids, leaf first, walked out of its
+ * stack into `locs`, then its values and label.  A long location list goes
+ * to the sink as it is, not copied into the message.
+ */
+static int pb_sample(struct pb *b, const struct pprof *pp, const struct pp_sample *s,
+		     struct pb *locs, struct pb *rest, struct pb *tmp, const struct sink *out)
+{
+	locs->len = 0;
+	for (uint64_t id = s->stack; id; id = pp->stacks[id - 1].up)
+		pb_varint(locs, pp->stacks[id - 1].loc);
+	pb_packed(rest, 2, (const uint64_t *)(pp->values + s->val0), (size_t)pp->ntypes, tmp);
+	if (s->label_key) {
+		pb_i64(tmp, 1, s->label_key);
+		pb_i64(tmp, 2, s->label_str);
+		pb_message(rest, 3, tmp);
+	}
+	if (locs->oom || rest->oom) {
+		b->oom = 1;
+		return 0;
+	}
+	pb_key(b, 2, WIRE_LEN);
+	pb_varint(b, 1 + varint_size(locs->len) + locs->len + rest->len);
+	pb_key(b, 1, WIRE_LEN);
+	pb_varint(b, locs->len);
+	if (locs->len >= SINK_CHUNK) {
+		if (pb_drain(b, out, 1) < 0 || (!b->oom && out->put(out->ctx, locs->data, locs->len) < 0))
+			return -1;
+	} else {
+		pb_raw(b, locs->data, locs->len);
+	}
+	pb_raw(b, rest->data, rest->len);
+	rest->len = 0;
+	locs->len = 0;
+	return 0;
+}
+
+static int encode(const struct pprof *pp, const struct sink *out)
 {
 	struct pb b = { NULL, 0, 0, 0 }, m = { NULL, 0, 0, 0 }, t = { NULL, 0, 0, 0 };
+	struct pb v = { NULL, 0, 0, 0 };
 	size_t i;
-	int k;
+	int k, ret = 0;
 
-	*buf = NULL;
-	*len = 0;
 	if (pp->oom)
 		return error("out of memory while building the pprof profile");
 	for (k = 0; k < pp->ntypes; k++) {
@@ -414,18 +526,9 @@ int pprof_encode(const struct pprof *pp, unsigned char **buf, size_t *len)
 		pb_i64(&m, 2, pp->types[k][1]);
 		pb_message(&b, 1, &m);
 	}
-	for (i = 0; i < pp->nsamples; i++) {
-		const struct pp_sample *s = &pp->samples[i];
-
-		pb_packed(&m, 1, pp->locs + s->loc0, s->nlocs, &t);
-		pb_packed(&m, 2, (const uint64_t *)(pp->values + s->val0), (size_t)pp->ntypes, &t);
-		if (s->label_key) {
-			pb_i64(&t, 1, s->label_key);
-			pb_i64(&t, 2, s->label_str);
-			pb_message(&m, 3, &t);
-		}
-		pb_message(&b, 2, &m);
-	}
+	for (i = 0; i < pp->nsamples && ret == 0; i++)
+		if ((ret = pb_sample(&b, pp, &pp->samples[i], &t, &m, &v, out)) == 0)
+			ret = pb_drain(&b, out, 0);
 	for (i = 0; i < pp->nmappings; i++) {
 		const struct pp_mapping *mp = &pp->mappings[i];
 
@@ -440,7 +543,7 @@ int pprof_encode(const struct pprof *pp, unsigned char **buf, size_t *len)
 		pb_u64(&m, 9, (uint64_t)mp->has_lines);
 		pb_message(&b, 3, &m);
 	}
-	for (i = 0; i < pp->nlocations; i++) {
+	for (i = 0; i < pp->nlocations && ret == 0; i++) {
 		const struct pp_location *l = &pp->locations[i];
 
 		pb_u64(&m, 1, i + 1);
@@ -450,8 +553,9 @@ int pprof_encode(const struct pprof *pp, unsigned char **buf, size_t *len)
 		pb_i64(&t, 2, l->line);
 		pb_message(&m, 4, &t);
 		pb_message(&b, 4, &m);
+		ret = pb_drain(&b, out, 0);
 	}
-	for (i = 0; i < pp->nfunctions; i++) {
+	for (i = 0; i < pp->nfunctions && ret == 0; i++) {
 		const struct pp_function *f = &pp->functions[i];
 
 		pb_u64(&m, 1, i + 1);
@@ -460,9 +564,12 @@ int pprof_encode(const struct pprof *pp, unsigned char **buf, size_t *len)
 		pb_i64(&m, 4, f->file);
 		pb_i64(&m, 5, f->start_line);
 		pb_message(&b, 5, &m);
+		ret = pb_drain(&b, out, 0);
 	}
-	for (i = 0; i < pp->nstrings; i++)
+	for (i = 0; i < pp->nstrings && ret == 0; i++) {
 		pb_bytes(&b, 6, pp->strings[i], strlen(pp->strings[i]));
+		ret = pb_drain(&b, out, 0);
+	}
 	if (pp->period_type[0] || pp->period_type[1]) {
 		pb_i64(&m, 1, pp->period_type[0]);
 		pb_i64(&m, 2, pp->period_type[1]);
@@ -475,53 +582,101 @@ int pprof_encode(const struct pprof *pp, unsigned char **buf, size_t *len)
 	}
 	if (pp->default_type >= 0 && pp->default_type < pp->ntypes)
 		pb_i64(&b, 14, pp->types[pp->default_type][0]);
+	if (ret == 0)
+		ret = pb_drain(&b, out, 1);
+	if (ret == 0 && (b.oom || m.oom || t.oom || v.oom))
+		ret = error("out of memory while encoding the pprof profile");
+	free(b.data);
 	free(m.data);
 	free(t.data);
-	if (b.oom || m.oom || t.oom) {
-		free(b.data);
-		return error("out of memory while encoding the pprof profile");
+	free(v.data);
+	return ret;
+}
+
+/* The encoding in memory. */
+static int put_mem(void *ctx, const unsigned char *p, size_t n)
+{
+	struct pb *mem = ctx;
+
+	pb_raw(mem, p, n);
+	return mem->oom ? error("out of memory while encoding the pprof profile") : 0;
+}
+
+int pprof_encode(const struct pprof *pp, unsigned char **buf, size_t *len)
+{
+	struct pb mem = { NULL, 0, 0, 0 };
+	struct sink out = { put_mem, &mem };
+
+	*buf = NULL;
+	*len = 0;
+	if (encode(pp, &out) < 0) {
+		free(mem.data);
+		return -1;
 	}
-	*buf = b.data;
-	*len = b.len;
+	*buf = mem.data;
+	*len = mem.len;
+	return 0;
+}
+
+/* The encoding gzipped into a stream as it is made. */
+struct gz_sink {
+	z_stream z;
+	FILE *fp;
+};
+
+/* Deflate what z holds with `flush`, writing out what comes of it. */
+static int gz_run(struct gz_sink *g, int flush)
+{
+	unsigned char out[65536];
+	int rc;
+
+	do {
+		size_t n;
+
+		g->z.next_out = out;
+		g->z.avail_out = sizeof(out);
+		rc = deflate(&g->z, flush);
+		if (rc == Z_STREAM_ERROR)
+			return error("cannot compress the pprof profile");
+		n = sizeof(out) - g->z.avail_out;
+		if (n && fwrite(out, 1, n, g->fp) != n)
+			return -1;
+	} while (g->z.avail_out == 0);
+	return 0;
+}
+
+static int put_gz(void *ctx, const unsigned char *p, size_t n)
+{
+	struct gz_sink *g = ctx;
+
+	/* uInt is 32 bits: the input goes in pieces */
+	while (n) {
+		size_t chunk = n > 0x40000000u ? 0x40000000u : n;
+
+		g->z.next_in = (unsigned char *)p;
+		g->z.avail_in = (uInt)chunk;
+		if (gz_run(g, Z_NO_FLUSH) < 0)
+			return -1;
+		p += chunk;
+		n -= chunk;
+	}
 	return 0;
 }
 
 int pprof_write(FILE *fp, const struct pprof *pp)
 {
-	unsigned char *raw, out[65536];
-	size_t len, off = 0, n;
-	z_stream z;
-	int flush, ret = 0;
+	struct gz_sink g;
+	struct sink out = { put_gz, &g };
+	int ret;
 
-	if (pprof_encode(pp, &raw, &len) < 0)
-		return -1;
-	memset(&z, 0, sizeof(z));
+	memset(&g, 0, sizeof(g));
+	g.fp = fp;
 	/* 15 + 16: a gzip header, as pprof's own files have (gzip -d reads them) */
-	if (deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
-		free(raw);
+	if (deflateInit2(&g.z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
 		return error("out of memory while compressing the pprof profile");
-	}
-	/* zlib's example loop; uInt is 32 bits, so the input goes in pieces */
-	do {
-		size_t chunk = len - off > 0x40000000u ? 0x40000000u : len - off;
-
-		z.next_in = raw + off;
-		z.avail_in = (uInt)chunk;
-		off += chunk;
-		flush = off == len ? Z_FINISH : Z_NO_FLUSH;
-		do {
-			z.next_out = out;
-			z.avail_out = sizeof(out);
-			if (deflate(&z, flush) == Z_STREAM_ERROR) {
-				ret = error("cannot compress the pprof profile");
-				break;
-			}
-			n = sizeof(out) - z.avail_out;
-			if (fwrite(out, 1, n, fp) != n)
-				ret = -1;
-		} while (z.avail_out == 0 && ret == 0);
-	} while (flush != Z_FINISH && ret == 0);
-	deflateEnd(&z);
-	free(raw);
+	ret = encode(pp, &out);
+	if (ret == 0)
+		ret = gz_run(&g, Z_FINISH);
+	deflateEnd(&g.z);
 	return ret;
 }

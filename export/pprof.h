@@ -58,8 +58,25 @@ uint64_t pprof_location(struct pprof *pp, uint64_t mapping, uint64_t address,
 void pprof_sample(struct pprof *pp, const uint64_t *locs, size_t nlocs, const int64_t *values,
 		  const char *label_key, const char *label_value);
 
-/* The profile, gzipped.  0, or -1 after a write error (not reported:
- * outfile_write names the file) or out of memory (reported). */
+/*
+ * Stacks that share their callers, for a calling-context tree: the stack
+ * of location `loc` called from stack `up` (0: from nowhere), its id (> 0;
+ * 0 when out of memory), and a sample of a stack.  A tree of n frames is n
+ * stacks whatever its depth: each sample's location list (as long as its
+ * path) is walked out of them as the profile is written, never stored.
+ *
+ *   uint64_t main_s = pprof_stack(pp, 0, main_loc);
+ *   uint64_t f_s = pprof_stack(pp, main_s, f_loc);
+ *   pprof_sample_stack(pp, f_s, values, NULL, NULL);   stack f, main
+ */
+uint64_t pprof_stack(struct pprof *pp, uint64_t up, uint64_t loc);
+void pprof_sample_stack(struct pprof *pp, uint64_t stack, const int64_t *values,
+			const char *label_key, const char *label_value);
+
+/* The profile, gzipped, encoded and compressed a piece at a time (memory
+ * of the builder's size, not the encoding's).  0, or -1 after a write
+ * error (not reported: outfile_write names the file) or out of memory
+ * (reported). */
 int pprof_write(FILE *fp, const struct pprof *pp);
 /* The same, ungzipped, into *buf (malloc'd): for the unit tests. */
 int pprof_encode(const struct pprof *pp, unsigned char **buf, size_t *len);

@@ -301,6 +301,10 @@ static int callpath_types(struct pprof *pp, const struct callpath_model *m, int 
  * gmon.out in one-frame samples of its own).  paths_time 0: the time comes
  * from gmon.out even where m has some (the other side of a diff has
  * none), so only m's calls are taken.
+ *
+ * Linear in the model at any depth: a frame is one stack of the builder
+ * (pprof_stack), its caller's stack and its function's location, which is
+ * made once per function; the paths are walked out as the file is written.
  */
 static int add_callpath(struct pprof *pp, const struct binary *b,
 			const struct callpath_model *m, const char *const *names, int ncols,
@@ -309,10 +313,9 @@ static int add_callpath(struct pprof *pp, const struct binary *b,
 	struct pprof_metric met[PPROF_MAX_METRICS];
 	int col[PPROF_MAX_METRICS];
 	size_t nmet = pprof_metrics(m, met, PPROF_MAX_METRICS), use = 0, k;
-	uint64_t *loc = malloc(((size_t)m->nr_frames + 1) * sizeof(*loc));
-	uint32_t *depth = malloc(((size_t)m->nr_frames + 1) * sizeof(*depth));
-	uint64_t *stack = NULL;
-	uint32_t maxd = 0, i;
+	uint64_t *stack = malloc(((size_t)m->nr_frames + 1) * sizeof(*stack));
+	uint64_t *loc = calloc((size_t)m->nr_names + 1, sizeof(*loc));
+	uint32_t i;
 	int ret = -1;
 
 	for (k = 0; k < nmet; k++)
@@ -323,36 +326,37 @@ static int add_callpath(struct pprof *pp, const struct binary *b,
 				col[use++] = c;
 				break;
 			}
-	if (!loc || !depth)
+	if (!stack || !loc)
 		goto out;
+	/* parents come before their children (report.h) */
 	for (i = 0; i < m->nr_frames; i++) {
 		const struct callpath_frame *f = &m->frames[i];
 		const char *name = m->names[f->func];
-
-		depth[i] = f->parent == CALLPATH_NONE ? 1 : depth[f->parent] + 1;
-		maxd = depth[i] > maxd ? depth[i] : maxd;
-		loc[i] = sym_location(pp, b, binary_find(b, name), name);
-	}
-	if (!(stack = malloc(((size_t)maxd + 1) * sizeof(*stack))))
-		goto out;
-	for (i = 0; i < m->nr_frames; i++) {
 		int64_t v[PPROF_MAX_METRICS] = { 0 };
-		size_t n = 0;
 
+		if (f->parent != CALLPATH_NONE && f->parent >= i) {
+			error("internal error: a frame before its caller in the call paths");
+			goto fail;
+		}
+		if (!loc[f->func] &&
+		    !(loc[f->func] = sym_location(pp, b, binary_find(b, name), name)))
+			goto out;
 		/* leaf first; a folded frame is its parent's function again */
-		for (uint32_t at = i; at != CALLPATH_NONE; at = m->frames[at].parent)
-			stack[n++] = loc[at];
+		stack[i] = pprof_stack(pp, f->parent == CALLPATH_NONE ? 0 : stack[f->parent],
+				       loc[f->func]);
+		if (!stack[i])
+			goto out;
 		for (k = 0; k < use; k++)
 			v[col[k]] = sign * met[k].value(m, i);
-		pprof_sample(pp, stack, n, v, label ? BASE_LABEL : NULL, label);
+		pprof_sample_stack(pp, stack[i], v, label ? BASE_LABEL : NULL, label);
 	}
 	ret = 0;
 out:
-	free(loc);
-	free(depth);
-	free(stack);
 	if (ret < 0)
 		error("out of memory");
+fail:
+	free(stack);
+	free(loc);
 	return ret;
 }
 

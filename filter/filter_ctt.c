@@ -121,7 +121,8 @@ static int copy_frame(struct callpath_model *out, const struct callpath_model *m
 	struct callpath_frame *nf;
 
 	if (func == CALLPATH_NONE || site == CALLPATH_NONE || attr == CALLPATH_NONE ||
-	    callpath_model_add(out, parent, func, site, values ? fr->count : 0, idx) < 0)
+	    callpath_model_add_kind(out, parent, func, site, fr->folded && values,
+				    values ? fr->count : 0, idx) < 0)
 		return -1;
 	nf = &out->frames[*idx];
 	nf->attributed = attr;

@@ -1112,6 +1112,7 @@ struct upstream_job {
 	size_t nexpected;
 	size_t got;          /* profiles read */
 	long failed;         /* the file whose loader failed, -1 when none said */
+	int file_failed;     /* the loader said a file could not be read */
 	int data_error;      /* the data was bad, and that was said */
 	int done;            /* 1: loader reaped after success, -1: after failure */
 	char *binary;
@@ -1654,7 +1655,18 @@ static void report_failure(const struct upstream_job *job, long failed, int stat
 		snprintf(which, sizeof(which), "%s", "");
 	else
 		snprintf(which, sizeof(which), " (%zu files)", nfiles);
-	if (WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL && job->reaped &&
+	/*
+	 * A file the loader could not read (upstream said why on its stderr):
+	 * that is the failure, whatever the loader's status says after it
+	 * (it exits 2 when the front end, stopping, closes the pipe it was
+	 * still sending the other files' profiles on).
+	 */
+	if (job->file_failed && (failed >= 0 || nfiles == 1))
+		error("%s: cannot read the profile of '%s'",
+		      job->files[failed >= 0 ? failed : 0], job->binary);
+	else if (job->file_failed)
+		error("cannot read the profiles of '%s' (%zu files)", job->binary, nfiles);
+	else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL && job->reaped &&
 	    WIFSTOPPED(job->status))
 		error("reading the profiles of '%s'%s failed: the loader was stopped by "
 		      "signal %d (%s) and was ended", job->binary, which,
@@ -1841,6 +1853,7 @@ static int frame_next(struct upstream_job *job, uint64_t hdr[2])
 	if (hdr[1] == FRAME_FAILED) {
 		/* With a sum, index 0 stands for all the files. */
 		job->failed = job->nexpected > 1 ? (long)hdr[0] : -1;
+		job->file_failed = 1;
 		return load_stop(job, 0);
 	}
 	return 1;

@@ -5,6 +5,7 @@
 #include "ranks/rankpaths.h"
 #include "utils/array.h"
 #include "utils/error.h"
+#include "utils/satmath.h"
 #include "utils/banned.h"
 
 int rankpaths_syms_init(struct rankpaths_syms *syms, const struct profile *p)
@@ -153,21 +154,40 @@ static int collect(struct paths *ps, const char *gmon, const struct rankpaths_sy
 			free(p);
 		}
 		if (which == 0)
-			ps->v[k].on_max += sc->nodes[i].count;
+			ps->v[k].on_max = sat_add_u64(ps->v[k].on_max, sc->nodes[i].count);
 		else
-			ps->v[k].on_min += sc->nodes[i].count;
+			ps->v[k].on_min = sat_add_u64(ps->v[k].on_min, sc->nodes[i].count);
 	}
 	sidecar_free(sc);
 	return ret;
 }
 
+/*
+ * A path's gap, on_max - on_min, as a sign and a magnitude: the counts go
+ * up to 2^64 - 1, and their difference as an int64_t was wrong beyond
+ * 2^63 (a large gap sorted as a negative one).  -1 when a's gap is the
+ * larger.
+ */
+static int cmp_gaps(const struct path_count *a, const struct path_count *b)
+{
+	int na = a->on_min > a->on_max, nb = b->on_min > b->on_max;
+	uint64_t ma = na ? a->on_min - a->on_max : a->on_max - a->on_min;
+	uint64_t mb = nb ? b->on_min - b->on_max : b->on_max - b->on_min;
+
+	if (na != nb)
+		return na ? 1 : -1;
+	if (ma == mb)
+		return 0;
+	return (ma > mb) != na ? -1 : 1;
+}
+
 static int cmp_gap(const void *pa, const void *pb)
 {
 	const struct path_count *a = pa, *b = pb;
-	int64_t ga = (int64_t)(a->on_max - a->on_min), gb = (int64_t)(b->on_max - b->on_min);
+	int c = cmp_gaps(a, b);
 
-	if (ga != gb)
-		return ga > gb ? -1 : 1;
+	if (c)
+		return c;
 	if (a->on_max != b->on_max)
 		return a->on_max > b->on_max ? -1 : 1;
 	return strcmp(a->path, b->path);

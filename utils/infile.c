@@ -71,6 +71,20 @@ int infile_open(const char *path, uint64_t *size, char *err, size_t errlen)
 	return fd;
 }
 
+FILE *infile_fopen(const char *path, char *err, size_t errlen)
+{
+	int fd = infile_open(path, NULL, err, errlen);
+	FILE *f;
+
+	if (fd < 0)
+		return NULL;
+	if (!(f = fdopen(fd, "rb"))) {
+		fail(err, errlen, "%s: %s", path, strerror(errno));
+		close(fd);
+	}
+	return f;
+}
+
 int infile_read_all(const char *path, unsigned char **bufp, size_t *lenp,
 		    char *err, size_t errlen)
 {

@@ -20,6 +20,7 @@
  */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 int infile_open(const char *path, uint64_t *size, char *err, size_t errlen);
@@ -27,6 +28,9 @@ int infile_open(const char *path, uint64_t *size, char *err, size_t errlen);
  * text can be parsed in place).  0, or -1 with *buf NULL. */
 int infile_read_all(const char *path, unsigned char **buf, size_t *len,
 		    char *err, size_t errlen);
+/* The same as a stdio stream ("rb"), for readers that seek (ELF files):
+ * NULL when it cannot be opened or is not a regular file (err says why). */
+FILE *infile_fopen(const char *path, char *err, size_t errlen);
 /* What a file that is not a regular one is, for those messages: "a
  * directory", "a character device", "a FIFO or pipe"... */
 const char *infile_kind(mode_t mode);

@@ -5,11 +5,13 @@
 #include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
+#include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 #include "utils/array.h"
 #include "utils/error.h"
@@ -35,15 +37,47 @@ static int write_error(const char *path, int e)
 	return error("%s: cannot write: %s", path, strerror(e ? e : EIO));
 }
 
+/*
+ * Why standard output failed, when the stream remembers only that it did:
+ * an earlier flush (upstream's report, a command's) failed, and glibc
+ * dropped what it held and errno moved on.  Asked of the descriptor
+ * without writing a byte: a write of nothing fails as the writes did on a
+ * closed descriptor or a device that takes nothing (/dev/full); a pipe
+ * whose reader is gone polls as an error; a regular file's filesystem has
+ * no block left.  0 when none of these says.
+ */
+static int stdout_failure(void)
+{
+	int fd = fileno(stdout);
+	struct pollfd pfd = { fd, POLLOUT, 0 };
+	struct statvfs vfs;
+	struct stat st;
+
+	if (fd < 0)
+		return EBADF;
+	errno = 0;
+	if (write(fd, "", 0) < 0)
+		return errno ? errno : EIO;
+	if (fstat(fd, &st) != 0)
+		return errno;
+	if ((S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)) && poll(&pfd, 1, 0) == 1 &&
+	    (pfd.revents & (POLLERR | POLLHUP)))
+		return EPIPE;
+	if (S_ISREG(st.st_mode) && fstatvfs(fd, &vfs) == 0 && vfs.f_bavail == 0)
+		return ENOSPC;
+	return 0;
+}
+
 int outfile_close_stdout(void)
 {
 	errno = 0;
 	if (fflush(stdout) != 0 || ferror(stdout)) {
-		/* an earlier flush may have failed: the stream only remembers
-		 * that it did, not why */
-		if (errno)
-			return error("cannot write standard output: %s", strerror(errno));
-		return error("cannot write standard output: write error");
+		int e = errno ? errno : stdout_failure();
+
+		if (e)
+			return error("cannot write standard output: %s", strerror(e));
+		return error("cannot write standard output: a write failed earlier, and the "
+			     "system no longer says why");
 	}
 	return 0;
 }
@@ -347,10 +381,14 @@ int outfile_write(struct outset *set, const char *path,
 		return -1;
 	errno = 0;
 	if (write_fp(of->fp, ctx) < 0 || ferror(of->fp)) {
-		int e = errno;
+		int e = errno, stream = ferror(of->fp);
 
 		if (!set)
 			outfile_abort(of);
+		/* a writer that failed for a reason of its own (out of memory
+		 * building the output) said it; no reason is made up for it */
+		if (!stream && !e)
+			return error("%s: not written", path);
 		return write_error(path, e);
 	}
 	return set ? 0 : outfile_commit(of);

@@ -22,4 +22,4 @@ if ! make -s -C "$BUILDDIR" fuzz-build > "$WORKDIR/build.log" 2>&1; then
 	exit 1
 fi
 exec "$SRCDIR/testsuite/fuzz/run" --builddir "$BUILDDIR" --srcdir "$SRCDIR" \
-	--seconds "$secs" sidecar reports profile_io gmonsum operands options writers names views
+	--seconds "$secs" sidecar reports pathdiff profile_io gmonsum operands options writers names views

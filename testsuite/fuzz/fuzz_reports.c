@@ -12,6 +12,14 @@
  * line, two folded lines (0.6 KB each) and a line of the time-per-caller
  * section: about 3.1 KB.  Apart from fuzz_sidecar, which checks the
  * reader at tens of thousands of inputs a second: a report costs more.
+ *
+ * The same sidecar named as the reports name it (named_model.h: through a
+ * program's symbols, less its load address, so that damaged address
+ * fields name nodes as other functions, or two as one) is folded every
+ * way and printed: every call and every sample is on exactly one folded
+ * line (a folded frame that took a frame of calls' children lost counts
+ * and made --folded-calls go round for ever).  Mutations: libFuzzer's,
+ * and a third of the time the address fields (sidecar_mutate.h).
  */
 #define _GNU_SOURCE /* fopencookie */
 #include <inttypes.h>
@@ -22,26 +30,29 @@
 #include "callpath/folded.h"
 #include "callpath/report.h"
 #include "callpath/sidecar.h"
+#include "testsuite/fuzz/count_stream.h"
 #include "testsuite/fuzz/fuzz.h"
+#include "testsuite/fuzz/named_model.h"
+#include "testsuite/fuzz/sidecar_mutate.h"
+#include "utils/satmath.h"
 
 #define REPORT_K 80
 #define REPORT_FIXED 8192	/* headings and explanations */
 
-FUZZ_QUIET_INITIALIZE
+static struct profile *program;	/* named_model.h's, made once */
 
-static ssize_t count_write(void *ctx, const char *buf, size_t n)
+int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	(void)buf;
-	*(size_t *)ctx += n;
-	return (ssize_t)n;
+	(void)argc;
+	(void)argv;
+	fuzz_quiet();
+	program = fuzz_program();
+	return 0;
 }
 
-static FILE *counter(size_t *n)
+size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed)
 {
-	cookie_io_functions_t io = { NULL, count_write, NULL, NULL };
-
-	*n = 0;
-	return fopencookie(n, "w", io);
+	return sidecar_mutate(data, size, max_size, seed);
 }
 
 static uint32_t intern_hex(struct callpath_model *m, char prefix, uint64_t addr)
@@ -89,20 +100,46 @@ static void check_report_size(const struct sidecar *sc, size_t input)
 	size_t n_report, n_calls, n_time;
 	FILE *out;
 
-	out = counter(&n_report);
+	out = count_stream(&n_report);
 	fuzz_assert(out && callpath_report_print(out, m, "fuzz.callpath") == 0);
 	fclose(out);
 	fuzz_assert(folded_build(m, FOLDED_CALLS, &calls) == 0);
 	fuzz_assert(folded_build(m, FOLDED_SAMPLES, &time) == 0);
-	out = counter(&n_calls);
+	out = count_stream(&n_calls);
 	fuzz_assert(out && folded_write(out, calls) == 0);
 	fclose(out);
-	out = counter(&n_time);
+	out = count_stream(&n_time);
 	fuzz_assert(out && folded_write(out, time) == 0);
 	fclose(out);
 	fuzz_assert(n_report + n_calls + n_time <= REPORT_K * input + REPORT_FIXED);
 	folded_free(calls);
 	folded_free(time);
+	callpath_model_free(m);
+}
+
+/* The sidecar named through the program's symbols: each way of folding
+ * keeps every count once, and the report prints. */
+static void check_named(struct sidecar *sc)
+{
+	static const enum folded_value calls[] = { FOLDED_CALLS, FOLDED_CALLS_GPROF };
+	struct callpath_model *m = fuzz_named_model(sc, program);
+	struct folded *f = NULL;
+	size_t n;
+	FILE *out;
+
+	for (size_t k = 0; k < sizeof(calls) / sizeof(calls[0]); k++) {
+		fuzz_assert(folded_build(m, calls[k], &f) == 0);
+		fuzz_assert(m->saturated || fuzz_folded_sum(f) == m->total);
+		folded_free(f);
+	}
+	fuzz_assert(folded_build(m, FOLDED_SAMPLES, &f) == 0);
+	fuzz_assert(m->saturated || fuzz_folded_sum(f) == m->total_samples);
+	folded_free(f);
+	fuzz_assert(folded_build(m, FOLDED_WEIGHTED, &f) == 0);
+	folded_free(f);
+	out = count_stream(&n);
+	fuzz_assert(out && callpath_report_print(out, m, "fuzz.callpath") == 0);
+	fclose(out);
 	callpath_model_free(m);
 }
 
@@ -114,6 +151,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (sidecar_decode(data, size, "fuzz.callpath", &sc, err, sizeof(err)) < 0)
 		return 0;	/* fuzz_sidecar checks the reader */
 	check_report_size(sc, size);
+	check_named(sc);
 	sidecar_free(sc);
 	return 0;
 }

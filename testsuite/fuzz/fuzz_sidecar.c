@@ -2,14 +2,22 @@
  * and what decodes encodes to bytes that decode to the same encoding (in
  * version 4, several node tables and repeated keys are summed by the first
  * decode: the encoding of the sum is stable); what decodes can be summed
- * with itself (sidecar_merge: metrics by name, objects, the identity). */
+ * with itself (sidecar_merge: metrics by name, objects, the identity).
+ * Mutations: libFuzzer's, and a third of the time the address fields
+ * (sidecar_mutate.h). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "callpath/sidecar.h"
 #include "testsuite/fuzz/fuzz.h"
+#include "testsuite/fuzz/sidecar_mutate.h"
 
 FUZZ_QUIET_INITIALIZE
+
+size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed)
+{
+	return sidecar_mutate(data, size, max_size, seed);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

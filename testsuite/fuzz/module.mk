@@ -13,7 +13,7 @@ FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_CFLAGS = -std=gnu11 -g -O1 -Wall -Wextra -Werror $(FUZZ_SAN) \
 	-Wno-bitwise-conditional-parentheses -Wno-bitwise-instead-of-logical \
 	-fsanitize=fuzzer-no-link -I$(srcdir) -I. -DEGPROF_VERSION='"$(EGPROF_VERSION)"'
-FUZZ_HARNESSES = sidecar reports profile_io gmonsum operands options writers names views
+FUZZ_HARNESSES = sidecar reports pathdiff profile_io gmonsum operands options writers names views
 FUZZ_BINS = $(addprefix fuzz/fuzz_,$(FUZZ_HARNESSES))
 
 fuzz/obj/%.o: %.c
@@ -28,10 +28,13 @@ fuzz/obj/gml/%.o fuzz/obj/testsuite/fuzz/fuzz_writers.o \
 
 FUZZ_UTILS = $(addprefix fuzz/obj/,$(UTILS_OBJS))
 fuzz/fuzz_sidecar: fuzz/obj/callpath/sidecar.o $(FUZZ_UTILS)
-fuzz/fuzz_reports: fuzz/obj/callpath/sidecar.o fuzz/obj/callpath/report.o fuzz/obj/callpath/metric.o \
+# reports and path diffs of sidecars named through a made-up program's
+# symbols (testsuite/fuzz/named_model.h)
+fuzz/fuzz_reports fuzz/fuzz_pathdiff: fuzz/obj/callpath/sidecar.o fuzz/obj/callpath/report.o fuzz/obj/callpath/metric.o \
 	fuzz/obj/callpath/folded.o fuzz/obj/callpath/arcs.o fuzz/obj/callpath/elfsyms.o fuzz/obj/callpath/leaves.o fuzz/obj/callpath/buildid.o \
 	fuzz/obj/callpath/pathdiff.o fuzz/obj/callpath/pathrank.o fuzz/obj/callpath/elide.o \
-	fuzz/obj/callpath/recursion.o fuzz/obj/callpath/shortname.o fuzz/obj/diff/signif.o $(FUZZ_UTILS)
+	fuzz/obj/callpath/recursion.o fuzz/obj/callpath/shortname.o fuzz/obj/diff/signif.o \
+	fuzz/obj/diff/profile.o $(FUZZ_UTILS)
 fuzz/fuzz_profile_io: fuzz/obj/diff/profile.o fuzz/obj/diff/profile_io.o $(FUZZ_UTILS)
 fuzz/fuzz_gmonsum: fuzz/obj/mpi/gmonsum.o $(FUZZ_UTILS)
 fuzz/fuzz_operands: fuzz/obj/gprof-ext/operands.o $(FUZZ_UTILS)

@@ -920,6 +920,91 @@ static void test_folded__deep_paths_are_printed_with_their_middle_elided(void **
 	profile_free(p);
 }
 
+/*
+ * A folded node whose names are a frame of calls' (the sidecar's addresses
+ * differ, the names do not: a callee in a -pg library is [unknown], a
+ * wrong load address names other functions): the folded calls of a into
+ * main's a, made from b, and a call of a (another address in it) from the
+ * same call site in b, which calls b:
+ *
+ *   main [1]
+ *   └── a [1] (main+0x5)
+ *       ├── a folded +4 (b+0x5)      a's recursive calls, made in b
+ *       └── a [3] (b+0x5)            callee a+0x8, named a as well
+ *           └── b [3] (a+0x5)
+ *
+ * As one frame, the folded frame had a child, b, which was then the maker
+ * of its own parent's folded calls: --folded-calls walked from b to the
+ * frame and back for ever, writing past its buffer (valgrind: invalid
+ * write of size 4).  They are two frames; every call is counted once.
+ */
+static void test_folded__a_folded_node_named_as_a_frame_of_calls_stays_apart(void **state)
+{
+	struct profile *p = fixture_profile();
+	struct sidecar *sc = sidecar_new();
+	struct callpath_model *m;
+	uint32_t mn, a, a2, f, x;
+	char *text;
+
+	(void)state;
+	assert_non_null(sc);
+	assert_int_equal(sidecar_add(sc, SIDECAR_ROOT, 0, MAIN + 4, 1, &mn), 0);
+	assert_int_equal(sidecar_add(sc, mn, MAIN + 5, A + 4, 1, &a), 0);
+	assert_int_equal(sidecar_add(sc, a, B + 5, A + 4, 0, &f), 0);
+	sc->nodes[f].flags |= SIDECAR_NODE_FOLDED;
+	sc->nodes[f].recursive = 4;
+	assert_int_equal(sidecar_add(sc, a, B + 5, A + 8, 3, &a2), 0);
+	assert_int_equal(sidecar_add(sc, a2, A + 5, B + 4, 3, &x), 0);
+	m = build(sc, p);
+	assert_int_equal(m->nr_frames, 5);
+	for (uint32_t i = 0; i < m->nr_frames; i++)
+		if (m->frames[i].parent != CALLPATH_NONE)
+			assert_false(m->frames[m->frames[i].parent].folded);
+	assert_int_equal(m->total, 1 + 1 + 4 + 3 + 3);
+	text = folded_text(m);
+	/* the folded calls' maker is b, a frame of the other a: one line per
+	 * call site, as ever, and the calls of a from b on their own line */
+	assert_string_equal(text, "main 1\nmain;a 1\nmain;a;a 3\nmain;a;a;b 3\nmain;a;a;b;a 4\n");
+	free(text);
+	callpath_model_free(m);
+	sidecar_free(sc);
+	profile_free(p);
+}
+
+/*
+ * A model whose folded frame has a child (what naming made of the sidecar
+ * above before its frames were kept apart) is folded without going round:
+ * the frame is taken as a frame of calls, so the walk from its child b goes
+ * to its parent and ends (it went from b to the frame, the frame's maker b,
+ * and again, for ever).
+ */
+static void test_folded__a_folded_frame_with_a_child_is_walked_through_its_parent(void **state)
+{
+	struct callpath_model *m = callpath_model_new();
+	uint32_t fm, fa, fb, s0, sa, sb, x;
+	char *text;
+
+	(void)state;
+	assert_non_null(m);
+	fm = callpath_model_intern(m, "main");
+	fa = callpath_model_intern(m, "a");
+	fb = callpath_model_intern(m, "b");
+	s0 = callpath_model_intern(m, "[external]");
+	sa = callpath_model_intern(m, "a+0x5");
+	sb = callpath_model_intern(m, "b+0x5");
+	assert_int_equal(callpath_model_add(m, CALLPATH_NONE, fm, s0, 1, &x), 0);
+	assert_int_equal(callpath_model_add(m, 0, fa, sa, 1, &x), 0);
+	assert_int_equal(callpath_model_add(m, 1, fa, sb, 3, &x), 0);
+	m->frames[2].folded = 1;
+	m->frames[2].recursive = 4;
+	m->frames[2].caller = fb;
+	assert_int_equal(callpath_model_add(m, 2, fb, sa, 3, &x), 0);
+	text = folded_text(m);
+	assert_string_equal(text, "main 1\nmain;a 5\nmain;a;a;b 3\n");
+	free(text);
+	callpath_model_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -947,6 +1032,8 @@ int main(void)
 		cmocka_unit_test(test_sum__pie_runs_at_different_addresses_merge),
 		cmocka_unit_test(test_sum__refuses_sidecars_of_another_binary),
 		cmocka_unit_test(test_sum__writes_only_when_every_gmon_file_has_a_sidecar),
+		cmocka_unit_test(test_folded__a_folded_node_named_as_a_frame_of_calls_stays_apart),
+		cmocka_unit_test(test_folded__a_folded_frame_with_a_child_is_walked_through_its_parent),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

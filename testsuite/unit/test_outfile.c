@@ -431,6 +431,55 @@ static void test_outfile_write__a_failing_writer_leaves_no_file(void **state)
 
 #define T(f) cmocka_unit_test_setup_teardown(f, in_tmpdir, out_of_tmpdir)
 
+/* What error() printed while f ran: stderr into a file for the while. */
+static char *stderr_of(int (*f)(void))
+{
+	static char buf[1024];
+	int saved = dup(2), fd = open("stderr.txt", O_CREAT | O_TRUNC | O_RDWR, 0600);
+	ssize_t n;
+
+	assert_true(saved >= 0 && fd >= 0);
+	fflush(stderr);
+	assert_int_equal(dup2(fd, 2), 2);
+	assert_int_equal(f(), -1);
+	fflush(stderr);
+	assert_int_equal(dup2(saved, 2), 2);
+	close(saved);
+	n = pread(fd, buf, sizeof(buf) - 1, 0);
+	close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	return buf;
+}
+
+/* a writer that fails for a reason of its own, which it said */
+static int write_own_failure(FILE *fp, const void *ctx)
+{
+	(void)fp;
+	(void)ctx;
+	errno = 0;
+	return error("out of memory while building it");
+}
+
+static int write_x_own_failure(void)
+{
+	return outfile_write(NULL, "x.txt", write_own_failure, NULL);
+}
+
+/* An output whose writer failed for its own reason (out of memory) was
+ * said to fail "cannot write: Input/output error", a reason made up from
+ * an errno of 0: the file is named, and no reason added to the writer's. */
+static void test_outfile_write__a_writers_own_failure_gets_no_made_up_reason(void **state)
+{
+	const char *err;
+
+	(void)state;
+	err = stderr_of(write_x_own_failure);
+	assert_non_null(strstr(err, "out of memory while building it\n"));
+	assert_non_null(strstr(err, ": x.txt: not written\n"));
+	assert_null(strstr(err, "Input/output error"));
+	assert_int_equal(access("x.txt", F_OK), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -454,6 +503,7 @@ int main(void)
 		T(test_outset__commit_writes_every_output),
 		T(test_outset__a_full_device_keeps_the_regular_outputs_as_they_were),
 		T(test_outfile_write__a_failing_writer_leaves_no_file),
+		T(test_outfile_write__a_writers_own_failure_gets_no_made_up_reason),
 	};
 
 	error_set_program("test_outfile");

@@ -259,10 +259,55 @@ static void test_pathdiff__folded_recursion_is_one_row_of_gprof_calls(void **sta
 	folded_free(plain);
 }
 
+/*
+ * Counts beyond 2^63 (a sum saturated at 2^64 - 1, a forged sidecar, an
+ * event's samples times its period): each change is A - B exactly, the
+ * paths ordered by its size, the function's net change summed without
+ * wrapping.  A - B was taken as int64_t: undefined (UBSan: -9223372036854771808
+ * - 6000) and, for 2^64 - 1 calls against none, printed -1.
+ *
+ *   main;f   A 2^64 - 1   B 0
+ *   main;g;f A 0          B 2^64 - 1
+ *   main;h   A 2^63+4000  B 6000
+ */
+static void test_pathdiff__changes_beyond_int64_are_exact(void **state)
+{
+	static const char *const pa[] = { "main;f", "main;h" };
+	static const char *const pb[] = { "main;g;f", "main;h" };
+	const uint64_t ca[] = { UINT64_MAX, (1ull << 63) + 4000 };
+	const uint64_t cb[] = { UINT64_MAX, 6000 };
+	struct folded *a = folded_of(pa, ca, 2), *b = folded_of(pb, cb, 2);
+	struct pathdiff *d;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+
+	(void)state;
+	assert_int_equal(pathdiff_compute(a, b, &d), 0);
+	assert_int_equal(d->total_a, UINT64_MAX);	/* saturated, not wrapped */
+	assert_int_equal(pathdiff_print(mem, d, "old", "new", 2.0), 0);
+	fclose(mem);
+	assert_non_null(strstr(buf, "\nh: +9223372036854773808 calls\n"));
+	assert_non_null(strstr(buf, " +9223372036854773808    main;h\n"));
+	/* f: +(2^64 - 1) on one path, -(2^64 - 1) on the other: net 0, both
+	 * rows printed whole, the larger first */
+	assert_non_null(strstr(buf, "\nf: 0 calls\n"));
+	assert_non_null(strstr(buf, " +18446744073709551615    main;f\n"));
+	assert_non_null(strstr(buf, " -18446744073709551615    main;g;f\n"));
+	assert_true(strstr(buf, "main;f\n") < strstr(buf, "main;g;f\n"));
+	/* f's paths moved the most: its group first */
+	assert_true(strstr(buf, "\nf: ") < strstr(buf, "\nh: "));
+	free(buf);
+	pathdiff_free(d);
+	folded_free(a);
+	folded_free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pathdiff__paths_on_one_side_get_zero_on_the_other),
+		cmocka_unit_test(test_pathdiff__changes_beyond_int64_are_exact),
 		cmocka_unit_test(test_folded__diff_is_difffolded_two_columns),
 		cmocka_unit_test(test_pathdiff__table_lists_changed_paths_by_function),
 		cmocka_unit_test(test_pathdiff__empty_sides),

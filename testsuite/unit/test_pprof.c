@@ -224,6 +224,99 @@ static void test_pprof__a_write_error_is_reported(void **state)
 	pprof_free(pp);
 }
 
+/*
+ * Stacks share their callers: a chain of 100,000 frames is 100,000 stacks,
+ * and its deepest sample's location list (longer than a piece the encoder
+ * hands on at once) is written whole, leaf first, with the messages after
+ * it intact; the gzipped file holds the same bytes.
+ */
+static void test_pprof__a_deep_stack_is_written_whole_from_shared_callers(void **state)
+{
+	enum { DEPTH = 100000 };
+	struct pprof *pp = pprof_new();
+	unsigned char *buf, *out = malloc(4 * DEPTH + 65536);
+	uint64_t m, l_main, l_down, s;
+	size_t len, n, i, nsample = 0, nloc = 0, flen;
+	struct field top[64], sub[8];
+	char *file = NULL;
+	FILE *fp = open_memstream(&file, &flen);
+	z_stream z;
+
+	(void)state;
+	assert_non_null(pp);
+	assert_non_null(out);
+	assert_non_null(fp);
+	assert_int_equal(pprof_sample_type(pp, "calls", "count"), 0);
+	m = pprof_mapping(pp, 0x1000, 0x2000, "app", "", 0, 0);
+	l_main = pprof_location(pp, m, 0x1100, pprof_function(pp, "main", "main", NULL, 0), 0);
+	l_down = pprof_location(pp, m, 0x1200, pprof_function(pp, "down", "down", NULL, 0), 0);
+	s = pprof_stack(pp, 0, l_main);
+	assert_int_equal(s, 1);
+	for (i = 1; i < DEPTH; i++)
+		s = pprof_stack(pp, s, l_down);
+	assert_int_equal(s, DEPTH);
+	pprof_sample_stack(pp, s, (int64_t[]){ 7 }, NULL, NULL);
+	pprof_sample_stack(pp, 1, (int64_t[]){ 1 }, "k", "v");
+	assert_int_equal(pprof_encode(pp, &buf, &len), 0);
+	n = fields(buf, len, top, 64);
+	for (i = 0; i < n; i++) {
+		const unsigned char *p, *end;
+		size_t k;
+
+		if (top[i].num == 4)
+			nloc++;
+		if (top[i].num != 2)
+			continue;
+		k = fields(top[i].p, top[i].n, sub, 8);
+		assert_int_equal(sub[0].num, 1);
+		p = sub[0].p;
+		end = p + sub[0].n;
+		if (nsample++ == 0) {
+			/* DEPTH - 1 frames of down, then main */
+			for (size_t d = 0; d < DEPTH - 1; d++)
+				assert_int_equal(varint(&p, end), l_down);
+			assert_int_equal(varint(&p, end), l_main);
+			assert_true(p == end);
+			assert_int_equal(k, 2);
+		} else {
+			assert_int_equal(varint(&p, end), l_main);
+			assert_true(p == end);
+			assert_int_equal(k, 3);	/* and its label */
+		}
+	}
+	assert_int_equal(nsample, 2);
+	assert_int_equal(nloc, 2);
+	assert_int_equal(pprof_write(fp, pp), 0);
+	assert_int_equal(fclose(fp), 0);
+	memset(&z, 0, sizeof(z));
+	assert_int_equal(inflateInit2(&z, 15 + 16), Z_OK);
+	z.next_in = (unsigned char *)file;
+	z.avail_in = (uInt)flen;
+	z.next_out = out;
+	z.avail_out = 4 * DEPTH + 65536;
+	assert_int_equal(inflate(&z, Z_FINISH), Z_STREAM_END);
+	assert_int_equal(z.total_out, len);
+	assert_memory_equal(out, buf, len);
+	inflateEnd(&z);
+	free(out);
+	free(file);
+	free(buf);
+	pprof_free(pp);
+}
+
+static void test_pprof__a_stack_of_an_unknown_caller_is_a_failure(void **state)
+{
+	struct pprof *pp = small_profile();
+	unsigned char *buf;
+	size_t len;
+
+	(void)state;
+	/* small_profile's two samples made three stacks */
+	assert_int_equal(pprof_stack(pp, 99, 1), 0);
+	assert_int_equal(pprof_encode(pp, &buf, &len), -1);
+	pprof_free(pp);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -232,6 +325,8 @@ int main(void)
 		cmocka_unit_test(test_pprof__all_zero_samples_are_left_out),
 		cmocka_unit_test(test_pprof__the_file_is_gzip_of_the_message),
 		cmocka_unit_test(test_pprof__a_write_error_is_reported),
+		cmocka_unit_test(test_pprof__a_deep_stack_is_written_whole_from_shared_callers),
+		cmocka_unit_test(test_pprof__a_stack_of_an_unknown_caller_is_a_failure),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

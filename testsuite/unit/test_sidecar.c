@@ -1761,6 +1761,82 @@ static void test_sidecar__write_atomic_refuses_symlinks_writes_into_fifos(void *
 	sidecar_free(sc);
 }
 
+/*
+ * The process section's load address and program range are the objects
+ * section's main program's: two bytes of a real file's load address
+ * zeroed named its addresses as other functions (and made --folded-calls
+ * write past a buffer); such a file is refused, naming the field.  A file
+ * without objects (version 3, or none listed) cannot be checked.
+ */
+static void test_sidecar__a_load_address_not_the_main_objects_is_refused(void **state)
+{
+	struct sidecar *sc = fixture(), *back = NULL;
+	char err[256] = "";
+	unsigned char *buf;
+	size_t len;
+
+	(void)state;
+	assert_int_equal(sidecar_add_object(sc, "/bin/prog", 0x555555554000ull,
+					    0x555555556000ull, 0x555555554000ull,
+					    SIDECAR_OBJECT_MAIN, NULL, 0), 0);
+	buf = encode(sc, &len);
+	assert_int_equal(sidecar_decode(buf, len, "ok", &back, err, sizeof(err)), 0);
+	sidecar_free(back);
+	free(buf);
+	sc->load_address = 0x555500004000ull;	/* bytes 2 and 3 zeroed */
+	buf = encode(sc, &len);
+	assert_int_equal(sidecar_decode(buf, len, "x", &back, err, sizeof(err)), -1);
+	assert_null(back);
+	assert_string_equal(err, "x: bad load address 0x555500004000 (the objects section's "
+				 "main program is loaded at 0x555555554000)");
+	free(buf);
+	sc->load_address = 0x555555554000ull;
+	sc->program_end = 0x555555557000ull;	/* a byte of the end changed */
+	buf = encode(sc, &len);
+	assert_int_equal(sidecar_decode(buf, len, "x", &back, err, sizeof(err)), -1);
+	assert_string_equal(err, "x: bad program range 0x555555554000-0x555555557000 (the "
+				 "objects section's main program spans "
+				 "0x555555554000-0x555555556000)");
+	free(buf);
+	sidecar_free(sc);
+	/* without a main program among the objects: nothing to compare */
+	sc = fixture();
+	sc->load_address = 0x555500004000ull;
+	buf = encode(sc, &len);
+	assert_int_equal(sidecar_decode(buf, len, "x", &back, err, sizeof(err)), 0);
+	sidecar_free(back);
+	free(buf);
+	sidecar_free(sc);
+}
+
+/* A folded-recursion node's calls are its parent's recursive calls (its
+ * `recursive`); a count of its own was calls that no output showed (a
+ * folded line counts `recursive`), while the totals had them: refused, as
+ * calls of a leaf are (found by fuzz_reports). */
+static void test_sidecar__a_folded_node_with_calls_is_refused(void **state)
+{
+	struct sidecar *sc = fixture(), *back = NULL;
+	char err[256] = "";
+	unsigned char *buf;
+	size_t len;
+	uint32_t f;
+
+	(void)state;
+	assert_int_equal(sidecar_add(sc, 1, 0x105, A, 0, &f), 0);	/* a -> a */
+	sc->nodes[f].flags |= SIDECAR_NODE_FOLDED;
+	sc->nodes[f].recursive = 4;
+	buf = encode(sc, &len);
+	assert_int_equal(sidecar_decode(buf, len, "ok", &back, err, sizeof(err)), 0);
+	sidecar_free(back);
+	free(buf);
+	sc->nodes[f].count = 55552;
+	buf = encode(sc, &len);
+	assert_int_equal(sidecar_decode(buf, len, "x", &back, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "x: folded-recursion node 5 has calls of its own at byte "));
+	free(buf);
+	sidecar_free(sc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1815,6 +1891,8 @@ int main(void)
 		cmocka_unit_test(test_sidecar__sampled_section_is_required),
 		cmocka_unit_test(test_sidecar__sampled_file_must_be_consistent),
 		cmocka_unit_test(test_sidecar__merge_of_sampled_paths_moves_library_frames),
+		cmocka_unit_test(test_sidecar__a_load_address_not_the_main_objects_is_refused),
+		cmocka_unit_test(test_sidecar__a_folded_node_with_calls_is_refused),
 	};
 
 	return cmocka_run_group_tests_name("sidecar", tests, NULL, NULL);

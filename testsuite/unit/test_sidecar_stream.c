@@ -30,7 +30,7 @@ static struct sidecar *fixture(int extra_metric)
 	assert_non_null(sc);
 	assert_int_equal(sidecar_set_strings(sc, "host-x", "/usr/bin/program.odd"), 0);
 	assert_int_equal(sidecar_set_gmon_name(sc, "gmon.out.snap3"), 0);
-	assert_int_equal(sidecar_add_object(sc, "/proc/self/exe", 0x1000, 0x9000, 0,
+	assert_int_equal(sidecar_add_object(sc, "/proc/self/exe", 0x1000, 0x9000, 0x555500000000ull,
 					    SIDECAR_OBJECT_MAIN, id, sizeof(id)), 0);
 	assert_int_equal(sidecar_add_object(sc, "/lib/x86_64-linux-gnu/libc.so.6",
 					    0x7f0000, 0x7f9000, 0x7f0000, 0, id, 5), 0);
