@@ -564,6 +564,7 @@ static int sidecar_time_load(const struct callpath_model *const m[2], struct dif
 
 		if (diff_set_sidecar_time(d, s, names, self, callers, n, m[s]->hz, weight) < 0)
 			goto out;
+		d->cp_coverage[s] = callpath_model_coverage(m[s]);
 	}
 	ret = 0;
 out:

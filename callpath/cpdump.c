@@ -192,6 +192,10 @@ static void print_header(FILE *out, const struct sidecar *sc)
 	/* the time samples' kind and rate (CALLPATH_HZ), and signals taken */
 	fprintf(out, "time-metric %s\ntime-period %" PRIu64 "\ntime-taken %" PRIu64 "\n",
 		sc->time_name, sc->time_period, sc->time_taken);
+	/* the process's CPU time when sampling stopped (getrusage), if recorded */
+	if (sc->process_cpu.valid)
+		fprintf(out, "process-cpu-ns %" PRIu64 " user %" PRIu64 " system\n",
+			sc->process_cpu.user_ns, sc->process_cpu.sys_ns);
 	/* version 4: the gmon file it pairs with, metrics, loaded objects */
 	fprintf(out, "gmon-file %s\ngmon-identity 0x%x\ngmon-size %" PRIu64
 		"\ngmon-hash 0x%016" PRIx64 "\nrun-id 0x%016" PRIx64 "\nwritten-ns %" PRIu64

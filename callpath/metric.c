@@ -89,5 +89,6 @@ double callpath_metric_describe(struct callpath_metric_desc *d,
 	snprintf(d->unit, sizeof(d->unit), "%s", sc->extra_metrics[k].unit);
 	d->period = period_of(sc, k);
 	d->estimated = d->period > 1;
+	d->user_only = !!(sc->extra_metrics[k].flags & SIDECAR_METRIC_USER_ONLY);
 	return 1.0 / (double)d->period;
 }

@@ -34,6 +34,7 @@ struct callpath_metric_desc {
 	char unit[32];				/* "events"; "" for time */
 	uint64_t period;	/* events per sample (overflow); 0 for time */
 	int estimated;		/* period > 1: counts are estimates */
+	int user_only;		/* SIDECAR_METRIC_USER_ONLY: the kernel's events not seen */
 };
 
 /*

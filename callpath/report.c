@@ -366,6 +366,7 @@ int callpath_model_shorten(const struct callpath_model *m,
 	s->unplaced_samples = m->unplaced_samples;
 	s->time_taken = m->time_taken;
 	s->hz = m->hz;
+	s->process_cpu_s = m->process_cpu_s;
 	s->metric = m->metric;
 	s->saturated |= m->saturated;
 	memcpy(s->class_samples, m->class_samples, sizeof(s->class_samples));
@@ -940,6 +941,10 @@ int callpath_model_build(const struct sidecar *sc, const struct profile *p,
 		m->hz = 1e9 / (double)sc->time_period;
 	if (metric == CALLPATH_METRIC_TIME)
 		m->time_taken = sc->time_taken;
+	/* CPU time only: the wall clock's samples cover time off the CPU too */
+	if (metric == CALLPATH_METRIC_TIME && offk < 0 && sc->process_cpu.valid)
+		m->process_cpu_s = ((double)sc->process_cpu.user_ns +
+				    (double)sc->process_cpu.sys_ns) / 1e9;
 	if (metric == CALLPATH_METRIC_TIME && sc->time_name &&
 	    !(m->time_name = strdup(offk >= 0 ? "wall-clock" : sc->time_name)))
 		goto oom;
@@ -1695,10 +1700,43 @@ void callpath_sampling_print(FILE *out, const struct callpath_model *m)
 	print_walks(out, m);
 }
 
+double callpath_model_coverage(const struct callpath_model *m)
+{
+	double c;
+
+	/* a saturated sum is no count to compare (a corrupt or forged file) */
+	if (m->process_cpu_s <= 0 || m->hz <= 0 || m->metric.name[0] || m->saturated)
+		return -1;
+	c = (double)(m->total_samples + m->unplaced_samples) / m->hz / m->process_cpu_s;
+	/* each thread's count is its CPU time within a period: a little over
+	 * is rounding, not more than all of it */
+	return c > 1.0 ? 1.0 : c;
+}
+
+void callpath_coverage_print(FILE *out, double coverage)
+{
+	if (coverage < 0)
+		return;
+	fprintf(out, "The samples cover %.0f%% of the process's CPU time (getrusage).\n",
+		100.0 * coverage);
+	if (coverage < SIDECAR_CPU_COVERAGE_WARN)
+		fprintf(out, "warning: less than %.0f%% of the CPU time was sampled: threads too\n"
+			"short for their timer, threads that made no instrumented call, or\n"
+			"the runtime's own threads ran where no sample could see them.\n",
+			100.0 * SIDECAR_CPU_COVERAGE_WARN);
+	fputc('\n', out);
+}
+
 static void print_sampling(FILE *out, const struct report_ctx *c)
 {
 	const struct callpath_model *m = c->m;
 
+	/* said even when nothing was counted: that is how it shows */
+	if (m->metric.name[0] && m->metric.user_only)
+		fprintf(out, "warning: %s was counted in user mode only (the system\n"
+			"forbade kernel mode: /proc/sys/kernel/perf_event_paranoid); what\n"
+			"happens in the kernel, context switches included, is not in it.\n\n",
+			m->metric.name);
 	if (!c->timed)
 		return;
 	if (m->metric.name[0]) {
@@ -1710,9 +1748,11 @@ static void print_sampling(FILE *out, const struct report_ctx *c)
 			m->metric.name, seconds(c, m->total_samples), m->metric.unit,
 			m->metric.estimated ? " (estimated)" : "", m->total_samples,
 			m->metric.period, seconds(c, m->unplaced_samples), m->metric.unit);
+
 		return;
 	}
 	callpath_sampling_print(out, m);
+	callpath_coverage_print(out, callpath_model_coverage(m));
 	if (m->sampling & SIDECAR_SAMPLING_STOPPED)
 		fputs("warning: the program replaced the SIGPROF handler or the profiling\n"
 		      "timer; samples after that were not credited, so the times cover\n"

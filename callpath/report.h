@@ -142,6 +142,9 @@ struct callpath_model {
 	 * (total_samples + unplaced_samples) / time_taken */
 	uint64_t time_taken;
 	double hz;
+	/* the process's CPU time in seconds when sampling stopped (the
+	 * sidecar's process_cpu, getrusage), 0 when unknown or not CPU time */
+	double process_cpu_s;
 	/*
 	 * The samples by where they ran (enum leaf_class, leaves.h): the
 	 * program's code, libraries, the instrumentation, no known object.
@@ -241,6 +244,14 @@ int callpath_report_print(FILE *out, const struct callpath_model *m,
  * instrumentation and no known object, and those not placed.
  */
 void callpath_sampling_print(FILE *out, const struct callpath_model *m);
+/*
+ * The share of the process's CPU time the time samples cover (1.0: all),
+ * or -1 when unknown (no process CPU time recorded, or a metric that is
+ * not CPU time).  callpath_coverage_print() says it in one line, and warns
+ * below SIDECAR_CPU_COVERAGE_WARN; nothing when unknown.
+ */
+double callpath_model_coverage(const struct callpath_model *m);
+void callpath_coverage_print(FILE *out, double coverage);
 
 /*
  * The misattribution test: gprof gives each caller of a function a share

@@ -927,6 +927,12 @@ int sidecar_merge(struct sidecar *dst, const struct sidecar *src,
 	sat_add_u64_flag(&dst->unwind.walked, src->unwind.walked, &sat);
 	for (int e = 0; e < SIDECAR_UNWIND_END_NR; e++)
 		sat_add_u64_flag(&dst->unwind.ends[e], src->unwind.ends[e], &sat);
+	/* a sum's CPU time: every process's, or unknown */
+	if (dst->process_cpu.valid && src->process_cpu.valid) {
+		sat_add_u64_flag(&dst->process_cpu.user_ns, src->process_cpu.user_ns, &sat);
+		sat_add_u64_flag(&dst->process_cpu.sys_ns, src->process_cpu.sys_ns, &sat);
+	} else
+		dst->process_cpu.valid = 0;
 	if (dst->pid != src->pid)
 		dst->flags |= SIDECAR_F_MERGED;
 	if (dst->rank != src->rank)
@@ -1124,6 +1130,15 @@ size_t sidecar_encoded_size(const struct sidecar *sc)
 	return head_size(sc) + (size_t)sc->nr_nodes * sidecar_v4_node_size(sc);
 }
 
+double sidecar_cpu_coverage(const struct sidecar *sc, uint64_t samples)
+{
+	double cpu = (double)sc->process_cpu.user_ns + (double)sc->process_cpu.sys_ns;
+
+	if (!sc->process_cpu.valid || !sc->time_period || cpu <= 0)
+		return -1;
+	return (double)samples * (double)sc->time_period / cpu;
+}
+
 static unsigned char *put_str(unsigned char *p, const char *s, size_t n)
 {
 	memcpy(p, s, n);
@@ -1155,6 +1170,18 @@ static unsigned char *put_metric(unsigned char *p, const char *name,
 	return p + sidecar_v4_metric_size(name, unit);
 }
 
+/* The process CPU section, when known (sidecar_v4_cpu_size() bytes). */
+static void encode_cpu(const struct sidecar *sc, unsigned char *p)
+{
+	if (!sc->process_cpu.valid)
+		return;
+	p = put_section(p, SIDECAR_SECT_CPU, 0, SIDECAR_V4_CPU_SIZE);
+	memset(p, 0, SIDECAR_V4_CPU_SIZE);
+	put32(p, 1);
+	put64(p + 8, sc->process_cpu.user_ns);
+	put64(p + 16, sc->process_cpu.sys_ns);
+}
+
 /* Everything before the node records; `buf` has head_size(sc) bytes. */
 static void encode_head(const struct sidecar *sc, unsigned char *buf)
 {
@@ -1168,7 +1195,7 @@ static void encode_head(const struct sidecar *sc, unsigned char *buf)
 	put32(p + 8, SIDECAR_VERSION);
 	put32(p + 12, SIDECAR_V4_FILE_HDR);
 	put32(p + 16, sc->flags);
-	put32(p + 20, sidecar_v4_sections_before_nodes(sc) + 1);
+	put32(p + 20, sidecar_v4_sections_before_nodes(sc) + 1 + !!sc->process_cpu.valid);
 	put64(p + 24, sidecar_encoded_size(sc));
 	p += SIDECAR_V4_FILE_HDR;
 
@@ -1246,6 +1273,9 @@ static void encode_head(const struct sidecar *sc, unsigned char *buf)
 	for (uint32_t i = 0; i < sc->nr_extra; i++)
 		put64(q + 16 + 8 * i, sc->extra_metrics[i].taken);
 	p += sidecar_v4_sampling_size(sc);
+
+	encode_cpu(sc, p);
+	p += sidecar_v4_cpu_size(sc);
 
 	if (sidecar_v4_has_unwind(sc)) {
 		q = p = put_section(p, SIDECAR_SECT_UNWIND, SIDECAR_SECT_REQUIRED,
@@ -1652,6 +1682,7 @@ struct v4_reader {
 	int seen[SIDECAR_SECT_UNWIND + 1];
 	uint32_t nmetrics;	/* metrics per node record */
 	int time_first;		/* the file's first metric is the time samples */
+	int seen_cpu;		/* the process CPU section */
 };
 
 /* A string of `n` bytes at p, inside [p, end): copied, or NULL. */
@@ -1850,6 +1881,27 @@ static int v4_objects(struct v4_reader *r, const unsigned char *p, uint64_t len)
 }
 
 /* The samples taken of each metric (after the metrics section). */
+/*
+ * The process CPU section (optional, tag 7): flags (1: known), user ns,
+ * system ns; longer payloads are a later version's (the rest skipped).
+ */
+static int v4_cpu(struct v4_reader *r, const unsigned char *p, uint64_t len)
+{
+	struct sidecar *sc = r->sc;
+
+	if (r->seen_cpu)
+		return v4_bad(r, p, "second process CPU section");
+	r->seen_cpu = 1;
+	if (len < SIDECAR_V4_CPU_SIZE)
+		return v4_bad(r, p, "process CPU section (too short)");
+	if (!(get32(p) & 1))
+		return 0;
+	sc->process_cpu.valid = 1;
+	sc->process_cpu.user_ns = get64(p + 8);
+	sc->process_cpu.sys_ns = get64(p + 16);
+	return 0;
+}
+
 static int v4_sampling(struct v4_reader *r, const unsigned char *p, uint64_t len)
 {
 	struct sidecar *sc = r->sc;
@@ -2050,7 +2102,7 @@ static int v4_main_object_check(struct v4_reader *r)
 static int decode_v4(const unsigned char *buf, size_t len, const char *name,
 		     struct sidecar **out, char *err, size_t errlen)
 {
-	struct v4_reader r = { buf, len, name, err, errlen, NULL, { 0 }, 0, 0 };
+	struct v4_reader r = { buf, len, name, err, errlen, NULL, { 0 }, 0, 0, 0 };
 	uint32_t hsize, nsect;
 	size_t at;
 
@@ -2095,6 +2147,12 @@ static int decode_v4(const unsigned char *buf, size_t len, const char *name,
 			set_err(err, errlen, "%s: truncated %s at byte %zu", name,
 				v4_known(tag) ? sect_names[tag] : "section", len);
 			goto fail;
+		}
+		if (tag == SIDECAR_SECT_CPU) {
+			if (v4_cpu(&r, buf + at + SIDECAR_V4_SECT_HDR, slen) < 0)
+				goto fail;
+			at += SIDECAR_V4_SECT_HDR + slen;
+			continue;
 		}
 		if (!v4_known(tag)) {
 			if (flags & SIDECAR_SECT_REQUIRED) {

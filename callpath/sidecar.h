@@ -172,6 +172,10 @@ enum {
 	SIDECAR_METRIC_STOPPED = 1u << 2,
 	/* the source never ran (no profiling timer): the values are all 0 */
 	SIDECAR_METRIC_INACTIVE = 1u << 3,
+	/* events counted in user mode only (the system forbade kernel mode):
+	 * what happens in the kernel (context switches, a fault's handling)
+	 * is not in the values */
+	SIDECAR_METRIC_USER_ONLY = 1u << 4,
 };
 struct sidecar_metric {
 	char *name;		/* owned, e.g. "prof-timer", "PAPI_TOT_CYC" */
@@ -295,6 +299,16 @@ struct sidecar {
 	/* The time metric's description when the file had one (version 4). */
 	uint64_t time_period;		/* ns per sample, 0 unknown */
 	uint64_t time_taken;		/* its samples taken (struct sidecar_metric) */
+	/*
+	 * The process's CPU time, getrusage(RUSAGE_SELF) when the time samples
+	 * stopped (the optional section 7; files without it: valid 0): what
+	 * the samples could cover, sidecar_cpu_coverage().  A sum of sidecars
+	 * has the sum when every one had it.
+	 */
+	struct sidecar_process_cpu {
+		uint32_t valid;
+		uint64_t user_ns, sys_ns;
+	} process_cpu;
 	char *time_name;		/* owned: its name, SIDECAR_TIME_METRIC_NAME by default */
 	struct sidecar_object *objects;	/* owned */
 	uint32_t nr_objects;
@@ -307,6 +321,17 @@ struct sidecar {
 	uint32_t alloc_extra;		/* nodes extra_values has room for */
 	struct sidecar_index *index;
 };
+
+/*
+ * The share of the process's CPU time that `samples` time samples (all of
+ * them, placed or not) of time_period ns each cover: 1.0 is all of it.
+ * -1 when the file does not say (no process CPU time, no period, or none
+ * used).  Below SIDECAR_CPU_COVERAGE_WARN, readers warn: time ran where
+ * no sample could see it (threads too short for their timer, threads
+ * without an instrumented call, the runtime's own threads).
+ */
+#define SIDECAR_CPU_COVERAGE_WARN 0.9
+double sidecar_cpu_coverage(const struct sidecar *sc, uint64_t samples);
 
 /* An empty tree with version set and rank -1; NULL when out of memory. */
 struct sidecar *sidecar_new(void);

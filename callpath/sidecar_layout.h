@@ -38,6 +38,7 @@ enum sidecar_sect_tag {
 	SIDECAR_SECT_OBJECTS = 4,
 	SIDECAR_SECT_NODES = 5,
 	SIDECAR_SECT_SAMPLING = 6,
+	SIDECAR_SECT_CPU = 7,	/* optional, after sampling when known: the process's CPU time */
 	/*
 	 * Sampling mode (SIDECAR_F_SAMPLED): how the stacks were walked.
 	 * Required: its node tables' counts are not calls, which a reader
@@ -165,6 +166,14 @@ static inline uint32_t sidecar_v4_sections_before_nodes(const struct sidecar *sc
 	return SIDECAR_V4_SECTIONS_BEFORE_NODES + (sidecar_v4_has_unwind(sc) ? 1u : 0u);
 }
 
+/* The process CPU section (struct sidecar_process_cpu): flags, then user
+ * and system ns; written only when known. */
+#define SIDECAR_V4_CPU_SIZE 24u
+static inline size_t sidecar_v4_cpu_size(const struct sidecar *sc)
+{
+	return sc->process_cpu.valid ? SIDECAR_V4_SECT_HDR + SIDECAR_V4_CPU_SIZE : 0;
+}
+
 static inline size_t sidecar_v4_node_size(const struct sidecar *sc)
 {
 	return SIDECAR_NODE_SIZE_V4(sidecar_v4_nmetrics(sc));
@@ -176,7 +185,7 @@ static inline size_t sidecar_v4_head_size(const struct sidecar *sc)
 	return SIDECAR_V4_FILE_HDR + sidecar_v4_sections_before_nodes(sc) * SIDECAR_V4_SECT_HDR +
 	       sidecar_v4_process_size(sc) + sidecar_v4_identity_size(sc) +
 	       sidecar_v4_metrics_size(sc) + sidecar_v4_objects_size(sc) +
-	       sidecar_v4_sampling_size(sc) +
+	       sidecar_v4_sampling_size(sc) + sidecar_v4_cpu_size(sc) +
 	       (sidecar_v4_has_unwind(sc) ? sidecar_v4_unwind_size(sc) : 0);
 }
 

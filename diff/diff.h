@@ -311,6 +311,9 @@ struct diff {
 	int cp_sides;                  /* bit s: side s's sidecar time set */
 	int time_from_sidecars;        /* both: the time tests read it */
 	double cp_hz[DIFF_NSIDES];     /* each side's sidecar sampling rate */
+	/* the share of each side's process CPU time its samples cover
+	 * (callpath_model_coverage()), -1 unknown */
+	double cp_coverage[DIFF_NSIDES];
 	double cp_weight[DIFF_NSIDES]; /* the mean weight of its samples (>= 1:
 					  a timer signal above the kernel's
 					  tick stands for several periods), so

@@ -2,6 +2,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "callpath/sidecar.h"
 #include "diff/print.h"
 #include "utils/error.h"
 #include "utils/line.h"
@@ -81,6 +82,16 @@ void print_convention(FILE *out, const struct diff *d, const struct diff_print_o
 			: !d->has_cg[DIFF_BASE] ? "the baseline counted no calls"
 						: "the second run counted no calls",
 			d->time_from_sidecars ? " and events" : "");
+	if (d->time_from_sidecars && d->cp_coverage[DIFF_BASE] >= 0 &&
+	    d->cp_coverage[DIFF_SECOND] >= 0) {
+		fprintf(out, "The samples cover %.0f%% (baseline) and %.0f%% (second) of the\n"
+			     "processes' CPU time (getrusage).\n",
+			100.0 * d->cp_coverage[DIFF_BASE], 100.0 * d->cp_coverage[DIFF_SECOND]);
+		if (d->cp_coverage[DIFF_BASE] < SIDECAR_CPU_COVERAGE_WARN ||
+		    d->cp_coverage[DIFF_SECOND] < SIDECAR_CPU_COVERAGE_WARN)
+			fprintf(out, "warning: less than %.0f%% of a run's CPU time was sampled: its\n"
+				     "times are short by the rest.\n", 100.0 * SIDECAR_CPU_COVERAGE_WARN);
+	}
 	fprintf(out, "\n");
 }
 

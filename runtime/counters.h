@@ -69,6 +69,16 @@ void cp_counters_stop(void) CP_HIDDEN;
 int cp_counters_pause(void) CP_HIDDEN;
 void cp_counters_resume(void) CP_HIDDEN;
 int cp_counters_describe(struct sidecar *sc) CP_HIDDEN;
+/*
+ * Events that would overflow while their thread sleeps (context switches)
+ * are counted by reading, never by a signal: the reader thread (offcpu.c)
+ * runs when cp_counters_reader_wanted() (known once cp_counters_start()
+ * ran), and every few milliseconds calls cp_counters_read(t, node) for
+ * each registered thread under the registry lock, `node` being the
+ * context it found the thread in (CP_NONE: unknown).
+ */
+int cp_counters_reader_wanted(void) CP_HIDDEN;
+void cp_counters_read(struct cp_thread *t, uint32_t node) CP_HIDDEN;
 int cp_counters_add_thread(struct sidecar *sc, const struct cp_thread *t,
 			   const uint32_t *map, uint32_t nr) CP_HIDDEN;
 int cp_counters_add_retired(struct sidecar *sc) CP_HIDDEN;

@@ -45,11 +45,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <linux/perf_event.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 #include <ucontext.h>
 
 #include "counters.h"
+#include "env.h"
 #include "runtime.h"
 #include "sampled.h"
 #include "sys.h"
@@ -112,6 +117,7 @@ struct ctr_event {
 	char name[CTR_NAME_MAX];
 	int code;
 	long long period;
+	int asleep;	/* overflows_asleep(): counted by reading, never by overflow */
 };
 
 /* The events counted (those every check passed), set once at start-up. */
@@ -124,6 +130,7 @@ static int counting;		/* nev > 0 and PAPI started */
  * a fault's kernel work).  Else user mode alone, said once.
  */
 static int domain = PAPI_DOM_USER | PAPI_DOM_KERNEL;
+static int user_only;	/* the system forbids kernel mode: said once */
 
 /* One counting thread's state, mapped in normal context. */
 struct ctr_thread {
@@ -133,6 +140,15 @@ struct ctr_thread {
 	struct cp_thread *owner;	/* the tree the handler credited */
 	uint64_t unplaced[CTR_MAX];
 	uint64_t *vals[CP_CHUNKS];	/* chunk c: (CP_CHUNK0 << c) * nev values */
+	/*
+	 * Events counted by reading (struct ctr_event's asleep): the thread's
+	 * perf_event counter of each (-1: none), its value when last read,
+	 * and the node the last reading went to (CP_NONE: none yet).
+	 */
+	uint32_t tid;
+	int sw_fd[CTR_MAX];
+	uint64_t sw_seen[CTR_MAX];
+	uint32_t sw_node;
 };
 
 static __thread struct ctr_thread *ctr_self
@@ -179,6 +195,34 @@ static size_t chunk_vals_bytes(uint32_t c)
  * library or uninstrumented code go to the instrumented frame that called
  * it.
  */
+/*
+ * The values row of node `idx` of the thread's tree, its chunk's array
+ * mapped on first use (raw mmap: the overflow handler and the reader
+ * thread both come here, so the first mapping wins and a second is
+ * unmapped), or NULL.
+ */
+static uint64_t *row_at(struct ctr_thread *ct, uint32_t idx)
+{
+	uint32_t c = cp_chunk_of(idx);
+	uint64_t *v = __atomic_load_n(&ct->vals[c], __ATOMIC_ACQUIRE), *none = NULL;
+
+	if (!v) {
+		void *p = cp_mmap(NULL, chunk_vals_bytes(c), PROT_READ | PROT_WRITE,
+				  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+		if (p == (void *)-1)
+			return NULL;
+		if (__atomic_compare_exchange_n(&ct->vals[c], &none, (uint64_t *)p, 0,
+						__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+			v = p;
+		else {
+			cp_munmap(p, chunk_vals_bytes(c));
+			v = none;
+		}
+	}
+	return v + (size_t)(idx - cp_chunk_first(c)) * nev;
+}
+
 static uint64_t *place(struct ctr_thread *ct, const greg_t *g)
 {
 	struct cp_thread *t = cp_tls.self;
@@ -215,21 +259,8 @@ static uint64_t *place(struct ctr_thread *ct, const greg_t *g)
 			}
 	}
 row:
-	if (idx != CP_NONE) {
-		uint32_t c = cp_chunk_of(idx);
-
-		if (!ct->vals[c]) {
-			void *p = cp_mmap(NULL, chunk_vals_bytes(c), PROT_READ | PROT_WRITE,
-					  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-
-			if (p != (void *)-1)
-				__atomic_store_n(&ct->vals[c], (uint64_t *)p, __ATOMIC_RELEASE);
-		}
-		if (ct->vals[c]) {
-			row = ct->vals[c] + (size_t)(idx - cp_chunk_first(c)) * nev;
-			ct->owner = t;
-		}
-	}
+	if (idx != CP_NONE && (row = row_at(ct, idx)))
+		ct->owner = t;
 out:
 	if (!top)
 		return row;
@@ -287,6 +318,54 @@ static int is_fault_event(const char *name)
 
 	return !strncmp(name, "perf::", 6) && f && (!f[6] || f[6] == ':');
 }
+
+/*
+ * An event that overflows while its thread sleeps: a context switch is
+ * counted as the thread leaves the CPU, in the system call that blocks it,
+ * and an overflow's signal then ends that call early (nanosleep, poll,
+ * select, sleep return EINTR whatever SA_RESTART says: 20 of 20 sleeps).
+ * Such an event is never sampled by overflow: each thread's counter is
+ * read, without any signal, by the runtime's reader thread (offcpu.c)
+ * every few milliseconds, and what it counted since is credited to the
+ * context the thread is in then (blocked: the call it blocks in, as
+ * CALLPATH_CLOCK=wall places its time); what it counted after the last
+ * reading, at its end.  Every other event counts only while its thread
+ * runs, and its overflow interrupts nothing that sleeps.
+ */
+static int overflows_asleep(const char *name)
+{
+	static const char *const asleep[] = {
+		"CONTEXT-SWITCHES", "CONTEXT_SWITCHES", "CS", "PERF_COUNT_SW_CONTEXT_SWITCHES",
+	};
+
+	if (strncasecmp(name, "perf::", 6))
+		return 0;
+	for (size_t i = 0; i < sizeof(asleep) / sizeof(asleep[0]); i++) {
+		size_t n = strlen(asleep[i]);
+
+		if (!strncasecmp(name + 6, asleep[i], n) && (!name[6 + n] || name[6 + n] == ':'))
+			return 1;
+	}
+	return 0;
+}
+
+/* The calling thread's counter of context switches (counting, no
+ * overflow), or -1 with errno. */
+static int asleep_open(void)
+{
+	struct perf_event_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = PERF_COUNT_SW_CONTEXT_SWITCHES;
+	a.exclude_kernel = user_only;
+	a.exclude_hv = 1;
+	return (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
+static int asleep_events;	/* some event is counted by reading */
+static int forked;		/* a fork child: its counters are the parent's threads' */
 
 static long long default_period(const char *name)
 {
@@ -361,19 +440,12 @@ static uint32_t parse_events(const char *s, struct ctr_event *want)
 			e->name[nlen] = '\0';
 			e->period = default_period(e->name);
 			if (at) {
-				char num[24], *stop;
 				size_t plen = len - nlen - 1;
 				unsigned long long v = 0;
 
-				ok = plen > 0 && plen < sizeof(num);
-				if (ok) {
-					memcpy(num, at + 1, plen);
-					num[plen] = '\0';
-					errno = 0;
-					v = strtoull(num, &stop, 10);
-					ok = !errno && !*stop && num[0] != '-' && v >= 1 &&
-					     v <= INT_MAX;
-				}
+				/* env.h's numbers: digits only */
+				ok = cp_parse_number(at + 1, plen, &v) == 0 && v >= 1 &&
+				     v <= INT_MAX;
 				if (!ok)
 					dprintf(2, "callpath: ignoring '%.*s' in CALLPATH_EVENTS: "
 						"the period is not a number in [1, %d]\n",
@@ -404,14 +476,23 @@ static unsigned long thread_id(void)
 
 /*
  * Can events be counted in kernel mode too (PAPI's default domain for the
- * event sets made from now on)?  Else user mode only, said once.
+ * event sets made from now on)?  Else user mode only, said once and
+ * recorded with each metric (SIDECAR_METRIC_USER_ONLY).  PAPI refuses the
+ * kernel's domain itself where perf_event_paranoid forbids it to a user
+ * (PAPI_ENOSUPP from PAPI_set_domain: it read the setting at its start);
+ * a kernel that refuses it only when a counter opens gives PAPI_EPERM,
+ * PAPI_EINVAL or PAPI_ESYS there.  Either way the event sets then count
+ * in user mode, where a context switch is never seen: silent, that read
+ * as "no context switches".
  */
 static void choose_domain(void)
 {
 	int set = PAPI_NULL, rc;
 
 	rc = papi.set_domain(domain);
-	if (rc == PAPI_OK && (rc = papi.create_eventset(&set)) == PAPI_OK) {
+	if (rc != PAPI_OK)
+		rc = PAPI_EPERM;
+	else if ((rc = papi.create_eventset(&set)) == PAPI_OK) {
 		rc = papi.add_event(set, events[0].code);
 		if (rc == PAPI_OK)
 			rc = papi.start(set);
@@ -426,6 +507,7 @@ static void choose_domain(void)
 	if (rc == PAPI_EPERM || rc == PAPI_EINVAL || rc == PAPI_ESYS) {
 		domain = PAPI_DOM_USER;
 		papi.set_domain(domain);
+		user_only = 1;
 		dprintf(2, "callpath: counting events in user mode only (the system "
 			"forbids kernel mode: /proc/sys/kernel/perf_event_paranoid): "
 			"context switches, and the kernel's share of other events, "
@@ -441,12 +523,29 @@ static void choose_domain(void)
  */
 static int thread_set(struct ctr_thread *ct, int probe)
 {
-	int rc = PAPI_OK, k = 0;
+	int rc = PAPI_OK, k = 0, read = 0;
 
 	ct->set = PAPI_NULL;
 	if (papi.create_eventset(&ct->set) != PAPI_OK)
 		return -1;
 	for (uint32_t e = 0; e < nev; e++) {
+		if (events[e].asleep) {
+			ct->sw_fd[e] = asleep_open();
+			if (ct->sw_fd[e] >= 0) {
+				read++;
+				continue;
+			}
+			if (probe) {
+				say_cannot(events[e].name, errno == EACCES || errno == EPERM
+					   ? "not permitted (see /proc/sys/kernel/perf_event_paranoid)"
+					   : strerror(errno));
+				memmove(&events[e], &events[e + 1],
+					(nev - e - 1) * sizeof(events[0]));
+				nev--;
+				e--;
+			}
+			continue;
+		}
 		rc = papi.add_event(ct->set, events[e].code);
 		if (rc == PAPI_OK) {
 			rc = papi.overflow(ct->set, events[e].code, (int)events[e].period, 0,
@@ -472,6 +571,14 @@ static int thread_set(struct ctr_thread *ct, int probe)
 				"run goes on with time only\n", papi.strerror(rc));
 		papi.cleanup_eventset(ct->set);
 		papi.destroy_eventset(&ct->set);
+		ct->set = PAPI_NULL;
+		if (k)
+			read = 0;	/* nothing counts on this thread, as before */
+	}
+	if (!read && ct->set == PAPI_NULL) {
+		for (uint32_t e = 0; e < CTR_MAX; e++)
+			if (ct->sw_fd[e] >= 0)
+				close(ct->sw_fd[e]);
 		return -1;
 	}
 	return 0;
@@ -479,13 +586,19 @@ static int thread_set(struct ctr_thread *ct, int probe)
 
 static struct ctr_thread *thread_new(void)
 {
+	struct ctr_thread *ct;
 	void *p = mmap(NULL, sizeof(struct ctr_thread), PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
 	if (p == MAP_FAILED)
 		return NULL;
 	memset(p, 0, sizeof(struct ctr_thread));
-	return p;
+	ct = p;
+	ct->tid = (uint32_t)syscall(SYS_gettid);
+	ct->sw_node = CP_NONE;
+	for (uint32_t e = 0; e < CTR_MAX; e++)
+		ct->sw_fd[e] = -1;
+	return ct;
 }
 
 static void thread_unmap(struct ctr_thread *ct)
@@ -507,6 +620,66 @@ static void thread_register(struct ctr_thread *ct)
 	__atomic_store_n(&ctr_self, ct, __ATOMIC_RELEASE);
 }
 
+/*
+ * Under ctr_lock: what thread ct's counters of the events counted by
+ * reading (asleep) counted since they were last read goes to node `node`
+ * of tree `t` (the context the thread is in, CP_NONE: unknown, then the
+ * one the last reading went to), else to its unplaced events.  Never in a
+ * fork child: the counters it inherited are its parent's threads'.
+ */
+static void read_asleep(struct ctr_thread *ct, struct cp_thread *t, uint32_t node)
+{
+	if (forked)
+		return;
+	if (node == CP_NONE)
+		node = ct->sw_node;
+	for (uint32_t e = 0; e < nev; e++) {
+		uint64_t v, d, *row;
+
+		if (!events[e].asleep || ct->sw_fd[e] < 0 ||
+		    read(ct->sw_fd[e], &v, sizeof(v)) != (ssize_t)sizeof(v) || v <= ct->sw_seen[e])
+			continue;
+		d = v - ct->sw_seen[e];
+		ct->sw_seen[e] = v;
+		row = node != CP_NONE && t && (!ct->owner || ct->owner == t) ? row_at(ct, node)
+									  : NULL;
+		if (row) {
+			ct->owner = t;
+			__atomic_fetch_add(&row[e], d, __ATOMIC_RELAXED);
+		} else
+			__atomic_fetch_add(&ct->unplaced[e], d, __ATOMIC_RELAXED);
+	}
+	if (node != CP_NONE)
+		ct->sw_node = node;
+}
+
+static void close_asleep(struct ctr_thread *ct)
+{
+	for (uint32_t e = 0; e < CTR_MAX; e++)
+		if (ct->sw_fd[e] >= 0) {
+			close(ct->sw_fd[e]);
+			ct->sw_fd[e] = -1;
+		}
+}
+
+int cp_counters_reader_wanted(void)
+{
+	return __atomic_load_n(&asleep_events, __ATOMIC_ACQUIRE);
+}
+
+void cp_counters_read(struct cp_thread *t, uint32_t node)
+{
+	if (!__atomic_load_n(&asleep_events, __ATOMIC_ACQUIRE) || !t->tid)
+		return;
+	ctr_lock();
+	for (struct ctr_thread *ct = threads; ct; ct = ct->next)
+		if (ct->tid == t->tid) {
+			read_asleep(ct, t, node);
+			break;
+		}
+	ctr_unlock();
+}
+
 /* fork: the child must not inherit the lock held by a thread it lacks */
 static void fork_prepare(void)
 {
@@ -515,6 +688,12 @@ static void fork_prepare(void)
 
 static void fork_done(void)
 {
+	ctr_unlock();
+}
+
+static void fork_child(void)
+{
+	forked = 1;
 	ctr_unlock();
 }
 
@@ -551,6 +730,9 @@ void cp_counters_start(void)
 				"twice\n", want[i].name);
 			continue;
 		}
+		want[i].asleep = overflows_asleep(want[i].name);
+		if (want[i].asleep)
+			want[i].period = 1;	/* read: every one counted */
 		rc = papi.event_name_to_code(want[i].name, &want[i].code);
 		if (rc != PAPI_OK) {
 			say_cannot(want[i].name, rc == PAPI_ENOEVNT
@@ -569,7 +751,10 @@ void cp_counters_start(void)
 		nev = 0;
 		return;
 	}
-	pthread_atfork(fork_prepare, fork_done, fork_done);
+	pthread_atfork(fork_prepare, fork_done, fork_child);
+	for (uint32_t e = 0; e < nev; e++)
+		if (events[e].asleep)
+			__atomic_store_n(&asleep_events, 1, __ATOMIC_RELEASE);
 	__atomic_store_n(&counting, 1, __ATOMIC_RELEASE);
 	thread_register(ct);
 }
@@ -603,10 +788,17 @@ void cp_counters_stop(void)
 {
 	struct ctr_thread *ct = ctr_self;
 
-	if (ct) {
+	if (ct && ct->set != PAPI_NULL) {
 		long long v[CTR_MAX];
 
 		papi.stop(ct->set, v);
+	}
+	/* every live thread's switches since the reader last looked */
+	if (__atomic_load_n(&asleep_events, __ATOMIC_ACQUIRE)) {
+		ctr_lock();
+		for (struct ctr_thread *c = threads; c; c = c->next)
+			read_asleep(c, c->owner, CP_NONE);
+		ctr_unlock();
 	}
 }
 
@@ -774,6 +966,9 @@ void cp_counters_thread_end(void)
 	__atomic_store_n(&ctr_self, NULL, __ATOMIC_RELEASE);
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	ctr_lock();
+	/* its switches since the reader last looked: where it was then */
+	read_asleep(ct, t && t != CP_RETIRED ? t : NULL, CP_NONE);
+	close_asleep(ct);
 	keep_thread(ct, t && t != CP_RETIRED && ct->owner == t ? &t->tree
 							       : &(struct cp_tree){ 0 });
 	if (ct->prev)
@@ -795,7 +990,8 @@ int cp_counters_describe(struct sidecar *sc)
 	for (uint32_t e = 0; e < nev && counting; e++) {
 		int m = sidecar_add_metric(sc, events[e].name, "events",
 					   SIDECAR_METRIC_EVENTS,
-					   events[e].period > 1 ? SIDECAR_METRIC_ESTIMATED : 0,
+					   (events[e].period > 1 ? SIDECAR_METRIC_ESTIMATED : 0) |
+					   (user_only ? SIDECAR_METRIC_USER_ONLY : 0),
 					   (uint64_t)events[e].period);
 
 		if (m < 0)

@@ -1,6 +1,6 @@
 /*
  * ends.c - a profile when the process is killed, and snapshots while it
- * runs (issue 26; doc/snapshots.md).
+ * runs (doc/snapshots.md).
  *
  * SIGTERM, SIGINT, SIGHUP, SIGXCPU and SIGQUIT end a program that left
  * them at their default action without running its atexit handlers: glibc
@@ -15,12 +15,33 @@
  * the program its own view (SIG_DFL) of a signal we hold.  An ignored
  * signal stays ignored.
  *
+ * A handler installed with SA_RESETHAND goes back to the default action
+ * in the kernel as it is delivered, without a sigaction() call we could
+ * see: so the runtime installs a trampoline of its own in its place (the
+ * program's mask and flags but SA_RESETHAND), which does the reset itself
+ * (our handler standing in for the default, the program's view SIG_DFL)
+ * and then calls the program's handler.  A second delivery that finds it
+ * reset gets the default action's stand-in, as the kernel would give the
+ * default action.
+ *
+ * The exit writes the profile too (gmon.out in _mcleanup, the sidecar in
+ * the runtime's destructor).  Each of those writes holds the end signals
+ * off (cp_end_hold_begin): on the writing thread they are blocked, and
+ * our handler on any other thread waits for the write to finish.  One
+ * thread at a time writes an end profile (`end_owner`); whoever comes
+ * next finds what is written and writes only what is missing.
+ *
  * CALLPATH_SNAPSHOT=SECONDS and CALLPATH_SNAPSHOT_SIGNAL=NAME start a
- * thread of the runtime's (all signals blocked) that writes a snapshot
- * every SECONDS of wall time and whenever that signal's handler (held as
- * the end signals are: a handler of the program's wins) asks for one, so
- * the program's threads keep running while it is written.
+ * thread of the runtime's (own_thread.h: every signal blocked, SIGPROF
+ * only through its gate while it writes) that writes a snapshot every
+ * SECONDS of wall time and whenever that signal's handler (held as the end
+ * signals are: a handler of the program's wins) asks for one, so the
+ * program's threads keep running while it is written.
  * CALLPATH_ENDS=0 turns the end handlers off.
+ *
+ * Nothing starts in a process that is not profiled (profiled.h): a shell
+ * or a `sleep` that inherited LD_PRELOAD gets no handler, no thread, no
+ * file.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -34,31 +55,61 @@
 #include <unistd.h>
 
 #include "ends.h"
+#include "own_thread.h"
+#include "profiled.h"
 #include "utils/banned.h"
 
 #ifndef SA_RESTORER
 #define SA_RESTORER 0x04000000	/* the kernel's; glibc sets it and reports it */
 #endif
 
+/* A handler waits this long for another thread's end write, at most. */
+#define END_WAIT_MS 30000
+
 static const int end_signals[] = { SIGTERM, SIGINT, SIGHUP, SIGXCPU, SIGQUIT };
+
+/* What the kernel has for a managed signal. */
+enum {
+	KERNEL_PROGRAM,	/* the program's action (or one we never took) */
+	KERNEL_STANDIN,	/* our handler, for the program's default action */
+	KERNEL_ONESHOT,	/* our trampoline, for a handler with SA_RESETHAND */
+};
 
 static struct {
 	int managed[NSIG];	/* we stand in for its default action */
-	int installed[NSIG];	/* our handler is the kernel's now */
-	struct sigaction view[NSIG];	/* what the program set (SIG_DFL) */
+	int kernel[NSIG];	/* KERNEL_*: whose action the kernel holds */
+	int armed[NSIG];	/* KERNEL_ONESHOT: not yet reset by a delivery */
+	struct sigaction view[NSIG];	/* what the program set, as the kernel reports it */
 	void (*restorer)(void);	/* glibc's, as sigaction() reports it */
 	int snap_sig;		/* CALLPATH_SNAPSHOT_SIGNAL, 0 none */
 	double snap_secs;	/* CALLPATH_SNAPSHOT, 0 none */
 } ends;
 
 static uint32_t snap_k;		/* snapshots taken so far */
-static int ending;		/* a thread is writing the end profile */
+static int ctor_ran;		/* ends_ctor() ran: start once profiled */
+static int started;		/* ends_start() ran */
 static int stopping;		/* exit began: no more snapshots */
 static uint32_t requests;	/* snapshots the handler asked for, a futex word */
 static int writer_running;	/* the snapshot writer thread is there */
+static struct cp_prof_gate writer_gate = CP_PROF_GATE_INIT;
+
+/* The thread writing an end profile (its tid, a futex word), 0 when none:
+ * the exit's writes, or a handler's (which then ends the process). */
+static uint32_t end_owner;
 
 static void handler(int sig, siginfo_t *si, void *uc);
+static void oneshot(int sig, siginfo_t *si, void *uc);
 static void ask_snapshot(void);
+
+static long futex(uint32_t *word, int op, uint32_t val, const struct timespec *ts)
+{
+	return syscall(SYS_futex, word, op, val, ts, NULL, FUTEX_BITSET_MATCH_ANY);
+}
+
+static uint32_t my_tid(void)
+{
+	return (uint32_t)syscall(SYS_gettid);
+}
 
 /* ---- configuration (normal context) ---- */
 
@@ -123,6 +174,7 @@ static void read_config(void)
 
 /* ---- our handler in the kernel, behind the program's view ---- */
 
+/* Our handler stands in for the default action.  Async-signal-safe. */
 static int install(int sig)
 {
 	struct sigaction ours;
@@ -140,22 +192,60 @@ static int install(int sig)
 	if (!ends.restorer && cp_real_sigaction(sig, NULL, &ours) == 0 &&
 	    (ours.sa_flags & SA_RESTORER))
 		ends.restorer = ours.sa_restorer;	/* what glibc reports */
-	__atomic_store_n(&ends.installed[sig], 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&ends.armed[sig], 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&ends.kernel[sig], KERNEL_STANDIN, __ATOMIC_RELEASE);
 	return 0;
 }
 
-/* What the kernel would report for the program's own SIG_DFL action. */
-static void set_view(int sig, const struct sigaction *act)
+/* What the kernel would report for the program's `act` with `handler`. */
+static void set_view(int sig, const struct sigaction *act, void (*h)(int))
 {
 	struct sigaction *v = &ends.view[sig];
 
 	memset(v, 0, sizeof(*v));
-	v->sa_handler = SIG_DFL;
+	v->sa_handler = h;
+	if (act->sa_flags & SA_SIGINFO)
+		v->sa_sigaction = act->sa_sigaction;
 	v->sa_flags = act->sa_flags | (ends.restorer ? SA_RESTORER : 0);
 	v->sa_restorer = ends.restorer;
 	memcpy(&v->sa_mask, &act->sa_mask, sizeof(v->sa_mask));
 	sigdelset(&v->sa_mask, SIGKILL);
 	sigdelset(&v->sa_mask, SIGSTOP);
+}
+
+static int is_handler(void (*h)(int))
+{
+	return h != SIG_DFL && h != SIG_IGN && h != SIG_ERR;
+}
+
+/*
+ * The program's handler `act`, installed with SA_RESETHAND: our trampoline
+ * in its place (the program's mask and flags, SA_RESETHAND done by us).
+ * 0, or -1 with errno (the view unchanged).
+ */
+static int install_oneshot(int sig, const struct sigaction *act, cp_sigaction_fn real,
+			   struct sigaction *prev)
+{
+	struct sigaction k = *act, saved = ends.view[sig];
+	int was = __atomic_load_n(&ends.kernel[sig], __ATOMIC_ACQUIRE);
+
+	k.sa_sigaction = oneshot;
+	k.sa_flags = (act->sa_flags & ~SA_RESETHAND) | SA_SIGINFO;
+	set_view(sig, act, act->sa_handler);
+	__atomic_store_n(&ends.armed[sig], 1, __ATOMIC_RELEASE);
+	if (real(sig, &k, prev) != 0) {
+		ends.view[sig] = saved;
+		__atomic_store_n(&ends.armed[sig], was == KERNEL_ONESHOT, __ATOMIC_RELEASE);
+		return -1;
+	}
+	if (!ends.restorer && cp_real_sigaction(sig, NULL, &k) == 0 &&
+	    (k.sa_flags & SA_RESTORER)) {
+		ends.restorer = k.sa_restorer;
+		ends.view[sig].sa_flags |= SA_RESTORER;
+		ends.view[sig].sa_restorer = k.sa_restorer;
+	}
+	__atomic_store_n(&ends.kernel[sig], KERNEL_ONESHOT, __ATOMIC_RELEASE);
+	return 0;
 }
 
 static int managed(int sig)
@@ -166,11 +256,19 @@ static int managed(int sig)
 int cp_ends_sigaction(int sig, const struct sigaction *act, struct sigaction *old,
 		      cp_sigaction_fn real, int *ret)
 {
-	struct sigaction prev;
+	struct sigaction prev, cur;
+	int k;
 
 	if (!managed(sig))
 		return 0;
-	if (!__atomic_load_n(&ends.installed[sig], __ATOMIC_ACQUIRE)) {
+	k = __atomic_load_n(&ends.kernel[sig], __ATOMIC_ACQUIRE);
+	if (k == KERNEL_PROGRAM) {
+		if (act && is_handler(act->sa_handler) && (act->sa_flags & SA_RESETHAND)) {
+			*ret = install_oneshot(sig, act, real, &prev);
+			if (*ret == 0 && old)
+				*old = prev;
+			return 1;
+		}
 		*ret = real(sig, act, old);
 		if (*ret == 0 && act && act->sa_handler == SIG_DFL &&
 		    real(sig, NULL, &prev) == 0 && prev.sa_handler == SIG_DFL) {
@@ -179,19 +277,32 @@ int cp_ends_sigaction(int sig, const struct sigaction *act, struct sigaction *ol
 		}
 		return 1;
 	}
-	if (act && act->sa_handler != SIG_DFL) {
-		*ret = real(sig, act, &prev);
-		if (*ret == 0) {
-			__atomic_store_n(&ends.installed[sig], 0, __ATOMIC_RELEASE);
-			if (old)
-				*old = ends.view[sig];
+	/* ours is in the kernel: the program sees its own action */
+	cur = ends.view[sig];
+	if (act) {
+		if (act->sa_handler == SIG_DFL) {
+			set_view(sig, act, SIG_DFL);
+			if (k == KERNEL_ONESHOT && install(sig) != 0) {
+				ends.view[sig] = cur;
+				*ret = -1;
+				return 1;
+			}
+		} else if (is_handler(act->sa_handler) && (act->sa_flags & SA_RESETHAND)) {
+			if (install_oneshot(sig, act, real, NULL) != 0) {
+				*ret = -1;
+				return 1;
+			}
+		} else {
+			if (real(sig, act, NULL) != 0) {
+				*ret = -1;
+				return 1;
+			}
+			__atomic_store_n(&ends.armed[sig], 0, __ATOMIC_RELEASE);
+			__atomic_store_n(&ends.kernel[sig], KERNEL_PROGRAM, __ATOMIC_RELEASE);
 		}
-		return 1;
 	}
 	if (old)
-		*old = ends.view[sig];
-	if (act)
-		set_view(sig, act);
+		*old = cur;
 	*ret = 0;
 	return 1;
 }
@@ -199,10 +310,13 @@ int cp_ends_sigaction(int sig, const struct sigaction *act, struct sigaction *ol
 int cp_ends_signal(int sig, sighandler_t h, cp_signal_fn real, sighandler_t *ret)
 {
 	struct sigaction prev;
+	sighandler_t was;
+	int k;
 
 	if (!managed(sig))
 		return 0;
-	if (!__atomic_load_n(&ends.installed[sig], __ATOMIC_ACQUIRE)) {
+	k = __atomic_load_n(&ends.kernel[sig], __ATOMIC_ACQUIRE);
+	if (k == KERNEL_PROGRAM) {
 		*ret = real(sig, h);
 		if (*ret != SIG_ERR && h == SIG_DFL && real != NULL &&
 		    cp_real_sigaction(sig, NULL, &prev) == 0 && prev.sa_handler == SIG_DFL) {
@@ -211,10 +325,15 @@ int cp_ends_signal(int sig, sighandler_t h, cp_signal_fn real, sighandler_t *ret
 		}
 		return 1;
 	}
+	was = ends.view[sig].sa_handler;
 	if (h != SIG_DFL) {
-		*ret = real(sig, h) == SIG_ERR ? SIG_ERR : SIG_DFL;
-		if (*ret != SIG_ERR)
-			__atomic_store_n(&ends.installed[sig], 0, __ATOMIC_RELEASE);
+		if (real(sig, h) == SIG_ERR) {
+			*ret = SIG_ERR;
+			return 1;
+		}
+		__atomic_store_n(&ends.armed[sig], 0, __ATOMIC_RELEASE);
+		__atomic_store_n(&ends.kernel[sig], KERNEL_PROGRAM, __ATOMIC_RELEASE);
+		*ret = was;
 		return 1;
 	}
 	/* glibc's signal(): SA_RESTART (siginterrupt aside), the signal masked */
@@ -222,9 +341,76 @@ int cp_ends_signal(int sig, sighandler_t h, cp_signal_fn real, sighandler_t *ret
 	prev.sa_flags = SA_RESTART;
 	sigemptyset(&prev.sa_mask);
 	sigaddset(&prev.sa_mask, sig);
-	set_view(sig, &prev);
-	*ret = SIG_DFL;
+	set_view(sig, &prev, SIG_DFL);
+	if (k == KERNEL_ONESHOT && install(sig) != 0) {
+		*ret = SIG_ERR;
+		return 1;
+	}
+	*ret = was;
 	return 1;
+}
+
+/* ---- one end writer at a time ---- */
+
+/*
+ * Wait (at most `ms`, or for ever when negative) while another thread
+ * writes an end profile; then take it: 1, or 0 when the wait ran out or
+ * this thread holds it already.
+ */
+static int end_take(uint32_t me, int ms)
+{
+	struct timespec ts = { 0, 10 * 1000000L };
+
+	for (int waited = 0;; waited += ms < 0 ? 0 : 10) {
+		uint32_t cur = 0;
+
+		if (__atomic_compare_exchange_n(&end_owner, &cur, me, 0, __ATOMIC_ACQ_REL,
+						__ATOMIC_ACQUIRE))
+			return 1;
+		if (cur == me || (ms >= 0 && waited >= ms))
+			return 0;
+		futex(&end_owner, FUTEX_WAIT_PRIVATE, cur, &ts);
+	}
+}
+
+static void end_give(void)
+{
+	__atomic_store_n(&end_owner, 0, __ATOMIC_RELEASE);
+	futex(&end_owner, FUTEX_WAKE_PRIVATE, INT32_MAX, NULL);
+}
+
+void cp_end_hold_begin(struct cp_end_hold *h)
+{
+	sigset_t hold;
+	uint32_t me = my_tid();
+
+	/*
+	 * Every asynchronous signal but the profiling timer's (a tick held
+	 * past profil()'s end would find SIGPROF's default action: death)
+	 * and the real-time ones (the runtime's event counters', queued);
+	 * the fault signals are the kernel's to force anyway.
+	 */
+	sigemptyset(&hold);
+	for (int s = 1; s < 32; s++)
+		if (s != SIGPROF && s != SIGSEGV && s != SIGBUS && s != SIGFPE &&
+		    s != SIGILL && s != SIGTRAP && s != SIGSYS && s != SIGKILL && s != SIGSTOP)
+			sigaddset(&hold, s);
+	pthread_sigmask(SIG_BLOCK, &hold, &h->old);
+	h->depth = 0;
+	if (__atomic_load_n(&end_owner, __ATOMIC_ACQUIRE) == me) {
+		h->depth = 1;	/* within another hold of this thread's */
+		return;
+	}
+	/* a handler writing the end profile ends the process: wait for that */
+	end_take(me, -1);
+}
+
+void cp_end_hold_end(struct cp_end_hold *h)
+{
+	if (!h->depth)
+		end_give();
+	/* what came meanwhile is delivered now */
+	pthread_sigmask(SIG_SETMASK, &h->old, NULL);
 }
 
 /* ---- the handler ---- */
@@ -265,22 +451,43 @@ static void handler(int sig, siginfo_t *si, void *uc)
 		else if (__atomic_load_n(&writer_running, __ATOMIC_ACQUIRE))
 			ask_snapshot();		/* the program goes on at once */
 		else	/* no writer thread (a fork child): written here */
-			cp_snap_write(__atomic_add_fetch(&snap_k, 1, __ATOMIC_ACQ_REL), 100);
+			cp_snap_write(__atomic_add_fetch(&snap_k, 1, __ATOMIC_ACQ_REL), 100, NULL);
 		errno = saved;
 		return;
 	}
-	if (__atomic_exchange_n(&ending, 1, __ATOMIC_ACQ_REL)) {
-		/* another thread writes the profile, then the process dies */
-		for (int i = 0; i < 100; i++) {
-			struct timespec ts = { 0, 100000000L };
-
-			nanosleep(&ts, NULL);
-		}
-	} else {
+	/*
+	 * One end writer at a time: the exit's (gmon.out or the sidecar being
+	 * written: wait, then write what it left to do) or another handler's
+	 * (it ends the process: wait for that).
+	 */
+	if (end_take(my_tid(), END_WAIT_MS))
 		cp_snap_end(sig);
-	}
 	die_of(sig);
 	errno = saved;
+}
+
+/*
+ * A handler of the program's installed with SA_RESETHAND: the kernel's
+ * reset done here, then the program's handler, as the kernel would call it.
+ */
+static void oneshot(int sig, siginfo_t *si, void *uc)
+{
+	struct sigaction prog;
+	int saved = errno;
+
+	if (!__atomic_exchange_n(&ends.armed[sig], 0, __ATOMIC_ACQ_REL)) {
+		/* reset by a delivery before this one: the default action's */
+		handler(sig, si, uc);
+		return;
+	}
+	prog = ends.view[sig];
+	ends.view[sig].sa_handler = SIG_DFL;
+	install(sig);
+	errno = saved;
+	if (prog.sa_flags & SA_SIGINFO)
+		prog.sa_sigaction(sig, si, uc);
+	else if (is_handler(prog.sa_handler))
+		prog.sa_handler(sig);
 }
 
 /* ---- the snapshot writer thread ---- */
@@ -291,11 +498,6 @@ static void handler(int sig, siginfo_t *si, void *uc)
  * every `snap_secs`, and when the snapshot signal's handler asks
  * (`requests`, a futex: no file descriptor of the program's is taken).
  */
-
-static long futex(uint32_t *word, int op, uint32_t val, const struct timespec *ts)
-{
-	return syscall(SYS_futex, word, op, val, ts, NULL, FUTEX_BITSET_MATCH_ANY);
-}
 
 static void ask_snapshot(void)
 {
@@ -313,18 +515,15 @@ static void *writer(void *arg)
 	struct timespec next, now;
 	long step_ns = (long)(ends.snap_secs * 1e9);
 	uint32_t seen = __atomic_load_n(&requests, __ATOMIC_ACQUIRE);
-	sigset_t prof;
 
 	(void)arg;
 	/*
 	 * The profiling timer's ticks that fall while this thread writes are
 	 * this thread's (its pc is outside the program: counted by neither
-	 * histogram), not put on a program thread the kernel would pick
-	 * instead if this one blocked SIGPROF.
+	 * histogram), not put on a thread of the program's, asleep perhaps:
+	 * SIGPROF is open, unless the program's handler has it (own_thread.h).
 	 */
-	sigemptyset(&prof);
-	sigaddset(&prof, SIGPROF);
-	pthread_sigmask(SIG_UNBLOCK, &prof, NULL);
+	cp_prof_open(&writer_gate);
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	for (;;) {
 		if (step_ns) {
@@ -340,13 +539,14 @@ static void *writer(void *arg)
 				break;
 			}
 			futex(&requests, FUTEX_WAIT_BITSET_PRIVATE, r, step_ns ? &next : NULL);
+			cp_prof_poll(&writer_gate);
 			clock_gettime(CLOCK_MONOTONIC, &now);
 			if (step_ns && !before(&now, &next))
 				break;
 		}
 		if (__atomic_load_n(&stopping, __ATOMIC_ACQUIRE) || !recording())
 			break;
-		cp_snap_write(__atomic_add_fetch(&snap_k, 1, __ATOMIC_ACQ_REL), 1000);
+		cp_snap_write(__atomic_add_fetch(&snap_k, 1, __ATOMIC_ACQ_REL), 1000, &writer_gate);
 		if (step_ns) {	/* a period missed while writing is skipped */
 			clock_gettime(CLOCK_MONOTONIC, &now);
 			while (!before(&now, &next)) {
@@ -362,6 +562,7 @@ static void *writer(void *arg)
 			}
 		}
 	}
+	cp_prof_done(&writer_gate);
 	__atomic_store_n(&writer_running, 0, __ATOMIC_RELEASE);
 	return NULL;
 }
@@ -379,21 +580,27 @@ static void stop_snapshots(void)
 
 static void in_fork_child(void)
 {
-	__atomic_store_n(&ending, 0, __ATOMIC_RELAXED);
+	/* its own series, gmon.out.<pid>.snap1 on (snapshot.c) */
+	__atomic_store_n(&snap_k, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&end_owner, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&writer_running, 0, __ATOMIC_RELAXED);
+	cp_prof_forked();
 	cp_snap_forked();
 }
 
 /*
- * After the runtime's other constructors: the header of every file written
- * from here on (cp_snap_init) describes the metrics they started, the
- * off-CPU sampler's (offcpu.c, 104) and the events' (102).
+ * The handlers and the snapshot thread, once the process is profiled and
+ * the runtime's other constructors have run: the header of every file
+ * written from here on (cp_snap_init) describes the metrics they started,
+ * the off-CPU sampler's (offcpu.c, 104) and the events' (102).
  */
-__attribute__((constructor(105))) static void ends_start(void)
+static void ends_start(void)
 {
 	struct sigaction cur;
 	int any = 0;
 
+	if (__atomic_exchange_n(&started, 1, __ATOMIC_ACQ_REL))
+		return;
 	if (__atomic_load_n(&cp_state, __ATOMIC_ACQUIRE) != CP_RECORDING)
 		return;		/* the runtime stepped aside */
 	read_config();
@@ -412,28 +619,62 @@ __attribute__((constructor(105))) static void ends_start(void)
 	for (int sig = 1; sig < NSIG; sig++) {
 		if (!ends.managed[sig] || cp_real_sigaction(sig, NULL, &cur) != 0)
 			continue;
-		/* a default action we stand in for; an ignored signal or an
-		 * inherited handler is left as it is */
+		/* a default action we stand in for, a one-shot handler we reset;
+		 * an ignored signal or another handler is left as it is */
 		if (cur.sa_handler == SIG_DFL) {
 			ends.view[sig] = cur;
 			install(sig);
+		} else if (is_handler(cur.sa_handler) && (cur.sa_flags & SA_RESETHAND)) {
+			install_oneshot(sig, &cur, cp_real_sigaction, NULL);
+			ends.view[sig] = cur;	/* as the kernel reported it */
 		}
 	}
 	if (ends.snap_secs > 0 || ends.snap_sig) {
-		sigset_t all, prev;
-		pthread_t t;
+		int r;
 
-		sigfillset(&all);
-		pthread_sigmask(SIG_SETMASK, &all, &prev);
+		cp_prof_gate_add(&writer_gate, &requests);
 		__atomic_store_n(&writer_running, 1, __ATOMIC_RELEASE);
-		if (pthread_create(&t, NULL, writer, NULL) == 0) {
-			pthread_detach(t);
-		} else {
+		r = cp_own_thread_start(writer, NULL, 0);
+		if (r) {
 			__atomic_store_n(&writer_running, 0, __ATOMIC_RELEASE);
 			if (ends.snap_secs > 0)
 				dprintf(2, "callpath: CALLPATH_SNAPSHOT: no periodic "
 					"snapshots: cannot start their thread\n");
 		}
-		pthread_sigmask(SIG_SETMASK, &prev, NULL);
 	}
+}
+
+void cp_ends_profiled(void)
+{
+	if (__atomic_load_n(&ctor_ran, __ATOMIC_ACQUIRE))
+		ends_start();
+}
+
+#ifdef CP_ARCHIVE
+/*
+ * glibc's sigaction by its internal name (libc.a and libc.so both have
+ * it).  Defined here, not with signals.c's interposers: an archive member
+ * is linked only when referred to, and signals-a.o refers to names that
+ * libc.so lacks (libcallpath.a linked into a dynamic program); it comes
+ * in where the program calls signal, sigaction or setitimer.
+ */
+extern int __sigaction(int, const struct sigaction *, struct sigaction *);
+
+int cp_real_sigaction(int sig, const struct sigaction *act, struct sigaction *old)
+{
+	return __sigaction(sig, act, old);
+}
+#endif
+
+/*
+ * After the runtime's other constructors.  A static link's glibc started
+ * profiling before them (from the program's _init): marked by now.  A
+ * dynamic program marks it later (its _init calls the interposed
+ * __monstartup), and starts us then.
+ */
+__attribute__((constructor(105))) static void ends_ctor(void)
+{
+	__atomic_store_n(&ctor_ran, 1, __ATOMIC_RELEASE);
+	if (cp_profiled())
+		ends_start();
 }

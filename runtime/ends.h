@@ -19,6 +19,8 @@
 
 #include "runtime.h"
 
+struct cp_prof_gate;
+
 typedef int (*cp_sigaction_fn)(int, const struct sigaction *, struct sigaction *);
 typedef sighandler_t (*cp_signal_fn)(int, sighandler_t);
 
@@ -30,6 +32,31 @@ int cp_ends_sigaction(int sig, const struct sigaction *act, struct sigaction *ol
 		      cp_sigaction_fn real, int *ret) CP_HIDDEN;
 int cp_ends_signal(int sig, sighandler_t h, cp_signal_fn real,
 		   sighandler_t *ret) CP_HIDDEN;
+/*
+ * profiled.c: the process is profiled now (profiled.h): the end handlers
+ * and the snapshot thread start, unless ends.c's constructor is still to
+ * come (it starts them then).  Normal context.
+ */
+void cp_ends_profiled(void) CP_HIDDEN;
+
+/*
+ * The exit's writes of the profile (gmon.out in _mcleanup, the sidecar in
+ * the runtime's destructor), each made whole against the signals that end
+ * a process: the calling thread holds every asynchronous signal but
+ * SIGPROF (delivered when the write is done, as they would have been a
+ * moment later), and a handler of the runtime's on another thread waits
+ * for the write to finish before it writes what is missing and ends the
+ * process.  Normal context; `h` on the caller's stack.
+ *   struct cp_end_hold h;
+ *   cp_end_hold_begin(&h); ... write ...; cp_end_hold_end(&h);
+ */
+struct cp_end_hold {
+	sigset_t old;
+	int depth;
+};
+void cp_end_hold_begin(struct cp_end_hold *h) CP_HIDDEN;
+void cp_end_hold_end(struct cp_end_hold *h) CP_HIDDEN;
+
 /* glibc's sigaction, found by signals.c in normal context */
 int cp_real_sigaction(int sig, const struct sigaction *act,
 		      struct sigaction *old) CP_HIDDEN;
@@ -40,11 +67,14 @@ int cp_real_sigaction(int sig, const struct sigaction *act,
 int cp_snap_init(int histogram) CP_HIDDEN;
 /*
  * Write snapshot k: "<gmon name>.snap<k>" (the gmon file's name for this
- * process: $GMON_OUT_PREFIX.<pid>, else gmon.out) and its sidecar, each
- * through a temporary file and a rename.  `wait_ms`: how long to wait for
- * the thread registry.  0, or -errno.  Async-signal-safe.
+ * process: $GMON_OUT_PREFIX.<pid>, else gmon.out; a fork child's carries
+ * its pid, gmon.out.<pid>) and its sidecar, each through a temporary file
+ * and a rename.  `wait_ms`: how long to wait for the thread registry.
+ * `gate`: the writer thread's SIGPROF gate (own_thread.h), polled while it
+ * writes; NULL in a signal handler.  A write that fails says so on
+ * stderr, once for each reason.  0, or -errno.  Async-signal-safe.
  */
-int cp_snap_write(uint32_t k, int wait_ms) CP_HIDDEN;
+int cp_snap_write(uint32_t k, int wait_ms, struct cp_prof_gate *gate) CP_HIDDEN;
 /*
  * The process is being killed: the gmon file as at exit, and its sidecar.
  * Async-signal-safe but for the gmon file's writer (cp_snap_end_gmon).

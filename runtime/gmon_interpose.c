@@ -15,9 +15,11 @@
 #include <sys/gmon.h>
 #include <unistd.h>
 
+#include "ends.h"
 #include "gmon_out.h"
 #include "gmon_start.h"
 #include "gmon_takeover.h"
+#include "profiled.h"
 #include "utils/banned.h"
 
 #define EXPORT __attribute__((visibility("default")))
@@ -71,6 +73,8 @@ EXPORT void __monstartup(unsigned long lowpc, unsigned long highpc)
 {
 	const struct glibc_gmon *g;
 
+	/* glibc's profiling starts: this process is profiled (profiled.h) */
+	cp_profiled_mark(CP_PROFILED_GMON);
 	/* glibc ignores a second call before _mcleanup */
 	if (in_charge == OURS)
 		return;
@@ -128,8 +132,16 @@ EXPORT void moncontrol(int mode)
 
 static int write_now(int fd, unsigned flags, int named);
 
+/*
+ * The whole of it held against the signals that end a process (ends.h):
+ * a SIGTERM in the middle of writing gmon.out is delivered once it is
+ * written, and never leaves it emptied or cut short.
+ */
 EXPORT void _mcleanup(void)
 {
+	struct cp_end_hold hold;
+
+	cp_end_hold_begin(&hold);
 	gmon_runtime_before_write();
 	if (in_charge != OURS) {
 		const struct glibc_gmon *g = glibc();
@@ -138,6 +150,7 @@ EXPORT void _mcleanup(void)
 			g->mcleanup();
 		if (in_charge == GLIBC)
 			in_charge = NOBODY;
+		cp_end_hold_end(&hold);
 		return;
 	}
 	control(0);
@@ -147,6 +160,7 @@ EXPORT void _mcleanup(void)
 	/* glibc resets _gmonparam: a later __monstartup starts afresh */
 	state = GMON_PROF_OFF;
 	in_charge = NOBODY;
+	cp_end_hold_end(&hold);
 }
 
 /* gmon_takeover.h: gmon.out as it stands now (async-signal-safe). */

@@ -325,7 +325,9 @@ static int write_parts(struct work *w, const struct gmon_out_opts *o)
 		w->nentries = compact(w->entries, w->nentries);
 		sort_entries(w->entries, w->nentries);
 	}
-	/* nothing is written before the arcs are known to fit */
+	/* nothing is written, or opened, before the arcs are known to fit */
+	if (w->fd < 0 && o->open_fd && (w->fd = o->open_fd(o->open_ctx)) < 0)
+		return w->fd;
 	if ((o->parts & GMON_OUT_HEADER) && (r = put_header(w)) < 0)
 		return r;
 	if ((o->parts & GMON_OUT_HIST) && (r = put_hist(w, o)) < 0)

@@ -95,13 +95,22 @@ struct gmon_out_opts {
 	size_t nsources;
 	void *work;		/* gmon_out_work_size() bytes, 8-aligned; NULL: mmap'ed */
 	size_t work_size;
+	/*
+	 * With fd -1: the file is opened by open_fd(open_ctx) (a descriptor,
+	 * or -errno) once the arcs are merged, just before its first byte, so
+	 * that an error before then (working memory, too many arcs) leaves
+	 * the file as it was, never emptied.  The caller closes it.
+	 */
+	int (*open_fd)(void *open_ctx);
+	void *open_ctx;
 };
 
 /* Bytes of working memory for sources yielding `max_arcs` arcs in all. */
 size_t gmon_out_work_size(uint64_t max_arcs);
 
 /*
- * Write the parts into `fd` at its offset.  0, or -errno: -EINVAL (no
+ * Write the parts into `fd` at its offset (or o->open_fd's, fd -1).
+ * 0, or -errno: -EINVAL (no
  * geometry, bins missing for a histogram, work not 8-aligned), -E2BIG (the sources yielded
  * more than their max_arcs: nothing written), -ENOMEM (work too small or
  * not mapped: nothing written), or a write error (the file is then partly

@@ -240,20 +240,39 @@ void gmon_report_open_error(int errnum, int localized)
 	errno = saved;
 }
 
+struct named {
+	char path[4096 + 32];
+	int fd;
+	int localized;
+};
+
+static int open_named(void *ctx)
+{
+	struct named *n = ctx;
+
+	n->fd = gmon_open(gmon_prefix(), getpid(), n->path,
+			  sizeof(n->path));
+	if (n->fd < 0)
+		gmon_report_open_error(-n->fd, n->localized);
+	return n->fd;
+}
+
+/*
+ * Opened once the arcs are merged (gmon_out.h's open_fd): a failure
+ * before the file's first byte (no working memory) leaves gmon.out as it
+ * was, where truncating first would have emptied it.
+ */
 int gmon_write_named(const struct gmon_out_opts *o, int localized)
 {
-	char path[4096 + 32];
-	int fd, r, saved = errno;
+	struct gmon_out_opts opened = *o;
+	struct named n = { .fd = -1, .localized = localized };
+	int r, saved = errno;
 
-	fd = gmon_open(gmon_prefix(), getpid(), path,
-		       sizeof(path));
-	if (fd < 0) {
-		gmon_report_open_error(-fd, localized);
-		errno = saved;
-		return fd;
-	}
-	r = gmon_out_write(fd, o);
-	close(fd);
+	opened.open_fd = open_named;
+	opened.open_ctx = &n;
+	r = gmon_out_write(-1, &opened);
+	if (n.fd >= 0)
+		close(n.fd);
 	errno = saved;
 	return r;
 }

@@ -17,17 +17,25 @@
 #include <sys/gmon.h>
 #include <unistd.h>
 
+#include "ends.h"
 #include "gmon_out.h"
 #include "gmon_start.h"
 #include "gmon_takeover.h"
+#include "profiled.h"
 #include "utils/banned.h"
 
 #define MAX_SOURCES 8
 
 /* glibc's, in no header */
 void moncontrol(int mode);
+void _mcleanup(void);
 
 extern struct gmonparam _gmonparam __attribute__((weak, visibility("hidden")));
+/*
+ * gcrt1.o's, in a program linked with -pg (whose _init started glibc's
+ * profiling before our constructors); NULL in one that was not.
+ */
+extern void __gmon_start__(void) __attribute__((weak));
 
 static int taken_over;
 
@@ -108,13 +116,16 @@ static int write_now(int fd, unsigned flags, int named)
 	return ret;
 }
 
+/* held against the signals that end a process, as _mcleanup is (ends.h) */
 static void write_at_exit(void)
 {
 	struct gmonparam *p = &_gmonparam;
+	struct cp_end_hold hold;
 
 	/* the program (or a handler before us) ran _mcleanup already */
 	if (!p->tos || !p->kcount)
 		return;
+	cp_end_hold_begin(&hold);
 	gmon_runtime_before_write();
 	/* glibc's _mcleanup: profil off, arcs off (state OFF unless ERROR) */
 	moncontrol(0);
@@ -122,6 +133,7 @@ static void write_at_exit(void)
 	/* glibc's _mcleanup now writes nothing, frees its tables and resets */
 	p->state = GMON_PROF_ERROR;
 	__atomic_store_n(&taken_over, 0, __ATOMIC_RELEASE);
+	cp_end_hold_end(&hold);
 }
 
 /* gmon_takeover.h: gmon.out as it stands now (async-signal-safe). */
@@ -149,6 +161,27 @@ int cp_gmon_write_named(unsigned flags)
 	return write_checked(-1, flags, 1);
 }
 
+/*
+ * Not taken over (CALLPATH_ARCS=glibc): glibc's _mcleanup writes gmon.out
+ * at exit, after this.  Run it now, held as write_at_exit is, and leave it
+ * nothing to do when its turn comes: its state ERROR writes nothing, and
+ * its free() of the tables it freed now finds NULL.
+ */
+void gmon_static_exit_glibc(void)
+{
+	struct cp_end_hold hold;
+
+	if (!&_gmonparam || !_gmonparam.tos || __atomic_load_n(&taken_over, __ATOMIC_ACQUIRE))
+		return;
+	cp_end_hold_begin(&hold);
+	gmon_runtime_before_write();
+	_mcleanup();
+	_gmonparam.state = GMON_PROF_ERROR;
+	_gmonparam.tos = NULL;
+	_gmonparam.kcount = NULL;
+	cp_end_hold_end(&hold);
+}
+
 int gmon_static_taken_over(void)
 {
 	return __atomic_load_n(&taken_over, __ATOMIC_ACQUIRE);
@@ -171,6 +204,12 @@ int gmon_static_arcs_on(void)
  */
 __attribute__((constructor(101))) static void gmon_static_start(void)
 {
+	/*
+	 * A -pg program (profiled.h); libcallpath.a linked into a dynamic one
+	 * too, where glibc's tables are libc.so's own and are not taken over.
+	 */
+	if (__gmon_start__ || (&_gmonparam && _gmonparam.tos))
+		cp_profiled_mark(CP_PROFILED_GMON);
 	if (!&_gmonparam || !_gmonparam.tos)
 		return;		/* dynamic program, or not profiled */
 	gmon_runtime_arcs_gate(&_gmonparam.state);

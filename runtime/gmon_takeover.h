@@ -136,5 +136,11 @@ int cp_gmon_write_named(unsigned flags);
  */
 int gmon_static_taken_over(void);
 int gmon_static_arcs_on(void);
+/*
+ * gmon_static.c, at exit just before glibc's _mcleanup, when it was not
+ * taken over: glibc's _mcleanup run now, its write held against the end
+ * signals (ends.h); nothing left for its own turn.
+ */
+void gmon_static_exit_glibc(void);
 
 #endif

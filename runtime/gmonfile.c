@@ -163,6 +163,7 @@ int cp_static_link(void)
 static void before_mcleanup(void)
 {
 	cp_gmon_before_write();
+	gmon_static_exit_glibc();
 }
 
 /*

@@ -15,9 +15,11 @@
 # gmon_static.c in the archive (see the end of this file)
 CALLPATH_GMON_OBJS = runtime/rt/gmon_out.o runtime/rt/gmon_start.o runtime/rt/gmon_arcs.o
 # profiles of killed runs and snapshots (issue 26): ends.c, snapshot.c,
-# sidecar_stream.c; ends_mpi.c (MPI_Abort) in the shared library only
+# sidecar_stream.c, the runtime's own threads (own_thread.c) and whether
+# the process is profiled at all (profiled.c); ends_mpi.c (MPI_Abort) in
+# the shared library only
 CALLPATH_ENDS_OBJS = runtime/rt/ends.o runtime/rt/snapshot.o runtime/rt/sidecar_stream.o \
-	runtime/rt/ends_mpi.o
+	runtime/rt/own_thread.o runtime/rt/profiled.o runtime/rt/ends_mpi.o
 CALLPATH_RT_CFLAGS = $(filter-out -fsanitize% -pg -p -fprofile% --coverage,$(EG_CFLAGS)) \
 	-fPIC -fvisibility=hidden -fno-omit-frame-pointer
 # Event counts (CALLPATH_EVENTS): PAPI's module when configure found PAPI,
@@ -44,13 +46,18 @@ CALLPATH_NOOP_OBJS = runtime/rt/mcount-noop.o runtime/rt/chain.o
 # libcallpath.a: the same but for the entry points and glibc's mcount, and
 # what a static link cannot interpose (pthread_create, _mcleanup; signal,
 # sigaction and setitimer call glibc's internal names): CP_ARCHIVE, see
-# chain.c, thread.c, gmonfile.c, signals.c
+# chain.c, thread.c, gmonfile.c, signals.c.  An archive member is linked
+# only when something linked refers to it: the end handlers and snapshots
+# (ends.o, started by its constructor) are reached from gmon_static.o,
+# which marks the process profiled (profiled.o calls into ends.o) and
+# holds the exit's gmon.out write against the end signals; gmon_static.o
+# itself from gmonfile-a.o, and that from runtime.o.
 CALLPATH_RT_A_OBJS = runtime/rt/record.o runtime/rt/runtime.o \
 	runtime/rt/chain-a.o runtime/rt/sidecar.o runtime/rt/mcount-a.o runtime/rt/sample.o runtime/rt/sampler.o runtime/rt/offcpu-a.o \
 	runtime/rt/infile.o runtime/rt/stack.o runtime/rt/signals-a.o runtime/rt/thread-a.o \
 	runtime/rt/gmonfile-a.o runtime/rt/counters_none-a.o $(CALLPATH_GMON_OBJS) runtime/rt/gmon_static.o \
-	runtime/rt/ends.o runtime/rt/snapshot-a.o runtime/rt/sidecar_stream.o \
-	runtime/rt/sampled_none-a.o
+	runtime/rt/ends-a.o runtime/rt/snapshot-a.o runtime/rt/sidecar_stream.o \
+	runtime/rt/own_thread-a.o runtime/rt/profiled.o runtime/rt/sampled_none-a.o
 
 runtime/rt/record.o: $(srcdir)/runtime/record.c
 	@mkdir -p $(@D)

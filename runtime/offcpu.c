@@ -24,9 +24,10 @@
  * blocks and wakes within one interval is seen only if it is blocked at
  * the look (an unbiased sample of its blocked time).  Time spent waiting
  * for a CPU counts as off-CPU too: it is wall-clock time.  The sampler
- * thread is the runtime's, not the program's: it blocks every signal but
- * SIGPROF (see offcpu_start), is
- * not instrumented, and its own CPU time is nobody's (bench/ measures it).
+ * thread is the runtime's, not the program's (own_thread.h): every signal
+ * blocked but SIGPROF while SIGPROF is the runtime's, so that no handler
+ * of the program's runs on it, not instrumented, and its own CPU time is
+ * nobody's (bench/ measures it).
  * It does not exist in a fork child, which gets CPU time only.
  */
 #define _GNU_SOURCE
@@ -42,14 +43,24 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "counters.h"
+#include "own_thread.h"
 #include "runtime.h"
 #include "utils/banned.h"
 
 #define MIN_INTERVAL_NS 5000000u	/* 200 looks a second at most */
 #define FRAMES_READ 256			/* innermost shadow-stack entries read */
 
-static int offcpu_running;
+static int offcpu_running;	/* CALLPATH_CLOCK=wall: the off-CPU time */
 static int offcpu_stopped;
+static struct cp_prof_gate offcpu_gate = CP_PROF_GATE_INIT;
+/*
+ * The same thread reads the counters of events that would overflow while
+ * their thread sleeps (counters.h: context switches), and places what
+ * they counted where it finds each thread, the way it places off-CPU
+ * time: it never signals them.
+ */
+static int reads_counters;
 
 int cp_offcpu_on(void)
 {
@@ -246,80 +257,95 @@ static void look(struct cp_thread *t, uint64_t now)
 		t->wall_leaf = e;
 }
 
+/*
+ * The context thread `t` is in now, for the counters read from outside:
+ * where it blocks, or, on a CPU, the innermost entry of its shadow stack
+ * whose return-address slot still holds its call site (read while it
+ * runs: process_vm_readv fails rather than faults).  CP_NONE: unknown.
+ */
+static uint32_t context_now(struct cp_thread *t)
+{
+	uintptr_t sp = 0, pc = 0;
+	int state;
+	uint32_t node;
+
+	if (!t->tls || !t->tid)
+		return CP_NONE;
+	state = task_state(t->tid, &sp, &pc);
+	if (state < 0)
+		return CP_NONE;
+	node = live_node(t, state == 0 ? sp : 0);
+	return node == CP_NONE - 1 ? CP_NONE : node;
+}
+
 static void *offcpu_main(void *arg)
 {
 	uint64_t interval = (uint64_t)(uintptr_t)arg;
 	struct timespec ts = { 0, (long)interval };
 
+	cp_prof_open(&offcpu_gate);
 	while (!__atomic_load_n(&offcpu_stopped, __ATOMIC_ACQUIRE)) {
 		uint64_t now;
 
 		nanosleep(&ts, NULL);
+		cp_prof_poll(&offcpu_gate);
 		now = mono_ns();
 		/* the registry's lock keeps each thread's state mapped while we read */
 		cp_registry_lock();
 		if (!__atomic_load_n(&offcpu_stopped, __ATOMIC_ACQUIRE))
-			for (struct cp_thread *t = cp_threads; t; t = t->next)
-				look(t, now);
+			for (struct cp_thread *t = cp_threads; t; t = t->next) {
+				if (cp_offcpu_on())
+					look(t, now);
+				if (reads_counters)
+					cp_counters_read(t, context_now(t));
+			}
 		cp_registry_unlock();
 	}
+	cp_prof_done(&offcpu_gate);
 	return NULL;
 }
-
-typedef int (*create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
 
 /* CALLPATH_CLOCK: cpu (default) or wall. */
 __attribute__((constructor(104))) static void offcpu_start(void)
 {
 	const char *s = getenv("CALLPATH_CLOCK");
 	uint64_t interval = 1000000000u / cp_sampler_hz();
-	sigset_t all, old;
-	pthread_attr_t attr;
-	pthread_t th;
-	create_fn create;
-	int r;
+	int r, wall = 0;
 
-	if (!s || !*s || !strcmp(s, "cpu"))
-		return;
-	if (strcmp(s, "wall")) {
+	reads_counters = cp_counters_reader_wanted();
+	if (s && *s && !strcmp(s, "wall"))
+		wall = 1;
+	else if (s && *s && strcmp(s, "cpu"))
 		dprintf(2, "callpath: CALLPATH_CLOCK=%s is neither cpu nor wall; "
 			"measuring CPU time\n", s);
+	if (!wall && !reads_counters)
 		return;
-	}
 	if (__atomic_load_n(&cp_state, __ATOMIC_ACQUIRE) != CP_RECORDING)
 		return;
 	if (interval < MIN_INTERVAL_NS)
 		interval = MIN_INTERVAL_NS;
-#ifdef CP_ARCHIVE
-	create = pthread_create;
-#else
-	/* glibc's, not our wrapper (thread.c): this thread is not the program's */
-	create = (create_fn)dlsym(RTLD_NEXT, "pthread_create");
-#endif
-	if (!create)
-		return;
 	/*
-	 * Every signal blocked but SIGPROF: our own CPU time advances glibc's
-	 * process-wide ITIMER_PROF while the program's threads sleep, and the
-	 * kernel gives its tick to the thread that runs when it expires, if
-	 * it takes SIGPROF: this one.  Blocking it too would send the tick to
-	 * a sleeping thread of the program, whose nanosleep would return
-	 * EINTR.  (Its pc is ours, outside the histogram's range.)
+	 * SIGPROF open while it is the runtime's: our own CPU time advances
+	 * glibc's process-wide ITIMER_PROF while the program's threads sleep,
+	 * and the kernel gives its tick to the thread that runs when it
+	 * expires, if it takes SIGPROF: this one.  Blocking it would send the
+	 * tick to a sleeping thread of the program, whose nanosleep would
+	 * return EINTR.  (Its pc is ours, outside the histogram's range.)  Shut
+	 * for good before the program installs a SIGPROF handler (own_thread.h):
+	 * the thread polls between looks.
 	 */
-	sigfillset(&all);
-	sigdelset(&all, SIGPROF);
-	pthread_attr_init(&attr);
-	pthread_attr_setstacksize(&attr, 64 * 1024);
-	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-	/* the new thread inherits the mask: no signal of the program's lands on it */
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	r = create(&th, &attr, offcpu_main, (void *)(uintptr_t)interval);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	pthread_attr_destroy(&attr);
+	cp_prof_gate_add(&offcpu_gate, NULL);
+	r = cp_own_thread_start(offcpu_main, (void *)(uintptr_t)interval, 64 * 1024);
 	if (r) {
-		dprintf(2, "callpath: CALLPATH_CLOCK=wall: cannot start the sampler "
-			"thread; measuring CPU time\n");
+		if (wall)
+			dprintf(2, "callpath: CALLPATH_CLOCK=wall: cannot start the sampler "
+				"thread; measuring CPU time\n");
+		if (reads_counters)
+			dprintf(2, "callpath: cannot start the thread that reads the "
+				"context switches; they are counted at each thread's end, "
+				"where it is then\n");
 		return;
 	}
-	__atomic_store_n(&offcpu_running, 1, __ATOMIC_RELEASE);
+	if (wall)
+		__atomic_store_n(&offcpu_running, 1, __ATOMIC_RELEASE);
 }

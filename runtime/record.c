@@ -65,7 +65,7 @@
 #define cold __attribute__((noinline, cold))
 
 #define HASH_INITIAL 1024u	/* slots (a page); doubles, at most half full */
-#define CACHE_SIZE (1u << CP_CACHE_BITS)
+#define CACHE_SIZE (CP_CACHE_WAYS << CP_CACHE_BITS)	/* entries */
 #define SENTINELS (CP_FRAME_POPS + 1)	/* see struct cp_frame */
 #define STACK_INITIAL 4096u	/* bytes of shadow stack at first; doubles */
 #define CHUNK_BYTES(c) page_round((size_t)(CP_CHUNK0 << (c)) * \
@@ -80,6 +80,10 @@ _Static_assert(sizeof(struct cp_frame) == CP_FRAME_SIZE, "cp_frame");
 _Static_assert(offsetof(struct cp_frame, fp) == CP_FRAME_FP, "cp_frame");
 _Static_assert(offsetof(struct cp_frame, node) == CP_FRAME_NODE, "cp_frame");
 _Static_assert(offsetof(struct cp_tls, clock) == CP_TLS_CLOCK, "cp_tls");
+_Static_assert(offsetof(struct cp_tls, cache_mask) == CP_TLS_CACHE_MASK, "cp_tls");
+_Static_assert(CP_CACHE_MAX_BITS <= 64 - CP_EDGE_HASH_SHIFT,
+	       "cp_edge_index(): the index lies in the product's bits");
+_Static_assert(CP_CACHE_WAYS << CP_EDGE_SHIFT == 1 << CP_SET_SHIFT, "edge cache sets");
 _Static_assert(sizeof(struct cp_node) == CP_NODE_SIZE, "cp_node");
 _Static_assert(offsetof(struct cp_node, stamp) == CP_NODE_STAMP, "cp_node");
 _Static_assert(offsetof(struct cp_node, count) == CP_NODE_COUNT, "cp_node");
@@ -89,8 +93,6 @@ _Static_assert(offsetof(struct cp_node, kids) == CP_NODE_KIDS, "cp_node");
 _Static_assert(CP_KIDS == 2, "mcount.S's KID_HIT looks at two kids");
 _Static_assert(sizeof(struct cp_edge) == 1u << CP_EDGE_SHIFT, "cp_edge");
 _Static_assert(offsetof(struct cp_edge, parent) == CP_EDGE_PARENT, "cp_edge");
-_Static_assert(offsetof(struct cp_edge, call_site) == CP_EDGE_SITE, "cp_edge");
-_Static_assert(offsetof(struct cp_edge, callee) == CP_EDGE_CALLEE, "cp_edge");
 _Static_assert(offsetof(struct cp_edge, child) == CP_EDGE_CHILD, "cp_edge");
 
 __thread struct cp_tls cp_tls __attribute__((tls_model("initial-exec"), aligned(64)));
@@ -357,13 +359,77 @@ static void tree_unmap(struct cp_tree *tr)
 #define HASH0_BYTES ((size_t)HASH_INITIAL * sizeof(uint32_t))
 #define HOME_BYTES (HEAD_BYTES + CACHE_BYTES + HASH0_BYTES + STACK_INITIAL + CHUNK_BYTES(0))
 
+/* Bytes of an edge cache whose set mask (cp_tls.cache_mask) is `mask`. */
+static size_t cache_bytes(uint64_t mask)
+{
+	return (size_t)((mask >> CP_SET_SHIFT) + 1) << CP_SET_SHIFT;
+}
+
+/* The thread's edge cache when it is not the one in its first mapping. */
+static void cache_unmap(struct cp_thread *t, struct cp_edge *cache, uint64_t mask)
+{
+	if (cache && cache != (struct cp_edge *)((char *)t + HEAD_BYTES))
+		cp_munmap(cache, cache_bytes(mask));
+}
+
+/*
+ * A few first mappings of ended threads are kept for the next threads to
+ * start (a program that runs short threads one after another paid an
+ * mmap, a dozen page faults and an munmap per thread: 0.05 ms of a 0.4 ms
+ * thread).  Under the registry lock; taken with a try only, so that a
+ * thread's start never waits for it.
+ */
+#define HOME_POOL 4u
+static struct cp_thread *home_pool[HOME_POOL];
+static uint32_t home_pooled;
+
+/* The thread's first mapping, kept for another thread or unmapped. */
+static void home_release(struct cp_thread *t)
+{
+	if (cp_registry_trylock(0) == 0) {
+		if (home_pooled < HOME_POOL) {
+			home_pool[home_pooled++] = t;
+			t = NULL;
+		}
+		cp_registry_unlock();
+	}
+	if (t)
+		cp_munmap(t, HOME_BYTES);
+}
+
+/* A kept first mapping, zeroed where a new thread expects zeros, or NULL. */
+static struct cp_thread *home_reuse(void)
+{
+	struct cp_thread *t = NULL;
+
+	if (cp_registry_trylock(0) == 0) {
+		if (home_pooled)
+			t = home_pool[--home_pooled];
+		cp_registry_unlock();
+	}
+	if (t) {
+		/* the header and the edge cache (stale edges would point into
+		 * the new thread's nodes), and the first chunk's samples */
+		uint64_t *z = (uint64_t *)t, *end = (uint64_t *)((char *)t + HEAD_BYTES + CACHE_BYTES);
+		uint64_t *s = (uint64_t *)((char *)t + HOME_BYTES - CHUNK_BYTES(0)) + CP_CHUNK0 *
+			      sizeof(struct cp_node) / sizeof(uint64_t);
+
+		while (z < end)
+			*z++ = 0;
+		for (uint32_t i = 0; i < CP_CHUNK0; i++)
+			s[i] = 0;
+	}
+	return t;
+}
+
 static void thread_unmap(struct cp_thread *t)
 {
 	cp_leaves_free(&t->leaves);
+	cache_unmap(t, t->cache, t->cache_mask);
 	tree_unmap(&t->tree);
 	if (t->stack && !t->stack_home)
 		cp_munmap(t->stack, (size_t)t->stack_cap * sizeof(struct cp_frame));
-	cp_munmap(t, HOME_BYTES);
+	home_release(t);
 }
 
 /* First call on this thread: map its state, register it, fill cp_tls. */
@@ -372,7 +438,9 @@ static cold struct cp_thread *thread_start(uintptr_t sp)
 	struct cp_thread *t;
 	char *p;
 
-	t = map(HOME_BYTES);
+	t = home_reuse();
+	if (!t)
+		t = map(HOME_BYTES);
 	if (!t)
 		goto fail;
 	p = (char *)t + HEAD_BYTES + CACHE_BYTES;
@@ -418,6 +486,8 @@ static cold struct cp_thread *thread_start(uintptr_t sp)
 	cp_registry_unlock();
 	direct_mode_init();
 	cp_tls.cache = (struct cp_edge *)((char *)t + HEAD_BYTES);
+	cp_tls.cache_mask = (uint64_t)((1u << CP_CACHE_BITS) - 1) << CP_SET_SHIFT;
+	t->cache_clock = cp_tls.clock;
 	cp_tls.self = t;
 	stack_limits(t);	/* cp_tls.limit: the first caller entry that cannot push */
 	cp_tls.top = st(t);
@@ -571,7 +641,7 @@ static struct cp_node *child_hashed(struct cp_tree *tr, uint32_t parent,
 }
 
 /* The index of a node of `tr` (CP_NONE for the root): found by its chunk. */
-static uint32_t node_index(const struct cp_tree *tr, const struct cp_node *n)
+uint32_t cp_tree_index(const struct cp_tree *tr, const struct cp_node *n)
 {
 	if (n == &tr->root)
 		return CP_NONE;
@@ -587,7 +657,7 @@ static uint32_t node_index(const struct cp_tree *tr, const struct cp_node *n)
  */
 static uint32_t frame_parent(struct cp_tree *tr, const struct cp_node *n)
 {
-	return (n->flags & CP_NODE_FOLDED) ? n->parent : node_index(tr, n);
+	return (n->flags & CP_NODE_FOLDED) ? n->parent : cp_tree_index(tr, n);
 }
 
 /* The node of index `p` or one of its ancestors that calls `callee`, or CP_NONE. */
@@ -625,23 +695,79 @@ static struct cp_node *resolve(struct cp_tree *tr, struct cp_node *parent,
 	return child_hashed(tr, a, call_site, callee, CP_NODE_FOLDED);
 }
 
+/*
+ * The edge cache grows while it misses edges the tree already has: at
+ * least half its size in such misses since it last grew, and at least one
+ * call in 32 (a rare pair of edges that keep evicting each other in a long
+ * run is not worth the memory), up to 1 << CP_CACHE_MAX_BITS entries.  The
+ * entries are rehashed into the new table (the thread is busy: nothing
+ * else reads it).  A cache that cannot grow (no memory) stays as it is.
+ */
+/* Edge `e` into its set of `cache` (set mask `mask`): first, the other moved
+ * second (a least recently resolved replacement). */
+static void cache_put(struct cp_edge *cache, uint64_t mask, struct cp_node *parent,
+		      struct cp_node *child)
+{
+	struct cp_edge *set = &cache[cp_edge_index(parent, child->call_site, child->callee,
+						   mask) * CP_CACHE_WAYS];
+
+	if (set[0].parent != parent || set[0].child != child)
+		set[1] = set[0];
+	set[0].parent = parent;
+	set[0].child = child;
+}
+
+static cold void cache_grow(struct cp_thread *t)
+{
+	uint64_t mask = cp_tls.cache_mask >> CP_SET_SHIFT, nmask = mask * 2 + 1;
+	struct cp_edge *old = cp_tls.cache, *e;
+
+	t->cache_misses = 0;
+	t->cache_clock = cp_tls.clock;
+	if (nmask + 1 >= 1u << CP_CACHE_MAX_BITS)
+		t->cache_full = 1;
+	e = map((size_t)(nmask + 1) << CP_SET_SHIFT);
+	if (!e)
+		return;
+	/* second ways first: the first ways, put last, stay first */
+	for (uint32_t w = CP_CACHE_WAYS; w-- > 0;)
+		for (uint64_t i = 0; i <= mask; i++) {
+			const struct cp_edge *o = &old[i * CP_CACHE_WAYS + w];
+
+			if (o->parent)
+				cache_put(e, nmask, o->parent, o->child);
+		}
+	cp_tls.cache = t->cache = e;
+	cp_tls.cache_mask = t->cache_mask = nmask << CP_SET_SHIFT;
+	cache_unmap(t, old, mask << CP_SET_SHIFT);
+}
+
 /* The node of the call (call_site, callee) from a frame whose node is `parent`
  * (not NULL), or NULL at the bound; through the edge cache. */
 static struct cp_node *child(struct cp_thread *t, struct cp_node *parent,
 			     uint64_t call_site, uint64_t callee)
 {
-	struct cp_edge *e = &cp_tls.cache[cp_edge_index(parent, call_site, callee)];
+	uint64_t mask = cp_tls.cache_mask >> CP_SET_SHIFT;
+	struct cp_edge *set = &cp_tls.cache[cp_edge_index(parent, call_site, callee, mask) *
+					    CP_CACHE_WAYS];
+	uint32_t nodes = t->tree.nr_nodes;
 	struct cp_node *c;
 
-	if (e->parent == parent && e->call_site == call_site &&
-	    e->callee == callee)
-		return e->child;
+	for (uint32_t w = 0; w < CP_CACHE_WAYS; w++)
+		if (set[w].parent == parent && set[w].child->call_site == call_site &&
+		    set[w].child->callee == callee) {
+			c = set[w].child;
+			cache_put(cp_tls.cache, mask, parent, c);	/* first now */
+			return c;
+		}
 	c = resolve(&t->tree, parent, call_site, callee);
 	if (c) {
-		e->parent = parent;
-		e->call_site = call_site;
-		e->callee = callee;
-		e->child = c;
+		cache_put(cp_tls.cache, mask, parent, c);
+		/* an edge the cache had lost (not a new one) */
+		if (t->tree.nr_nodes == nodes && !t->cache_full &&
+		    ++t->cache_misses > mask / 2 &&
+		    t->cache_misses > (cp_tls.clock - t->cache_clock) / 32)
+			cache_grow(t);
 	}
 	return c;
 }
@@ -911,7 +1037,7 @@ static void retire_tree(const struct cp_tree *src, const struct cp_leaves *leave
 			r = tree_child(&cp_retired, parent, n->call_site, n->callee,
 				       n->flags, &at);
 			if (r && at == (uint32_t)CP_NONE)
-				at = node_index(&cp_retired, r);
+				at = cp_tree_index(&cp_retired, r);
 		}
 		if (!r) {
 			ix[i] = CP_NONE;
@@ -932,12 +1058,14 @@ static void retire_tree(const struct cp_tree *src, const struct cp_leaves *leave
 void cp_thread_retire(void)
 {
 	struct cp_thread *t = cp_tls.self;
+	struct cp_sampler_tail tail;
+	uint64_t n;
 
 	if (!t || t == CP_RETIRED) {
 		cp_tls.self = CP_RETIRED;
 		return;
 	}
-	cp_sampler_thread_end(t);	/* no more samples of it */
+	cp_sampler_thread_retiring(t, &tail);	/* no more samples of it */
 	/* busy for good: the trampolines go to enter(), which drops */
 	cp_tls.top = NULL;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
@@ -962,6 +1090,14 @@ void cp_thread_retire(void)
 	cp_tls.cache = NULL;
 	cp_tls.limit = NULL;
 	thread_unmap(t);
+	/* the CPU time the retirement took: sampled, with no context */
+	n = cp_sampler_tail_end(&tail);
+	if (n) {
+		cp_registry_lock();
+		if (!cp_exit_summed)
+			cp_retired_unplaced += n;
+		cp_registry_unlock();
+	}
 }
 
 /* ---- sampling mode (sampled.c): the same trees, filled by a signal handler ---- */
@@ -988,5 +1124,5 @@ uint32_t cp_tree_child(struct cp_tree *tr, uint32_t parent, uint64_t call_site,
 
 	if (!n)
 		return CP_NONE;
-	return idx != (uint32_t)CP_NONE ? idx : node_index(tr, n);
+	return idx != (uint32_t)CP_NONE ? idx : cp_tree_index(tr, n);
 }

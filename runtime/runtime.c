@@ -23,8 +23,10 @@
 #include <time.h>
 
 #include "counters.h"
+#include "ends.h"
 #include "gmon_arcs.h"
 #include "gmonfile.h"
+#include "env.h"
 #include "runtime.h"
 #include "sampled.h"
 #include "utils/banned.h"
@@ -60,23 +62,13 @@ void cp_fail(uint32_t code)
 	__atomic_store_n(&cp_state, CP_STOPPED, __ATOMIC_RELEASE);
 }
 
-/* An unsigned environment value in [lo, hi], or `def` when unset or bad. */
+/* An unsigned environment value in [lo, hi], or `def` when unset or bad
+ * (env.h: the one number parser, the one message). */
 static uint32_t env_u32(const char *name, uint32_t def, uint32_t lo, uint32_t hi)
 {
-	const char *s = getenv(name);
-	unsigned long v;
-	char *end;
+	unsigned long long v;
 
-	if (!s || !*s)
-		return def;
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || *end || v < lo || v > hi) {
-		dprintf(2, "callpath: ignoring %s='%s': not a number in [%u, %u]\n",
-			name, s, lo, hi);
-		return def;
-	}
-	return (uint32_t)v;
+	return cp_env_number(name, lo, hi, 0, &v) == 1 ? (uint32_t)v : def;
 }
 
 /*
@@ -323,14 +315,9 @@ static int32_t mpi_rank(void)
 
 	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
 		const char *s = getenv(vars[i]);
-		char *end;
-		long v;
+		unsigned long long v;
 
-		if (!s || !*s)
-			continue;
-		errno = 0;
-		v = strtol(s, &end, 10);
-		if (!errno && !*end && v >= 0 && v <= INT32_MAX)
+		if (s && *s && cp_parse_number(s, strlen(s), &v) == 0 && v <= INT32_MAX)
 			return (int32_t)v;
 	}
 	return -1;
@@ -502,6 +489,8 @@ static void write_sidecar(const struct sidecar *sc, const char *path)
 
 __attribute__((destructor)) static void cp_finish(void)
 {
+	/* the sidecar's write held against the end signals, as gmon.out's */
+	struct cp_end_hold hold __attribute__((cleanup(cp_end_hold_end)));
 	struct main_info mi = { 0 };
 	struct objects objs = { NULL, &mi, NULL, 0, 0 };
 	struct offcpu_out off = { -1, 0 };
@@ -511,6 +500,7 @@ __attribute__((destructor)) static void cp_finish(void)
 	ssize_t n;
 	int freq;
 
+	cp_end_hold_begin(&hold);
 	if (__atomic_exchange_n(&cp_state, CP_STOPPED, __ATOMIC_ACQ_REL) ==
 	    CP_IDLE && !cp_failure)
 		return;
@@ -589,6 +579,10 @@ __attribute__((destructor)) static void cp_finish(void)
 	sc->sampling = cp_sample_state();
 	sc->unplaced_samples += cp_sample_unplaced_early();
 	sc->time_taken = cp_sample_taken();
+	/* what the samples could cover (the readers' coverage line) */
+	if (sc->time_period &&
+	    cp_sampler_process_cpu(&sc->process_cpu.user_ns, &sc->process_cpu.sys_ns) == 0)
+		sc->process_cpu.valid = 1;
 	sc->id.flags = gmon.hashed ? SIDECAR_ID_HASHED : 0;
 	sc->id.gmon_size = gmon.size;
 	sc->id.gmon_hash = gmon.hash;

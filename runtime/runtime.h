@@ -50,6 +50,7 @@
 #define CP_TLS_CACHE	16
 #define CP_TLS_STACK_LO	32
 #define CP_TLS_STACK_SPAN 40
+#define CP_TLS_CACHE_MASK 48	/* the edge cache's set index mask, << CP_SET_SHIFT */
 #define CP_TLS_CLOCK	56	/* calls so far: the last-call stamp of gmon.out's arcs */
 #define CP_FRAME_SIZE	16	/* struct cp_frame */
 #define CP_FRAME_FP	0
@@ -63,12 +64,16 @@
 #define CP_NODE_KIDS	40	/* struct cp_node *[CP_KIDS] */
 #define CP_NODE_SIZE	56
 #define CP_KIDS		2
-#define CP_CACHE_BITS	10	/* struct cp_edge cache: 1 << CP_CACHE_BITS entries */
-#define CP_EDGE_SHIFT	5	/* sizeof(struct cp_edge) == 1 << CP_EDGE_SHIFT */
+#define CP_CACHE_BITS	10	/* struct cp_edge cache: 1 << CP_CACHE_BITS sets at first */
+#define CP_CACHE_MAX_BITS 13	/* grown up to this (record.c) */
+#define CP_EDGE_SHIFT	4	/* sizeof(struct cp_edge) == 1 << CP_EDGE_SHIFT */
+#define CP_CACHE_WAYS	2	/* entries per set, side by side */
+#define CP_SET_SHIFT	5	/* a set's bytes: 1 << CP_SET_SHIFT */
+#define CP_EDGE_PARENT_SHIFT 20	/* cp_edge_index() */
+#define CP_EDGE_MUL	0x9e3779b97f4a7c15	/* 2^64 / the golden ratio, odd */
+#define CP_EDGE_HASH_SHIFT 40	/* the index: the product's bits 40 and up */
 #define CP_EDGE_PARENT	0
-#define CP_EDGE_SITE	8
-#define CP_EDGE_CALLEE	16
-#define CP_EDGE_CHILD	24
+#define CP_EDGE_CHILD	8
 #define CP_STATE_IDLE 0
 #define CP_STATE_RECORDING 1
 #define CP_STATE_ARCS_OFF 3
@@ -139,15 +144,18 @@ struct cp_node {
 extern struct cp_node cp_no_kid CP_HIDDEN;
 
 /*
- * One entry of a thread's edge cache: a direct-mapped table of tree edges
+ * One entry of a thread's edge cache: a two-way set-associative table of tree edges
  * (parent, call site, callee) -> child, indexed by cp_edge_index(), filled by
- * record.c and read by the trampolines' fast path.  Nodes never move, so an
- * entry never goes stale; a conflict only costs a hash lookup.
+ * record.c and read by the trampolines' fast path.  The call site and
+ * callee are the child's own (a child, folded or not, holds the call site
+ * and callee it was resolved for, as the kids' look-up relies on), so an
+ * entry is 16 bytes and a hit reads the child's line, which the count
+ * touches anyway.  Nodes never move, so an entry never goes stale; a
+ * conflict only costs a hash lookup.  An empty entry's parent is NULL,
+ * which no frame has, so its child is never read.
  */
 struct cp_edge {
 	struct cp_node *parent;
-	uint64_t call_site;
-	uint64_t callee;
 	struct cp_node *child;
 };
 
@@ -168,18 +176,31 @@ struct cp_frame {
 };
 
 /*
- * Two lea instructions in mcount.S: parent bits 5 and up (the node), call
- * site bits 2 and up, callee bits 4 and up (functions are 16-byte aligned)
- * land on the index.  Weaker than a multiplicative hash, but the cache is
- * only a cache, and the lookup is on the path of every call that the
- * node's kids do not serve (a multiply and a shift cost 2% on fib, 3% on
- * ptrtable).
+ * The edge cache's set index (mcount.S's EDGE_HIT computes the same): the
+ * parent node's address shifted up, plus the call site and twice the
+ * callee, multiplied by a 64-bit odd constant (Knuth's multiplicative
+ * hash), and the product's bits 40 and up, as many as the cache has sets
+ * (`mask` = sets - 1).  Two entries per set: a direct-mapped table holding
+ * an evaluator's 926 edges in 4,096 entries still had a fifth of them
+ * sharing an entry with another, and 1.8% of its calls took the slow
+ * path for it (5 instructions a call on average).  Every input bit below those moves them (a 32-bit
+ * constant, imul's immediate, left the inputs' low 9 bits out: a site's
+ * callees landed in neighbouring entries), so the cache's whole size is
+ * used: the sum alone (two lea, the index before) took its bits straight
+ * from the addresses, whose small spread (nodes 56 bytes apart, call sites
+ * and callees within a few kilobytes of text) packed a thousand contexts'
+ * edges into a few hundred entries of any size of cache, and an
+ * evaluator's calls (each site calling one of several functions) missed
+ * it on a third of its calls.  The multiply is only on the path of calls
+ * the caller's kids do not serve (a loop's, a recursion's go there first).
  */
 static inline uint64_t cp_edge_index(const struct cp_node *parent,
-				     uint64_t call_site, uint64_t callee)
+				     uint64_t call_site, uint64_t callee, uint64_t mask)
 {
-	return (((uintptr_t)parent + call_site * 8 + callee * 2) >> CP_EDGE_SHIFT) &
-	       ((1u << CP_CACHE_BITS) - 1);
+	uint64_t x = ((uint64_t)(uintptr_t)parent << CP_EDGE_PARENT_SHIFT) + call_site +
+		     callee * 2;
+
+	return ((x * (uint64_t)CP_EDGE_MUL) >> CP_EDGE_HASH_SHIFT) & mask;
 }
 
 /*
@@ -206,8 +227,8 @@ struct cp_tls {
 	 */
 	uintptr_t stack_lo;
 	uintptr_t stack_span;
-	uint32_t starting;
-	uint32_t early_reentry;	/* calls dropped before self was set */
+	/* (sets of the edge cache - 1) << CP_SET_SHIFT: it grows (record.c) */
+	uint64_t cache_mask;
 	uint64_t clock;		/* calls counted on this thread (node stamps) */
 	/*
 	 * The top record.c's slow path works from while cp_tls.top is NULL
@@ -216,6 +237,8 @@ struct cp_tls {
 	 * keep theirs in %rax).
 	 */
 	struct cp_frame *busy_top;
+	uint32_t starting;
+	uint32_t early_reentry;	/* calls dropped before self was set */
 };
 /* The trampolines' code, [start, end) (mcount.S). */
 extern const char cp_trampolines_start[] CP_HIDDEN, cp_trampolines_end[] CP_HIDDEN;
@@ -253,6 +276,10 @@ struct cp_tree {
 	struct cp_node *chunk[CP_CHUNKS];
 	struct cp_node root;	/* parent of the top-level nodes, not in a chunk */
 };
+
+/* The index of node `n` of `tr` (CP_NONE for its root; record.c). */
+uint32_t cp_tree_index(const struct cp_tree *tr, const struct cp_node *n)
+	__attribute__((visibility("hidden")));
 
 static inline uint32_t cp_chunk_of(uint32_t i)
 {
@@ -335,6 +362,16 @@ struct cp_thread {
 	uint32_t stack_home;	/* the stack is in the first mapping (CP_HOME_*) */
 	/* kept with stack_cap: user entries mapped (stack_cap - sentinels) */
 	uint32_t stack_room;
+	/*
+	 * The edge cache once grown out of the first mapping (NULL before),
+	 * and what decides its growth (record.c's child()): the misses of
+	 * edges the tree had since it last grew, the clock then, and 1 once
+	 * it is as large as it gets.
+	 */
+	struct cp_edge *cache;
+	uint64_t cache_mask;
+	uint64_t cache_misses, cache_clock;
+	uint32_t cache_full;
 	uint64_t dropped[SIDECAR_DROP_NR];
 	uint64_t unplaced;	/* samples of this thread that had no context */
 	struct cp_leaves leaves;	/* sampled program counters (sampler.c) */
@@ -349,6 +386,7 @@ struct cp_thread {
 	uint64_t timer_cpu0;
 	uint64_t timer_credited;
 	struct cp_leaf *timer_last;
+	uint64_t timer_carry;	/* ns of a period carried in from ended threads */
 	/*
 	 * For CALLPATH_CLOCK=wall's sampler thread (offcpu.c), which reads
 	 * this thread's state from outside: its TLS (the shadow stack's top)
@@ -469,7 +507,28 @@ void cp_offcpu_stop(void) CP_HIDDEN;
 uint32_t cp_sampler_hz(void) CP_HIDDEN;
 void cp_sampler_thread(struct cp_thread *t) CP_HIDDEN;
 void cp_sampler_thread_end(struct cp_thread *t) CP_HIDDEN;
+/*
+ * A retiring thread (record.c's cp_thread_retire()): its timer deleted and
+ * its periods so far credited, as cp_sampler_thread_end(); what its
+ * retirement then runs (the merge, the unmapping) is counted by
+ * cp_sampler_tail_end() after it, from `tail` (the state is gone by then):
+ * the periods it makes, to be added to the ended threads' unplaced
+ * samples, and the rest of a period put in the carry.
+ */
+struct cp_sampler_tail {
+	uint64_t cpu0, carry, credited;
+	int live;
+};
+void cp_sampler_thread_retiring(struct cp_thread *t, struct cp_sampler_tail *tail) CP_HIDDEN;
+uint64_t cp_sampler_tail_end(const struct cp_sampler_tail *tail) CP_HIDDEN;
 void cp_sampler_stop(void) CP_HIDDEN;
+/*
+ * The process's CPU time (getrusage RUSAGE_SELF: user and system ns, every
+ * thread's, ended ones too) when the timers stopped (the exit, or the
+ * program taking SIGPROF): what the time samples are compared with.  0, or
+ * -1 before they stopped.
+ */
+int cp_sampler_process_cpu(uint64_t *user_ns, uint64_t *sys_ns) CP_HIDDEN;
 void cp_sampler_fork_child(struct cp_thread *t) CP_HIDDEN;
 int cp_sampler_is_ours(const void *siginfo) CP_HIDDEN;
 int cp_leaf_add(struct cp_leaves *l, uint32_t node, uint32_t kind, uint64_t pc,

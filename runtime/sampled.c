@@ -47,6 +47,7 @@
 #include <unistd.h>
 
 #include "gmon_start.h"
+#include "profiled.h"
 #include "sampled.h"
 #include "sys.h"
 #include "unwind.h"
@@ -368,6 +369,7 @@ __attribute__((constructor(104))) static void sampled_start(void)
 		cp_sampling = 0;
 		return;
 	}
+	cp_profiled_mark(CP_PROFILED_SAMPLED);
 	dl_iterate_phdr(program_ranges, NULL);
 	if (objects_changed() < 0)
 		dprintf(2, "callpath: sampling: cannot map the table of loaded objects: "

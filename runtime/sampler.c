@@ -34,9 +34,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
+#include "env.h"
 #include "gmonfile.h"
 #include "runtime.h"
 #include "sys.h"
@@ -185,25 +188,123 @@ static uint64_t thread_cpu_ns(void)
 }
 
 /*
- * The calling thread's CPU time since its last signal, which no signal
- * will credit now that its timer goes: to the leaf its last sample went
- * to (the kernel checks CPU-time timers only at scheduler ticks that find
- * the thread running, so on a loaded machine a thread may run 20 ms past
- * its last signal; counted nowhere, that tail made a 0.2 s thread's time
- * 10% short).  Normal context, on the thread itself.
+ * Short threads.  The kernel checks CPU-time timers only at its scheduler
+ * tick (250 Hz here), and only on a thread it finds running: a thread of
+ * 0.4 ms of CPU is rarely running at a tick, and with each thread's timer
+ * starting a full period from zero, 1,000 such threads run one after
+ * another had 41 samples for 0.44 s of CPU.  So each thread's periods are
+ * counted from its CPU time, and the signals only place them:
+ *
+ *   - the threads' CPU times are laid end to end on one process-wide
+ *     clock of periods (systematic sampling): `carry` holds the part of a
+ *     period that the threads which ended (and the main thread, at exit)
+ *     ran past their last period, and a thread starts with it, so that its
+ *     first period falls due after the rest of the period (its timer's
+ *     first expiry).  The clock's start is random (uniform in a period,
+ *     drawn once per process): each thread's expected number of periods is
+ *     then its CPU time over the period, exactly, and the total over the
+ *     threads that ended in turn is their CPU time over the period within
+ *     one period (concurrent threads share the carry in whatever order they
+ *     start and end: the totals stay exact, a period may move between
+ *     them);
+ *   - when the thread ends (or the timers stop), the periods its CPU time
+ *     makes minus those its signals credited are credited to the leaf of
+ *     its last signal, or with none, to its first recorded frame's context
+ *     (its start routine: the thread ran under it), its program counter
+ *     unknown; what is left of a period goes back to `carry`, and a whole
+ *     period gathered there is this thread's.
+ *
+ * Normal context, on the thread itself (clock_gettime of its own clock).
  */
-static void credit_tail(struct cp_thread *t)
-{
-	uint64_t period = 1000000000u / sampler_hz, now = thread_cpu_ns(), due;
+static uint64_t carry;
+static uint64_t sampler_rusage_ns[2];	/* user, system: when the timers stopped */
+static int sampler_rusage_set;
 
-	if (!t->timer_last || !now || now < t->timer_cpu0)
-		return;
-	due = (now - t->timer_cpu0) / period;
-	if (due > t->timer_credited) {
-		__atomic_fetch_add(&t->timer_last->value[CP_LEAF_CPU], due - t->timer_credited,
-				   __ATOMIC_RELAXED);
-		t->timer_credited = due;
+static uint64_t period_ns(void)
+{
+	return 1000000000u / sampler_hz;
+}
+
+/* The carry so far, taken by a starting thread (0 to a period - 1). */
+static uint64_t carry_take(void)
+{
+	return __atomic_exchange_n(&carry, 0, __ATOMIC_ACQ_REL);
+}
+
+/* `left` ns back into the carry: 1 when a whole period gathered there. */
+static int carry_put(uint64_t left)
+{
+	uint64_t p = period_ns(), c = __atomic_add_fetch(&carry, left, __ATOMIC_ACQ_REL);
+
+	while (c >= p) {
+		if (__atomic_compare_exchange_n(&carry, &c, c - p, 0, __ATOMIC_ACQ_REL,
+						__ATOMIC_RELAXED))
+			return 1;
 	}
+	return 0;
+}
+
+/* `n` periods of the thread's time nobody signalled: see above. */
+static void credit_unsignalled(struct cp_thread *t, uint64_t n)
+{
+	const struct cp_frame *base = t->stack + CP_FRAME_POPS, *top = cp_tls.top;
+	uint32_t node = CP_NONE;
+
+	if (t->timer_last) {
+		__atomic_fetch_add(&t->timer_last->value[CP_LEAF_CPU], n, __ATOMIC_RELAXED);
+		return;
+	}
+	if (top && top > base && base[1].node)
+		node = base[1].node->flags & CP_NODE_FOLDED
+			? base[1].node->parent : cp_tree_index(&t->tree, base[1].node);
+	if (node != CP_NONE)
+		__atomic_fetch_add(cp_tree_samples(&t->tree, node), n, __ATOMIC_RELAXED);
+	else
+		__atomic_fetch_add(&t->unplaced, n, __ATOMIC_RELAXED);
+}
+
+/*
+ * The periods of a thread's CPU time before its timer is armed (its start
+ * in the kernel and the C library, the runtime's thread start): counted as
+ * samples that could not be placed, as a signal there would have been
+ * (the thread had no context yet), so that the samples cover the thread's
+ * CPU time from its birth; what is left of a period is where its timer
+ * starts.  Not the main thread's: before its first call it ran the
+ * program's loading and constructors, which the samples never covered
+ * (gprof's histogram starts at the same point), and a run too short for
+ * a sample keeps having none.
+ */
+static void arm_from_birth(struct cp_thread *t)
+{
+	uint64_t p = period_ns(), ran = carry_take();
+
+	if (t->tid != (uint32_t)cp_syscall0(SYS_getpid))
+		ran += t->timer_cpu0;
+	if (ran / p)
+		__atomic_fetch_add(&t->unplaced, ran / p, __ATOMIC_RELAXED);
+	t->timer_carry = ran % p;
+}
+
+/*
+ * Credit the thread's periods not signalled so far.  `rest_later`: what is
+ * left of a period stays out of the carry, for cp_sampler_tail_end() to
+ * put there after the thread's last work (its retirement).
+ */
+static void credit_tail(struct cp_thread *t, int rest_later)
+{
+	uint64_t p = period_ns(), now = thread_cpu_ns(), ran, due, n = 0;
+
+	if (!now || now < t->timer_cpu0)
+		return;
+	ran = t->timer_carry + (now - t->timer_cpu0);
+	due = ran / p;
+	if (due > t->timer_credited)
+		n = due - t->timer_credited;
+	if (!rest_later)
+		n += (uint64_t)carry_put(ran % p);
+	t->timer_credited += n;
+	if (n)
+		credit_unsignalled(t, n);
 }
 
 void cp_sampler_credited(struct cp_thread *t, struct cp_leaf *e, uint64_t weight)
@@ -275,7 +376,7 @@ void cp_sampler_thread(struct cp_thread *t)
 	sev.sigev_notify = SIGEV_THREAD_ID;
 	sev._sigev_un._tid = (int)t->tid;
 	its.interval.tv_sec = its.value.tv_sec = 0;
-	its.interval.tv_nsec = its.value.tv_nsec = period;
+	its.interval.tv_nsec = period;
 	if (cp_syscall6(SYS_timer_create, CLOCK_THREAD_CPUTIME_ID, (long)&sev,
 			(long)&timer, 0, 0, 0) != 0) {
 		__atomic_store_n(&timer_ids[s], 0, __ATOMIC_RELEASE);
@@ -292,23 +393,79 @@ void cp_sampler_thread(struct cp_thread *t)
 	t->timer_cpu0 = thread_cpu_ns();
 	t->timer_credited = 0;
 	t->timer_last = NULL;
+	arm_from_birth(t);
+	its.value.tv_nsec = period - (long)t->timer_carry;	/* the period's rest */
 	if (cp_syscall6(SYS_timer_settime, timer, 0, (long)&its, 0, 0, 0) != 0) {
 		timer_delete_id(__atomic_exchange_n(&timer_ids[s], 0, __ATOMIC_ACQ_REL));
+		carry_put(t->timer_carry);
 		t->timer_slot = 0;
 		return;
 	}
 	__atomic_store_n(&timers_on, 1, __ATOMIC_RELEASE);
 }
 
-void cp_sampler_thread_end(struct cp_thread *t)
+static int timer_end(struct cp_thread *t)
 {
-	if (t->timer_slot &&
-	    __atomic_load_n(&timer_ids[t->timer_slot - 1], __ATOMIC_ACQUIRE) > 0) {
+	int live = t->timer_slot &&
+		   __atomic_load_n(&timer_ids[t->timer_slot - 1], __ATOMIC_ACQUIRE) > 0;
+
+	if (live)
 		timer_delete_id(__atomic_exchange_n(&timer_ids[t->timer_slot - 1], 0,
 						    __ATOMIC_ACQ_REL));
-		credit_tail(t);
-	}
 	t->timer_slot = 0;
+	return live;
+}
+
+void cp_sampler_thread_end(struct cp_thread *t)
+{
+	if (timer_end(t))
+		credit_tail(t, 0);
+}
+
+void cp_sampler_thread_retiring(struct cp_thread *t, struct cp_sampler_tail *tail)
+{
+	tail->live = timer_end(t);
+	if (tail->live)
+		credit_tail(t, 1);
+	tail->cpu0 = t->timer_cpu0;
+	tail->carry = t->timer_carry;
+	tail->credited = t->timer_credited;
+}
+
+uint64_t cp_sampler_tail_end(const struct cp_sampler_tail *tail)
+{
+	uint64_t p = period_ns(), now, ran, n = 0;
+
+	if (!tail->live || !(now = thread_cpu_ns()) || now < tail->cpu0)
+		return 0;
+	ran = tail->carry + (now - tail->cpu0);
+	if (ran / p > tail->credited)
+		n = ran / p - tail->credited;
+	return n + (uint64_t)carry_put(ran % p);
+}
+
+/* The process's CPU time (getrusage: every thread's, ended ones too). */
+static void note_rusage(void)
+{
+	struct rusage ru;
+
+	if (__atomic_exchange_n(&sampler_rusage_set, 1, __ATOMIC_ACQ_REL) ||
+	    cp_syscall6(SYS_getrusage, RUSAGE_SELF, (long)&ru, 0, 0, 0, 0) != 0)
+		return;
+	sampler_rusage_ns[0] = (uint64_t)ru.ru_utime.tv_sec * 1000000000u +
+			       (uint64_t)ru.ru_utime.tv_usec * 1000u;
+	sampler_rusage_ns[1] = (uint64_t)ru.ru_stime.tv_sec * 1000000000u +
+			       (uint64_t)ru.ru_stime.tv_usec * 1000u;
+	__atomic_store_n(&sampler_rusage_set, 2, __ATOMIC_RELEASE);
+}
+
+int cp_sampler_process_cpu(uint64_t *user_ns, uint64_t *sys_ns)
+{
+	if (__atomic_load_n(&sampler_rusage_set, __ATOMIC_ACQUIRE) != 2)
+		return -1;
+	*user_ns = sampler_rusage_ns[0];
+	*sys_ns = sampler_rusage_ns[1];
+	return 0;
 }
 
 void cp_sampler_stop(void)
@@ -326,6 +483,8 @@ void cp_sampler_stop(void)
 			timer_delete_id(__atomic_exchange_n(&timer_ids[s], 0,
 							    __ATOMIC_ACQ_REL));
 	}
+	/* what the samples are compared with: the CPU time they could cover */
+	note_rusage();
 }
 
 void cp_sampler_fork_child(struct cp_thread *t)
@@ -341,6 +500,24 @@ void cp_sampler_fork_child(struct cp_thread *t)
 }
 
 /*
+ * Where the process's clock of periods starts (credit_tail()): random,
+ * so that a thread's expected periods are its CPU time over the period.
+ * Not a secret: the time and the process id, mixed (splitmix64).
+ */
+static uint64_t random_start(void)
+{
+	struct timespec ts = { 0, 0 };
+	uint64_t z;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	z = ((uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec) ^
+	    ((uint64_t)getpid() << 32);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/*
  * CALLPATH_HZ: 10 to 10,000 samples per second of each thread's CPU time;
  * 0 for none of our own: glibc's ticks (gmon.out's histogram) are the time
  * samples, as before issue 22.
@@ -348,8 +525,7 @@ void cp_sampler_fork_child(struct cp_thread *t)
 __attribute__((constructor(103))) static void sampler_start(void)
 {
 	const char *s = getenv("CALLPATH_HZ");
-	char *end;
-	long v;
+	unsigned long long v;
 
 	/*
 	 * A static link: the program's moncontrol(0) is glibc's own, whose
@@ -364,13 +540,9 @@ __attribute__((constructor(103))) static void sampler_start(void)
 				"(glibc's own moncontrol); time samples are glibc's 100 Hz ticks\n", s);
 		return;
 	}
-	if (!s || !*s)
-		return;
-	v = strtol(s, &end, 10);
-	if (*end || (v != 0 && v < 10) || v > 10000) {
-		dprintf(2, "callpath: CALLPATH_HZ=%s is not 0 or a rate from 10 to 10000; "
-			"sampling at %u Hz\n", s, DEFAULT_HZ);
-		return;
-	}
-	sampler_hz = (uint32_t)v;
+	/* 10 to 10,000, or 0 (off); anything else: said (env.h), the default */
+	if (cp_env_number("CALLPATH_HZ", 10, 10000, 1, &v) == 1)
+		sampler_hz = (uint32_t)v;
+	if (sampler_hz)
+		carry = random_start() % period_ns();
 }

@@ -22,6 +22,10 @@
  * program without exit, and the snapshot signal) are answered there: our
  * handler steps aside for the program's and the program sees its own
  * SIG_DFL where ours is installed (cp_ends_sigaction, cp_ends_signal).
+ *
+ * A SIGPROF handler of the program's must never run on a thread of the
+ * runtime's (own_thread.h): before one is installed, those threads block
+ * SIGPROF (cp_prof_program_handler).
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -30,6 +34,7 @@
 #include <sys/time.h>
 
 #include "ends.h"
+#include "own_thread.h"
 #include "runtime.h"
 #include "utils/banned.h"
 
@@ -105,6 +110,12 @@ static setitimer_fn next_setitimer(void)
 }
 #endif
 
+/* A handler of the program's (not the default action, not ignored). */
+static int program_handler(sighandler_t h)
+{
+	return h != SIG_DFL && h != SIG_IGN && h != SIG_ERR;
+}
+
 /* Early, so that a signal handler calling these never needs dlsym. */
 __attribute__((constructor(102))) static void signals_constructor(void)
 {
@@ -122,6 +133,8 @@ CP_EXPORT sighandler_t signal(int sig, sighandler_t h)
 	}
 	if (cp_ends_signal(sig, h, f, &old))
 		return old;
+	if (sig == SIGPROF && program_handler(h))
+		cp_prof_program_handler();
 	old = f(sig, h);
 	if (sig == SIGPROF && old != SIG_ERR)
 		cp_sample_replaced();
@@ -139,13 +152,17 @@ CP_EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction *
 	}
 	if (cp_ends_sigaction(sig, act, old, f, &r))
 		return r;
+	if (sig == SIGPROF && act && program_handler(act->sa_handler))
+		cp_prof_program_handler();
 	r = f(sig, act, old);
 	if (sig == SIGPROF && act && r == 0)
 		cp_sample_replaced();
 	return r;
 }
 
-/* glibc's own, for ends.c's handlers (never our interposer) */
+#ifndef CP_ARCHIVE
+/* glibc's own, for ends.c's handlers (never our interposer); ends.c has
+ * the archive's, so that it does not link this file's interposers */
 int cp_real_sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 {
 	sigaction_fn f = next_sigaction();
@@ -156,6 +173,7 @@ int cp_real_sigaction(int sig, const struct sigaction *act, struct sigaction *ol
 	}
 	return f(sig, act, old);
 }
+#endif
 
 CP_EXPORT int setitimer(__itimer_which_t which, const struct itimerval *nv,
 			struct itimerval *ov)

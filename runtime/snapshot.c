@@ -30,9 +30,9 @@
 #include "counters.h"
 #include "ends.h"
 #include "gmon_out.h"
-#include "gmon_start.h"
 #include "gmon_takeover.h"
 #include "gmonfile.h"
+#include "own_thread.h"
 #include "sidecar_stream.h"
 #include "utils/banned.h"
 
@@ -58,6 +58,8 @@ static struct {
 	uint64_t load_address;
 	int32_t prof_rate;
 	void (*glibc_mcleanup)(void);
+	int abort;		/* the process is ending: a snapshot being written stops */
+	uint64_t said[4];	/* error numbers a failed snapshot was reported for */
 } snap;
 
 static int writing;	/* one writer at a time */
@@ -88,21 +90,53 @@ static int cat_uint(char *buf, size_t len, size_t *n, uint64_t v)
 	return cat(buf, len, n, d + i);
 }
 
-/* "callpath: " a b c "\n" on standard error, in one write */
-static void say(const char *a, const char *b, const char *c)
+/* "callpath: " and the seven parts (NULL ones left out), "\n" on
+ * standard error, in one write */
+static void say3(const char *a, const char *b, const char *c, const char *d,
+		 const char *e, const char *f, const char *g)
 {
-	char msg[NAME_MAX_LEN + 256];
+	const char *part[] = { "callpath: ", a, b, c, d, e, f, g, "\n" };
+	char msg[NAME_MAX_LEN + 512];
 	size_t n = 0;
 	int saved = errno;
 
-	if (cat(msg, sizeof(msg), &n, "callpath: ") == 0 &&
-	    cat(msg, sizeof(msg), &n, a) == 0 && cat(msg, sizeof(msg), &n, b) == 0 &&
-	    cat(msg, sizeof(msg), &n, c) == 0 && cat(msg, sizeof(msg), &n, "\n") == 0) {
-		ssize_t r = write(2, msg, n);
-
-		(void)r;
-	}
+	for (size_t i = 0; i < sizeof(part) / sizeof(part[0]); i++)
+		if (part[i] && cat(msg, sizeof(msg), &n, part[i]) < 0)
+			return;
+	(void)!write(2, msg, n);
 	errno = saved;
+}
+
+static void say(const char *a, const char *b, const char *c)
+{
+	say3(a, b, c, NULL, NULL, NULL, NULL);
+}
+
+/*
+ * Snapshot k not written, for error number `err` (`why` its words, or
+ * NULL for the C locale's): said once for each error number, on the first
+ * snapshot it stops; a full disk or a folder the process may not write in
+ * does not fill standard error at every period.
+ */
+static void snap_failed(uint32_t k, const char *file, int err, const char *why)
+{
+	char num[24];
+	size_t n = 0;
+	unsigned e = (unsigned)err;
+
+	if (!why)
+		why = strerrordesc_np(err);
+	if (e < 256) {
+		uint64_t bit = 1ull << (e % 64);
+
+		if (__atomic_fetch_or(&snap.said[e / 64], bit, __ATOMIC_RELAXED) & bit)
+			return;
+	}
+	if (cat_uint(num, sizeof(num), &n, k) < 0)
+		num[0] = '\0';
+	say3("snapshot ", num, " not written: ", file, ": ",
+	     why ? why : "unknown error",
+	     " (not said again for this reason)");
 }
 
 /*
@@ -142,7 +176,7 @@ static int main_text(struct dl_phdr_info *info, size_t size, void *data)
 
 int cp_snap_init(int histogram)
 {
-	const char *prefix = gmon_prefix();
+	const char *prefix = secure_getenv("GMON_OUT_PREFIX");
 	void *p;
 
 	if (snap.ready)
@@ -214,7 +248,10 @@ void cp_snap_tick(uintptr_t pc)
 
 /* ---- the trees, read in place ---- */
 
+struct trees;
+
 struct tree_src {
+	const struct trees *tr;		/* the set it belongs to */
 	const struct cp_tree *tree;
 	const struct cp_leaves *leaves;	/* its sampled program counters (sampler.c) */
 	const struct cp_thread *thread;	/* a live thread's, else NULL */
@@ -232,7 +269,23 @@ struct trees {
 	const struct cp_leaf **leaf;	/* every tree's leaves, listed at take */
 	size_t leaf_mapped;
 	int locked;
+	int snapshot;			/* for a snapshot: stops when the process ends */
+	struct cp_prof_gate *gate;	/* the writer thread's, polled; or NULL */
 };
+
+/*
+ * A snapshot's write goes on?  0, or 1 when it is to stop (the process is
+ * being ended: its handler needs the registry and the trees).  Polls the
+ * writer thread's SIGPROF gate: called for every record.
+ */
+static int snapshot_stops(const struct trees *tr)
+{
+	if (!tr->snapshot)
+		return 0;
+	if (tr->gate)
+		cp_prof_poll(tr->gate);
+	return __atomic_load_n(&snap.abort, __ATOMIC_ACQUIRE);
+}
 
 /* A leaf's off-CPU time in the time metric's periods, rounded as the
  * exit's writer rounds it (runtime.c add_leaves); 0 without the metric. */
@@ -262,6 +315,8 @@ static int node_get(void *ctx, uint64_t i, struct sidecar_node *out, uint64_t *e
 	uint64_t count;
 	int folded;
 
+	if (snapshot_stops(s->tr))
+		return -1;
 	memset(extra, 0, 8 * (size_t)snap.head->nr_extra);
 	if (i >= s->count) {
 		const struct cp_leaf *e = s->leaf[i - s->count];
@@ -303,9 +358,11 @@ static int node_get(void *ctx, uint64_t i, struct sidecar_node *out, uint64_t *e
 static int kept_get(void *ctx, uint64_t i, struct sidecar_node *out, uint64_t *extra)
 {
 	struct cp_node n;
-	const uint64_t *row = cp_counters_kept((uint32_t)i, &n);
+	const uint64_t *row;
 
-	(void)ctx;
+	if (snapshot_stops(ctx))
+		return -1;
+	row = cp_counters_kept((uint32_t)i, &n);
 	memset(extra, 0, 8 * (size_t)snap.head->nr_extra);
 	out->parent = n.parent;	/* CP_NONE == SIDECAR_ROOT */
 	out->flags = (n.flags & CP_NODE_FOLDED) ? SIDECAR_NODE_FOLDED : 0;
@@ -408,23 +465,44 @@ static void events_take(struct trees *tr, int wait_ms)
 	k->kind = SIDECAR_NODES_RETIRED;
 	k->count = cp_counters_kept_nr();
 	k->get = kept_get;
+	k->ctx = tr;
 	if (k->count)
 		tr->ntables++;
 }
 
 /*
+ * Other threads than the caller are registered (read without the lock:
+ * the list's head, and our own entry's link, which stays mapped while we
+ * live).
+ */
+static int others_registered(const struct cp_thread *self)
+{
+	const struct cp_thread *head = __atomic_load_n(&cp_threads, __ATOMIC_ACQUIRE);
+
+	if (!self || self == CP_RETIRED)
+		return head != NULL;
+	return head != self || __atomic_load_n(&self->next, __ATOMIC_ACQUIRE) != NULL;
+}
+
+/*
  * Take the registry (for `wait_ms` at most) and list the trees; without
  * it, the retired tree (append-only) and the calling thread's own.
+ * `snapshot`, `gate`: see struct trees.
  */
-static int trees_take(struct trees *tr, int wait_ms)
+static int trees_take(struct trees *tr, int wait_ms, int snapshot, struct cp_prof_gate *gate)
 {
 	size_t want = 3;	/* the retired tree, ours, the ended threads' events */
 	struct cp_thread *self = cp_tls.self;
 	void *p;
 
 	memset(tr, 0, sizeof(*tr));
-	for (int i = 0; !(tr->locked = cp_registry_trylock(0) == 0) && i < wait_ms; i++)
+	tr->snapshot = snapshot;
+	tr->gate = gate;
+	for (int i = 0; !(tr->locked = cp_registry_trylock(0) == 0) && i < wait_ms; i++) {
+		if (snapshot_stops(tr))
+			return -ECANCELED;
 		sleep_ms(1);
+	}
 	if (tr->locked)
 		for (struct cp_thread *t = cp_threads; t; t = t->next)
 			want++;
@@ -438,6 +516,8 @@ static int trees_take(struct trees *tr, int wait_ms)
 	}
 	tr->t = p;
 	tr->tables = (struct sidecar_stream_table *)(tr->t + want);
+	for (size_t i = 0; i < want; i++)
+		tr->t[i].tr = tr;
 	tr->t[tr->n].tree = &cp_retired;
 	tr->t[tr->n].leaves = &cp_retired_leaves;
 	tr->tables[tr->n].kind = SIDECAR_NODES_RETIRED;
@@ -458,8 +538,9 @@ static int trees_take(struct trees *tr, int wait_ms)
 		tr->tables[tr->n].kind = SIDECAR_NODES_THREAD;
 		tr->tables[tr->n].threads = 1;
 		tr->n++;
-		say("a profile without the other threads' trees: their registry "
-		    "is busy", "", "");
+		if (others_registered(self))
+			say("a profile without the other threads' trees: their registry "
+			    "is busy", "", "");
 	}
 	for (size_t i = 0; i < tr->n; i++)
 		tr->t[i].count = __atomic_load_n(&tr->t[i].tree->nr_nodes, __ATOMIC_ACQUIRE);
@@ -568,12 +649,17 @@ struct arc_iter {
 	const struct trees *tr;
 	size_t k;
 	uint32_t i;
+	int stopped;	/* snapshot_stops(): the file is not to be written */
 };
 
 static int arc_next(void *ctx, struct gmon_arc *arc)
 {
 	struct arc_iter *it = ctx;
 
+	if (snapshot_stops(it->tr)) {
+		it->stopped = 1;
+		return 0;
+	}
 	while (it->k < it->tr->n) {
 		const struct tree_src *s = &it->tr->t[it->k];
 
@@ -601,10 +687,11 @@ static int arc_next(void *ctx, struct gmon_arc *arc)
  */
 static int snap_gmon_write(int fd, const struct trees *tr)
 {
-	struct arc_iter it = { tr, 0, 0 };
+	struct arc_iter it = { tr, 0, 0, 0 };
 	struct gmon_arc_source src = { arc_next, &it, 0, 0 };
 	struct gmon_arc_source *srcs[1] = { &src };
 	struct gmon_out_opts o;
+	int r;
 
 	for (size_t i = 0; i < tr->n; i++)
 		src.max_arcs += tr->t[i].count;
@@ -618,10 +705,16 @@ static int snap_gmon_write(int fd, const struct trees *tr)
 		return -EINVAL;
 	o.sources = srcs;
 	o.nsources = 1;
-	return gmon_out_write(fd, &o);
+	r = gmon_out_write(fd, &o);
+	/* stopped: fewer arcs than the run's, the file is not to be kept */
+	return it.stopped ? -ECANCELED : r;
 }
 
-/* "<gmon name>.snap<k>" for this process (glibc's name rules) */
+/*
+ * "<gmon name>.snap<k>" for this process (glibc's name rules:
+ * $GMON_OUT_PREFIX.<pid>, else gmon.out).  A fork child's carry its pid
+ * (gmon.out.<pid>.snap<k>): the parent writes gmon.out.snap<k> meanwhile.
+ */
 static int snap_name(char *buf, size_t len, int with_prefix, uint32_t k)
 {
 	size_t n = 0;
@@ -630,7 +723,9 @@ static int snap_name(char *buf, size_t len, int with_prefix, uint32_t k)
 		if (cat(buf, len, &n, snap.prefix) < 0 || cat(buf, len, &n, ".") < 0 ||
 		    cat_uint(buf, len, &n, (uint64_t)getpid()) < 0)
 			return -1;
-	} else if (cat(buf, len, &n, "gmon.out") < 0) {
+	} else if (cat(buf, len, &n, "gmon.out") < 0 ||
+		   (cp_parent_pid() && (cat(buf, len, &n, ".") < 0 ||
+					cat_uint(buf, len, &n, (uint64_t)getpid()) < 0))) {
 		return -1;
 	}
 	if (cat(buf, len, &n, ".snap") < 0 || cat_uint(buf, len, &n, k) < 0)
@@ -638,8 +733,12 @@ static int snap_name(char *buf, size_t len, int with_prefix, uint32_t k)
 	return 0;
 }
 
-static int write_file_atomic(const char *final, const char *what, int gmon,
-			     const char *gmon_name, uint32_t k, const struct trees *tr)
+/*
+ * `final` written through a temporary file and a rename: the gmon file
+ * (`gmon`), or the sidecar of gmon file `gmon_name`.  0, or -errno.
+ */
+static int write_file_atomic(const char *final, int gmon, const char *gmon_name,
+			     uint32_t k, const struct trees *tr)
 {
 	char tmp[NAME_MAX_LEN + 32];
 	int fd = gmon_snapshot_open(final, tmp, sizeof(tmp)), r;
@@ -651,19 +750,15 @@ static int write_file_atomic(const char *final, const char *what, int gmon,
 		r = -errno;
 	if (r < 0) {
 		gmon_snapshot_abort(tmp);
-		say("snapshot not written: cannot write ", what, final);
 		return r;
 	}
-	r = gmon_snapshot_commit(tmp, final);
-	if (r < 0)
-		say("snapshot not written: cannot replace ", final,
-		    r == -EEXIST ? " (not a regular file)" : "");
-	return r;
+	return gmon_snapshot_commit(tmp, final);
 }
 
-int cp_snap_write(uint32_t k, int wait_ms)
+int cp_snap_write(uint32_t k, int wait_ms, struct cp_prof_gate *gate)
 {
 	char gmon[NAME_MAX_LEN], side[NAME_MAX_LEN + 16];
+	const char *bad = gmon;	/* the file a failure is about */
 	struct trees tr;
 	int r, saved = errno;
 
@@ -671,22 +766,35 @@ int cp_snap_write(uint32_t k, int wait_ms)
 		return -EINVAL;
 	if (__atomic_exchange_n(&writing, 1, __ATOMIC_ACQUIRE))
 		return -EBUSY;
-	r = trees_take(&tr, wait_ms);
+	r = trees_take(&tr, wait_ms, 1, gate);
 	if (r < 0)
 		goto out;
 	/* glibc's rule: the prefixed name, else gmon.out */
 	r = -ENAMETOOLONG;
 	if (snap.has_prefix && snap_name(gmon, sizeof(gmon), 1, k) == 0)
-		r = write_file_atomic(gmon, "", 1, NULL, k, &tr);
-	if (r < 0 && snap_name(gmon, sizeof(gmon), 0, k) == 0)
-		r = write_file_atomic(gmon, "", 1, NULL, k, &tr);
+		r = write_file_atomic(gmon, 1, NULL, k, &tr);
+	if (r < 0 && r != -ECANCELED && snap_name(gmon, sizeof(gmon), 0, k) == 0)
+		r = write_file_atomic(gmon, 1, NULL, k, &tr);
 	if (r == 0) {
-		if (sidecar_name_for(gmon, side, sizeof(side)) < 0)
+		struct stat st;
+
+		/* a snapshot is a pair or nothing: not its gmon file alone, nor
+		 * beside an earlier run's sidecar */
+		if (sidecar_name_for(gmon, side, sizeof(side)) < 0) {
 			r = -ENAMETOOLONG;
-		else
-			r = write_file_atomic(side, "", 0, gmon, k, &tr);
+			unlink(gmon);
+		} else if ((r = write_file_atomic(side, 0, gmon, k, &tr)) < 0) {
+			bad = side;
+			unlink(gmon);
+			if (lstat(side, &st) == 0 && S_ISREG(st.st_mode))
+				unlink(side);
+		}
 	}
 	trees_give(&tr);
+	/* the process ends meanwhile: not a failure to report */
+	if (r < 0 && r != -ECANCELED && !__atomic_load_n(&snap.abort, __ATOMIC_ACQUIRE))
+		snap_failed(k, bad, -r,
+			    r == -EEXIST ? "not a regular file, left as it is" : NULL);
 out:
 	__atomic_store_n(&writing, 0, __ATOMIC_RELEASE);
 	errno = saved;
@@ -701,6 +809,7 @@ int cp_snap_busy(void)
 void cp_snap_forked(void)
 {
 	__atomic_store_n(&writing, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&snap.abort, 0, __ATOMIC_RELAXED);
 }
 
 /* ---- the end of a killed process ---- */
@@ -714,13 +823,17 @@ void cp_snap_forked(void)
  * writes and closes with raw calls, but takes the loader's (recursive)
  * lock in dl_iterate_phdr and frees its tables.
  */
-static void end_gmon(void)
+static int end_gmon(void)
 {
+	int r;
+
 	cp_gmon_before_write();
-	if (cp_gmon_write_named(CP_GMON_FROM_SIGNAL) != -ENOTSUP)
-		return;
+	r = cp_gmon_write_named(CP_GMON_FROM_SIGNAL);
+	if (r != -ENOTSUP)
+		return r;
 	if (snap.glibc_mcleanup)
 		snap.glibc_mcleanup();
+	return 0;
 }
 
 void cp_snap_end(int sig)
@@ -734,13 +847,15 @@ void cp_snap_end(int sig)
 	(void)sig;
 	if (!snap.ready)
 		return;
-	/* a snapshot being written (another thread) finishes first */
+	/* a snapshot being written (another thread) stops, without a file */
+	__atomic_store_n(&snap.abort, 1, __ATOMIC_RELEASE);
 	for (int i = 0; i < 5000 && __atomic_exchange_n(&writing, 1, __ATOMIC_ACQUIRE); i++)
 		sleep_ms(1);
 	/*
-	 * The exit already began: glibc's _mcleanup wrote gmon.out (or
-	 * tried), and must not run again (it frees glibc's tables).  If the
-	 * runtime's destructor is writing the sidecar too (recording
+	 * The exit's writes are held against us (ends.c): here the exit has
+	 * not begun, or has written gmon.out (or tried), or the sidecar too.
+	 * Once begun, _mcleanup must not run again (glibc's frees its
+	 * tables).  If the runtime's destructor wrote the sidecar (recording
 	 * stopped), that one stands; else the sidecar is written here, for
 	 * the gmon file the exit wrote.
 	 */
@@ -753,11 +868,26 @@ void cp_snap_end(int sig)
 	if (!__atomic_load_n(&cp_threads, __ATOMIC_ACQUIRE) &&
 	    !__atomic_load_n(&cp_retired_threads, __ATOMIC_ACQUIRE))
 		return;		/* nothing instrumented ran: glibc would write nothing */
-	if (!exit_began)
-		end_gmon();
+	/*
+	 * A gmon file the writer could not finish (a full disk) has no
+	 * sidecar: an earlier run's is removed.  Nothing written (the
+	 * registry busy in the interrupted code, profiling not running)
+	 * leaves the earlier pair as it was.
+	 */
+	if (!exit_began) {
+		int r = end_gmon();
+
+		if (r < 0 && r != -EDEADLK && r != -ENODATA) {
+			if (cp_gmon_written(&g) == 0 &&
+			    sidecar_name_for(g.name, side, sizeof(side)) == 0 &&
+			    lstat(side, &st) == 0 && S_ISREG(st.st_mode))
+				unlink(side);
+			return;
+		}
+	}
 	if (cp_gmon_written(&g) < 0 || sidecar_name_for(g.name, side, sizeof(side)) < 0)
 		return;
-	if (trees_take(&tr, 200) < 0) {
+	if (trees_take(&tr, 200, 0, NULL) < 0) {
 		say("call paths not written: out of memory", "", "");
 		return;
 	}
@@ -770,7 +900,7 @@ void cp_snap_end(int sig)
 			sidecar_into(fd, g.name, 0, &tr);
 			close(fd);
 		}
-	} else if (write_file_atomic(side, "", 0, g.name, 0, &tr) < 0 &&
+	} else if (write_file_atomic(side, 0, g.name, 0, &tr) < 0 &&
 		   lstat(side, &st) == 0 && S_ISREG(st.st_mode) && unlink(side) == 0) {
 		say("removed '", side, "' of an earlier run");
 	}

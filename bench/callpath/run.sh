@@ -26,7 +26,12 @@
 # (doc/callpath.md, Recursion).  ptrtable's plain -pg time is mostly
 # mispredicted indirect calls (see ptrtable.c), so its ratio says little
 # about the runtime's cost; ptrtable-fixed (the same calls in a fixed order)
-# does.  Timings of the runtime move by up to 20% with the hot path's place
+# does.  exprtree (exprtree.c: an expression tree of 4,095 nodes evaluated
+# through function pointers, each call site calling one of five functions)
+# is the many-context worst case: hundreds of contexts, several callees per
+# site, so the caller's node's two kids rarely hold the child and the edge
+# cache carries the lookups (CALLPATH_RECURSION=full: 4,131 contexts, one
+# per tree node).  Timings of the runtime move by up to 20% with the hot path's place
 # in 64-byte lines (see mcount.S, "Layout"): compare builds, not runs.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -57,6 +62,7 @@ gcc -pg -O2 -o fib "$here/fib.c"
 gcc -pg -O2 -fno-optimize-sibling-calls -o fib-pure "$here/fib.c"
 gcc -pg -O2 -o ptrtable "$here/ptrtable.c"
 gcc -pg -O2 -DFIXED_ORDER -o ptrtable-fixed "$here/ptrtable.c"
+gcc -pg -O2 -o exprtree "$here/exprtree.c"
 gcc -pg -O1 -o manypaths "$srcdir/callpath/examples/manypaths.c"
 gcc -pg -O2 -fno-optimize-sibling-calls -o sample "$here/sample.c"
 # The floor of any mcount: one that returns at once (the calls -pg adds,
@@ -79,7 +85,8 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2fx", (b > 0 ? a / b : 0) }
 echo "median of $reps runs, user CPU seconds; ratios to plain -pg (libcallpath: bar 0.80x)"
 printf '%-24s %7s %7s %9s %8s  %6s %9s %8s\n' program "-pg" "+noop" "+callpath" "+uftrace" \
 	"noop" "callpath" "uftrace"
-for prog in "fib-pure 34" "fib 38" "ptrtable 20000000" "ptrtable-fixed 20000000"; do
+for prog in "fib-pure 34" "fib 38" "ptrtable 20000000" "ptrtable-fixed 20000000" \
+	"exprtree 20000"; do
 	set -- $prog
 	t_plain="" t_noop="" t_cp="" t_uft="" t_base="" t_bare=""
 	for _ in $(seq "$reps"); do
@@ -122,7 +129,8 @@ if command -v valgrind > /dev/null; then
 	ir() { vg "$@" 2>&1 | awk '/Collected/ { print $4 }'; }
 	echo
 	echo "instructions per call (callgrind): -pg alone, and what libcallpath adds"
-	for prog in "fib-pure 25" "fib 25" "ptrtable 200000" "ptrtable-fixed 200000"; do
+	for prog in "fib-pure 25" "fib 25" "ptrtable 200000" "ptrtable-fixed 200000" \
+		"exprtree 200"; do
 		set -- $prog
 		rm -f gmon.out*
 		i_plain=$(ir ./$1 $2)

@@ -15,7 +15,12 @@
 #   system(), dlopen/dlclose of a -pg library, a library constructor and a
 #   .preinit_array function calling the program, moncontrol, setjmp/longjmp
 #   and C++ exceptions through deep recursion, `ulimit -v`, a full disk,
-#   GMON_OUT_PREFIX into a missing folder.
+#   GMON_OUT_PREFIX into a missing folder; a SIGPROF handler of the
+#   program's that calls instrumented code, installed while snapshots are
+#   written, and SIGPROF storms only a thread of the runtime's could take;
+#   SIGTERM handlers installed with SA_RESETHAND, the process killed twice;
+#   a shell script around the program with snapshots on (the shell and
+#   `sleep` are not profiled).
 . "$SRCDIR/callpath/examples/testlib.sh"
 cd "$WORKDIR" || exit 1
 S="$CP_EX/stress"
@@ -44,6 +49,8 @@ build deepjump "$S/deepjump.c" -O1
 build deepthrow "$S/deepthrow.cc" -O1
 build ulimitv "$S/ulimitv.c" -O1
 build busy "$S/busy.c" -O1
+build ownprof "$S/ownprof.c" -O1
+build resethand "$S/resethand.c" -O1
 
 # CASE NAME [setup] -- CMD...: run CMD in a folder of its own without and
 # with the runtime (GMON_OUT_PREFIX there: every process its own files),
@@ -96,6 +103,12 @@ case_run "moncontrol" "$W/moncontrol"
 case_run "setjmp/longjmp and siglongjmp out of deep recursion" "$W/deepjump"
 case_run "C++ exceptions through deep recursion" "$W/deepthrow"
 case_run "ulimit -v 1600000" bash -c "ulimit -v 1600000 && exec '$W/ulimitv'"
+case_run "own SIGPROF handler, snapshots every 0.01 s" \
+	env CALLPATH_SNAPSHOT=0.01 CALLPATH_RECURSION=full "$W/ownprof" 100
+case_run "SA_RESETHAND SIGTERM handler, killed twice" "$W/resethand"
+case_run "SA_RESETHAND|SA_SIGINFO SIGTERM handler, killed twice" "$W/resethand" siginfo
+case_run "a shell script around the program, snapshots every 0.05 s" \
+	env CALLPATH_SNAPSHOT=0.05 sh -c "sleep 0.2; '$W/busy' 100; sleep 0.2"
 # GMON_OUT_PREFIX into a missing folder: glibc writes gmon.out instead
 rm -rf nodir && mkdir nodir && cd nodir || exit 1
 GMON_OUT_PREFIX="$PWD/missing/gmon" "$W/busy" 20 > plain.out 2>&1; rc0=$?

@@ -15,7 +15,7 @@ __attribute__((noinline)) void work(long n) { for (long i = 0; i < n; i++) sink 
 int main(int argc, char **argv) { work(argc > 1 ? atol(argv[1]) : 0); return 0; }
 C
 gcc -pg -O1 -o spin spin.c || exit 1
-LD_PRELOAD="$CP_SO" ./spin 0 && mv gmon.out g0 && mv gmon.out.callpath g0.callpath
+CALLPATH_HZ=10 LD_PRELOAD="$CP_SO" ./spin 0 && mv gmon.out g0 && mv gmon.out.callpath g0.callpath
 LD_PRELOAD="$CP_SO" ./spin 400000000 && mv gmon.out g1 && mv gmon.out.callpath g1.callpath
 cp_check "the short run's sidecar has the sampling flag and no sample" \
 	test "$(cp_header g0.callpath sampling) $(cp_header g0.callpath samples)" = "0x1 0"

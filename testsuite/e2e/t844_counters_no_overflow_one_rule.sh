@@ -21,7 +21,7 @@ C
 gcc -pg -O1 -I"$SRCDIR/testsuite/fixtures" -o p p.c || exit 1
 # a period no short run reaches; and one a run of 2,000 pages does
 mkdir -p none some
-(cd none && CALLPATH_EVENTS=perf::PAGE-FAULTS@100000000 LD_PRELOAD="$CP_SO" ../p 10 > /dev/null 2> err.txt)
+(cd none && CALLPATH_HZ=10 CALLPATH_EVENTS=perf::PAGE-FAULTS@100000000 LD_PRELOAD="$CP_SO" ../p 10 > /dev/null 2> err.txt)
 (cd some && CALLPATH_EVENTS=perf::PAGE-FAULTS@10 LD_PRELOAD="$CP_SO" ../p 2000 > /dev/null 2> err.txt)
 cp_check "the runtime counted the event (no line on stderr)" test ! -s none/err.txt -a ! -s some/err.txt
 want="'gmon.out.callpath' holds no overflow of perf::PAGE-FAULTS: the run counted fewer than one period of it (100000000 events) in each thread"

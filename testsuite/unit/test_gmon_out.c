@@ -342,6 +342,53 @@ static void test_gmon_out__more_arcs_than_announced_write_nothing(void **state)
 	close(fd);
 }
 
+/* An opener (gmon_out_opts.open_fd) that counts its calls. */
+struct opener {
+	int fd;
+	int calls;
+};
+
+static int open_counted(void *ctx)
+{
+	struct opener *op = ctx;
+
+	op->calls++;
+	return op->fd;
+}
+
+static void test_gmon_out__the_file_is_opened_only_once_the_arcs_fit(void **state)
+{
+	static const struct gmon_arc arcs[] = {
+		{ 0x1040, 0x1001, 1, 1 }, { 0x1050, 0x1002, 1, 2 },
+	};
+	SOURCE(src, arcs);
+	struct gmon_arc_source *srcs[] = { &src };
+	struct gmon_geometry g = text();
+	uint16_t bins[0x80] = { 0 };
+	struct opener op = { memfile(), 0 };
+	struct gmon_out_opts o = {
+		.geom = &g, .kcount = bins, .parts = GMON_OUT_ALL,
+		.sources = srcs, .nsources = 1,
+		.open_fd = open_counted, .open_ctx = &op,
+	};
+	unsigned char got[512];
+
+	(void)state;
+	/* too many arcs: the file is never opened (a truncating open would
+	 * have emptied it) */
+	src.max_arcs = 1;
+	assert_int_equal(gmon_out_write(-1, &o), -E2BIG);
+	assert_int_equal(op.calls, 0);
+	/* they fit: opened once, the whole file written into it */
+	src.max_arcs = 2;
+	src_list.i = 0;
+	assert_int_equal(gmon_out_write(-1, &o), 0);
+	assert_int_equal(op.calls, 1);
+	assert_true(contents(op.fd, got, sizeof(got)) > 20 + 2 * 21);
+	assert_memory_equal(got, "gmon", 4);
+	close(op.fd);
+}
+
 static void test_gmon_out__histogram_without_bins_is_refused(void **state)
 {
 	struct gmon_geometry g = text();
@@ -661,6 +708,7 @@ int main(void)
 		cmocka_unit_test(test_gmon_out__counts_above_32_bits_are_records_gprof_sums),
 		cmocka_unit_test(test_gmon_out__subtracted_calls_are_taken_away),
 		cmocka_unit_test(test_gmon_out__more_arcs_than_announced_write_nothing),
+		cmocka_unit_test(test_gmon_out__the_file_is_opened_only_once_the_arcs_fit),
 		cmocka_unit_test(test_gmon_out__histogram_without_bins_is_refused),
 		cmocka_unit_test(test_gmon_out__caller_work_memory_is_used_or_refused),
 		cmocka_unit_test(test_gmon_out__errno_is_kept),

@@ -1612,6 +1612,70 @@ static void test_sidecar__skips_unknown_sections_refuses_required_ones(void **st
 	sidecar_free(sc);
 }
 
+/*
+ * The process's CPU time (the optional section 7, after the node table):
+ * read back as written; a file without it (every runtime before it) reads
+ * with process_cpu.valid 0 and takes the same bytes as before; a second
+ * one is refused; a sum has the sum only when every file had it; the
+ * coverage is the samples' time over it.
+ */
+static void test_sidecar__process_cpu_section_round_trips_and_is_optional(void **state)
+{
+	struct sidecar *sc = fixture(), *back = NULL, *other;
+	char err[256] = "";
+	size_t len0, len, len2;
+	unsigned char *buf0 = encode(sc, &len0), *buf, *twice;
+
+	(void)state;
+	sc->time_period = 1000000;
+	sc->process_cpu.valid = 1;
+	sc->process_cpu.user_ns = 300000000;
+	sc->process_cpu.sys_ns = 100000000;
+	buf = encode(sc, &len);
+	assert_int_equal(len, len0 + 16 + 24);
+	/* before the node table: the head's last section */
+	assert_int_equal(get32le(buf + v4_records(sc, len, 48) - 32 - 16 - 16 - 24), 7);
+	assert_int_equal(sidecar_decode(buf, len, "c", &back, err, sizeof(err)), 0);
+	assert_int_equal(back->process_cpu.valid, 1);
+	assert_true(back->process_cpu.user_ns == 300000000 && back->process_cpu.sys_ns == 100000000);
+	assert_int_equal(back->nr_nodes, 5);
+	/* 380 samples of 1 ms for 0.4 s of CPU */
+	assert_true(sidecar_cpu_coverage(back, 380) > 0.949 && sidecar_cpu_coverage(back, 380) < 0.951);
+	sidecar_free(back);
+
+	/* an older file: no section, no coverage */
+	assert_int_equal(sidecar_decode(buf0, len0, "old", &back, err, sizeof(err)), 0);
+	assert_int_equal(back->process_cpu.valid, 0);
+	assert_true(sidecar_cpu_coverage(back, 380) < 0);
+	sidecar_free(back);
+
+	/* twice: refused */
+	len2 = len + 16 + 24;
+	twice = calloc(1, len2);
+	assert_non_null(twice);
+	memcpy(twice, buf, len);
+	memcpy(twice + len, buf + v4_records(sc, len, 48) - 32 - 16 - 16 - 24, 16 + 24);
+	put32le(twice + 20, get32le(buf + 20) + 1);
+	put64le(twice + 24, len2);
+	assert_int_equal(sidecar_decode(twice, len2, "t", &back, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "t: bad second process CPU section"));
+
+	/* sums */
+	other = fixture();
+	other->process_cpu = sc->process_cpu;
+	assert_int_equal(sidecar_merge(other, sc, err, sizeof(err)), 0);
+	assert_true(other->process_cpu.valid && other->process_cpu.user_ns == 600000000 &&
+		    other->process_cpu.sys_ns == 200000000);
+	sc->process_cpu.valid = 0;
+	assert_int_equal(sidecar_merge(other, sc, err, sizeof(err)), 0);
+	assert_int_equal(other->process_cpu.valid, 0);
+	sidecar_free(other);
+	free(twice);
+	free(buf);
+	free(buf0);
+	sidecar_free(sc);
+}
+
 /* A node table whose records do not fill it exactly is refused. */
 static void test_sidecar__rejects_a_node_count_that_is_not_the_tables(void **state)
 {
@@ -1884,6 +1948,7 @@ int main(void)
 		cmocka_unit_test(test_sidecar__sums_several_node_tables_and_repeated_keys),
 		cmocka_unit_test(test_sidecar__skips_unknown_sections_refuses_required_ones),
 		cmocka_unit_test(test_sidecar__rejects_a_node_count_that_is_not_the_tables),
+		cmocka_unit_test(test_sidecar__process_cpu_section_round_trips_and_is_optional),
 		cmocka_unit_test(test_sidecar__hash_is_fixed_and_piecewise),
 		cmocka_unit_test(test_sidecar__hash_file_reads_a_regular_file_only),
 		cmocka_unit_test(test_sidecar__write_atomic_refuses_symlinks_writes_into_fifos),

@@ -277,26 +277,37 @@
 .endm
 
 /*
- * After KID_HIT (the limit checked, the node not NULL): the cache index is
- * cp_edge_index() << CP_EDGE_SHIFT.
+ * After KID_HIT (the limit checked, the node not NULL): the set is
+ * cp_edge_index() << CP_SET_SHIFT, masked by the cache's size, which grows
+ * (cp_tls.cache_mask, record.c); its two entries are tried in turn, each
+ * by its parent, then its child's callee and call site.  (An entry whose
+ * parent matches but whose child is another call's goes to record.c,
+ * which finds the other entry: rare, and only slower.)
  */
 .macro EDGE_HIT miss, selfpc, site
 	movq	CP_FRAME_NODE(%rdx), %rcx	/* cp_edge_index() */
-	movq	\site, %rsi
-	leaq	(%rcx,%rsi,8), %rcx
+	shlq	$CP_EDGE_PARENT_SHIFT, %rcx
+	addq	\site, %rcx
 	movq	\selfpc, %rsi
 	leaq	(%rcx,%rsi,2), %rcx
-	andl	$(((1 << CP_CACHE_BITS) - 1) << CP_EDGE_SHIFT), %ecx
+	movabsq	$CP_EDGE_MUL, %rsi
+	imulq	%rsi, %rcx
+	shrq	$(CP_EDGE_HASH_SHIFT - CP_SET_SHIFT), %rcx
+	andq	%fs:CP_TLS_CACHE_MASK(%r11), %rcx
 	addq	%fs:CP_TLS_CACHE(%r11), %rcx
-	cmpq	%rsi, CP_EDGE_CALLEE(%rcx)
-	jne	\miss
-	movq	\site, %rsi
-	cmpq	%rsi, CP_EDGE_SITE(%rcx)
-	jne	\miss
 	movq	CP_FRAME_NODE(%rdx), %rsi
 	cmpq	%rsi, CP_EDGE_PARENT(%rcx)
+	je	5f
+	addq	$(1 << CP_EDGE_SHIFT), %rcx	/* the second way */
+	cmpq	%rsi, CP_EDGE_PARENT(%rcx)
+	jne	\miss				/* empty entries too */
+5:	movq	CP_EDGE_CHILD(%rcx), %rcx	/* its call site and callee */
+	movq	\selfpc, %rsi
+	cmpq	%rsi, CP_NODE_CALLEE(%rcx)
 	jne	\miss
-	movq	CP_EDGE_CHILD(%rcx), %rcx
+	movq	\site, %rsi
+	cmpq	%rsi, CP_NODE_SITE(%rcx)
+	jne	\miss
 .endm
 
 /* newfp: an instruction putting the new frame in %rax */
