@@ -336,6 +336,17 @@ static void fork_child(void)
 	is_root = 0;
 }
 
+/*
+ * A process that started another (a shell, timeout, env, a program that
+ * runs helpers) writes its own files from then on (gmon.out.<pid>, its
+ * snapshots gmon.out.<pid>.snapK): what it started may be a -pg program,
+ * whose gmon.out and gmon.out.snapK its files must not replace.
+ */
+static void fork_parent(void)
+{
+	__atomic_store_n(&gmon_own_names, 1, __ATOMIC_RELAXED);
+}
+
 /* The walks' table rebuilt, and the objects in it noted (normal context). */
 static int objects_changed(void)
 {
@@ -361,7 +372,7 @@ __attribute__((constructor(104))) static void sampled_start(void)
 	is_root = !parent_profiled();
 	if (!is_root)
 		gmon_own_names = 1;
-	pthread_atfork(NULL, NULL, fork_child);
+	pthread_atfork(NULL, fork_parent, fork_child);
 	if (__atomic_load_n(&cp_state, __ATOMIC_ACQUIRE) != CP_RECORDING) {
 		dprintf(2, "callpath: cannot sample this program: the runtime could not "
 			"start (%s)\n", sidecar_failure_names[cp_failure < SIDECAR_FAIL_NR ?
