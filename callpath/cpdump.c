@@ -414,7 +414,7 @@ static const char usage_text[] =
 	"  -t         each node's time samples (with -f: folded paths of samples)\n"
 	"  -s NMFILE  name addresses with `nm -n` output of the executable\n"
 	"  --help     this text;  --version  the version\n"
-	"See cpdump(1) and doc/sidecar-format.md.\n";
+	"See cpdump(1).\n";
 
 int main(int argc, char **argv)
 {

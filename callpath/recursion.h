@@ -3,7 +3,7 @@
 /*
  * recursion.h - the frame that made a folded node's recursive calls.
  *
- * The runtime folds recursion (doc/sidecar-format.md): a call of a
+ * The runtime folds recursion (doc/dev/sidecar-format.md): a call of a
  * function already on the path, say a, goes back to a's frame N, and the
  * calls are counted in a folded node under N keyed by their call site,
  * which lies in the function C that made them.  The node does not say

@@ -2,7 +2,7 @@
  * sidecar.c - read, write and merge call-path sidecars.
  *
  * All integers are little-endian on disk and read byte by byte, so a reader
- * on any host accepts a file from any host.  See doc/sidecar-format.md.
+ * on any host accepts a file from any host.  See doc/dev/sidecar-format.md.
  */
 #include "sidecar.h"
 #include "sidecar_layout.h"

@@ -3,7 +3,7 @@
  *
  * One module shared by the runtime (writer, at process exit) and the
  * analysis side (reader, `gprof --callpath/--folded`).  The byte layout is
- * documented in doc/sidecar-format.md; this header is the in-memory model.
+ * documented in doc/dev/sidecar-format.md; this header is the in-memory model.
  *
  * The model is a calling-context tree.  A node is one (call site, callee)
  * pair under its parent; the path of a node is the vector of call sites
@@ -364,7 +364,7 @@ int sidecar_add_metric(struct sidecar *sc, const char *name, const char *unit,
 
 /*
  * The 64-bit hash of a gmon file's bytes that identities record: defined
- * in doc/sidecar-format.md, the same on every host.  sidecar_hash_begin,
+ * in doc/dev/sidecar-format.md, the same on every host.  sidecar_hash_begin,
  * then sidecar_hash_add for each piece in order (any sizes), then
  * sidecar_hash_end.
  */

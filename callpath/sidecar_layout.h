@@ -2,7 +2,7 @@
  * sidecar_layout.h - the byte layout of the sidecar's version 4, written
  * once for its two writers: callpath/sidecar.c's encoder (and reader) and
  * runtime/sidecar_stream.c, which streams the same bytes from a signal
- * handler.  doc/sidecar-format.md has the layout; these are its names:
+ * handler.  doc/dev/sidecar-format.md has the layout; these are its names:
  * the fixed parts of the file, section and record headers, the section
  * tags, the node table kinds, and the size of each part of a struct
  * sidecar as encoded (functions a signal handler may call: they read the

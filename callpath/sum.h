@@ -43,7 +43,7 @@ struct sidecar;
 /*
  * Does sidecar `sc`, read from `sidecar`, belong to the gmon file `gmon`?
  * A sidecar of version 4 records the size and hash of the gmon file it was
- * written with (doc/sidecar-format.md, "Identity"); a gmon file with other
+ * written with (doc/dev/sidecar-format.md, "Identity"); a gmon file with other
  * bytes is another run's, whatever the counts say.  0: it belongs, or
  * nothing can tell (an older sidecar without identity, a gmon file that is
  * not a regular file: upstream reports what is wrong with it).  -1: it

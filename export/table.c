@@ -1,5 +1,5 @@
 /*
- * JSON and CSV writers for result tables (see table.h).
+ * JSON, CSV and markdown writers for result tables (see table.h).
  */
 #include <errno.h>
 #include <math.h>
@@ -13,7 +13,7 @@
 int table_format_parse(const char *name)
 {
 	static const char *const names[] = { [TABLE_TEXT] = "text", [TABLE_JSON] = "json",
-					     [TABLE_CSV] = "csv" };
+					     [TABLE_CSV] = "csv", [TABLE_MARKDOWN] = "markdown" };
 	size_t i;
 
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
@@ -64,6 +64,22 @@ void table_json_string(FILE *fp, const char *str)
 		}
 	}
 	fputc('"', fp);
+}
+
+/* A markdown table cell: '|' escaped, line breaks as spaces, and
+ * characters markdown would read as emphasis or code escaped, so a C++
+ * name (operator*, a<b>) shows as it is. */
+static void md_str(FILE *fp, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\r' || *s == '\n')
+			fputc(' ', fp);
+		else {
+			if (strchr("|\\*_`<>[]", *s))
+				fputc('\\', fp);
+			fputc(*s, fp);
+		}
+	}
 }
 
 /* A CSV cell: quoted when it holds a comma, quote or line break. */
@@ -220,6 +236,8 @@ static void write_value(struct table_doc *d, const struct table_column *c,
 			fputs(json ? "null" : "", fp);
 		else if (json)
 			json_str(fp, v.s);
+		else if (d->fmt == TABLE_MARKDOWN)
+			md_str(fp, v.s);
 		else
 			csv_str(fp, v.s);
 		break;
@@ -247,10 +265,42 @@ static void write_value(struct table_doc *d, const struct table_column *c,
 	}
 }
 
+/* A GitHub-flavoured markdown table: the columns' names, then a row per
+ * record, numbers right-aligned. */
+static void md_table(struct table_doc *d, const struct table_column *cols, size_t ncols,
+		     size_t nrows, const void *ctx)
+{
+	size_t r, i;
+
+	for (i = 0; i < ncols; i++) {
+		fputs("| ", d->fp);
+		md_str(d->fp, cols[i].name);
+		fputc(' ', d->fp);
+	}
+	fputs("|\n", d->fp);
+	for (i = 0; i < ncols; i++)
+		fputs(cols[i].type == TCOL_STR || cols[i].type == TCOL_BOOL ? "|---" : "|---:",
+		      d->fp);
+	fputs("|\n", d->fp);
+	for (r = 0; r < nrows; r++) {
+		for (i = 0; i < ncols; i++) {
+			fputs("| ", d->fp);
+			write_value(d, &cols[i], ctx, r);
+			fputc(' ', d->fp);
+		}
+		fputs("|\n", d->fp);
+	}
+}
+
 void table_write(struct table_doc *d, const char *table, const struct table_column *cols,
 		 size_t ncols, size_t nrows, const void *ctx)
 {
 	size_t r, i, j;
+
+	if (d->fmt == TABLE_MARKDOWN) {
+		md_table(d, cols, ncols, nrows, ctx);
+		return;
+	}
 
 	if (d->fmt == TABLE_JSON) {
 		json_key(d, table);

@@ -28,9 +28,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
-enum table_format { TABLE_TEXT, TABLE_JSON, TABLE_CSV };
+enum table_format { TABLE_TEXT, TABLE_JSON, TABLE_CSV, TABLE_MARKDOWN };
 
-/* "text", "json", "csv" -> the format; -1 when none of them. */
+/* "text", "json", "csv", "markdown" -> the format; -1 when none of them.
+ * Markdown: each table is a GitHub-flavoured table (a header row named by
+ * the columns, numbers right-aligned); header fields are not written. */
 int table_format_parse(const char *name);
 
 enum table_type {

@@ -14,6 +14,7 @@
 #include "gprof-ext/commands.h"
 #include "gprof-ext/cmdline.h"
 #include "gprof-ext/operands.h"
+#include "gprof-ext/gate_cli.h"
 #include "gprof-ext/gmon_check.h"
 #include "gprof-ext/input_check.h"
 #include "gprof-ext/upstream.h"
@@ -532,6 +533,8 @@ int cmd_diff(struct egprof_opts *o)
 		goto out;
 	diff_assess(&d);
 
+	if (o->format == TABLE_MARKDOWN)
+		goto exports; /* the summary follows the other outputs (gate_cli.h) */
 	if (o->format != TABLE_TEXT) {
 		/* the results instead of the text, on stdout (doc/formats.md),
 		 * as far as --focus/--root/--depth/--exclude keep them */
@@ -610,6 +613,9 @@ exports:
 			{ sides[1].sum[0], sides[1].files, sides[1].nfiles, sides[1].label, &models[1],
 			  o->force, o->metric } },
 			(const char *const[2]){ sides[0].label, sides[1].label }, graph_svg) < 0)
+		goto out;
+	/* --fail-on and --format markdown, on the assessed diff */
+	if (gate_cli_diff(o, &d, (const char *const[2]){ sides[0].label, sides[1].label }) < 0)
 		goto out;
 	status = 0;
 out:

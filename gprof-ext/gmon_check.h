@@ -4,7 +4,7 @@
  * Pre-checks of gmon files, before upstream gprof reads them.  Upstream
  * believes the sizes a gmon file announces: on some malformed files it
  * allocates and clears gigabytes, or works for hours, before it finds out.
- * These checks catch exactly those files (doc/reliability.md lists each case
+ * These checks catch exactly those files (doc/dev/reliability.md lists each case
  * with what stock gprof does) and leave every other problem to upstream, so
  * its messages and output stay byte-identical.
  *

@@ -4,7 +4,7 @@
  * Pre-checks of the files upstream gprof opens itself, before it runs: the
  * program, the gmon files, -R's function map and -S's symbol table.
  * Upstream hangs or crashes on some of them, and a crash or a hang is no
- * answer to give a user (doc/reliability.md has each case with what stock
+ * answer to give a user (doc/dev/reliability.md has each case with what stock
  * gprof 2.40 does):
  *
  *   - a FIFO nobody writes blocks it for ever, /dev/zero never ends (of
@@ -49,5 +49,19 @@ int input_check_cmdline(const struct cmdline *cl);
  * error.
  */
 int input_check_gprof_args(int argc, char **argv);
+
+/*
+ * Plain gprof's warning, one line on stderr, that leaves upstream's output
+ * as it is: a gmon file does not belong to the program (gmon_owner.h:
+ * another program's or another build's profile, which upstream reads into
+ * plausible, wrong numbers).  Reads the binary's ELF symbols and the gmon
+ * files: run it where its allocations cannot move upstream's heap.
+ */
+void input_warn_plain(int argc, char **argv);
+
+/* What a file starts with, by its magic: a program, a gmon file, or
+ * neither (or it cannot be read). */
+enum file_kind { KIND_OTHER, KIND_ELF, KIND_GMON };
+enum file_kind input_file_kind(const char *path);
 
 #endif

@@ -1,7 +1,7 @@
 #ifndef EGPROF_LOADER_WATCH_H
 #define EGPROF_LOADER_WATCH_H
 /*
- * Is a loader stuck?  (doc/reliability.md, issue 12 item 5.)  A loader that
+ * Is a loader stuck?  (doc/dev/reliability.md, issue 12 item 5.)  A loader that
  * dies or stops is seen by waitpid; one that is alive but waits forever
  * (blocked opening a FIFO that a path became after it was checked, on a
  * hung network filesystem) is not.  A slow loader must never be taken for

@@ -1,7 +1,7 @@
 /*
  * egprof's main: our options are taken out of argv, everything else goes to
  * upstream gprof untouched.  Without our options this is GNU gprof, byte for
- * byte; see doc/HACKING.md for how upstream is wrapped.
+ * byte; see doc/dev/HACKING.md for how upstream is wrapped.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -15,6 +15,7 @@
 #include "gprof-ext/operands.h"
 #include "gprof-ext/options.h"
 #include "gprof-ext/upstream.h"
+#include "diff/gate.h"
 #include "export/table.h"
 #include "utils/error.h"
 #include "utils/outfile.h"
@@ -102,6 +103,16 @@ static int check_format(const struct egprof_opts *o)
 {
 	const char *f = o->format == TABLE_JSON ? "json" : "csv";
 
+	if (o->format == TABLE_MARKDOWN) {
+		if (o->mode != MODE_DIFF)
+			return error("--format markdown summarises a --diff (gprof --diff "
+				     "--format markdown APP1 GMON1 APP2 GMON2)");
+		if (o->extended || o->callpath)
+			return error("--format markdown and --%s cannot be combined: the "
+				     "summary has one layout", o->extended ? "extended" : "callpath");
+		return 0;
+	}
+
 	if (o->mode == MODE_GPROF && !o->callpath)
 		return error("--format %s needs --diff, --rank-stats or --callpath: gprof's "
 			     "own profile is text only", f);
@@ -138,8 +149,10 @@ static int precheck_plain(struct egprof_opts *o)
 			_exit(3);
 		if (o->argc != argc)
 			_exit(2);
-		_exit(input_check_gprof_args(o->argc, o->argv) < 0 ||
-		      plan_check_plain(o) < 0 ? 3 : 0);
+		if (input_check_gprof_args(o->argc, o->argv) < 0 || plan_check_plain(o) < 0)
+			_exit(3);
+		input_warn_plain(o->argc, o->argv);
+		_exit(0);
 	}
 	while (waitpid(pid, &st, 0) < 0)
 		if (errno != EINTR)
@@ -167,6 +180,11 @@ int main(int argc, char **argv)
 		options_release(&o);
 		return 1;
 	}
+	if (o.list_options) {
+		status = options_list(stdout) < 0 || outfile_close_stdout() < 0;
+		options_release(&o);
+		return status;
+	}
 	/* --rank-stats: the loader is forked now, before the command plans and
 	 * names its thousands of files, so that its workers' forks copy a
 	 * small process (upstream.h) */
@@ -181,6 +199,11 @@ int main(int argc, char **argv)
 	}
 	if (o.format != TABLE_TEXT && check_format(&o) < 0)
 		goto out;
+	if (o.gate && o.mode != MODE_DIFF) {
+		error("--fail-on gates the differences of a --diff (gprof --diff --fail-on "
+		      "slowdown APP1 GMON1 APP2 GMON2)");
+		goto out;
+	}
 	if (o.progress && o.mode != MODE_RANK_STATS) {
 		error("--progress shows the reading of rank files: it needs --rank-stats");
 		goto out;
@@ -240,6 +263,9 @@ int main(int argc, char **argv)
 		status = 1;
 	if (status == 0 && outset_commit(&outs) < 0)
 		status = 1;
+	/* --fail-on: every output written, the gate's verdict is the status */
+	if (status == 0 && o.gate_failed)
+		status = GATE_EXIT_STATUS;
 out:
 	upstream_load_prefork_cancel();
 	outset_release(&outs);

@@ -15,6 +15,8 @@
 #include "filter/filter.h"
 
 struct outset;
+struct gate;
+struct option;
 
 enum egprof_mode {
 	MODE_GPROF,      /* plain gprof (maybe with exports or call paths) */
@@ -63,6 +65,12 @@ struct egprof_opts {
 	int ratio_column;          /* --ratio: second/baseline column */
 	int force;                 /* --force: no gmon-belongs-to-binary check */
 	double follow_secs;        /* --follow=SECONDS: refresh period (2) */
+	struct gate *gate;         /* --fail-on EXPR (diff/gate.h), owned;
+				      NULL: no gate */
+	int list_options;          /* --list-options */
+	/* Not an option: set by --diff when the gate failed (main exits
+	 * with GATE_EXIT_STATUS once every output is written). */
+	int gate_failed;
 
 	/* What upstream gets: argv[0] and every argument that is not ours. */
 	int argc;
@@ -78,9 +86,23 @@ static inline struct filter_opts filter_opts_of(const struct egprof_opts *o)
 }
 
 void options_init(struct egprof_opts *o);
+/*
+ * Our options (and unambiguous abbreviations of them) taken out of argv;
+ * the rest is left for upstream in order.  A long option neither table
+ * knows is an error naming the nearest options.  0, or -1 after reporting.
+ */
 int options_parse(struct egprof_opts *o, int argc, char **argv);
+/* The same with upstream's option table given (upstream_option_spec), in
+ * this process: for tests and the fuzzer.  options_parse reads that table
+ * in a child, so that upstream's heap stays stock gprof's. */
+int options_parse_with(struct egprof_opts *o, int argc, char **argv,
+		       const struct option *upstream_longopts);
 void options_release(struct egprof_opts *o);
 /* Our section of --help. */
 void options_help(FILE *out);
+/* --list-options: every long option, ours and upstream's, one a line:
+ * "--name", "--name=" (an argument) or "--name[=]" (an optional one).
+ * 0, or -1 after reporting. */
+int options_list(FILE *out);
 
 #endif

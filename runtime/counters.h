@@ -9,7 +9,7 @@
  * CALLPATH_EVENTS is set, that this build counts no events, and does
  * nothing else.  Callers never test which one they have.
  *
- * Calling sequence, and the context each runs in (doc/runtime.md):
+ * Calling sequence, and the context each runs in (doc/dev/runtime.md):
  *   cp_counters_start()         normal context, once (start-up, after the
  *                               thread key exists): reads CALLPATH_EVENTS,
  *                               says once per event it cannot count, and

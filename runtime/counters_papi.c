@@ -23,7 +23,7 @@
  *
  * Every PAPI call that may allocate is made in normal context.  PAPI
  * mallocs for each thread's event set: a thread that counts events pays
- * glibc's per-thread arena (doc/runtime.md), as under any PAPI tool.
+ * glibc's per-thread arena (doc/dev/runtime.md), as under any PAPI tool.
  *
  * libcallpath is not linked with PAPI: a program run without
  * CALLPATH_EVENTS must behave exactly as without the runtime, and libpapi

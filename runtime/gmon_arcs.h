@@ -1,6 +1,6 @@
 /*
  * gmon_arcs.h - the runtime's side of the gmon.out take-over
- * (gmon_arcs.c; doc/runtime.md, "What the runtime must do to take over").
+ * (gmon_arcs.c; doc/dev/runtime.md, "What the runtime must do to take over").
  *
  * record.c's slow path, once gmon.out's arcs are the runtime's
  * (cp_arcs_taken): a call the trees do not take goes to the flat table

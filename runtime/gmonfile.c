@@ -2,7 +2,7 @@
  * gmonfile.c - which gmon file this run wrote, and what identifies it.
  *
  * The sidecar records the gmon file it belongs to (its name, size and
- * hash: doc/sidecar-format.md, "Identity"), so that a reader refuses a
+ * hash: doc/dev/sidecar-format.md, "Identity"), so that a reader refuses a
  * sidecar beside another run's gmon file whatever the counts say.  glibc
  * writes the gmon file in _mcleanup, an atexit handler that runs before
  * our destructor: to `$GMON_OUT_PREFIX.<pid>` when that variable is set
@@ -20,7 +20,7 @@
  * program's _init registered _mcleanup, and so before it.
  *
  * Whoever writes the file (glibc, or the runtime's writer once it has
- * taken gmon.out over: doc/runtime.md), it is found the same way.
+ * taken gmon.out over: doc/dev/runtime.md), it is found the same way.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>

@@ -4,7 +4,7 @@
  * glibc writes the gmon file from _mcleanup (an atexit handler); we write
  * `<gmon file>.callpath` from a destructor, after it, with the retired
  * tree and the live threads' trees summed into one, and the identity of
- * the gmon file glibc wrote (gmonfile.c; doc/sidecar-format.md).  We never
+ * the gmon file glibc wrote (gmonfile.c; doc/dev/sidecar-format.md).  We never
  * replace __monstartup; our _mcleanup only looks before calling glibc's.
  */
 #define _GNU_SOURCE

@@ -28,12 +28,12 @@
  *                         the trees' (gmon_arcs.c), glibc's counter is not
  *                         called, the take-over is gmon_interpose.c
  *                         (dynamic) or gmon_static.c (static), the file
- *                         gmon_out.c's (doc/runtime.md);
+ *                         gmon_out.c's (doc/dev/runtime.md);
  *   runtime.c             start-up (environment, glibc chaining), fork,
  *                         and the exit-time merge and sidecar write.
  * chain.c finds glibc's functions; it is shared with the no-op build
  * (libcallpath-noop.so) that only tail-jumps, for measuring overhead.
- * doc/runtime.md says which context each part runs in.
+ * doc/dev/runtime.md says which context each part runs in.
  *
  * Nothing here may exit or abort the profiled program: a failure calls
  * cp_fail(), which stops recording and leaves a code for the sidecar.
@@ -582,7 +582,7 @@ extern int cp_pid CP_HIDDEN;	/* this process's id (set again in a fork child) */
 void cp_start_early(void) CP_HIDDEN;
 
 /*
- * Sampling mode (sampled.c, doc/runtime.md "Sampling mode"): a thread's
+ * Sampling mode (sampled.c, doc/dev/runtime.md "Sampling mode"): a thread's
  * state made in normal context (its tree filled by its SIGPROF handler
  * from stack walks, never by calls; NULL: retired, or no memory), and a
  * tree's child (call_site, callee) created when new with `flags`: its

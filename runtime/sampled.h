@@ -1,6 +1,6 @@
 /*
  * sampled.h - sampling mode: call paths of a program built without -pg,
- * taken by walking the stack at each sample (doc/runtime.md, "Sampling
+ * taken by walking the stack at each sample (doc/dev/runtime.md, "Sampling
  * mode"; doc/modes.md for users).
  *
  * runtime.c chooses the mode once, at start-up (cp_mode_choose):
@@ -13,7 +13,7 @@
  * sample from unwind.h's walk, with no call counts; gmon.out gets glibc's
  * histogram (profil() at glibc's rate, through the take-over of
  * gmon_interpose.c) and no arc; the sidecar says the counts were not
- * measured (its sampled section, doc/sidecar-format.md).
+ * measured (its sampled section, doc/dev/sidecar-format.md).
  *
  * libcallpath.a (static links) has the stub, sampled_none.c: always
  * instrument.

@@ -7,7 +7,7 @@
  * names the program counter after the run, from the objects the sidecar
  * lists, and decides whether it is the context's own code, another
  * function's first bytes, a library function or the instrumentation
- * (doc/runtime.md, "One sampler, N metrics per node").  The tables are
+ * (doc/dev/runtime.md, "One sampler, N metrics per node").  The tables are
  * filled by the thread's own SIGPROF handler, so everything here that the
  * handler or record.c's slow path calls uses raw system calls only (built
  * -mgeneral-regs-only, as sample.c).

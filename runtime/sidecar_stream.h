@@ -7,7 +7,7 @@
  * (malloc) and encodes it.  A profile written when the process is killed,
  * or a snapshot taken while it runs, cannot allocate: the interrupted code
  * may hold the allocator's lock.  The format allows several node tables
- * that a reader sums (doc/sidecar-format.md, "Several tables"), so this
+ * that a reader sums (doc/dev/sidecar-format.md, "Several tables"), so this
  * encoder writes one table per source (a live thread's tree, the retired
  * tree) straight from the runtime's node pools.
  *

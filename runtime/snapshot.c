@@ -672,7 +672,7 @@ static int arc_next(void *ctx, struct gmon_arc *arc)
 			arc->selfpc = n->callee;
 			arc->count = __atomic_load_n(&n->count, __ATOMIC_RELAXED);
 			/* creation order: a lower bound of the last call
-			 * (doc/runtime.md, "Differences from glibc's own file") */
+			 * (doc/dev/runtime.md, "Differences from glibc's own file") */
 			arc->stamp = it->i++;
 			return 1;
 		}
@@ -685,7 +685,7 @@ static int arc_next(void *ctx, struct gmon_arc *arc)
 /*
  * The one place that knows how a snapshot's gmon file is made: switch
  * here to the runtime's own histogram and arcs once it keeps gmon.out
- * (issue 23, doc/runtime.md step 6).
+ * (issue 23, doc/dev/runtime.md step 6).
  */
 static int snap_gmon_write(int fd, const struct trees *tr)
 {

@@ -2,7 +2,7 @@
 #define EGPROF_OUTFILE_H
 /*
  * Every file egprof writes goes through this module, so one set of rules
- * holds for all of them (doc/HACKING.md, "Output files"):
+ * holds for all of them (doc/dev/HACKING.md, "Output files"):
  *
  *  - a regular file, or a path that does not exist yet, is written to a
  *    temporary file in the same folder and renamed over it at commit: a

@@ -236,7 +236,7 @@ cp_rates_within() {
 		exit !(d <= k * sqrt(s1 / (t1 * t1) + s2 / (t2 * t2)) + f * (r1 > r2 ? r1 : r2)) }'
 }
 
-# ---- sidecar bytes (doc/sidecar-format.md) ----
+# ---- sidecar bytes (doc/dev/sidecar-format.md) ----
 
 # cp_v3_of V4 V3: the version-4 sidecar V4 rewritten as version 3 wrote it
 # (what an older runtime left behind: no identity, no objects), to check
@@ -279,7 +279,7 @@ PY
 }
 
 # cp_hash FILE: the 64-bit hash a version-4 identity records of a gmon
-# file, computed here from its definition in doc/sidecar-format.md (an
+# file, computed here from its definition in doc/dev/sidecar-format.md (an
 # independent check of the runtime's and the readers' code).
 cp_hash() {
 	python3 - "$1" <<'PY'

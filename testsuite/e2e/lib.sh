@@ -278,7 +278,14 @@ E2E_CASES="$WORKDIR/cases.list"
 #     version  like exact, but only the first 3 lines of stdout must match and
 #              ours may print one more line (it names egprof);
 #     help     upstream's stdout must be a prefix of ours (ours appends a
-#              section about its own options); rest exact.
+#              section about its own options); rest exact;
+#     foreign  a gmon file does not belong to the program: ours' stderr
+#              starts with exactly one warning that says so (removed before
+#              the comparison); rest exact;
+#     badopt   an option neither table knows: ours' stderr is one line
+#              naming it ("unknown option '--x'", with the nearest names, or
+#              "ambiguous") instead of upstream's usage; stdout, status and
+#              files exact.
 e2e_case() {
 	local tpl=$1 snip=$2 mode=${3:-exact}
 	case $snip in *$'\n'*) echo "e2e_case: snippet has a newline: $snip" >&2; exit 2 ;; esac
@@ -372,6 +379,25 @@ e2e__run_one() {
 		# ours appends a section about its own options to upstream's help
 		mv ours/out ours.out.full
 		head -c "$(stat -c %s sys/out)" ours.out.full >ours/out ;;
+	foreign)
+		# one warning line, then upstream's stderr as it is
+		if head -n 1 ours/err | grep -Eq "^gprof: warning: .*: does not belong to '.*': .*; the profile below is probably wrong \(a gmon file of another program or build\)\$"; then
+			mv ours/err ours.err.full
+			tail -n +2 ours.err.full >ours/err
+		else
+			why="ours does not start its stderr with the warning that the gmon file does not belong"
+		fi ;;
+	badopt)
+		# our one line instead of upstream's message and usage
+		if [ "$(wc -l <ours/err)" = 1 ] &&
+		   grep -Eq "^gprof: (unknown option '--[^']*'|option '--[^']*' is ambiguous: )" ours/err; then
+			mv ours/err ours.err.full
+			mv sys/err sys.err.full
+			: >ours/err
+			: >sys/err
+		else
+			why="ours' stderr is not one line naming the unknown option"
+		fi ;;
 	esac
 	if [ -z "$why" ] && diff -r sys ours >/dev/null 2>&1; then
 		echo ok >result

@@ -42,8 +42,11 @@ class Row:
 
 
 def top(pprof, path, *opts):
-    """pprof -top: {function: Row}, every function (-nodecount large)."""
-    out = run(pprof, "-top", "-nodecount=1000000", "-nodefraction=0", *opts, path)
+    """pprof -top: {function: Row}, every function: no node count, no node
+    or edge fraction (pprof's defaults leave out a node under 0.5% of the
+    total, a function whose difference is small in a diff)."""
+    out = run(pprof, "-top", "-nodecount=1000000", "-nodefraction=0", "-edgefraction=0",
+              *opts, path)
     rows, started = {}, False
     for line in out.splitlines():
         if re.match(r"\s*flat\s+flat%\s+sum%\s+cum\s+cum%", line):
@@ -63,7 +66,7 @@ def top(pprof, path, *opts):
 
 def traces(pprof, path, *opts):
     """pprof -traces: [(value, [frames leaf first], {label: value})]."""
-    out = run(pprof, "-traces", "-nodefraction=0", *opts, path)
+    out = run(pprof, "-traces", "-nodefraction=0", "-edgefraction=0", *opts, path)
     result, cur = [], None
     for line in out.splitlines():
         if line.startswith("-----------+"):

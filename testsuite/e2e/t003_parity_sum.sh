@@ -79,11 +79,11 @@ done
 # Sums that cannot be made.
 e2e_case sumdir "gprof -s prog gmon.out"
 e2e_case sumdir "gprof -s -b prog gmon.out gmon.2"
-e2e_case cmix-O0g-nopie "gprof -s prog gmon.out gmon.foreign"
-e2e_case cmix-O0g-nopie "gprof -s prog gmon.foreign"
-e2e_case cmix-O0g-nopie "gprof -b prog gmon.foreign gmon.out"
-e2e_case cxx-O2-nopie "gprof -s prog gmon.out gmon.foreign"
-e2e_case cxx-O2-nopie "gprof -b prog gmon.foreign"
+e2e_case cmix-O0g-nopie "gprof -s prog gmon.out gmon.foreign" foreign
+e2e_case cmix-O0g-nopie "gprof -s prog gmon.foreign" foreign
+e2e_case cmix-O0g-nopie "gprof -b prog gmon.foreign gmon.out" foreign
+e2e_case cxx-O2-nopie "gprof -s prog gmon.out gmon.foreign" foreign
+e2e_case cxx-O2-nopie "gprof -b prog gmon.foreign" foreign
 e2e_case cmix-O0g-nopie "gprof -s prog nosuch"
 e2e_case cmix-O0g-nopie "gprof -s prog gmon.out nosuch"
 e2e_case cmix-O0g-nopie "gprof -s -Op prog gmon.out"

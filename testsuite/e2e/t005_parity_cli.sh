@@ -66,17 +66,23 @@ e2e_case empty "gprof --help" help
 
 # Unknown, ambiguous and abbreviated options, missing and bad arguments.
 # Abbreviations matter: a new long option in our front end must not make an
-# upstream abbreviation ambiguous (--gr, --ext=, --di), and abbreviations of
-# our own options (--fo, --do, --jo, --noi) stay unknown, as upstream has it.
-for c in --bogus -X -j -g -G -bX --no --de --d --s --e --di --f --t --p --a --b --l \
+# upstream abbreviation ambiguous (--gr, --ext=, --di): a name upstream knows,
+# even as an ambiguous abbreviation, stays upstream's.  Abbreviations of our
+# own options are ours (t860 checks what each means); a name neither table
+# knows, or one that abbreviates several of ours, gets our one-line message
+# instead of upstream's usage (mode badopt).
+for c in -X -j -g -G -bX --no --de --d --s --e --di --f --t --p --a --b --l \
 	 --i --n --m --w --gr --fl --ti --su --in --br --tr --li \
-	 --g --gra --g=main --ex --exte=syms.nm --e=syms.nm --ext=syms.nm --no-n \
-	 --fo --do --jo=2 --ra --ca --noi=2 --gm --ed --no-no --di=. \
-	 "--graph-x" "--=x" "--line=3" "--brief=x" "--sum=1" -w -k -m -R -S -I -t -O -n -N -e \
+	 --g --gra --g=main --ex --exte=syms.nm --e=syms.nm --ext=syms.nm --di=. \
+	 "--=x" "--line=3" "--brief=x" "--sum=1" -w -k -m -R -S -I -t -O -n -N -e \
 	 -E -f -F --width --time --file-ordering --external-symbol-table --min-count \
 	 "-- -b" "-b -- prog gmon.out" --; do
 	e2e_case cmix-O0g-nopie "gprof $c"
 	e2e_case cmix-O0g-nopie "gprof -b $c prog gmon.out"
+done
+for c in --bogus --graph-x --fo --ra --foldd; do
+	e2e_case cmix-O0g-nopie "gprof $c" badopt
+	e2e_case cmix-O0g-nopie "gprof -b $c prog gmon.out" badopt
 done
 for c in "-w abc" "-w -5" "-w 0" "-w 99999" "--width=7" "-t -1 -A" "-t x -A" "-t 2 -A -x" \
 	 "-m x -C" "-m -3 -C" "-m 99999999999999999999 -C" "--gr=main" "--fl=spin" \
@@ -142,17 +148,22 @@ for c in "cp prog a.out && gprof -b" "cp prog a.out && gprof" "cp prog a.out && 
 	 "rm gmon.out && gprof -b prog" "rm gmon.out && cp prog a.out && gprof" \
 	 "gprof -b prog" "gprof nosuch gmon.out" "gprof -b prog nosuch" "gprof -b prog gmon.out nosuch" \
 	 "gprof -b prog gmon.out gmon.2 nosuch gmon.3" "gprof sub gmon.out" "gprof -b prog sub" \
-	 "gprof . gmon.out" "gprof gmon.out gmon.out" "gprof mapfile gmon.out" "gprof spin.o gmon.out" \
+	 "gprof . gmon.out" "gprof gmon.out gmon.out" "gprof mapfile gmon.out" \
 	 "gprof /dev/null gmon.out" "gprof -b prog /dev/null" "gprof stripped gmon.out" \
-	 "gprof -b nopg gmon.out" "gprof -b prog ''" "gprof '' gmon.out" "gprof -b prog gmon.foreign" \
-	 "gprof -b prog gmon.out gmon.foreign" "gprof -b prog gmon.foreign gmon.out" \
+	 "gprof -b prog ''" "gprof '' gmon.out" \
 	 "gprof -b ../csmall-O0g-pie/prog gmon.out" "gprof -b -l ../cmix-O2-pie/prog gmon.out" \
 	 "gprof -b -A prog ../cmix-O2-pie/gmon.out" "gprof -S syms.nm stripped gmon.out"; do
 	e2e_case cmix-O0g-nopie "$c"
 done
-# a shared library built with -pg, as the program
-e2e_case cmix-O0g-nopie "gprof -b libcmix.so gmon.out"
-e2e_case cmix-O0g-nopie "gprof -b -l libcmix.so gmon.out"
+# a gmon file of another program: GNU gprof's output, and one warning
+for c in "gprof spin.o gmon.out" "gprof -b nopg gmon.out" "gprof -b prog gmon.foreign" \
+	 "gprof -b prog gmon.out gmon.foreign" "gprof -b prog gmon.foreign gmon.out"; do
+	e2e_case cmix-O0g-nopie "$c" foreign
+done
+# a shared library built with -pg, as the program (the gmon file is the
+# program's: its calls enter no function of the library)
+e2e_case cmix-O0g-nopie "gprof -b libcmix.so gmon.out" foreign
+e2e_case cmix-O0g-nopie "gprof -b -l libcmix.so gmon.out" foreign
 if [ "$has_m32" = yes ]; then
 	for c in "gprof m32 gmon.out" "gprof mx32 gmon.out" "gprof -b -S syms.nm m32 gmon.out"; do
 		e2e_case cmix-O0g-nopie "$c"
@@ -182,10 +193,12 @@ fi
 
 # Output that cannot be written, and closed standard streams.
 for c in "-b prog gmon.out" "prog gmon.out gmon.2" "-A prog gmon.out" "--help" "-v" \
-	 "-s prog gmon.out" "--bogus" "-b prog nosuch"; do
+	 "-s prog gmon.out" "-b prog nosuch"; do
 	e2e_case cmix-O0g-nopie "gprof $c >/dev/full"
 	e2e_case cmix-O0g-nopie "gprof $c >&-"
 done
+e2e_case cmix-O0g-nopie "gprof --bogus >/dev/full" badopt
+e2e_case cmix-O0g-nopie "gprof --bogus >&-" badopt
 e2e_case cmix-O0g-nopie "gprof -b prog nosuch 2>&-"
 e2e_case cmix-O0g-nopie "gprof -b prog - <&-"
 e2e_case cmix-O0g-nopie "gprof -b prog gmon.out <&-"

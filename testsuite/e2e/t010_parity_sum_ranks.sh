@@ -95,7 +95,7 @@ for v in "${vs[@]}"; do
 	e2e_case "$v" "gprof -s -b -k f0/f1 -k f500/f502 prog mixed/*"
 	e2e_case "$v" "gprof -s -l -b prog ranks/gmon.out.1* mixed/*"
 	e2e_case "$v" "gprof -s -d16 prog mixed/gmon.00 mixed/gmon.01"
-	e2e_case "$v" "gprof -s prog mixed/* bad.range ranks/*"
+	e2e_case "$v" "gprof -s prog mixed/* bad.range ranks/*" foreign
 	e2e_case "$v" "gprof -s prog ranks/gmon.out.1* bad.arc mixed/*"
 	e2e_case "$v" "gprof -s prog mixed/* bad.hist"
 	e2e_case "$v" "gprof -b prog bad.arc"

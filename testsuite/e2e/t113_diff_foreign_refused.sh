@@ -79,7 +79,9 @@ check "--diff of two builds, each with its own gmon file, is accepted" \
 check "--diff of the non-PIE and the PIE build, each with its own, is accepted" test $? -eq 0
 "$EGPROF" --force --diff one r-one/gmon.out one r-other/gmon.out > forced.txt 2> forced.err
 check "--force reads the foreign file" bash -c "[ $? -eq 0 ] && grep -q 'Flat profile' forced.txt"
-"$EGPROF" one r-other/gmon.out > plain.txt 2>&1
-/usr/bin/gprof one r-other/gmon.out > sys.txt 2>&1
+"$EGPROF" one r-other/gmon.out > plain.txt 2> plain.err
+/usr/bin/gprof one r-other/gmon.out > sys.txt 2> sys.err
 check "plain gprof still reads it, as GNU gprof does" cmp -s plain.txt sys.txt
+check "... and warns, one line on stderr" bash -c "[ \$(wc -l < plain.err) = 1 ] &&
+	grep -q \"^$EGPROF: warning: r-other/gmon.out: does not belong to 'one': \" plain.err"
 dl_done

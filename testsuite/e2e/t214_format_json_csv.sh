@@ -145,7 +145,7 @@ check "--format json alone is refused" [ $rc = 1 ]
 check "--format json alone: says what it needs, prints nothing" \
 	bash -c 'grep -q "needs --diff, --rank-stats or --callpath" e.err && [ ! -s e.out ]'
 "$EGPROF" --diff --format xml demo fig1-a.gmon fig1-b.gmon >e.out 2>e.err; rc=$?
-check "--format xml is refused" bash -c "[ $rc = 1 ] && grep -q \"takes text, json or csv, not 'xml'\" e.err"
+check "--format xml is refused" bash -c "[ $rc = 1 ] && grep -q \"takes text, json, csv or markdown, not 'xml'\" e.err"
 "$EGPROF" --diff --extended --format json demo fig1-a.gmon fig1-b.gmon >e.out 2>e.err; rc=$?
 check "--format json with --extended is refused" bash -c "[ $rc = 1 ] && [ ! -s e.out ] && grep -q 'cannot be combined' e.err"
 done_testing

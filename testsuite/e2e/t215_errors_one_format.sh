@@ -23,9 +23,9 @@ expect "not a gmon file" "junk\.gmon: too short to be a gmon file|junk\.gmon: no
 	--diff demo fig1-a.gmon junk.gmon
 expect "directory without gmon files" "empty: no gmon files in this directory$" \
 	--diff demo empty fig1-b.gmon
-expect "unwritable GML" "nodir/x\.gml: cannot write: No such file or directory$" \
+expect "unwritable GML" "nodir/x\.gml: cannot write \(--gml\): no folder 'nodir' \(create it first, or name another\)$" \
 	-b demo fig1-a.gmon --gml nodir/x.gml
-expect "unwritable SVG" "nodir/x\.svg: cannot write: No such file or directory$" \
+expect "unwritable SVG" "nodir/x\.svg: cannot write \(--svg\): no folder 'nodir' \(create it first, or name another\)$" \
 	-b demo fig1-a.gmon --svg nodir/x.svg
 expect "missing sidecar" "fig1-a\.gmon\.callpath: No such file or directory" \
 	-b --callpath demo fig1-a.gmon

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# --diff --pprof (issue 25 item 1): one profile in pprof's own form of a
+# --diff --pprof: one profile in pprof's own form of a
 # difference (the baseline's samples negated and labelled pprof::base), so
 # `pprof -top FILE` shows second minus baseline: each function's seconds
 # are the diff's self difference (with pprof's sign), its share of the
@@ -23,6 +23,12 @@ check "--diff --pprof exits 0" [ $? = 0 ]
 "$EGPROF" -b g/base/views g/base/gmon.out --pprof a.pb.gz >/dev/null 2>&1
 "$EGPROF" -b g/changed/views g/changed/gmon.out --pprof b.pb.gz >/dev/null 2>&1
 
+# What is decidable whatever the sampling: every function's row of pprof's
+# table is the diff's self difference, pprof's sign (a function whose
+# difference is 0 may have no row: both read 0); a one-sided function
+# has its side's sign.  Only kernel_b's difference must be nonzero (four
+# times the work: some 9 samples against 27 or more at 100 Hz; equal counts
+# have a chance of 6e-4), and with it the check has something to compare.
 py "$PPROF" <<'PY'
 import json, sys
 sys.path.insert(0, __import__("os").environ["SRCDIR"] + "/testsuite/e2e")
@@ -31,34 +37,31 @@ pprof = sys.argv[1]
 d = json.load(open("d.json"))
 base_total = d["base"]["total_sec"]
 top = pc.top(pprof, "d.pb.gz", "-unit=s")
-changed = 0
-for f in d["functions"]:
-    if f["kind"] != "function" or f["self_diff"] == 0:
-        continue
-    r = top[f["name"]]
-    # pprof: second - baseline, so the opposite sign of egprof's base - second
-    assert abs(r.flat + f["self_diff"]) <= 0.0051, (f["name"], r, f["self_diff"])
-    # -diff_base's percentages are of the baseline's total (report.go)
-    assert abs(abs(r.flat_pct) - 100 * abs(f["self_diff"]) / base_total) <= 0.011, (f["name"], r)
-    changed += 1
-assert changed >= 3, changed
-# one side only: old_norm's time is all gone (20 calls of a million
-# iterations: some 20 samples, none at all in a run under heavy load);
-# new_norm's, when sampled, all added
-old = [f for f in d["functions"] if f["name"] == "old_norm"]
-if old and old[0]["self_base"] > 0:
-    assert top["old_norm"].flat < 0, top["old_norm"]
-else:
-    assert "old_norm" not in top, top["old_norm"]
-assert "new_norm" not in top or top["new_norm"].flat > 0, top["new_norm"]
+fns = [f for f in d["functions"] if f["kind"] == "function"]
+names = {f["name"] for f in fns} | set(top)
+want = {f["name"]: -f["self_diff"] for f in fns}
+for n in names:
+    flat = top[n].flat if n in top else 0.0
+    # pprof: second - baseline, the opposite sign of egprof's base - second
+    assert abs(flat - want.get(n, 0.0)) <= 0.0051, (n, top.get(n), want.get(n))
+    if n in top and want.get(n):
+        # -diff_base's percentages are of the baseline's total (report.go)
+        assert abs(abs(top[n].flat_pct) - 100 * abs(want[n]) / base_total) <= 0.011, (n, top[n])
+assert want.get("kernel_b", 0) > 0, want
+# one side only: old_norm's time is all gone, new_norm's all added (each
+# may have no sample in a run under heavy load: then both read 0)
+assert want.get("old_norm", 0) <= 0 and want.get("new_norm", 0) >= 0, want
 # -diff_base of the two sides written alone: the same table
 alone = pc.top(pprof, "b.pb.gz", "-unit=s", "-diff_base=a.pb.gz")
-assert {n: (r.flat, r.flat_pct) for n, r in alone.items()} == \
-       {n: (r.flat, r.flat_pct) for n, r in top.items()}, (alone, top)
+for n in set(alone) | set(top):
+    a, t = alone.get(n), top.get(n)
+    assert (a.flat if a else 0) == (t.flat if t else 0), (n, a, t)
+    assert not (a and t) or a.flat_pct == t.flat_pct, (n, a, t)
+# calls: exact counts, not sampled
 calls = pc.top(pprof, "d.pb.gz", "-sample_index=calls")
-for f in d["functions"]:
-    if f["kind"] == "function" and f["calls_diff"]:
-        assert calls[f["name"]].flat == -f["calls_diff"], (f["name"], calls[f["name"]], f["calls_diff"])
+for f in fns:
+    got = calls[f["name"]].flat if f["name"] in calls else 0
+    assert got == -f["calls_diff"], (f["name"], calls.get(f["name"]), f["calls_diff"])
 raw = pc.raw(pprof, "d.pb.gz")
 base = [s for s in raw.samples if s[2].get("pprof::base") == "true"]
 assert base and all(v <= 0 for s in base for v in s[0]), base[:3]
@@ -88,8 +91,9 @@ want = {n: v for n, v in want.items() if v}
 assert got == want, (got, want)
 raw = pc.raw(pprof, "p.pb.gz")
 assert any("from call paths" in c for c in raw.comments), raw.comments
-# kernel_b is four times as slow: more time in the second run
-assert top["kernel_b"].flat > 0
+# kernel_b is four times as slow: more time in the second run (some 90
+# samples against 270 or more at 1000 Hz: a false failure below 1e-12)
+assert "kernel_b" in top and top["kernel_b"].flat > 0, top.get("kernel_b")
 print("ok")
 PY
 check "call paths: pprof -top's samples are the sides' records, second minus baseline" [ $? = 0 ]

@@ -2,10 +2,16 @@
 # Time per calling context, measured: the misattribution program (issue 10).
 # c() is called 100 times from a() with cheap arguments and 100 times from
 # b() with expensive ones (90% of c's time via b).  gprof splits c's time
-# 50/50 by call counts; --callpath must report b->c at 90% +- 5% of c's self
+# 50/50 by call counts; --callpath must report b->c at 90% +- 12% of c's self
 # time and name the arc in its misattribution section.  The samples credited
 # to contexts are the histogram's own: per function they equal gprof's flat
 # profile, in all they equal gmon.out's histogram total.
+# False-failure bound: the sidecar's samples are glibc's own ticks
+# (CALLPATH_HZ=0), so the per-function and total checks compare a count with
+# itself, up to misplaced ticks.  The split of c's some 90 ticks between its
+# callers (90% expected by b) allows 12 points: as binomial draws (which
+# overstate periodic ticks over alternating 1 and 8 ms calls) 3.8 standard
+# deviations, a chance of 1.4e-4; gprof's 50% stays far outside it.
 # testsuite: alone (measures CPU time: see testsuite/run)
 . "$SRCDIR/callpath/examples/testlib.sh"
 # glibc's ticks as the time samples (CALLPATH_HZ=0), one for one with
@@ -33,10 +39,10 @@ pct_b=$(awk '/^c: 200 calls/ { inc = 1; next } inc && /^$/ { exit }
 	inc && / main -> b .* -> c / { print $5 }' report.txt)
 pct_a=$(awk '/^c: 200 calls/ { inc = 1; next } inc && /^$/ { exit }
 	inc && / main -> a .* -> c / { print $5 }' report.txt)
-cp_check "--callpath: b->c has 90% +- 5% of c's self time (got ${pct_b:-none}%)" \
-	cp_within "${pct_b:-0}" 90 0 5
-cp_check "--callpath: a->c has 10% +- 5% of c's self time (got ${pct_a:-none}%)" \
-	cp_within "${pct_a:-0}" 10 0 5
+cp_check "--callpath: b->c has 90% +- 12% of c's self time (got ${pct_b:-none}%)" \
+	cp_within "${pct_b:-0}" 90 0 12
+cp_check "--callpath: a->c has 10% +- 12% of c's self time (got ${pct_a:-none}%)" \
+	cp_within "${pct_a:-0}" 10 0 12
 cp_check "--callpath: c's paths sorted by time (b first)" \
 	bash -c "awk '/^c: 200 calls/ { getline; getline; print; exit }' report.txt | grep -q ' main -> b '"
 cp_check "misattribution section names b->c" \
@@ -65,8 +71,8 @@ cp_check "sidecar records sampling (bit 0)" test "$(cp_header gmon.out.callpath 
 # is calls: 100 on each path.
 tb=$(cp_path_samples time.folded 'main;b;c')
 tc=$(cp_func_samples time.folded c)
-cp_check "--folded: main;b;c has 90% +- 5% of c's samples ($tb of $tc)" \
-	cp_within "$((100 * tb))" "$((90 * tc))" 0 "$((5 * tc))"
+cp_check "--folded: main;b;c has 90% +- 12% of c's samples ($tb of $tc)" \
+	cp_within "$((100 * tb))" "$((90 * tc))" 0 "$((12 * tc))"
 cp_check "--folded-calls: calls per path" \
 	test "$(grep -E '^main;(a|b);c ' calls.folded | awk '{ print $2 }' | tr '\n' ' ')" = "100 100 "
 # (a library leaf's frame has a space in its name, "do_lookup_x

@@ -3,6 +3,10 @@
 # measured along them (not gprof's split by calls), say so in the legend,
 # and the differential graph splits c's change between its callers by the
 # measured paths.  Read back with networkx (GML, GraphML) and graphviz (DOT).
+# False-failure bound: the graphs' numbers are compared with the same
+# run's sidecar and report (the same samples), not with expected times; the
+# split of c's change between its callers is the measured paths', whatever
+# the sampling gave.
 . "$SRCDIR/callpath/examples/testlib.sh"
 PY=/usr/bin/python3
 

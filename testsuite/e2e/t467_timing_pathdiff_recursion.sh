@@ -5,6 +5,8 @@
 # file; never a "main;fib;fib" row.  Pure binary recursion (-O2
 # -fno-optimize-sibling-calls), fib(20) against fib(22): 21,891 and 57,313
 # calls (2 F(n+1) - 1), of which one from main.
+# No sampling: every assertion is an exact call count (a time table, when
+# samples land, comes before the part compared).
 # testsuite: alone (measures CPU time: see testsuite/run)
 . "$SRCDIR/callpath/examples/testlib.sh"
 EG=$EGPROF

@@ -12,7 +12,7 @@
 # Not compared: a static program that calls _mcleanup and monstartup again
 # (restart.c) keeps the runtime's arcs of both sessions, where glibc's file
 # holds the second only: glibc's _mcleanup cannot be replaced in a static
-# link, so the runtime never learns of it (doc/runtime.md).
+# link, so the runtime never learns of it (doc/dev/runtime.md).
 . "$SRCDIR/testsuite/gmon/gmonlib.sh"
 cd "$WORKDIR" || exit 1
 if ! echo 'int main(void){return 0;}' | gcc -static -x c -o /dev/null - 2>/dev/null; then

@@ -5,6 +5,11 @@
 # a snapshot is at most the next one's and the exit's gmon.out's), with
 # glibc's histogram geometry; the diff of the third and the first shows
 # the second phase; GMON_OUT_PREFIX names them per process.  (issue 26)
+# False-failure bound: the checks are counts and bins that can only grow
+# from one snapshot to the next (exact), and the diff of the third and the
+# first snapshots, whose second phase is a whole second of one function
+# (some 100 ticks against none): beyond noise with a chance of failing
+# below 1e-9.
 . "$SRCDIR/callpath/examples/testlib.sh"
 
 cp_cc ends ends.c -O1 || exit 1

@@ -24,12 +24,14 @@ inst="$WORKDIR/inst"
 make -s -C "$BUILDDIR" install DESTDIR="$inst" prefix=/opt/eg bindir=/opt/eg/bin \
 	mandir=/opt/eg/man docdir=/opt/eg/doc >install.log 2>&1; rc=$?
 check "make install succeeds" [ $rc = 0 ]
-for page in diff.md graphs.md formats.md callpath.md callpath-report.md sidecar-format.md mpi.md README.md; do
+for page in quickstart.md diff.md graphs.md formats.md callpath.md callpath-report.md mpi.md README.md; do
 	check "docdir has $page" [ -f "$inst/opt/eg/doc/$page" ]
 	check "SEE ALSO names $page" bash -c "sed -n '/^\.SH SEE ALSO/,\$p' '$MAN' | grep -q '$page'"
 done
 check "docdir has the pictures the pages show" [ -f "$inst/opt/eg/doc/fig1-diff.png" ]
-check "HACKING.md (for developers) is not installed" [ ! -e "$inst/opt/eg/doc/HACKING.md" ]
+check "doc/dev/ (for developers) is not installed" \
+	bash -c "[ ! -e '$inst/opt/eg/doc/HACKING.md' ] && [ ! -e '$inst/opt/eg/doc/dev' ] &&
+		 [ ! -e '$inst/opt/eg/doc/sidecar-format.md' ]"
 make -s -C "$BUILDDIR" uninstall DESTDIR="$inst" prefix=/opt/eg bindir=/opt/eg/bin \
 	mandir=/opt/eg/man docdir=/opt/eg/doc >uninstall.log 2>&1; rc=$?
 check "make uninstall succeeds" [ $rc = 0 ]

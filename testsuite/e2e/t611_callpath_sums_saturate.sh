@@ -15,7 +15,7 @@ cp gmon.out g1 && cp gmon.out g2
 MAX=18446744073709551615
 # set.py IN OUT MODE [NMFILE FUNCTION]: half (main's count 2^63), two
 # (FUNCTION's first path 2^64-1 calls, its others 2; all of c's samples
-# 2^64-1).  Version 4 (doc/sidecar-format.md): the process section's load
+# 2^64-1).  Version 4 (doc/dev/sidecar-format.md): the process section's load
 # address, the node tables' records (count at 24, the time metric at 40).
 # The sidecar records its gmon file's hash, so the reader's stale check,
 # which compares with gmon.out's arcs, is left out.

@@ -8,7 +8,7 @@
 cp_cc acc acceptance.c -O1 || exit 1
 cd "$WORKDIR" || exit 1
 LD_PRELOAD="$CP_SO" ./acc > /dev/null
-# forged strings in the version-4 process section (doc/sidecar-format.md):
+# forged strings in the version-4 process section (doc/dev/sidecar-format.md):
 # its fixed part (72 bytes: host, exe and build-id lengths at 60), the
 # dropped-call counters, then host, exe and the build-id, padded to 8
 python3 - gmon.out.callpath forged.callpath <<'PY'

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Gmon files on which stock gprof exhausts memory or works for hours (issue
-# 12 item 7, doc/reliability.md): refused at once, naming the file and the
+# 12 item 7, doc/dev/reliability.md): refused at once, naming the file and the
 # problem, in plain gprof mode, --diff and --rank-stats; near misses that
 # stock gprof handles quickly still get its output byte for byte.  Memory is
 # capped so that a regression fails (upstream's "out of memory") instead of

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The fuzz campaign's smoke run (doc/reliability.md): every libFuzzer harness
+# The fuzz campaign's smoke run (doc/dev/reliability.md): every libFuzzer harness
 # of testsuite/fuzz/ for a few seconds (FUZZ_SMOKE_SECONDS, default 3), its
 # seed corpus and the reproducers of past findings run first.  One TAP line
 # per harness.  Skipped when clang's libFuzzer runtime is not installed, and

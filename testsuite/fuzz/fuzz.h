@@ -1,7 +1,7 @@
 #ifndef EGPROF_FUZZ_H
 #define EGPROF_FUZZ_H
 /*
- * Shared by the libFuzzer harnesses (testsuite/fuzz/fuzz_*.c, doc/reliability.md).
+ * Shared by the libFuzzer harnesses (testsuite/fuzz/fuzz_*.c, doc/dev/reliability.md).
  * Our readers report bad input with error() on stdio's stderr; a fuzzer feeds
  * millions of bad inputs, so the harnesses point stdio's stderr at /dev/null.
  * Sanitizer and libFuzzer reports write to file descriptor 2 directly and

@@ -9,7 +9,7 @@
  * strverscmp order; an error when one starts like a gmon file but is shorter
  * than the header, or when none is left.
  *
- * Speed (doc/reliability.md): the folder lives on tmpfs (/dev/shm) and
+ * Speed (doc/dev/reliability.md): the folder lives on tmpfs (/dev/shm) and
  * stays; each input removes only the entries the previous one made, by
  * name, and the model replaces reading the files back.  Creating files in a
  * journalled /tmp and re-reading them cost 85% of the time (300 exec/s).

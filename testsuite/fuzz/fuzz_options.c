@@ -3,13 +3,16 @@
  * input split at NUL bytes.  Parsing never crashes; what is left for
  * upstream is the input minus our options, in order (argv[0] first); the
  * split into upstream's options and operands accounts for every element.
- * Upstream's real option table is linked in (gprof-ext/upstream.c).
+ * Upstream's real option table is linked in (gprof-ext/upstream.c):
+ * abbreviations and unknown names are resolved against both tables.
  */
+#include <getopt.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "gprof-ext/cmdline.h"
 #include "gprof-ext/options.h"
+#include "gprof-ext/upstream.h"
 #include "testsuite/fuzz/fuzz.h"
 
 #define MAX_ARGS 64
@@ -25,6 +28,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct egprof_opts o;
 	struct cmdline cl;
 	static char arg0[] = "gprof";
+	static const struct option *longopts;
+	const char *optstring;
 
 	fuzz_assert(copy != NULL);
 	memcpy(copy, data, size);
@@ -37,8 +42,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 	argv[argc] = NULL;
 
+	/* upstream's table read once, in this process (options_parse would
+	 * fork a child per input to read it) */
+	if (!longopts)
+		fuzz_assert(upstream_option_spec(&optstring, &longopts) == 0);
 	options_init(&o);
-	if (options_parse(&o, argc, argv) == 0) {
+	if (options_parse_with(&o, argc, argv, longopts) == 0) {
 		/* upstream's argv is a subsequence of ours, argv[0] first */
 		fuzz_assert(o.argc >= 1 && o.argc <= argc && o.argv[0] == argv[0]);
 		for (i = 1, j = 1; i < o.argc; i++) {

@@ -17,7 +17,7 @@
  * Whole files cost about 1.5 ms of CPU an input (libxml2's writer and
  * reader, cgraph), too slow for a long campaign: fuzz_names.c fuzzes the
  * same escaping name by name, and this harness is the smoke run's
- * whole-file check (doc/reliability.md).
+ * whole-file check (doc/dev/reliability.md).
  */
 #include <stdint.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 # testsuite/fuzz/: libFuzzer harnesses for every reader and writer of ours
-# (doc/reliability.md).  Built only on request, with clang:
+# (doc/dev/reliability.md).  Built only on request, with clang:
 #   make fuzz-build                 the harnesses, in fuzz/
 #   make fuzz [FUZZ_SECONDS=60]     each harness for FUZZ_SECONDS on a copy of
 #                                   its seed corpus, with a summary line each
@@ -40,7 +40,7 @@ fuzz/fuzz_gmonsum: fuzz/obj/mpi/gmonsum.o $(FUZZ_UTILS)
 fuzz/fuzz_operands: fuzz/obj/gprof-ext/operands.o $(FUZZ_UTILS)
 fuzz/fuzz_options: fuzz/obj/gprof-ext/options.o fuzz/obj/gprof-ext/cmdline.o \
 	fuzz/obj/gprof-ext/upstream.o fuzz/obj/gprof-ext/loader_watch.o $(addprefix fuzz/obj/,$(DIFF_OBJS)) \
-	fuzz/obj/export/table.o fuzz/obj/gprof-ext/gmon_owner.o \
+	fuzz/obj/export/table.o fuzz/obj/gprof-ext/gmon_owner.o fuzz/obj/diff/gate.o \
 	fuzz/obj/callpath/buildid.o fuzz/obj/callpath/sidecar.o \
 	$(FUZZ_UTILS) gprof-ext/upstream_gprof.o
 fuzz/fuzz_options: FUZZ_LIBS = $(UP_GPROF_OBJS) $(UP_LIBS)

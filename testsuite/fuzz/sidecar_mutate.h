@@ -5,7 +5,7 @@
  * fuzz_pathdiff): the fields of a version-4 file that say where its
  * addresses lie, which no checksum ties to the rest: the process section's
  * load_address, program_start and program_end, and each object's start,
- * end and bias (doc/sidecar-format.md).  libFuzzer's byte mutations rarely
+ * end and bias (doc/dev/sidecar-format.md).  libFuzzer's byte mutations rarely
  * change one of them and keep the file whole; a real file with two bytes
  * of its load address zeroed made --folded-calls write past a buffer.  The
  * identity section (the pair with its gmon file) is left as it is, as it

@@ -94,7 +94,7 @@ static void put64le(unsigned char *p, uint64_t v)
 /*
  * `sc` as version 3 wrote it (the runtime before issue 21): a 136-byte
  * fixed header, the strings, 48-byte nodes.  Older files must stay
- * readable; this builds them byte by byte, as doc/sidecar-format.md's
+ * readable; this builds them byte by byte, as doc/dev/sidecar-format.md's
  * "Version 3" section lays them out.
  */
 static unsigned char *encode_v3(const struct sidecar *sc, size_t *len)
@@ -1695,7 +1695,7 @@ static void test_sidecar__rejects_a_node_count_that_is_not_the_tables(void **sta
 }
 
 /*
- * The hash is defined on bytes (doc/sidecar-format.md): fixed values that
+ * The hash is defined on bytes (doc/dev/sidecar-format.md): fixed values that
  * another implementation must reproduce (a Python transcription of the
  * definition gives these three), and the same whatever pieces the
  * bytes come in.
