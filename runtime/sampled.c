@@ -650,6 +650,15 @@ int cp_sampled_finish(void)
 	return 1;
 }
 
+void cp_sampled_killed_empty(void)
+{
+	static const char msg[] = "callpath: no profile written: the program was killed "
+				  "before its first sample\n";
+
+	if (cp_sampling && is_root && !had_children())
+		(void)!write(2, msg, sizeof(msg) - 1);
+}
+
 void cp_sampled_describe(struct sidecar *sc)
 {
 	if (!cp_sampling)

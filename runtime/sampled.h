@@ -64,6 +64,13 @@ void cp_sampled_thread_end(void) CP_HIDDEN;
  * In instrumenting mode 1, and nothing done.
  */
 int cp_sampled_finish(void) CP_HIDDEN;
+/*
+ * The process is being killed before its first sample (ends.c's end
+ * handler): nothing is written, and the process the user ran (not a
+ * wrapper that ran children) says so in one line, as at exit.  Signal
+ * context.
+ */
+void cp_sampled_killed_empty(void) CP_HIDDEN;
 struct sidecar;
 void cp_sampled_describe(struct sidecar *sc) CP_HIDDEN;
 

@@ -40,6 +40,10 @@ int cp_sampled_finish(void)
 	return 1;
 }
 
+void cp_sampled_killed_empty(void)
+{
+}
+
 void cp_sampled_describe(struct sidecar *sc)
 {
 	(void)sc;

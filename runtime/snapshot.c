@@ -853,8 +853,12 @@ void cp_snap_end(int sig)
 	int fd, exit_began, state;
 
 	(void)sig;
-	if (!snap.ready || cp_snap_empty())
+	if (!snap.ready)
 		return;
+	if (cp_snap_empty()) {
+		cp_sampled_killed_empty();
+		return;
+	}
 	/* a snapshot being written (another thread) stops, without a file */
 	__atomic_store_n(&snap.abort, 1, __ATOMIC_RELEASE);
 	for (int i = 0; i < 5000 && __atomic_exchange_n(&writing, 1, __ATOMIC_ACQUIRE); i++)
