@@ -184,16 +184,24 @@ void cp_mode_choose(void)
 			dprintf(2, "callpath: ignoring CALLPATH_MODE='%s': not 'auto', "
 				"'instrument' or 'sample'\n", s);
 	}
-	if (want == 2) {
+	pg = want == 2 ? 0 : program_instrumented();
+	if (want == 2 || (want == 0 && pg == 0)) {
+		/*
+		 * valgrind (its preload in LD_PRELOAD) ends the program with
+		 * SIGPROF at its start when it is sampled: step aside, said
+		 */
+		const char *pre = getenv("LD_PRELOAD");
+
+		if (pre && strstr(pre, "/vgpreload_")) {
+			dprintf(2, "callpath: cannot sample a program run under valgrind: "
+				"no profile (run it without valgrind, or build it with -pg)\n");
+			return;
+		}
 		cp_sampling = 1;
 		return;
 	}
-	pg = program_instrumented();
-	if (want == 0) {
-		/* unreadable: instrument, as before this mode existed */
-		cp_sampling = pg == 0;
-		return;
-	}
+	if (want == 0)
+		return;	/* -pg, or unreadable: instrument, as before this mode existed */
 	if (pg == 0)
 		dprintf(2, "callpath: CALLPATH_MODE=instrument, but the program was built "
 			"without -pg: no call paths will be recorded (leave CALLPATH_MODE "

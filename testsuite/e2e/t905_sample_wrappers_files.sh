@@ -102,4 +102,45 @@ cp_check "the sampled parent: its pair and snapshot under its pid" \
 "$EGPROF" -b --folded f.folded ./parent "f/gmon.out.$ppid" > /dev/null 2> f.err
 cp_check "the sampled parent: read back, main -> parent_work" grep -qE '^main;parent_work [0-9]+$' f.folded
 cp_check "nothing on stderr" test ! -s f/err
+
+# a sampled program that execs a static one (no runtime there): glibc's
+# histogram timer (ITIMER_PROF) outlives execve, and its next SIGPROF
+# ended the new program (status 155) 10 ms of CPU into it
+cat > static.c <<'EOF'
+#include <stdio.h>
+static volatile double s;
+int main(void)
+{
+	for (long i = 0; i < 200000000; i++)
+		s += i * 0.5;
+	puts("static done");
+	return 0;
+}
+EOF
+cat > execer.c <<'EOF'
+#include <unistd.h>
+static volatile double s;
+int main(void)
+{
+	for (long i = 0; i < 20000000; i++)
+		s += i * 0.5;
+	execl("./static", "static", (char *)0);
+	return 127;
+}
+EOF
+if gcc -static -O1 -o static static.c 2> static.err && gcc -O2 -g -o execer execer.c; then
+	out=$(LD_PRELOAD="$CP_SO" ./execer 2> execer.err); rc=$?
+	cp_check "a sampled program execs a static one: it ends as without the runtime ($rc, $out)" \
+		test "$rc" = 0 -a "$out" = "static done"
+else
+	cp_check "a sampled program execs a static one: static and execer built" false
+fi
+
+# under valgrind the runtime does not sample (valgrind's client died of
+# SIGPROF at its start): it steps aside and says so
+out=$(valgrind -q --tool=none --trace-children=yes \
+	env LD_PRELOAD="$CP_SO" ./execer 2> vg.err); rc=$?
+cp_check "under valgrind: the program runs as without the runtime ($rc, $out)" \
+	test "$rc" = 0 -a "$out" = "static done"
+cp_check "under valgrind: said once" test "$(grep -c 'under valgrind' vg.err)" = 1
 cp_done
