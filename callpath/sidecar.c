@@ -1560,6 +1560,12 @@ static int decode_v3(const unsigned char *buf, size_t len, uint32_t version,
 		return -1;
 	}
 
+	/* sampled paths came with version 4's sampled section */
+	if (get32(buf + 20) & SIDECAR_F_SAMPLED) {
+		set_err(err, errlen, "%s: header flag %#x (sampled paths) in a version %u file, "
+			"which cannot hold them", name, SIDECAR_F_SAMPLED, version);
+		return -1;
+	}
 	sc = calloc(1, sizeof(*sc));
 	if (!sc)
 		goto oom;

@@ -845,6 +845,28 @@ static void test_sidecar__reads_version_2_without_recursion_or_samples(void **st
 	sidecar_free(sc);
 }
 
+/*
+ * Sampled paths came with version 4's sampled section: a version 3 file
+ * with the sampled flag is refused (it decoded with its calls, and its
+ * encoding, a sampled version 4 file with calls, did not: the fuzzer).
+ */
+static void test_sidecar__a_sampled_flag_before_version_4_is_refused(void **state)
+{
+	struct sidecar *sc = fixture(), *back = NULL;
+	char err[256] = "";
+	size_t len;
+	unsigned char *buf;
+
+	(void)state;
+	sc->flags |= SIDECAR_F_SAMPLED;
+	buf = encode_v3(sc, &len);
+	assert_int_equal(sidecar_decode(buf, len, "old.callpath", &back, err, sizeof(err)), -1);
+	assert_null(back);
+	assert_non_null(strstr(err, "old.callpath: header flag 0x10 (sampled paths) in a version 3 file"));
+	free(buf);
+	sidecar_free(sc);
+}
+
 /* Version 3 keeps the folded recursion, the samples and the sampling state. */
 static void test_sidecar__versions_3_and_4_round_trip_recursion_and_samples(void **state)
 {
@@ -1958,6 +1980,7 @@ int main(void)
 		cmocka_unit_test(test_sidecar__merge_of_sampled_paths_moves_library_frames),
 		cmocka_unit_test(test_sidecar__a_load_address_not_the_main_objects_is_refused),
 		cmocka_unit_test(test_sidecar__a_folded_node_with_calls_is_refused),
+		cmocka_unit_test(test_sidecar__a_sampled_flag_before_version_4_is_refused),
 	};
 
 	return cmocka_run_group_tests_name("sidecar", tests, NULL, NULL);
