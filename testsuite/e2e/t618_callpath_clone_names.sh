@@ -40,9 +40,7 @@ int main(int argc, char **argv)
 }
 CC
 g++ -pg -O2 -o isra isra.cc || exit 1
-# at CALLPATH_HZ=10 (a 100 ms tick) the brief run takes no time sample, so
-# that the headings below have no self seconds (at 1 ms a loaded machine
-# gave it one now and then)
+# a tick the short run never reaches: its headings have no seconds
 CALLPATH_HZ=10 LD_PRELOAD="$CP_SO" ./isra
 use=$(nm isra | awk '$3 ~ /^_ZL3use.*isra/ { print $3 }')
 use2=$(nm isra | awk '$3 ~ /^_ZL4use2.*isra/ { print $3 }')
