@@ -145,7 +145,8 @@ static long mpi_rank(void)
 	return -1;
 }
 
-/* The runtime beside this program: the build tree's, else the installed one. */
+/* The runtime beside this program: the build tree's, the lib/ beside its
+ * bin/, else the one installed where configure said. */
 static int find_runtime(char *out, size_t len)
 {
 	char self[PATH_MAX], *slash;
@@ -157,6 +158,11 @@ static int find_runtime(char *out, size_t len)
 		if (slash) {
 			*slash = '\0';
 			if (snprintf(out, len, "%s/../callpath/libcallpath.so", self) < (int)len &&
+			    access(out, R_OK) == 0)
+				return 0;
+			/* an installed tree moved as a whole (make install
+			 * prefix=..., a package unpacked elsewhere): its lib/ */
+			if (snprintf(out, len, "%s/../lib/libcallpath.so.1", self) < (int)len &&
 			    access(out, R_OK) == 0)
 				return 0;
 		}

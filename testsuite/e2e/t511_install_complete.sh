@@ -116,7 +116,7 @@ check "  ... the files are there" bash -c "gzip -t prog.pb.gz && gzip -t diff.pb
 	grep -q egprof-data report.html && grep -q egprof-data diff.html"
 check "README names LD_PRELOAD of the installed library and the man pages" \
 	bash -c "grep -qF 'LD_PRELOAD=/usr/local/lib/libcallpath.so.1 ./prog' '$SRCDIR/README.md' &&
-		 grep -qF 'man egprof cpdump egprof-sum egprof-rankstats' '$SRCDIR/README.md'"
+		 grep -qF 'man egprof cpdump egprof-record egprof-sum egprof-rankstats' '$SRCDIR/README.md'"
 if command -v man >/dev/null; then
 	for p in egprof cpdump egprof-sum egprof-rankstats; do
 		[ -x "$BUILDDIR/mpi/$p" ] || case $p in egprof-*) continue ;; esac

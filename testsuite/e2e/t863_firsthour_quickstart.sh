@@ -58,7 +58,8 @@ check "1. the build and the run succeed, gmon.out is written" \
 check "2. the profile is GNU gprof's, byte for byte" \
 	bash -c "[ $(rc 2 1) = 0 ] && cmp -s out.$(nth 2 1) sys.2 && grep -q '^ *[0-9.]* *[0-9.]* *[0-9.]* *40 .* solve$' sys.2"
 # 3. call paths
-check "3. the run with libcallpath writes the sidecar" bash -c "[ $(rc 3 1) = 0 ] && [ -s qs/gmon.out.callpath ]"
+check "3. egprof-record writes the pair into cp/" \
+	bash -c "[ $(rc 3 1) = 0 ] && ls qs/cp/gmon.*[0-9] > /dev/null && [ -s \"\$(ls qs/cp/gmon.*.callpath)\" ]"
 check "3. --callpath prints the calling-context tree with its time" \
 	bash -c "[ $(rc 3 2) = 0 ] && grep -Eq '^ +40 +[0-9.]+ +[0-9.]+ +solve' out.$(nth 3 2)" || diag "out.$(nth 3 2)"
 # 4. two builds
