@@ -255,9 +255,12 @@
  * parent compare.  Each kid's own call site and callee are compared with
  * the call's: one call site calls many callees through a pointer, and one
  * callee has many call sites.  Empty kids are cp_no_kid, which matches
- * nothing.  CP_KIDS is 2 here.
+ * nothing.  CP_KIDS is 2 here.  A node with a fan table (three children
+ * or more) is looked up there instead, at cp_fan_index(): the kids'
+ * compares would read lines of children that are not the call's, and the
+ * table is one line per caller.
  */
-.macro KID_HIT edge, selfpc, site
+.macro KID_HIT fan, selfpc, site
 	movq	CP_NODE_KIDS(%rcx), %rcx	/* the most recent kid */
 	movq	\site, %rsi
 	cmpq	%rsi, CP_NODE_SITE(%rcx)
@@ -269,10 +272,47 @@
 	movq	CP_NODE_KIDS+8(%rcx), %rcx	/* the other */
 	movq	\site, %rsi
 	cmpq	%rsi, CP_NODE_SITE(%rcx)
-	jne	\edge
+	jne	\fan
 	movq	\selfpc, %rsi
 	cmpq	%rsi, CP_NODE_CALLEE(%rcx)
-	jne	\edge
+	jne	\fan
+2:
+.endm
+
+/*
+ * After KID_HIT: the caller's node's fan table (struct cp_node), if it has
+ * one: %rcx = the child if it is in the set cp_fan_index() of the table;
+ * else to `edge`.  %rdi is borrowed (saved where SAVE_REST puts it).
+ */
+.macro FAN_HIT edge, selfpc, site
+	movq	CP_FRAME_NODE(%rdx), %rsi
+	movq	CP_NODE_FAN(%rsi), %rsi
+	testq	%rsi, %rsi
+	jz	\edge
+	movq	%rdi, 32(%rsp)			/* SAVE_REST's place */
+	movq	\selfpc, %rdi
+	leaq	(%rdi,%rdi), %rcx		/* cp_fan_index() */
+	addq	\site, %rcx
+	imulq	cp_fan_mul(%rip), %rcx
+	shrq	$CP_FAN_SHIFT, %rcx
+	shlq	$CP_FAN_WAY_SHIFT, %rcx
+	addq	%rcx, %rsi			/* the set */
+	movq	(%rsi), %rcx			/* cp_no_kid when empty */
+	cmpq	%rdi, CP_NODE_CALLEE(%rcx)
+	jne	4f
+	movq	\site, %rdi
+	cmpq	%rdi, CP_NODE_SITE(%rcx)
+	je	5f
+4:	movq	8(%rsi), %rcx			/* the other way */
+	movq	\selfpc, %rdi
+	cmpq	%rdi, CP_NODE_CALLEE(%rcx)
+	jne	6f
+	movq	\site, %rdi
+	cmpq	%rdi, CP_NODE_SITE(%rcx)
+	je	5f
+6:	movq	32(%rsp), %rdi
+	jmp	\edge
+5:	movq	32(%rsp), %rdi
 2:
 .endm
 
@@ -443,10 +483,13 @@ _mcount:
 	MCOUNT_CALLER .Lm_miss
 	PUSH_ALLOWED .Lm_miss
 	CALLER_NODE .Lm_miss
-	KID_HIT	.Lm_edge, 0x38(%rsp), 8(%rbp)
+	KID_HIT	.Lm_fan, 0x38(%rsp), 8(%rbp)
 .Lm_push:
 	PUSH	movq %rbp, %rax
 	DONE	0x38, .Lm_glibc
+.Lm_fan:
+	FAN_HIT	.Lm_edge, 0x38(%rsp), 8(%rbp)
+	jmp	.Lm_push
 .Lm_edge:
 	EDGE_HIT .Lm_miss, 0x38(%rsp), 8(%rbp)
 	jmp	.Lm_push
@@ -499,10 +542,13 @@ __fentry__:
 	FENTRY_CALLER .Lf_miss
 	PUSH_ALLOWED .Lf_miss
 	FENTRY_LIVE .Lf_miss
-	KID_HIT	.Lf_edge, 0x40(%rsp), 0x48(%rsp)
+	KID_HIT	.Lf_fan, 0x40(%rsp), 0x48(%rsp)
 .Lf_push:
 	PUSH	leaq 0x40(%rsp), %rax
 	DONE	0x40, .Lf_glibc
+.Lf_fan:
+	FAN_HIT	.Lf_edge, 0x40(%rsp), 0x48(%rsp)
+	jmp	.Lf_push
 .Lf_edge:
 	EDGE_HIT .Lf_miss, 0x40(%rsp), 0x48(%rsp)
 	jmp	.Lf_push
@@ -541,6 +587,14 @@ __fentry__:
 cp_trampolines_end:
 
 #ifndef CP_NOOP
+/* KID_HIT's multiplier (cp_fan_index()): imul takes 64 bits from memory only */
+	.section .rodata
+	.p2align 3
+	.hidden	cp_fan_mul
+cp_fan_mul:
+	.quad	CP_EDGE_MUL
+	.text
+
 /*
  * Chained mode: what the trampolines call instead of glibc's counter when
  * they do not know glibc's function.  Called with the trampoline's frame
