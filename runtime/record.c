@@ -18,16 +18,17 @@
  *      the nearest instrumented frame stays the parent;
  *   3. find the child (call site, callee) of the top node: first in the
  *      thread's edge cache, then in its hash table; create it when new; and
- *      remember it among the top node's kids (struct cp_node);
+ *      remember it among the top node's kids and, from its third child on,
+ *      in its fan table (struct cp_node);
  *   4. count it and push the frame.
  *
  * The trampolines (arch/x86_64/mcount.S) do all of this themselves in the
  * common case: the caller on the stack under stale entries only (mcount;
  * for __fentry__, the topmost entry above the new frame, if live), the child
- * among the caller's node's kids or in the edge cache, room on the stack and no
+ * among the caller's node's kids, in its fan table or in the edge cache, room on the stack and no
  * CALLPATH_DEPTH cut.  They come here for everything else, and this code
  * must leave the state as they expect it (struct cp_tls, the sentinels, the
- * nodes' kids, the edge cache).  Both mark the thread busy
+ * nodes' kids and fan tables, the edge cache).  Both mark the thread busy
  * the same way: cp_tls.top is NULL while they work.
  *
  * So a call costs O(1) amortised (each entry is pushed and popped once) and

@@ -109,7 +109,7 @@ struct cp_config {
 };
 
 /*
- * One calling-context-tree node in a thread's pool (56 bytes).
+ * One calling-context-tree node in a thread's pool (64 bytes).
  *
  * Recursion is folded (the bounded calling-context tree of Ammons, Ball and
  * Larus): a call whose callee is already on the path goes back to that
@@ -207,7 +207,7 @@ struct cp_frame {
  * constant, imul's immediate, left the inputs' low 9 bits out: a site's
  * callees landed in neighbouring entries), so the cache's whole size is
  * used: the sum alone (two lea, the index before) took its bits straight
- * from the addresses, whose small spread (nodes 56 bytes apart, call sites
+ * from the addresses, whose small spread (nodes 56 bytes apart then, call sites
  * and callees within a few kilobytes of text) packed a thousand contexts'
  * edges into a few hundred entries of any size of cache, and an
  * evaluator's calls (each site calling one of several functions) missed
