@@ -18,17 +18,16 @@
  *      the nearest instrumented frame stays the parent;
  *   3. find the child (call site, callee) of the top node: first in the
  *      thread's edge cache, then in its hash table; create it when new; and
- *      remember it among the top node's kids and, from its third child on,
- *      in its fan table (struct cp_node);
+ *      remember it among the top node's kids (struct cp_node);
  *   4. count it and push the frame.
  *
  * The trampolines (arch/x86_64/mcount.S) do all of this themselves in the
  * common case: the caller on the stack under stale entries only (mcount;
  * for __fentry__, the topmost entry above the new frame, if live), the child
- * among the caller's node's kids, in its fan table or in the edge cache, room on the stack and no
+ * among the caller's node's kids or in the edge cache, room on the stack and no
  * CALLPATH_DEPTH cut.  They come here for everything else, and this code
  * must leave the state as they expect it (struct cp_tls, the sentinels, the
- * nodes' kids and fan tables, the edge cache).  Both mark the thread busy
+ * nodes' kids, the edge cache).  Both mark the thread busy
  * the same way: cp_tls.top is NULL while they work.
  *
  * So a call costs O(1) amortised (each entry is pushed and popped once) and
@@ -92,9 +91,6 @@ _Static_assert(offsetof(struct cp_node, call_site) == CP_NODE_SITE, "cp_node");
 _Static_assert(offsetof(struct cp_node, callee) == CP_NODE_CALLEE, "cp_node");
 _Static_assert(offsetof(struct cp_node, kids) == CP_NODE_KIDS, "cp_node");
 _Static_assert(CP_KIDS == 2, "mcount.S's KID_HIT looks at two kids");
-_Static_assert(offsetof(struct cp_node, fan) == CP_NODE_FAN, "cp_node");
-_Static_assert(CP_FAN_SLOTS == CP_FAN_WAYS << (64 - CP_FAN_SHIFT), "cp_fan_index()");
-_Static_assert(CP_FAN_WAYS * sizeof(struct cp_node *) == 1 << CP_FAN_WAY_SHIFT, "fan sets");
 _Static_assert(sizeof(struct cp_edge) == 1u << CP_EDGE_SHIFT, "cp_edge");
 _Static_assert(offsetof(struct cp_edge, parent) == CP_EDGE_PARENT, "cp_edge");
 _Static_assert(offsetof(struct cp_edge, child) == CP_EDGE_CHILD, "cp_edge");
@@ -426,50 +422,9 @@ static struct cp_thread *home_reuse(void)
 	return t;
 }
 
-/*
- * Fan tables (struct cp_node) come from blocks of FAN_BLOCK bytes, each
- * block's first table's place holding the previous block.  A fan is a
- * speed-up only: where none can be mapped the node goes without.
- */
-#define FAN_BYTES (CP_FAN_SLOTS * sizeof(struct cp_node *))
-#define FAN_BLOCK 65536u
-
-static struct cp_node **fan_alloc(struct cp_thread *t)
-{
-	struct cp_node **f;
-
-	if (!t->fan_left) {
-		char *b = map(FAN_BLOCK);
-
-		if (!b)
-			return NULL;
-		*(void **)b = t->fan_blocks;
-		t->fan_blocks = b;
-		t->fan_next = (struct cp_node **)(b + FAN_BYTES);
-		t->fan_left = FAN_BLOCK / FAN_BYTES - 1;
-	}
-	f = t->fan_next;
-	t->fan_next += CP_FAN_SLOTS;
-	t->fan_left--;
-	for (uint32_t i = 0; i < CP_FAN_SLOTS; i++)
-		f[i] = &cp_no_kid;
-	return f;
-}
-
-static void fans_unmap(struct cp_thread *t)
-{
-	for (void *b = t->fan_blocks, *prev; b; b = prev) {
-		prev = *(void **)b;
-		cp_munmap(b, FAN_BLOCK);
-	}
-	t->fan_blocks = NULL;
-	t->fan_left = 0;
-}
-
 static void thread_unmap(struct cp_thread *t)
 {
 	cp_leaves_free(&t->leaves);
-	fans_unmap(t);
 	cache_unmap(t, t->cache, t->cache_mask);
 	tree_unmap(&t->tree);
 	if (t->stack && !t->stack_home)
@@ -502,7 +457,6 @@ static cold struct cp_thread *thread_start(uintptr_t sp)
 	t->tree.home = CP_HOME_HASH | CP_HOME_CHUNK0;
 	t->tree.root.parent = CP_NONE;
 	no_kids(&t->tree.root);
-	t->tree.root.fan = NULL;
 	for (int i = 0; i < SENTINELS; i++) {
 		t->stack[i].fp = UINTPTR_MAX;
 		t->stack[i].node = &t->tree.root;
@@ -670,7 +624,6 @@ static struct cp_node *tree_child(struct cp_tree *tr, uint32_t parent,
 	n->parent = parent;
 	n->flags = flags;
 	no_kids(n);
-	n->fan = NULL;
 	tr->hash[h & tr->hash_mask] = i;
 	/* the exit-time merge reads nodes below nr_nodes */
 	__atomic_store_n(&tr->nr_nodes, i + 1, __ATOMIC_RELEASE);
@@ -827,30 +780,8 @@ static struct cp_node *child(struct cp_thread *t, struct cp_node *parent,
  * the call is resolved without CALLPATH_DEPTH's cut; the trampolines check
  * cp_tls.limit before they push.
  */
-/* `child` first in its set of `fan`, the other moved second (as cache_put) */
-static void fan_put(struct cp_node **fan, struct cp_node *child)
+static void remember_kid(struct cp_node *parent, struct cp_node *child)
 {
-	struct cp_node **set = fan + cp_fan_index(child->call_site, child->callee) * CP_FAN_WAYS;
-
-	if (set[0] != child)
-		set[1] = set[0];
-	set[0] = child;
-}
-
-static void remember_kid(struct cp_thread *t, struct cp_node *parent, struct cp_node *child)
-{
-	/*
-	 * A third child (neither kid): the node gets a fan table, which holds
-	 * its kids too; from then on every child resolved goes there.
-	 */
-	if (!parent->fan && parent->kids[1] != &cp_no_kid && parent->kids[0] != child &&
-	    parent->kids[1] != child) {
-		parent->fan = fan_alloc(t);
-		for (uint32_t k = CP_KIDS; parent->fan && k-- > 0;)
-			fan_put(parent->fan, parent->kids[k]);
-	}
-	if (parent->fan)
-		fan_put(parent->fan, child);
 	if (parent->kids[0] == child)
 		return;
 	for (uint32_t k = CP_KIDS - 1; k > 0; k--)
@@ -1035,7 +966,7 @@ enter(uintptr_t fp, uintptr_t selfpc, uintptr_t caller_fp)
 		node = parent ? child(t, parent, call_site, selfpc)
 			      : NULL;	/* under a call not recorded */
 		if (node)
-			remember_kid(t, parent, node);
+			remember_kid(parent, node);
 	} else
 		node = child_limited(t, top, call_site, selfpc);
 	if (likely(node)) {

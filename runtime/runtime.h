@@ -62,12 +62,7 @@
 #define CP_NODE_COUNT	16
 #define CP_NODE_STAMP	24
 #define CP_NODE_KIDS	40	/* struct cp_node *[CP_KIDS] */
-#define CP_NODE_FAN	56	/* struct cp_node **, its fan table or NULL */
-#define CP_NODE_SIZE	64	/* one 64-byte line: chunks are page-aligned */
-#define CP_FAN_SLOTS	16	/* a fan table's children (struct cp_node) */
-#define CP_FAN_WAYS	2	/* in sets of two, side by side */
-#define CP_FAN_WAY_SHIFT 4	/* a set's bytes: 1 << CP_FAN_WAY_SHIFT */
-#define CP_FAN_SHIFT	61	/* cp_fan_index(): the product's top 3 bits */
+#define CP_NODE_SIZE	56
 #define CP_KIDS		2
 #define CP_CACHE_BITS	10	/* struct cp_edge cache: 1 << CP_CACHE_BITS sets at first */
 #define CP_CACHE_MAX_BITS 13	/* grown up to this (record.c) */
@@ -109,7 +104,7 @@ struct cp_config {
 };
 
 /*
- * One calling-context-tree node in a thread's pool (64 bytes).
+ * One calling-context-tree node in a thread's pool (56 bytes).
  *
  * Recursion is folded (the bounded calling-context tree of Ammons, Ball and
  * Larus): a call whose callee is already on the path goes back to that
@@ -129,20 +124,6 @@ struct cp_config {
  * is cp_no_kid (callee 0, which no call has), never NULL, so the
  * trampolines need no test.  Only the owner thread reads or writes them
  * (never the exit writer or the sampler), and never while it is busy.
- *
- * fan is for nodes whose frames call three children or more (an
- * evaluator's operator calling one of several functions from each of its
- * call sites): a table of CP_FAN_SLOTS children (cp_no_kid when empty),
- * the child of (call site, callee) at cp_fan_index(), the one last
- * resolved there when two share a slot.  The trampolines look there
- * instead of the kids when the node has one.  It is what the edge cache
- * is, but per parent: one line per caller that its calls share, where the
- * edge cache gives every edge a line of its own, so that a program whose
- * own data sweeps the L1 cache between two calls of an edge (an evaluator
- * walking its tree) missed it on 42% of the edge cache's look-ups
- * (callgrind --cache-sim).  Allocated and filled by record.c only, owned
- * as the kids are; the node is a line with it (64 bytes: the child's
- * count, stamp and fan, the caller's kids, one line each).
  */
 struct cp_node {
 	uint64_t call_site;
@@ -157,7 +138,6 @@ struct cp_node {
 	uint32_t parent;	/* CP_NONE for children of the root */
 	uint32_t flags;		/* CP_NODE_FOLDED */
 	struct cp_node *kids[CP_KIDS];
-	struct cp_node **fan;	/* see above: NULL, or CP_FAN_SLOTS children */
 };
 #define CP_NODE_FOLDED 1u
 /* every node's kids until filled: no call matches it (record.c) */
@@ -207,22 +187,13 @@ struct cp_frame {
  * constant, imul's immediate, left the inputs' low 9 bits out: a site's
  * callees landed in neighbouring entries), so the cache's whole size is
  * used: the sum alone (two lea, the index before) took its bits straight
- * from the addresses, whose small spread (nodes 56 bytes apart then, call sites
+ * from the addresses, whose small spread (nodes 56 bytes apart, call sites
  * and callees within a few kilobytes of text) packed a thousand contexts'
  * edges into a few hundred entries of any size of cache, and an
  * evaluator's calls (each site calling one of several functions) missed
  * it on a third of its calls.  The multiply is only on the path of calls
  * the caller's kids do not serve (a loop's, a recursion's go there first).
  */
-/*
- * A fan table's set for (call_site, callee): the top bits of the product,
- * which every input bit moves (mcount.S's FAN_HIT computes the same).
- */
-static inline uint64_t cp_fan_index(uint64_t call_site, uint64_t callee)
-{
-	return ((call_site + callee * 2) * (uint64_t)CP_EDGE_MUL) >> CP_FAN_SHIFT;
-}
-
 static inline uint64_t cp_edge_index(const struct cp_node *parent,
 				     uint64_t call_site, uint64_t callee, uint64_t mask)
 {
@@ -401,14 +372,6 @@ struct cp_thread {
 	uint64_t cache_mask;
 	uint64_t cache_misses, cache_clock;
 	uint32_t cache_full;
-	/*
-	 * Fan tables (struct cp_node): carved from blocks mapped as needed,
-	 * each block's first table's place holding the previous block (the
-	 * list unmapped with the thread's state).
-	 */
-	void *fan_blocks;
-	struct cp_node **fan_next;
-	uint32_t fan_left;
 	uint64_t dropped[SIDECAR_DROP_NR];
 	uint64_t unplaced;	/* samples of this thread that had no context */
 	struct cp_leaves leaves;	/* sampled program counters (sampler.c) */

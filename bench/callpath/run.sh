@@ -165,7 +165,7 @@ with=$(rss env LD_PRELOAD="$so" ./manypaths 19)
 nodes=$("$dump" -H gmon.out.callpath | awk '$1 == "nodes" { print $2 }')
 echo "memory: manypaths 19: $nodes nodes, peak RSS ${base} KiB plain, ${with} KiB with libcallpath"
 awk -v a="$with" -v b="$base" -v n="$nodes" \
-	'BEGIN { printf "memory per node: %.1f bytes (64-byte node, its 8-byte time sample, hash slots; plus a 32 KiB edge cache per thread, and 128-byte fan tables for nodes with three children or more)\n", (a - b) * 1024 / n }'
+	'BEGIN { printf "memory per node: %.1f bytes (56-byte node, its 8-byte time sample, hash slots; plus a 32 KiB edge cache per thread)\n", (a - b) * 1024 / n }'
 rm -f gmon.out*
 with=$(rss env LD_PRELOAD="$so" ./manypaths 20)
 "$dump" -H gmon.out.callpath | awk -v r="$with" '

@@ -34,9 +34,8 @@
  *     frame makes its first call);
  *   - the caller's entry is below cp_tls.limit (stack room, no
  *     CALLPATH_DEPTH cut) and has a node;
- *   - the child: among that node's kids (struct cp_node), else in its fan
- *     table (cp_fan_index()), else in the thread's edge cache (struct
- *     cp_edge, index cp_edge_index()).
+ *   - the child: among that node's kids (struct cp_node), else in the
+ *     thread's edge cache (struct cp_edge, index cp_edge_index()).
  * Anything else restores cp_tls.top and calls cp_enter_*() in record.c
  * (built -mgeneral-regs-only, calling only mmap/munmap: vector registers
  * are never saved).
@@ -101,12 +100,9 @@
  *   CALLER_NODE miss (mcount), FENTRY_LIVE miss (__fentry__)
  *                            %rcx = the caller's entry's node; to `miss` if
  *                            it has none (or, __fentry__, is not live);
- *   KID_HIT fan, selfpc, site
+ *   KID_HIT edge, selfpc, site
  *                            %rcx = the child if it is among the node's
- *                            kids; else to `fan`;
- *   FAN_HIT edge, selfpc, site
- *                            %rcx = the child if the node's fan table has
- *                            it; else to `edge`;
+ *                            kids; else to `edge`;
  *   EDGE_HIT miss, selfpc, site
  *                            %rcx = the child if the edge cache has it;
  *                            else to `miss`;
@@ -259,14 +255,9 @@
  * parent compare.  Each kid's own call site and callee are compared with
  * the call's: one call site calls many callees through a pointer, and one
  * callee has many call sites.  Empty kids are cp_no_kid, which matches
- * nothing.  CP_KIDS is 2 here.  They are tried first even for a node
- * with a fan table: trying the table first saved 8 instructions a call on
- * an evaluator, but the kids' compares, whose outcomes follow the callee,
- * help the branch predictor with the program's own indirect calls (a
- * pointer table's calls went from 0.36x to 0.82x plain -pg's time without
- * them; doc/dev/runtime-cost.md).
+ * nothing.  CP_KIDS is 2 here.
  */
-.macro KID_HIT fan, selfpc, site
+.macro KID_HIT edge, selfpc, site
 	movq	CP_NODE_KIDS(%rcx), %rcx	/* the most recent kid */
 	movq	\site, %rsi
 	cmpq	%rsi, CP_NODE_SITE(%rcx)
@@ -278,50 +269,10 @@
 	movq	CP_NODE_KIDS+8(%rcx), %rcx	/* the other */
 	movq	\site, %rsi
 	cmpq	%rsi, CP_NODE_SITE(%rcx)
-	jne	\fan
+	jne	\edge
 	movq	\selfpc, %rsi
 	cmpq	%rsi, CP_NODE_CALLEE(%rcx)
-	jne	\fan
-2:
-.endm
-
-/*
- * After KID_HIT: the caller's node's fan table (struct cp_node), if it has
- * one: %rcx = the child if it is in the set cp_fan_index() of the table
- * (two entries, compared as the kids are); else to `edge`.  One line per
- * caller, which its calls share, where the edge cache gives each edge a
- * line of its own.  %rdi is borrowed (saved where SAVE_REST puts it, and
- * restored on both ways out).
- */
-.macro FAN_HIT edge, selfpc, site
-	movq	CP_FRAME_NODE(%rdx), %rsi
-	movq	CP_NODE_FAN(%rsi), %rsi
-	testq	%rsi, %rsi
-	jz	\edge
-	movq	%rdi, 32(%rsp)			/* SAVE_REST's place */
-	movq	\selfpc, %rdi
-	leaq	(%rdi,%rdi), %rcx		/* cp_fan_index() */
-	addq	\site, %rcx
-	imulq	cp_fan_mul(%rip), %rcx
-	shrq	$CP_FAN_SHIFT, %rcx
-	shlq	$CP_FAN_WAY_SHIFT, %rcx
-	addq	%rcx, %rsi			/* the set */
-	movq	(%rsi), %rcx			/* cp_no_kid when empty */
-	cmpq	%rdi, CP_NODE_CALLEE(%rcx)
-	jne	4f
-	movq	\site, %rdi
-	cmpq	%rdi, CP_NODE_SITE(%rcx)
-	je	5f
-4:	movq	8(%rsi), %rcx			/* the other way */
-	movq	\selfpc, %rdi
-	cmpq	%rdi, CP_NODE_CALLEE(%rcx)
-	jne	6f
-	movq	\site, %rdi
-	cmpq	%rdi, CP_NODE_SITE(%rcx)
-	je	5f
-6:	movq	32(%rsp), %rdi
-	jmp	\edge
-5:	movq	32(%rsp), %rdi
+	jne	\edge
 2:
 .endm
 
@@ -492,13 +443,10 @@ _mcount:
 	MCOUNT_CALLER .Lm_miss
 	PUSH_ALLOWED .Lm_miss
 	CALLER_NODE .Lm_miss
-	KID_HIT	.Lm_fan, 0x38(%rsp), 8(%rbp)
+	KID_HIT	.Lm_edge, 0x38(%rsp), 8(%rbp)
 .Lm_push:
 	PUSH	movq %rbp, %rax
 	DONE	0x38, .Lm_glibc
-.Lm_fan:
-	FAN_HIT	.Lm_edge, 0x38(%rsp), 8(%rbp)
-	jmp	.Lm_push
 .Lm_edge:
 	EDGE_HIT .Lm_miss, 0x38(%rsp), 8(%rbp)
 	jmp	.Lm_push
@@ -551,13 +499,10 @@ __fentry__:
 	FENTRY_CALLER .Lf_miss
 	PUSH_ALLOWED .Lf_miss
 	FENTRY_LIVE .Lf_miss
-	KID_HIT	.Lf_fan, 0x40(%rsp), 0x48(%rsp)
+	KID_HIT	.Lf_edge, 0x40(%rsp), 0x48(%rsp)
 .Lf_push:
 	PUSH	leaq 0x40(%rsp), %rax
 	DONE	0x40, .Lf_glibc
-.Lf_fan:
-	FAN_HIT	.Lf_edge, 0x40(%rsp), 0x48(%rsp)
-	jmp	.Lf_push
 .Lf_edge:
 	EDGE_HIT .Lf_miss, 0x40(%rsp), 0x48(%rsp)
 	jmp	.Lf_push
@@ -596,14 +541,6 @@ __fentry__:
 cp_trampolines_end:
 
 #ifndef CP_NOOP
-/* FAN_HIT's multiplier (cp_fan_index()): imul takes 64 bits from memory only */
-	.section .rodata
-	.p2align 3
-	.hidden	cp_fan_mul
-cp_fan_mul:
-	.quad	CP_EDGE_MUL
-	.text
-
 /*
  * Chained mode: what the trampolines call instead of glibc's counter when
  * they do not know glibc's function.  Called with the trampoline's frame
