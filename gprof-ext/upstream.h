@@ -48,6 +48,10 @@ struct upstream_load {
 	int clones;                /* the diff's view: GCC clones as parts of
 				      their base function (diff/clones.h) */
 	int counts;                /* with each: read with upstream_load_counts */
+	int sidecars_checked;      /* the caller reads the sidecar beside each
+				      gmon file and checks its build-id
+				      itself: the owner check leaves them (a
+				      sidecar is read once) */
 };
 
 struct upstream_job;
@@ -73,8 +77,10 @@ void upstream_load_prefork_cancel(void);
 int upstream_load_finish(struct upstream_job *job, struct profile ***profiles, size_t *n);
 
 /* Check that each gmon file belongs to the binary upstream has read
- * (gmon_owner.h).  0, or -1 (reported, naming both files). */
-int upstream_check_gmon(const char *binary, char *const *files, size_t n);
+ * (gmon_owner.h).  0, or -1 (reported, naming both files).
+ * sidecars_checked: the caller reads the sidecars beside the files and
+ * checks their build-id itself (each is read once). */
+int upstream_check_gmon(const char *binary, char *const *files, size_t n, int sidecars_checked);
 /*
  * Streaming, for many files (--rank-stats over thousands of ranks): one
  * profile at a time, in the order the workers finish, so the caller holds
@@ -112,6 +118,17 @@ int upstream_current_profile(struct profile **out);
  * read (after upstream_main returned), from its debug info.  *file is owned
  * by BFD.  0, or -1 when unknown. */
 int upstream_addr_to_line(uint64_t addr, const char **file, int *line);
+/*
+ * The functions inlined at a link-time text address of the image upstream
+ * read (`binary`'s, else nothing is said), from its debug information
+ * (addr2line -i's): out[0..n) innermost first, out[n - 1] the function
+ * the code belongs to; out[0]'s file and line are the address's own,
+ * out[k]'s for k > 0 where out[k - 1] was inlined into it.  Strings are
+ * BFD's.  n (1 when nothing is inlined there), or -1 when unknown.
+ */
+struct callpath_inline;
+int upstream_addr_inlines(const char *binary, uint64_t addr, struct callpath_inline *out,
+			  int max);
 /* Whether upstream's options asked for lines (-l) and their files' full
  * paths (-L), as upstream parsed them (after upstream_main returned). */
 void upstream_line_options(int *lines, int *full_paths);

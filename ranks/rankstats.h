@@ -41,6 +41,8 @@
 struct rankstats_fn {
 	char *name;         /* print name */
 	char *file;         /* source file or NULL */
+	unsigned kind;      /* PSYM_KINDS (diff/profile.h): a library's row,
+			       whose calls were never counted */
 	uint64_t calls_min, calls_max, calls_total;
 	size_t calls_min_rank, calls_max_rank; /* indices into ranks[] */
 	double self_min, self_mean, self_max, self_sd, self_total; /* seconds */
@@ -83,7 +85,7 @@ struct rankstats_opts {
 	size_t summary_items;   /* functions and ranks in the summary */
 	char *const *files;     /* per rank, shown in the per-rank table; may be NULL */
 	const char *unit;       /* --metric EV: the values are EV's events
-				   (ranks/rankmetric.h); NULL: seconds */
+				   (model/run.h's run_file_functions); NULL: seconds */
 };
 #define RANKSTATS_OPTS_INIT { 64, 5, NULL, NULL }
 
@@ -103,6 +105,13 @@ const struct rankstats_fn *rankstats_find(const struct rankstats *rs,
 /* The functions the summary calls imbalanced, most waited for first
  * (indices into rs->fns, *n of them; the caller frees the array). */
 int rankstats_imbalanced(const struct rankstats *rs, size_t **idx, size_t *n);
+
+/*
+ * Did any rank count calls?  A gmon file without a call graph (a build
+ * without -pg, sampled) counts none, and its calls are not measured: the
+ * report and the JSON show them as such ("-", null), never as 0.
+ */
+int rankstats_calls_counted(const struct rankstats *rs);
 
 /* The report: per-function table, per-rank table, summary.  `title`
  * names what was read ("4 ranks of 'prog'"). */
