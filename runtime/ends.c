@@ -55,6 +55,7 @@
 #include <unistd.h>
 
 #include "ends.h"
+#include "env.h"
 #include "own_thread.h"
 #include "profiled.h"
 #include "utils/banned.h"
@@ -115,8 +116,7 @@ static uint32_t my_tid(void)
 
 static int signal_by_name(const char *s)
 {
-	char *end;
-	long v;
+	unsigned long long v;
 
 	if (strncmp(s, "SIG", 3) == 0)
 		s += 3;
@@ -126,9 +126,7 @@ static int signal_by_name(const char *s)
 		if (abbrev && strcmp(abbrev, s) == 0)
 			return sig;
 	}
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (!errno && !*end && *s && v > 0 && v < NSIG)
+	if (cp_parse_number(s, strlen(s), &v) == 0 && v > 0 && v < (unsigned long long)NSIG)
 		return (int)v;
 	return 0;
 }
@@ -140,12 +138,9 @@ static void read_config(void)
 	const char *e = getenv("CALLPATH_ENDS");
 
 	if (s && *s) {
-		char *end;
 		double v;
 
-		errno = 0;
-		v = strtod(s, &end);
-		if (errno || *end || !(v >= 0.01 && v <= 1e6))
+		if (cp_parse_decimal(s, strlen(s), &v) != 0 || !(v >= 0.01 && v <= 1e6))
 			dprintf(2, "callpath: ignoring CALLPATH_SNAPSHOT='%s': not a number "
 				"of seconds in [0.01, 1000000]\n", s);
 		else

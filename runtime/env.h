@@ -38,6 +38,34 @@ static inline int cp_parse_number(const char *s, size_t len, unsigned long long 
 }
 
 /*
+ * The `len` characters at `s` as a decimal fraction: digits with at most
+ * one point among or around them ("2", "0.05", ".5", "5."), at least one
+ * digit, nothing else (no sign, no blanks, no exponent, no "inf"), at most
+ * 19 digits each side: 0 and *v, or -1.  For seconds, read the one way the
+ * numbers above are.
+ */
+static inline int cp_parse_decimal(const char *s, size_t len, double *v)
+{
+	unsigned long long whole = 0, frac = 0;
+	size_t dot = 0, flen;
+	double scale = 1;
+
+	while (dot < len && s[dot] != '.')
+		dot++;
+	flen = dot < len ? len - dot - 1 : 0;
+	if (!dot && !flen)
+		return -1;	/* empty, or the point alone */
+	if (dot && cp_parse_number(s, dot, &whole) != 0)
+		return -1;
+	if (flen && cp_parse_number(s + dot + 1, flen, &frac) != 0)
+		return -1;	/* a second point too */
+	for (size_t i = 0; i < flen; i++)
+		scale *= 10;
+	*v = (double)whole + (double)frac / scale;
+	return 0;
+}
+
+/*
  * Environment variable `name` as a number in [lo, hi] (or 0 too, when
  * `zero_ok`): 1 and *out when it is one, 0 when unset or empty, -1 when it
  * is not (said on stderr as above).

@@ -529,6 +529,11 @@ void cp_sampler_stop(void) CP_HIDDEN;
  * -1 before they stopped.
  */
 int cp_sampler_process_cpu(uint64_t *user_ns, uint64_t *sys_ns) CP_HIDDEN;
+/*
+ * The same while the program runs (a snapshot, a killed run's profile):
+ * at the timers' stop if they stopped, else now.  Async-signal-safe.
+ */
+int cp_sampler_process_cpu_now(uint64_t *user_ns, uint64_t *sys_ns) CP_HIDDEN;
 void cp_sampler_fork_child(struct cp_thread *t) CP_HIDDEN;
 int cp_sampler_is_ours(const void *siginfo) CP_HIDDEN;
 int cp_leaf_add(struct cp_leaves *l, uint32_t node, uint32_t kind, uint64_t pc,

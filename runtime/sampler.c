@@ -444,18 +444,23 @@ uint64_t cp_sampler_tail_end(const struct cp_sampler_tail *tail)
 	return n + (uint64_t)carry_put(ran % p);
 }
 
-/* The process's CPU time (getrusage: every thread's, ended ones too). */
-static void note_rusage(void)
+/* The process's CPU time now (getrusage: every thread's, ended ones too). */
+static int rusage_ns(uint64_t *user_ns, uint64_t *sys_ns)
 {
 	struct rusage ru;
 
+	if (cp_syscall6(SYS_getrusage, RUSAGE_SELF, (long)&ru, 0, 0, 0, 0) != 0)
+		return -1;
+	*user_ns = (uint64_t)ru.ru_utime.tv_sec * 1000000000u + (uint64_t)ru.ru_utime.tv_usec * 1000u;
+	*sys_ns = (uint64_t)ru.ru_stime.tv_sec * 1000000000u + (uint64_t)ru.ru_stime.tv_usec * 1000u;
+	return 0;
+}
+
+static void note_rusage(void)
+{
 	if (__atomic_exchange_n(&sampler_rusage_set, 1, __ATOMIC_ACQ_REL) ||
-	    cp_syscall6(SYS_getrusage, RUSAGE_SELF, (long)&ru, 0, 0, 0, 0) != 0)
+	    rusage_ns(&sampler_rusage_ns[0], &sampler_rusage_ns[1]) != 0)
 		return;
-	sampler_rusage_ns[0] = (uint64_t)ru.ru_utime.tv_sec * 1000000000u +
-			       (uint64_t)ru.ru_utime.tv_usec * 1000u;
-	sampler_rusage_ns[1] = (uint64_t)ru.ru_stime.tv_sec * 1000000000u +
-			       (uint64_t)ru.ru_stime.tv_usec * 1000u;
 	__atomic_store_n(&sampler_rusage_set, 2, __ATOMIC_RELEASE);
 }
 
@@ -466,6 +471,13 @@ int cp_sampler_process_cpu(uint64_t *user_ns, uint64_t *sys_ns)
 	*user_ns = sampler_rusage_ns[0];
 	*sys_ns = sampler_rusage_ns[1];
 	return 0;
+}
+
+int cp_sampler_process_cpu_now(uint64_t *user_ns, uint64_t *sys_ns)
+{
+	if (cp_sampler_process_cpu(user_ns, sys_ns) == 0)
+		return 0;
+	return rusage_ns(user_ns, sys_ns);
 }
 
 void cp_sampler_stop(void)

@@ -227,6 +227,14 @@ static void head(struct out *o, const struct sidecar *h, uint64_t file_size,
 	for (uint32_t i = 0; i < h->nr_extra; i++)
 		u64(o, h->extra_metrics[i].taken);
 
+	if (h->process_cpu.valid) {
+		section(o, SIDECAR_SECT_CPU, 0, SIDECAR_V4_CPU_SIZE);
+		u32(o, 1);
+		zeros(o, 4);
+		u64(o, h->process_cpu.user_ns);
+		u64(o, h->process_cpu.sys_ns);
+	}
+
 	if (sidecar_v4_has_unwind(h)) {
 		section(o, SIDECAR_SECT_UNWIND, SIDECAR_SECT_REQUIRED, sidecar_v4_unwind_size(h));
 		u32(o, SIDECAR_UNWIND_END_NR);
@@ -273,7 +281,7 @@ int sidecar_stream_write(int fd, const struct sidecar *h,
 	if (buflen < 64 || h->nr_extra + 1 > SIDECAR_METRICS_MAX)
 		return -EINVAL;
 	head(&o, h, sidecar_stream_size(h, t, nt),
-	     sidecar_v4_sections_before_nodes(h) + (uint32_t)nt);
+	     sidecar_v4_sections_before_nodes(h) + !!h->process_cpu.valid + (uint32_t)nt);
 	for (size_t k = 0; k < nt && !o.err; k++) {
 		section(&o, SIDECAR_SECT_NODES, SIDECAR_SECT_REQUIRED,
 			sidecar_v4_table_size(h, t[k].count) - SIDECAR_V4_SECT_HDR);

@@ -604,6 +604,9 @@ static void head_counters(const struct trees *tr)
 		memcpy(h->time_name, "prof-timer", sizeof("prof-timer"));
 	h->time_taken = cp_sample_taken();
 	h->unplaced_samples = cp_retired_unplaced + cp_sample_unplaced_early();
+	/* what the samples could cover so far (the readers' coverage line) */
+	h->process_cpu.valid = h->time_period &&
+		cp_sampler_process_cpu_now(&h->process_cpu.user_ns, &h->process_cpu.sys_ns) == 0;
 	if (tr->locked)
 		for (struct cp_thread *t = cp_threads; t; t = t->next) {
 			for (int d = 0; d < SIDECAR_DROP_NR; d++)

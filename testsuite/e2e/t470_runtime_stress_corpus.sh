@@ -20,7 +20,9 @@
 #   written, and SIGPROF storms only a thread of the runtime's could take;
 #   SIGTERM handlers installed with SA_RESETHAND, the process killed twice;
 #   a shell script around the program with snapshots on (the shell and
-#   `sleep` are not profiled).
+#   `sleep` are not profiled); nanosleep, poll, select, usleep and sleep(1)
+#   with CALLPATH_EVENTS=perf::CONTEXT-SWITCHES, whose overflows ended
+#   every one of them with EINTR (none may be interrupted).
 . "$SRCDIR/callpath/examples/testlib.sh"
 cd "$WORKDIR" || exit 1
 S="$CP_EX/stress"
@@ -51,6 +53,7 @@ build ulimitv "$S/ulimitv.c" -O1
 build busy "$S/busy.c" -O1
 build ownprof "$S/ownprof.c" -O1
 build resethand "$S/resethand.c" -O1
+build sleeps "$S/sleeps.c" -O1
 
 # CASE NAME [setup] -- CMD...: run CMD in a folder of its own without and
 # with the runtime (GMON_OUT_PREFIX there: every process its own files),
@@ -109,6 +112,11 @@ case_run "SA_RESETHAND SIGTERM handler, killed twice" "$W/resethand"
 case_run "SA_RESETHAND|SA_SIGINFO SIGTERM handler, killed twice" "$W/resethand" siginfo
 case_run "a shell script around the program, snapshots every 0.05 s" \
 	env CALLPATH_SNAPSHOT=0.05 sh -c "sleep 0.2; '$W/busy' 100; sleep 0.2"
+case_run "sleeping calls, CALLPATH_EVENTS=perf::CONTEXT-SWITCHES" \
+	env CALLPATH_EVENTS=perf::CONTEXT-SWITCHES "$W/sleeps"
+d="c.sleeping_calls,_CALLPATH_EVENTS=perf::CONTEXT-SWITCHES"
+cp_check "sleeping calls: none interrupted (EINTR) with the runtime" \
+	bash -c "[ -s '$d/pre/out' ] && ! grep -q Interrupted '$d/pre/out'"
 # GMON_OUT_PREFIX into a missing folder: glibc writes gmon.out instead
 rm -rf nodir && mkdir nodir && cd nodir || exit 1
 GMON_OUT_PREFIX="$PWD/missing/gmon" "$W/busy" 20 > plain.out 2>&1; rc0=$?

@@ -185,6 +185,34 @@ static void test_sidecar_stream__same_bytes_with_an_extra_metric(void **state)
 	same_bytes(1, 4096);
 }
 
+/*
+ * The process's CPU time (optional section 7, which the readers' coverage
+ * line needs): the stream writes it as the encoder does, and it reads back.
+ */
+static void test_sidecar_stream__same_bytes_with_the_process_cpu_time(void **state)
+{
+	struct sidecar *sc = fixture(1), *back = NULL;
+	struct sidecar_stream_table t = {
+		SIDECAR_NODES_PROCESS, sc->threads, 0, sc->nr_nodes, get_node, sc,
+	};
+	unsigned char *got;
+	size_t got_len;
+	char err[256];
+
+	(void)state;
+	sc->process_cpu.valid = 1;
+	sc->process_cpu.user_ns = 1234567890123ull;
+	sc->process_cpu.sys_ns = 98765ull;
+	got = stream(sc, &t, 1, 64, &got_len);
+	assert_int_equal(sidecar_decode(got, got_len, "cpu", &back, err, sizeof(err)), 0);
+	assert_true(back->process_cpu.valid);
+	assert_int_equal(back->process_cpu.user_ns, 1234567890123ull);
+	assert_int_equal(back->process_cpu.sys_ns, 98765ull);
+	sidecar_free(back);
+	free(got);
+	same_bytes_of(sc, 64);
+}
+
 /* Two tables (a thread's, the retired tree) read back as their sum. */
 static void test_sidecar_stream__two_tables_read_back_as_the_sum(void **state)
 {
@@ -313,6 +341,7 @@ int main(void)
 		cmocka_unit_test(test_sidecar_stream__same_bytes_with_an_extra_metric),
 		cmocka_unit_test(test_sidecar_stream__same_bytes_for_sampled_paths),
 		cmocka_unit_test(test_sidecar_stream__same_bytes_with_a_nul_inside_the_host),
+		cmocka_unit_test(test_sidecar_stream__same_bytes_with_the_process_cpu_time),
 		cmocka_unit_test(test_sidecar_stream__two_tables_read_back_as_the_sum),
 		cmocka_unit_test(test_sidecar_stream__a_table_of_values_only_adds_them_to_the_same_paths),
 		cmocka_unit_test(test_sidecar_stream__layout_sizes_are_the_encoders),
