@@ -24,6 +24,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <string.h>
 #include <sys/time.h>
 #include <unistd.h>
 
@@ -45,7 +46,20 @@ struct exec_pause {
 static void pause_all(struct exec_pause *p)
 {
 	struct cp_thread *t = cp_tls.self;
+	int pid = __atomic_load_n(&cp_pid, __ATOMIC_RELAXED);
 
+	memset(p, 0, sizeof(*p));
+	/*
+	 * A vfork child runs on its parent's memory and thread: the counters,
+	 * the timer and the bookkeeping there are the parent's, none of them
+	 * the child's (a child inherits no timer).  Stopping them from here
+	 * disabled the parent's counters and forgot its live timer, which
+	 * then fired after _mcleanup had put SIGPROF's default action back:
+	 * the parent died of SIGPROF at its exit.  Nothing of ours runs in
+	 * the child: it goes to exec as it is.
+	 */
+	if (pid && (int)cp_syscall0(SYS_getpid) != pid)
+		return;
 	p->counters = cp_counters_pause();
 	p->timer = 0;
 	/*
