@@ -214,7 +214,7 @@ int callpath_cmd_gprof(const struct egprof_opts *o, const struct profile *p)
 			goto out;
 	} else if (o->callpath) {
 		fflush(stdout);
-		if (callpath_report_print(stdout, all, source) < 0)
+		if (callpath_report_write(stdout, all, source, o->all_paths) < 0)
 			goto out;
 		if (columns && metric_columns_print(stdout, sc, p, &so, o->metric, source) < 0)
 			goto out;

@@ -210,6 +210,15 @@ void callpath_model_inclusive(const struct callpath_model *m, uint64_t *incl);
  */
 int callpath_report_print(FILE *out, const struct callpath_model *m,
 			  const char *source);
+/*
+ * The same, where each function's paths stop once they cover 95% of its
+ * time (its calls when the sidecar has no samples), at 20 at most, and the
+ * tree leaves out subtrees under 0.5% of the run's: each cut is counted on
+ * a line of its own.  With all_paths nothing is left out (what
+ * callpath_report_print prints).
+ */
+int callpath_report_write(FILE *out, const struct callpath_model *m,
+			  const char *source, int all_paths);
 
 /*
  * The "Time:" paragraph: the samples, their rate and kind, and how the

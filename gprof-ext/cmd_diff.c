@@ -183,7 +183,7 @@ static int start(struct side *s, const struct cmdline *cl, const char *argv0,
 	req.each = each;
 	req.jobs = jobs;
 	req.force = force;
-	req.clones = 1;
+	req.clones = UPSTREAM_CLONES_FOLD;
 	return upstream_load_start(&req, each ? &s->each_job : &s->sum_job);
 }
 
@@ -249,7 +249,7 @@ static int start_shared(struct side *a, const struct side *b,
 	req.each = 1;
 	req.jobs = 2;
 	req.force = force;
-	req.clones = 1;
+	req.clones = UPSTREAM_CLONES_FOLD;
 	a->shared = 1;
 	return upstream_load_start(&req, &a->sum_job);
 }
