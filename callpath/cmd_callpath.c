@@ -71,7 +71,7 @@ static int model_for_output(const struct egprof_opts *o, struct callpath_model *
 		*out = m;
 		return 0;
 	}
-	return callpath_model_shorten(m, out);
+	return callpath_model_shorten(m, o->names, out);
 }
 
 /*
@@ -797,6 +797,16 @@ int callpath_profile_model(const struct egprof_opts *o, const struct profile *p,
 	}
 	callpath_model_free(m);
 	sidecar_free(sc);
+	/* --short-names: the views name frames as every output does */
+	if (ret == 0 && *out && o->short_names) {
+		if (model_for_output(o, *out, &m) < 0) {
+			callpath_model_free(*out);
+			*out = NULL;
+			return 1;
+		}
+		callpath_model_free(*out);
+		*out = m;
+	}
 	return ret;
 }
 
@@ -815,6 +825,22 @@ int callpath_diff_models(const struct egprof_opts *o, const struct callpath_side
 	    filter_callpath_pair(&f, (const struct callpath_model *const[2]){ m[0], m[1] },
 				 out) < 0)
 		ret = 1;
+	/* --short-names: the views name frames as every output does */
+	for (int s = 0; ret == 0 && o->short_names && s < 2 && out[s]; s++) {
+		struct callpath_model *sm;
+
+		if (model_for_output(o, out[s], &sm) < 0) {
+			ret = 1;
+			break;
+		}
+		callpath_model_free(out[s]);
+		out[s] = sm;
+	}
+	if (ret) {
+		callpath_model_free(out[0]);
+		callpath_model_free(out[1]);
+		out[0] = out[1] = NULL;
+	}
 done:
 	side_model_release(a, m[0]);
 	side_model_release(b, m[1]);

@@ -16,6 +16,7 @@
 
 #include "callpath/arcs.h"
 #include "callpath/elfsyms.h"
+#include "utils/names.h"
 #include "callpath/elide.h"
 #include "callpath/leaves.h"
 #include "callpath/pathrank.h"
@@ -319,7 +320,7 @@ uint32_t callpath_model_path(const struct callpath_model *m, uint32_t idx,
 	return depth;
 }
 
-int callpath_model_shorten(const struct callpath_model *m,
+int callpath_model_shorten(const struct callpath_model *m, struct name_map *nm,
 			   struct callpath_model **out)
 {
 	struct callpath_model *s = callpath_model_new();
@@ -330,11 +331,12 @@ int callpath_model_shorten(const struct callpath_model *m,
 	*out = NULL;
 	if (!s || !name || !map)
 		goto out;
+	if (name_map_add_all(nm, (const char *const *)m->names, m->nr_names) < 0)
+		goto out;
 	for (uint32_t i = 0; i < m->nr_names; i++) {
-		char *sn = short_name(m->names[i]);
+		const char *sn = name_map_short(nm, m->names[i]);
 
 		name[i] = sn ? callpath_model_intern(s, sn) : CALLPATH_NONE;
-		free(sn);
 		if (name[i] == CALLPATH_NONE)
 			goto out;
 	}

@@ -510,6 +510,11 @@ int cmd_diff(struct egprof_opts *o)
 	if (status)
 		goto out;
 	status = 1;
+	/* --short-names: both sides through one map (utils/names.h), the rows
+	 * matched by their symbols' names as before */
+	for (s = 0; o->names && s < DIFF_NSIDES; s++)
+		if (profile_shorten_names(sides[s].sum[0], o->names) < 0)
+			goto out;
 
 	if (diff_compute(&d, sides[0].sum[0], sides[1].sum[0], &dopts) < 0)
 		goto out;

@@ -188,7 +188,8 @@ int cmd_gprof(struct egprof_opts *o)
 	fflush(stdout);
 	if (upstream_current_profile(&p) < 0)
 		return 1;
-	if (exports_profile(o, &p) < 0 || add_gmon_names(p, o) < 0) {
+	if (exports_profile(o, &p) < 0 || add_gmon_names(p, o) < 0 ||
+	    (o->names && profile_shorten_names(p, o->names) < 0)) {
 		profile_free(p);
 		return 1;
 	}

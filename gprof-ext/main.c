@@ -19,6 +19,7 @@
 #include "export/table.h"
 #include "utils/error.h"
 #include "utils/outfile.h"
+#include "utils/names.h"
 #include "utils/banned.h"
 
 static void version_line(FILE *out)
@@ -209,9 +210,14 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	if (o.short_names && !o.callpath && !o.folded_path && !o.folded_calls_path &&
-	    !(o.mode == MODE_DIFF && o.extended)) {
-		error("--short-names shortens call-path names: it needs --callpath, "
-		      "--folded or --folded-calls");
+	    !o.gml_path && !o.dot_path && !o.graphml_path && !o.svg_path && !o.png_path &&
+	    !o.pprof_path && !o.html_path && !(o.mode == MODE_DIFF)) {
+		error("--short-names shortens the names of egprof's outputs: it needs "
+		      "--callpath, --folded, --folded-calls, a graph, --pprof, --html or --diff");
+		goto out;
+	}
+	if (o.short_names && !(o.names = name_map_new())) {
+		error("out of memory");
 		goto out;
 	}
 	ours = uses_extensions(&o);
@@ -268,6 +274,7 @@ int main(int argc, char **argv)
 		status = GATE_EXIT_STATUS;
 out:
 	upstream_load_prefork_cancel();
+	name_map_free(o.names);
 	outset_release(&outs);
 	sum_plan_release(&sum);
 	options_release(&o);
