@@ -143,8 +143,9 @@ static const struct option_spec table[] = {
 	{ OPT_FOLDED_CALLS, "folded-calls", ARG_REQUIRED, "FILE",
 	  "write folded stacks of call counts", NULL, NULL },
 	{ OPT_SHORT_NAMES, "short-names", ARG_NONE, NULL,
-	  "C++ names without template arguments in call\n"
-	  "paths (std::vector<\xe2\x80\xa6>::push_back)", NULL, NULL },
+	  "C++ names without template arguments in every\n"
+	  "output (std::vector<\xe2\x80\xa6>::push_back); distinct\n"
+	  "functions stay distinct", NULL, NULL },
 	{ OPT_ALL_PATHS, "all-paths", ARG_NONE, NULL,
 	  "--callpath: every path and calling context\n"
 	  "(by default each function's paths covering 95%\n"
