@@ -372,6 +372,7 @@ char *name_wrap(const char *name, size_t width, size_t max_lines)
 {
 	size_t len = strlen(name), n = 0, line = 0, lines = 1, brk = 0, brk_in = 0;
 	const char *suffix = NULL;
+	int weak = 0;	/* brk is before a "::", not after ", " or "(" */
 	char *out;
 
 	/* a trailing " [clone .isra.0]" or " [libm.so.6]" tells the function
@@ -392,6 +393,14 @@ char *name_wrap(const char *name, size_t width, size_t max_lines)
 		    (name[i + 1] == ' ' && name[i + 2] == '[')) {
 			brk = n;
 			brk_in = i + 1;
+			weak = 0;
+		} else if (name[i + 1] == ':' && name[i + 2] == ':' && name[i] != ':' &&
+			   (!brk || weak) && line > width / 2) {
+			/* before "::" when the line has no better place (a long
+			 * namespace path: nlohmann::json_abi_v3_11_3::detail::) */
+			brk = n;
+			brk_in = i + 1;
+			weak = 1;
 		}
 		if (line <= width || !brk)
 			continue;
@@ -419,6 +428,7 @@ char *name_wrap(const char *name, size_t width, size_t max_lines)
 		lines++;
 		line = i + 1 - brk_in;
 		brk = 0;
+		weak = 0;
 	}
 	out[n] = '\0';
 	return out;

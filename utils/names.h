@@ -61,8 +61,8 @@ const char *name_map_short(struct name_map *nm, const char *full);
 
 /*
  * A graph node's label: `name` broken into lines of about `width`
- * characters after ", " or "(", or before a " [...]" suffix (a line
- * with none of these runs longer), at most
+ * characters after ", " or "(", or before a " [...]" suffix, or
+ * else before a "::" (a line with none of these runs longer), at most
  * `max_lines` lines, the last ending in "…" when more was left out.  The
  * full name goes in the node's tooltip or attribute.  malloc'd, or NULL.
  */
