@@ -8,8 +8,8 @@
 CALLPATH_ANALYSIS_OBJS = callpath/report.o callpath/folded.o callpath/arcs.o callpath/elide.o \
 	callpath/recursion.o callpath/shortname.o \
 	callpath/pathdiff.o callpath/sum.o callpath/buildid.o callpath/stale.o \
-	callpath/elfsyms.o callpath/leaves.o callpath/pathrank.o callpath/metric.o callpath/metric_evidence.o \
-	callpath/derived.o callpath/metric_columns.o callpath/graph_metric.o
+	callpath/elfsyms.o callpath/leaves.o callpath/pathrank.o callpath/metric.o \
+	callpath/derived.o callpath/metric_columns.o
 EGPROF_OBJS += $(CALLPATH_ANALYSIS_OBJS) callpath/cmd_callpath.o
 # The sidecar reader is shared with the MPI rank files; whichever fragment
 # lists it first links it.
@@ -21,9 +21,6 @@ testsuite/unit/test_callpath_report: testsuite/unit/test_callpath_report.o diff/
 	$(CALLPATH_ANALYSIS_OBJS) callpath/sidecar.o diff/profile.o $(UTILS_OBJS)
 testsuite/unit/test_pathdiff: testsuite/unit/test_pathdiff.o diff/signif.o \
 	$(CALLPATH_ANALYSIS_OBJS) callpath/sidecar.o diff/profile.o $(UTILS_OBJS)
-UNIT_TESTS += testsuite/unit/test_metric_evidence
-testsuite/unit/test_metric_evidence: testsuite/unit/test_metric_evidence.o diff/signif.o \
-	$(CALLPATH_ANALYSIS_OBJS) callpath/sidecar.o diff/profile.o $(UTILS_OBJS)
 UNIT_TESTS += testsuite/unit/test_derived
 testsuite/unit/test_derived: testsuite/unit/test_derived.o callpath/derived.o callpath/metric.o \
 	callpath/sidecar.o $(UTILS_OBJS)
@@ -34,6 +31,3 @@ testsuite/unit/test_shortname: testsuite/unit/test_shortname.o callpath/shortnam
 UNIT_TESTS += testsuite/unit/test_elide testsuite/unit/test_recursion
 testsuite/unit/test_elide: testsuite/unit/test_elide.o callpath/elide.o
 testsuite/unit/test_recursion: testsuite/unit/test_recursion.o callpath/recursion.o
-UNIT_TESTS += testsuite/unit/test_graph_metric
-testsuite/unit/test_graph_metric: testsuite/unit/test_graph_metric.o diff/signif.o \
-	$(CALLPATH_ANALYSIS_OBJS) callpath/sidecar.o diff/profile.o $(UTILS_OBJS)

@@ -26,7 +26,8 @@ static void fill_side(struct diff_side_sym *s, const struct profile *p, long idx
 	s->present = 1;
 	s->ticks = y->self_ticks;
 	s->has_samples = y->self_ticks != 0;
-	s->has_calls = y->ncalls != 0 || y->self_calls != 0;
+	s->calls_measured = profile_sym_calls_measured(p, y);
+	s->has_calls = s->calls_measured && (y->ncalls != 0 || y->self_calls != 0);
 	s->self_sec = profile_seconds(p, y->self_ticks);
 	s->child_sec = profile_seconds(p, y->child_ticks);
 	s->prop_self_sec = profile_seconds(p, y->prop_self);
@@ -221,13 +222,15 @@ static int add_arcs(struct diff *d, const long *entry_of[DIFF_NSIDES])
 		cap *= 2;
 	/* Only the arcs made are touched (each is cleared when made): the
 	 * two sides mostly share theirs, so about half of the room for both
-	 * stays untouched memory, never faulted in. */
+	 * stays untouched memory, never faulted in; what is touched is in
+	 * huge pages where the kernel offers them (152 bytes an arc: 1,600
+	 * faults of 4 KiB at 20,000 functions). */
 	if (total >= UINT32_MAX)
 		return error("out of memory");
 	map.slot = calloc(cap, sizeof(*map.slot));
 	map.mask = cap - 1;
 	d->arcs = total + 1 <= SIZE_MAX / sizeof(*d->arcs) ?
-		  malloc((total + 1) * sizeof(*d->arcs)) : NULL;
+		  bigalloc_aligned((total + 1) * sizeof(*d->arcs)) : NULL;
 	if (!map.slot || !d->arcs) {
 		free(map.slot);
 		return error("out of memory");
@@ -283,11 +286,12 @@ int diff_compute(struct diff *d, const struct profile *base,
 	d->prof[DIFF_SECOND] = second;
 	if (match_compute(&m, base, second) < 0)
 		return -1;
-	/* 424 bytes an entry, megabytes for a big program: in huge pages
-	 * where the kernel offers them (a fault per 4 KiB was a tenth of a
-	 * 20,000-function diff's front end) */
+	/* 512 bytes an entry, megabytes for a big program: in huge pages
+	 * where the kernel offers them, from the block's start (a fault per
+	 * 4 KiB was a tenth of a 20,000-function diff's front end; bigalloc's
+	 * unaligned ends still cost 900 of them) */
 	if (m.npairs + 1 <= SIZE_MAX / sizeof(*d->entries) &&
-	    (d->entries = bigalloc((m.npairs + 1) * sizeof(*d->entries))))
+	    (d->entries = bigalloc_aligned((m.npairs + 1) * sizeof(*d->entries))))
 		memset(d->entries, 0, (m.npairs + 1) * sizeof(*d->entries));
 	for (s = 0; s < DIFF_NSIDES; s++) {
 		entry_of[s] = malloc((d->prof[s]->nsyms + 1) * sizeof(long));
@@ -518,169 +522,6 @@ long diff_find(const struct diff *d, const char *name)
 	return -1;
 }
 
-struct exact_name {
-	const char *name;
-	uint64_t count;
-};
-
-static int exact_name_cmp(const void *l, const void *r)
-{
-	return strcmp(((const struct exact_name *)l)->name,
-		      ((const struct exact_name *)r)->name);
-}
-
-/*
- * For each row of the diff, at[i]: the index in names[0..n) of its
- * function's name on side `side` (its printed name, as the sidecars name
- * functions), -1 if no name is its, -2 if the row is not a function of
- * that side (absent, or a cycle).  0, or -1 out of memory.
- */
-static int rows_by_name(const struct diff *d, int side, char *const *names, size_t n,
-			long *at)
-{
-	struct exact_name *by = n ? calloc(n, sizeof(*by)) : NULL;
-	size_t i;
-
-	if (n && !by)
-		return -1;
-	for (i = 0; i < n; i++)
-		by[i] = (struct exact_name){ names[i], i };
-	if (n)
-		qsort(by, n, sizeof(*by), exact_name_cmp);
-	for (i = 0; i < d->nentries; i++) {
-		const struct diff_side_sym *ss = &d->entries[i].side[side];
-		const struct profile_sym *ps;
-		struct exact_name key, *hit;
-
-		at[i] = -2;
-		if (!ss->present || ss->sym < 0 || (d->entries[i].flags & PSYM_CYCLE))
-			continue;
-		ps = &d->prof[side]->syms[ss->sym];
-		key.name = ps->print_name ? ps->print_name : ps->name;
-		hit = n ? bsearch(&key, by, n, sizeof(*by), exact_name_cmp) : NULL;
-		at[i] = hit ? (long)hit->count : -1;
-	}
-	free(by);
-	return 0;
-}
-
-void diff_set_exact_calls(struct diff *d, int side, char *const *names,
-			  const uint64_t *counts, size_t n)
-{
-	long *at = malloc((d->nentries + 1) * sizeof(*at));
-	size_t i;
-
-	if (!at || rows_by_name(d, side, names, n, at) < 0) {
-		free(at);
-		return; /* out of memory: the evidence stays on gmon's counts */
-	}
-	for (i = 0; i < d->nentries; i++) {
-		struct diff_side_sym *ss = &d->entries[i].side[side];
-
-		if (at[i] == -2)
-			continue;
-		ss->has_exact_calls = 1;
-		ss->exact_calls = at[i] >= 0 ? counts[at[i]] : 0;
-	}
-	free(at);
-}
-
-double diff_tested_hz(const struct diff *d, int s)
-{
-	return d->time_from_sidecars ? d->cp_hz[s] / d->cp_weight[s] : d->prof[s]->hz;
-}
-
-double diff_tested_samples(const struct diff *d, const struct diff_entry *e, int s)
-{
-	return d->time_from_sidecars ? e->side[s].cp_samples / d->cp_weight[s]
-				     : e->side[s].ticks;
-}
-
-double diff_tested_sec(const struct diff *d, const struct diff_entry *e, int s)
-{
-	if (!d->time_from_sidecars)
-		return e->side[s].self_sec;
-	return d->cp_hz[s] > 0 ? e->side[s].cp_samples / d->cp_hz[s] : 0.0;
-}
-
-/* The row of d->libs named `name`, added when missing; NULL when out of
- * memory. */
-static struct diff_entry *lib_row(struct diff *d, const char *name, size_t *alloc)
-{
-	struct diff_entry *e;
-	char *copy;
-	size_t i;
-
-	for (i = 0; i < d->nlibs; i++)
-		if (!strcmp(d->libs[i].name, name))
-			return &d->libs[i];
-	if (array_grow(&d->libs, alloc, d->nlibs + 1, sizeof(*d->libs)) < 0 ||
-	    !(copy = keep(d, strdup(name))))
-		return NULL;
-	e = &d->libs[d->nlibs++];
-	memset(e, 0, sizeof(*e));
-	e->name = e->print_name = copy;
-	e->library = 1;
-	e->moved_peer = -1;
-	for (int s = 0; s < DIFF_NSIDES; s++)
-		e->side[s].sym = -1;
-	return e;
-}
-
-int diff_set_sidecar_time(struct diff *d, int side, char *const *names,
-			  const uint64_t *self, char *const *callers, size_t n, double hz,
-			  double weight)
-{
-	long *at = malloc((d->nentries + 1) * sizeof(*at));
-	unsigned char *used = calloc(n + 1, 1);
-	size_t i, alloc = d->nlibs;
-	int ret = -1;
-
-	if (!at || !used || rows_by_name(d, side, names, n, at) < 0) {
-		error("out of memory");
-		goto out;
-	}
-	for (i = 0; i < d->nentries; i++) {
-		struct diff_side_sym *ss = &d->entries[i].side[side];
-
-		if (at[i] == -2)
-			continue;
-		ss->has_cp_time = 1;
-		ss->cp_samples = at[i] >= 0 ? (double)self[at[i]] : 0;
-		if (at[i] >= 0)
-			used[at[i]] = 1;
-	}
-	/* names of neither binary's functions: time outside the program */
-	for (i = 0; i < n; i++) {
-		struct diff_entry *e;
-
-		if (used[i] || !self[i] || diff_find(d, names[i]) >= 0)
-			continue;
-		if (!(e = lib_row(d, names[i], &alloc))) {
-			error("out of memory");
-			goto out;
-		}
-		e->side[side].has_cp_time = 1;
-		e->side[side].cp_samples += (double)self[i];
-		if (callers && callers[i] && !e->callers &&
-		    !(e->callers = keep(d, strdup(callers[i])))) {
-			error("out of memory");
-			goto out;
-		}
-	}
-	for (i = 0; i < d->nlibs; i++)
-		d->libs[i].side[side].has_cp_time = 1;
-	d->cp_hz[side] = hz;
-	d->cp_weight[side] = weight >= 1 ? weight : 1;
-	d->cp_sides |= 1 << side;
-	d->time_from_sidecars = d->cp_sides == 3;
-	ret = 0;
-out:
-	free(at);
-	free(used);
-	return ret;
-}
-
 void diff_release(struct diff *d)
 {
 	size_t i;
@@ -697,9 +538,10 @@ void diff_release(struct diff *d)
 		free(d->entries[i].rank_stat);
 	}
 	free(d->entries);
-	free(d->libs);
 	free(d->ranks);
 	free(d->rank_speed);
+	free(d->rank_outside_speed);
+	free(d->rank_totals);
 	free(d->arcs);
 	memset(d, 0, sizeof(*d));
 }

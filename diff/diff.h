@@ -111,6 +111,9 @@ struct diff_side_sym {
 	int present;         /* the symbol exists in this side's binary */
 	int has_samples;     /* this side has histogram samples in it ("---") */
 	int has_calls;       /* this side has a call count for it ("-") */
+	int calls_measured;  /* this side counted its calls at all (not a
+				library row, not a sampling-only run):
+				views show unmeasured calls as absent */
 	double ticks;        /* self samples, in this side's ticks */
 	double self_sec;     /* self seconds */
 	double child_sec;    /* children's time, seconds (gprof's
@@ -119,22 +122,11 @@ struct diff_side_sym {
 	double prop_child_sec; /* call graph's "children", seconds */
 	uint64_t calls;      /* calls from others (gprof's "called") */
 	uint64_t self_calls; /* recursive calls (gprof's "+N") */
-	int has_exact_calls; /* exact_calls holds this side's call-path
-				sidecar count (diff_set_exact_calls) */
-	uint64_t exact_calls; /* calls of the function counted by the
-				sidecars, recursive calls included (gprof's
-				calls+recursive): exact in threaded runs,
-				where gmon's counts lose arcs */
 	double run_var;      /* variance (seconds^2) of this side's self
 				seconds from run to run, measured across
 				repeated runs (of the same rank); 0 when
 				not measured (diff/noise.h) */
 	double calls_var;    /* the same for its call count (calls^2) */
-	int has_cp_time;     /* cp_samples holds this side's call-path
-				sidecar time (diff_set_sidecar_time) */
-	double cp_samples;   /* the sidecars' self samples of the function
-				(at d->cp_hz[side]): time with the function
-				innermost, library time apart (its own rows) */
 	double sq_sec;       /* sum over the side's files of their self
 				seconds squared (noise_set_runs); 0 for a
 				side of one file (self_sec^2) */
@@ -212,17 +204,6 @@ struct diff_entry {
 	double *rank_stat;   /* private to diff/noise.c: per side, rank:
 				mean seconds, sampling variance of the mean,
 				run-to-run variance of the mean, samples */
-	/* Time from the call-path sidecars (diff_set_sidecar_time), when
-	 * both sides have them: what the time test judges instead of
-	 * gmon.out's histogram (the gprof columns stay gmon's). */
-	double cp_diff;      /* sidecar self seconds, baseline - second */
-	int library;         /* a row of d->libs: time outside the program
-				(a library function "exp [libm.so.6]", the
-				instrumentation, no known object), known only
-				to the sidecars; no gprof columns */
-	const char *callers; /* of a library row: its callers' paths, the
-				largest changes first ("main;f +0.25 s, ..."),
-				or NULL */
 	int in_flat;         /* selected for the flat profile on either side */
 	int in_graph;        /* selected for the call graph on either side */
 	int cycle;           /* the diff's cycle number: of the cycle entry,
@@ -302,28 +283,23 @@ struct diff {
 	double repeat_weight;          /* and what they are worth (as
 					  jitter_weight; 0: no repeats) */
 	double *rank_speed;            /* per rank: its own speed */
+	/* Rows outside the program's functions (a library's, an MPI
+	 * library's wait, the instrumentation, unknown code: diff/profile.h's
+	 * PSYM_KINDS) are a population of their own in the noise model
+	 * (diff/noise.h): their common speed, its variance, their jitter and
+	 * what measured it, and each rank's speed of them (1, 0, the
+	 * program's jitter... when there are none) */
+	double outside_speed, outside_speed_var;
+	double outside_jitter, outside_jitter_weight;
+	double *rank_outside_speed;
+	/* private to diff/noise.c: per side and rank, the mean seconds of
+	 * the program's rows and of the rows outside them */
+	double *rank_totals;
 	/* The significance rule (diff/evidence.h): */
 	size_t ntests, arc_ntests;     /* tests of each family */
 	double z_cut, arc_z_cut;       /* |z| that passes, per family */
 	double min_evidence_sec;       /* a call change must imply this much
 					  time to count: two samples */
-	/* Time from the call-path sidecars (diff_set_sidecar_time): */
-	int cp_sides;                  /* bit s: side s's sidecar time set */
-	int time_from_sidecars;        /* both: the time tests read it */
-	double cp_hz[DIFF_NSIDES];     /* each side's sidecar sampling rate */
-	/* the share of each side's process CPU time its samples cover
-	 * (callpath_model_coverage()), -1 unknown */
-	double cp_coverage[DIFF_NSIDES];
-	double cp_weight[DIFF_NSIDES]; /* the mean weight of its samples (>= 1:
-					  a timer signal above the kernel's
-					  tick stands for several periods), so
-					  n samples are n / weight
-					  independent ones */
-	struct diff_entry *libs;       /* rows outside the program (library
-					  == 1), tested in the rows' family;
-					  never in entries[], the tables of
-					  gprof's columns or the graphs */
-	size_t nlibs;
 	int *ranks;                    /* the MPI ranks of rank_diff[], NULL */
 	size_t nranks;
 	int ncycles;                   /* cycle entries, numbered 1..ncycles */
@@ -333,6 +309,14 @@ struct diff {
 	char **owned;
 	size_t nowned, alloc_owned;
 };
+
+/* Both sides' numbers are the call-path sidecars' (model/measured.h). */
+static inline int diff_from_sidecars(const struct diff *d)
+{
+	return d->prof[DIFF_BASE] && d->prof[DIFF_SECOND] &&
+	       d->prof[DIFF_BASE]->measure.source == PROFILE_FROM_SIDECARS &&
+	       d->prof[DIFF_SECOND]->measure.source == PROFILE_FROM_SIDECARS;
+}
 
 /* Match and subtract.  Returns 0, or -1 (reported) when out of memory. */
 int diff_compute(struct diff *d, const struct profile *base,
@@ -379,41 +363,6 @@ void diff_sort(struct diff *d);
 /* The noise verdicts (diff/noise.h) and the evidence (diff/evidence.h) of
  * every entry, again: after noise_set_runs(), or a change of d->opts. */
 void diff_assess(struct diff *d);
-
-/*
- * Exact call counts for one side (from its call-path sidecars): counts[k]
- * for the function gprof prints as names[k].  Every entry of that side
- * present in its binary takes the count of its print name (0 when the
- * sidecars recorded no call of it), so call-count evidence reads the exact
- * counts when both sides have them (diff/evidence.h).  Call diff_assess()
- * afterwards.
- */
-void diff_set_exact_calls(struct diff *d, int side, char *const *names,
-			  const uint64_t *counts, size_t n);
-
-/*
- * Time from the call-path sidecars for one side (issue 22): self[k]
- * samples at hz for the function named names[k] (as gprof prints it, or a
- * leaf outside the program: "exp [libm.so.6]", "[instrumentation]");
- * callers[k] (may be NULL, or an entry NULL) the text of a leaf's callers'
- * paths, copied; weight the samples' mean weight (1 when unknown).  Every entry of that side present in its binary takes
- * its name's samples (0 when none); a name no function of either binary
- * has becomes a row of d->libs.  Once both sides are set, the time tests
- * and noise of every row read the sidecars' seconds (diff/noise.h).  Call
- * diff_assess() afterwards.  0, or -1 (reported) when out of memory.
- */
-int diff_set_sidecar_time(struct diff *d, int side, char *const *names,
-			  const uint64_t *self, char *const *callers, size_t n, double hz,
-			  double weight);
-
-/* The seconds the time test judges on side s: the sidecars' when
- * d->time_from_sidecars, else gmon.out's self seconds. */
-double diff_tested_sec(const struct diff *d, const struct diff_entry *e, int s);
-/* The independent samples behind them (the sidecars' over their mean
- * weight), and their rate: samples / rate is the seconds, samples /
- * rate^2 their sampling variance. */
-double diff_tested_samples(const struct diff *d, const struct diff_entry *e, int s);
-double diff_tested_hz(const struct diff *d, int s);
 
 /* The name of a sort key, or -1 for an unknown name. */
 int diff_sort_parse(const char *name);

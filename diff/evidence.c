@@ -6,20 +6,24 @@
 #include "diff/signif.h"
 #include "utils/banned.h"
 
-int evidence_calls_exact(const struct diff_entry *e)
+int evidence_calls_exact(const struct diff *d)
 {
-	return e->side[DIFF_BASE].has_exact_calls && e->side[DIFF_SECOND].has_exact_calls;
+	return diff_from_sidecars(d);
 }
 
-/* The counts the evidence compares: the sidecars' exact ones when both
- * sides have them (they win over gmon's lossy threaded counts), else
- * gmon's. */
+/* The counts the evidence compares: the source's (the sidecars' exact
+ * ones, or gmon's).  A side that has the function and counted none of its
+ * calls (a library's row, a sampling-only run) leaves nothing to compare:
+ * 0 and 0, never "calls gone". */
 void evidence_call_counts(const struct diff_entry *e, uint64_t *a, uint64_t *b)
 {
-	int exact = evidence_calls_exact(e);
+	const struct diff_side_sym *x = &e->side[DIFF_BASE], *y = &e->side[DIFF_SECOND];
 
-	*a = exact ? e->side[DIFF_BASE].exact_calls : e->side[DIFF_BASE].calls;
-	*b = exact ? e->side[DIFF_SECOND].exact_calls : e->side[DIFF_SECOND].calls;
+	*a = *b = 0;
+	if ((x->present && !x->calls_measured) || (y->present && !y->calls_measured))
+		return;
+	*a = x->calls;
+	*b = y->calls;
 }
 
 uint64_t evidence_code_size(const struct diff *d, const struct diff_entry *e, int side)
@@ -42,9 +46,7 @@ static int has_data(const struct diff_entry *e)
 	int s;
 
 	for (s = 0; s < DIFF_NSIDES; s++)
-		if (e->side[s].has_samples || e->side[s].has_calls ||
-		    (e->side[s].has_exact_calls && e->side[s].exact_calls) ||
-		    (e->side[s].has_cp_time && e->side[s].cp_samples))
+		if (e->side[s].has_samples || e->side[s].has_calls)
 			return 1;
 	return 0;
 }
@@ -66,9 +68,7 @@ static void calls_test(const struct diff_entry *e, double *factor, double *z)
 
 	evidence_call_counts(e, &a, &b);
 	*factor = a && b ? (a > b ? (double)a / (double)b : (double)b / (double)a) : 0;
-	*z = signif_count_z((double)a, (double)b,
-			    evidence_calls_exact(e) ? 0 :
-			    e->side[0].calls_var + e->side[1].calls_var);
+	*z = signif_count_z((double)a, (double)b, e->side[0].calls_var + e->side[1].calls_var);
 }
 
 /* The time a call-count change implies: what the function's time would
@@ -167,8 +167,7 @@ static void row_verdict(const struct diff *d, struct diff_entry *e,
 	e->evidence_sec = e->evidence_signed = 0;
 	e->nranks_changed = 0;
 	e->ranks_alike = 0;
-	/* the time tested: the sidecars' when both sides have them */
-	tdiff = d->time_from_sidecars ? e->cp_diff : e->self_diff;
+	tdiff = e->self_diff;
 	time_pass = tdiff != 0 && e->excess_sec != 0 && signif_pass(f, e->time_z);
 	e->noise = tdiff != 0 && !time_pass ? NOISE_WITHIN : NOISE_NONE;
 	if (time_pass)
@@ -445,7 +444,9 @@ static void moved_cost(struct diff *d)
 		struct diff_entry *e = &d->entries[i];
 		struct moved_pick p;
 
-		if (!is_row(e) || !has_data(e) || e->moved_peer >= 0)
+		/* code outside the program's functions (a library's) is in no
+		 * binary: sampled on one side only, it moved nowhere */
+		if (!is_row(e) || !has_data(e) || e->moved_peer >= 0 || (e->flags & PSYM_KINDS))
 			continue;
 		if (e->side[0].present != e->side[1].present)
 			p = moved_caller(d, &ai, i, e->side[DIFF_BASE].present ? DIFF_BASE : DIFF_SECOND);
@@ -520,16 +521,12 @@ void evidence_apply(struct diff *d)
 		d->min_evidence_sec = 0;
 	for (i = 0; i < d->nentries; i++)
 		add_row_tests(d, &d->entries[i], &f);
-	for (i = 0; i < d->nlibs; i++)	/* one family with the program's rows */
-		add_row_tests(d, &d->libs[i], &f);
 	signif_decide(&f);
 	d->z_cut = f.z_cut;
 	d->ntests = f.counted;
 	for (i = 0; i < d->nentries; i++)
 		if (is_row(&d->entries[i]))
 			row_verdict(d, &d->entries[i], &f);
-	for (i = 0; i < d->nlibs; i++)
-		row_verdict(d, &d->libs[i], &f);
 	signif_family_release(&f);
 
 	moved_cost(d);

@@ -62,11 +62,11 @@ void evidence_apply(struct diff *d);
  * "new" / "gone".  buf of at least 32 bytes. */
 const char *evidence_calls_text(char *buf, size_t n, const struct diff_entry *e);
 
-/* Both sides' counts are the sidecars' exact ones. */
-int evidence_calls_exact(const struct diff_entry *e);
+/* Both sides' counts are the sidecars' exact ones (the diff's source). */
+int evidence_calls_exact(const struct diff *d);
 
 /* The two counts the calls evidence compares (baseline, second): the
- * sidecars' when evidence_calls_exact(), else gmon's "called". */
+ * source's "called" (0 for a side that counted none). */
 void evidence_call_counts(const struct diff_entry *e, uint64_t *a, uint64_t *b);
 
 /* A symbol's code size on one side (bytes), 0 when absent. */

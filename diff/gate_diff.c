@@ -44,10 +44,14 @@ static void row_of(struct gate_row *row, const struct diff *d, const struct diff
 	memset(row, 0, sizeof(*row));
 	row->name = e->print_name ? e->print_name : e->name;
 	row->symbol = e->name;
-	row->base_sec = diff_tested_sec(d, e, DIFF_BASE) /
+	/* the model's numbers (one source for both runs); rows outside the
+	 * program's functions are judged at their own common speed */
+	if ((e->flags & PSYM_KINDS) && d->outside_speed > 0)
+		g = d->outside_speed;
+	row->base_sec = e->side[DIFF_BASE].self_sec /
 			(d->repeated[DIFF_BASE] && d->nruns[DIFF_BASE] ? (double)d->nruns[DIFF_BASE] : 1);
-	row->second_sec = diff_tested_sec(d, e, DIFF_SECOND) / runs;
-	row->ref_sec = g * diff_tested_sec(d, e, DIFF_BASE) / runs;
+	row->second_sec = e->side[DIFF_SECOND].self_sec / runs;
+	row->ref_sec = g * e->side[DIFF_BASE].self_sec / runs;
 	row->significant = e->significant;
 	/* the evidence's size and direction (> 0: less in the second run,
 	 * the diff's convention), or, for the others, the time difference */
@@ -61,7 +65,7 @@ int gate_input_from_diff(struct gate_input *in, const struct diff *d)
 	double g = d->speed > 0 ? d->speed : 1;
 
 	memset(in, 0, sizeof(*in));
-	in->rows = malloc((d->nentries + d->nlibs + 1) * sizeof(*in->rows));
+	in->rows = malloc((d->nentries + 1) * sizeof(*in->rows));
 	if (!in->rows)
 		return error("out of memory");
 	in->runs = d->repeated[DIFF_SECOND] && d->nruns[DIFF_SECOND] ?
@@ -69,8 +73,6 @@ int gate_input_from_diff(struct gate_input *in, const struct diff *d)
 	for (i = 0; i < d->nentries; i++)
 		if (!(d->entries[i].flags & PSYM_CYCLE))
 			row_of(&in->rows[n++], d, &d->entries[i], g, in->runs);
-	for (i = 0; i < d->nlibs; i++)
-		row_of(&in->rows[n++], d, &d->libs[i], g, in->runs);
 	in->nrows = n;
 	for (i = 0; i < n; i++) {
 		in->base_total_sec += in->rows[i].base_sec;

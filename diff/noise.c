@@ -14,6 +14,10 @@ enum { STAT_MEAN, STAT_SAMPLING, STAT_RUNS, STAT_TICKS, STAT_SQ, NSTAT };
  * jitter covers it), and measured by this many functions. */
 #define SPEED_MIN_CHANGE 0.05
 #define SPEED_MIN_ITEMS 5
+/* Rows outside the program's functions are few (a library or two, the
+ * instrumentation, an MPI library's wait): three of them agreeing measure
+ * their common speed (an MPI job's wait as a whole) */
+#define OUTSIDE_SPEED_MIN_ITEMS 3
 
 static double *rank_stat(const struct diff *d, const struct diff_entry *e, int s, size_t k)
 {
@@ -32,14 +36,59 @@ static int is_row(const struct diff_entry *e)
 	return !(e->flags & PSYM_CYCLE);
 }
 
+/*
+ * The two populations of rows (noise.h): the program's functions, and the
+ * rows outside them.  Time outside the program's code moves as a whole for
+ * reasons of its own (an MPI library's wait is the other ranks' compute,
+ * not this rank's work): one speed and one jitter for each population.
+ */
+enum { PROGRAM, OUTSIDE, NCLASS };
+
+static int class_of(const struct diff_entry *e)
+{
+	return e->flags & PSYM_KINDS ? OUTSIDE : PROGRAM;
+}
+
+static double speed_of_class(const struct diff *d, int cls)
+{
+	return cls == OUTSIDE ? d->outside_speed : d->speed;
+}
+
+static double speed_var_of_class(const struct diff *d, int cls)
+{
+	return cls == OUTSIDE ? d->outside_speed_var : d->speed_var;
+}
+
+static double jitter_of_class(const struct diff *d, int cls)
+{
+	return cls == OUTSIDE ? d->outside_jitter : d->jitter;
+}
+
+static double rank_speed_of_class(const struct diff *d, int cls, size_t r)
+{
+	return cls == OUTSIDE ? d->rank_outside_speed[r] : d->rank_speed[r];
+}
+
+/* A profile's samples as independent ones: a sample of weight w (a timer
+ * signal that stood for w periods) counts 1 / w, at rate hz / w. */
+static double indep(const struct profile *p, double ticks)
+{
+	return ticks / profile_weight(p);
+}
+
+static double indep_hz(const struct profile *p)
+{
+	return p->hz / profile_weight(p);
+}
+
 /* The speed a scatter measured, when it is clear enough to apply. */
-static void speed_of(const struct signif_scatter *sc, double *g, double *var)
+static void speed_of(const struct signif_scatter *sc, size_t min_items, double *g, double *var)
 {
 	double lg = sc->log_ratio;
 
 	*g = 1.0;
 	*var = 0;
-	if (sc->n < SPEED_MIN_ITEMS || fabs(exp(lg) - 1) < SPEED_MIN_CHANGE ||
+	if (sc->n < min_items || fabs(exp(lg) - 1) < SPEED_MIN_CHANGE ||
 	    fabs(lg) < 3 * sqrt(sc->log_var))
 		return;
 	*g = exp(lg);
@@ -49,6 +98,31 @@ static void speed_of(const struct signif_scatter *sc, double *g, double *var)
 /* The variance of one side's seconds t (n samples at hz; sq the sum of its
  * files' t^2, 0 for one file), or the measured run-to-run variance v when
  * larger: each repeat holds its own sampling noise, so v includes it. */
+/* Side s's, rank k's mean seconds of class cls's rows. */
+static double rank_total(const struct diff *d, int s, size_t k, int cls)
+{
+	return d->rank_totals ? d->rank_totals[((size_t)s * d->nranks + k) * NCLASS + cls] : 0;
+}
+
+/*
+ * In a job of several ranks the time outside the program's functions is
+ * mostly the MPI library's wait: a rank waits while the slowest rank
+ * computes, so its wait varies from run to run as the ranks' compute does,
+ * whatever its own size: W = max(C) - C_r has about twice the variance
+ * of one rank's compute time, 2 c^2 C^2.  The wait is sampled in several
+ * rows (opal_progress, the library's unnamed code, sched_yield), which
+ * share it differently from run to run: each row carries the part of the
+ * wait's variance its share of the rank's outside time is (t / W, the
+ * rows taken as independent parts of the wait).  0 outside jobs of ranks
+ * and for the program's own rows.
+ */
+static double wait_var(const struct diff *d, int s, size_t k, double t)
+{
+	double c = d->jitter, comp = rank_total(d, s, k, PROGRAM), w = rank_total(d, s, k, OUTSIDE);
+
+	return w > 0 && t > 0 ? 2 * c * c * comp * comp * fmin(1, t / w) : 0;
+}
+
 static double side_var(double t, double n, double hz, double sq, double c, double v)
 {
 	double model = (hz > 0 ? n / (hz * hz) : 0) + c * c * (sq > 0 ? sq : t * t);
@@ -56,27 +130,27 @@ static double side_var(double t, double n, double hz, double sq, double c, doubl
 	return fmax(model, v);
 }
 
-/* The functions' seconds and samples, each side's over a common speed
- * (rank r's means when r >= 0), for signif_scatter. */
-static int scatter_rows(const struct diff *d, long r, double prior, struct signif_scatter *sc)
+/* The rows' seconds and samples of class cls, each side's over a common
+ * speed (rank r's means when r >= 0), for signif_scatter. */
+static int scatter_rows(const struct diff *d, long r, double prior, int cls,
+			struct signif_scatter *sc)
 {
-	size_t n = d->nentries + (r < 0 ? d->nlibs : 0), i, m = 0;
+	size_t n = d->nentries, i, m = 0;
 	double *v = malloc((4 * n + 1) * sizeof(double));
 	int ret;
 
 	if (!v)
 		return -1;
 	for (i = 0; i < n; i++) {
-		const struct diff_entry *e = i < d->nentries ? &d->entries[i]
-							     : &d->libs[i - d->nentries];
+		const struct diff_entry *e = &d->entries[i];
 
-		if (!is_row(e))
+		if (!is_row(e) || class_of(e) != cls)
 			continue;
 		if (r < 0) {
-			v[m] = diff_tested_sec(d, e, 0);
-			v[n + m] = diff_tested_sec(d, e, 1);
-			v[2 * n + m] = diff_tested_samples(d, e, 0);
-			v[3 * n + m] = diff_tested_samples(d, e, 1);
+			v[m] = e->side[0].self_sec;
+			v[n + m] = e->side[1].self_sec;
+			v[2 * n + m] = e->side[0].ticks / profile_weight(d->prof[0]);
+			v[3 * n + m] = e->side[1].ticks / profile_weight(d->prof[1]);
 		} else {
 			if (!e->rank_stat)
 				continue;
@@ -92,9 +166,9 @@ static int scatter_rows(const struct diff *d, long r, double prior, struct signi
 	return ret;
 }
 
-/* The jitter of every (rank, function) pair, each rank against itself at
- * its own speed, pooled. */
-static int scatter_ranks(const struct diff *d, double prior, struct signif_scatter *sc)
+/* The jitter of every (rank, row) pair of class cls, each rank against
+ * itself at its own speed, pooled. */
+static int scatter_ranks(const struct diff *d, double prior, int cls, struct signif_scatter *sc)
 {
 	size_t n = d->nentries * d->nranks, i, r, m = 0;
 	double *v = malloc((4 * n + 1) * sizeof(double));
@@ -107,11 +181,11 @@ static int scatter_ranks(const struct diff *d, double prior, struct signif_scatt
 			const struct diff_entry *e = &d->entries[i];
 			const double *a, *b;
 
-			if (!is_row(e) || !e->rank_stat)
+			if (!is_row(e) || !e->rank_stat || class_of(e) != cls)
 				continue;
 			a = rank_stat(d, e, 0, r);
 			b = rank_stat(d, e, 1, r);
-			v[m] = a[STAT_MEAN] * d->rank_speed[r];
+			v[m] = a[STAT_MEAN] * rank_speed_of_class(d, cls, r);
 			v[n + m] = b[STAT_MEAN];
 			v[2 * n + m] = a[STAT_TICKS];
 			v[3 * n + m] = b[STAT_TICKS];
@@ -122,40 +196,63 @@ static int scatter_ranks(const struct diff *d, double prior, struct signif_scatt
 	return ret;
 }
 
-/* The model: the runs' speed, each rank's, and the jitter. */
+/* The model: the runs' speed, each rank's, and the jitter, of each
+ * population of rows. */
 static void measure(struct diff *d)
 {
-	struct signif_scatter sc;
 	double prior = d->opts.jitter_prior;
-	size_t r;
+	double *speed[NCLASS] = { &d->speed, &d->outside_speed };
+	double *speed_var[NCLASS] = { &d->speed_var, &d->outside_speed_var };
+	double *jitter[NCLASS] = { &d->jitter, &d->outside_jitter };
+	double *weight[NCLASS] = { &d->jitter_weight, &d->outside_jitter_weight };
+	double *rank_speed[NCLASS] = { d->rank_speed, d->rank_outside_speed };
+	const size_t min_items[NCLASS] = { SPEED_MIN_ITEMS, OUTSIDE_SPEED_MIN_ITEMS };
 
-	if (scatter_rows(d, -1, prior, &sc) < 0)
-		sc = (struct signif_scatter){ .jitter = prior };
-	speed_of(&sc, &d->speed, &d->speed_var);
-	d->jitter = sc.jitter;
-	d->jitter_weight = sc.weight;
 	d->jitter_from_repeats = 0;
-	for (r = 0; d->rank_speed && r < d->nranks; r++) {
-		struct signif_scatter rs;
-		double var;
+	if (d->nranks && d->rank_totals) {
+		memset(d->rank_totals, 0, DIFF_NSIDES * d->nranks * NCLASS * sizeof(double));
+		for (size_t i = 0; i < d->nentries; i++) {
+			const struct diff_entry *e = &d->entries[i];
 
-		d->rank_speed[r] = 1.0;
-		if (scatter_rows(d, (long)r, prior, &rs) == 0)
-			speed_of(&rs, &d->rank_speed[r], &var);
+			if (!is_row(e) || !e->rank_stat)
+				continue;
+			for (int s = 0; s < DIFF_NSIDES; s++)
+				for (size_t k = 0; k < d->nranks; k++)
+					d->rank_totals[((size_t)s * d->nranks + k) * NCLASS + class_of(e)] +=
+						rank_stat(d, e, s, k)[STAT_MEAN];
+		}
 	}
-	if (d->rank_speed && d->nranks && scatter_ranks(d, prior, &sc) == 0) {
-		d->jitter = sc.jitter;
-		d->jitter_weight = sc.weight;
-	}
-	if (d->repeat_weight > 0) {
-		/* repeats measure it directly: shrunk towards the prior all
-		 * the same, by what they are worth */
-		double w = d->repeat_weight;
+	for (int cls = 0; cls < NCLASS; cls++) {
+		struct signif_scatter sc;
+		size_t r;
 
-		d->jitter = sqrt((w * d->repeat_jitter2 + SIGNIF_PRIOR_ITEMS * prior * prior) /
-				 (w + SIGNIF_PRIOR_ITEMS));
-		d->jitter_weight = w;
-		d->jitter_from_repeats = 1;
+		if (scatter_rows(d, -1, prior, cls, &sc) < 0)
+			sc = (struct signif_scatter){ .jitter = prior };
+		speed_of(&sc, min_items[cls], speed[cls], speed_var[cls]);
+		*jitter[cls] = sc.jitter;
+		*weight[cls] = sc.weight;
+		for (r = 0; rank_speed[cls] && r < d->nranks; r++) {
+			struct signif_scatter rs;
+			double var;
+
+			rank_speed[cls][r] = 1.0;
+			if (scatter_rows(d, (long)r, prior, cls, &rs) == 0)
+				speed_of(&rs, min_items[cls], &rank_speed[cls][r], &var);
+		}
+		if (rank_speed[cls] && d->nranks && scatter_ranks(d, prior, cls, &sc) == 0) {
+			*jitter[cls] = sc.jitter;
+			*weight[cls] = sc.weight;
+		}
+		if (d->repeat_weight > 0) {
+			/* repeats measure it directly: shrunk towards the
+			 * prior all the same, by what they are worth */
+			double w = d->repeat_weight;
+
+			*jitter[cls] = sqrt((w * d->repeat_jitter2 + SIGNIF_PRIOR_ITEMS * prior * prior) /
+					    (w + SIGNIF_PRIOR_ITEMS));
+			*weight[cls] = w;
+			d->jitter_from_repeats = 1;
+		}
 	}
 }
 
@@ -180,53 +277,45 @@ static double sq_share(const struct diff_side_sym *s)
 static void entry_noise(const struct diff *d, struct diff_entry *e)
 {
 	const struct diff_side_sym *a = &e->side[0], *b = &e->side[1];
-	double g = d->speed, c = d->jitter;
-	double va, vb, ta, tb;
+	int cls = class_of(e);
+	double g = speed_of_class(d, cls), c = jitter_of_class(d, cls);
+	/* n samples of weight w are n / w independent ones at rate hz / w */
+	double wa = profile_weight(d->prof[0]), wb = profile_weight(d->prof[1]);
+	double hza = d->prof[0]->hz / wa, hzb = d->prof[1]->hz / wb;
+	double va, vb;
 
-	if (d->time_from_sidecars) {
-		/* the sidecars' samples at their own rate; the files share
-		 * them as they share gmon's seconds; gmon's repeats measured
-		 * gmon's coarser sampling, so only their jitter counts here */
-		double hza = diff_tested_hz(d, 0), hzb = diff_tested_hz(d, 1);
-		double na = diff_tested_samples(d, e, 0), nb = diff_tested_samples(d, e, 1);
-
-		double wa = e->library ? 1.0 / (double)d->nruns[0] : sq_share(a);
-		double wb = e->library ? 1.0 / (double)d->nruns[1] : sq_share(b);
-
-		ta = diff_tested_sec(d, e, 0);
-		tb = diff_tested_sec(d, e, 1);
-		/* a library row has no gmon seconds per file: its files are
-		 * taken to share it evenly */
-		va = side_var(ta, na, hza, wa * ta * ta, c, 0);
-		vb = side_var(tb, nb, hzb, wb * tb * tb, c, 0);
-		e->cp_diff = ta - tb;
-		e->excess_sec = g == 1.0 ? e->cp_diff : g * ta - tb;
-		e->sigma_sec = sqrt(g * g * va + vb + ta * ta * d->speed_var);
-		e->time_zmax = noise_time_zmax(na, hza, nb, hzb, c, fmin(wa, wb));
-		return;
+	va = side_var(a->self_sec, a->ticks / wa, hza, side_sq(a), c, a->run_var);
+	vb = side_var(b->self_sec, b->ticks / wb, hzb, side_sq(b), c, b->run_var);
+	for (size_t k = 0; cls == OUTSIDE && e->rank_stat && k < d->nranks; k++) {
+		va += wait_var(d, 0, k, rank_stat(d, e, 0, k)[STAT_MEAN]);
+		vb += wait_var(d, 1, k, rank_stat(d, e, 1, k)[STAT_MEAN]);
 	}
-	va = side_var(a->self_sec, a->ticks, d->prof[0]->hz, side_sq(a), c, a->run_var);
-	vb = side_var(b->self_sec, b->ticks, d->prof[1]->hz, side_sq(b), c, b->run_var);
 	e->excess_sec = g == 1.0 ? e->self_diff : g * a->self_sec - b->self_sec;
-	e->sigma_sec = sqrt(g * g * va + vb + a->self_sec * a->self_sec * d->speed_var);
-	e->time_zmax = noise_time_zmax(a->ticks, d->prof[0]->hz, b->ticks, d->prof[1]->hz, c,
+	e->sigma_sec = sqrt(g * g * va + vb + a->self_sec * a->self_sec * speed_var_of_class(d, cls));
+	e->time_zmax = noise_time_zmax(a->ticks / wa, hza, b->ticks / wb, hzb, c,
 				       fmin(sq_share(a), sq_share(b)));
 }
 
 static void rank_noise(const struct diff *d, struct diff_entry *e)
 {
-	double top[DIFF_NSIDES] = { 0, 0 }, c = d->jitter;
+	int cls = class_of(e);
+	double top[DIFF_NSIDES] = { 0, 0 }, c = jitter_of_class(d, cls);
 	size_t r;
 	int s;
 
 	for (r = 0; r < d->nranks; r++) {
 		const double *a = rank_stat(d, e, 0, r), *b = rank_stat(d, e, 1, r);
-		double g = d->rank_speed[r];
+		double g = rank_speed_of_class(d, cls, r);
 		double va = fmax(a[STAT_SAMPLING] + c * c * a[STAT_SQ], a[STAT_RUNS]);
 		double vb = fmax(b[STAT_SAMPLING] + c * c * b[STAT_SQ], b[STAT_RUNS]);
 
-		e->rank_zmax[r] = noise_time_zmax(a[STAT_TICKS], d->prof[0]->hz, b[STAT_TICKS],
-						  d->prof[1]->hz, c, 1);
+		if (cls == OUTSIDE) {
+			va += wait_var(d, 0, r, a[STAT_MEAN]);
+			vb += wait_var(d, 1, r, b[STAT_MEAN]);
+		}
+
+		e->rank_zmax[r] = noise_time_zmax(a[STAT_TICKS], indep_hz(d->prof[0]),
+						  b[STAT_TICKS], indep_hz(d->prof[1]), c, 1);
 		e->rank_diff[r] = a[STAT_MEAN] - b[STAT_MEAN];
 		e->rank_excess[r] = g == 1.0 ? e->rank_diff[r] : g * a[STAT_MEAN] - b[STAT_MEAN];
 		e->rank_sigma[r] = sqrt(g * g * va + vb);
@@ -242,12 +331,14 @@ static void rank_noise(const struct diff *d, struct diff_entry *e)
 static void arc_noise(const struct diff *d, struct diff_arc *a)
 {
 	const struct diff_entry *callee = &d->entries[a->child];
-	double g = d->speed, c = d->jitter, v[DIFF_NSIDES], t[DIFF_NSIDES];
+	int cls = class_of(callee);
+	double g = speed_of_class(d, cls), c = jitter_of_class(d, cls);
+	double v[DIFF_NSIDES], t[DIFF_NSIDES];
 	int s;
 
 	for (s = 0; s < DIFF_NSIDES; s++) {
 		const struct diff_side_sym *cs = &callee->side[s];
-		double hz = d->prof[s]->hz, w = 1.0;
+		double hz = indep_hz(d->prof[s]), w = 1.0;
 
 		t[s] = a->time_sec[s] + a->child_time_sec[s];
 		if (cs->self_sec > 0 && cs->sq_sec > 0)
@@ -255,9 +346,9 @@ static void arc_noise(const struct diff *d, struct diff_arc *a)
 		v[s] = side_var(t[s], t[s] * hz, hz, w * t[s] * t[s], c, 0);
 	}
 	a->excess_sec = g == 1.0 ? t[0] - t[1] : g * t[0] - t[1];
-	a->sigma_sec = sqrt(g * g * v[0] + v[1] + t[0] * t[0] * d->speed_var);
-	a->time_zmax = noise_time_zmax(t[0] * d->prof[0]->hz, d->prof[0]->hz,
-				       t[1] * d->prof[1]->hz, d->prof[1]->hz, c,
+	a->sigma_sec = sqrt(g * g * v[0] + v[1] + t[0] * t[0] * speed_var_of_class(d, cls));
+	a->time_zmax = noise_time_zmax(t[0] * indep_hz(d->prof[0]), indep_hz(d->prof[0]),
+				       t[1] * indep_hz(d->prof[1]), indep_hz(d->prof[1]), c,
 				       fmin(sq_share(&callee->side[0]), sq_share(&callee->side[1])));
 }
 
@@ -273,8 +364,6 @@ void noise_apply(struct diff *d)
 		if (e->rank_stat)
 			rank_noise(d, e);
 	}
-	for (i = 0; i < d->nlibs; i++)
-		entry_noise(d, &d->libs[i]);
 	for (i = 0; i < d->narcs; i++)
 		arc_noise(d, &d->arcs[i]);
 }
@@ -335,7 +424,7 @@ static int run_speeds(const struct noise_runs *r, const size_t *group, double *s
 			for (j = 0; j < r->n; j++)
 				if (group[j] == group[i]) {
 					mean += run_seconds(r->prof[j], (long)f);
-					ticks += r->prof[j]->syms[f].self_ticks;
+					ticks += indep(r->prof[j], r->prof[j]->syms[f].self_ticks);
 					m++;
 				}
 			if (m < 2)
@@ -343,12 +432,12 @@ static int run_speeds(const struct noise_runs *r, const size_t *group, double *s
 			v[n] = mean / m;
 			v[nsyms + n] = run_seconds(r->prof[i], (long)f);
 			v[2 * nsyms + n] = ticks / m;
-			v[3 * nsyms + n] = r->prof[i]->syms[f].self_ticks;
+			v[3 * nsyms + n] = indep(r->prof[i], r->prof[i]->syms[f].self_ticks);
 			n++;
 		}
 		speed[i] = 1.0;
 		if (signif_scatter(v, v + nsyms, v + 2 * nsyms, v + 3 * nsyms, n, 0, &sc) == 0)
-			speed_of(&sc, &speed[i], &var);
+			speed_of(&sc, SPEED_MIN_ITEMS, &speed[i], &var);
 	}
 	free(v);
 	return 0;
@@ -420,7 +509,7 @@ static void side_repeats(const struct noise_runs *r, const size_t *group, size_t
 			if (group[i] == g) {
 				scratch[m] = run_seconds(r->prof[i], sym) / speed[i];
 				scratch[r->n + m] = (double)r->prof[i]->syms[sym].ncalls;
-				ticks += r->prof[i]->syms[sym].self_ticks;
+				ticks += indep(r->prof[i], r->prof[i]->syms[sym].self_ticks);
 				mean += scratch[m];
 				m++;
 			}
@@ -507,7 +596,9 @@ static int collect_ranks(struct diff *d, const struct noise_runs runs[DIFF_NSIDE
 
 	d->ranks = malloc((runs[0].n + runs[1].n + 1) * sizeof(int));
 	d->rank_speed = malloc((runs[0].n + runs[1].n + 1) * sizeof(double));
-	if (!d->ranks || !d->rank_speed)
+	d->rank_outside_speed = malloc((runs[0].n + runs[1].n + 1) * sizeof(double));
+	d->rank_totals = calloc(DIFF_NSIDES * (runs[0].n + runs[1].n + 1) * NCLASS, sizeof(double));
+	if (!d->ranks || !d->rank_speed || !d->rank_outside_speed || !d->rank_totals)
 		return error("out of memory");
 	for (s = 0; s < DIFF_NSIDES; s++)
 		for (i = 0; i < runs[s].n; i++)
@@ -518,7 +609,7 @@ static int collect_ranks(struct diff *d, const struct noise_runs runs[DIFF_NSIDE
 			d->ranks[j++] = d->ranks[i];
 	d->nranks = j;
 	for (i = 0; i < j; i++)
-		d->rank_speed[i] = 1.0;
+		d->rank_speed[i] = d->rank_outside_speed[i] = 1.0;
 	return 0;
 }
 
@@ -530,7 +621,7 @@ static void fill_rank_stats(struct diff *d, struct diff_entry *e, int s, const s
 			    const double *speed, double *scratch)
 {
 	const struct profile *p = d->prof[s];
-	double hz = p->hz > 0 ? p->hz : 1.0;
+	double hz = indep_hz(p) > 0 ? indep_hz(p) : 1.0;
 	long sym = e->side[s].sym;
 	size_t k, i;
 
@@ -546,7 +637,7 @@ static void fill_rank_stats(struct diff *d, struct diff_entry *e, int s, const s
 
 				sum += t;
 				sq += t * t;
-				ticks += r->prof[i]->syms[sym].self_ticks;
+				ticks += indep(r->prof[i], r->prof[i]->syms[sym].self_ticks);
 				scratch[m++] = t / speed[i];
 			}
 		if (!m)

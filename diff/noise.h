@@ -39,6 +39,19 @@
  * runs or more, so that one disturbed run does not widen every function's
  * noise).  Exact zeros are "equal", never noise.
  *
+ * Two populations of rows: the program's functions, and the rows outside
+ * them that the call-path sidecars measure (a library's code, an MPI
+ * library's wait, the instrumentation, unknown code; diff/profile.h's
+ * PSYM_KINDS).  Time outside the program moves as a whole for reasons of
+ * its own, so each population has its own common speed (three rows
+ * agreeing measure the outside one) and jitter.  In a job of several
+ * ranks the time outside the program is mostly the MPI library's wait,
+ * which varies as the other ranks' compute does: a rank's wait W =
+ * max(C) - C_r has the variance 2 c^2 C_r^2 of its compute time C_r
+ * (the rank's program rows), and each row outside the program carries
+ * the part of it its share of the rank's outside time is, beside its own
+ * jitter and sampling.
+ *
  * MPI ranks are signal.  Files whose sidecar records a rank are grouped by
  * rank: only repeats of one rank measure V; the spread across the ranks of
  * one job is the program's imbalance.  When both sides know their ranks,

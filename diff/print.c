@@ -36,28 +36,82 @@ static void print_noise_model(FILE *out, const struct diff *d)
 			     "%.1f well-sampled ones; %.0f%% assumed for few); give a directory of\n"
 			     "repeated runs per side to measure it.\n",
 			100 * d->jitter, d->jitter_weight, 100 * d->opts.jitter_prior);
+	if (d->nranks && d->rank_totals && diff_from_sidecars(d))
+		fprintf(out, "A rank's time outside the program's functions (its MPI wait) varies as\n"
+			     "the ranks' compute does: each such row carries its share of that noise.\n");
 	fprintf(out, "%zu tests could show a change: corrected for their number (Bonferroni), a\n"
 		     "difference is significant beyond %.2f standard deviations, so that two\n"
 		     "runs of one program show a false one with the chance of %g sigmas.\n",
 		d->ntests, d->z_cut, d->opts.noise_sigmas);
 }
 
+void print_opts_units(struct diff_print_opts *po, const struct diff *d)
+{
+	const struct profile_measure *m = &d->prof[DIFF_BASE]->measure;
+
+	po->metric = m->metric[0] ? m->metric : NULL;
+	po->unit = !m->metric[0] ? "seconds" : m->unit[0] ? m->unit : "events";
+	po->unit_abbrev = !m->metric[0] ? "s" : !strcmp(po->unit, "events") ? "ev" : po->unit;
+	po->decimals = m->metric[0] ? 0 : 2;
+}
+
+/* prefix and text, then a full stop, in lines of at most 78 columns
+ * (broken at spaces; a word longer than that stays whole) */
+static void print_wrapped(FILE *out, const char *prefix, const char *text)
+{
+	size_t col = strlen(prefix);
+	const char *w = text;
+
+	fputs(prefix, out);
+	while (*w) {
+		size_t len = strcspn(w, " ");
+		int last = w[len] == 0;
+
+		if (col > 0 && col + 1 + len + last > 78 && w != text) {
+			fputc('\n', out);
+			col = 0;
+		} else if (w != text) {
+			fputc(' ', out);
+			col++;
+		}
+		fwrite(w, 1, len, out);
+		col += len;
+		w += len;
+		while (*w == ' ')
+			w++;
+	}
+	fputs(".\n", out);
+}
+
 void print_convention(FILE *out, const struct diff *d, const struct diff_print_opts *po)
 {
+	const char *u = po->unit ? po->unit : "seconds";
+	int dec = po->unit ? po->decimals : 2;
+
 	if (po->brief)
 		return;
 	fprintf(out, "Differential profile: baseline minus second run.\n");
 	fprintf(out, "  baseline: %s\n", po->label[DIFF_BASE] ? po->label[DIFF_BASE] : "?");
 	fprintf(out, "  second:   %s\n", po->label[DIFF_SECOND] ? po->label[DIFF_SECOND] : "?");
-	fprintf(out, "A positive difference is time (or calls) the second run no longer\n"
-		     "spends; a negative one is time (or calls) it spends in addition.\n");
-	fprintf(out, "Baseline total %.2f seconds, second %.2f seconds, sum of |differences| %.2f.\n",
-		d->total_sec[DIFF_BASE], d->total_sec[DIFF_SECOND], d->abs_sum);
+	if (po->source)
+		print_wrapped(out, "Source: ", po->source);
+	if (po->source && po->coverage_low)
+		fprintf(out, "warning: less than %.0f%% of a run's CPU time was sampled: its\n"
+			     "times are short by the rest.\n", 100.0 * SIDECAR_CPU_COVERAGE_WARN);
+	if (po->metric)
+		fprintf(out, "A positive difference is %s (or calls) the second run no longer\n"
+			     "has; a negative one is %s (or calls) it has in addition.\n",
+			po->metric, po->metric);
+	else
+		fprintf(out, "A positive difference is time (or calls) the second run no longer\n"
+			     "spends; a negative one is time (or calls) it spends in addition.\n");
+	fprintf(out, "Baseline total %.*f %s, second %.*f %s, sum of |differences| %.*f.\n",
+		dec, d->total_sec[DIFF_BASE], u, dec, d->total_sec[DIFF_SECOND], u, dec, d->abs_sum);
 	if (po->noise_marker && d->opts.sort == DIFF_SORT_IMPACT)
 		fprintf(out, "Rows are in evidence order: the %zu significant changes first, by the\n"
-			     "size of their evidence in seconds (a change of calls counts as the\n"
-			     "time it implies); then the rows within noise, by |difference|.\n",
-			print_count_significant(d, po));
+			     "size of their evidence in %s (a change of calls counts as the\n"
+			     "%s it implies); then the rows within noise, by |difference|.\n",
+			print_count_significant(d, po), u, po->metric ? po->metric : "time");
 	else
 		fprintf(out, "Rows are sorted by %s.\n", sort_text[d->opts.sort]);
 	if (po->noise_marker && po->extended)
@@ -66,24 +120,12 @@ void print_convention(FILE *out, const struct diff *d, const struct diff_print_o
 		fprintf(out, "Most functions took %.2fx their baseline time in the second run (a\n"
 			     "loaded machine?): differences are judged at that common speed.\n",
 			d->speed);
+	if (po->noise_marker && d->outside_speed != 1.0 && d->outside_speed != 0)
+		fprintf(out, "The rows outside the program's functions (libraries, an MPI library's\n"
+			     "wait) took %.2fx their baseline time: they are judged at that speed.\n",
+			d->outside_speed);
 	if (po->noise_marker)
 		print_noise_model(out, d);
-	if (d->time_from_sidecars)
-		fprintf(out, "Time evidence from the call-path sidecars: samples of each thread at\n"
-			     "%g Hz (baseline) and %g Hz (second), time in libraries and in the\n"
-			     "instrumentation included, in rows of their own after the flat table;\n"
-			     "the table's columns are gmon.out's, as gprof prints them.\n",
-			d->cp_hz[DIFF_BASE], d->cp_hz[DIFF_SECOND]);
-	if (d->time_from_sidecars && d->cp_coverage[DIFF_BASE] >= 0 &&
-	    d->cp_coverage[DIFF_SECOND] >= 0) {
-		fprintf(out, "The samples cover %.0f%% (baseline) and %.0f%% (second) of the\n"
-			     "processes' CPU time (getrusage).\n",
-			100.0 * d->cp_coverage[DIFF_BASE], 100.0 * d->cp_coverage[DIFF_SECOND]);
-		if (d->cp_coverage[DIFF_BASE] < SIDECAR_CPU_COVERAGE_WARN ||
-		    d->cp_coverage[DIFF_SECOND] < SIDECAR_CPU_COVERAGE_WARN)
-			fprintf(out, "warning: less than %.0f%% of a run's CPU time was sampled: its\n"
-				     "times are short by the rest.\n", 100.0 * SIDECAR_CPU_COVERAGE_WARN);
-	}
 	fprintf(out, "\n");
 }
 

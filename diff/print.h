@@ -36,7 +36,23 @@ struct diff_print_opts {
 	 * printer sorts them itself. */
 	const size_t *flat_order;
 	size_t nflat;
+	/* what the numbers are, said once in the header (model/analysis.h:
+	 * "time: call-path samples of each thread, 1000 Hz ..."), or NULL */
+	const char *source;
+	int coverage_low;     /* the source's samples cover less than
+				 SIDECAR_CPU_COVERAGE_WARN of a run's CPU
+				 time: a warning below it */
+	/* set by print_opts_units() from the diff's profiles: the unit of the
+	 * values ("seconds", or an event's "events"), its short form for
+	 * per-call columns ("s", "ev"), the metric (NULL: time) and the
+	 * decimals printed (2 for seconds, 0 for events) */
+	const char *unit, *unit_abbrev, *metric;
+	int decimals;
 };
+
+/* The unit fields of po, from what d's values are (diff/profile.h's
+ * struct profile_measure). */
+void print_opts_units(struct diff_print_opts *po, const struct diff *d);
 
 void print_convention(FILE *out, const struct diff *d, const struct diff_print_opts *po);
 int print_classic_flat(FILE *out, const struct diff *d, const struct diff_print_opts *po);
@@ -53,14 +69,10 @@ int print_flat_rows(const struct diff *d, const struct diff_print_opts *po,
 		    const size_t **order, size_t *n, size_t **owned);
 /* How many rows of the flat tables are significant. */
 size_t print_count_significant(const struct diff *d, const struct diff_print_opts *po);
-/* After a flat table: each significant row's evidence (calls, ranks,
- * moved cost), in the table's order (print_evidence.c). */
+/* After a flat table: each significant row's evidence (time, calls,
+ * ranks, moved cost; a library row's callers), in the table's order
+ * (print_evidence.c). */
 int print_evidence(FILE *out, const struct diff *d, const struct diff_print_opts *po);
-/* The rows outside the program (d->libs: library functions, the
- * instrumentation, from the call-path sidecars), a table of their own after
- * the flat table, so that gprof's table stays gprof's; print_evidence()
- * prints it first.  Nothing without sidecar time on both sides. */
-int print_library_rows(FILE *out, const struct diff *d, const struct diff_print_opts *po);
 /* With --ratio, the column " 123.4%" (second in percent of the baseline;
  * "new" without baseline time), else "".  buf of at least 16 bytes. */
 const char *print_ratio_cell(char *buf, size_t n, const struct diff_entry *e,

@@ -36,8 +36,12 @@ struct cg_ctx {
 	const struct diff_print_opts *po;
 	int *index;        /* entry -> index; printed entries come first */
 	int nprinted;      /* entries with index <= nprinted are printed */
-	size_t *first_in, *next_in;   /* arcs into an entry: linked lists */
-	size_t *first_out, *next_out; /* arcs out of an entry */
+	/* The arcs into entry i are in_arc[in_at[i] .. in_at[i + 1]), out of
+	 * it out_arc[out_at[i] ..], each in the diff's order: contiguous, for
+	 * 20,000 entries' lists read in the primary order walked a linked
+	 * list's cache misses. */
+	size_t *in_at, *in_arc;
+	size_t *out_at, *out_arc;
 	long *cycle_entry; /* diff cycle number -> its entry, -1 when none */
 	/* a cycle's members, in entry order (a scan of every entry per cycle
 	 * was most of the call graph's time at 20,000 functions) */
@@ -50,9 +54,24 @@ struct cg_ctx {
 	/* per entry, classic layout only: references to it are written
 	 * "(N)" (see unsigned_readers) */
 	unsigned char *hidden;
+	/* per entry, what the arcs' lines read of the entries at either
+	 * end, apart from the entries (512 bytes each): a big graph's lines
+	 * read them in no order, a cache miss each otherwise */
+	struct cg_end *end;
+};
+
+struct cg_end {
+	const char *name;  /* print name */
+	int cycle;         /* the diff's cycle number, 0 for none */
+	unsigned char whole;   /* a cycle as a whole */
+	unsigned char counted; /* its calls were counted on a side */
+	int64_t denom;     /* the calls difference of its line (its
+			      cycle's, for a member) */
 };
 
 #define NONE ((size_t)-1)
+/* the decimals of the values: 2 for seconds, 0 for an event's counts */
+#define DEC(po) ((po)->unit ? (po)->decimals : 2)
 /* "%6.6s %6.6s " and "%6.6s %5.5s " of empty strings: the blank index and
  * %-time columns before an arc's or member's times. */
 #define BLANK_6_6 "              "
@@ -134,6 +153,13 @@ static int within_cycle(const struct diff *d, const struct diff_arc *a)
 	return a->parent == a->child || (p->cycle && p->cycle == c->cycle);
 }
 
+/* within_cycle() from the compact ends */
+static int within_cycle_end(const struct cg_end *end, const struct diff_arc *a)
+{
+	return a->parent == a->child ||
+	       (end[a->parent].cycle && end[a->parent].cycle == end[a->child].cycle);
+}
+
 static double arc_total(const struct diff_arc *a)
 {
 	return (a->time_sec[0] + a->child_time_sec[0]) - (a->time_sec[1] + a->child_time_sec[1]);
@@ -143,11 +169,11 @@ static double arc_total(const struct diff_arc *a)
  * cycle, then the rest; here by size of change. */
 static int cmp_arc(const void *lp, const void *rp, void *ctx)
 {
-	const struct diff *d = ctx;
-	const struct diff_arc *l = &d->arcs[*(const size_t *)lp];
-	const struct diff_arc *r = &d->arcs[*(const size_t *)rp];
-	int kl = l->parent == l->child ? 0 : within_cycle(d, l) ? 1 : 2;
-	int kr = r->parent == r->child ? 0 : within_cycle(d, r) ? 1 : 2;
+	const struct cg_ctx *c = ctx;
+	const struct diff_arc *l = &c->d->arcs[*(const size_t *)lp];
+	const struct diff_arc *r = &c->d->arcs[*(const size_t *)rp];
+	int kl = l->parent == l->child ? 0 : within_cycle_end(c->end, l) ? 1 : 2;
+	int kr = r->parent == r->child ? 0 : within_cycle_end(c->end, r) ? 1 : 2;
 	double tl = fabs(arc_total(l)), tr = fabs(arc_total(r));
 	int64_t cl = llabs(l->count_diff), cr = llabs(r->count_diff);
 
@@ -165,12 +191,12 @@ static int cmp_arc(const void *lp, const void *rp, void *ctx)
  * numbers on a caller or callee line: unsigned_readers). */
 static void print_name_ref(struct cg_ctx *c, size_t i, int hide)
 {
-	const struct diff_entry *e = &c->d->entries[i];
+	const struct cg_end *e = &c->end[i];
 	int idx = c->index[i];
 	int bracket = idx <= c->nprinted && !hide;
 
-	line_str(&c->l, e->print_name);
-	if (e->cycle && !is_cycle(e)) {
+	line_str(&c->l, e->name);
+	if (e->cycle && !e->whole) {
 		line_put(&c->l, " <cycle ", 8);
 		line_int(&c->l, e->cycle, 0);
 		line_char(&c->l, '>');
@@ -243,12 +269,12 @@ static void diff_cell(struct line *l, int64_t calls, int64_t self, int with_self
  * printf's exact conversion (utils/fixed.h), a large share of a big call
  * graph's printing. */
 static void times_columns(struct line *l, const char *lead, double self, int ws, double child,
-			  int wc)
+			  int wc, int decimals)
 {
 	line_str(l, lead);
-	line_fixed(l, self, ws, 2);
+	line_fixed(l, self, ws, decimals);
 	line_char(l, ' ');
-	line_fixed(l, child, wc, 2);
+	line_fixed(l, child, wc, decimals);
 }
 
 /* The calls columns of a function's own line (primary or cycle member). */
@@ -289,14 +315,22 @@ static void arc_line(FILE *out, struct cg_ctx *c, const struct diff_arc *a,
 {
 	const struct diff_print_opts *po = c->po;
 	struct line *l = &c->l;
-	int inner = within_cycle(c->d, a);
+	int inner = within_cycle_end(c->end, a);
+	/* a call into code whose calls were never counted (a library's):
+	 * its time only, no count to show */
+	int counted = c->end[a->child].counted;
 
-	if (po->extended) {
+	if (!counted && !inner) {
+		times_columns(l, po->extended ? BLANK_6_6 : BLANK_6_5, a->time_sec[0] - a->time_sec[1],
+			      po->extended ? 8 : 7, a->child_time_sec[0] - a->child_time_sec[1],
+			      po->extended ? 9 : po->bsd ? 11 : 7, DEC(po));
+		line_spaces(l, po->extended ? 37 : 21);
+	} else if (po->extended) {
 		if (inner) /* "%6.6s %6.6s %8.8s %9.9s" of "" */
 			line_spaces(l, 32);
 		else
 			times_columns(l, BLANK_6_6, a->time_sec[0] - a->time_sec[1], 8,
-				      a->child_time_sec[0] - a->child_time_sec[1], 9);
+				      a->child_time_sec[0] - a->child_time_sec[1], 9, DEC(po));
 		/* " %9s %9s %9lld       " */
 		calls_cell(l, a->present[0], a->count[0], 0);
 		calls_cell(l, a->present[1], a->count[1], 0);
@@ -310,7 +344,8 @@ static void arc_line(FILE *out, struct cg_ctx *c, const struct diff_arc *a,
 		line_spaces(l, 13);
 	} else {
 		times_columns(l, BLANK_6_5, a->time_sec[0] - a->time_sec[1], 7,
-			      a->child_time_sec[0] - a->child_time_sec[1], po->bsd ? 11 : 7);
+			      a->child_time_sec[0] - a->child_time_sec[1], po->bsd ? 11 : 7,
+			      DEC(po));
 		/* " %7lld/%-7lld     " */
 		line_char(l, ' ');
 		line_int(l, a->count_diff, 7);
@@ -387,9 +422,11 @@ static int cycle_connected(const struct cg_ctx *c, int n, unsigned char *reach, 
 		while (sp) {
 			size_t at = stack[--sp];
 
-			for (k = dir ? c->first_in[at] : c->first_out[at]; k != NONE;
-			     k = dir ? c->next_in[k] : c->next_out[k]) {
-				const struct diff_arc *a = &d->arcs[k];
+			const size_t *at_of = dir ? c->in_at : c->out_at;
+			const size_t *list = dir ? c->in_arc : c->out_arc;
+
+			for (k = at_of[at]; k < at_of[at + 1]; k++) {
+				const struct diff_arc *a = &d->arcs[list[k]];
 				size_t to = dir ? a->parent : a->child;
 
 				if (to == at || d->entries[to].cycle != n || is_cycle(&d->entries[to]) ||
@@ -475,7 +512,7 @@ static void primary_line(FILE *out, struct cg_ctx *c, size_t i)
 	times_columns(l, " ", e->side[0].prop_self_sec - e->side[1].prop_self_sec,
 		      po->extended ? 8 : 7,
 		      e->side[0].prop_child_sec - e->side[1].prop_child_sec,
-		      po->extended ? 9 : po->bsd ? 11 : 7);
+		      po->extended ? 9 : po->bsd ? 11 : 7, DEC(po));
 	calls_columns(l, e, po->extended);
 	line_str(l, po->extended ? "   " : " ");
 	print_ref(c, i);
@@ -509,9 +546,10 @@ static int member_lines(FILE *out, struct cg_ctx *c, const struct diff_entry *cy
 		double child = e->side[0].prop_child_sec - e->side[1].prop_child_sec;
 
 		if (c->po->extended)
-			times_columns(&c->l, BLANK_6_6, self, 8, child, 9);
+			times_columns(&c->l, BLANK_6_6, self, 8, child, 9, DEC(c->po));
 		else
-			times_columns(&c->l, BLANK_6_5, self, 7, child, c->po->bsd ? 11 : 7);
+			times_columns(&c->l, BLANK_6_5, self, 7, child, c->po->bsd ? 11 : 7,
+				      DEC(c->po));
 		calls_columns(&c->l, e, c->po->extended);
 		line_str(&c->l, c->po->extended ? "       " : "     ");
 		print_other(c, m[i]);
@@ -680,18 +718,20 @@ int print_cg(FILE *out, const struct diff *d, const struct diff_print_opts *po)
 	c.d = d;
 	c.po = po;
 	c.index = calloc(d->nentries + 1, sizeof(int));
-	c.first_in = malloc((d->nentries + 1) * sizeof(size_t));
-	c.first_out = malloc((d->nentries + 1) * sizeof(size_t));
-	c.next_in = malloc((d->narcs + 1) * sizeof(size_t));
-	c.next_out = malloc((d->narcs + 1) * sizeof(size_t));
+	c.in_at = calloc(d->nentries + 2, sizeof(size_t));
+	c.out_at = calloc(d->nentries + 2, sizeof(size_t));
+	c.in_arc = malloc((d->narcs + 1) * sizeof(size_t));
+	c.out_arc = malloc((d->narcs + 1) * sizeof(size_t));
 	c.cycle_entry = malloc(((size_t)d->ncycles + 1) * sizeof(long));
 	c.first_member = malloc(((size_t)d->ncycles + 1) * sizeof(size_t));
 	c.next_member = malloc((d->nentries + 1) * sizeof(size_t));
 	c.name_key = malloc((d->nentries + 1) * sizeof(uint64_t));
+	c.end = malloc((d->nentries + 1) * sizeof(*c.end));
 	order = malloc((d->nentries + 1) * sizeof(size_t));
 	arcs = malloc((d->narcs + 1) * sizeof(size_t));
-	if (!c.index || !c.first_in || !c.first_out || !c.next_in || !c.next_out ||
-	    !c.cycle_entry || !c.first_member || !c.next_member || !c.name_key || !order || !arcs) {
+	if (!c.index || !c.in_at || !c.out_at || !c.in_arc || !c.out_arc ||
+	    !c.cycle_entry || !c.first_member || !c.next_member || !c.name_key || !c.end ||
+	    !order || !arcs) {
 		error("out of memory");
 		goto out;
 	}
@@ -711,19 +751,38 @@ int print_cg(FILE *out, const struct diff *d, const struct diff_print_opts *po)
 		}
 	}
 	for (i = 0; i < d->nentries; i++) {
-		c.first_in[i] = c.first_out[i] = NONE;
 		if (is_cycle(&d->entries[i]) && d->entries[i].cycle <= d->ncycles)
 			c.cycle_entry[d->entries[i].cycle] = (long)i;
 	}
-	for (k = d->narcs; k-- > 0;) {
-		c.next_in[k] = c.first_in[d->arcs[k].child];
-		c.first_in[d->arcs[k].child] = k;
-		c.next_out[k] = c.first_out[d->arcs[k].parent];
-		c.first_out[d->arcs[k].parent] = k;
+	for (i = 0; i < d->nentries; i++) {
+		const struct diff_entry *e = &d->entries[i];
+
+		c.end[i].name = e->print_name;
+		c.end[i].cycle = e->cycle;
+		c.end[i].whole = is_cycle(e);
+		c.end[i].counted = e->side[0].calls_measured || e->side[1].calls_measured;
+		c.end[i].denom = e->calls_diff;
+	}
+	for (i = 0; i < d->nentries; i++)
+		if (!c.end[i].whole && c.end[i].cycle && c.end[i].cycle <= d->ncycles &&
+		    c.cycle_entry[c.end[i].cycle] >= 0)
+			c.end[i].denom = d->entries[c.cycle_entry[c.end[i].cycle]].calls_diff;
+	/* counting sort: in_at[i + 2] counts, then starts, then ends */
+	for (k = 0; k < d->narcs; k++) {
+		c.in_at[d->arcs[k].child + 2]++;
+		c.out_at[d->arcs[k].parent + 2]++;
+	}
+	for (i = 2; i <= d->nentries + 1; i++) {
+		c.in_at[i] += c.in_at[i - 1];
+		c.out_at[i] += c.out_at[i - 1];
+	}
+	for (k = 0; k < d->narcs; k++) {
+		c.in_arc[c.in_at[d->arcs[k].child + 1]++] = k;
+		c.out_arc[c.out_at[d->arcs[k].parent + 1]++] = k;
 	}
 	for (i = 0; i < d->nentries; i++) {
 		const struct diff_entry *e = &d->entries[i];
-		int data = c.first_in[i] != NONE || c.first_out[i] != NONE || is_cycle(e) ||
+		int data = c.in_at[i + 1] > c.in_at[i] || c.out_at[i + 1] > c.out_at[i] || is_cycle(e) ||
 			   e->side[0].has_samples || e->side[1].has_samples;
 
 		if (e->in_graph && (data || po->zeros))
@@ -747,47 +806,40 @@ int print_cg(FILE *out, const struct diff *d, const struct diff_print_opts *po)
 		fprintf(out, "index %% time    self  children    called     name\n");
 	/* from here on the text goes through c.l */
 	for (i = 0; i < n; i++) {
-		const struct diff_entry *e = &d->entries[order[i]];
-		int64_t denom = e->calls_diff;
+		size_t at = order[i];
+		int64_t denom = c.end[at].denom;
 
-		if (is_cycle(e)) {
+		if (c.end[at].whole) {
 			/* gprof's cycle entry: its line, then its members. */
-			primary_line(out, &c, order[i]);
-			if (member_lines(out, &c, e) < 0)
+			primary_line(out, &c, at);
+			if (member_lines(out, &c, &d->entries[at]) < 0)
 				goto out;
 			line_str(&c.l, "-----------------------------------------------\n");
 			continue;
 		}
-		if (e->cycle && e->cycle <= d->ncycles && c.cycle_entry[e->cycle] >= 0)
-			denom = d->entries[c.cycle_entry[e->cycle]].calls_diff;
 
 		/* Parents, then the function, then children: gprof's entry. */
 		na = 0;
-		for (k = c.first_in[order[i]]; k != NONE; k = c.next_in[k])
-			arcs[na++] = k;
+		for (k = c.in_at[at]; k < c.in_at[at + 1]; k++)
+			arcs[na++] = c.in_arc[k];
 		if (na == 0) { /* "%6.6s %5.5s %7.7s %7.7s %7.7s %7.7s     " of "" */
 			line_spaces(&c.l, po->extended ? 69 : 49);
 			line_str(&c.l, "<spontaneous>\n");
 		}
-		qsort_r(arcs, na, sizeof(size_t), cmp_arc, (void *)d);
+		qsort_r(arcs, na, sizeof(size_t), cmp_arc, &c);
 		for (k = 0; k < na; k++)
 			arc_line(out, &c, &d->arcs[arcs[k]], d->arcs[arcs[k]].parent, denom);
 
-		primary_line(out, &c, order[i]);
+		primary_line(out, &c, at);
 
 		na = 0;
-		for (k = c.first_out[order[i]]; k != NONE; k = c.next_out[k])
-			arcs[na++] = k;
-		qsort_r(arcs, na, sizeof(size_t), cmp_arc, (void *)d);
+		for (k = c.out_at[at]; k < c.out_at[at + 1]; k++)
+			arcs[na++] = c.out_arc[k];
+		qsort_r(arcs, na, sizeof(size_t), cmp_arc, &c);
 		for (k = 0; k < na; k++) {
 			const struct diff_arc *a = &d->arcs[arcs[k]];
-			const struct diff_entry *callee = &d->entries[a->child];
-			int64_t cd = callee->calls_diff;
 
-			if (callee->cycle && callee->cycle <= d->ncycles &&
-			    c.cycle_entry[callee->cycle] >= 0)
-				cd = d->entries[c.cycle_entry[callee->cycle]].calls_diff;
-			arc_line(out, &c, a, a->child, cd);
+			arc_line(out, &c, a, a->child, c.end[a->child].denom);
 		}
 		line_str(&c.l, "-----------------------------------------------\n");
 	}
@@ -804,16 +856,17 @@ int print_cg(FILE *out, const struct diff *d, const struct diff_print_opts *po)
 	ret = 0;
 out:
 	free(c.index);
-	free(c.first_in);
-	free(c.first_out);
-	free(c.next_in);
-	free(c.next_out);
+	free(c.in_at);
+	free(c.out_at);
+	free(c.in_arc);
+	free(c.out_arc);
 	free(c.cycle_entry);
 	free(c.first_member);
 	free(c.next_member);
 	free(order);
 	free(arcs);
 	free(c.name_key);
+	free(c.end);
 	free(c.hidden);
 	line_release(&c.l);
 	return ret;

@@ -61,15 +61,15 @@ static void impact_cell(struct line *l, double v, int width, int decimals)
 	line_fixed(l, v, width, decimals);
 }
 
-static void sample_line(FILE *out, const struct diff *d)
+static void sample_line(FILE *out, const struct diff *d, const char *unit)
 {
 	double a = d->prof[DIFF_BASE]->hz, b = d->prof[DIFF_SECOND]->hz;
 
 	if (a == b)
-		fprintf(out, "\nEach sample counts as %g seconds.\n", a > 0 ? 1.0 / a : 0.0);
+		fprintf(out, "\nEach sample counts as %g %s.\n", a > 0 ? 1.0 / a : 0.0, unit);
 	else
-		fprintf(out, "\nEach sample counts as %g seconds in the baseline, %g in the second run.\n",
-			a > 0 ? 1.0 / a : 0.0, b > 0 ? 1.0 / b : 0.0);
+		fprintf(out, "\nEach sample counts as %g %s in the baseline, %g in the second run.\n",
+			a > 0 ? 1.0 / a : 0.0, unit, b > 0 ? 1.0 / b : 0.0);
 }
 
 int print_classic_flat(FILE *out, const struct diff *d, const struct diff_print_opts *po)
@@ -79,6 +79,9 @@ int print_classic_flat(FILE *out, const struct diff *d, const struct diff_print_
 	double top = 0, cum = 0;
 	char unit[16];
 	struct line l = LINE_INIT;
+	const char *u = po->unit ? po->unit : "seconds";
+	const char *ua = po->unit ? po->unit_abbrev : "s";
+	int dec = po->unit ? po->decimals : 2;
 
 	if (print_flat_rows(d, po, &order, &n, &owned) < 0)
 		return -1;
@@ -96,14 +99,14 @@ int print_classic_flat(FILE *out, const struct diff *d, const struct diff_print_
 				if (si[scale].scale * top >= 1.0 && si[scale].scale * top < 1000.0)
 					break;
 	}
-	snprintf(unit, sizeof(unit), "%cs/call", si[scale].prefix);
+	snprintf(unit, sizeof(unit), "%c%s/call", si[scale].prefix, ua);
 
 	fprintf(out, "Flat profile:\n");
-	sample_line(out, d);
+	sample_line(out, d, u);
 	fprintf(out, "%5.5s %10.10s %8.8s %8.8s %8.8s %8.8s  %-8.8s\n",
 		"%  ", "cumulative", "self  ", "", "self  ", "total ", "");
 	fprintf(out, "%5.5s %9.9s  %8.8s %8.8s %8.8s %8.8s  %s%-8.8s\n",
-		"time", "seconds", "seconds", "calls", unit, unit,
+		"time", u, u, "calls", unit, unit,
 		po->ratio ? "2nd/base " : "", "name");
 	for (i = 0; i < n && !l.failed; i++) {
 		const struct diff_entry *e = &d->entries[order[i]];
@@ -114,9 +117,9 @@ int print_classic_flat(FILE *out, const struct diff *d, const struct diff_print_
 		 * big profile's printing time otherwise */
 		impact_cell(&l, e->impact, po->bsd ? 5 : 6, po->bsd ? 1 : 2);
 		line_char(&l, ' ');
-		line_fixed(&l, cum, po->bsd ? 10 : 9, 2);
+		line_fixed(&l, cum, po->bsd ? 10 : 9, dec);
 		line_char(&l, ' ');
-		line_fixed(&l, e->self_diff, 8, 2);
+		line_fixed(&l, e->self_diff, 8, dec);
 		if (any_calls(e)) {
 			/* " %8lld " */
 			line_char(&l, ' ');
@@ -139,7 +142,23 @@ int print_classic_flat(FILE *out, const struct diff *d, const struct diff_print_
 		free(owned);
 		return -1;
 	}
-	if (!po->brief)
+	if (!po->brief && po->metric)
+		fprintf(out,
+			"\n"
+			" %%         the impact of this function on the change: its self\n"
+			"           %s difference over the sum of all |differences|.\n\n"
+			"cumulative a running sum of |self %s| differences, in this order.\n\n"
+			"self       self %s of the baseline minus the second run's.\n\n"
+			"calls      calls of the baseline minus the second run's; blank when\n"
+			"           neither run counted calls of the function.\n\n"
+			"self       the change of the %s of one call: self %s per call\n"
+			"%s/call    in the baseline minus that in the second run (a run without\n"
+			"           calls counts as 0 per call).\n\n"
+			"total      the same with self and children %s.\n"
+			"%s/call\n\n"
+			"name       the function; rows are in the order the header states.\n\n",
+			u, u, u, po->metric, u, ua, po->metric, ua);
+	else if (!po->brief)
 		fprintf(out,
 			"\n"
 			" %%         the impact of this function on the change: its self\n"

@@ -22,44 +22,58 @@
 /* " from call-path samples at 1000 Hz" (or "at 1000 and 500 Hz") */
 static void source_clause(struct line *l, const struct diff *d)
 {
+	double a = d->prof[DIFF_BASE]->hz, b = d->prof[DIFF_SECOND]->hz;
 	char buf[96];
 
-	if (d->cp_hz[DIFF_BASE] == d->cp_hz[DIFF_SECOND])
-		snprintf(buf, sizeof(buf), " from call-path samples at %g Hz", d->cp_hz[DIFF_BASE]);
+	if (d->prof[DIFF_BASE]->measure.metric[0])
+		return;	/* an event's: the header says where it comes from */
+	if (a == b)
+		snprintf(buf, sizeof(buf), " from call-path samples at %g Hz", a);
 	else
-		snprintf(buf, sizeof(buf), " from call-path samples at %g and %g Hz",
-			 d->cp_hz[DIFF_BASE], d->cp_hz[DIFF_SECOND]);
+		snprintf(buf, sizeof(buf), " from call-path samples at %g and %g Hz", a, b);
 	line_str(l, buf);
 }
 
-static void time_clause(struct line *l, const struct diff *d, const struct diff_entry *e,
-			const char **sep)
+/* A value in the diff's unit: " s" of seconds to 0.01, an event's count. */
+static void value(struct line *l, const struct diff_print_opts *po, double v, int plus)
 {
-	/* the time the test judged: the sidecars' when both sides have them */
-	double t = d->time_from_sidecars ? e->cp_diff : e->self_diff;
+	int dec = po->unit ? po->decimals : 2;
+
+	if (plus)
+		line_fixed_plus(l, v, dec);
+	else
+		line_fixed(l, v, 0, dec);
+	line_char(l, ' ');
+	line_str(l, po->unit && po->metric ? po->unit : "s");
+}
+
+static void time_clause(struct line *l, const struct diff *d, const struct diff_print_opts *po,
+			const struct diff_entry *e, const char **sep)
+{
+	double t = e->self_diff;
 
 	if (t == 0)
 		return;
 	/* "%stime %+.2f s" */
 	line_str(l, *sep);
-	line_put(l, "time ", 5);
-	line_fixed_plus(l, t, 2);
-	line_put(l, " s", 2);
-	if (d->time_from_sidecars)
+	line_str(l, po->metric ? po->metric : "time");
+	line_char(l, ' ');
+	value(l, po, t, 1);
+	if (diff_from_sidecars(d))
 		source_clause(l, d);
 	if (e->excess_sec != t) {
 		line_put(l, " (", 2);
-		line_fixed_plus(l, e->excess_sec, 2);
-		line_str(l, " s at the runs' common speed)");
+		value(l, po, e->excess_sec, 1);
+		line_str(l, " at the runs' common speed)");
 	}
 	/* ", %s noise %.2f s" */
 	line_str(l, e->noise == NOISE_NONE ? ", beyond noise " : ", within noise ");
-	line_fixed(l, e->noise_sec, 0, 2);
-	line_put(l, " s", 2);
+	value(l, po, e->noise_sec, 0);
 	*sep = "; ";
 }
 
-static void calls_clause(struct line *l, const struct diff_entry *e, const char **sep)
+static void calls_clause(struct line *l, const struct diff *d, const struct diff_entry *e,
+			 const char **sep)
 {
 	char buf[48];
 	uint64_t a, b;
@@ -71,7 +85,7 @@ static void calls_clause(struct line *l, const struct diff_entry *e, const char 
 	line_str(l, *sep);
 	line_str(l, evidence_calls_text(buf, sizeof(buf), e));
 	line_put(l, " (", 2);
-	if (evidence_calls_exact(e))
+	if (evidence_calls_exact(d))
 		line_str(l, "sidecar: ");
 	line_uint(l, a, 0);
 	line_put(l, " -> ", 4);
@@ -194,76 +208,64 @@ static void ranks_clause(struct line *l, const struct diff *d, const struct diff
 	*sep = "; ";
 }
 
-/* The library rows in the flat tables' order (diff_entry_cmp). */
-static int lib_cmp(const void *x, const void *y, void *ctx)
+/* How many callers a row outside the program names. */
+#define CALLERS_SHOWN 3
+
+/*
+ * Where a row's time changed: a row outside the program's functions (a
+ * library function, the instrumentation, unknown code) has no calls of its
+ * own, and a function called from several places may have changed under
+ * one of them; its callers say where.  "under use_libm 0.34 -> 1.00 s,
+ * main 0.01 -> 0.01 s": the callers whose time along the call changed most
+ * first.
+ */
+static void callers_clause(struct line *l, const struct diff *d, const struct diff_print_opts *po,
+			   size_t entry, const char **sep)
 {
-	const struct diff_entry *p = x, *q = y;
-	int r;
+	size_t best[CALLERS_SHOWN], nbest = 0, ncallers = 0;
 
-	if ((r = diff_entry_cmp_numbers(p, q, *(const enum diff_sort_key *)ctx)))
-		return r;
-	if (p->significant != q->significant)
-		return q->significant - p->significant;
-	if (fabs(p->cp_diff) != fabs(q->cp_diff))
-		return fabs(p->cp_diff) < fabs(q->cp_diff) ? 1 : -1;
-	return strcmp(p->print_name, q->print_name);
-}
-
-/* The library rows to show: with samples on a side (sorted, a copy). */
-static struct diff_entry *lib_rows(const struct diff *d, size_t *n)
-{
-	struct diff_entry *v = malloc((d->nlibs + 1) * sizeof(*v));
-	enum diff_sort_key key = d->opts.sort;
-
-	*n = 0;
-	if (!v)
-		return NULL;
-	for (size_t i = 0; i < d->nlibs; i++)
-		if (d->libs[i].side[0].cp_samples || d->libs[i].side[1].cp_samples)
-			v[(*n)++] = d->libs[i];
-	qsort_r(v, *n, sizeof(*v), lib_cmp, &key);
-	return v;
-}
-
-int print_library_rows(FILE *out, const struct diff *d, const struct diff_print_opts *po)
-{
-	struct diff_entry *v;
-	size_t n;
-
-	if (!d->time_from_sidecars || !d->nlibs)
-		return 0;
-	if (!(v = lib_rows(d, &n)))
-		return error("out of memory");
-	if (n) {
-		fprintf(out, "\nTime outside the program: library functions, the instrumentation, no\n"
-			     "known object; from the call-path sidecars (seconds of samples at %g Hz\n"
-			     "and %g Hz; gmon.out has none of it)%s.\n\n",
-			d->cp_hz[DIFF_BASE], d->cp_hz[DIFF_SECOND],
-			po->noise_marker ? "; ~ marks a difference within noise" : "");
-		fprintf(out, "  baseline    second      diff\n"
-			     "   seconds   seconds   seconds    name\n");
-	}
-	for (size_t i = 0; i < n; i++) {
-		const struct diff_entry *e = &v[i];
-
-		fprintf(out, "%10.2f%10.2f%+10.2f    %s%s\n", diff_tested_sec(d, e, DIFF_BASE),
-			diff_tested_sec(d, e, DIFF_SECOND), e->cp_diff, e->print_name,
-			po->noise_marker && e->verdict == VERDICT_NOISE ? "  ~" :
-			po->noise_marker && e->verdict == VERDICT_EQUAL ? "  =" : "");
-	}
-	free(v);
-	return ferror(out) ? -1 : 0;
-}
-
-/* A library row's callers' paths: "; from main;f 0.25 -> 0.50 s" */
-static void callers_clause(struct line *l, const struct diff_entry *e, const char **sep)
-{
-	if (!e->library || !e->callers)
+	for (size_t k = 0; k < d->narcs; k++)
+		ncallers += d->arcs[k].child == entry && d->arcs[k].parent != entry;
+	if (!(d->entries[entry].flags & PSYM_KINDS) &&
+	    (ncallers < 2 || d->entries[entry].noise != NOISE_NONE || d->entries[entry].self_diff == 0))
 		return;
-	line_str(l, *sep);
-	line_str(l, "under ");
-	line_str(l, e->callers);
-	*sep = "; ";
+	for (size_t k = 0; k < d->narcs; k++) {
+		const struct diff_arc *a = &d->arcs[k];
+		double ch = fabs(a->time_sec[0] + a->child_time_sec[0] - a->time_sec[1] -
+				 a->child_time_sec[1]);
+		size_t at;
+
+		if (a->child != entry || a->parent == entry)
+			continue;
+		for (at = nbest; at > 0; at--) {
+			const struct diff_arc *b = &d->arcs[best[at - 1]];
+
+			if (fabs(b->time_sec[0] + b->child_time_sec[0] - b->time_sec[1] -
+				 b->child_time_sec[1]) >= ch)
+				break;
+			if (at < CALLERS_SHOWN)
+				best[at] = best[at - 1];
+		}
+		if (at < CALLERS_SHOWN) {
+			best[at] = k;
+			if (nbest < CALLERS_SHOWN)
+				nbest++;
+		}
+	}
+	for (size_t i = 0; i < nbest; i++) {
+		const struct diff_arc *a = &d->arcs[best[i]];
+
+		line_str(l, i ? ", " : *sep);
+		if (!i)
+			line_str(l, "under ");
+		line_str(l, d->entries[a->parent].print_name);
+		line_char(l, ' ');
+		line_fixed(l, a->time_sec[0] + a->child_time_sec[0], 0, po->unit ? po->decimals : 2);
+		line_put(l, " -> ", 4);
+		value(l, po, a->time_sec[1] + a->child_time_sec[1], 0);
+	}
+	if (nbest)
+		*sep = "; ";
 }
 
 /*
@@ -272,8 +274,9 @@ static void callers_clause(struct line *l, const struct diff_entry *e, const cha
  * a row outside the program, its callers' paths.
  */
 static int evidence_line(struct line *l, FILE *out, const struct diff *d,
-			 const struct diff_entry *e)
+			 const struct diff_print_opts *po, size_t entry)
 {
+	const struct diff_entry *e = &d->entries[entry];
 	const char *sep = "";
 
 	if (!e->significant)
@@ -281,14 +284,11 @@ static int evidence_line(struct line *l, FILE *out, const struct diff *d,
 	line_put(l, "  ", 2);
 	line_str(l, e->print_name);
 	line_put(l, ": ", 2);
-	time_clause(l, d, e, &sep);
-	if (e->library) {
-		callers_clause(l, e, &sep);
-	} else {
-		calls_clause(l, e, &sep);
-		ranks_clause(l, d, e, &sep);
-		moved_clause(l, d, e, &sep);
-	}
+	time_clause(l, d, po, e, &sep);
+	calls_clause(l, d, e, &sep);
+	ranks_clause(l, d, e, &sep);
+	moved_clause(l, d, e, &sep);
+	callers_clause(l, d, po, entry, &sep);
 	line_char(l, '\n');
 	line_flush_over(l, out, LINE_FLUSH_BYTES);
 	return 1;
@@ -297,29 +297,17 @@ static int evidence_line(struct line *l, FILE *out, const struct diff *d,
 int print_evidence(FILE *out, const struct diff *d, const struct diff_print_opts *po)
 {
 	const size_t *order;
-	size_t *owned, n, i, shown = 0, nlib = 0;
+	size_t *owned, n, i, shown = 0;
 	struct line l = LINE_INIT;
-	struct diff_entry *libs = NULL;
 
-	if (print_library_rows(out, d, po) < 0)
-		return -1;
 	if (!po->noise_marker)
 		return 0;
-	if (d->time_from_sidecars && !(libs = lib_rows(d, &nlib)))
-		return error("out of memory");
-	if (print_flat_rows(d, po, &order, &n, &owned) < 0) {
-		free(libs);
+	if (print_flat_rows(d, po, &order, &n, &owned) < 0)
 		return -1;
-	}
 	fprintf(out, "\nEvidence for the significant rows (baseline - second; calls\n"
 		     "baseline -> second):\n\n");
 	for (i = 0; i < n && !l.failed; i++)
-		shown += evidence_line(&l, out, d, &d->entries[order[i]]);
-	/* then the rows outside the program, with their callers */
-	for (i = 0; i < nlib && !l.failed; i++)
-		shown += evidence_line(&l, out, d, &libs[i]);
-	n += nlib;
-	free(libs);
+		shown += evidence_line(&l, out, d, po, order[i]);
 	if (line_finish(&l, out) < 0) {
 		free(owned);
 		return -1;

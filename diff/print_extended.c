@@ -31,7 +31,7 @@ static void seconds_cell(struct line *l, const struct diff_side_sym *s,
 		line_pad(l, "---", 9);
 		return;
 	}
-	fixed_format(buf, s->self_sec, 0, 2);
+	fixed_format(buf, s->self_sec, 0, po->unit ? po->decimals : 2);
 	line_pad(l, buf, 9);
 }
 
@@ -48,19 +48,19 @@ static void calls_cell(struct line *l, const struct diff_side_sym *s)
 /* The difference of the two printed seconds, so that a row never reads
  * "0.01 0.03 -0.01" (issue 11 item 9): sides round to 0.01 s, and so does
  * their exact difference, but not always to the same digit. */
-static double printed(const struct diff_side_sym *s)
+static double printed(const struct diff_side_sym *s, int decimals)
 {
 	char buf[FIXED_MAX];
 
 	if (!s->has_samples)
 		return 0;
-	fixed_format(buf, s->self_sec, 0, 2);
+	fixed_format(buf, s->self_sec, 0, decimals);
 	return strtod(buf, NULL);
 }
 
-static double shown_diff(const struct diff_entry *e)
+static double shown_diff(const struct diff_entry *e, int decimals)
 {
-	return printed(&e->side[DIFF_BASE]) - printed(&e->side[DIFF_SECOND]);
+	return printed(&e->side[DIFF_BASE], decimals) - printed(&e->side[DIFF_SECOND], decimals);
 }
 
 int print_extended_flat(FILE *out, const struct diff *d, const struct diff_print_opts *po)
@@ -68,6 +68,8 @@ int print_extended_flat(FILE *out, const struct diff *d, const struct diff_print
 	const size_t *order;
 	size_t *owned, n, i;
 	struct line l = LINE_INIT;
+	const char *u = po->unit ? po->unit : "seconds";
+	int dec = po->unit ? po->decimals : 2;
 
 	if (print_flat_rows(d, po, &order, &n, &owned) < 0)
 		return -1;
@@ -76,7 +78,7 @@ int print_extended_flat(FILE *out, const struct diff *d, const struct diff_print
 		"%  ", "+self", "-self", "diff", "+self", "-self", "diff", "sym",
 		po->ratio ? "  -self in" : "", "");
 	fprintf(out, "%7s %9s %9s %9s %8s %8s %8s  %-3s%s  %s\n",
-		"impact", "seconds", "seconds", "seconds", "calls", "calls", "calls", "+ -",
+		"impact", u, u, u, "calls", "calls", "calls", "+ -",
 		po->ratio ? "  % of +self" : "", "name");
 	for (i = 0; i < n && !l.failed; i++) {
 		const struct diff_entry *e = &d->entries[order[i]];
@@ -89,7 +91,7 @@ int print_extended_flat(FILE *out, const struct diff *d, const struct diff_print
 		seconds_cell(&l, a, po);
 		seconds_cell(&l, b, po);
 		line_char(&l, ' ');
-		line_fixed(&l, shown_diff(e), 9, 2);
+		line_fixed(&l, shown_diff(e, dec), 9, dec);
 		calls_cell(&l, a);
 		calls_cell(&l, b);
 		line_char(&l, ' ');
@@ -106,7 +108,16 @@ int print_extended_flat(FILE *out, const struct diff *d, const struct diff_print
 		free(owned);
 		return -1;
 	}
-	if (!po->brief)
+	if (!po->brief && po->metric)
+		fprintf(out,
+			"\n"
+			"impact %%   self %s difference over the sum of all |differences|.\n"
+			"+self      the baseline's self %s and calls (\"---\": not in its\n"
+			"           profile, no samples and no calls; \"-\": no call counts).\n"
+			"-self      the second run's.\n"
+			"diff       baseline minus second.\n"
+			"sym + -    X where the function exists in that run's binary.\n\n", u, u);
+	else if (!po->brief)
 		fprintf(out,
 			"\n"
 			"impact %%   self seconds difference over the sum of all |differences|.\n"

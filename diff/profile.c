@@ -18,6 +18,14 @@ struct profile *profile_new(void)
 	return p;
 }
 
+const char *profile_sym_kind(unsigned flags)
+{
+	return flags & PSYM_CYCLE ? "cycle" :
+	       flags & PSYM_LIBRARY ? "library" :
+	       flags & PSYM_INSTRUMENTATION ? "instrumentation" :
+	       flags & PSYM_UNKNOWN ? "unknown" : "function";
+}
+
 struct profile_pool *profile_pool_new(size_t size)
 {
 	/* malloc, not bigalloc: a pool is sized for its frame, most of whose

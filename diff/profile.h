@@ -39,7 +39,18 @@ enum profile_sym_flag {
 	PSYM_IN_GRAPH = 1 << 2, /* selected for the call graph (-q/-Q specs) */
 	PSYM_CYCLE = 1 << 3,    /* a cycle as a whole, not a function */
 	PSYM_FUNC = 1 << 4,     /* a function entry point */
+	/* Code outside the program's own functions, known only to the
+	 * call-path sidecars (model/measured.h): what kind of row it is.  A
+	 * symbol with none of the three is a function of the program. */
+	PSYM_LIBRARY = 1 << 5,         /* a shared library's code ("sin [libm.so.6]") */
+	PSYM_INSTRUMENTATION = 1 << 6, /* mcount, the runtime, its signals */
+	PSYM_UNKNOWN = 1 << 7,         /* no known object or function holds it */
 };
+#define PSYM_KINDS (PSYM_LIBRARY | PSYM_INSTRUMENTATION | PSYM_UNKNOWN)
+
+/* What kind of row a symbol is, as every view names it: "function",
+ * "library", "instrumentation", "unknown" or "cycle". */
+const char *profile_sym_kind(unsigned flags);
 
 enum profile_input {
 	PROFILE_HAS_HIST = 1 << 0, /* gmon had a histogram */
@@ -61,7 +72,9 @@ struct profile_sym {
 	uint64_t end_addr;
 	unsigned flags;   /* enum profile_sym_flag */
 	int cycle;        /* cycle number, 0 when not in a cycle */
-	int cg_index;     /* gprof's call-graph index ("[N]"), 0 when unprinted */
+	int cg_index;     /* gprof's call-graph index ("[N]"), 0 when unprinted
+			     and in a loaded profile (the loader does not
+			     number them: cg_assemble_numbers) */
 	double self_ticks;   /* histogram samples in this symbol */
 	uint64_t ncalls;     /* calls from other functions (gprof's "called") */
 	uint64_t self_calls; /* recursive calls (gprof's "+N") */
@@ -77,6 +90,31 @@ struct profile_arc {
 	uint64_t count;    /* calls along this arc */
 	double time;       /* self time inherited along the arc, ticks */
 	double child_time; /* children's time inherited along the arc, ticks */
+};
+
+/*
+ * What a profile's numbers are and where they come from, so that every
+ * view says it once and never mixes two sources.  Upstream's profiles are
+ * gmon.out's (the zero value: time from the histogram at hz, each sample
+ * one period, calls counted by mcount); model/measured.h builds profiles
+ * from the call-path sidecars: self_ticks are then the samples of each
+ * thread at the sidecar's rate (hz), or of an event (metric set: hz is
+ * 1/period, so that ticks / hz is events).
+ */
+enum profile_source {
+	PROFILE_FROM_GMON,     /* gmon.out: histogram and mcount's arcs */
+	PROFILE_FROM_SIDECARS, /* the call-path sidecars' samples and counts */
+};
+struct profile_measure {
+	enum profile_source source;
+	char metric[128];  /* the event (--metric NAME); "" for time */
+	char unit[32];     /* the metric's unit ("events"); "" for seconds */
+	double weight;     /* mean weight of a sample (a timer signal may stand
+			      for several periods): n samples are n / weight
+			      independent ones; 0 or 1: each is one */
+	int calls_unmeasured; /* the run counted no calls (a sampling-only
+				 run): views show them as "-", never 0 */
+	int per_thread;    /* samples of each thread's CPU time (sidecars) */
 };
 
 /* A pool of strings (see Pools): `refs` profiles point into bytes[0..used). */
@@ -98,6 +136,8 @@ struct profile {
 	unsigned input;     /* enum profile_input */
 	double total_ticks; /* sum of self_ticks over real symbols */
 	double print_ticks; /* gprof's total for percentages (after -E/-N) */
+	struct profile_measure measure; /* what the numbers are (above);
+					   not sent by profile_write */
 	uint64_t hist_lowpc;  /* first histogram's address range, 0 if none */
 	uint64_t hist_highpc;
 	struct profile_sym *syms;
@@ -139,6 +179,19 @@ int profile_add_gmon_file(struct profile *p, const char *path);
  * before they are added (each doubling of a large array copied it and
  * touched its pages again).  0, or -1 when out of memory. */
 int profile_reserve(struct profile *p, size_t nsyms, size_t narcs);
+
+/* A sample's weight (>= 1), and whether symbol s's calls were counted:
+ * library, instrumentation and unknown rows, and every row of a run that
+ * counted no calls, have none. */
+static inline double profile_weight(const struct profile *p)
+{
+	return p->measure.weight > 1 ? p->measure.weight : 1.0;
+}
+static inline int profile_sym_calls_measured(const struct profile *p,
+					     const struct profile_sym *s)
+{
+	return !p->measure.calls_unmeasured && !(s->flags & PSYM_KINDS);
+}
 
 /* Seconds of a tick count in this profile. */
 static inline double profile_seconds(const struct profile *p, double ticks)

@@ -153,6 +153,14 @@ void ranks_free(struct rank_id *ids, size_t n)
 	free(ids);
 }
 
+int ranks_paired(const struct rank_id *ids, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!ids[i].sidecar)
+			return 0;
+	return n > 0;
+}
+
 size_t ranks_known(const struct rank_id *ids, size_t n)
 {
 	size_t i, k = 0;

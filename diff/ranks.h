@@ -47,4 +47,8 @@ void ranks_sort(const struct rank_id *ids, size_t n, size_t *order);
 /* How many ids have a rank. */
 size_t ranks_known(const struct rank_id *ids, size_t n);
 
+/* Whether every file had its own sidecar (read, and of its run): what
+ * lets statistics over them take their time from the sidecars. */
+int ranks_paired(const struct rank_id *ids, size_t n);
+
 #endif

@@ -36,7 +36,7 @@ static int get_match(const void *c, size_t row, const struct table_column *col,
 		     union table_value *v)
 {
 	(void)col;
-	v->s = entry(c, row)->library ? "sidecar name" : match_names[entry(c, row)->match];
+	v->s = match_names[entry(c, row)->match];
 	return 1;
 }
 
@@ -44,22 +44,37 @@ static int get_kind(const void *c, size_t row, const struct table_column *col,
 		    union table_value *v)
 {
 	(void)col;
-	v->s = entry(c, row)->library ? "library" :
-	       entry(c, row)->flags & PSYM_CYCLE ? "cycle" : "function";
+	v->s = profile_sym_kind(entry(c, row)->flags);
 	return 1;
 }
 
-/* The sidecars' self seconds of side col->arg, or their change
- * (DIFF_NSIDES); null unless the time tests read the sidecars. */
-static int get_sidecar_self(const void *c, size_t row, const struct table_column *col,
-			    union table_value *v)
+/* Calls of side col->arg, or their change (DIFF_NSIDES): null where a
+ * side counted none (a library row, a sampling-only run), never 0. */
+static int get_calls(const void *c, size_t row, const struct table_column *col,
+		     union table_value *v)
 {
-	const struct diff *d = ((const struct ctx *)c)->d;
 	const struct diff_entry *e = entry(c, row);
 
-	if (!d->time_from_sidecars || (e->flags & PSYM_CYCLE))
+	if (col->arg < DIFF_NSIDES) {
+		if (!e->side[col->arg].calls_measured)
+			return 0;
+		v->i = (int64_t)e->side[col->arg].calls;
+		return 1;
+	}
+	if (!e->side[0].calls_measured && !e->side[1].calls_measured)
 		return 0;
-	v->f = col->arg < DIFF_NSIDES ? diff_tested_sec(d, e, (int)col->arg) : e->cp_diff;
+	v->i = e->calls_diff;
+	return 1;
+}
+
+static int get_self_calls(const void *c, size_t row, const struct table_column *col,
+			  union table_value *v)
+{
+	const struct diff_entry *e = entry(c, row);
+
+	if (!e->side[col->arg].calls_measured)
+		return 0;
+	v->i = (int64_t)e->side[col->arg].self_calls;
 	return 1;
 }
 
@@ -201,12 +216,12 @@ static const struct table_column fn_cols[] = {
 	{ "total_base", TCOL_F64, get_total, 0 },
 	{ "total_second", TCOL_F64, get_total, 1 },
 	{ "total_diff", TCOL_F64, get_total, DIFF_NSIDES },
-	{ "calls_base", TCOL_U64, table_get_field, ENTRY(side[0].calls) },
-	{ "calls_second", TCOL_U64, table_get_field, ENTRY(side[1].calls) },
-	{ "calls_diff", TCOL_I64, table_get_field, ENTRY(calls_diff) },
+	{ "calls_base", TCOL_I64, get_calls, 0 },
+	{ "calls_second", TCOL_I64, get_calls, 1 },
+	{ "calls_diff", TCOL_I64, get_calls, DIFF_NSIDES },
 	{ "calls_ratio", TCOL_F64, get_calls_ratio, 0 },
-	{ "self_calls_base", TCOL_U64, table_get_field, ENTRY(side[0].self_calls) },
-	{ "self_calls_second", TCOL_U64, table_get_field, ENTRY(side[1].self_calls) },
+	{ "self_calls_base", TCOL_I64, get_self_calls, 0 },
+	{ "self_calls_second", TCOL_I64, get_self_calls, 1 },
 	{ "samples_base", TCOL_F64, table_get_field, ENTRY(side[0].ticks) },
 	{ "samples_second", TCOL_F64, table_get_field, ENTRY(side[1].ticks) },
 	{ "run_var_base", TCOL_F64, table_get_field, ENTRY(side[0].run_var) },
@@ -231,10 +246,6 @@ static const struct table_column fn_cols[] = {
 	{ "moved_peer", TCOL_STR, get_moved_peer, 0 },
 	{ "moved_why", TCOL_STR, get_moved_why, 0 },
 	{ "moved_total_diff", TCOL_F64, table_get_field, ENTRY(moved_total_diff) },
-	{ "sidecar_self_base", TCOL_F64, get_sidecar_self, 0 },
-	{ "sidecar_self_second", TCOL_F64, get_sidecar_self, 1 },
-	{ "sidecar_self_diff", TCOL_F64, get_sidecar_self, DIFF_NSIDES },
-	{ "callers", TCOL_STR, table_get_field, ENTRY(callers) },
 };
 
 static int get_end(const void *c, size_t row, const struct table_column *col,
@@ -344,7 +355,10 @@ static void side(struct table_doc *doc, const char *key, const struct diff *d, i
 	table_field_num(doc, "hz", p ? p->hz : 0);
 	table_field_bool(doc, "has_histogram", d->has_hist[s]);
 	table_field_bool(doc, "has_call_graph", d->has_cg[s]);
-	table_field_num(doc, "sidecar_hz", d->time_from_sidecars ? d->cp_hz[s] : 0);
+	table_field_str(doc, "source", p && p->measure.source == PROFILE_FROM_SIDECARS
+					? "sidecars" : "gmon");
+	table_field_num(doc, "sample_weight", p ? profile_weight(p) : 1);
+	table_field_bool(doc, "calls_measured", p && !p->measure.calls_unmeasured);
 	table_object_end(doc);
 }
 
@@ -364,13 +378,13 @@ static int shown(const struct diff_entry *e)
 }
 
 int diff_export(FILE *fp, enum table_format fmt, const struct diff *d,
-		const char *const label[DIFF_NSIDES], double noise_sigmas)
+		const char *const label[DIFF_NSIDES], double noise_sigmas, const char *source)
 {
 	struct table_doc doc;
-	size_t *idx = malloc((d->nentries + 1) * sizeof(*idx)), n = 0, i, nlib = 0;
-	struct diff_entry *rows = NULL;	/* with library rows: entries and them */
+	size_t *idx = malloc((d->nentries + 1) * sizeof(*idx)), n = 0, i;
 	struct ctx fc = { { d->entries, sizeof(*d->entries), idx }, d };
 	struct ctx ac = { { d->arcs, sizeof(*d->arcs), NULL }, d };
+	const struct profile_measure *m = &d->prof[0]->measure;
 	int ret;
 
 	if (!idx)
@@ -378,25 +392,14 @@ int diff_export(FILE *fp, enum table_format fmt, const struct diff *d,
 	for (i = 0; i < d->nentries; i++)
 		if (shown(&d->entries[i]))
 			idx[n++] = i;
-	/* then the time outside the program (kind "library"), with samples:
-	 * the rows are copied into one array with them */
-	for (i = 0; d->time_from_sidecars && i < d->nlibs; i++)
-		nlib += d->libs[i].side[0].cp_samples || d->libs[i].side[1].cp_samples;
-	if (nlib) {
-		if (!(rows = malloc((n + nlib) * sizeof(*rows)))) {
-			free(idx);
-			return error("out of memory");
-		}
-		for (i = 0; i < n; i++)
-			rows[i] = d->entries[idx[i]];
-		for (i = 0; i < d->nlibs; i++)
-			if (d->libs[i].side[0].cp_samples || d->libs[i].side[1].cp_samples)
-				rows[n++] = d->libs[i];
-		fc.a = (struct table_array){ rows, sizeof(*rows), NULL };
-	}
 
 	table_begin(&doc, fp, fmt, "egprof-diff", DIFF_EXPORT_VERSION);
 	table_field_str(&doc, "convention", "diff = base - second");
+	/* what every number is: said once for the document */
+	table_field_str(&doc, "source", source);
+	table_field_str(&doc, "metric", m->metric[0] ? m->metric : "time");
+	table_field_str(&doc, "unit", m->metric[0] ? (m->unit[0] ? m->unit : "events")
+						    : "seconds");
 	side(&doc, "base", d, 0, label ? label[0] : NULL);
 	side(&doc, "second", d, 1, label ? label[1] : NULL);
 	table_field_num(&doc, "abs_diff_sum_sec", d->abs_sum);
@@ -411,24 +414,24 @@ int diff_export(FILE *fp, enum table_format fmt, const struct diff *d,
 	table_field_num(&doc, "speed_var", d->speed_var);
 	table_field_num(&doc, "jitter", d->jitter);
 	table_field_num(&doc, "jitter_weight", d->jitter_weight);
+	table_field_num(&doc, "outside_speed", d->outside_speed ? d->outside_speed : 1);
+	table_field_num(&doc, "outside_jitter", d->outside_jitter);
 	table_field_str(&doc, "jitter_from", d->jitter_from_repeats ? "repeats" :
 			d->nranks ? "ranks" : "pair");
 	table_field_num(&doc, "jitter_prior", d->opts.jitter_prior);
 	table_field_num(&doc, "calls_factor", d->opts.calls_factor);
 	table_field_num(&doc, "min_evidence_sec", d->min_evidence_sec);
-	table_field_str(&doc, "time_from", d->time_from_sidecars ? "sidecars" : "histogram");
+	table_field_str(&doc, "time_from", diff_from_sidecars(d) ? "sidecars" : "histogram");
 	table_object_end(&doc);
 	if (table_csv_columns(&doc, fn_cols, NCOLS(fn_cols)) < 0 ||
 	    table_csv_columns(&doc, arc_cols, NCOLS(arc_cols)) < 0) {
 		table_end(&doc);
 		free(idx);
-		free(rows);
 		return -1;
 	}
 	table_write(&doc, "functions", fn_cols, NCOLS(fn_cols), n, &fc);
 	table_write(&doc, "arcs", arc_cols, NCOLS(arc_cols), d->narcs, &ac);
 	ret = table_end(&doc);
 	free(idx);
-	free(rows);
 	return ret;
 }

@@ -12,12 +12,14 @@
 #include "diff/diff.h"
 #include "export/table.h"
 
-/* 2: one verdict per row and arc (verdict, significant as a boolean,
- * within_noise the text's "~"), the significance rule's figures in the
- * header; the fields are doc/egprof-diff.schema.json's */
-#define DIFF_EXPORT_VERSION 2
+/* 3: one source for every number (the header's source, metric and unit;
+ * library, instrumentation and unknown rows among the functions, with
+ * their kind; calls null where a side counted none); the fields are
+ * doc/schema/egprof-diff.schema.json's.  `source` says what the values are
+ * in words (model/analysis.h). */
+#define DIFF_EXPORT_VERSION 3
 
 int diff_export(FILE *fp, enum table_format fmt, const struct diff *d,
-		const char *const label[DIFF_NSIDES], double noise_sigmas);
+		const char *const label[DIFF_NSIDES], double noise_sigmas, const char *source);
 
 #endif

@@ -119,6 +119,8 @@ int html_write(FILE *fp, const struct html_page *pg)
 	xml_text(fp, pg->title, 0);
 	fputs("</template>\n<template id=\"egprof-filters\">", fp);
 	xml_text(fp, pg->filters, 0);
+	fputs("</template>\n<template id=\"egprof-source\">", fp);
+	xml_text(fp, pg->source, 0);
 	fputs("</template>\n<template id=\"egprof-graph-note\">", fp);
 	xml_text(fp, pg->graph_note, 0);
 	fputs("</template>\n", fp);

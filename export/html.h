@@ -43,10 +43,13 @@ struct html_page {
 	const char *graph_svg;  /* the call graph drawn, or NULL */
 	const char *graph_note; /* why there is none (shown instead), or NULL */
 	const char *heatmap_svg;/* the rank heat map, or NULL */
+	const char *source;     /* what every number on the page is, once
+				   ("time: call-path samples of each thread,
+				   1000 Hz ..."), or NULL */
 	const char *filters;    /* the --focus/--root/--depth/--exclude in force,
 				   as text, or NULL */
 };
-#define HTML_PAGE_INIT { NULL, NULL, { { NULL, NULL } }, 0, NULL, NULL, NULL, NULL }
+#define HTML_PAGE_INIT { NULL, NULL, { { NULL, NULL } }, 0, NULL, NULL, NULL, NULL, NULL }
 
 /* Take over `json` (a JSON value) as the data's member `key`.  0, or -1
  * (reported) when the page is full; json is freed then. */

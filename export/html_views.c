@@ -17,38 +17,10 @@
 #include "callpath/report.h"
 #include "diff/diff.h"
 #include "gml/graph.h"
+#include "model/analysis.h"
+#include "model/run.h"
 #include "utils/error.h"
 #include "utils/banned.h"
-
-char *filter_describe(const struct filter_opts *f)
-{
-	char *s = NULL, *t;
-	size_t i;
-
-	if (!filter_active(f))
-		return NULL;
-	if (asprintf(&s, "%s%s%s%s", f->focus ? "--focus " : f->root ? "--root " : "",
-		     f->focus ? f->focus : f->root ? f->root : "",
-		     f->depth >= 0 ? (f->focus || f->root ? " --depth " : "--depth ") : "",
-		     "") < 0)
-		return NULL;
-	if (f->depth >= 0) {
-		if (asprintf(&t, "%s%d", s, f->depth) < 0)
-			goto oom;
-		free(s);
-		s = t;
-	}
-	for (i = 0; i < f->nexclude; i++) {
-		if (asprintf(&t, "%s%s--exclude %s", s, *s ? " " : "", f->exclude[i]) < 0)
-			goto oom;
-		free(s);
-		s = t;
-	}
-	return s;
-oom:
-	free(s);
-	return NULL;
-}
 
 /* ------------------------------------------------------------------------ */
 /* Each exporter into a string                                               */
@@ -56,13 +28,14 @@ oom:
 struct profile_doc {
 	const struct profile *p;
 	const char *in;
+	const char *source;
 };
 
 static int profile_doc_fp(FILE *fp, const void *ctx)
 {
 	const struct profile_doc *d = ctx;
 
-	return profile_export(fp, TABLE_JSON, d->p, d->in);
+	return profile_export(fp, TABLE_JSON, d->p, d->in, d->source);
 }
 
 struct callpath_doc {
@@ -110,6 +83,14 @@ static uint64_t get_recursive(const struct callpath_frame *f, const uint32_t *ma
 	return f->recursive;
 }
 
+/* 0 for a frame of a call, else 1 + where the sampled code ran (a
+ * library's, the instrumentation's: callpath/leaves.h); no calls counted */
+static uint64_t get_leaf(const struct callpath_frame *f, const uint32_t *map)
+{
+	(void)map;
+	return f->leaf;
+}
+
 /*
  * The calling-context tree as columns ("egprof-callpath-columns",
  * doc/html.md): the records of --callpath --format json's "frames"
@@ -132,6 +113,9 @@ static int callpath_doc_fp(FILE *fp, const void *ctx)
 		table_json_string(fp, d->source);
 	else
 		fputs("null", fp);
+	/* the samples' own rate: the page converts them with it, never with
+	 * another document's */
+	fprintf(fp, ",\n\"hz\": %.17g", m->hz);
 	fprintf(fp, ",\n\"total_calls\": %llu,\n\"names\": [", (unsigned long long)m->total);
 	for (i = 0; i < m->nr_frames; i++) {
 		uint32_t f = m->frames[i].func;
@@ -153,6 +137,7 @@ static int callpath_doc_fp(FILE *fp, const void *ctx)
 	u64_array(fp, "self_samples", m, get_samples, map);
 	u64_array(fp, "folded", m, get_folded, map);
 	u64_array(fp, "recursive_calls", m, get_recursive, map);
+	u64_array(fp, "leaf", m, get_leaf, map);
 	fputs("\n}\n", fp);
 	free(map);
 	return ferror(fp) ? -1 : 0;
@@ -162,13 +147,14 @@ struct diff_doc {
 	const struct diff *d;
 	const char *const *label;
 	double noise_sigmas;
+	const char *source;
 };
 
 static int diff_doc_fp(FILE *fp, const void *ctx)
 {
 	const struct diff_doc *d = ctx;
 
-	return diff_export(fp, TABLE_JSON, d->d, d->label, d->noise_sigmas);
+	return diff_export(fp, TABLE_JSON, d->d, d->label, d->noise_sigmas, d->source);
 }
 
 static int add(struct html_page *pg, const char *key,
@@ -238,43 +224,29 @@ static int pathdiff_doc_fp(FILE *fp, const void *ctx)
 	return table_end(&doc);
 }
 
-/* Both sides' self samples per path, compared. */
-static int add_pathdiff(struct html_page *pg, const struct callpath_model *const m[2],
-			double noise_sigmas)
+/* Both sides' self samples per path, compared by the analysis. */
+static int add_pathdiff(struct html_page *pg, const struct analysis *a, double noise_sigmas)
 {
-	struct folded *fa = NULL, *fb = NULL;
-	struct pathdiff *pd = NULL;
-	struct pathdiff_doc doc = { NULL, { m[0]->hz, m[1]->hz, noise_sigmas, 0,
-				  m[0]->metric.name[0] ? m[0]->metric.name : NULL }, NULL, NULL, 0 };
-	unsigned char *noise = NULL;
+	const struct pathdiff *pd = a->paths_time;
+	struct pathdiff_doc doc = { pd, { a->paths[0]->hz, a->paths[1]->hz, noise_sigmas, 0,
+				  a->paths[0]->metric.name[0] ? a->paths[0]->metric.name : NULL },
+				  NULL, NULL, 0 };
 	int ret = -1;
 
-	if (folded_build(m[0], FOLDED_SAMPLES, &fa) < 0 ||
-	    folded_build(m[1], FOLDED_SAMPLES, &fb) < 0 || pathdiff_compute(fa, fb, &pd) < 0)
-		goto out;
-	doc.d = pd;
 	if (!(doc.rows = malloc((pd->nr + 1) * sizeof(*doc.rows))) ||
-	    !(doc.noise = malloc((pd->nr + 1) * sizeof(*doc.noise))) ||
-	    !(noise = malloc(pd->nr + 1))) {
+	    !(doc.noise = malloc((pd->nr + 1) * sizeof(*doc.noise)))) {
 		error("out of memory");
 		goto out;
 	}
-	/* the text's rule, one family over all the paths (callpath/pathdiff.h) */
-	if (pathdiff_time_verdicts(pd, &doc.t, noise) < 0)
-		goto out;
 	for (size_t i = 0; i < pd->nr; i++)
 		if (pd->rows[i].a != pd->rows[i].b) {
-			doc.noise[doc.n] = &noise[i];
+			doc.noise[doc.n] = &a->paths_time_noise[i];
 			doc.rows[doc.n++] = &pd->rows[i];
 		}
 	ret = add(pg, "pathdiff", pathdiff_doc_fp, &doc);
 out:
-	free(noise);
 	free(doc.noise);
 	free(doc.rows);
-	pathdiff_free(pd);
-	folded_free(fa);
-	folded_free(fb);
 	return ret;
 }
 
@@ -283,10 +255,11 @@ out:
 static const char *not_drawn = "The call graph is not drawn: it has too many functions "
 	"to lay out quickly; raise --node-thres/--edge-thres or use --focus, --root or --depth.";
 
-int html_profile(struct outset *set, const char *path, const struct profile *p,
-		 const char *in, const struct callpath_model *m, const char *source,
-		 const char *graph_svg, const char *filters)
+int html_profile(struct outset *set, const char *path, const struct analysis *a,
+		 const char *graph_svg)
 {
+	const struct profile *p = a->funcs[0];
+	const struct run *r = a->run[0];
 	struct html_page pg = HTML_PAGE_INIT;
 	char *title = graph_profile_name(p);
 	int ret = -1;
@@ -295,11 +268,12 @@ int html_profile(struct outset *set, const char *path, const struct profile *p,
 	pg.title = title ? title : p->binary;
 	pg.graph_svg = graph_svg;
 	pg.graph_note = graph_svg ? NULL : not_drawn;
-	pg.filters = filters;
-	if (add(&pg, "profile", profile_doc_fp, &(struct profile_doc){ p, in }) < 0 ||
-	    (m && m->nr_frames &&
+	pg.filters = a->filters;
+	pg.source = a->source;
+	if (add(&pg, "profile", profile_doc_fp, &(struct profile_doc){ p, a->in, a->source }) < 0 ||
+	    (a->paths[0] && a->paths[0]->nr_frames &&
 	     add(&pg, "callpath", callpath_doc_fp,
-		 &(struct callpath_doc){ m, source }) < 0))
+		 &(struct callpath_doc){ a->paths[0], r->paths_source }) < 0))
 		goto out;
 	ret = html_save(set, path, &pg);
 out:
@@ -308,10 +282,8 @@ out:
 	return ret;
 }
 
-int html_diff(struct outset *set, const char *path, const struct diff *view,
-	      const char *const label[2], double noise_sigmas,
-	      const struct callpath_model *const m[2], const char *graph_svg,
-	      const char *filters)
+int html_diff(struct outset *set, const char *path, const struct analysis *a,
+	      const char *const label[2], double noise_sigmas, const char *graph_svg)
 {
 	struct html_page pg = HTML_PAGE_INIT;
 	char *title = NULL;
@@ -323,14 +295,17 @@ int html_diff(struct outset *set, const char *path, const struct diff *view,
 	pg.title = title ? title : "diff";
 	pg.graph_svg = graph_svg;
 	pg.graph_note = graph_svg ? NULL : not_drawn;
-	pg.filters = filters;
-	if (add(&pg, "diff", diff_doc_fp, &(struct diff_doc){ view, label, noise_sigmas }) < 0)
+	pg.filters = a->filters;
+	pg.source = a->source;
+	if (add(&pg, "diff", diff_doc_fp,
+		&(struct diff_doc){ &a->view, label, noise_sigmas, a->source }) < 0)
 		goto out;
-	if (m && m[0] && m[1] &&
-	    (add(&pg, "callpath_base", callpath_doc_fp, &(struct callpath_doc){ m[0], label[0] }) < 0 ||
+	if (a->paths[0] && a->paths[1] &&
+	    (add(&pg, "callpath_base", callpath_doc_fp,
+		 &(struct callpath_doc){ a->paths[0], label[0] }) < 0 ||
 	     add(&pg, "callpath_second", callpath_doc_fp,
-		 &(struct callpath_doc){ m[1], label[1] }) < 0 ||
-	     add_pathdiff(&pg, m, noise_sigmas) < 0))
+		 &(struct callpath_doc){ a->paths[1], label[1] }) < 0 ||
+	     (a->paths_time && add_pathdiff(&pg, a, noise_sigmas) < 0)))
 		goto out;
 	ret = html_save(set, path, &pg);
 out:
@@ -338,4 +313,3 @@ out:
 	free(title);
 	return ret;
 }
-

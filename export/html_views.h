@@ -18,25 +18,18 @@
 #include "filter/filter.h"
 
 struct outset;
-struct profile;
-struct diff;
-struct callpath_model;
+struct analysis;
 struct rankstats;
 struct heatmap;
 
-/* source: the sidecar(s) m was read from, as --callpath names them */
-int html_profile(struct outset *set, const char *path, const struct profile *p,
-		 const char *in, const struct callpath_model *m, const char *source,
-		 const char *graph_svg, const char *filters);
-int html_diff(struct outset *set, const char *path, const struct diff *view,
-	      const char *const label[2], double noise_sigmas,
-	      const struct callpath_model *const m[2], const char *graph_svg,
-	      const char *filters);
+/* From the analysis (model/analysis.h): its functions, paths, filters and
+ * source; graph_svg the call graph drawn (NULL: too big to lay out). */
+int html_profile(struct outset *set, const char *path, const struct analysis *a,
+		 const char *graph_svg);
+int html_diff(struct outset *set, const char *path, const struct analysis *a,
+	      const char *const label[2], double noise_sigmas, const char *graph_svg);
 int html_rankstats(struct outset *set, const char *path, const struct rankstats *rs,
 		   const char *title, char *const *files, const struct heatmap *hm);
 
-/* "--focus 'solve' --depth 2": the options of f, malloc'd; NULL when none
- * is given or memory runs out. */
-char *filter_describe(const struct filter_opts *f);
 
 #endif

@@ -35,7 +35,21 @@ static int get_kind(const void *c, size_t row, const struct table_column *col,
 		    union table_value *v)
 {
 	(void)col;
-	v->s = sym(c, row)->flags & PSYM_CYCLE ? "cycle" : "function";
+	v->s = profile_sym_kind(sym(c, row)->flags);
+	return 1;
+}
+
+/* Calls (col->arg 0) or recursive calls (1): null where they were not
+ * counted (a library row, a run that counted none), never 0. */
+static int get_calls(const void *c, size_t row, const struct table_column *col,
+		     union table_value *v)
+{
+	const struct ctx *x = c;
+	const struct profile_sym *s = sym(c, row);
+
+	if (!profile_sym_calls_measured(x->p, s))
+		return 0;
+	v->u = col->arg ? s->self_calls : s->ncalls;
 	return 1;
 }
 
@@ -77,8 +91,8 @@ static const struct table_column fn_cols[] = {
 	{ "self_pct", TCOL_F64, get_pct, 0 },
 	{ "children_sec", TCOL_F64, get_sec, 2 },
 	{ "total_sec", TCOL_F64, get_sec, 0 },
-	{ "calls", TCOL_U64, table_get_field, SYM(ncalls) },
-	{ "self_calls", TCOL_U64, table_get_field, SYM(self_calls) },
+	{ "calls", TCOL_U64, get_calls, 0 },
+	{ "self_calls", TCOL_U64, get_calls, 1 },
 	{ "samples", TCOL_F64, table_get_field, SYM(self_ticks) },
 };
 
@@ -104,12 +118,26 @@ static int get_arc_time(const void *c, size_t row, const struct table_column *co
 	return 1;
 }
 
+/* An arc's calls: null when its callee's are not counted. */
+static int get_arc_calls(const void *c, size_t row, const struct table_column *col,
+			 union table_value *v)
+{
+	const struct ctx *x = c;
+	const struct profile_arc *a = &x->p->arcs[table_row(&x->a, row)];
+
+	(void)col;
+	if (!profile_sym_calls_measured(x->p, &x->p->syms[a->child]))
+		return 0;
+	v->u = a->count;
+	return 1;
+}
+
 #define ARC(f) offsetof(struct profile_arc, f)
 
 static const struct table_column arc_cols[] = {
 	{ "caller", TCOL_STR, get_end, 0 },
 	{ "callee", TCOL_STR, get_end, 1 },
-	{ "calls", TCOL_U64, table_get_field, ARC(count) },
+	{ "calls", TCOL_U64, get_arc_calls, 0 },
 	{ "time_sec", TCOL_F64, get_arc_time, 0 },
 };
 
@@ -119,12 +147,13 @@ static const struct table_column arc_cols[] = {
  * line of zeros says nothing). */
 static int shown(const struct profile_sym *s)
 {
-	if (!(s->flags & (PSYM_IN_FLAT | PSYM_IN_GRAPH | PSYM_CYCLE)))
+	if (!(s->flags & (PSYM_IN_FLAT | PSYM_IN_GRAPH | PSYM_CYCLE | PSYM_KINDS)))
 		return 0;
 	return s->self_ticks != 0 || s->ncalls || s->self_calls || s->child_ticks != 0;
 }
 
-int profile_export(FILE *fp, enum table_format fmt, const struct profile *p, const char *in)
+int profile_export(FILE *fp, enum table_format fmt, const struct profile *p, const char *in,
+		   const char *source)
 {
 	struct table_doc doc;
 	size_t *fidx = malloc((p->nsyms + 1) * sizeof(size_t));
@@ -150,6 +179,13 @@ int profile_export(FILE *fp, enum table_format fmt, const struct profile *p, con
 	table_field_strs(&doc, "gmon_files", p->gmon_files, p->ngmon);
 	table_field_num(&doc, "total_sec", profile_seconds(p, p->total_ticks));
 	table_field_num(&doc, "hz", p->hz);
+	/* what every number is, said once (model/analysis.h) */
+	table_field_str(&doc, "source", source);
+	table_field_str(&doc, "metric", p->measure.metric[0] ? p->measure.metric : "time");
+	table_field_str(&doc, "unit", !p->measure.metric[0] ? "seconds"
+				      : p->measure.unit[0] ? p->measure.unit : "events");
+	table_field_num(&doc, "sample_weight", profile_weight(p));
+	table_field_bool(&doc, "calls_measured", !p->measure.calls_unmeasured);
 	table_field_bool(&doc, "has_histogram", (p->input & PROFILE_HAS_HIST) != 0);
 	table_field_bool(&doc, "has_call_graph", (p->input & PROFILE_HAS_CG) != 0);
 	if (table_csv_columns(&doc, fn_cols, NCOLS(fn_cols)) < 0 ||

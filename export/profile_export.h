@@ -12,8 +12,12 @@
 #include "diff/profile.h"
 #include "export/table.h"
 
-#define PROFILE_EXPORT_VERSION 1
+/* 2: the source, metric and unit in the header; library, instrumentation
+ * and unknown rows with their kind; calls null where not counted.
+ * `source`: what the values are, in words (model/analysis.h). */
+#define PROFILE_EXPORT_VERSION 2
 
-int profile_export(FILE *fp, enum table_format fmt, const struct profile *p, const char *in);
+int profile_export(FILE *fp, enum table_format fmt, const struct profile *p, const char *in,
+		   const char *source);
 
 #endif

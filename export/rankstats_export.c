@@ -4,6 +4,7 @@
  */
 #include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 #include "export/rankstats_export.h"
 #include "utils/error.h"
 #include "utils/banned.h"
@@ -69,9 +70,32 @@ static int get_imbalanced(const void *c, size_t row, const struct table_column *
 	return 1;
 }
 
+static int get_kind(const void *c, size_t row, const struct table_column *col,
+		    union table_value *v)
+{
+	const struct rankstats_fn *f = &((const struct ctx *)c)->rs->fns[row];
+
+	(void)col;
+	v->s = profile_sym_kind(f->kind);
+	return 1;
+}
+
+/* A count of calls, null for a row whose calls were never counted. */
+static int get_calls(const void *c, size_t row, const struct table_column *col,
+		     union table_value *v)
+{
+	const struct rankstats_fn *f = &((const struct ctx *)c)->rs->fns[row];
+
+	if (f->kind)
+		return 0;
+	memcpy(&v->u, (const char *)f + col->arg, sizeof(v->u));
+	return 1;
+}
+
 static const struct table_column fn_cols[] = {
 	{ "name", TCOL_STR, table_get_field, FN(name) },
 	{ "file", TCOL_STR, table_get_field, FN(file) },
+	{ "kind", TCOL_STR, get_kind, 0 },
 	{ "cost_sec", TCOL_F64, table_get_field, FN(cost) },
 	{ "imbalance", TCOL_F64, get_imbalance, 0 },
 	{ "self_total", TCOL_F64, table_get_field, FN(self_total) },
@@ -81,9 +105,9 @@ static const struct table_column fn_cols[] = {
 	{ "self_sd", TCOL_F64, table_get_field, FN(self_sd) },
 	{ "self_min_rank", TCOL_STR, get_rank_tag, FN(self_min_rank) },
 	{ "self_max_rank", TCOL_STR, get_rank_tag, FN(self_max_rank) },
-	{ "calls_total", TCOL_U64, table_get_field, FN(calls_total) },
-	{ "calls_min", TCOL_U64, table_get_field, FN(calls_min) },
-	{ "calls_max", TCOL_U64, table_get_field, FN(calls_max) },
+	{ "calls_total", TCOL_U64, get_calls, FN(calls_total) },
+	{ "calls_min", TCOL_U64, get_calls, FN(calls_min) },
+	{ "calls_max", TCOL_U64, get_calls, FN(calls_max) },
 	{ "calls_min_rank", TCOL_STR, get_rank_tag, FN(calls_min_rank) },
 	{ "calls_max_rank", TCOL_STR, get_rank_tag, FN(calls_max_rank) },
 	{ "ran_on", TCOL_SIZE, table_get_field, FN(nran) },

@@ -2,6 +2,8 @@
  * --focus, --root, --depth, --exclude on a call graph of functions (the
  * rules are in filter.h).
  */
+#define _GNU_SOURCE /* asprintf */
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -244,3 +246,32 @@ out:
 	return ret;
 }
 
+char *filter_describe(const struct filter_opts *f)
+{
+	char *s = NULL, *t;
+	size_t i;
+
+	if (!filter_active(f))
+		return NULL;
+	if (asprintf(&s, "%s%s%s%s", f->focus ? "--focus " : f->root ? "--root " : "",
+		     f->focus ? f->focus : f->root ? f->root : "",
+		     f->depth >= 0 ? (f->focus || f->root ? " --depth " : "--depth ") : "",
+		     "") < 0)
+		return NULL;
+	if (f->depth >= 0) {
+		if (asprintf(&t, "%s%d", s, f->depth) < 0)
+			goto oom;
+		free(s);
+		s = t;
+	}
+	for (i = 0; i < f->nexclude; i++) {
+		if (asprintf(&t, "%s%s--exclude %s", s, *s ? " " : "", f->exclude[i]) < 0)
+			goto oom;
+		free(s);
+		s = t;
+	}
+	return s;
+oom:
+	free(s);
+	return NULL;
+}

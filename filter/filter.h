@@ -100,6 +100,10 @@ int filter_callpath(const struct filter_opts *f, const struct callpath_model *m,
 int filter_callpath_pair(const struct filter_opts *f, const struct callpath_model *const m[2],
 			 struct callpath_model *out[2]);
 
+/* "--focus solve --depth 2": the options of f in words, malloc'd; NULL
+ * when none is given or memory runs out. */
+char *filter_describe(const struct filter_opts *f);
+
 /* "--focus", "--root": the option that named the function, for messages. */
 const char *filter_start_option(const struct filter_opts *f);
 

@@ -75,19 +75,24 @@ struct num_attr {
 	enum num_type type;
 	size_t offset;
 	const char *mname;
+	int calls;	/* a count of calls: left out where they were not counted */
 };
 
 #define NODE(name, use, type, field) NODEM(name, use, type, field, NULL)
 #define EDGE(name, use, type, field) EDGEM(name, use, type, field, NULL)
 #define NODEM(name, use, type, field, m) \
-	{ name, use, type, offsetof(struct graph_node, field), m }
+	{ name, use, type, offsetof(struct graph_node, field), m, 0 }
 #define EDGEM(name, use, type, field, m) \
-	{ name, use, type, offsetof(struct graph_edge, field), m }
+	{ name, use, type, offsetof(struct graph_edge, field), m, 0 }
+#define NODE_CALLS(name, use, type, field) \
+	{ name, use, type, offsetof(struct graph_node, field), NULL, 1 }
+#define EDGE_CALLS(name, use, type, field) \
+	{ name, use, type, offsetof(struct graph_edge, field), NULL, 1 }
 
 static const struct num_attr node_nums[] = {
 	NODEM("self_sec", FOR_SINGLE, NUM_SEC, self[0], "self_%s"),
 	NODEM("total_sec", FOR_SINGLE, NUM_SEC, total[0], "total_%s"),
-	NODE("calls", FOR_SINGLE, NUM_U64, calls[0]),
+	NODE_CALLS("calls", FOR_SINGLE, NUM_U64, calls[0]),
 	NODE("self_pct", FOR_SINGLE, NUM_PCT, self_pct),
 	NODE("total_pct", FOR_SINGLE, NUM_PCT, total_pct),
 	NODE("self_base", FOR_DIFF, NUM_SEC, self[0]),
@@ -96,9 +101,9 @@ static const struct num_attr node_nums[] = {
 	NODE("total_base", FOR_DIFF, NUM_SEC, total[0]),
 	NODE("total_second", FOR_DIFF, NUM_SEC, total[1]),
 	NODE("total_diff", FOR_DIFF, NUM_SEC, total_diff),
-	NODE("calls_base", FOR_DIFF, NUM_U64, calls[0]),
-	NODE("calls_second", FOR_DIFF, NUM_U64, calls[1]),
-	NODE("calls_diff", FOR_DIFF, NUM_I64, calls_diff),
+	NODE_CALLS("calls_base", FOR_DIFF, NUM_U64, calls[0]),
+	NODE_CALLS("calls_second", FOR_DIFF, NUM_U64, calls[1]),
+	NODE_CALLS("calls_diff", FOR_DIFF, NUM_I64, calls_diff),
 	NODE("impact", FOR_DIFF, NUM_PCT, self_pct),
 	NODE("noise", FOR_DIFF, NUM_BOOL, noise),
 	NODE("significant", FOR_DIFF, NUM_BOOL, significant),
@@ -106,11 +111,11 @@ static const struct num_attr node_nums[] = {
 };
 
 static const struct num_attr edge_nums[] = {
-	EDGE("calls", FOR_SINGLE, NUM_U64, calls[0]),
+	EDGE_CALLS("calls", FOR_SINGLE, NUM_U64, calls[0]),
 	EDGEM("time_sec", FOR_SINGLE, NUM_SEC, time[0], "%s"),
-	EDGE("calls_base", FOR_DIFF, NUM_U64, calls[0]),
-	EDGE("calls_second", FOR_DIFF, NUM_U64, calls[1]),
-	EDGE("calls_diff", FOR_DIFF, NUM_I64, calls_diff),
+	EDGE_CALLS("calls_base", FOR_DIFF, NUM_U64, calls[0]),
+	EDGE_CALLS("calls_second", FOR_DIFF, NUM_U64, calls[1]),
+	EDGE_CALLS("calls_diff", FOR_DIFF, NUM_I64, calls_diff),
 	EDGEM("time_base", FOR_DIFF, NUM_SEC, time[0], "%s_base"),
 	EDGEM("time_second", FOR_DIFF, NUM_SEC, time[1], "%s_second"),
 	EDGEM("time_diff", FOR_DIFF, NUM_SEC, time_diff, "%s_diff"),
@@ -118,7 +123,7 @@ static const struct num_attr edge_nums[] = {
 	EDGE("evidence", FOR_DIFF, NUM_SEC, evidence),
 };
 
-static void num_fields(FILE *fp, const struct graph *g, const void *obj,
+static void num_fields(FILE *fp, const struct graph *g, const void *obj, int calls_measured,
 		       const struct num_attr *t, size_t n)
 {
 	const char *base = obj;
@@ -131,7 +136,7 @@ static void num_fields(FILE *fp, const struct graph *g, const void *obj,
 		int64_t s;
 		int b;
 
-		if ((t[i].use == FOR_DIFF) != !!g->is_diff)
+		if ((t[i].use == FOR_DIFF) != !!g->is_diff || (t[i].calls && !calls_measured))
 			continue;
 		fputs("    ", fp);
 		if (g->metric && t[i].mname)
@@ -192,12 +197,12 @@ int gml_write_fp(const struct graph *g, FILE *fp)
 		 * show it; the lines yEd draws are LabelGraphics' text. */
 		str_field(fp, "    ", "label", n->kind == GNODE_LEGEND ? "legend" : n->name);
 		str_field(fp, "    ", "name", n->name);
-		fprintf(fp, "    kind \"%s\"\n", graph_node_kind_names[n->kind]);
+		fprintf(fp, "    kind \"%s\"\n", graph_node_kind(n));
 		if (n->kind != GNODE_LEGEND) {
 			if (g->is_diff)
 				fprintf(fp, "    presence \"%s\"\n",
 					graph_presence_names[n->presence]);
-			num_fields(fp, g, n, node_nums, sizeof(node_nums) / sizeof(node_nums[0]));
+			num_fields(fp, g, n, n->calls_measured, node_nums, sizeof(node_nums) / sizeof(node_nums[0]));
 		}
 		fprintf(fp, "    graphics [ x %.1f y %.1f w %.1f h %.1f type \"%s\" "
 			"fill \"%s\" outline \"%s\" outlineStyle \"%s\" outlineWidth %d ]\n",
@@ -219,7 +224,7 @@ int gml_write_fp(const struct graph *g, FILE *fp)
 			if (g->is_diff)
 				fprintf(fp, "    presence \"%s\"\n",
 					graph_presence_names[e->presence]);
-			num_fields(fp, g, e, edge_nums, sizeof(edge_nums) / sizeof(edge_nums[0]));
+			num_fields(fp, g, e, e->calls_measured, edge_nums, sizeof(edge_nums) / sizeof(edge_nums[0]));
 		}
 		fprintf(fp, "    graphics [ fill \"%s\" width %.1f style \"%s\" "
 			"targetArrow \"standard\" ]\n",

@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gml/graph.h"
-#include "diff/signif.h"
 #include "gml/graph_select.h"
 #include "utils/array.h"
 #include "utils/error.h"
@@ -30,6 +29,12 @@ const char *const graph_presence_names[GPRES__COUNT] = {
 	[GPRES_BASE_ONLY] = "first",
 	[GPRES_SECOND_ONLY] = "second",
 };
+
+const char *graph_node_kind(const struct graph_node *n)
+{
+	return n->kind == GNODE_FUNCTION ? profile_sym_kind(n->sym_flags)
+					 : graph_node_kind_names[n->kind];
+}
 
 const char *const graph_edge_kind_names[GEDGE__COUNT] = {
 	[GEDGE_CALL] = "call",
@@ -190,33 +195,42 @@ out:
 	return ret;
 }
 
+/* An edge's calls on side s, "-" where they were not counted. */
+static void calls_text(char *buf, size_t n, const struct graph_edge *e, int s)
+{
+	if (!e->calls_measured)
+		snprintf(buf, n, "-");
+	else
+		snprintf(buf, n, "%llu", (unsigned long long)e->calls[s]);
+}
+
 static char *edge_label(const struct graph *g, const struct graph_edge *e)
 {
-	char *s = NULL;
+	char *s = NULL, a[32], b[32], d[32];
 	int r;
 
+	calls_text(a, sizeof(a), e, 0);
+	calls_text(b, sizeof(b), e, 1);
+	if (e->calls_measured)
+		snprintf(d, sizeof(d), "%+lld", (long long)e->calls_diff);
+	else
+		snprintf(d, sizeof(d), "-");
 	if (e->kind == GEDGE_MEMBER)
 		r = asprintf(&s, "member");
 	else if (g->metric && !g->is_diff)
-		r = asprintf(&s, "%llu calls\n%.0f %s", (unsigned long long)e->calls[0],
-			     e->time[0], g->unit);
+		r = asprintf(&s, "%s calls\n%.0f %s", a, e->time[0], g->unit);
 	else if (g->metric)
-		r = asprintf(&s, "%llu | %llu (%+lld)\n%.0f | %.0f %s, diff %+.0f",
-			     (unsigned long long)e->calls[0], (unsigned long long)e->calls[1],
-			     (long long)e->calls_diff, e->time[0], e->time[1], g->unit,
-			     e->time_diff);
+		r = asprintf(&s, "%s | %s (%s)\n%.0f | %.0f %s, diff %+.0f", a, b, d, e->time[0],
+			     e->time[1], g->unit, e->time_diff);
 	else if (e->measured && !g->is_diff)
-		r = asprintf(&s, "%llu calls\n%.2f s measured", (unsigned long long)e->calls[0],
-			     e->time[0]);
+		r = asprintf(&s, "%s calls\n%.2f s measured", a, e->time[0]);
 	else if (e->measured)
-		r = asprintf(&s, "%llu | %llu (%+lld)\n%.2f | %.2f s, diff %+.2f",
-			     (unsigned long long)e->calls[0], (unsigned long long)e->calls[1],
-			     (long long)e->calls_diff, e->time[0], e->time[1], e->time_diff);
+		r = asprintf(&s, "%s | %s (%s)\n%.2f | %.2f s, diff %+.2f", a, b, d, e->time[0],
+			     e->time[1], e->time_diff);
 	else if (!g->is_diff)
-		r = asprintf(&s, "%llu", (unsigned long long)e->calls[0]);
+		r = asprintf(&s, "%s", a);
 	else
-		r = asprintf(&s, "%llu | %llu (%+lld)", (unsigned long long)e->calls[0],
-			     (unsigned long long)e->calls[1], (long long)e->calls_diff);
+		r = asprintf(&s, "%s | %s (%s)", a, b, d);
 	return r < 0 ? NULL : s;
 }
 
@@ -594,227 +608,6 @@ out:
 	return ret < 0 ? error("out of memory") : 0;
 }
 
-/*
- * Give call edges between two functions the time measured along them
- * (graph_opts.measured, by the functions' names); an arc the paths never
- * took has 0 s.  Only when every side has samples.
- */
-/*
- * A diff's measured edges by the diff's rule (diff/noise.h, diff/signif.h):
- * the time along each, Poisson in its samples at its side's rate with the
- * diff's jitter and speed, one family over the measured edges; the call
- * counts' evidence stays the diff's.
- */
-static void measured_verdicts(struct graph *g)
-{
-	struct signif_family f;
-	double gs = g->noise.speed > 0 ? g->noise.speed : 1.0, c = g->noise.jitter;
-	double *z = malloc((g->nedges + 1) * sizeof(double)), *x = NULL;
-	size_t i;
-
-	if (!z)
-		return; /* out of memory: the verdicts stay gprof's split's */
-	x = malloc((g->nedges + 1) * sizeof(double));
-	if (!x) {
-		free(z);
-		return;
-	}
-	signif_family_init(&f, g->noise.k);
-	for (i = 0; i < g->nedges; i++) {
-		const struct graph_edge *e = &g->edges[i];
-		double v[2];
-
-		z[i] = 0;
-		x[i] = 0;
-		if (!e->measured)
-			continue;
-		for (int s = 0; s < 2; s++)
-			v[s] = (g->noise.hz[s] > 0 ? e->time[s] / g->noise.hz[s] : 0) +
-			       c * c * e->time[s] * e->time[s];
-		x[i] = gs * e->time[0] - e->time[1];
-		if (x[i] != 0) {
-			double var = gs * gs * v[0] + v[1] + e->time[0] * e->time[0] * g->noise.speed_var;
-
-			z[i] = var > 0 ? x[i] / sqrt(var) : (x[i] > 0 ? 40 : -40);
-		}
-		if (e->time[0] != 0 || e->time[1] != 0) {
-			/* the largest |z| its samples allow: all on one side */
-			double t = e->time[0] + e->time[1], zmax = 0;
-
-			for (int s = 0; s < 2; s++) {
-				double var = (g->noise.hz[s] > 0 ? t / g->noise.hz[s] : 0) + c * c * t * t;
-
-				zmax = fmax(zmax, var > 0 ? t / sqrt(var) : INFINITY);
-			}
-			signif_add(&f, z[i], zmax);
-		}
-	}
-	signif_decide(&f);
-	for (i = 0; i < g->nedges; i++) {
-		struct graph_edge *e = &g->edges[i];
-
-		if (!e->measured)
-			continue;
-		e->evidence = e->calls_evidence;
-		if (x[i] != 0 && signif_pass(&f, z[i]) && fabs(x[i]) > fabs(e->evidence))
-			e->evidence = x[i];
-		e->significant = e->evidence != 0;
-	}
-	signif_family_release(&f);
-	free(z);
-	free(x);
-}
-
-static void measure_edges(struct graph *g, const struct graph_opts *opts)
-{
-	const struct graph_measured *ms = opts->measured;
-	int sides = g->is_diff ? 2 : 1;
-
-	if (!ms || g->metric)	/* graph_metric_apply() measured them */
-		return;
-	for (int s = 0; s < sides; s++)
-		if (!ms->timed[s])
-			return;
-	g->measured = 1;
-	for (size_t i = 0; i < g->nedges; i++) {
-		struct graph_edge *e = &g->edges[i];
-
-		if (e->kind != GEDGE_CALL || g->nodes[e->from].kind != GNODE_FUNCTION ||
-		    g->nodes[e->to].kind != GNODE_FUNCTION)
-			continue;
-		e->measured = 1;
-		for (int s = 0; s < sides; s++)
-			e->time[s] = ms->arc_seconds(ms->ctx, s, g->nodes[e->from].name,
-						     g->nodes[e->to].name);
-		e->time_diff = e->time[0] - e->time[1];
-	}
-	if (g->is_diff)
-		measured_verdicts(g);
-}
-
-int graph_metric_reached(const struct graph_opts *opts, unsigned flags, const char *name)
-{
-	const struct graph_measured *ms = opts->measured;
-	double self, total;
-
-	if (!ms || !ms->metric || !(flags & PSYM_IN_GRAPH) || (flags & PSYM_CYCLE))
-		return 0;
-	for (int s = 0; s < 2; s++) {
-		ms->func_value(ms->ctx, s, &name, 1, &self, &total);
-		if (self != 0 || total != 0)
-			return 1;
-	}
-	return 0;
-}
-
-/* A function node's verdict from its self and inclusive changes: the
- * larger of the significant ones (as the diff's function table orders
- * them, callpath/metric_evidence.h). */
-static void metric_verdict(struct graph_node *n, const struct graph_measured *ms)
-{
-	int ss = n->self_diff != 0 && ms->func_changed(ms->ctx, n->name, 0);
-	int si = n->total_diff != 0 && ms->func_changed(ms->ctx, n->name, 1);
-
-	n->significant = ss || si;
-	n->evidence = !n->significant ? 0 :
-		      (ss && !si) || (ss && si && fabs(n->self_diff) > fabs(n->total_diff))
-		      ? n->self_diff : n->total_diff;
-	n->noise = !n->significant && (n->self_diff != 0 || n->total_diff != 0);
-}
-
-int graph_metric_apply(struct graph *g, const struct graph_opts *opts, const int *node_cycle)
-{
-	const struct graph_measured *ms = opts->measured;
-	int sides = g->is_diff ? 2 : 1;
-	const char **names;
-	double abs_sum = 0;
-	char *title;
-	size_t i;
-
-	if (!ms || !ms->metric)
-		return 0;
-	g->metric = ms->metric;
-	g->unit = ms->unit;
-	g->measured = 1;
-	if (asprintf(&title, "%s: %s in %s", g->title ? g->title : "", g->metric, g->unit) < 0)
-		return error("out of memory");
-	free(g->title);
-	g->title = title;
-	if (!(names = malloc((g->nnodes + 1) * sizeof(*names))))
-		return error("out of memory");
-	for (i = 0; i < g->nnodes; i++) {
-		struct graph_node *n = &g->nodes[i];
-		size_t k = 0;
-
-		if (n->kind == GNODE_LEGEND)
-			continue;
-		if (n->kind == GNODE_CYCLE) {
-			/* a cycle as a whole: its members, a recursion once */
-			for (size_t j = 0; node_cycle[i] > 0 && j < g->nnodes; j++)
-				if (g->nodes[j].kind == GNODE_FUNCTION &&
-				    node_cycle[j] == node_cycle[i])
-					names[k++] = g->nodes[j].name;
-		} else {
-			names[k++] = n->name;
-		}
-		for (int s = 0; s < sides; s++)
-			ms->func_value(ms->ctx, s, names, k, &n->self[s], &n->total[s]);
-		n->self_diff = n->self[0] - n->self[1];
-		n->total_diff = n->total[0] - n->total[1];
-		if (n->kind == GNODE_FUNCTION)
-			abs_sum += fabs(n->self_diff);
-	}
-	free(names);
-	g->node_total = g->edge_total = g->is_diff ? abs_sum : ms->total[0];
-	for (i = 0; i < g->nnodes; i++) {
-		struct graph_node *n = &g->nodes[i];
-
-		if (n->kind == GNODE_LEGEND)
-			continue;
-		if (!g->is_diff) {
-			n->self_diff = n->total_diff = 0;
-			n->self_pct = g->node_total > 0 ? 100.0 * n->self[0] / g->node_total : 0;
-			n->total_pct = g->node_total > 0 ? 100.0 * n->total[0] / g->node_total : 0;
-			n->weight = n->total[0];
-			continue;
-		}
-		n->self_pct = abs_sum > 0 ? 100.0 * n->self_diff / abs_sum : 0;
-		n->total_pct = abs_sum > 0 ? 100.0 * n->total_diff / abs_sum : 0;
-		n->weight = fmax(fabs(n->total_diff), fabs(n->self_diff));
-		n->keep = n->presence != GPRES_BOTH &&
-			  (n->self_diff != 0 || n->total_diff != 0 || n->calls_diff != 0);
-		if (n->kind == GNODE_FUNCTION) {
-			metric_verdict(n, ms);
-		} else {
-			/* a cycle's change is its members': not tested again */
-			n->significant = 0;
-			n->evidence = 0;
-			n->noise = n->self_diff != 0 || n->total_diff != 0;
-		}
-	}
-	for (i = 0; i < g->nedges; i++) {
-		struct graph_edge *e = &g->edges[i];
-		const struct graph_node *from = &g->nodes[e->from], *to = &g->nodes[e->to];
-		int fn = from->kind == GNODE_FUNCTION && to->kind == GNODE_FUNCTION;
-
-		if (e->kind != GEDGE_CALL)
-			continue;
-		e->measured = 1;
-		for (int s = 0; s < 2; s++)
-			e->time[s] = fn && s < sides ? ms->arc_seconds(ms->ctx, s, from->name, to->name)
-						     : 0;
-		e->time_diff = g->is_diff ? e->time[0] - e->time[1] : e->time[0];
-		e->weight = g->is_diff ? fabs(e->time_diff) : e->time[0];
-		e->calls_evidence = 0;	/* calls imply no events */
-		if (g->is_diff) {
-			e->significant = fn && e->time_diff != 0 &&
-					 ms->arc_changed(ms->ctx, from->name, to->name);
-			e->evidence = e->significant ? e->time_diff : 0;
-		}
-	}
-	return 0;
-}
-
 int graph_finish(struct graph *g, const struct graph_opts *opts)
 {
 	const char *base = g->is_diff ? diff_legend : single_legend;
@@ -823,8 +616,6 @@ int graph_finish(struct graph *g, const struct graph_opts *opts)
 
 	if (graph_select(g, opts) < 0)
 		return -1;
-	/* before the names are made printable: arcs are looked up by name */
-	measure_edges(g, opts);
 	if (g->measured)
 		extra = g->is_diff ? measured_diff_legend : measured_legend;
 	if ((g->metric ? metric_legend_text(g) : asprintf(&g->legend, "%s%s", base, extra)) < 0) {
@@ -869,6 +660,15 @@ static int in_graph(const struct profile_sym *s)
 {
 	return (s->flags & PSYM_IN_GRAPH) &&
 	       (s->ncalls || s->self_calls || s->prop_self != 0 || s->prop_child != 0);
+}
+
+void graph_source(struct graph *g, const struct profile *p)
+{
+	g->measured = p->measure.source == PROFILE_FROM_SIDECARS;
+	if (p->measure.metric[0]) {
+		g->metric = p->measure.metric;
+		g->unit = p->measure.unit[0] ? p->measure.unit : "events";
+	}
 }
 
 /* For graph_build_end (graph.h).  0, or -1 when out of memory. */
@@ -965,10 +765,13 @@ int graph_from_profile(struct graph **out, const struct profile *p,
 	*out = NULL;
 	if (!g || !(node_of = malloc((p->nsyms ? p->nsyms : 1) * sizeof(long))))
 		goto oom;
+	graph_source(g, p);
 	{
 		char *name = graph_profile_name(p);
 
-		if (!name || asprintf(&g->title, "call graph of %s", name) < 0)
+		if (!name || asprintf(&g->title, g->metric ? "call graph of %s: %s in %s"
+					    : "call graph of %s", name,
+				      g->metric, g->unit) < 0)
 			g->title = NULL;
 		free(name);
 		if (!g->title)
@@ -980,8 +783,7 @@ int graph_from_profile(struct graph **out, const struct profile *p,
 		double incl = s->prop_self + s->prop_child;
 
 		node_of[i] = -1;
-		if (!in_graph(s) && !graph_metric_reached(opts, s->flags, s->print_name ? s->print_name
-											: s->name))
+		if (!in_graph(s))
 			continue;
 		n.name = strdup(s->print_name ? s->print_name : s->name);
 		n.kind = (s->flags & PSYM_CYCLE) ? GNODE_CYCLE : GNODE_FUNCTION;
@@ -991,6 +793,8 @@ int graph_from_profile(struct graph **out, const struct profile *p,
 									: s->self_ticks);
 		n.total[0] = profile_seconds(p, incl);
 		n.calls[0] = s->ncalls;
+		n.calls_measured = profile_sym_calls_measured(p, s);
+		n.sym_flags = s->flags & PSYM_KINDS;
 		n.self_pct = total > 0 ? 100.0 * ((s->flags & PSYM_CYCLE) ? s->prop_self
 								       : s->self_ticks) / total : 0;
 		n.total_pct = total > 0 ? 100.0 * incl / total : 0;
@@ -1008,29 +812,14 @@ int graph_from_profile(struct graph **out, const struct profile *p,
 		struct graph_edge e = { 0 };
 
 		e.calls[0] = a->count;
+		e.calls_measured = profile_sym_calls_measured(p, to);
+		e.measured = g->measured;
 		e.time[0] = e.time_diff = profile_seconds(p, a->time + a->child_time);
 		e.weight = e.time[0];
 		/* gprof propagates no time along a call inside a cycle */
 		e.keep = from->cycle != 0 && from->cycle == to->cycle;
 		if (graph_add_arc(g, node_of, p->nsyms, a->parent, a->child, &e) < 0)
 			goto oom;
-	}
-	if (opts->measured && opts->measured->metric) {
-		int *node_cycle = calloc(g->nnodes + 1, sizeof(int));
-		int bad;
-
-		if (!node_cycle)
-			goto oom;
-		for (i = 0; i < p->nsyms; i++)
-			if (node_of[i] >= 0)
-				node_cycle[node_of[i]] = p->syms[i].cycle;
-		bad = graph_metric_apply(g, opts, node_cycle) < 0;
-		free(node_cycle);
-		if (bad) {
-			free(node_of);
-			graph_free(g);
-			return -1;
-		}
 	}
 	return graph_build_end(out, g, node_of, p->nsyms, sym_cycle, p, opts);
 oom:

@@ -42,40 +42,6 @@ struct outset;
 
 struct diff;
 
-/*
- * Time measured along arcs by the call-path runtime (sidecars), given to
- * the graph builders without tying gml/ to callpath/: arc_seconds() returns
- * the seconds measured along caller -> callee on side `side` ([0] the
- * profile or the first run, [1] the second run), 0 for an arc the paths
- * never took.  `timed` says whether each side has samples at all.
- */
-struct graph_measured {
-	double (*arc_seconds)(const void *ctx, int side, const char *caller,
-			      const char *callee);
-	const void *ctx;
-	int timed[2];
-	/*
-	 * --metric NAME (callpath/metric.h), NULL for time.  With a metric
-	 * the whole graph is drawn in it: arc_seconds() returns the arc's
-	 * value in `unit` ("events"), and the nodes' self and inclusive
-	 * values, their sizes, colours and the thresholds are the metric's,
-	 * from the sidecars, not gprof's seconds.
-	 */
-	const char *metric;
-	const char *unit;
-	/* A function's self and inclusive values on `side` (in `unit`), or,
-	 * for a cycle, its members' names[0..n) as one (a recursion counted
-	 * once); 0 for functions the paths never reached. */
-	void (*func_value)(const void *ctx, int side, const char *const *names, size_t n,
-			   double *self, double *total);
-	/* diff: whether the change of function `name`'s self (inclusive 0)
-	 * or inclusive value, or of the arc caller -> callee, is beyond the
-	 * noise by the rule of the path tables (callpath/pathdiff.h) */
-	int (*func_changed)(const void *ctx, const char *name, int inclusive);
-	int (*arc_changed)(const void *ctx, const char *caller, const char *callee);
-	double total[2];	/* every placed value per side, in `unit` */
-};
-
 struct graph_opts {
 	const char *gml_path;     /* NULL: no GML */
 	const char *dot_path;     /* NULL: no DOT */
@@ -102,13 +68,6 @@ struct graph_opts {
 	const char *side_label[2]; /* diff: each side as the text header names
 				      it ("app dir (3 gmon files)"); NULL:
 				      from the profile */
-	/*
-	 * Time measured per arc (call-path sidecars), NULL when none.  When
-	 * every side has samples, call edges carry the measured time instead
-	 * of gprof's estimate and say so in the legend (the thresholds still
-	 * compare gprof's estimate).  Not owned.
-	 */
-	const struct graph_measured *measured;
 };
 /* The library keeps everything unless asked; the command line's defaults
  * are gprof2dot's (GRAPH_*_THRES_DEFAULT, gprof-ext/options.c). */
@@ -134,6 +93,10 @@ enum graph_presence {
 enum graph_line_style { GLINE_SOLID, GLINE_DASHED, GLINE_DOTTED, GLINE__COUNT };
 
 extern const char *const graph_node_kind_names[GNODE__COUNT];
+struct graph_node;
+/* What the writers call a node's kind: "legend", "cycle", or the
+ * function's (profile_sym_kind: "function", "library", ...). */
+const char *graph_node_kind(const struct graph_node *n);
 extern const char *const graph_presence_names[GPRES__COUNT];
 
 struct graph_node {
@@ -153,6 +116,9 @@ struct graph_node {
 	double self[2];
 	double total[2];   /* inclusive: self + children */
 	uint64_t calls[2]; /* gprof's "called" (without recursive calls) */
+	int calls_measured; /* calls were counted: else absent, never 0 */
+	unsigned sym_flags; /* the function's PSYM_* kind (diff/profile.h):
+			       a library's, the instrumentation's... */
 	double self_diff, total_diff; /* [0] - [1] */
 	int64_t calls_diff;
 	double self_pct, total_pct;   /* single: of the total time;
@@ -187,14 +153,17 @@ struct graph_edge {
 	int64_t calls_diff; /* calls[0] - calls[1] */
 	/* Seconds along the arc, per run: what gprof's call graph propagates
 	 * to the caller (the callee's self and children share), or, when
-	 * `measured`, the time measured on the paths through the caller
-	 * (graph_opts.measured); time_diff = time[0] - time[1]. */
+	 * `measured`, the time measured on the paths through the caller (the
+	 * profile's source is the sidecars, model/measured.h); time_diff =
+	 * time[0] - time[1]. */
 	int measured;
 	double time[2];
 	double time_diff;
 	char *label;        /* plain text */
-	/* diff: the arc's verdict by the diff's rule (diff/evidence.h);
-	 * with measured times, the time test is made again on them */
+	/* the callee's calls were counted (not a library's, nor a
+	 * sampling-only run's): else labels show "-", never 0 */
+	int calls_measured;
+	/* diff: the arc's verdict by the diff's rule (diff/evidence.h) */
 	int significant;
 	double evidence;    /* seconds, signed as time_diff; what the colour
 			       and the width show */
@@ -211,9 +180,10 @@ struct graph_edge {
 
 struct graph {
 	int is_diff;
-	int measured;     /* call edges carry measured time (graph_opts.measured) */
-	/* --metric: the graph's numbers are this metric's, in `unit`
-	 * (graph_measured.metric); NULL: seconds */
+	int measured;     /* call edges carry time measured on the call paths
+			     (the profiles' source is the sidecars) */
+	/* --metric: the graph's numbers are this metric's, in `unit` (the
+	 * profiles' measure); NULL: seconds */
 	const char *metric, *unit;
 	char *title;      /* a line naming the profile(s) */
 	char *legend;     /* what sizes and colours mean, lines with '\n' */
@@ -227,13 +197,6 @@ struct graph {
 	double edge_total;
 	size_t pruned_nodes;
 	size_t pruned_edges;
-	/* diff: the noise model, to test measured edge times by the diff's
-	 * rule (diff/noise.h): each side's rate, the jitter, the speed and
-	 * its variance, K */
-	struct {
-		double hz[2], jitter, speed, speed_var, k;
-	} noise;
-
 	/* private: capacities of nodes[] and edges[] (utils/array.h) */
 	size_t alloc_nodes, alloc_edges;
 };
@@ -275,20 +238,10 @@ int graph_finish(struct graph *g, const struct graph_opts *opts);
  * graph_finish() and hand g to *out.  On failure g is freed.  Returns 0
  * or -1 (reported).
  */
-/*
- * --metric EV (graph_opts.measured->metric; nothing without): replace
- * every node's and call edge's numbers by the metric's, with the weights,
- * shares and totals the thresholds compare, the diff's verdicts by the
- * metric's rule, and the title naming it.  node_cycle[i]: node i's cycle
- * number (a cycle node's own), 0 for none; a cycle node's value is its
- * members' in the graph.  Builders call it once every node and call edge
- * is added.  0, or -1 (reported).
- */
-int graph_metric_apply(struct graph *g, const struct graph_opts *opts, const int *node_cycle);
-/* --metric EV: does a function gprof's call graph leaves out as a line of
- * zeros (no calls counted, no time: main of a short run) have events on a
- * side?  Then the graph draws it.  flags: its PSYM_* (diff/profile.h). */
-int graph_metric_reached(const struct graph_opts *opts, unsigned flags, const char *name);
+/* What the graph's numbers are, from a profile it is built from: measured
+ * on the call paths (edges' times), in a metric (diff/profile.h's
+ * measure).  g keeps pointers into p. */
+void graph_source(struct graph *g, const struct profile *p);
 int graph_add_arc(struct graph *g, const long *node_of, size_t n,
 		  size_t parent, size_t child, struct graph_edge *e);
 int graph_build_end(struct graph **out, struct graph *g, long *node_of, size_t n,

@@ -4,7 +4,7 @@
  * Glue between the front end's options (gprof-ext/options.h) and the graph
  * exports, so a command exports graphs in one line:
  *
- *   if (graph_export_diff_cli(o, &d, NULL, NULL, NULL) < 0) status = 1;
+ *   if (graph_export_diff_cli(o, &d, NULL, NULL) < 0) status = 1;
  *
  * The gml/ modules themselves take only struct graph_opts.
  */
@@ -29,25 +29,20 @@ static inline void graph_opts_from_cli(struct graph_opts *g, const struct egprof
 	g->nexclude = o->nexclude;
 }
 
-/* ms: the time measured per arc (call-path sidecars), or NULL; svg_text:
- * where the HTML report's drawing of the graph goes, or NULL. */
+/* svg_text: where the HTML report's drawing of the graph goes, or NULL. */
 static inline int graph_export_profile_cli(const struct egprof_opts *o,
-					   const struct profile *p,
-					   const struct graph_measured *ms, char **svg_text)
+					   const struct profile *p, char **svg_text)
 {
 	struct graph_opts g = GRAPH_OPTS_INIT;
 
 	graph_opts_from_cli(&g, o);
-	g.measured = ms;
 	g.svg_text = svg_text;
 	return graph_export_profile(&g, p);
 }
 
-/* side_label: each side as the text header names it (may be NULL); ms: the
- * time measured per arc (call-path sidecars), or NULL. */
+/* side_label: each side as the text header names it (may be NULL). */
 static inline int graph_export_diff_cli(const struct egprof_opts *o, const struct diff *d,
-					const char *const side_label[2],
-					const struct graph_measured *ms, char **svg_text)
+					const char *const side_label[2], char **svg_text)
 {
 	struct graph_opts g = GRAPH_OPTS_INIT;
 
@@ -55,7 +50,6 @@ static inline int graph_export_diff_cli(const struct egprof_opts *o, const struc
 	g.svg_text = svg_text;
 	g.side_label[0] = side_label ? side_label[0] : NULL;
 	g.side_label[1] = side_label ? side_label[1] : NULL;
-	g.measured = ms;
 	return graph_export_diff(&g, d);
 }
 

@@ -77,19 +77,7 @@ static int inside_cycle(const struct diff *d, const struct diff_arc *a)
 	       !(p->flags & PSYM_CYCLE) && !(c->flags & PSYM_CYCLE);
 }
 
-static double measured_change(const struct diff *d, const struct diff_arc *a,
-			      const struct graph_opts *opts)
-{
-	const struct graph_measured *ms = opts->measured;
-	const char *from = d->entries[a->parent].print_name, *to = d->entries[a->child].print_name;
-
-	if (!ms || !ms->timed[0] || !ms->timed[1])
-		return -1;
-	return fabs(ms->arc_seconds(ms->ctx, 0, from, to) - ms->arc_seconds(ms->ctx, 1, from, to));
-}
-
-static int cycle_weights(const struct diff *d, const struct graph_opts *opts,
-			 struct cycle_weights *cw)
+static int cycle_weights(const struct diff *d, struct cycle_weights *cw)
 {
 	size_t i, n = (size_t)d->ncycles + 1;
 
@@ -116,13 +104,11 @@ static int cycle_weights(const struct diff *d, const struct graph_opts *opts,
 	for (i = 0; i < d->narcs; i++) {
 		const struct diff_arc *a = &d->arcs[i];
 		int c = d->entries[a->child].cycle;
-		double w, m;
+		double w;
 
 		if (!inside_cycle(d, a) || cw->calls[c] <= 0)
 			continue;
 		w = cw->cycle[c] * (double)(a->count[0] + a->count[1]) / cw->calls[c];
-		if ((m = measured_change(d, a, opts)) >= 0)
-			w = m;
 		cw->member[a->child] = fmax(cw->member[a->child], w);
 	}
 	return 0;
@@ -131,18 +117,14 @@ static int cycle_weights(const struct diff *d, const struct graph_opts *opts,
 /* A call inside a cycle weighs its share of the cycle's (or its measured
  * change). */
 static void cycle_edge_weight(const struct diff *d, const struct diff_arc *a,
-			      struct graph_edge *e, const struct cycle_weights *cw,
-			      const struct graph_opts *opts)
+			      struct graph_edge *e, const struct cycle_weights *cw)
 {
 	int c = d->entries[a->child].cycle;
-	double m;
 
 	if (!cw->calls || !inside_cycle(d, a) || cw->calls[c] <= 0)
 		return;
 	e->weight = fmax(e->weight, cw->cycle[c] * (double)(a->count[0] + a->count[1]) /
 					    cw->calls[c]);
-	if ((m = measured_change(d, a, opts)) >= 0)
-		e->weight = m;
 }
 
 /*
@@ -313,6 +295,10 @@ int graph_from_diff(struct graph **out, const struct diff *d,
 	*out = NULL;
 	if (!g || !(node_of = malloc((d->nentries ? d->nentries : 1) * sizeof(long))))
 		goto oom;
+	/* measured edges and the metric, when both runs' numbers are the
+	 * sidecars' (the diff compares one source) */
+	if (diff_from_sidecars(d))
+		graph_source(g, d->prof[0]);
 	{
 		/* the sides as the text header names them, when the command says */
 		char *a = opts->side_label[0] ? strdup(opts->side_label[0])
@@ -320,8 +306,9 @@ int graph_from_diff(struct graph **out, const struct diff *d,
 		char *b = opts->side_label[1] ? strdup(opts->side_label[1])
 					      : graph_profile_name(d->prof[1]);
 
-		if (!a || !b || asprintf(&g->title, "differential call graph: %s minus %s",
-					 a, b) < 0)
+		if (!a || !b || asprintf(&g->title, g->metric ? "differential call graph: %s "
+					 "minus %s: %s in %s" : "differential call graph: %s minus %s",
+					 a, b, g->metric, g->unit) < 0)
 			g->title = NULL;
 		free(a);
 		free(b);
@@ -330,14 +317,7 @@ int graph_from_diff(struct graph **out, const struct diff *d,
 	}
 	/* Shares of the change, for nodes and edges alike. */
 	g->node_total = g->edge_total = d->abs_sum;
-	/* the diff's noise model, for measured edge times (graph.h) */
-	g->noise.hz[0] = d->prof[0] ? d->prof[0]->hz : 0;
-	g->noise.hz[1] = d->prof[1] ? d->prof[1]->hz : 0;
-	g->noise.jitter = d->jitter;
-	g->noise.speed = d->speed;
-	g->noise.speed_var = d->speed_var;
-	g->noise.k = d->opts.noise_sigmas;
-	if (cycle_weights(d, opts, &cw) < 0)
+	if (cycle_weights(d, &cw) < 0)
 		goto oom;
 	for (i = 0; i < d->nentries; i++) {
 		const struct diff_entry *e = &d->entries[i];
@@ -345,9 +325,7 @@ int graph_from_diff(struct graph **out, const struct diff *d,
 		int s;
 
 		node_of[i] = -1;
-		if (!entry_in_graph(e) &&
-		    !(e->in_graph && graph_metric_reached(opts, e->flags | PSYM_IN_GRAPH,
-							  e->print_name ? e->print_name : e->name)))
+		if (!entry_in_graph(e))
 			continue;
 		n.name = strdup(e->print_name ? e->print_name : e->name);
 		n.kind = (e->flags & PSYM_CYCLE) ? GNODE_CYCLE : GNODE_FUNCTION;
@@ -360,6 +338,8 @@ int graph_from_diff(struct graph **out, const struct diff *d,
 			/* calls of no measurable time: the palest colour of
 			 * their direction */
 			n.evidence = e->calls_diff > 0 ? 1e-9 : -1e-9;
+		n.calls_measured = e->side[0].calls_measured || e->side[1].calls_measured;
+		n.sym_flags = e->flags & PSYM_KINDS;
 		for (s = 0; s < DIFF_NSIDES; s++) {
 			n.self[s] = e->side[s].self_sec;
 			n.total[s] = e->side[s].self_sec + e->side[s].child_sec;
@@ -388,6 +368,9 @@ int graph_from_diff(struct graph **out, const struct diff *d,
 		struct graph_edge e = { 0 };
 
 		e.presence = presence(a->present[0], a->present[1]);
+		e.measured = g->measured;
+		e.calls_measured = d->entries[a->child].side[0].calls_measured ||
+				   d->entries[a->child].side[1].calls_measured;
 		e.calls[0] = a->count[0];
 		e.calls[1] = a->count[1];
 		e.calls_diff = a->count_diff;
@@ -409,36 +392,21 @@ int graph_from_diff(struct graph **out, const struct diff *d,
 		e.keep = (e.presence != GPRES_BOTH && e.calls_diff != 0) ||
 			 (d->entries[a->parent].cycle != 0 &&
 			  d->entries[a->parent].cycle == d->entries[a->child].cycle);
-		cycle_edge_weight(d, a, &e, &cw, opts);
+		cycle_edge_weight(d, a, &e, &cw);
 		if (graph_add_arc(g, node_of, d->nentries, a->parent, a->child, &e) < 0)
 			goto oom;
 	}
 	cycle_weights_release(&cw);
 	{
-		/* node_cycle: functions' cycles only; cycle_of_node: a cycle's
-		 * node's number too (graph_metric_apply) */
+		/* node_cycle: functions' cycles only */
 		int *node_cycle = calloc(g->nnodes + 1, sizeof(int));
-		int *cycle_of_node = calloc(g->nnodes + 1, sizeof(int));
-		int bad = !node_cycle || !cycle_of_node;
+		int bad = !node_cycle;
 
-		for (i = 0; !bad && i < d->nentries; i++) {
+		for (i = 0; !bad && i < d->nentries; i++)
 			if (node_of[i] >= 0 && !(d->entries[i].flags & PSYM_CYCLE))
 				node_cycle[node_of[i]] = d->entries[i].cycle;
-			if (node_of[i] >= 0)
-				cycle_of_node[node_of[i]] = d->entries[i].cycle;
-		}
-		/* --metric EV: the values, verdicts and weights are the
-		 * event's before the callers' chains are chosen */
-		if (!bad && graph_metric_apply(g, opts, cycle_of_node) < 0) {
-			free(node_cycle);
-			free(cycle_of_node);
-			free(node_of);
-			graph_free(g);
-			return -1;
-		}
 		bad = bad || keep_callers_chain(g, opts, node_cycle, d->ncycles) < 0;
 		free(node_cycle);
-		free(cycle_of_node);
 		if (bad)
 			goto oom;
 	}

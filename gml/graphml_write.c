@@ -309,12 +309,13 @@ static int write_node(xmlTextWriterPtr w, const struct graph *g, size_t i)
 	r |= end(w);
 	r |= end_graphics(w);
 	r |= data_str(w, g, K_NAME, n->name);
-	r |= data_str(w, g, K_KIND, graph_node_kind_names[n->kind]);
+	r |= data_str(w, g, K_KIND, graph_node_kind(n));
 	if (n->kind != GNODE_LEGEND) {
 		r |= data_str(w, g, K_PRESENCE, graph_presence_names[n->presence]);
 		r |= data_fmt(w, g, K_SELF, "%.6g", n->self[0]);
 		r |= data_fmt(w, g, K_TOTAL, "%.6g", n->total[0]);
-		r |= data_fmt(w, g, K_CALLS, "%llu", (unsigned long long)n->calls[0]);
+		if (n->calls_measured)
+			r |= data_fmt(w, g, K_CALLS, "%llu", (unsigned long long)n->calls[0]);
 		r |= data_fmt(w, g, K_SELF_PCT, "%.4g", n->self_pct);
 		r |= data_fmt(w, g, K_TOTAL_PCT, "%.4g", n->total_pct);
 		r |= data_fmt(w, g, K_SELF_BASE, "%.6g", n->self[0]);
@@ -323,9 +324,11 @@ static int write_node(xmlTextWriterPtr w, const struct graph *g, size_t i)
 		r |= data_fmt(w, g, K_TOTAL_BASE, "%.6g", n->total[0]);
 		r |= data_fmt(w, g, K_TOTAL_SECOND, "%.6g", n->total[1]);
 		r |= data_fmt(w, g, K_TOTAL_DIFF, "%.6g", n->total_diff);
-		r |= data_fmt(w, g, K_CALLS_BASE, "%llu", (unsigned long long)n->calls[0]);
-		r |= data_fmt(w, g, K_CALLS_SECOND, "%llu", (unsigned long long)n->calls[1]);
-		r |= data_fmt(w, g, K_CALLS_DIFF, "%lld", (long long)n->calls_diff);
+		if (n->calls_measured) {
+			r |= data_fmt(w, g, K_CALLS_BASE, "%llu", (unsigned long long)n->calls[0]);
+			r |= data_fmt(w, g, K_CALLS_SECOND, "%llu", (unsigned long long)n->calls[1]);
+			r |= data_fmt(w, g, K_CALLS_DIFF, "%lld", (long long)n->calls_diff);
+		}
 		r |= data_fmt(w, g, K_IMPACT, "%.4g", n->self_pct);
 		r |= data_str(w, g, K_NOISE, n->noise ? "true" : "false");
 		r |= data_str(w, g, K_SIGNIFICANT, n->significant ? "true" : "false");
@@ -363,10 +366,14 @@ static int write_edge(xmlTextWriterPtr w, const struct graph *g, size_t i)
 	r |= data_str(w, g, K_EKIND, graph_edge_kind_names[e->kind]);
 	r |= data_str(w, g, K_EPRESENCE, graph_presence_names[e->presence]);
 	if (e->kind == GEDGE_CALL) {
-		r |= data_fmt(w, g, K_ECALLS, "%llu", (unsigned long long)e->calls[0]);
-		r |= data_fmt(w, g, K_ECALLS_BASE, "%llu", (unsigned long long)e->calls[0]);
-		r |= data_fmt(w, g, K_ECALLS_SECOND, "%llu", (unsigned long long)e->calls[1]);
-		r |= data_fmt(w, g, K_ECALLS_DIFF, "%lld", (long long)e->calls_diff);
+		if (e->calls_measured) {
+			r |= data_fmt(w, g, K_ECALLS, "%llu", (unsigned long long)e->calls[0]);
+			r |= data_fmt(w, g, K_ECALLS_BASE, "%llu",
+				      (unsigned long long)e->calls[0]);
+			r |= data_fmt(w, g, K_ECALLS_SECOND, "%llu",
+				      (unsigned long long)e->calls[1]);
+			r |= data_fmt(w, g, K_ECALLS_DIFF, "%lld", (long long)e->calls_diff);
+		}
 		r |= data_fmt(w, g, K_ETIME, "%.6f", e->time[0]);
 		r |= data_fmt(w, g, K_ETIME_BASE, "%.6f", e->time[0]);
 		r |= data_fmt(w, g, K_ETIME_SECOND, "%.6f", e->time[1]);

@@ -11,8 +11,8 @@ EGPROF_OBJS += $(GML_OBJS)
 gml/%.o: OBJ_CFLAGS += $(XML2_CFLAGS) $(CGRAPH_CFLAGS) $(GVC_CFLAGS)
 
 UNIT_TESTS += testsuite/unit/test_graph testsuite/unit/test_gml
-testsuite/unit/test_graph: testsuite/unit/test_graph.o $(GML_OBJS) filter/filter.o diff/profile.o diff/signif.o $(UTILS_OBJS)
-testsuite/unit/test_gml: testsuite/unit/test_gml.o $(GML_OBJS) filter/filter.o diff/profile.o diff/signif.o $(UTILS_OBJS)
+testsuite/unit/test_graph: testsuite/unit/test_graph.o $(GML_OBJS) filter/filter.o diff/profile.o diff/signif.o diff/diff.o diff/match.o diff/noise.o diff/evidence.o $(UTILS_OBJS)
+testsuite/unit/test_gml: testsuite/unit/test_gml.o $(GML_OBJS) filter/filter.o diff/profile.o diff/signif.o diff/diff.o diff/match.o diff/noise.o diff/evidence.o $(UTILS_OBJS)
 testsuite/unit/test_graph testsuite/unit/test_gml: UNIT_LIBS += $(XML2_LIBS) $(GVC_LIBS) $(CGRAPH_LIBS)
 testsuite/unit/test_gml.o: OBJ_CFLAGS += $(XML2_CFLAGS) $(CGRAPH_CFLAGS)
 

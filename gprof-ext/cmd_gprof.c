@@ -15,11 +15,15 @@
 #include "diff/profile.h"
 #include "gml/graph_cli.h"
 #include "callpath/cmd_callpath.h"
+#include "callpath/folded.h"
+#include "callpath/report.h"
+#include "callpath/sidecar.h"
 #include "export/table.h"
 #include "export/pprof_export.h"
 #include "export/html_views.h"
-#include "filter/filter_models.h"
-#include "callpath/report.h"
+#include "callpath/metric_columns.h"
+#include "model/analysis.h"
+#include "model/run.h"
 #include "utils/error.h"
 #include "utils/banned.h"
 
@@ -136,60 +140,52 @@ static int upstream_main_quiet(int argc, char **argv)
 	return status;
 }
 
-/*
- * --pprof and --html: the profile, with its call paths when it has
- * sidecars, as far as --focus/--root/--depth/--exclude keep it.
- */
-static int write_views(const struct egprof_opts *o, const struct profile *p,
+/* --pprof and --html, from the analysis. */
+static int write_views(const struct egprof_opts *o, const struct analysis *a,
 		       const char *graph_svg)
 {
-	struct filter_opts f = filter_opts_of(o);
-	struct callpath_model *m = NULL;
 	struct pprof *pp = NULL;
-	char *in = malloc(p->nsyms + 1), *filters = filter_describe(&f);
-	char source[4200] = "";
 	int ret = -1;
 
-	if (!in) {
-		error("out of memory");
-		goto out;
-	}
-	/* (the gmon files' owner was checked with the graphs', cmd_gprof) */
-	if (filter_profile(&f, p, in) < 0 ||
-	    callpath_profile_model(o, p, &m, source, sizeof(source)) != 0)
-		goto out;
 	if (o->pprof_path &&
-	    ((m ? pprof_from_callpath(p, in, m, &pp) : pprof_from_profile(p, in, &pp)) < 0 ||
+	    ((a->paths[0] ? pprof_from_callpath(a->funcs[0], a->in, a->paths[0], &pp)
+			  : pprof_from_profile(a->funcs[0], a->in, &pp)) < 0 ||
 	     pprof_save(o->outs, o->pprof_path, pp) < 0))
 		goto out;
-	if (o->html_path &&
-	    html_profile(o->outs, o->html_path, p, in, m, source, graph_svg, filters) < 0)
+	if (o->html_path && html_profile(o->outs, o->html_path, a, graph_svg) < 0)
 		goto out;
 	ret = 0;
 out:
-	free(filters);
 	pprof_free(pp);
-	callpath_model_free(m);
-	free(in);
 	return ret;
+}
+
+/* Whether an option asks for more than gprof's own output. */
+static int extended(const struct egprof_opts *o)
+{
+	return o->gml_path || o->dot_path || o->graphml_path || o->svg_path || o->png_path ||
+	       o->pprof_path || o->html_path || o->callpath || o->folded_path ||
+	       o->folded_calls_path;
 }
 
 int cmd_gprof(struct egprof_opts *o)
 {
 	struct profile *p = NULL;
-	struct callpath_graph_times gt;
+	struct run r;
+	struct analysis a;
+	struct run_load_opts lo;
+	struct analysis_opts ao;
 	char *graph_svg = NULL;
-	int status;
+	int status, have_analysis = 0;
 
 	status = o->format != TABLE_TEXT ? upstream_main_quiet(o->argc, o->argv)
 					 : upstream_main(o->argc, o->argv);
-	if (status != 0)
+	if (status != 0 || !extended(o))
 		return status;
 	fflush(stdout);
 	if (upstream_current_profile(&p) < 0)
 		return 1;
-	if (exports_profile(o, &p) < 0 || add_gmon_names(p, o) < 0 ||
-	    (o->names && profile_shorten_names(p, o->names) < 0)) {
+	if (exports_profile(o, &p) < 0 || add_gmon_names(p, o) < 0) {
 		profile_free(p);
 		return 1;
 	}
@@ -198,24 +194,57 @@ int cmd_gprof(struct egprof_opts *o)
 	 * before writing anything. */
 	if ((o->gml_path || o->dot_path || o->graphml_path || o->svg_path || o->png_path ||
 	     o->pprof_path || o->html_path) && !o->force &&
-	    upstream_check_gmon(p->binary, p->gmon_files, p->ngmon) < 0) {
+	    upstream_check_gmon(p->binary, p->gmon_files, p->ngmon, !o->callpath_file) < 0) {
 		profile_free(p);
 		return 1;
 	}
-	/* Exports and call-path reports are added here by their modules; the
-	 * graphs use the time measured per arc when there are sidecars. */
-	if (callpath_graph_times_load(o, &(struct callpath_side){ p, NULL, 0, NULL, NULL, o->force,
-								    o->metric },
-				      1, &gt) != 0 ||
-	    graph_export_profile_cli(o, p, &gt.gm, o->html_path ? &graph_svg : NULL) < 0)
-		status = 1;
-	callpath_graph_times_release(&gt);
+	/* load: the run upstream computed here, and its sidecars, read once
+	 * (their build-id checked there: upstream_check_gmon left them) */
+	memset(&lo, 0, sizeof(lo));
+	lo.force = o->force;
+	/* --metric LIST: the report shows time, then the columns */
+	lo.metric = metric_columns_wanted(o->metric) ? NULL : o->metric;
+	lo.lines = o->callpath && o->format == TABLE_TEXT;
+	lo.sidecar = o->callpath_file;
+	lo.paths_required = o->callpath || o->folded_path || o->folded_calls_path ||
+			    o->callpath_file;
+	run_init(&r, p->binary, NULL);
+	status = 1;
+	if (run_adopt(&r, p, &lo) < 0 || (o->names && run_shorten_names(&r, o->names) < 0))
+		goto out;
+	/* build, once for every view */
+	memset(&ao, 0, sizeof(ao));
+	ao.diff = (struct diff_opts)DIFF_OPTS_INIT;
+	ao.filter = filter_opts_of(o);
+	ao.metric = lo.metric;
+	ao.short_names = o->short_names;
+	ao.names = o->names;
+	if (analysis_build(&a, (const struct run *const[1]){ &r }, 1, &ao) < 0)
+		goto out;
+	have_analysis = 1;
+	/* emit */
+	if (graph_export_profile_cli(o, a.funcs[0], o->html_path ? &graph_svg : NULL) < 0)
+		goto out;
 	/* call paths: --callpath[=FILE], --folded FILE (callpath/cmd_callpath.h) */
-	if (callpath_cmd_gprof(o, p) != 0)
-		status = 1;
-	if (status == 0 && (o->pprof_path || o->html_path) && write_views(o, p, graph_svg) < 0)
-		status = 1;
+	if (callpath_cmd_gprof(o, &a) != 0)
+		goto out;
+	if ((o->pprof_path || o->html_path) && r.paths) {
+		char buf[512];
+		const char *why = folded_no_samples_why(r.paths, buf, sizeof(buf));
+
+		/* folded.h's one rule: these views also show the calls */
+		if (why && (r.paths->sampling & SIDECAR_SAMPLING_SELF))
+			warning("'%s' %s; the views show its calls, and %s of 0",
+				r.paths_source ? r.paths_source : "gmon.out" SIDECAR_SUFFIX, why,
+				r.paths->metric.name[0] ? r.paths->metric.name : "time");
+	}
+	if ((o->pprof_path || o->html_path) && write_views(o, &a, graph_svg) < 0)
+		goto out;
+	status = 0;
+out:
 	free(graph_svg);
-	profile_free(p);
+	if (have_analysis)
+		analysis_release(&a);
+	run_release(&r);
 	return status;
 }

@@ -33,6 +33,7 @@
 #include "gprof-ext/input_check.h"
 #include "gprof-ext/operands.h"
 #include "gprof-ext/upstream.h"
+#include "model/run.h"
 #include "utils/error.h"
 #include "utils/outfile.h"
 #include "utils/banned.h"
@@ -85,6 +86,8 @@ static int load(const struct egprof_opts *o, const struct cmdline *cl,
 	req.each = 1;
 	req.jobs = o->jobs;
 	req.force = o->force;
+	/* one_source reads them all, checking each one's build-id */
+	req.sidecars_checked = run_files_have_sidecars(files, n);
 	if (upstream_load_start(&req, &job) < 0 ||
 	    upstream_load_finish(job, out, &got) < 0)
 		return -1;
@@ -102,6 +105,48 @@ static void free_profiles(struct profile **p, size_t n)
 	for (size_t i = 0; i < n; i++)
 		profile_free(p[i]);
 	free(p);
+}
+
+/*
+ * One source for every file: where each has a call-path sidecar, the
+ * functions its sidecar measured (model/run.h: every thread's time,
+ * libraries' included), in the last file's symbols (the files are
+ * cumulative: the last holds every function); else gmon.out's, as read.
+ * *measured says which; written[k], when not NULL, when file k's sidecar
+ * says it was written (each sidecar read once).  0, or -1 after reporting.
+ */
+static int one_source(const struct egprof_opts *o, const char *binary, char *const *files,
+		      size_t n, struct profile **p, int *measured, uint64_t *written)
+{
+	struct profile **m;
+
+	*measured = 0;
+	if (!run_files_have_sidecars(files, n))
+		return 0;
+	if (!(m = calloc(n, sizeof(*m))))
+		return error("out of memory");
+	for (size_t k = n; k-- > 0;)
+		if (run_file_functions(p[k], binary, files[k], NULL, o->force,
+				       k + 1 < n ? m[n - 1] : NULL, &m[k],
+				       written ? &written[k] : NULL) < 0 || !m[k]) {
+			free_profiles(m, n);
+			return -1;
+		}
+	for (size_t k = 0; k < n; k++) {
+		profile_free(p[k]);
+		p[k] = m[k];
+	}
+	free(m);
+	*measured = 1;
+	return 0;
+}
+
+/* The source of the seconds, said once. */
+static void source_line(FILE *out, const struct profile *p, int measured)
+{
+	if (measured)
+		fprintf(out, "(time: call-path samples of each thread, %g Hz; libraries' time in "
+			"rows of their own)\n", p->hz);
 }
 
 /* The files are of one binary: the same functions in the same order. */
@@ -170,10 +215,13 @@ static size_t top(const struct profile *last, const double *key, size_t *idx)
 	return n;
 }
 
-static int interval_table(FILE *out, struct profile **p, char *const *files, size_t n)
+/* written: when each file's sidecar was written, read with its functions
+ * (one_source), or NULL: read here */
+static int interval_table(FILE *out, struct profile **p, char *const *files, size_t n,
+			  int measured, const uint64_t *written)
 {
 	double *total = calloc(p[n - 1]->nsyms, sizeof(double));
-	uint64_t t0 = written_ns(files[0]), tprev = 0;
+	uint64_t t0 = written ? written[0] : written_ns(files[0]), tprev = 0;
 	size_t idx[TOP], k;
 	int fewer = 0;
 
@@ -186,7 +234,7 @@ static int interval_table(FILE *out, struct profile **p, char *const *files, siz
 		"interval is a file minus the one before it; the first, the first file).\n\n",
 		n, n);
 	for (size_t c = 0; c < n; c++) {
-		uint64_t t = written_ns(files[c]);
+		uint64_t t = written ? written[c] : written_ns(files[c]);
 
 		fprintf(out, "  interval %2zu: %s", c + 1, files[c]);
 		if (t && t0 && c > 0 && tprev)
@@ -194,7 +242,9 @@ static int interval_table(FILE *out, struct profile **p, char *const *files, siz
 		fputc('\n', out);
 		tprev = t;
 	}
-	fputs("\nSelf seconds per interval, the top functions of the whole run:\n\n", out);
+	fputs("\nSelf seconds per interval, the top functions of the whole run:\n", out);
+	source_line(out, p[n - 1], measured);
+	fputc('\n', out);
 	for (size_t c = 0; c < n; c++)
 		fprintf(out, "%9zu", c + 1);
 	fprintf(out, "  %9s  %s\n", "last-1st", "name");
@@ -217,7 +267,9 @@ static int interval_table(FILE *out, struct profile **p, char *const *files, siz
 		for (size_t c = 0; c < n; c++) {
 			uint64_t now = calls(p[c], i), before = c ? calls(p[c - 1], i) : 0;
 
-			if (now >= before)
+			if (!profile_sym_calls_measured(p[c], &p[c]->syms[i]))
+				fprintf(out, "%12s", "-");	/* a library's: never counted */
+			else if (now >= before)
 				fprintf(out, "%12llu", (unsigned long long)(now - before));
 			else {
 				fprintf(out, "%12s", "-");
@@ -250,7 +302,8 @@ int cmd_interval(struct egprof_opts *o)
 	char **files = NULL;
 	size_t n = 0;
 	struct profile **p = NULL;
-	int status = 1;
+	uint64_t *written = NULL;
+	int status = 1, measured = 0;
 
 	if (check_ours(o, "--interval") < 0 || split(o, &cl, "--interval") < 0)
 		return 1;
@@ -281,11 +334,18 @@ int cmd_interval(struct egprof_opts *o)
 	for (size_t i = 1; i < n; i++)
 		if (same_symbols(p[0], p[i], files[0], files[i]) < 0)
 			goto out;
-	if (interval_table(stdout, p, files, n) == 0)
+	if (!(written = calloc(n, sizeof(*written)))) {
+		error("out of memory");
+		goto out;
+	}
+	if (one_source(o, cl.operands[0], files, n, p, &measured, written) < 0)
+		goto out;
+	if (interval_table(stdout, p, files, n, measured, measured ? written : NULL) == 0)
 		status = 0;
 out:
 	if (p)
 		free_profiles(p, n);
+	free(written);
 	operands_free(files, n);
 	cmdline_release(&cl);
 	return status;
@@ -351,9 +411,14 @@ static int follow_print(const struct egprof_opts *o, const struct cmdline *cl,
 	size_t n = prev ? 2 : 1, idx[TOP], k;
 	struct profile **p = NULL, *a, *b;
 	double *key;
+	int measured = 0;
 
 	if (load(o, cl, prev ? files : files + 1, n, &p) < 0)
 		return -1;
+	if (one_source(o, cl->operands[0], prev ? files : files + 1, n, p, &measured, NULL) < 0) {
+		free_profiles(p, n);
+		return -1;
+	}
 	a = n == 2 ? p[0] : NULL;
 	b = p[n - 1];
 	if (a && same_symbols(a, b, prev, cur) < 0) {
@@ -370,6 +435,7 @@ static int follow_print(const struct egprof_opts *o, const struct cmdline *cl,
 			 1e-9 * ((double)calls(b, i) - (a ? (double)calls(a, i) : 0));
 	k = top(b, key, idx);
 	printf("\n== %s: %s%s%s\n", what, cur, prev ? " minus " : "", prev ? prev : "");
+	source_line(stdout, b, measured);
 	printf("%12s %14s %12s %14s  %s\n", "interval s", "interval calls", "run s",
 	       "run calls", "name");
 	for (size_t r = 0; r < k; r++) {
@@ -377,9 +443,14 @@ static int follow_print(const struct egprof_opts *o, const struct cmdline *cl,
 
 		uint64_t cb = calls(b, i), ca = a ? calls(a, i) : 0;
 
-		printf("%12.2f %14lld %12.2f %14llu  %s\n", secs(b, i) - (a ? secs(a, i) : 0),
-		       cb >= ca ? (long long)(cb - ca) : -(long long)(ca - cb), secs(b, i),
-		       (unsigned long long)cb, b->syms[i].print_name);
+		if (!profile_sym_calls_measured(b, &b->syms[i]))
+			/* a library's calls were never counted */
+			printf("%12.2f %14s %12.2f %14s  %s\n", secs(b, i) - (a ? secs(a, i) : 0),
+			       "-", secs(b, i), "-", b->syms[i].print_name);
+		else
+			printf("%12.2f %14lld %12.2f %14llu  %s\n", secs(b, i) - (a ? secs(a, i) : 0),
+			       cb >= ca ? (long long)(cb - ca) : -(long long)(ca - cb), secs(b, i),
+			       (unsigned long long)cb, b->syms[i].print_name);
 	}
 	if (!k)
 		puts("(nothing ran in this interval)");

@@ -13,7 +13,6 @@
 #include "diff/ranks.h"
 #include "callpath/metric.h"
 #include "ranks/heatmap.h"
-#include "ranks/rankmetric.h"
 #include "ranks/rankpaths.h"
 #include "ranks/rankstate.h"
 #include "ranks/rankstats.h"
@@ -26,6 +25,7 @@
 #include "gprof-ext/input_check.h"
 #include "gprof-ext/rank_stats.h"
 #include "gprof-ext/upstream.h"
+#include "model/run.h"
 #include "utils/error.h"
 #include "utils/outfile.h"
 #include "utils/progress.h"
@@ -123,6 +123,15 @@ void rank_stats_title(char *buf, size_t len, const char *binary,
 			 "the others #index", binary, n, known);
 }
 
+void rank_stats_source_title(char *buf, size_t len, double hz)
+{
+	size_t n = strlen(buf);
+
+	if (n < len)
+		snprintf(buf + n, len - n, "; time: call-path samples of each thread, %g Hz "
+			 "(libraries' time in rows of their own)", hz);
+}
+
 void rank_stats_metric_title(char *buf, size_t len, const char *metric)
 {
 	size_t n = strlen(buf);
@@ -158,7 +167,7 @@ fail:
  * memory is O(functions) (plus the spill on disk) for any number of ranks.
  */
 int rank_stats_read(const struct cmdline *cl, const char *argv0, int jobs, int force,
-		    int progress, const char *metric, char *const *files,
+		    int progress, const char *metric, int measured, char *const *files,
 		    const uint64_t *rank_of, size_t nfiles,
 		    struct rankstate *st, FILE *spill, struct rankpaths_syms *syms)
 {
@@ -182,20 +191,26 @@ int rank_stats_read(const struct cmdline *cl, const char *argv0, int jobs, int f
 	req.jobs = jobs;
 	req.force = force;
 	req.counts = 1; /* rankstate_add reads no arc, no propagated time */
+	/* run_file_functions checks each sidecar's build-id as it reads it */
+	req.sidecars_checked = measured || metric;
 	memset(&memo, 0, sizeof(memo));
 	if (upstream_load_start(&req, &job) < 0)
 		return -1;
 	progress_start(&pg, progress ? &asked : NULL, "rank files read", nfiles);
 	while ((r = upstream_load_counts(job, &index, &p)) > 0) {
-		if (metric) {
-			/* --metric EV: the rank's events per function, its sidecar's */
-			struct rankmetric rm;
+		if (measured || metric) {
+			/* the rank's functions as its sidecar measured them
+			 * (model/measured.h), each sidecar read once */
+			struct profile *fp = NULL;
 
-			r = rankmetric_of(p, files[index], metric, &rm);
+			r = run_file_functions(p, cl->operands[0], files[index], metric, force, NULL,
+					       &fp, NULL);
+			if (r == 0 && !fp)
+				r = error("--metric %s: %s has no call-path sidecar (--rank-stats "
+					  "--metric reads each rank's)", metric, files[index]);
 			if (r == 0)
-				r = rankstate_add_memo(st, &rm.p, rank_of ? rank_of[index] : index,
-						       spill, &memo);
-			rankmetric_release(&rm);
+				r = rankstate_add(st, fp, rank_of ? rank_of[index] : index, spill);
+			profile_free(fp);
 		} else {
 			r = rankstate_add_memo(st, p, rank_of ? rank_of[index] : index, spill,
 					       &memo);
@@ -226,7 +241,7 @@ int cmd_rank_stats(struct egprof_opts *o)
 	FILE *spill = NULL;
 	struct rankpaths_syms syms;
 	char title[1024];
-	int status = 1;
+	int status = 1, measured;
 
 	/* --metric EV: statistics of the sidecars' events, not time */
 	const char *metric = callpath_metric_is_time(o->metric) ? NULL : o->metric;
@@ -259,9 +274,12 @@ int cmd_rank_stats(struct egprof_opts *o)
 		error("cannot create a temporary file: %s", strerror(errno));
 		goto out;
 	}
-	if (rank_stats_read(&cl, o->argv[0], o->jobs, o->force, o->progress, metric, sorted, NULL,
-			    nfiles, st, spill,
-			    &syms) < 0 ||
+	/* one source for every rank: the sidecars' samples where every file
+	 * has its own (libraries' time, the MPI library's wait, measured per
+	 * rank), gmon.out's histogram otherwise */
+	measured = ranks_paired(ids, nfiles);
+	if (rank_stats_read(&cl, o->argv[0], o->jobs, o->force, o->progress, metric, measured,
+			    sorted, NULL, nfiles, st, spill, &syms) < 0 ||
 	    rankstate_finish(st) < 0 || rankpass_init(&pass, st) < 0 ||
 	    rankstate_pass2(st, st, spill, &pass) < 0 ||
 	    rankstate_report(st, &pass, tags, &rs) < 0)
@@ -269,6 +287,8 @@ int cmd_rank_stats(struct egprof_opts *o)
 	rank_stats_title(title, sizeof(title), cl.operands[0], ids, nfiles);
 	if (metric)
 		rank_stats_metric_title(title, sizeof(title), metric);
+	else if (measured)
+		rank_stats_source_title(title, sizeof(title), st->hz);
 	ropts.unit = metric;
 	if (rankpaths_fill(rs, sorted, &syms, ropts.summary_items) < 0 ||
 	    rank_stats_heatmaps(st, &pass, o->outs, o->svg_path, o->png_path, title) < 0)

@@ -207,8 +207,9 @@ static int scan(const struct gmon_image *img, const char *gmon, char *why, size_
 			 (unsigned long long)stray, (unsigned long long)narcs);
 		ret = 1;
 	}
-	/* last: it reads the whole sidecar */
-	if (ret == 0)
+	/* last: it reads the whole sidecar (unless the caller reads it and
+	 * checks its build-id there: each sidecar is read once) */
+	if (ret == 0 && !img->sidecar_elsewhere)
 		ret = check_sidecar(img, gmon, why, n, report);
 	return ret;
 }

@@ -37,6 +37,8 @@ struct gmon_image {
 	const uint64_t *entry;     /* function entry addresses, ascending */
 	size_t nentry;
 	uint64_t *owned;           /* gmon_image_read's entries */
+	int sidecar_elsewhere;     /* the caller checks the sidecars' build-id
+				      when it reads them: not read here */
 };
 
 /* 0, or -1 (reported) when gmon does not belong to the image or cannot be

@@ -27,15 +27,19 @@ int rank_stats_split(int argc, char **argv, struct cmdline *cl);
  * by the caller), the first profile's symbols are kept there
  * (ranks/rankpaths.h). */
 /* force: read files that do not belong to the binary (--force).
- * metric (--metric EV, NULL for time): each rank's function self values
- * are its sidecar's events EV (ranks/rankmetric.h). */
+ * measured (every file has its own sidecar, diff/ranks.h's ranks_paired):
+ * each rank's functions are its sidecar's (model/run.h's
+ * run_file_functions: libraries' time measured per rank); with metric
+ * (--metric EV, NULL for time) its events EV, whatever `measured`. */
 int rank_stats_read(const struct cmdline *cl, const char *argv0, int jobs, int force,
-		    int progress, const char *metric,
+		    int progress, const char *metric, int measured,
 		    char *const *files, const uint64_t *rank_of, size_t nfiles,
 		    struct rankstate *st, FILE *spill, struct rankpaths_syms *syms);
 
-/* Append to a rank-stats title that its values are `metric`'s events. */
+/* Append to a rank-stats title that its values are `metric`'s events, or
+ * the sidecars' time samples at hz. */
 void rank_stats_metric_title(char *buf, size_t len, const char *metric);
+void rank_stats_source_title(char *buf, size_t len, double hz);
 
 /* The heat maps --svg / --png ask for (NULL: none); title names the run.
  * outs: the command's outputs (utils/outfile.h), or NULL: written at once. */

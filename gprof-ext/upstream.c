@@ -72,6 +72,7 @@ static struct {
 	int in_worker;       /* a per-file worker: read only files[worker_index] */
 	size_t worker_index;
 	int check;           /* check the files belong to the binary first */
+	int sidecars_checked; /* ... but not their sidecars: upstream_load */
 	const char *binary;
 	int clones;          /* add GCC clones to the symbol table (once) */
 	int fold_clones;     /* then fold them into their base (the diff) */
@@ -86,7 +87,8 @@ static struct {
 	const uint64_t *file_off;
 } loader;
 
-static int check_gmon_files(const char *binary, size_t n, char *const *files);
+static int check_gmon_files(const char *binary, size_t n, char *const *files,
+			    int sidecars_checked);
 
 /* gmon file i of the loader's request. */
 static const char *loader_file(size_t i)
@@ -977,7 +979,8 @@ void egprof_gmon_out_read(const char *filename)
 	 * moment to refuse files of another program (gmon_owner.h). */
 	if (loader.active && loader.check && !loader.in_worker) {
 		loader.check = 0;
-		if (check_gmon_files(loader.binary, loader.nfiles, NULL) < 0)
+		if (check_gmon_files(loader.binary, loader.nfiles, NULL,
+				     loader.sidecars_checked) < 0)
 			_exit(1);
 	}
 	if (loader.active && loader.clones == 1 && !loader.in_worker)
@@ -1065,6 +1068,7 @@ static void ATTRIBUTE_NORETURN loader_main(const struct upstream_load *req, int 
 		loader.files = req->gmon_files;
 	loader.nfiles = req->ngmon;
 	loader.check = !req->force;
+	loader.sidecars_checked = req->sidecars_checked;
 	loader.binary = req->binary;
 	loader.clones = req->clones ? 1 : 0;
 	loader.fold_clones = req->clones == UPSTREAM_CLONES_FOLD;
@@ -1078,6 +1082,9 @@ static void ATTRIBUTE_NORETURN loader_main(const struct upstream_load *req, int 
 		close(devnull);
 	}
 	optind = 0; /* a fresh getopt session: glibc resets on optind == 0 */
+	/* nothing reads gprof's "[N]" numbers of a loaded profile: the views
+	 * number their own entries */
+	cg_assemble_numbers = 0;
 	gprof_upstream_main((int)argc, argv);
 
 	/* Upstream returned: its globals hold the profile. */
@@ -1391,6 +1398,7 @@ static void ATTRIBUTE_NORETURN prefork_main(int req_fd, int mem_fd, int out_fd)
 	req.force = (int)h[4];
 	req.clones = (int)h[5];
 	req.counts = (int)h[6];
+	req.sidecars_checked = (int)h[7];
 	end = map + len;
 	p = map + sizeof(h);
 	/* the strings: argv0, the arguments, the binary */
@@ -1481,7 +1489,8 @@ void upstream_load_prefork_cancel(void)
 static int prefork_send(const struct upstream_load *req)
 {
 	uint64_t h[8] = { req->nargs, req->ngmon, (uint64_t)req->each, (uint64_t)req->jobs,
-			  (uint64_t)req->force, (uint64_t)req->clones, (uint64_t)req->counts, 0 };
+			  (uint64_t)req->force, (uint64_t)req->clones, (uint64_t)req->counts,
+			  (uint64_t)req->sidecars_checked };
 	uint64_t at, len;
 	FILE *fp;
 	size_t i;
@@ -2006,14 +2015,15 @@ static int cmp_u64(const void *l, const void *r)
 	return (a > b) - (a < b);
 }
 
-int upstream_check_gmon(const char *binary, char *const *files, size_t n)
+int upstream_check_gmon(const char *binary, char *const *files, size_t n, int sidecars_checked)
 {
-	return check_gmon_files(binary, n, files);
+	return check_gmon_files(binary, n, files, sidecars_checked);
 }
 
 /* upstream_check_gmon() of the n files named by `files`, or by the
  * loader's request (loader_file) when files is NULL. */
-static int check_gmon_files(const char *binary, size_t n, char *const *files)
+static int check_gmon_files(const char *binary, size_t n, char *const *files,
+			    int sidecars_checked)
 {
 	struct gmon_image img;
 	asymbol **syms;
@@ -2049,6 +2059,7 @@ static int check_gmon_files(const char *binary, size_t n, char *const *files)
 	if (img.nentry)
 		qsort(entry, img.nentry, sizeof(uint64_t), cmp_u64);
 	img.entry = entry;
+	img.sidecar_elsewhere = sidecars_checked;
 	for (k = 0; k < n && ret == 0; k++) {
 		loader_watch_reading(loader.watch, k); /* (NULL outside a loader) */
 		ret = gmon_owner_check(&img, files ? files[k] : loader_file(k));

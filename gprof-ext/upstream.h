@@ -55,6 +55,10 @@ struct upstream_load {
 				      UPSTREAM_CLONES_OWN functions of their
 				      own ("foo [clone .isra.0]") */
 	int counts;                /* with each: read with upstream_load_counts */
+	int sidecars_checked;      /* the caller reads the sidecar beside each
+				      gmon file and checks its build-id
+				      itself: the owner check leaves them (a
+				      sidecar is read once) */
 };
 
 struct upstream_job;
@@ -80,8 +84,10 @@ void upstream_load_prefork_cancel(void);
 int upstream_load_finish(struct upstream_job *job, struct profile ***profiles, size_t *n);
 
 /* Check that each gmon file belongs to the binary upstream has read
- * (gmon_owner.h).  0, or -1 (reported, naming both files). */
-int upstream_check_gmon(const char *binary, char *const *files, size_t n);
+ * (gmon_owner.h).  0, or -1 (reported, naming both files).
+ * sidecars_checked: the caller reads the sidecars beside the files and
+ * checks their build-id itself (each is read once). */
+int upstream_check_gmon(const char *binary, char *const *files, size_t n, int sidecars_checked);
 /*
  * Streaming, for many files (--rank-stats over thousands of ranks): one
  * profile at a time, in the order the workers finish, so the caller holds

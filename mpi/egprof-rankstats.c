@@ -188,6 +188,7 @@ struct job_list {
 	char *title;
 	char **files, **tags;   /* point into blob */
 	size_t n;
+	int measured;           /* every file has its own sidecar */
 	char *blob;
 };
 
@@ -221,15 +222,19 @@ static unsigned char *make_list(const struct cmdline *cl, size_t *len)
 	}
 	ranks_sort(ids, n, order);
 	rank_stats_title(title, sizeof(title), cl->operands[0], ids, n);
-	total = strlen(title) + 1;
+	/* the list starts with whether every file has its own sidecar (the
+	 * one source of every process's ranks), '1' or '0' */
+	total = strlen(title) + 3;
 	for (i = 0; i < n; i++)
 		total += strlen(ids[i].gmon) + strlen(ids[i].tag) + 2;
 	if (!(blob = malloc(total))) {
 		error("out of memory");
 		goto out;
 	}
-	memcpy(blob, title, strlen(title) + 1);
-	at = strlen(title) + 1;
+	blob[0] = ranks_paired(ids, n) ? '1' : '0';
+	blob[1] = 0;
+	memcpy(blob + 2, title, strlen(title) + 1);
+	at = strlen(title) + 3;
 	for (i = 0; i < n; i++) {
 		const struct rank_id *id = &ids[order[i]];
 
@@ -255,15 +260,16 @@ static int parse_list(char *blob, size_t len, struct job_list *jl)
 	jl->blob = blob;
 	for (at = 0; at < len; at++)
 		n += blob[at] == 0;
-	if (!len || blob[len - 1] != 0 || n % 2 != 1)
+	if (len < 2 || blob[len - 1] != 0 || n % 2 != 0 || blob[1] != 0)
 		return error("the list of rank files is corrupt");
-	n = (n - 1) / 2;
+	n = (n - 2) / 2;
 	jl->files = calloc(n ? n : 1, sizeof(char *));
 	jl->tags = calloc(n ? n : 1, sizeof(char *));
 	if (!jl->files || !jl->tags)
 		return error("out of memory");
-	jl->title = blob;
-	at = strlen(blob) + 1;
+	jl->measured = blob[0] == '1';
+	jl->title = blob + 2;
+	at = strlen(jl->title) + 3;
 	for (i = 0; i < n; i++) {
 		jl->files[i] = blob + at;
 		at += strlen(blob + at) + 1;
@@ -307,8 +313,8 @@ static int read_share(const struct mpi_ctx *m, const struct cmdline *cl, const c
 		rank_of[k++] = i;
 	}
 	if (k)
-		r = rank_stats_read(cl, argv0, jobs, 0, 0, metric, files, rank_of, k, st, spill,
-				    m->rank == 0 ? syms : NULL);
+		r = rank_stats_read(cl, argv0, jobs, 0, 0, metric, jl->measured, files, rank_of,
+				    k, st, spill, m->rank == 0 ? syms : NULL);
 out:
 	free(files);
 	free(rank_of);
@@ -396,6 +402,8 @@ static int run(const struct mpi_ctx *m, int argc, char **argv, int jobs, const c
 		snprintf(title, sizeof(title), "%s", jl.title);
 		if (metric)
 			rank_stats_metric_title(title, sizeof(title), metric);
+		else if (jl.measured)
+			rank_stats_source_title(title, sizeof(title), global->hz);
 		ropts.unit = metric;
 		if (rankstate_report(global, &pass, jl.tags, &rs) < 0 ||
 		    rankpaths_fill(rs, jl.files, &syms, ropts.summary_items) < 0 ||

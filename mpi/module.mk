@@ -5,10 +5,10 @@
 #  - egprof-sum, the MPI-parallel summing tool, built only when mpicc exists.
 # See doc/mpi.md.
 RANK_OBJS = diff/ranks.o ranks/rankstate.o ranks/rankstats.o ranks/rankstats_print.o ranks/rankpaths.o \
-	ranks/heatmap.o ranks/rankmetric.o
+	ranks/heatmap.o
 EGPROF_OBJS += $(RANK_OBJS) gprof-ext/cmd_sum.o
-# (ranks/rankmetric.o names the sidecars' metrics with callpath/metric.o,
-# which callpath/analysis.mk links into gprof)
+# (each rank's functions from its sidecar are the model's,
+# model/run.h's run_file_functions)
 # The heat map (--rank-stats --svg/--png) draws with cairo, compiled
 # against its headers and loaded with dlopen when a map is drawn (why:
 # ranks/heatmap.c), so nothing is linked.
@@ -54,7 +54,10 @@ RANKSTATS_MPI_OBJS = gprof-ext/cmd_rank_stats.o gprof-ext/cmdline.o gprof-ext/op
 	gprof-ext/gmon_owner.o callpath/buildid.o \
 	export/rankstats_export.o export/table.o export/html.o export/html_rank.o export/html_assets.o \
 	$(RANK_OBJS) callpath/sidecar.o callpath/metric.o diff/profile.o diff/profile_io.o diff/clones.o diff/match.o $(UTILS_OBJS) \
-	gprof-ext/upstream.o gprof-ext/loader_watch.o gprof-ext/upstream_gprof.o
+	gprof-ext/upstream.o gprof-ext/loader_watch.o gprof-ext/upstream_gprof.o \
+	model/run.o model/paths.o model/measured.o callpath/report.o callpath/elfsyms.o \
+	callpath/leaves.o callpath/elide.o callpath/recursion.o callpath/shortname.o callpath/pathrank.o \
+	callpath/stale.o callpath/sum.o callpath/arcs.o diff/signif.o
 mpi/egprof-rankstats.o: $(srcdir)/mpi/egprof-rankstats.c
 	@mkdir -p $(@D)
 	@echo "  MPICC    $@"

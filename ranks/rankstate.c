@@ -211,6 +211,8 @@ static struct rankstate_fn *fn_of_sym(struct rankstate *st, const struct profile
 	if (memo && memo->table == p && i < memo->n && memo->fn[i])
 		return &st->fns[memo->fn[i] - 1];
 	f = fn_get(st, s->name, s->file, s->print_name);
+	if (f)
+		f->kind |= s->flags & PSYM_KINDS;
 	if (!f || !memo)
 		return f;
 	if (memo->table != p) {
@@ -346,6 +348,7 @@ int rankstate_merge(struct rankstate *into, const struct rankstate *from)
 
 		if (!f)
 			return error("out of memory");
+		f->kind |= s->kind;
 		f->self_sum += s->self_sum;
 		f->self_sq += s->self_sq;
 		if (s->self_min_rank != RANKSTATE_NONE &&
@@ -496,7 +499,7 @@ int rankstate_pack(const struct rankstate *st, unsigned char **out, size_t *len)
 				 (uint64_t)f->self_sq, f->calls_sum, f->calls_min,
 				 f->calls_max, f->calls_min_rank, f->calls_max_rank,
 				 f->nran, f->first_rank, f->share_time, f->share_calls,
-				 (uint64_t)f->values_overflow, f->nvalues };
+				 (uint64_t)f->values_overflow, f->nvalues, f->kind };
 
 		put_str(&b, f->name);
 		put_str(&b, f->file);
@@ -534,7 +537,7 @@ int rankstate_unpack(const unsigned char *buf, size_t len, const char *what,
 	nfns = get_u64(&r);
 	for (i = 0; i < nfns && !r.bad; i++) {
 		char *name = get_str(&r), *file = get_str(&r), *pname = get_str(&r);
-		uint64_t v[18];
+		uint64_t v[19];
 		struct rankstate_fn *f = NULL;
 
 		get(&r, v, sizeof(v));
@@ -555,6 +558,7 @@ int rankstate_unpack(const unsigned char *buf, size_t len, const char *what,
 			f->share_time = v[14];
 			f->share_calls = v[15];
 			f->values_overflow = v[16] != 0;
+			f->kind = (unsigned)v[18] & PSYM_KINDS;
 			if (v[17] > RANKSTATE_MAX_VALUES)
 				r.bad = 1;
 			for (j = 0; j < v[17] && !r.bad; j++) {
@@ -1020,6 +1024,7 @@ int rankstate_report(const struct rankstate *st, const struct rankpass *pass,
 		struct rankstats_fn *o = &rs->fns[rs->nfns];
 
 		fn_stats(o, st, &st->fns[i], pass->first_absent[i]);
+		o->kind = st->fns[i].kind;
 		o->name = strdup(st->fns[i].print_name);
 		o->file = st->fns[i].file ? strdup(st->fns[i].file) : NULL;
 		rs->nfns++;

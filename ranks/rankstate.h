@@ -64,6 +64,8 @@ struct rankstate_fn {
 	unsigned __int128 self_sq;
 	uint64_t calls_sum, calls_min, calls_max, calls_min_rank, calls_max_rank;
 	uint64_t nran, first_rank;          /* ranks it ran on, the lowest */
+	unsigned kind;                      /* PSYM_KINDS of its symbols (a
+					       library's row: no calls counted) */
 	uint64_t share_time, share_calls;   /* sums of shares of rank totals */
 	struct rankstate_value *values;     /* distinct calls, sorted by value */
 	uint32_t nvalues;

@@ -41,6 +41,8 @@
 struct rankstats_fn {
 	char *name;         /* print name */
 	char *file;         /* source file or NULL */
+	unsigned kind;      /* PSYM_KINDS (diff/profile.h): a library's row,
+			       whose calls were never counted */
 	uint64_t calls_min, calls_max, calls_total;
 	size_t calls_min_rank, calls_max_rank; /* indices into ranks[] */
 	double self_min, self_mean, self_max, self_sd, self_total; /* seconds */
@@ -83,7 +85,7 @@ struct rankstats_opts {
 	size_t summary_items;   /* functions and ranks in the summary */
 	char *const *files;     /* per rank, shown in the per-rank table; may be NULL */
 	const char *unit;       /* --metric EV: the values are EV's events
-				   (ranks/rankmetric.h); NULL: seconds */
+				   (model/run.h's run_file_functions); NULL: seconds */
 };
 #define RANKSTATS_OPTS_INIT { 64, 5, NULL, NULL }
 

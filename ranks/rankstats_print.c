@@ -38,18 +38,25 @@ static void print_functions(FILE *fp, const struct rankstats *rs, const char *un
 		"", "", "ranks");
 	for (i = 0; i < rs->nfns; i++) {
 		const struct rankstats_fn *f = &rs->fns[i];
-		char imb[16];
+		char imb[16], cmin[24], cmax[24];
 
 		if (f->imbalance > 0)
 			snprintf(imb, sizeof(imb), "%.2f", f->imbalance);
 		else
 			snprintf(imb, sizeof(imb), "-");
 		snprintf(ran, sizeof(ran), "%zu/%zu", f->nran, rs->nranks);
-		fprintf(fp, "%9.2f %6s %9.2f %8.2f %8.3f %8.2f %*s %*s %11llu %11llu %9s  %s\n",
+		/* a library's calls were never counted: "-", not 0 */
+		if (f->kind) {
+			snprintf(cmin, sizeof(cmin), "-");
+			snprintf(cmax, sizeof(cmax), "-");
+		} else {
+			snprintf(cmin, sizeof(cmin), "%llu", (unsigned long long)f->calls_min);
+			snprintf(cmax, sizeof(cmax), "%llu", (unsigned long long)f->calls_max);
+		}
+		fprintf(fp, "%9.2f %6s %9.2f %8.2f %8.3f %8.2f %*s %*s %11s %11s %9s  %s\n",
 			f->cost, imb, f->self_total, f->self_min, f->self_mean, f->self_max,
 			tw, rs->ranks[f->self_min_rank].tag, tw, rs->ranks[f->self_max_rank].tag,
-			(unsigned long long)f->calls_min, (unsigned long long)f->calls_max,
-			ran, f->name);
+			cmin, cmax, ran, f->name);
 	}
 }
 
@@ -202,9 +209,11 @@ static void print_summary(FILE *fp, const struct rankstats *rs, size_t items, co
 			fprintf(fp, "      via %s\n", sel[i]->paths[k]);
 	}
 
+	/* known from its calls: a library's row (its calls never counted)
+	 * sampled on some ranks only says nothing of where it ran */
 	n = 0;
 	for (i = 0; i < rs->nfns; i++)
-		if (rs->fns[i].nran < rs->nranks)
+		if (rs->fns[i].nran < rs->nranks && !rs->fns[i].kind)
 			sel[n++] = &rs->fns[i];
 	fprintf(fp, "  functions that ran on some ranks only: %zu\n", n);
 	for (i = 0; i < n && i < items; i++) {

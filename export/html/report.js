@@ -66,10 +66,13 @@
 		'rank-stats': 'statistics across MPI ranks'
 	}[kind];
 	var filters = templateText('egprof-filters');
+	/* what every number of the page is, said once (model/analysis.h) */
+	var source = templateText('egprof-source');
 	var header = el('header', {}, [
 		el('h1', { text: templateText('egprof-title') }),
 		el('div', { cls: 'sub', text: kindText + ' \u2014 ' + data.generator +
 			(filters ? ' \u2014 only ' + filters : '') }),
+		source ? el('div', { cls: 'sub', id: 'source', text: source }) : null,
 		el('div', { cls: 'bar' }, [
 			el('input', { id: 'search', type: 'search', placeholder: 'function name (press /)',
 				'aria-label': 'search functions' }),
@@ -204,22 +207,42 @@
 	function card(label, value) {
 		summary.appendChild(el('div', {}, [el('b', { text: value }), label]));
 	}
+	/* Library, instrumentation and unknown rows sit in the tables with
+	 * their kind, beside the program's functions; a box hides them. */
+	function kindBox(parent, all) {
+		var n = all.filter(function (f) { return f.kind !== 'function'; }).length;
+		if (!n) return;
+		var box = el('input', { type: 'checkbox', id: 'hide-kinds' });
+		box.addEventListener('change', function () {
+			table.rows = all.filter(function (f) { return !box.checked || f.kind === 'function'; });
+			table.render();
+		});
+		parent.appendChild(el('label', { cls: 'controls' }, [box,
+			' hide the ' + n + ' rows outside the program\'s functions (libraries, the ' +
+			'instrumentation, unknown code)']));
+	}
+	/* the unit of the values: seconds, or an event's (--metric) */
+	var metricDoc = kind === 'profile' ? data.profile : kind === 'diff' ? data.diff : null;
+	var unit = metricDoc && metricDoc.metric && metricDoc.metric !== 'time' ? metricDoc.unit : 's';
+	var digits = unit === 's' ? 2 : 0;
 
 	if (kind === 'profile') {
 		var prof = data.profile;
-		var fns = prof.functions.filter(function (f) { return f.kind === 'function'; });
+		var fns = prof.functions.filter(function (f) { return f.kind !== 'cycle'; });
 		var s = section('functions', 'Flat profile',
-			'gprof\'s flat profile of ' + (prof.gmon_files || []).join(', ') +
-			'; click a column to sort by it.');
-		card('seconds', num(prof.total_sec, 2));
-		card('functions', String(fns.length));
+			'The functions of ' + (prof.gmon_files || []).join(', ') +
+			(prof.source ? ' (' + prof.source + ')' : '') + '; click a column to sort by it.');
+		card(unit === 's' ? 'seconds' : unit, num(prof.total_sec, digits));
+		card('functions', String(fns.filter(function (f) { return f.kind === 'function'; }).length));
 		s.appendChild(summary);
+		kindBox(s, fns);
 		table = new Table(s, [
 			textCol('name', 'function'),
-			numCol('self_pct', '% time', 2),
-			numCol('self_sec', 'self s', 2),
-			numCol('children_sec', 'children s', 2),
-			numCol('total_sec', 'total s', 2, 'self + children, as gprof\'s call graph propagates it'),
+			textCol('kind', 'kind'),
+			numCol('self_pct', '% ' + (unit === 's' ? 'time' : unit), 2),
+			numCol('self_sec', 'self ' + unit, digits),
+			numCol('children_sec', 'children ' + unit, digits),
+			numCol('total_sec', 'total ' + unit, digits, 'self + children'),
 			numCol('calls', 'calls'),
 			numCol('self_calls', 'recursive calls'),
 			numCol('samples', 'samples', 0),
@@ -227,37 +250,40 @@
 		], fns, 'self_sec', true);
 	} else if (kind === 'diff') {
 		var d = data.diff;
-		var dfns = d.functions.filter(function (f) { return f.kind === 'function'; });
+		var dfns = d.functions.filter(function (f) { return f.kind !== 'cycle'; });
 		var nsig = dfns.filter(function (f) { return f.significant; }).length;
 		var s2 = section('functions', 'Functions',
 			'A is ' + d.base.label + ', B is ' + d.second.label + '. Differences are A \u2212 B ' +
 			'(positive, blue: less time in B; negative, red: more). Verdicts are the diff\'s: ' +
 			'significant (time beyond noise, or calls changed), ~ noise (within --noise ' +
 			d.noise_sigmas + ' standard deviations). Rows in evidence order; click a column to sort.');
-		card('seconds in A', num(d.base.total_sec, 2));
-		card('seconds in B', num(d.second.total_sec, 2));
-		card('sum of |differences|', num(d.abs_diff_sum_sec, 2));
+		var uw = unit === 's' ? 'seconds' : unit;
+		card(uw + ' in A', num(d.base.total_sec, digits));
+		card(uw + ' in B', num(d.second.total_sec, digits));
+		card('sum of |differences|', num(d.abs_diff_sum_sec, digits));
 		card('significant changes', String(nsig));
 		s2.appendChild(summary);
+		kindBox(s2, dfns);
 		dfns.forEach(function (f) { f.verdict_order = verdict(f).order; });
 		table = new Table(s2, [
 			textCol('name', 'function'),
+			textCol('kind', 'kind'),
 			{ key: 'verdict_order', label: 'verdict', title: 'the diff\'s verdict',
 				value: function (r) { return r.verdict_order * 1e12 + (r.evidence_sec || 0); },
 				show: function (r) { var v = verdict(r); return el('span', { cls: 'verdict ' + v.cls, text: v.text }); } },
-			diffCol('self_diff', 'self diff s', 2, 'A \u2212 B self seconds'),
-			numCol('self_base', 'self A', 2),
-			numCol('self_second', 'self B', 2),
+			diffCol('self_diff', 'self diff ' + unit, digits, 'A \u2212 B self ' + uw),
+			numCol('self_base', 'self A', digits),
+			numCol('self_second', 'self B', digits),
 			numCol('impact_pct', 'impact %', 2, 'self diff as % of the sum of |differences|'),
 			numCol('self_ratio', 'B/A', 2),
-			diffCol('total_diff', 'total diff s', 2),
-			numCol('total_base', 'total A', 2),
-			numCol('total_second', 'total B', 2),
+			diffCol('total_diff', 'total diff ' + unit, digits),
+			numCol('total_base', 'total A', digits),
+			numCol('total_second', 'total B', digits),
 			diffCol('calls_diff', 'calls diff'),
 			numCol('calls_base', 'calls A'),
 			numCol('calls_second', 'calls B'),
-			numCol('noise_sec', 'noise s', 2, 'the noise threshold applied'),
-			numCol('evidence_sec', 'evidence s', 2),
+			numCol('noise_sec', 'noise ' + unit, digits, 'the noise threshold applied'),
+			numCol('evidence_sec', 'evidence ' + unit, digits),
 			textCol('matched_by', 'matched by'),
 			textCol('file', 'file')
 		], dfns, 'verdict_order', true);
@@ -366,6 +392,9 @@
 			var n = up.child(doc.names[doc['function'][i]], nsides);
 			n.self[side] += doc.self_samples[i];
 			n.calls[side] += doc.calls[i];
+			/* a sampled frame outside the program's calls (a library's):
+			 * its calls were never counted */
+			if (doc.leaf && doc.leaf[i]) n.uncounted = true;
 			at[i] = n;
 		}
 	}
@@ -444,8 +473,12 @@
 		if (this.nsides === 1) return v[0];
 		return this.width === 'a' ? v[0] : this.width === 'b' ? v[1] : v[0] + v[1];
 	};
+	/* samples in the unit, each side at its own documents' rate */
 	Flame.prototype.seconds = function (samples, s) {
 		return this.hz[s] > 0 ? samples / this.hz[s] : 0;
+	};
+	Flame.prototype.amount = function (samples, s) {
+		return this.seconds(samples, s).toFixed(digits) + ' ' + unit;
 	};
 	/* red/blue by the change of the path's self time (or calls), grey when
 	 * the verdict is noise; a single profile's colours are warm, by name */
@@ -477,13 +510,13 @@
 			(100 * this.value(n) / total).toFixed(2) + '% of all');
 		for (var s = 0; s < this.nsides; s++) {
 			var side = this.nsides === 2 ? (s ? 'B: ' : 'A: ') : '';
-			lines.push(side + 'self ' + self.seconds(n.self[s], s).toFixed(2) + ' s, total ' +
-				self.seconds(n.inclSelf[s], s).toFixed(2) + ' s, calls ' + n.calls[s]);
+			lines.push(side + 'self ' + self.amount(n.self[s], s) + ', total ' +
+				self.amount(n.inclSelf[s], s) + ', calls ' + (n.uncounted ? '-' : n.calls[s]));
 		}
 		if (this.nsides === 2) {
 			var ch = self.seconds(n.self[1], 1) - self.seconds(n.self[0], 0);
 			var v = this.pathVerdict.get(n.path);
-			lines.push('self change B \u2212 A: ' + (ch > 0 ? '+' : '') + ch.toFixed(2) + ' s' +
+			lines.push('self change B \u2212 A: ' + (ch > 0 ? '+' : '') + ch.toFixed(digits) + ' ' + unit +
 				(ch === 0 ? '' : v === true ? ' (~ within noise)' : v === false ? ' (beyond noise)' : '') +
 				', calls ' + (n.calls[1] - n.calls[0] >= 0 ? '+' : '') + (n.calls[1] - n.calls[0]));
 		}
@@ -584,7 +617,12 @@
 		cpDocs.forEach(function (doc, s) { addFrames(root, doc, s, nsides); });
 		mark('paths');
 		totals(root, nsides);
-		var hz = kind === 'diff' ? [data.diff.base.hz, data.diff.second.hz] : [data.profile.hz];
+		/* each paths document's own rate (the samples' own), never another
+		 * document's */
+		var hz = cpDocs.map(function (doc, s) {
+			return doc.hz > 0 ? doc.hz : kind === 'diff' ? (s ? data.diff.second.hz : data.diff.base.hz)
+								   : data.profile.hz;
+		});
 		var timed = root.inclSelf.some(function (v) { return v > 0; });
 		/* each changed path's verdict, as the text's time table marks it */
 		var pathVerdict = new Map();

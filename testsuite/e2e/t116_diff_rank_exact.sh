@@ -18,12 +18,15 @@ C
 gcc -pg -O1 -o relax relax.c || { echo "not ok 1 - build"; echo "1..1"; exit 1; }
 # side RANK2_TICKS: one run per rank 0..3 under libcallpath (its sidecar
 # records the rank), then each gmon file rewritten with exact samples.
+# CALLPATH_HZ=10: a 100 ms tick, which the run's 1 ms never reaches (at the
+# default 1 ms a slow machine's run took a sample now and then), so that
+# the sidecars hold no sample and the rewritten histograms are the time.
 side() {
 	local dir=$1 r t f
 	mkdir -p "$dir"
 	for r in 0 1 2 3; do
 		rm -rf one && mkdir one
-		OMPI_COMM_WORLD_RANK=$r GMON_OUT_PREFIX="$WORKDIR/one/gmon" LD_PRELOAD="$CP_SO" ./relax
+		OMPI_COMM_WORLD_RANK=$r CALLPATH_HZ=10 GMON_OUT_PREFIX="$WORKDIR/one/gmon" LD_PRELOAD="$CP_SO" ./relax
 		f=$(ls one/gmon.* | grep -v '\.callpath$')
 		[ -e "$f.callpath" ] || return 1
 		t=85

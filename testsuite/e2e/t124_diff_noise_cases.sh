@@ -35,12 +35,14 @@ check "no row is significant" grep -q '^Rows are in evidence order: the 0 signif
 
 # side DIR TICKS0 TICKS1: a job of two ranks, rank r's samples TICKSr
 # ("relax=.. busy=..."), each rank's gmon file with its sidecar
+# (CALLPATH_HZ=10: a tick the run never reaches, so that the sidecars hold
+# no sample and the rewritten histograms are the time)
 side() {
 	local dir=$1 t0=$2 t1=$3 r f t
 	mkdir -p "$dir"
 	for r in 0 1; do
 		rm -rf one && mkdir one
-		OMPI_COMM_WORLD_RANK=$r GMON_OUT_PREFIX="$WORKDIR/one/gmon" LD_PRELOAD="$CP_SO" ./ranks
+		OMPI_COMM_WORLD_RANK=$r CALLPATH_HZ=10 GMON_OUT_PREFIX="$WORKDIR/one/gmon" LD_PRELOAD="$CP_SO" ./ranks
 		f=$(ls one/gmon.* | grep -v '\.callpath$')
 		[ -e "$f.callpath" ] || return 1
 		t=$t0

@@ -16,7 +16,7 @@ check "diff JSON: schema, both sides, per function numbers equal gprof's flat pr
 	py d.json a-flat.txt b-flat.txt d.txt <<'PY'
 import json, re, sys
 d = json.load(open(sys.argv[1]))
-assert d["schema"] == "egprof-diff" and d["version"] == 2
+assert d["schema"] == "egprof-diff" and d["version"] == 3
 assert d["base"]["gmon_files"] == ["fig1-a.gmon"] and d["second"]["binary"] == "demo"
 def flat(path):
     out = {}

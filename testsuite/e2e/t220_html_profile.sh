@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # --html of one profile (issue 25 item 2), opened in headless Chromium: it
 # renders with no request but the file itself (the browser's own record of
-# requests) and no error; the page's data are gprof's flat profile and
-# --callpath --format json's records; the table shows them, sorts by a
+# requests) and no error; the page's data are the sidecar's functions (one
+# source, said once) and --callpath --format json's records; the table
+# shows them, sorts by a
 # column when its header is clicked, the icicle graph zooms on a click, '/'
 # focuses the search and a search marks the function in the table, the
 # icicle graph and graphviz's call graph.  Without sidecars the page says
@@ -56,18 +57,19 @@ sys.path.insert(0, os.environ["SRCDIR"] + "/testsuite/e2e")
 import pprof_check as pc
 b = json.load(open("b.json"))
 data = b["evals"]["data"]
-flat = pc.gprof_flat(open("flat.txt").read())
-fns = {f["name"]: f for f in data["profile"]["functions"] if f["kind"] == "function"}
-# gprof's flat profile, and the functions only its call graph prints
-# (main: no time or calls of its own, its children's time)
-assert set(fns) >= set(flat), (sorted(fns), sorted(flat))
-for n in set(fns) - set(flat):
-    assert fns[n]["self_sec"] == 0 and fns[n]["calls"] == 0 and fns[n]["total_sec"] > 0, fns[n]
-for n, (pct, self_s, calls) in flat.items():
-    f = fns[n]
-    assert abs(f["self_sec"] - self_s) < 0.0051, (n, f, self_s)
-    assert abs(f["self_pct"] - pct) <= 0.0051, (n, f, pct)
-    assert f["calls"] == calls, (n, f, calls)
+fns = {f["name"]: f for f in data["profile"]["functions"] if f["kind"] != "cycle"}
+# one source for the page: the sidecar's samples, at its own rate, said
+# once; every function's seconds are its frames' samples at that rate
+c = data["callpath"]
+assert data["profile"]["source"].startswith("time: call-path samples of each thread"), data["profile"]
+assert data["profile"]["hz"] == c["hz"] > 0, (data["profile"]["hz"], c["hz"])
+self_samples = {}
+for i, fn in enumerate(c["function"]):
+    self_samples[c["names"][fn]] = self_samples.get(c["names"][fn], 0) + c["self_samples"][i]
+for n, s in self_samples.items():
+    if s:
+        assert abs(fns[n]["self_sec"] - s / c["hz"]) < 5e-4, (n, fns[n], s)
+assert abs(sum(f["self_sec"] for f in fns.values()) - data["profile"]["total_sec"]) < 1e-6
 # the call paths: --callpath --format json's records, as columns
 want = json.load(open("paths.json"))
 c = data["callpath"]
@@ -80,21 +82,25 @@ for i, f in enumerate(frames):
     assert c["names"][c["function"][i]] == f["function"], (i, f)
     for k in ("calls", "self_samples", "folded", "recursive_calls"):
         assert c[k][i] == f[k], (i, k, f)
-# the table shows the numbers as gprof prints them
+# the table shows the data's numbers, with each row's kind; calls a
+# library's row never counted are blank, not 0
 head, rows = b["evals"]["head"], b["evals"]["rows"]
 col = {h: i for i, h in enumerate(head)}
 shown = {r[0]: r for r in rows}
-for n, (pct, self_s, calls) in flat.items():
+for n, f in fns.items():
+    if n not in shown:
+        continue
     r = shown[n]
-    assert r[0] == n
-    assert r[col["% time"]] == "%.2f" % pct and r[col["self s"]] == "%.2f" % self_s, (r, pct, self_s)
-    assert int(r[col["calls"]]) == calls, (r, calls)
+    assert r[col["kind"]] == f["kind"], (r, f)
+    assert r[col["self s"]] == "%.2f" % f["self_sec"], (r, f)
+    assert r[col["calls"]] == ("" if f["calls"] is None else str(f["calls"])), (r, f)
 # sorted by calls, largest first, once its header was clicked
 order = [n for n in b["evals"]["sorted"]]
-assert [fns[n]["calls"] for n in order] == sorted((fns[n]["calls"] for n in order), reverse=True), order
+key = lambda n: -1 if fns[n]["calls"] is None else fns[n]["calls"]
+assert [key(n) for n in order] == sorted((key(n) for n in order), reverse=True), order
 print("ok")
 PY
-check "its data are gprof's flat profile and --callpath --format json's records; the table shows and sorts them" [ $? = 0 ]
+check "its data are the sidecar's functions and --callpath --format json's records; the table shows and sorts them" [ $? = 0 ]
 
 py <<'PY'
 import json, collections

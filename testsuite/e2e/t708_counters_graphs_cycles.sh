@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# --metric EV in the graphs of a program with gprof's cycles (issue 27,
-# item 2): ping and pong call each other and touch pages; the cycle's node
-# holds their events as one function (the recursion counted once: the
-# outermost ping's paths), each member and call its own, as --folded's
-# paths sum them; the drawings (SVG, PNG, the HTML report's) are in events.
+# --metric EV in the graphs of a program with gprof's cycles: ping and pong
+# call each other and touch pages.  The graph is the run's functions as
+# its sidecar measured them (model/measured.h): a recursion counted once
+# (the outermost frames' paths), so there is no cycle to fold; each
+# function and call its own, as --folded's paths sum them; the drawings
+# (SVG, PNG, the HTML report's) are in events.
 #
 # Exact: the graph and --folded sum the same overflows times the period,
 # so they are compared for equality, not within a noise bound; the pages
@@ -44,19 +45,21 @@ def outermost(fns):  # the paths through any of fns, each counted once
 def self_(fn):
     return sum(v for k, v in paths.items() if k.split(";")[-1] == fn)
 nodes = {d["name"]: d for _, d in g.nodes(data=True)}
-cyc = nodes["<cycle 1 as a whole>"]
-assert cyc["kind"] == "cycle"
-assert round(cyc["total_events"]) == outermost(["ping", "pong"]) > 0, cyc
-assert round(cyc["self_events"]) == self_("ping") + self_("pong"), cyc
+assert not [d for d in nodes.values() if d["kind"] == "cycle"], nodes
 for fn in ("ping", "pong", "outside", "main", "touch"):
     d = nodes[fn]
     assert round(d["total_events"]) == outermost([fn]), (fn, d)
     assert round(d["self_events"]) == self_(fn), (fn, d)
-# ping is the cycle's way in: its inclusive is the whole cycle's
-assert cyc["total_events"] == nodes["ping"]["total_events"]
+# ping is the recursion's way in: its inclusive is the whole recursion's
+assert round(nodes["ping"]["total_events"]) == outermost(["ping", "pong"]) > 0
+# an edge never carries more than its callee's total
+names = {n: d["name"] for n, d in g.nodes(data=True)}
+for a, b, d in g.edges(data=True):
+    if d["kind"] == "call":
+        assert d["events"] <= g.nodes[b]["total_events"] + 1e-9, (names[a], names[b], d)
 print("ok")
 PY
-cp_check "the cycle's node: its members' events as one function; members and others as --folded's" \
+cp_check "no cycle node: each function's events and each call's as --folded's, the recursion once" \
 	bash -c "python3 check.py c.gml c.folded > py.out 2>&1 && [ \"\$(tail -n 1 py.out)\" = ok ] || { tail -n 4 py.out | sed 's/^/# /' >&2; false; }"
 cp_check "SVG in events (xmllint reads it)" \
 	bash -c "xmllint --noout c.svg && grep -q 'perf::PAGE&#45;FAULTS in events' c.svg && grep -Eq 'total [0-9]+ events' c.svg"

@@ -300,8 +300,7 @@ static void test_evidence__calls_text_says_how_the_second_run_compares(void **st
 static void test_evidence__sidecar_exact_counts_win_over_lossy_threaded_gmon_counts(void **state)
 {
 	struct profile *a = fx_new(100), *b = fx_new(100);
-	char *names[] = { "batch", "steady", "main" };
-	uint64_t exact_a[] = { 2000000, 2000000, 1 }, exact_b[] = { 4000000, 2000000, 1 };
+	struct profile *ea = fx_new(1000), *eb = fx_new(1000);
 	struct diff d;
 	long i, j;
 	char buf[48];
@@ -314,54 +313,58 @@ static void test_evidence__sidecar_exact_counts_win_over_lossy_threaded_gmon_cou
 	fx_sym(b, "batch", NULL, 0, 5, 2283760);
 	fx_sym(a, "steady", NULL, 0, 5, 2000000);
 	fx_sym(b, "steady", NULL, 0, 5, 1142228);
-	fx_sym(a, "main", NULL, 0, 0, 1);
-	fx_sym(b, "main", NULL, 0, 0, 1);
-	fx_sym(a, "unrecorded", NULL, 0, 0, 7);
-	fx_sym(b, "unrecorded", NULL, 0, 0, 7);
 	assert_int_equal(diff_compute(&d, a, b, NULL), 0);
 	i = diff_find(&d, "batch");
 	j = diff_find(&d, "steady");
+	assert_int_equal(evidence_calls_exact(&d), 0);
 	assert_int_equal(d.entries[i].calls_evidence, CALLS_WITHIN);
 	assert_int_equal(d.entries[j].calls_evidence, CALLS_CHANGED);
+	diff_release(&d);
 
-	diff_set_exact_calls(&d, DIFF_BASE, names, exact_a, 3);
-	diff_set_exact_calls(&d, DIFF_SECOND, names, exact_b, 3);
-	diff_assess(&d);
-	assert_int_equal(evidence_calls_exact(&d.entries[i]), 1);
+	/* the same runs as their sidecars measured them (model/measured.h) */
+	ea->measure.source = eb->measure.source = PROFILE_FROM_SIDECARS;
+	fx_sym(ea, "batch", NULL, 0, 50, 2000000);
+	fx_sym(eb, "batch", NULL, 0, 50, 4000000);
+	fx_sym(ea, "steady", NULL, 0, 50, 2000000);
+	fx_sym(eb, "steady", NULL, 0, 50, 2000000);
+	assert_int_equal(diff_compute(&d, ea, eb, NULL), 0);
+	i = diff_find(&d, "batch");
+	j = diff_find(&d, "steady");
+	assert_int_equal(evidence_calls_exact(&d), 1);
 	assert_int_equal(d.entries[i].calls_evidence, CALLS_CHANGED);
 	assert_float_equal(d.entries[i].calls_factor, 2.0, 1e-12);
 	assert_int_equal(d.entries[i].significant, 1);
 	assert_string_equal(evidence_calls_text(buf, sizeof(buf), &d.entries[i]), "calls x2");
 	assert_int_equal(d.entries[j].calls_evidence, CALLS_SAME);
 	assert_int_equal(d.entries[j].significant, 0);
-	/* the gprof columns keep gmon's counts */
-	assert_int_equal(d.entries[i].side[DIFF_SECOND].calls, 2283760);
-	assert_int_equal(d.entries[i].calls_diff, 2000000 - 2283760);
-	/* a function the sidecars never saw called has 0 exact calls */
-	assert_int_equal(d.entries[diff_find(&d, "unrecorded")].side[DIFF_BASE].exact_calls, 0);
-	assert_int_equal(d.entries[diff_find(&d, "unrecorded")].calls_evidence, CALLS_SAME);
+	/* one source: the table's counts are the compared ones */
+	assert_int_equal(d.entries[i].calls_diff, 2000000 - 4000000);
 	diff_release(&d);
 	profile_free(a);
 	profile_free(b);
+	profile_free(ea);
+	profile_free(eb);
 }
 
-static void test_evidence__exact_counts_of_one_side_only_leave_gmon_counts(void **state)
+/* A row whose calls a run did not count (a library's, a sampling-only
+ * run's) has no calls test, whatever its numbers say. */
+static void test_evidence__unmeasured_calls_are_no_evidence(void **state)
 {
-	struct profile *a = fx_new(100), *b = fx_new(100);
-	char *names[] = { "steady" };
-	uint64_t exact[] = { 2000000 };
+	struct profile *a = fx_new(1000), *b = fx_new(1000);
 	struct diff d;
 	long j;
 
 	(void)state;
-	fx_sym(a, "steady", NULL, 0, 5, 2000000);
-	fx_sym(b, "steady", NULL, 0, 5, 1142228);
+	a->measure.source = b->measure.source = PROFILE_FROM_SIDECARS;
+	b->measure.calls_unmeasured = 1;
+	fx_sym(a, "steady", NULL, 0, 500, 2000000);
+	fx_sym(b, "steady", NULL, 0, 500, 0);
 	assert_int_equal(diff_compute(&d, a, b, NULL), 0);
-	diff_set_exact_calls(&d, DIFF_BASE, names, exact, 1);
-	diff_assess(&d);
 	j = diff_find(&d, "steady");
-	assert_int_equal(evidence_calls_exact(&d.entries[j]), 0);
-	assert_int_equal(d.entries[j].calls_evidence, CALLS_CHANGED); /* gmon's /1.75 */
+	assert_int_equal(d.entries[j].side[1].calls_measured, 0);
+	assert_int_equal(d.entries[j].side[1].has_calls, 0);
+	assert_int_equal(d.entries[j].calls_evidence, CALLS_SAME);
+	assert_int_equal(d.entries[j].significant, 0);
 	diff_release(&d);
 	profile_free(a);
 	profile_free(b);
@@ -439,7 +442,7 @@ int main(void)
 		cmocka_unit_test(test_evidence__arcs_have_the_rows_rule),
 		cmocka_unit_test(test_evidence__calls_text_says_how_the_second_run_compares),
 		cmocka_unit_test(test_evidence__sidecar_exact_counts_win_over_lossy_threaded_gmon_counts),
-		cmocka_unit_test(test_evidence__exact_counts_of_one_side_only_leave_gmon_counts),
+		cmocka_unit_test(test_evidence__unmeasured_calls_are_no_evidence),
 		cmocka_unit_test(test_evidence__vanished_callee_is_explained_as_inlined_into_its_caller),
 		cmocka_unit_test(test_evidence__caller_moving_the_same_way_is_not_an_inlining),
 	};

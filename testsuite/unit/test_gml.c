@@ -297,33 +297,10 @@ static void test_writers__bad_path_fails_and_leaves_no_file(void **state)
 	graph_free(g);
 }
 
-static void metric_value(const void *ctx, int side, const char *const *names, size_t n,
-			 double *self, double *total)
-{
-	(void)ctx;
-	(void)side;
-	(void)names;
-	*self = 10.0 * (double)n;
-	*total = 30.0 * (double)n;
-}
-
-static double metric_arc(const void *ctx, int side, const char *caller, const char *callee)
-{
-	(void)ctx;
-	(void)side;
-	(void)caller;
-	(void)callee;
-	return 20;
-}
-
 /* --metric EV: the attributes in seconds are named by the unit, and the
  * graph says the metric, in GML and GraphML alike */
 static void test_writers__metric_names_attributes_by_its_unit(void **state)
 {
-	static const struct graph_measured ms = {
-		.arc_seconds = metric_arc, .timed = { 1, 0 }, .metric = "perf::PAGE-FAULTS",
-		.unit = "events", .func_value = metric_value, .total = { 90, 0 },
-	};
 	struct profile *p = make_profile();
 	struct graph_opts o = GRAPH_OPTS_INIT;
 	struct graph *g;
@@ -331,7 +308,15 @@ static void test_writers__metric_names_attributes_by_its_unit(void **state)
 	xmlDocPtr doc;
 
 	(void)state;
-	o.measured = &ms;
+	/* the run's functions in an event, from its sidecars (one event a
+	 * sample): main 10 self, 30 in all; 20 along its call */
+	p->hz = 1;
+	p->measure.source = PROFILE_FROM_SIDECARS;
+	snprintf(p->measure.metric, sizeof(p->measure.metric), "perf::PAGE-FAULTS");
+	snprintf(p->measure.unit, sizeof(p->measure.unit), "events");
+	p->syms[0].self_ticks = p->syms[0].prop_self = 10;
+	p->syms[0].prop_child = 20;
+	p->arcs[0].time = 20;
 	assert_int_equal(graph_from_profile(&g, p, &o), 0);
 	s = to_string(gml_write_fp, g);
 	assert_non_null(strstr(s, "  metric \"perf::PAGE-FAULTS\"\n  unit \"events\"\n"));

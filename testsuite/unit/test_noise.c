@@ -422,56 +422,45 @@ static void test_noise__k_zero_turns_the_rule_off(void **state)
 	profile_free(b);
 }
 
-/* The sidecars' samples of both sides (issue 22): what the time test
- * reads instead of the histogram, library time a row of its own; the
- * gprof columns stay the histogram's. */
-static void sidecar_pair(struct diff *d, double weight_b)
+/* Both runs measured by their sidecars (model/measured.h): 1000 Hz
+ * samples of f, g and a library's exp, a row of its own kind. */
+static struct profile *sidecar_run(const double *self, double weight)
 {
-	static char *names[] = { "f", "g", "exp [libm.so.6]" };
-	static char *callers[] = { NULL, NULL, "main;f 0.50 -> 1.00 s" };
-	static const uint64_t self_a[] = { 100, 400, 500 }, self_b[] = { 300, 400, 1000 };
+	struct profile *p = fx_new(1000);
 
-	assert_int_equal(diff_set_sidecar_time(d, 0, names, self_a, callers, 3, 1000, 1), 0);
-	assert_int_equal(d->time_from_sidecars, 0);	/* one side is not enough */
-	assert_int_equal(diff_set_sidecar_time(d, 1, names, self_b, callers, 3, 1000, weight_b),
-			 0);
-	diff_assess(d);
+	p->measure.source = PROFILE_FROM_SIDECARS;
+	p->measure.weight = weight;
+	fx_sym(p, "f", NULL, 0, self[0], 1);
+	fx_sym(p, "g", NULL, 0, self[1], 1);
+	fx_sym(p, "exp [libm.so.6]", NULL, PSYM_LIBRARY, self[2], 0);
+	return p;
 }
 
-static void test_noise__sidecar_samples_are_the_time_tested_with_library_rows(void **state)
+static void test_noise__library_rows_are_tested_with_the_functions(void **state)
 {
-	struct profile *a = fx_new(100), *b = fx_new(100);
+	static const double a_self[] = { 100, 400, 500 }, b_self[] = { 300, 400, 1000 };
+	struct profile *a = sidecar_run(a_self, 1), *b = sidecar_run(b_self, 1);
 	struct diff_opts o = DIFF_OPTS_INIT;
 	struct diff d;
-	long f;
+	long f, lib;
 
 	(void)state;
-	/* gmon: f and g 0.10 s each side (the histogram saw no change) */
-	fx_sym(a, "f", NULL, 0, 10, 0);
-	fx_sym(a, "g", NULL, 0, 40, 0);
-	fx_sym(b, "f", NULL, 0, 10, 0);
-	fx_sym(b, "g", NULL, 0, 40, 0);
 	assert_int_equal(diff_compute(&d, a, b, &o), 0);
+	assert_int_equal(diff_from_sidecars(&d), 1);
 	f = diff_find(&d, "f");
-	assert_int_equal(d.entries[f].verdict, VERDICT_EQUAL);
-	sidecar_pair(&d, 1);
-	assert_int_equal(d.time_from_sidecars, 1);
-	/* the gprof columns are gmon's */
-	assert_float_equal(d.entries[f].self_diff, 0, 1e-12);
-	assert_float_equal(d.entries[f].side[0].self_sec, 0.1, 1e-12);
-	/* the test: 0.1 s -> 0.3 s of samples at 1000 Hz */
-	assert_float_equal(d.entries[f].cp_diff, -0.2, 1e-12);
+	lib = diff_find(&d, "exp [libm.so.6]");
+	/* one source: the table's seconds are the tested ones */
+	assert_float_equal(d.entries[f].self_diff, -0.2, 1e-12);
 	assert_float_equal(d.entries[f].excess_sec, -0.2, 1e-12);
 	assert_int_equal(d.entries[f].verdict, VERDICT_SIGNIFICANT);
 	assert_int_equal(d.entries[diff_find(&d, "g")].verdict, VERDICT_EQUAL);
-	/* libm: no function of the binaries, a row of its own */
-	assert_int_equal(d.nlibs, 1);
-	assert_string_equal(d.libs[0].print_name, "exp [libm.so.6]");
-	assert_int_equal(d.libs[0].library, 1);
-	assert_int_equal(d.libs[0].in_flat, 0);
-	assert_float_equal(d.libs[0].cp_diff, -0.5, 1e-12);
-	assert_int_equal(d.libs[0].verdict, VERDICT_SIGNIFICANT);
-	assert_string_equal(d.libs[0].callers, "main;f 0.50 -> 1.00 s");
+	/* the library's row: in the flat table, its calls not counted */
+	assert_true(lib >= 0);
+	assert_int_equal(d.entries[lib].in_flat, 1);
+	assert_int_equal(d.entries[lib].side[0].calls_measured, 0);
+	assert_int_equal(d.entries[lib].side[0].has_calls, 0);
+	assert_float_equal(d.entries[lib].self_diff, -0.5, 1e-12);
+	assert_int_equal(d.entries[lib].verdict, VERDICT_SIGNIFICANT);
 	diff_release(&d);
 	profile_free(a);
 	profile_free(b);
@@ -481,22 +470,123 @@ static void test_noise__sidecar_samples_are_the_time_tested_with_library_rows(vo
  * independent ones, four times the sampling variance. */
 static void test_noise__sidecar_samples_weigh_by_their_signals(void **state)
 {
-	struct profile *a = fx_new(100), *b = fx_new(100);
+	static const double a_self[] = { 100, 400, 500 }, b_self[] = { 300, 400, 1000 };
+	struct profile *a = sidecar_run(a_self, 1), *b = sidecar_run(b_self, 4);
 	struct diff_opts o = DIFF_OPTS_INIT;
 	struct diff d;
 	long f;
 
 	(void)state;
 	o.jitter_prior = 0; /* sampling alone */
-	fx_sym(a, "f", NULL, 0, 10, 0);
-	fx_sym(b, "f", NULL, 0, 10, 0);
 	assert_int_equal(diff_compute(&d, a, b, &o), 0);
-	sidecar_pair(&d, 4);
 	f = diff_find(&d, "f");
 	assert_float_equal(d.entries[f].sigma_sec, sqrt(100.0 / 1e6 + 4 * 300.0 / 1e6), 1e-9);
 	diff_release(&d);
 	profile_free(a);
 	profile_free(b);
+}
+
+/*
+ * An MPI job of two ranks a side, measured by its sidecars (1000 Hz): the
+ * program's rows (compute and five helpers) and two rows of the MPI
+ * library's wait, sampled in opal_progress or in the library's unnamed
+ * code by chance.  ticks[rank][row].
+ */
+#define MPI_ROWS 8
+static const char *const mpi_names[MPI_ROWS] = {
+	"compute", "h1", "h2", "h3", "h4", "h5",
+	"opal_progress [libopen-pal.so.40]", "[unknown]",
+};
+
+static struct profile *mpi_run(const double *ticks)
+{
+	struct profile *p = fx_new(1000);
+
+	p->measure.source = PROFILE_FROM_SIDECARS;
+	for (int i = 0; i < MPI_ROWS; i++)
+		fx_sym(p, mpi_names[i], NULL, i >= 6 ? (i == 6 ? PSYM_LIBRARY : PSYM_UNKNOWN) : 0,
+		       ticks[i], i >= 6 ? 0 : 1);
+	return p;
+}
+
+static void mpi_diff(struct diff *d, struct profile **p, const double a[2][MPI_ROWS],
+		     const double b[2][MPI_ROWS])
+{
+	static int rank[2] = { 0, 1 };
+	double sa[MPI_ROWS], sb[MPI_ROWS];
+	struct noise_runs runs[2];
+
+	for (int i = 0; i < MPI_ROWS; i++) {
+		sa[i] = a[0][i] + a[1][i];
+		sb[i] = b[0][i] + b[1][i];
+	}
+	p[0] = mpi_run(a[0]);
+	p[1] = mpi_run(a[1]);
+	p[2] = mpi_run(b[0]);
+	p[3] = mpi_run(b[1]);
+	p[4] = mpi_run(sa);
+	p[5] = mpi_run(sb);
+	runs[0] = (struct noise_runs){ p, rank, 2 };
+	runs[1] = (struct noise_runs){ p + 2, rank, 2 };
+	assert_int_equal(diff_compute(d, p[4], p[5], NULL), 0);
+	assert_int_equal(noise_set_runs(d, runs), 0);
+	diff_assess(d);
+}
+
+/*
+ * Two runs of one job: each rank's wait (its ranks' compute, not its own
+ * work) moved by a third and split between its two rows differently; the
+ * program's rows alike.  The wait varies as the ranks' compute does
+ * (diff/noise.h): nothing is significant.
+ */
+static void test_noise__an_mpi_wait_varies_as_the_ranks_compute(void **state)
+{
+	static const double a[2][MPI_ROWS] = {
+		{ 1000, 200, 200, 200, 200, 200, 300, 300 },
+		{ 1000, 200, 200, 200, 200, 200, 300, 300 },
+	};
+	static const double b[2][MPI_ROWS] = {
+		{ 1000, 200, 200, 200, 200, 200, 150, 420 },
+		{ 1000, 200, 200, 200, 200, 200, 420, 150 },
+	};
+	struct profile *p[6];
+	struct diff d;
+
+	(void)state;
+	mpi_diff(&d, p, a, b);
+	for (size_t i = 0; i < d.nentries; i++)
+		assert_int_equal(d.entries[i].significant, 0);
+	diff_release(&d);
+	free_runs(p, 6);
+}
+
+/* Twice the compute on rank 1 (the other rank waits for it): found, that
+ * rank's; the wait that follows is not a change of its own. */
+static void test_noise__an_imbalance_is_found_beside_the_wait_it_makes(void **state)
+{
+	static const double a[2][MPI_ROWS] = {
+		{ 1000, 200, 200, 200, 200, 200, 300, 300 },
+		{ 1000, 200, 200, 200, 200, 200, 300, 300 },
+	};
+	static const double b[2][MPI_ROWS] = {
+		{ 1000, 200, 200, 200, 200, 200, 800, 800 },
+		{ 2000, 200, 200, 200, 200, 200, 300, 300 },
+	};
+	struct profile *p[6];
+	struct diff d;
+	long c;
+
+	(void)state;
+	mpi_diff(&d, p, a, b);
+	c = diff_find(&d, "compute");
+	assert_int_equal(d.entries[c].significant, 1);
+	assert_int_equal(d.entries[c].rank_changed[1], 1);
+	assert_int_equal(d.entries[c].rank_changed[0], 0);
+	assert_int_equal(d.entries[diff_find(&d, "[unknown]")].significant, 0);
+	diff_sort(&d);
+	assert_string_equal(d.entries[0].name, "compute");
+	diff_release(&d);
+	free_runs(p, 6);
 }
 
 int main(void)
@@ -516,8 +606,10 @@ int main(void)
 		cmocka_unit_test(test_noise__repeats_of_the_same_rank_measure_the_noise),
 		cmocka_unit_test(test_noise__few_samples_cannot_make_a_change),
 		cmocka_unit_test(test_noise__k_zero_turns_the_rule_off),
-		cmocka_unit_test(test_noise__sidecar_samples_are_the_time_tested_with_library_rows),
+		cmocka_unit_test(test_noise__library_rows_are_tested_with_the_functions),
 		cmocka_unit_test(test_noise__sidecar_samples_weigh_by_their_signals),
+		cmocka_unit_test(test_noise__an_mpi_wait_varies_as_the_ranks_compute),
+		cmocka_unit_test(test_noise__an_imbalance_is_found_beside_the_wait_it_makes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

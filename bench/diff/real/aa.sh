@@ -40,7 +40,7 @@ for p in $programs; do
 		read -r k names < <(python3 - "$d/diff.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
-sig = [f for f in d["functions"] if f["kind"] == "function" and f["significant"]]
+sig = [f for f in d["functions"] if f["kind"] != "cycle" and f["significant"]]
 print(len(sig), "; ".join("%s (%+.2f s, calls %s -> %s)" % (f["name"][:40], f["self_diff"],
       f["calls_base"], f["calls_second"]) for f in sig))
 PY
