@@ -72,7 +72,7 @@ static int exports_profile(const struct egprof_opts *o, struct profile **p)
 	char *none[] = { (char *)"gmon.out" };
 	int ret = -1;
 
-	if (!upstream_has_dropped_clones())
+	if (!upstream_has_dropped_clones() || !upstream_load_preforked())
 		return 0;
 	if (cmdline_split(&cl, o->argc, o->argv) < 0)
 		return -1; /* reported */

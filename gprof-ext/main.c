@@ -191,6 +191,12 @@ int main(int argc, char **argv)
 	 * small process (upstream.h) */
 	if (o.mode == MODE_RANK_STATS)
 		upstream_load_prefork();
+	/* plain gprof's exports may read the profile again (GCC clones:
+	 * cmd_gprof.c), from a loader forked before upstream runs here */
+	if (o.mode == MODE_GPROF &&
+	    (o.gml_path || o.dot_path || o.graphml_path || o.svg_path || o.png_path ||
+	     o.pprof_path || o.html_path || o.callpath || o.folded_path || o.folded_calls_path))
+		upstream_load_prefork();
 	if (o.mode == MODE_GPROF && !uses_extensions(&o))
 		check_here = precheck_plain(&o);
 	if (check_here < 0 || (check_here && drop_sidecar_operands(&o) < 0)) {

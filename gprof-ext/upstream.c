@@ -1471,6 +1471,11 @@ fail:
 	return 0;
 }
 
+int upstream_load_preforked(void)
+{
+	return pre.pid != 0;
+}
+
 void upstream_load_prefork_cancel(void)
 {
 	if (!pre.pid)
@@ -1550,8 +1555,10 @@ int upstream_load_start(const struct upstream_load *req, struct upstream_job **j
 	for (i = 0; i < req->ngmon; i++)
 		if (!(job->files[i] = strdup(req->gmon_files[i])))
 			goto oom;
-	if (pre.pid && req->each) {
-		/* the loader is there, small: send it the request */
+	if (pre.pid) {
+		/* the loader is there, small: send it the request (a process
+		 * where upstream already ran cannot run it again: plain
+		 * gprof's exports, cmd_gprof.c) */
 		if (prefork_send(req) < 0) {
 			error("cannot send the rank files to the loader: %s", strerror(errno));
 			upstream_load_prefork_cancel();

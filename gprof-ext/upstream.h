@@ -122,8 +122,12 @@ void upstream_load_free(struct upstream_job *job);
 int upstream_current_profile(struct profile **out);
 /* Whether the image upstream read in this process has GCC clones that
  * upstream left out of its table (their time went to the function before
- * them): exports then read the profile again with UPSTREAM_CLONES_OWN. */
+ * them): exports then read the profile again with UPSTREAM_CLONES_OWN,
+ * through a loader preforked before upstream ran here (upstream's globals
+ * cannot be run twice in one process); upstream_load_preforked() says
+ * whether one waits. */
 int upstream_has_dropped_clones(void);
+int upstream_load_preforked(void);
 
 /* The source position of a link-time text address in the image upstream
  * read (after upstream_main returned), from its debug info.  *file is owned
