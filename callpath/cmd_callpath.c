@@ -40,6 +40,17 @@ static int check_samples(const struct callpath_model *m, const char *source,
 		     output, source, why);
 }
 
+/* --folded-calls of sampled paths: no call was counted to write. */
+static int check_calls(const struct callpath_model *m, const char *source,
+		       const char *output)
+{
+	if (!m->calls_unmeasured)
+		return 0;
+	return error("%s: cannot write: the paths of '%s' were sampled from a build "
+		     "without -pg, whose calls were not counted; --folded writes their time",
+		     output, source);
+}
+
 /* --metric LIST: the columns of every metric, from the sidecars (read
  * again: the run's paths hold one metric). */
 static int print_columns(const struct egprof_opts *o, const struct run *r)
@@ -89,6 +100,8 @@ int callpath_cmd_gprof(const struct egprof_opts *o, const struct analysis *a)
 	if (!r->paths)
 		return error("internal error: no call paths for --callpath"), 1;
 	if (o->folded_path && check_samples(r->paths, r->paths_source, o->folded_path) < 0)
+		goto out;
+	if (o->folded_calls_path && check_calls(r->paths, r->paths_source, o->folded_calls_path) < 0)
 		goto out;
 	if ((o->folded_path || o->folded_calls_path || (o->callpath && o->format != TABLE_TEXT)) &&
 	    filter_active(&f) && filter_callpath(&f, r->paths, &fm) < 0)

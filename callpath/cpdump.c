@@ -207,6 +207,14 @@ static void print_header(FILE *out, const struct sidecar *sc)
 			sc->extra_metrics[i].unit, sc->extra_metrics[i].kind,
 			sc->extra_metrics[i].flags, sc->extra_metrics[i].period,
 			sc->extra_metrics[i].unplaced);
+	/* sampled paths: how the runtime's stack walks ended */
+	if (sc->flags & SIDECAR_F_SAMPLED) {
+		fprintf(out, "walks %" PRIu64 "\nwalk-frames-max %u\n", sc->unwind.walked,
+			sc->unwind.max_frames);
+		for (int e = 0; e < SIDECAR_UNWIND_END_NR; e++)
+			fprintf(out, "walks-%d %" PRIu64 " %s\n", e, sc->unwind.ends[e],
+				sidecar_unwind_end_names[e]);
+	}
 	fprintf(out, "objects %u\n", sc->nr_objects);
 	for (uint32_t i = 0; i < sc->nr_objects; i++)
 		fprintf(out, "object 0x%" PRIx64 "-0x%" PRIx64 " bias 0x%" PRIx64 " %s\n",

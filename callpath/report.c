@@ -35,6 +35,8 @@
 #define UNKNOWN_NAME "[unknown]"
 #define EXTERNAL_NAME "[external]"	/* call site 0: from outside the program */
 #define LEAF_SITE_NAME ""	/* a leaf frame's call site: there was no call */
+/* sampled paths whose stack walk did not reach main or a thread's start */
+#define TRUNCATED_NAME "[truncated]"
 
 /* ------------------------------------------------------------------------ */
 /* The model: interned names and frames keyed by (parent, func, site)       */
@@ -361,6 +363,8 @@ int callpath_model_shorten(const struct callpath_model *m, struct name_map *nm,
 		}
 	}
 	s->sampling = m->sampling;
+	s->calls_unmeasured = m->calls_unmeasured;
+	s->unwind = m->unwind;
 	s->unplaced_samples = m->unplaced_samples;
 	s->time_taken = m->time_taken;
 	s->hz = m->hz;
@@ -717,7 +721,48 @@ struct leaf_ctx {
 	const struct elf_funcs *ef;
 	const struct callpath_symopts *so;
 	uint32_t site;		/* the leaves' call site: "" (none is told) */
+	const char *binary;	/* sampled paths: the program, for inline frames; else NULL */
 };
+
+#define INLINE_MAX 32		/* functions inlined into one another at one address */
+
+/*
+ * Sampled paths: a frame for each function inlined at link-time address
+ * `addr` of the program (the call instruction before a return address, or
+ * a sample's program counter), outermost first, under frame `parent`
+ * (whose function the address belongs to), each named "NAME [inlined]"
+ * and called from the line it was inlined at.  *last: the innermost such
+ * frame, or `parent` when nothing is inlined there (or it is unknown).
+ * 0 or -1 (out of memory).
+ */
+static int inline_frames(struct callpath_model *m, const struct leaf_ctx *lc, uint64_t addr,
+			 uint32_t parent, uint32_t *last)
+{
+	const struct callpath_symopts *so = lc->so;
+	struct callpath_inline in[INLINE_MAX];
+	int n = lc->binary && so && so->inlines ? so->inlines(lc->binary, addr, in, INLINE_MAX)
+						 : -1;
+
+	*last = parent;
+	for (int k = n - 2; k >= 0; k--) {
+		char name[4096], site[4096], *dem = so->demangle ? so->demangle(in[k].func) : NULL;
+		const char *file = in[k + 1].file ? in[k + 1].file : "??", *slash = strrchr(file, '/');
+		uint32_t f, s;
+
+		if (!so->full_paths && slash)
+			file = slash + 1;
+		snprintf(name, sizeof(name), "%s [inlined]", dem ? dem : in[k].func);
+		free(dem);
+		snprintf(site, sizeof(site), "%s:%d", file, in[k + 1].line);
+		f = callpath_model_intern(m, name);
+		s = callpath_model_intern(m, site);
+		if (f == CALLPATH_NONE || s == CALLPATH_NONE ||
+		    callpath_model_add(m, *last, f, s, 0, last) < 0)
+			return -1;
+		m->frames[*last].attributed = f;
+	}
+	return 0;
+}
 
 /*
  * Leaf node `n` (a sampled program counter) under frame `parent`: the
@@ -748,7 +793,10 @@ static int place_leaf(struct callpath_model *m, const struct leaf_ctx *lc,
 		if (func == CALLPATH_NONE)
 			return -1;
 		if (parent != CALLPATH_NONE && func == m->frames[parent].func) {
-			/* the context's own code: its self time */
+			/* the context's own code: its self time, or (sampled
+			 * paths) the time of the functions inlined there */
+			if (inline_frames(m, lc, pc - bias, parent, &parent) < 0)
+				return -1;
 			callpath_model_add_samples(m, parent, samples);
 			sat_add_u64_flag(&m->class_samples[LEAF_PROGRAM], samples,
 					 &m->saturated);
@@ -763,6 +811,14 @@ static int place_leaf(struct callpath_model *m, const struct leaf_ctx *lc,
 	} else {
 		cls = leaf_name(lc->ln, pc, buf, sizeof(buf));
 		func = attributed = callpath_model_intern(m, buf);
+		if (func != CALLPATH_NONE && parent != CALLPATH_NONE &&
+		    func == m->frames[parent].func && cls != LEAF_UNKNOWN) {
+			/* a sampled frame's own code in a library: its self time */
+			callpath_model_add_samples(m, parent, samples);
+			sat_add_u64_flag(&m->class_samples[cls], samples, &m->saturated);
+			*idx = parent;
+			return 0;
+		}
 	}
 	if (func == CALLPATH_NONE ||
 	    callpath_model_add(m, parent, func, lc->site, 0, idx) < 0)
@@ -785,9 +841,10 @@ int callpath_model_build(const struct sidecar *sc, const struct profile *p,
 	uint64_t bias = sc->load_address;
 	struct addr_memo funcs = { NULL, 0, 0, NULL, 0 };
 	struct addr_memo sites = { NULL, 0, 0, NULL, 0 };
-	struct leaf_ctx lc = { sc, NULL, &funcs, &st, NULL, so, CALLPATH_NONE };
+	struct leaf_ctx lc = { sc, NULL, &funcs, &st, NULL, so, CALLPATH_NONE, NULL };
 	int offk = offcpu_metric(sc);
-	int ret = -1, metric;
+	int ret = -1, metric, sampled = !SIDECAR_CALLS_MEASURED(sc->flags);
+	enum leaf_class cls;
 
 	*out = NULL;
 	if (callpath_metric_find(sc, so ? so->metric : NULL, sc->id.gmon_name[0] ? sc->id.gmon_name
@@ -796,6 +853,7 @@ int callpath_model_build(const struct sidecar *sc, const struct profile *p,
 	if (!m || symtab_build(&st, p) < 0 || elf_funcs_read(p->binary, &ef) < 0)
 		goto oom;
 	lc.ef = ef;
+	lc.binary = sampled ? p->binary : NULL;
 	lc.ln = leaf_namer_new(sc, so ? so->demangle : NULL);
 	lc.site = callpath_model_intern(m, LEAF_SITE_NAME);
 	if (!lc.ln || lc.site == CALLPATH_NONE)
@@ -817,13 +875,37 @@ int callpath_model_build(const struct sidecar *sc, const struct profile *p,
 				goto oom;
 			continue;
 		}
-		func = memo_func(&funcs, m, &st, ef, so, n->callee - bias,
-					  n->callee >= bias, &gprof_func);
+		cls = LEAF_PROGRAM;
+		if (sampled && !n->callee && n->parent == SIDECAR_ROOT) {
+			/* the paths whose walk stopped short of their root */
+			func = gprof_func = callpath_model_intern(m, TRUNCATED_NAME);
+		} else if (sampled && !(sc->program_end ? sidecar_in_program(sc, n->callee)
+							: n->callee >= bias)) {
+			/* a sampled frame of a library: named as leaves are */
+			char buf[4096];
+
+			cls = leaf_name(lc.ln, n->callee, buf, sizeof(buf));
+			func = gprof_func = callpath_model_intern(m, buf);
+		} else if (sampled && ef && ef->n && n->callee >= bias &&
+			   !elf_funcs_find(ef, n->callee - bias)) {
+			/* a sampled frame in no function's bytes (the PLT): not
+			 * the symbol before it, as gprof's table would say */
+			func = gprof_func = callpath_model_intern(m, UNKNOWN_NAME);
+		} else {
+			func = memo_func(&funcs, m, &st, ef, so, n->callee - bias,
+					 n->callee >= bias, &gprof_func);
+		}
 		site = n->call_site == 0
 					? callpath_model_intern(m, EXTERNAL_NAME)
 					: memo_site(&sites, m, &st, ef, so, n->call_site - bias,
 						    n->call_site >= bias);
 
+		/* sampled paths: the functions inlined at the call, between the
+		 * caller's frame and this one */
+		if (sampled && n->call_site > bias && sidecar_in_program(sc, n->call_site) &&
+		    parent != CALLPATH_NONE && !(n->flags & SIDECAR_NODE_FOLDED) &&
+		    inline_frames(m, &lc, n->call_site - bias - 1, parent, &parent) < 0)
+			goto oom;
 		if (func == CALLPATH_NONE || site == CALLPATH_NONE ||
 		    gprof_func == CALLPATH_NONE ||
 		    callpath_model_add_kind(m, parent, func, site,
@@ -831,7 +913,7 @@ int callpath_model_build(const struct sidecar *sc, const struct profile *p,
 					    &map[i]) < 0)
 			goto oom;
 		callpath_model_add_samples(m, map[i], samples_of(sc, metric, offk, i));
-		sat_add_u64_flag(&m->class_samples[LEAF_PROGRAM], samples_of(sc, metric, offk, i),
+		sat_add_u64_flag(&m->class_samples[cls], samples_of(sc, metric, offk, i),
 				 &m->saturated);
 		m->frames[map[i]].attributed = gprof_func;
 		if (n->flags & SIDECAR_NODE_FOLDED) {
@@ -849,6 +931,8 @@ int callpath_model_build(const struct sidecar *sc, const struct profile *p,
 		}
 	}
 	m->sampling = sc->sampling;
+	m->calls_unmeasured = sampled;
+	m->unwind = sc->unwind;
 	m->unplaced_samples = callpath_metric_unplaced(sc, metric);
 	m->hz = callpath_metric_describe(&m->metric, sc, metric, p->hz);
 	if (metric != CALLPATH_METRIC_TIME)
@@ -1081,6 +1165,16 @@ static int line_calls(struct line *l, uint64_t count, uint64_t rec)
 	for (; n < 12; n++)
 		l->s[l->len++] = ' ';
 	return line_put(l, p, (size_t)(buf + sizeof(buf) - p));
+}
+
+/* A frame's calls, or `-` where the sidecar's paths were sampled and no
+ * call was counted (a 0 there would say the path was never called). */
+static int line_calls_of(struct line *l, const struct callpath_model *m, uint64_t count,
+			 uint64_t rec)
+{
+	if (m->calls_unmeasured)
+		return line_str(l, "           -");
+	return line_calls(l, count, rec);
 }
 
 /* A top-level frame's call site is left out when it is outside the program
@@ -1328,8 +1422,10 @@ static int print_profile(FILE *out, struct report_ctx *c, const uint32_t *funcs,
 		/* "%s: %llu call%s, %u path%s[, %.2f self seconds]" */
 		ret |= line_str(&l, m->names[fn]);
 		ret |= line_str(&l, ": ");
-		ret |= line_uint(&l, calls, 0);
-		ret |= line_str(&l, calls == 1 ? " call, " : " calls, ");
+		if (!m->calls_unmeasured) {
+			ret |= line_uint(&l, calls, 0);
+			ret |= line_str(&l, calls == 1 ? " call, " : " calls, ");
+		}
 		ret |= line_uint(&l, n, 0);
 		ret |= line_str(&l, n == 1 ? " path" : " paths");
 		if (c->timed) {
@@ -1346,10 +1442,13 @@ static int print_profile(FILE *out, struct report_ctx *c, const uint32_t *funcs,
 		for (uint32_t j = 0; j < shown; j++) {
 			const struct path_key *pk = &keys[by_func[j]];
 
-			ret |= line_calls(&l, pk->calls - pk->rec, pk->rec);
-			ret |= line_fixed2(&l, calls ? 100.0 * (double)pk->calls /
-							   (double)calls
-						     : 0.0, 6);
+			ret |= line_calls_of(&l, m, pk->calls - pk->rec, pk->rec);
+			if (m->calls_unmeasured)
+				ret |= line_str(&l, "      -");
+			else
+				ret |= line_fixed2(&l, calls ? 100.0 * (double)pk->calls /
+								   (double)calls
+							     : 0.0, 6);
 			if (c->timed) {
 				ret |= line_fixed2(&l, seconds(c, pk->samples), 9);
 				ret |= line_fixed2(&l, seconds(c, pk->incl), 9);
@@ -1466,7 +1565,8 @@ static int print_tree(FILE *out, struct report_ctx *c)
 		if (!c->all_paths &&
 		    (!c->timed ||
 		     (double)c->incl[i] * 1000.0 < (double)total * TREE_MIN_PERMILLE) &&
-		    (double)icalls[i] * 1000.0 < (double)total_calls * TREE_MIN_PERMILLE) {
+		    (m->calls_unmeasured || !total_calls ||
+		     (double)icalls[i] * 1000.0 < (double)total_calls * TREE_MIN_PERMILLE)) {
 			/* its subtree weighs no more than it: all left out */
 			cut_nodes++;
 			cut_calls = sat_add_u64(cut_calls, icalls[i]);
@@ -1475,7 +1575,7 @@ static int print_tree(FILE *out, struct report_ctx *c)
 			continue;
 		}
 
-		ret |= line_calls(&l, f->count, c->rec[i]);
+		ret |= line_calls_of(&l, m, f->count, c->rec[i]);
 		if (c->timed) {
 			ret |= line_fixed2(&l, seconds(c, c->incl[i]), 9);
 			ret |= line_fixed2(&l, seconds(c, f->samples), 9);
@@ -1667,6 +1767,34 @@ static double share(uint64_t part, uint64_t whole)
 	return whole ? 100.0 * (double)part / (double)whole : 0.0;
 }
 
+/*
+ * Sampled paths: how many stacks were walked to their root, and why the
+ * others stopped (their frames are under [truncated]).
+ */
+static void print_walks(FILE *out, const struct callpath_model *m)
+{
+	const struct sidecar_unwind *u = &m->unwind;
+	uint64_t stopped = u->walked - u->ends[SIDECAR_UNWIND_COMPLETE];
+	int any = 0;
+
+	if (!m->calls_unmeasured || !u->walked)
+		return;
+	fprintf(out, "Stacks: %" PRIu64 " walked, %.1f%% to main or a thread's start routine",
+		u->walked, share(u->ends[SIDECAR_UNWIND_COMPLETE], u->walked));
+	if (!stopped) {
+		fputs(".\n\n", out);
+		return;
+	}
+	fprintf(out, ";\n%" PRIu64 " stopped short, their frames under " TRUNCATED_NAME " (", stopped);
+	for (int e = 1; e < SIDECAR_UNWIND_END_NR; e++)
+		if (u->ends[e]) {
+			fprintf(out, "%s%s: %" PRIu64, any ? ", " : "", sidecar_unwind_end_names[e],
+				u->ends[e]);
+			any = 1;
+		}
+	fputs(").\n\n", out);
+}
+
 void callpath_sampling_print(FILE *out, const struct callpath_model *m)
 {
 	uint64_t all = m->total_samples + m->unplaced_samples;
@@ -1688,6 +1816,7 @@ void callpath_sampling_print(FILE *out, const struct callpath_model *m)
 		share(m->class_samples[LEAF_INSTRUMENTATION], all),
 		share(m->class_samples[LEAF_UNKNOWN], all), m->unplaced_samples,
 		share(m->unplaced_samples, all));
+	print_walks(out, m);
 }
 
 double callpath_model_coverage(const struct callpath_model *m)
@@ -1826,8 +1955,13 @@ int callpath_report_write(FILE *out, const struct callpath_model *m,
 	if (saturated && !m->saturated)
 		warning("%s: %s", source, CALLPATH_SATURATED);
 	fputs("\f\n\t\t\tCall-path profile\n\n", out);
-	fprintf(out, "From '%s': %" PRIu64 " calls along %u paths to %u functions.\n\n",
-		source, m->total, npaths, nfuncs);
+	if (m->calls_unmeasured)
+		fprintf(out, "From '%s': %u sampled paths to %u functions; calls were not\n"
+			"counted (a build without -pg: the paths are the stacks of the samples,\n"
+			"and '-' stands for a count not measured).\n\n", source, npaths, nfuncs);
+	else
+		fprintf(out, "From '%s': %" PRIu64 " calls along %u paths to %u functions.\n\n",
+			source, m->total, npaths, nfuncs);
 	print_sampling(out, &c);
 	index_frames_by_func(m, first, buf);
 	if (print_profile(out, &c, funcs, nfuncs, first, buf) < 0)
@@ -1836,7 +1970,7 @@ int callpath_report_write(FILE *out, const struct callpath_model *m,
 	fputc('\n', out);
 	if (print_tree(out, &c) < 0)
 		goto out;
-	if (c.timed) {
+	if (c.timed && !m->calls_unmeasured) {
 		fputs("\f\n", out);
 		if (print_misattribution(out, &c) < 0)
 			goto out;

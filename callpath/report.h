@@ -34,11 +34,19 @@
 #include <stdio.h>
 
 #include "callpath/metric.h"
+#include "callpath/sidecar.h"
 
 struct sidecar;
 struct profile;
 
 #define CALLPATH_NONE UINT32_MAX
+
+/* One function of an inline chain (callpath_symopts.inlines). */
+struct callpath_inline {
+	const char *func;	/* its name as the debug information has it */
+	const char *file;	/* where it runs, or where the next was inlined */
+	int line;
+};
 
 struct callpath_symopts {
 	int lines;	/* call sites as file:line (gprof -l) */
@@ -55,6 +63,16 @@ struct callpath_symopts {
 	/* --metric NAME: what the frames' samples are (callpath/metric.h);
 	 * NULL: time */
 	const char *metric;
+	/*
+	 * Sampled paths (a build without -pg): the functions inlined at a
+	 * link-time address of `binary`, by its debug information, innermost
+	 * first, the last one the function itself; the first's file and line
+	 * are the address's, each other's where the one before was inlined
+	 * into it.  n, or -1 when unknown.  NULL: no inline frames.  Each
+	 * call site and each sample of a sampled path then gets a frame per
+	 * function inlined there, named "NAME [inlined]".
+	 */
+	int (*inlines)(const char *binary, uint64_t addr, struct callpath_inline *out, int max);
 };
 
 struct callpath_frame {
@@ -96,6 +114,15 @@ struct callpath_model {
 	char **names;		/* interned function names and call-site labels */
 	uint32_t nr_names;
 	uint64_t total;		/* sum of all counts and recursive calls */
+	/*
+	 * 1 when the frames' counts are not calls: sampled paths of a build
+	 * without -pg (sidecar.h, SIDECAR_F_SAMPLED), whose counts are all 0
+	 * and mean "not measured".  Every view reads it here and shows such
+	 * counts as unmeasured (`-`, or leaves them out), never as 0; a copy
+	 * of a model copies it.  `unwind` says how the stacks were walked.
+	 */
+	int calls_unmeasured;
+	struct sidecar_unwind unwind;
 	/*
 	 * Measured time (the sidecar's per-context samples): sampling is the
 	 * sidecar's SIDECAR_SAMPLING_* (0: no samples, the report shows calls

@@ -39,6 +39,18 @@ const char *const sidecar_failure_names[SIDECAR_FAIL_NR] = {
 	[SIDECAR_FAIL_HASH] = "node index cannot grow",
 };
 
+const char *const sidecar_unwind_end_names[SIDECAR_UNWIND_END_NR] = {
+	[SIDECAR_UNWIND_COMPLETE] = "complete",
+	[SIDECAR_UNWIND_NO_OBJECT] = "code in no loaded object",
+	[SIDECAR_UNWIND_NO_CFI] = "code without unwind information",
+	[SIDECAR_UNWIND_BAD_READ] = "a saved register outside the stack",
+	[SIDECAR_UNWIND_BAD_RETURN] = "a return address not after a call",
+	[SIDECAR_UNWIND_DEPTH] = "deeper than the walk's bound",
+	[SIDECAR_UNWIND_BAD_CFI] = "unwind information not followed",
+	[SIDECAR_UNWIND_NO_PROGRESS] = "a stack pointer that did not grow",
+	[SIDECAR_UNWIND_BUSY] = "a library being unloaded",
+};
+
 static void set_err(char *err, size_t errlen, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
@@ -846,8 +858,17 @@ int sidecar_merge(struct sidecar *dst, const struct sidecar *src,
 			"older runtime");
 		return -1;
 	}
+	if (dst->nr_nodes && src->nr_nodes &&
+	    (dst->flags & SIDECAR_F_SAMPLED) != (src->flags & SIDECAR_F_SAMPLED)) {
+		/* counts of calls and counts of nothing do not add up */
+		set_err(err, errlen, "cannot merge sidecars: one has sampled paths (a "
+			"build without -pg: no call counts), the other counted calls");
+		return -1;
+	}
 	if (!dst->nr_nodes && !sidecar_folds_recursion(src))
 		dst->flags |= SIDECAR_F_RECURSION_FULL;
+	if (!dst->nr_nodes)
+		dst->flags |= src->flags & SIDECAR_F_SAMPLED;
 	if (src->nr_nodes) {
 		map = malloc((size_t)src->nr_nodes * sizeof(*map));
 		if (!map) {
@@ -869,7 +890,10 @@ int sidecar_merge(struct sidecar *dst, const struct sidecar *src,
 							    : map[n->parent];
 		int leaf = sidecar_node_is_leaf(n);
 		uint64_t site = n->call_site;
-		uint64_t callee = merged_address(src, n->callee, leaf, shift, delta);
+		/* a sampled frame's function may be a library's: moved with it */
+		uint64_t callee = merged_address(src, n->callee,
+						 leaf || (src->flags & SIDECAR_F_SAMPLED),
+						 shift, delta);
 
 		/* only the program moves; 0 (external) stays 0, a leaf's
 		 * call site is its kind */
@@ -898,6 +922,11 @@ int sidecar_merge(struct sidecar *dst, const struct sidecar *src,
 				    SIDECAR_F_RECURSION_FULL);
 	dst->sampling |= src->sampling;
 	sat_add_u64_flag(&dst->unplaced_samples, src->unplaced_samples, &sat);
+	if (src->unwind.max_frames > dst->unwind.max_frames)
+		dst->unwind.max_frames = src->unwind.max_frames;
+	sat_add_u64_flag(&dst->unwind.walked, src->unwind.walked, &sat);
+	for (int e = 0; e < SIDECAR_UNWIND_END_NR; e++)
+		sat_add_u64_flag(&dst->unwind.ends[e], src->unwind.ends[e], &sat);
 	/* a sum's CPU time: every process's, or unknown */
 	if (dst->process_cpu.valid && src->process_cpu.valid) {
 		sat_add_u64_flag(&dst->process_cpu.user_ns, src->process_cpu.user_ns, &sat);
@@ -1087,6 +1116,7 @@ static const char *const sect_names[] = {
 	[SIDECAR_SECT_PROCESS] = "process section", [SIDECAR_SECT_IDENTITY] = "identity section",
 	[SIDECAR_SECT_METRICS] = "metrics section", [SIDECAR_SECT_OBJECTS] = "objects section",
 	[SIDECAR_SECT_NODES] = "node table", [SIDECAR_SECT_SAMPLING] = "sampling section",
+	[SIDECAR_SECT_UNWIND] = "sampled section",
 };
 
 /* Everything before the node records (headers included). */
@@ -1165,7 +1195,7 @@ static void encode_head(const struct sidecar *sc, unsigned char *buf)
 	put32(p + 8, SIDECAR_VERSION);
 	put32(p + 12, SIDECAR_V4_FILE_HDR);
 	put32(p + 16, sc->flags);
-	put32(p + 20, SIDECAR_V4_SECTIONS_BEFORE_NODES + 1 + !!sc->process_cpu.valid);
+	put32(p + 20, sidecar_v4_sections_before_nodes(sc) + 1 + !!sc->process_cpu.valid);
 	put64(p + 24, sidecar_encoded_size(sc));
 	p += SIDECAR_V4_FILE_HDR;
 
@@ -1246,6 +1276,17 @@ static void encode_head(const struct sidecar *sc, unsigned char *buf)
 
 	encode_cpu(sc, p);
 	p += sidecar_v4_cpu_size(sc);
+
+	if (sidecar_v4_has_unwind(sc)) {
+		q = p = put_section(p, SIDECAR_SECT_UNWIND, SIDECAR_SECT_REQUIRED,
+				    sidecar_v4_unwind_size(sc));
+		put32(q, SIDECAR_UNWIND_END_NR);
+		put32(q + 4, sc->unwind.max_frames);
+		put64(q + 8, sc->unwind.walked);
+		for (int i = 0; i < SIDECAR_UNWIND_END_NR; i++)
+			put64(q + SIDECAR_V4_UNWIND_FIXED + 8 * i, sc->unwind.ends[i]);
+		p += sidecar_v4_unwind_size(sc);
+	}
 
 	q = put_section(p, SIDECAR_SECT_NODES, SIDECAR_SECT_REQUIRED,
 			SIDECAR_V4_NODES_FIXED + (uint64_t)sc->nr_nodes * sidecar_v4_node_size(sc));
@@ -1519,6 +1560,12 @@ static int decode_v3(const unsigned char *buf, size_t len, uint32_t version,
 		return -1;
 	}
 
+	/* sampled paths came with version 4's sampled section */
+	if (get32(buf + 20) & SIDECAR_F_SAMPLED) {
+		set_err(err, errlen, "%s: header flag %#x (sampled paths) in a version %u file, "
+			"which cannot hold them", name, SIDECAR_F_SAMPLED, version);
+		return -1;
+	}
 	sc = calloc(1, sizeof(*sc));
 	if (!sc)
 		goto oom;
@@ -1638,7 +1685,7 @@ struct v4_reader {
 	char *err;
 	size_t errlen;
 	struct sidecar *sc;
-	int seen[SIDECAR_SECT_SAMPLING + 1];
+	int seen[SIDECAR_SECT_UNWIND + 1];
 	uint32_t nmetrics;	/* metrics per node record */
 	int time_first;		/* the file's first metric is the time samples */
 	int seen_cpu;		/* the process CPU section */
@@ -1882,6 +1929,38 @@ static int v4_sampling(struct v4_reader *r, const unsigned char *p, uint64_t len
 	return 0;
 }
 
+/* The sampled section: how many walks ended each way (reasons a later
+ * writer adds beyond ours are counted with the last we know). */
+static int v4_unwind(struct v4_reader *r, const unsigned char *p, uint64_t len)
+{
+	struct sidecar *sc = r->sc;
+	uint32_t n;
+
+	if (len < SIDECAR_V4_UNWIND_FIXED)
+		return v4_bad(r, p, "sampled section (too short)");
+	n = get32(p);
+	if (!n || (len - SIDECAR_V4_UNWIND_FIXED) / 8 < n)
+		return v4_bad(r, p, "count of the sampled section");
+	if (!(sc->flags & SIDECAR_F_SAMPLED))
+		return v4_bad(r, p, "sampled section (the header does not say sampled)");
+	sc->unwind.max_frames = get32(p + 4);
+	sc->unwind.walked = get64(p + 8);
+	for (uint32_t k = 0; k < n; k++) {
+		uint32_t at = k < SIDECAR_UNWIND_END_NR ? k : SIDECAR_UNWIND_END_NR - 1;
+
+		sc->unwind.ends[at] = sat_add_u64(sc->unwind.ends[at],
+						  get64(p + SIDECAR_V4_UNWIND_FIXED + 8 * k));
+	}
+	return 0;
+}
+
+/* The sections this reader knows (others are skipped unless required). */
+static int v4_known(uint32_t tag)
+{
+	return (tag >= SIDECAR_SECT_PROCESS && tag <= SIDECAR_SECT_SAMPLING) ||
+	       tag == SIDECAR_SECT_UNWIND;
+}
+
 /*
  * One node table: its nodes summed into the tree (a file may hold a table
  * per thread, and a table may repeat a key, e.g. two call sites outside
@@ -1936,6 +2015,12 @@ static int v4_nodes(struct v4_reader *r, const unsigned char *p, uint64_t len)
 		     (site != SIDECAR_LEAF_PC && site != SIDECAR_LEAF_OVERHEAD))) {
 			set_err(r->err, r->errlen, "%s: leaf node %u has calls, a fold or "
 				"an unknown kind at byte %zu", r->name, i, (size_t)(p - r->buf));
+			goto out;
+		}
+		if ((sc->flags & SIDECAR_F_SAMPLED) && (get64(p + 24) || get64(p + 32))) {
+			set_err(r->err, r->errlen, "%s: node %u has calls in a file of sampled "
+				"paths, which counts none, at byte %zu", r->name, i,
+				(size_t)(p - r->buf));
 			goto out;
 		}
 		if ((flags & SIDECAR_NODE_FOLDED) &&
@@ -2066,7 +2151,7 @@ static int decode_v4(const unsigned char *buf, size_t len, const char *name,
 		}
 		if (slen > len - at - SIDECAR_V4_SECT_HDR) {
 			set_err(err, errlen, "%s: truncated %s at byte %zu", name,
-				tag <= SIDECAR_SECT_SAMPLING && tag ? sect_names[tag] : "section", len);
+				v4_known(tag) ? sect_names[tag] : "section", len);
 			goto fail;
 		}
 		if (tag == SIDECAR_SECT_CPU) {
@@ -2075,7 +2160,7 @@ static int decode_v4(const unsigned char *buf, size_t len, const char *name,
 			at += SIDECAR_V4_SECT_HDR + slen;
 			continue;
 		}
-		if (tag < SIDECAR_SECT_PROCESS || tag > SIDECAR_SECT_SAMPLING) {
+		if (!v4_known(tag)) {
 			if (flags & SIDECAR_SECT_REQUIRED) {
 				set_err(err, errlen, "%s: unsupported section %u at byte %zu "
 					"(a newer format)", name, tag, at);
@@ -2092,7 +2177,8 @@ static int decode_v4(const unsigned char *buf, size_t len, const char *name,
 		if ((tag == SIDECAR_SECT_NODES &&
 		     (!r.seen[SIDECAR_SECT_PROCESS] || !r.seen[SIDECAR_SECT_METRICS])) ||
 		    (tag == SIDECAR_SECT_METRICS && r.seen[SIDECAR_SECT_NODES]) ||
-		    (tag == SIDECAR_SECT_SAMPLING && !r.seen[SIDECAR_SECT_METRICS])) {
+		    (tag == SIDECAR_SECT_SAMPLING && !r.seen[SIDECAR_SECT_METRICS]) ||
+		    (tag == SIDECAR_SECT_UNWIND && r.seen[SIDECAR_SECT_NODES])) {
 			set_err(err, errlen, "%s: %s out of order at byte %zu", name,
 				sect_names[tag], at);
 			goto fail;
@@ -2115,6 +2201,9 @@ static int decode_v4(const unsigned char *buf, size_t len, const char *name,
 		case SIDECAR_SECT_SAMPLING:
 			rc = v4_sampling(&r, buf + at, slen);
 			break;
+		case SIDECAR_SECT_UNWIND:
+			rc = v4_unwind(&r, buf + at, slen);
+			break;
 		default:
 			rc = v4_nodes(&r, buf + at, slen);
 			break;
@@ -2129,6 +2218,11 @@ static int decode_v4(const unsigned char *buf, size_t len, const char *name,
 	}
 	if (!r.seen[SIDECAR_SECT_PROCESS]) {
 		set_err(err, errlen, "%s: no process section", name);
+		goto fail;
+	}
+	if ((r.sc->flags & SIDECAR_F_SAMPLED) && !r.seen[SIDECAR_SECT_UNWIND]) {
+		set_err(err, errlen, "%s: sampled paths (header flag 0x%x) without their "
+			"sampled section", name, SIDECAR_F_SAMPLED);
 		goto fail;
 	}
 	if (v4_main_object_check(&r) < 0)

@@ -51,6 +51,40 @@ enum {
 	SIDECAR_F_DEPTH_LIMITED = 1u << 1,	/* paths cut to the last `depth` frames */
 	SIDECAR_F_MERGED = 1u << 2,	/* sum of several processes (sidecar_merge) */
 	SIDECAR_F_RECURSION_FULL = 1u << 3,	/* recursion not folded (CALLPATH_RECURSION=full) */
+	/*
+	 * Sampling mode: the paths are the stacks of the samples, walked by
+	 * the runtime, and calls were not counted (every count is 0 and
+	 * means "not measured").  The file has the sampled section
+	 * (struct sidecar_unwind); nodes are frames of any object, callee
+	 * the start of the frame's function; a top-level node of callee 0
+	 * holds the paths whose walk did not reach their root (`[truncated]`).
+	 */
+	SIDECAR_F_SAMPLED = 1u << 4,
+};
+
+/* Do the counts of `flags`' file mean calls (not a sampled file)? */
+#define SIDECAR_CALLS_MEASURED(flags) (!((flags) & SIDECAR_F_SAMPLED))
+
+/* Why a sampled stack walk ended (the sampled section counts each). */
+enum sidecar_unwind_end {
+	SIDECAR_UNWIND_COMPLETE,	/* at the root: main, a thread's start, an outermost frame */
+	SIDECAR_UNWIND_NO_OBJECT,	/* a program counter in no loaded object (JIT code) */
+	SIDECAR_UNWIND_NO_CFI,		/* code without unwind information */
+	SIDECAR_UNWIND_BAD_READ,	/* a saved register outside the stack */
+	SIDECAR_UNWIND_BAD_RETURN,	/* a return address not right after a call */
+	SIDECAR_UNWIND_DEPTH,		/* deeper than the walk's bound */
+	SIDECAR_UNWIND_BAD_CFI,		/* unwind information the walk cannot follow */
+	SIDECAR_UNWIND_NO_PROGRESS,	/* the stack pointer did not grow */
+	SIDECAR_UNWIND_BUSY,		/* a library was being unloaded */
+	SIDECAR_UNWIND_END_NR
+};
+extern const char *const sidecar_unwind_end_names[SIDECAR_UNWIND_END_NR];
+
+/* The sampled section: how the walks went (SIDECAR_F_SAMPLED files). */
+struct sidecar_unwind {
+	uint32_t max_frames;	/* the walk's bound */
+	uint64_t walked;	/* samples whose stack was walked */
+	uint64_t ends[SIDECAR_UNWIND_END_NR];	/* walks by how they ended */
 };
 
 /*
@@ -256,6 +290,7 @@ struct sidecar {
 	uint32_t build_id_len;
 
 	struct sidecar_identity id;	/* version 4; flags 0 before */
+	struct sidecar_unwind unwind;	/* SIDECAR_F_SAMPLED files; 0 otherwise */
 	/* Metrics beyond the time samples (version 4): descriptions, and
 	 * nr_extra values per node, node i's at extra_values[i * nr_extra]. */
 	struct sidecar_metric *extra_metrics;	/* owned */

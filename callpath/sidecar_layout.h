@@ -10,8 +10,8 @@
  *
  * Version 4 is a 32-byte file header and tagged sections, each a 16-byte
  * header (tag, flags, payload length, a multiple of 8) and its payload:
- * process, identity, metrics, objects, sampling, then one or more node
- * tables (a reader sums them).
+ * process, identity, metrics, objects, sampling, the sampled paths' walks
+ * (sampling mode only), then one or more node tables (a reader sums them).
  */
 #ifndef CALLPATH_SIDECAR_LAYOUT_H
 #define CALLPATH_SIDECAR_LAYOUT_H
@@ -29,6 +29,7 @@
 #define SIDECAR_V4_METRIC_FIXED 32u	/* per metric; then name and unit */
 #define SIDECAR_V4_OBJECT_FIXED 32u	/* per object; then path and build-id */
 #define SIDECAR_V4_NODES_FIXED 32u	/* then the records, SIDECAR_NODE_SIZE_V4 each */
+#define SIDECAR_V4_UNWIND_FIXED 16u	/* then the walks' ends, 8 bytes each */
 
 enum sidecar_sect_tag {
 	SIDECAR_SECT_PROCESS = 1,
@@ -38,11 +39,17 @@ enum sidecar_sect_tag {
 	SIDECAR_SECT_NODES = 5,
 	SIDECAR_SECT_SAMPLING = 6,
 	SIDECAR_SECT_CPU = 7,	/* optional, after sampling when known: the process's CPU time */
+	/*
+	 * Sampling mode (SIDECAR_F_SAMPLED): how the stacks were walked.
+	 * Required: its node tables' counts are not calls, which a reader
+	 * that does not know it would show as calls.
+	 */
+	SIDECAR_SECT_UNWIND = 8,
 };
 /* a reader that does not know the tag refuses the file */
 #define SIDECAR_SECT_REQUIRED 1u
 /* the writers' sections before the node tables: process, identity,
- * metrics, objects, sampling */
+ * metrics, objects, sampling, and the walks' in sampling mode */
 #define SIDECAR_V4_SECTIONS_BEFORE_NODES 5u
 
 /* node table kinds */
@@ -142,6 +149,23 @@ static inline size_t sidecar_v4_sampling_size(const struct sidecar *sc)
 	return 8 + 8 * (size_t)sidecar_v4_nmetrics(sc);
 }
 
+/* Sampling mode's section: its presence, its size. */
+static inline int sidecar_v4_has_unwind(const struct sidecar *sc)
+{
+	return (sc->flags & SIDECAR_F_SAMPLED) != 0;
+}
+
+static inline size_t sidecar_v4_unwind_size(const struct sidecar *sc)
+{
+	(void)sc;
+	return SIDECAR_V4_UNWIND_FIXED + 8 * (size_t)SIDECAR_UNWIND_END_NR;
+}
+
+static inline uint32_t sidecar_v4_sections_before_nodes(const struct sidecar *sc)
+{
+	return SIDECAR_V4_SECTIONS_BEFORE_NODES + (sidecar_v4_has_unwind(sc) ? 1u : 0u);
+}
+
 /* The process CPU section (struct sidecar_process_cpu): flags, then user
  * and system ns; written only when known. */
 #define SIDECAR_V4_CPU_SIZE 24u
@@ -158,10 +182,11 @@ static inline size_t sidecar_v4_node_size(const struct sidecar *sc)
 /* Everything before the first node table, section headers included. */
 static inline size_t sidecar_v4_head_size(const struct sidecar *sc)
 {
-	return SIDECAR_V4_FILE_HDR + SIDECAR_V4_SECTIONS_BEFORE_NODES * SIDECAR_V4_SECT_HDR +
+	return SIDECAR_V4_FILE_HDR + sidecar_v4_sections_before_nodes(sc) * SIDECAR_V4_SECT_HDR +
 	       sidecar_v4_process_size(sc) + sidecar_v4_identity_size(sc) +
 	       sidecar_v4_metrics_size(sc) + sidecar_v4_objects_size(sc) +
-	       sidecar_v4_sampling_size(sc) + sidecar_v4_cpu_size(sc);
+	       sidecar_v4_sampling_size(sc) + sidecar_v4_cpu_size(sc) +
+	       (sidecar_v4_has_unwind(sc) ? sidecar_v4_unwind_size(sc) : 0);
 }
 
 /* One node table of `count` records. */

@@ -354,7 +354,8 @@ int diff_compute(struct diff *d, const struct profile *base,
 			100.0 * d->entries[i].self_diff / d->abs_sum : 0.0;
 	for (s = 0; s < DIFF_NSIDES; s++) {
 		d->has_hist[s] = !!(d->prof[s]->input & PROFILE_HAS_HIST);
-		d->has_cg[s] = !!(d->prof[s]->input & PROFILE_HAS_CG);
+		d->has_cg[s] = (d->prof[s]->input & PROFILE_HAS_CG) &&
+			       !d->prof[s]->measure.calls_unmeasured;
 	}
 	if (add_arcs(d, (const long **)entry_of) < 0)
 		goto out;

@@ -126,6 +126,13 @@ void print_convention(FILE *out, const struct diff *d, const struct diff_print_o
 			d->outside_speed);
 	if (po->noise_marker)
 		print_noise_model(out, d);
+	if (!d->has_cg[DIFF_BASE] || !d->has_cg[DIFF_SECOND])
+		fprintf(out, "No call evidence: %s (a build without -pg, its\n"
+			     "call paths sampled, or gmon.out without arcs); changes are judged\n"
+			     "by time and events, and a blank calls column means not counted.\n",
+			!d->has_cg[DIFF_BASE] && !d->has_cg[DIFF_SECOND] ? "neither run counted calls"
+			: !d->has_cg[DIFF_BASE] ? "the baseline counted no calls"
+						: "the second run counted no calls");
 	fprintf(out, "\n");
 }
 

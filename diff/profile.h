@@ -190,7 +190,8 @@ static inline double profile_weight(const struct profile *p)
 static inline int profile_sym_calls_measured(const struct profile *p,
 					     const struct profile_sym *s)
 {
-	return !p->measure.calls_unmeasured && !(s->flags & PSYM_KINDS);
+	return (p->input & PROFILE_HAS_CG) && !p->measure.calls_unmeasured &&
+	       !(s->flags & PSYM_KINDS);
 }
 
 /* Seconds of a tick count in this profile. */

@@ -2,6 +2,7 @@
  * The calling-context tree as records (callpath_export.h).  A new field
  * is one row in frame_cols[].
  */
+#include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,15 +112,26 @@ static int get_path(const void *c, size_t row, const struct table_column *col,
 	return !bad;
 }
 
+/* A count of calls, null where the paths were sampled (none was counted). */
+static int get_calls(const void *c, size_t row, const struct table_column *col,
+		     union table_value *v)
+{
+	const struct ctx *x = c;
+
+	if (x->m->calls_unmeasured)
+		return 0;
+	return table_get_field(c, row, col, v);
+}
+
 static const struct table_column frame_cols[] = {
 	{ "id", TCOL_U64, get_id, 0 },
 	{ "parent", TCOL_U64, get_parent, 0 },
 	{ "depth", TCOL_U64, get_depth, 0 },
 	{ "function", TCOL_STR, get_name, 0 },
 	{ "call_site", TCOL_STR, get_name, 1 },
-	{ "calls", TCOL_U64, table_get_field, FRAME(count) },
+	{ "calls", TCOL_U64, get_calls, FRAME(count) },
 	{ "folded", TCOL_INT, table_get_field, FRAME(folded) },
-	{ "recursive_calls", TCOL_U64, table_get_field, FRAME(recursive) },
+	{ "recursive_calls", TCOL_U64, get_calls, FRAME(recursive) },
 	{ "self_samples", TCOL_U64, table_get_field, FRAME(samples) },
 	{ "path", TCOL_STR, get_path, 0 },
 };
@@ -147,7 +159,11 @@ int callpath_export(FILE *fp, enum table_format fmt, const struct callpath_model
 	}
 	table_begin(&doc, fp, fmt, "egprof-callpath", CALLPATH_EXPORT_VERSION);
 	table_field_str(&doc, "source", source);
-	table_field_u64(&doc, "total_calls", m->total);
+	if (m->calls_unmeasured)
+		table_field_num(&doc, "total_calls", NAN);	/* null: not counted */
+	else
+		table_field_u64(&doc, "total_calls", m->total);
+	table_field_bool(&doc, "calls_measured", !m->calls_unmeasured);
 	if (table_csv_columns(&doc, frame_cols, NCOLS(frame_cols)) < 0) {
 		table_end(&doc);
 		goto out;

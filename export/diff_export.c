@@ -95,6 +95,28 @@ static int get_verdict(const void *c, size_t row, const struct table_column *col
 	return 1;
 }
 
+/*
+ * A function's calls on one side (col->arg's side bit: 1 base, 2 second,
+ * 3 both), null where that side's gmon.out counted no calls (no arcs: a
+ * build without -pg, sampled), which is no count of 0.
+ */
+static int calls_counted(const void *c, unsigned sides)
+{
+	const struct diff *d = ((const struct ctx *)c)->d;
+
+	return (!(sides & 1) || d->has_cg[0]) && (!(sides & 2) || d->has_cg[1]);
+}
+
+#define CALLS_GETTER(fn, sides)								\
+static int fn(const void *c, size_t row, const struct table_column *col,		\
+	      union table_value *v)							\
+{											\
+	return calls_counted(c, sides) ? table_get_field(c, row, col, v) : 0;		\
+}
+CALLS_GETTER(get_calls_base, 1)
+CALLS_GETTER(get_calls_second, 2)
+CALLS_GETTER(get_calls_both, 3)
+
 static const char *const calls_names[CALLS__COUNT] = {
 	[CALLS_SAME] = "same",
 	[CALLS_WITHIN] = "within noise",
@@ -105,6 +127,8 @@ static int get_calls_evidence(const void *c, size_t row, const struct table_colu
 			      union table_value *v)
 {
 	(void)col;
+	if (!calls_counted(c, 3))
+		return 0;
 	v->s = calls_names[entry(c, row)->calls_evidence];
 	return 1;
 }
@@ -226,8 +250,8 @@ static const struct table_column fn_cols[] = {
 	{ "samples_second", TCOL_F64, table_get_field, ENTRY(side[1].ticks) },
 	{ "run_var_base", TCOL_F64, table_get_field, ENTRY(side[0].run_var) },
 	{ "run_var_second", TCOL_F64, table_get_field, ENTRY(side[1].run_var) },
-	{ "calls_var_base", TCOL_F64, table_get_field, ENTRY(side[0].calls_var) },
-	{ "calls_var_second", TCOL_F64, table_get_field, ENTRY(side[1].calls_var) },
+	{ "calls_var_base", TCOL_F64, get_calls_base, ENTRY(side[0].calls_var) },
+	{ "calls_var_second", TCOL_F64, get_calls_second, ENTRY(side[1].calls_var) },
 	{ "verdict", TCOL_STR, get_verdict, 0 },
 	{ "significant", TCOL_BOOL, table_get_field, ENTRY(significant) },
 	{ "within_noise", TCOL_BOOL, get_noise, 0 },
@@ -238,8 +262,8 @@ static const struct table_column fn_cols[] = {
 	{ "noise_sec", TCOL_F64, get_noise_sec, 0 },
 	{ "time_z", TCOL_F64, table_get_field, ENTRY(time_z) },
 	{ "calls_evidence", TCOL_STR, get_calls_evidence, 0 },
-	{ "calls_z", TCOL_F64, table_get_field, ENTRY(calls_z) },
-	{ "calls_factor", TCOL_F64, table_get_field, ENTRY(calls_factor) },
+	{ "calls_z", TCOL_F64, get_calls_both, ENTRY(calls_z) },
+	{ "calls_factor", TCOL_F64, get_calls_both, ENTRY(calls_factor) },
 	{ "ranks_changed", TCOL_SIZE, table_get_field, ENTRY(nranks_changed) },
 	{ "ranks_alike", TCOL_BOOL, table_get_field, ENTRY(ranks_alike) },
 	{ "slowest_rank_diff", TCOL_F64, table_get_field, ENTRY(slowest_diff) },

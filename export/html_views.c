@@ -116,7 +116,12 @@ static int callpath_doc_fp(FILE *fp, const void *ctx)
 	/* the samples' own rate: the page converts them with it, never with
 	 * another document's */
 	fprintf(fp, ",\n\"hz\": %.17g", m->hz);
-	fprintf(fp, ",\n\"total_calls\": %llu,\n\"names\": [", (unsigned long long)m->total);
+	/* sampled paths counted no call: null, not zeros */
+	if (m->calls_unmeasured)
+		fputs(",\n\"calls_measured\": false,\n\"total_calls\": null,\n\"names\": [", fp);
+	else
+		fprintf(fp, ",\n\"calls_measured\": true,\n\"total_calls\": %llu,\n\"names\": [",
+			(unsigned long long)m->total);
 	for (i = 0; i < m->nr_frames; i++) {
 		uint32_t f = m->frames[i].func;
 
@@ -133,10 +138,16 @@ static int callpath_doc_fp(FILE *fp, const void *ctx)
 					: (long long)m->frames[i].parent);
 	fputc(']', fp);
 	u64_array(fp, "function", m, get_func, map);
-	u64_array(fp, "calls", m, get_calls, map);
+	if (m->calls_unmeasured)
+		fputs(",\n\"calls\": null", fp);
+	else
+		u64_array(fp, "calls", m, get_calls, map);
 	u64_array(fp, "self_samples", m, get_samples, map);
 	u64_array(fp, "folded", m, get_folded, map);
-	u64_array(fp, "recursive_calls", m, get_recursive, map);
+	if (m->calls_unmeasured)
+		fputs(",\n\"recursive_calls\": null", fp);
+	else
+		u64_array(fp, "recursive_calls", m, get_recursive, map);
 	u64_array(fp, "leaf", m, get_leaf, map);
 	fputs("\n}\n", fp);
 	free(map);

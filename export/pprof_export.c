@@ -247,7 +247,8 @@ size_t pprof_metrics(const struct callpath_model *m, struct pprof_metric *out, s
 
 	if (timed && n < max)
 		out[n++] = (struct pprof_metric){ "samples", "count", frame_samples };
-	if (n < max)
+	/* sampled paths counted no call: no such sample type */
+	if (!m->calls_unmeasured && n < max)
 		out[n++] = (struct pprof_metric){ "calls", "count", frame_calls };
 	if (timed && n < max)
 		out[n++] = m->metric.name[0]

@@ -45,6 +45,9 @@ static int get_only_rank(const void *c, size_t row, const struct table_column *c
 	return 1;
 }
 
+/* A count of calls, or the rank with most: null when no rank counted any
+ * (sampled runs of a build without -pg: not measured, not 0). */
+
 /* max / mean, undefined when no rank has samples (rankstats.h) */
 static int get_imbalance(const void *c, size_t row, const struct table_column *col,
 			 union table_value *v)
@@ -81,15 +84,31 @@ static int get_kind(const void *c, size_t row, const struct table_column *col,
 }
 
 /* A count of calls, null for a row whose calls were never counted. */
+/* Calls: null where they were not counted (a library's row, or ranks
+ * whose paths were sampled from builds without -pg). */
+static int calls_counted(const void *c, size_t row)
+{
+	const struct ctx *x = c;
+
+	return rankstats_calls_counted(x->rs) && !x->rs->fns[row].kind;
+}
+
 static int get_calls(const void *c, size_t row, const struct table_column *col,
 		     union table_value *v)
 {
-	const struct rankstats_fn *f = &((const struct ctx *)c)->rs->fns[row];
-
-	if (f->kind)
+	if (!calls_counted(c, row))
 		return 0;
-	memcpy(&v->u, (const char *)f + col->arg, sizeof(v->u));
+	memcpy(&v->u, (const char *)&((const struct ctx *)c)->rs->fns[row] + col->arg,
+	       sizeof(v->u));
 	return 1;
+}
+
+static int get_calls_rank(const void *c, size_t row, const struct table_column *col,
+			  union table_value *v)
+{
+	if (!calls_counted(c, row))
+		return 0;
+	return get_rank_tag(c, row, col, v);
 }
 
 static const struct table_column fn_cols[] = {
@@ -108,8 +127,8 @@ static const struct table_column fn_cols[] = {
 	{ "calls_total", TCOL_U64, get_calls, FN(calls_total) },
 	{ "calls_min", TCOL_U64, get_calls, FN(calls_min) },
 	{ "calls_max", TCOL_U64, get_calls, FN(calls_max) },
-	{ "calls_min_rank", TCOL_STR, get_rank_tag, FN(calls_min_rank) },
-	{ "calls_max_rank", TCOL_STR, get_rank_tag, FN(calls_max_rank) },
+	{ "calls_min_rank", TCOL_STR, get_calls_rank, FN(calls_min_rank) },
+	{ "calls_max_rank", TCOL_STR, get_calls_rank, FN(calls_max_rank) },
 	{ "ran_on", TCOL_SIZE, table_get_field, FN(nran) },
 	{ "only_rank", TCOL_STR, get_only_rank, 0 },
 	{ "imbalanced", TCOL_BOOL, get_imbalanced, 0 },
@@ -147,12 +166,12 @@ static const struct table_column rank_cols[] = {
 	{ "rank", TCOL_STR, table_get_field, RANK(tag) },
 	{ "gmon_file", TCOL_STR, get_file, 0 },
 	{ "self_sec", TCOL_F64, table_get_field, RANK(self) },
-	{ "calls", TCOL_U64, table_get_field, RANK(calls) },
+	{ "calls", TCOL_U64, get_calls, RANK(calls) },
 	{ "time_distance", TCOL_F64, table_get_field, RANK(time_dist) },
-	{ "calls_distance", TCOL_F64, table_get_field, RANK(calls_dist) },
+	{ "calls_distance", TCOL_F64, get_calls, RANK(calls_dist) },
 	{ "functions_ran", TCOL_SIZE, table_get_field, RANK(nran) },
 	{ "functions_unique", TCOL_SIZE, table_get_field, RANK(nunique) },
-	{ "functions_calls_differ", TCOL_SIZE, table_get_field, RANK(ncalls_differ) },
+	{ "functions_calls_differ", TCOL_SIZE, get_calls, RANK(ncalls_differ) },
 	{ "outlier_place", TCOL_SIZE, get_outlier, 0 },
 };
 

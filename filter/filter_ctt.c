@@ -231,6 +231,8 @@ static int ctt_filter(const struct filter_opts *f, const struct callpath_model *
 		}
 	}
 	o->sampling = m->sampling;
+	o->calls_unmeasured = m->calls_unmeasured;
+	o->unwind = m->unwind;
 	o->hz = m->hz;
 	o->metric = m->metric;
 	/* samples no path holds belong to no part of the program */

@@ -222,6 +222,11 @@ static char *edge_label(const struct graph *g, const struct graph_edge *e)
 	else if (g->metric)
 		r = asprintf(&s, "%s | %s (%s)\n%.0f | %.0f %s, diff %+.0f", a, b, d, e->time[0],
 			     e->time[1], g->unit, e->time_diff);
+	else if (e->measured && !e->calls_measured && !g->is_diff)
+		r = asprintf(&s, "%.2f s measured", e->time[0]);	/* no call counted */
+	else if (e->measured && !e->calls_measured)
+		r = asprintf(&s, "%.2f | %.2f s, diff %+.2f", e->time[0], e->time[1],
+			     e->time_diff);
 	else if (e->measured && !g->is_diff)
 		r = asprintf(&s, "%s calls\n%.2f s measured", a, e->time[0]);
 	else if (e->measured)

@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "gprof-ext/upstream.h"
+#include "callpath/report.h"
 #include "gprof-ext/gmon_owner.h"
 #include "diff/clones.h"
 #include "diff/match.h"
@@ -2013,6 +2014,42 @@ int upstream_addr_to_line(uint64_t addr, const char **file, int *line)
 	*file = fname;
 	*line = (int)l;
 	return 0;
+}
+
+int upstream_addr_inlines(const char *binary, uint64_t addr, struct callpath_inline *out,
+			  int max)
+{
+	/* whether `binary` (the last one asked about) is core_bfd's file */
+	static const void *checked_bfd;
+	static const char *checked_binary;
+	static int same;
+	const char *fname = NULL, *func = NULL;
+	unsigned int l = 0;
+	int n = 0;
+
+	if (!core_bfd || !core_text_sect || !binary || max < 1 || addr < core_text_sect->vma)
+		return -1;
+	/* another binary's addresses mean nothing in core_bfd (a diff) */
+	if (checked_bfd != core_bfd || checked_binary != binary) {
+		char *a = realpath(binary, NULL), *b = realpath(bfd_get_filename(core_bfd), NULL);
+
+		same = a && b && !strcmp(a, b);
+		free(a);
+		free(b);
+		checked_bfd = core_bfd;
+		checked_binary = binary;
+	}
+	if (!same || !bfd_find_nearest_line(core_bfd, core_text_sect, NULL,
+					    addr - core_text_sect->vma, &fname, &func, &l) ||
+	    !func)
+		return -1;
+	do {
+		out[n].func = func;
+		out[n].file = fname;
+		out[n].line = (int)l;
+		n++;
+	} while (n < max && bfd_find_inliner_info(core_bfd, &fname, &func, &l) && func);
+	return n;
 }
 
 static int cmp_u64(const void *l, const void *r)

@@ -133,6 +133,17 @@ int upstream_load_preforked(void);
  * read (after upstream_main returned), from its debug info.  *file is owned
  * by BFD.  0, or -1 when unknown. */
 int upstream_addr_to_line(uint64_t addr, const char **file, int *line);
+/*
+ * The functions inlined at a link-time text address of the image upstream
+ * read (`binary`'s, else nothing is said), from its debug information
+ * (addr2line -i's): out[0..n) innermost first, out[n - 1] the function
+ * the code belongs to; out[0]'s file and line are the address's own,
+ * out[k]'s for k > 0 where out[k - 1] was inlined into it.  Strings are
+ * BFD's.  n (1 when nothing is inlined there), or -1 when unknown.
+ */
+struct callpath_inline;
+int upstream_addr_inlines(const char *binary, uint64_t addr, struct callpath_inline *out,
+			  int max);
 /* Whether upstream's options asked for lines (-l) and their files' full
  * paths (-L), as upstream parsed them (after upstream_main returned). */
 void upstream_line_options(int *lines, int *full_paths);

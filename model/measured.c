@@ -237,6 +237,11 @@ static int own_symbols(struct profile *out, const struct callpath_model *m,
 		y.addr = s->addr;
 		y.end_addr = s->end_addr;
 		y.flags = s->flags & (PSYM_STATIC | PSYM_IN_FLAT | PSYM_IN_GRAPH | PSYM_FUNC);
+		/* gmon.out without a call graph (sampled paths of a build without
+		 * -pg): gprof selected nothing for a graph it never built; the
+		 * paths' graph takes the flat profile's selection */
+		if (!(gmon->input & PROFILE_HAS_CG) && (s->flags & PSYM_IN_FLAT))
+			y.flags |= PSYM_IN_GRAPH;
 		if (profile_add_sym(out, &y) < 0)
 			goto out;
 	}
@@ -508,6 +513,8 @@ static int head(struct profile *out, const struct callpath_model *m, const struc
 	if (m->sampling & SIDECAR_SAMPLING_SELF)
 		out->input |= PROFILE_HAS_HIST;
 	out->measure.source = PROFILE_FROM_SIDECARS;
+	/* sampled paths of a build without -pg: no call was counted */
+	out->measure.calls_unmeasured = m->calls_unmeasured;
 	out->measure.per_thread = !m->metric.name[0];
 	snprintf(out->measure.metric, sizeof(out->measure.metric), "%s", m->metric.name);
 	snprintf(out->measure.unit, sizeof(out->measure.unit), "%s",

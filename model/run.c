@@ -299,7 +299,7 @@ static int profile_demangles(const struct profile *p)
 static struct callpath_symopts symopts_of(const struct profile *gmon, int lines,
 					  const char *metric)
 {
-	struct callpath_symopts so = { 0, 0, NULL, NULL, metric };
+	struct callpath_symopts so = { 0, 0, NULL, NULL, metric, NULL };
 
 	if (lines) {
 		upstream_line_options(&so.lines, &so.full_paths);
@@ -307,6 +307,7 @@ static struct callpath_symopts symopts_of(const struct profile *gmon, int lines,
 	}
 	if (profile_demangles(gmon))
 		so.demangle = upstream_demangle;
+	so.inlines = upstream_addr_inlines;	/* used for sampled paths only */
 	return so;
 }
 

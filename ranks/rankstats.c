@@ -8,6 +8,15 @@
 /* The single-process sequence of ranks/rankstate.h, with every profile
  * already in memory (unit tests, small sets).  gprof --rank-stats streams
  * instead (gprof-ext/cmd_rank_stats.c). */
+int rankstats_calls_counted(const struct rankstats *rs)
+{
+	/* calls come from gmon.out's arcs only: none at all, no call graph */
+	for (size_t i = 0; i < rs->nfns; i++)
+		if (rs->fns[i].calls_max)
+			return 1;
+	return 0;
+}
+
 int rankstats_compute(struct profile *const *profiles, char *const *tags, size_t n,
 		      struct rankstats **out)
 {

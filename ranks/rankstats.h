@@ -106,6 +106,13 @@ const struct rankstats_fn *rankstats_find(const struct rankstats *rs,
  * (indices into rs->fns, *n of them; the caller frees the array). */
 int rankstats_imbalanced(const struct rankstats *rs, size_t **idx, size_t *n);
 
+/*
+ * Did any rank count calls?  A gmon file without a call graph (a build
+ * without -pg, sampled) counts none, and its calls are not measured: the
+ * report and the JSON show them as such ("-", null), never as 0.
+ */
+int rankstats_calls_counted(const struct rankstats *rs);
+
 /* The report: per-function table, per-rank table, summary.  `title`
  * names what was read ("4 ranks of 'prog'"). */
 void rankstats_print(FILE *fp, const struct rankstats *rs,

@@ -26,7 +26,7 @@ static void print_functions(FILE *fp, const struct rankstats *rs, const char *un
 {
 	const char *u = unit ? "events" : "seconds";
 
-	int tw = tag_width(rs);
+	int tw = tag_width(rs), counted = rankstats_calls_counted(rs);
 	size_t i;
 	char ran[48];
 
@@ -38,18 +38,15 @@ static void print_functions(FILE *fp, const struct rankstats *rs, const char *un
 		"", "", "ranks");
 	for (i = 0; i < rs->nfns; i++) {
 		const struct rankstats_fn *f = &rs->fns[i];
-		char imb[16], cmin[24], cmax[24];
+		char imb[16], cmin[24] = "-", cmax[24] = "-";
 
 		if (f->imbalance > 0)
 			snprintf(imb, sizeof(imb), "%.2f", f->imbalance);
 		else
 			snprintf(imb, sizeof(imb), "-");
 		snprintf(ran, sizeof(ran), "%zu/%zu", f->nran, rs->nranks);
-		/* a library's calls were never counted: "-", not 0 */
-		if (f->kind) {
-			snprintf(cmin, sizeof(cmin), "-");
-			snprintf(cmax, sizeof(cmax), "-");
-		} else {
+		/* calls never counted (a library's row, a sampled run's): "-", not 0 */
+		if (counted && !f->kind) {
 			snprintf(cmin, sizeof(cmin), "%llu", (unsigned long long)f->calls_min);
 			snprintf(cmax, sizeof(cmax), "%llu", (unsigned long long)f->calls_max);
 		}
@@ -99,9 +96,15 @@ static void print_ranks(FILE *fp, const struct rankstats *rs, char *const *files
 	for (i = 0; i < rs->nranks; i++) {
 		const struct rankstats_rank *k = &rs->ranks[i];
 
-		fprintf(fp, "%*s %9.2f %7.2f %12llu %6zu %9.3f %9.3f %8zu", tw, k->tag,
-			k->self, mean > 0 ? k->self / mean : 0, (unsigned long long)k->calls,
-			k->nran, k->time_dist, k->calls_dist, k->ncalls_differ);
+		if (rankstats_calls_counted(rs))
+			fprintf(fp, "%*s %9.2f %7.2f %12llu %6zu %9.3f %9.3f %8zu", tw, k->tag,
+				k->self, mean > 0 ? k->self / mean : 0,
+				(unsigned long long)k->calls, k->nran, k->time_dist, k->calls_dist,
+				k->ncalls_differ);
+		else	/* calls not counted (sampled): "-", not 0 */
+			fprintf(fp, "%*s %9.2f %7.2f %12s %6zu %9.3f %9s %8s", tw, k->tag,
+				k->self, mean > 0 ? k->self / mean : 0, "-", k->nran,
+				k->time_dist, "-", "-");
 		if (where && all[i] > 0)
 			fprintf(fp, " %9.2f %7.1f %7.1f", all[i], 100.0 * lib[i] / all[i],
 				100.0 * instr[i] / all[i]);
@@ -220,9 +223,12 @@ static void print_summary(FILE *fp, const struct rankstats *rs, size_t items, co
 		fprintf(fp, "    %-24s %zu/%zu", sel[i]->name, sel[i]->nran, rs->nranks);
 		if (sel[i]->nran == 1)
 			fprintf(fp, "  only rank %s", rs->ranks[sel[i]->only_rank].tag);
-		fprintf(fp, "  (calls up to %llu on rank %s)\n",
-			(unsigned long long)sel[i]->calls_max,
-			rs->ranks[sel[i]->calls_max_rank].tag);
+		if (rankstats_calls_counted(rs))
+			fprintf(fp, "  (calls up to %llu on rank %s)\n",
+				(unsigned long long)sel[i]->calls_max,
+				rs->ranks[sel[i]->calls_max_rank].tag);
+		else
+			fputc('\n', fp);
 	}
 	free(sel);
 
@@ -247,10 +253,14 @@ static void print_summary(FILE *fp, const struct rankstats *rs, size_t items, co
 
 		if (k->time_dist + k->calls_dist <= 0)
 			break;
-		fprintf(fp, "    rank %s: distance %.3f (time %.3f, calls %.3f); "
-			"functions run on under half the ranks: %zu; calls off the median: %zu\n",
-			k->tag, k->time_dist + k->calls_dist, k->time_dist, k->calls_dist,
-			k->nunique, k->ncalls_differ);
+		if (rankstats_calls_counted(rs))
+			fprintf(fp, "    rank %s: distance %.3f (time %.3f, calls %.3f); "
+				"functions run on under half the ranks: %zu; calls off the "
+				"median: %zu\n", k->tag, k->time_dist + k->calls_dist,
+				k->time_dist, k->calls_dist, k->nunique, k->ncalls_differ);
+		else	/* calls not counted (sampled runs) */
+			fprintf(fp, "    rank %s: distance %.3f (time); functions run on "
+				"under half the ranks: %zu\n", k->tag, k->time_dist, k->nunique);
 	}
 	if (i == 0)
 		fprintf(fp, "    none: every rank has the same mix\n");

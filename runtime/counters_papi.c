@@ -56,6 +56,7 @@
 #include "counters.h"
 #include "env.h"
 #include "runtime.h"
+#include "sampled.h"
 #include "sys.h"
 #include "callpath/sidecar.h"
 #include "utils/banned.h"
@@ -222,7 +223,7 @@ static uint64_t *row_at(struct ctr_thread *ct, uint32_t idx)
 	return v + (size_t)(idx - cp_chunk_first(c)) * nev;
 }
 
-static uint64_t *place(struct ctr_thread *ct, uintptr_t sp)
+static uint64_t *place(struct ctr_thread *ct, const greg_t *g)
 {
 	struct cp_thread *t = cp_tls.self;
 	struct cp_frame *top = cp_tls.top, *base, *f;
@@ -230,7 +231,14 @@ static uint64_t *place(struct ctr_thread *ct, uintptr_t sp)
 	const struct cp_node *n;
 	uint64_t *row = NULL;
 	uint32_t idx = CP_NONE;
+	uintptr_t sp = (uintptr_t)g[REG_RSP];
 
+	/* no -pg: the path is the stack's, walked as a time sample's */
+	if (cp_sampling && t && t != CP_RETIRED) {
+		idx = cp_sampled_place(g);
+		top = NULL;
+		goto row;
+	}
 	if (!t || t == CP_RETIRED || !top)
 		return NULL;
 	cp_tls.top = NULL;	/* busy while we look, as the sampler */
@@ -250,9 +258,12 @@ static uint64_t *place(struct ctr_thread *ct, uintptr_t sp)
 				break;
 			}
 	}
+row:
 	if (idx != CP_NONE && (row = row_at(ct, idx)))
 		ct->owner = t;
 out:
+	if (!top)
+		return row;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	cp_tls.top = top;
 	return row;
@@ -269,7 +280,7 @@ static void overflow(int set, void *address, long long vector, void *context)
 	if (!ct || !uc || set != ct->set ||
 	    papi.get_overflow_event_index(set, vector, which, &n) != PAPI_OK)
 		return;
-	row = place(ct, (uintptr_t)uc->uc_mcontext.gregs[REG_RSP]);
+	row = place(ct, uc->uc_mcontext.gregs);
 	for (int i = 0; i < n; i++) {
 		uint32_t e;
 

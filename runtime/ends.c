@@ -446,7 +446,8 @@ static void handler(int sig, siginfo_t *si, void *uc)
 	(void)si;
 	(void)uc;
 	if (sig == ends.snap_sig) {
-		if (__atomic_load_n(&stopping, __ATOMIC_ACQUIRE) || !recording())
+		if (__atomic_load_n(&stopping, __ATOMIC_ACQUIRE) || !recording() ||
+		    cp_snap_empty())
 			;
 		else if (__atomic_load_n(&writer_running, __ATOMIC_ACQUIRE))
 			ask_snapshot();		/* the program goes on at once */
@@ -546,6 +547,8 @@ static void *writer(void *arg)
 		}
 		if (__atomic_load_n(&stopping, __ATOMIC_ACQUIRE) || !recording())
 			break;
+		if (cp_snap_empty())
+			continue;
 		cp_snap_write(__atomic_add_fetch(&snap_k, 1, __ATOMIC_ACQ_REL), 1000, &writer_gate);
 		if (step_ns) {	/* a period missed while writing is skipped */
 			clock_gettime(CLOCK_MONOTONIC, &now);

@@ -85,6 +85,13 @@ void cp_snap_end(int sig) CP_HIDDEN;
 void cp_snap_tick(uintptr_t pc) CP_HIDDEN;
 /* a snapshot is being written (exit waits for it) */
 int cp_snap_busy(void) CP_HIDDEN;
+/*
+ * Nothing to write yet: a sampled process (no -pg) that has taken no
+ * sample holds no profile, so it writes no snapshot (its numbers stay
+ * consecutive) and no profile when killed, as at exit: a wrapper that
+ * only waits (a shell, timeout, sleep) leaves no file.  Any context.
+ */
+int cp_snap_empty(void) CP_HIDDEN;
 /* fork child: no writer runs here */
 void cp_snap_forked(void) CP_HIDDEN;
 /* runtime.c */

@@ -24,10 +24,13 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include "counters.h"
 #include "runtime.h"
+#include "sampled.h"
+#include "sys.h"
 #include "utils/banned.h"
 
 #define CP_EXPORT __attribute__((visibility("default")))
@@ -35,6 +38,8 @@
 struct exec_pause {
 	int counters;		/* the thread's counters were stopped */
 	int timer;		/* its timer was deleted */
+	int itimer;		/* ITIMER_PROF was stopped (sampling mode) */
+	struct itimerval prof;	/* its value then */
 };
 
 static void pause_all(struct exec_pause *p)
@@ -43,6 +48,19 @@ static void pause_all(struct exec_pause *p)
 
 	p->counters = cp_counters_pause();
 	p->timer = 0;
+	/*
+	 * Sampling mode started glibc's histogram, whose ITIMER_PROF outlives
+	 * execve: a new program without the runtime (static, or its
+	 * environment cleared) would die of its next SIGPROF.  A -pg program
+	 * has glibc's timer whatever we do: left as it is.
+	 */
+	p->itimer = 0;
+	if (cp_sampling) {
+		static const struct itimerval off;
+
+		p->itimer = cp_syscall6(SYS_setitimer, ITIMER_PROF, (long)&off,
+					(long)&p->prof, 0, 0, 0) == 0;
+	}
 	if (t && t != CP_RETIRED && t->timer_slot) {
 		cp_sampler_thread_end(t);
 		p->timer = 1;
@@ -57,6 +75,8 @@ static void resume_all(const struct exec_pause *p)
 
 	if (p->counters)
 		cp_counters_resume();
+	if (p->itimer)
+		cp_syscall6(SYS_setitimer, ITIMER_PROF, (long)&p->prof, 0, 0, 0, 0);
 	if (p->timer && t && t != CP_RETIRED) {
 		t->timer_tried = 0;
 		cp_sampler_thread(t);

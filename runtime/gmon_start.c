@@ -172,6 +172,17 @@ static int open_gmon(const char *path)
 		    0666);
 }
 
+int gmon_own_names;
+
+const char *gmon_prefix(void)
+{
+	const char *p = secure_getenv("GMON_OUT_PREFIX");
+
+	if (p)
+		return p;
+	return __atomic_load_n(&gmon_own_names, __ATOMIC_RELAXED) ? "gmon.out" : NULL;
+}
+
 int gmon_open(const char *prefix, pid_t pid, char *path, size_t len)
 {
 	size_t n = 0;
@@ -239,7 +250,7 @@ static int open_named(void *ctx)
 {
 	struct named *n = ctx;
 
-	n->fd = gmon_open(secure_getenv("GMON_OUT_PREFIX"), getpid(), n->path,
+	n->fd = gmon_open(gmon_prefix(), getpid(), n->path,
 			  sizeof(n->path));
 	if (n->fd < 0)
 		gmon_report_open_error(-n->fd, n->localized);

@@ -111,6 +111,17 @@ void gmon_hist_release(struct gmon_hist *h);
 int gmon_open(const char *prefix, pid_t pid, char *path, size_t len);
 
 /*
+ * The prefix of the gmon file's name: $GMON_OUT_PREFIX (ignored in secure
+ * mode, as glibc does), else "gmon.out" when the runtime writes this
+ * process's files under their own names (gmon_own_names: a sampled
+ * process that is another profiled process's child, or whose gmon.out
+ * another process wrote meanwhile), else NULL (glibc's gmon.out).  Every
+ * place that names the files asks here.  Async-signal-safe.
+ */
+const char *gmon_prefix(void);
+extern int gmon_own_names;
+
+/*
  * glibc's write_gmon: open by gmon_open's rules (GMON_OUT_PREFIX from
  * secure_getenv, this process's pid), report a failed open as glibc does
  * (gmon_report_open_error, `localized`), write o's parts (gmon_out.h),

@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "gmonfile.h"
+#include "gmon_start.h"
 #include "runtime.h"
 #include "utils/banned.h"
 
@@ -53,7 +54,7 @@ static struct {
 
 static int candidate_names(struct candidate *c)
 {
-	const char *prefix = secure_getenv("GMON_OUT_PREFIX");
+	const char *prefix = gmon_prefix();
 	int n = 0;
 
 	if (prefix) {

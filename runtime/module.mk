@@ -33,10 +33,15 @@ else
 CALLPATH_COUNTERS_OBJ = runtime/rt/counters_none.o
 endif
 CALLPATH_RT_LIBS =
+# Sampling mode (programs without -pg): the stack walk and the mode, in the
+# shared library only (a static link has no preload and no interposition);
+# libcallpath.a has the stub that always instruments.
+CALLPATH_SAMPLED_OBJS = runtime/rt/sampled.o runtime/rt/unwind.o runtime/rt/dlopen.o
 CALLPATH_RT_OBJS = $(CALLPATH_COUNTERS_OBJ) runtime/rt/record.o runtime/rt/runtime.o runtime/rt/chain.o \
 	runtime/rt/sidecar.o runtime/rt/mcount.o runtime/rt/sample.o runtime/rt/sampler.o runtime/rt/offcpu.o runtime/rt/infile.o \
 	runtime/rt/stack.o runtime/rt/signals.o runtime/rt/thread.o runtime/rt/gmonfile.o \
-	runtime/rt/exec.o $(CALLPATH_GMON_OBJS) runtime/rt/gmon_interpose.o $(CALLPATH_ENDS_OBJS)
+	runtime/rt/exec.o $(CALLPATH_GMON_OBJS) runtime/rt/gmon_interpose.o $(CALLPATH_ENDS_OBJS) \
+	$(CALLPATH_SAMPLED_OBJS)
 CALLPATH_NOOP_OBJS = runtime/rt/mcount-noop.o runtime/rt/chain.o
 # libcallpath.a: the same but for the entry points and glibc's mcount, and
 # what a static link cannot interpose (pthread_create, _mcleanup; signal,
@@ -52,7 +57,7 @@ CALLPATH_RT_A_OBJS = runtime/rt/record.o runtime/rt/runtime.o \
 	runtime/rt/infile.o runtime/rt/stack.o runtime/rt/signals-a.o runtime/rt/thread-a.o \
 	runtime/rt/gmonfile-a.o runtime/rt/counters_none-a.o $(CALLPATH_GMON_OBJS) runtime/rt/gmon_static.o \
 	runtime/rt/ends-a.o runtime/rt/snapshot-a.o runtime/rt/sidecar_stream.o \
-	runtime/rt/own_thread-a.o runtime/rt/profiled.o
+	runtime/rt/own_thread-a.o runtime/rt/profiled.o runtime/rt/sampled_none-a.o
 
 runtime/rt/record.o: $(srcdir)/runtime/record.c
 	@mkdir -p $(@D)
@@ -87,6 +92,19 @@ runtime/rt/stack.o: $(srcdir)/runtime/stack.c
 	@echo "  CC       $@ (runtime, stacks)"
 	@$(CC) $(CALLPATH_RT_CFLAGS) -mgeneral-regs-only -fno-tree-loop-distribute-patterns \
 	  -MMD -MP -c $< -o $@
+
+# the stack walk runs in the SIGPROF handler: general registers only, no
+# libc (not even an implicit memset), as sample.c
+runtime/rt/unwind.o: $(srcdir)/runtime/unwind.c
+	@mkdir -p $(@D)
+	@echo "  CC       $@ (runtime, stack walk)"
+	@$(CC) $(CALLPATH_RT_CFLAGS) -mgeneral-regs-only -fno-tree-loop-distribute-patterns \
+	  -MMD -MP -c $< -o $@
+
+runtime/rt/sampled.o: $(srcdir)/runtime/sampled.c
+	@mkdir -p $(@D)
+	@echo "  CC       $@ (runtime, sampling mode)"
+	@$(CC) $(CALLPATH_RT_CFLAGS) -fno-tree-loop-distribute-patterns -MMD -MP -c $< -o $@
 
 runtime/rt/sidecar.o: $(srcdir)/callpath/sidecar.c
 	@mkdir -p $(@D)
@@ -123,6 +141,11 @@ runtime/rt/mcount-a.o: $(srcdir)/runtime/arch/x86_64/mcount.S
 # changing the header rebuilds the trampolines (the .d files are included
 # by the top Makefile with everything else's).
 runtime/rt/mcount.o: $(srcdir)/runtime/arch/x86_64/mcount.S
+	@mkdir -p $(@D)
+	@echo "  AS       $@"
+	@$(CC) -MMD -MP -c $< -o $@
+
+runtime/rt/dlopen.o: $(srcdir)/runtime/arch/x86_64/dlopen.S
 	@mkdir -p $(@D)
 	@echo "  AS       $@"
 	@$(CC) -MMD -MP -c $< -o $@

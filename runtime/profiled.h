@@ -17,13 +17,16 @@
  *                      libcallpath.so, by gmon_static.c's constructor in
  *                      libcallpath.a (glibc's ran before it).
  *
- * Another way of profiling (sampling a program built without -pg) adds a
- * bit of its own and marks it when it starts.
+ *   CP_PROFILED_SAMPLED  sampling mode started (sampled.c's constructor,
+ *                      before it starts the histogram through the same
+ *                      __monstartup, which marks CP_PROFILED_GMON too).
  */
 #ifndef CALLPATH_RUNTIME_PROFILED_H
 #define CALLPATH_RUNTIME_PROFILED_H
 
 #define CP_PROFILED_GMON 1u
+/* sampling mode (sampled.c): a program without -pg, its stacks walked */
+#define CP_PROFILED_SAMPLED 2u
 
 /* The reasons marked so far (0: not profiled).  Any context. */
 unsigned cp_profiled(void) __attribute__((visibility("hidden")));

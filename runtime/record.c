@@ -1099,3 +1099,30 @@ void cp_thread_retire(void)
 		cp_registry_unlock();
 	}
 }
+
+/* ---- sampling mode (sampled.c): the same trees, filled by a signal handler ---- */
+
+struct cp_thread *cp_thread_begin(uintptr_t sp)
+{
+	struct cp_thread *t = cp_tls.self;
+
+	if (t)
+		return t == CP_RETIRED ? NULL : t;
+	cp_tls.starting = 1;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	t = thread_start(sp);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	cp_tls.starting = 0;
+	return t;
+}
+
+uint32_t cp_tree_child(struct cp_tree *tr, uint32_t parent, uint64_t call_site,
+		       uint64_t callee, uint32_t flags)
+{
+	uint32_t idx;
+	struct cp_node *n = tree_child(tr, parent, call_site, callee, flags, &idx);
+
+	if (!n)
+		return CP_NONE;
+	return idx != (uint32_t)CP_NONE ? idx : cp_tree_index(tr, n);
+}

@@ -28,6 +28,7 @@
 #include "gmonfile.h"
 #include "env.h"
 #include "runtime.h"
+#include "sampled.h"
 #include "utils/banned.h"
 
 void cp_thread_init_main(void) CP_HIDDEN;
@@ -137,6 +138,7 @@ static void start_once(void)
 
 	if (__atomic_exchange_n(&started, 1, __ATOMIC_ACQ_REL))
 		return;	/* another caller is starting, or has started, it */
+	cp_mode_choose();	/* -pg calls or stack walks (sampled.h) */
 	cp_config.depth = env_u32("CALLPATH_DEPTH", 0, 0, 1024);
 	cp_config.max_nodes = env_u32("CALLPATH_MAX_NODES", DEFAULT_MAX_NODES,
 				      16, (1u << 30));
@@ -254,6 +256,55 @@ static int each_object(struct dl_phdr_info *info, size_t size, void *data)
 			       one.build_id_len) < 0)
 		o->failed = 1;
 	return 0;
+}
+
+/*
+ * The shared objects loaded now that `seen` does not list yet (same path
+ * and range), added to it: sampling mode keeps every object its walks
+ * met, so that frames of a library unloaded before the exit are named
+ * (sampled.c).  Normal context.  0, or -1 out of memory.
+ */
+static int note_object(struct dl_phdr_info *info, size_t size, void *data)
+{
+	struct objects *o = data;
+	struct main_info one = { 0 };
+	const char *path = info->dlpi_name;
+
+	(void)size;
+	if (o->n++ == 0 || !path || !*path)
+		return 0;	/* the program, the vDSO: there at exit too */
+	one.start = UINT64_MAX;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uint64_t lo = info->dlpi_addr + ph->p_vaddr;
+
+		if (ph->p_type != PT_LOAD)
+			continue;
+		if (lo < one.start)
+			one.start = lo;
+		if (lo + ph->p_memsz > one.end)
+			one.end = lo + ph->p_memsz;
+	}
+	if (one.start >= one.end)
+		return 0;
+	for (uint32_t k = 0; k < o->sc->nr_objects; k++)
+		if (o->sc->objects[k].start == one.start && o->sc->objects[k].end == one.end &&
+		    !strcmp(o->sc->objects[k].path, path))
+			return 0;
+	read_build_id(info, &one);
+	if (sidecar_add_object(o->sc, path, one.start, one.end, info->dlpi_addr, 0,
+			       one.build_id, one.build_id_len) < 0)
+		o->failed = 1;
+	return 0;
+}
+
+int cp_objects_note(struct sidecar *seen)
+{
+	struct main_info mi = { 0 };
+	struct objects objs = { seen, &mi, NULL, 0, 0 };
+
+	dl_iterate_phdr(note_object, &objs);
+	return objs.failed ? -1 : 0;
 }
 
 static int32_t mpi_rank(void)
@@ -458,6 +509,9 @@ __attribute__((destructor)) static void cp_finish(void)
 	    !cp_dropped_early)
 		return;		/* nothing instrumented ran */
 
+	/* sampling mode: no more samples, and gmon.out as glibc's _mcleanup writes it */
+	if (!cp_sampled_finish())
+		return;
 	cp_counters_stop();
 	if (cp_gmon_written(&gmon) < 0) {
 		dprintf(2, "callpath: not writing call paths: this run wrote no gmon "
@@ -521,6 +575,7 @@ __attribute__((destructor)) static void cp_finish(void)
 		goto out;
 	}
 	sc->failure = __atomic_load_n(&cp_failure, __ATOMIC_RELAXED);
+	cp_sampled_describe(sc);
 	sc->sampling = cp_sample_state();
 	sc->unplaced_samples += cp_sample_unplaced_early();
 	sc->time_taken = cp_sample_taken();
@@ -565,6 +620,7 @@ int cp_fill_head(struct sidecar *sc)
 		sc->flags |= SIDECAR_F_DEPTH_LIMITED;
 	if (!cp_config.fold)
 		sc->flags |= SIDECAR_F_RECURSION_FULL;
+	cp_sampled_describe(sc);	/* sampling mode: its walks so far */
 	sc->load_address = mi.load_address;
 	sc->program_start = mi.start;
 	sc->program_end = mi.end;

@@ -341,7 +341,7 @@ struct cp_leaves {
 };
 
 /* A stack the thread may be running on: its range and how to read it. */
-enum { CP_STACK_UNKNOWN, CP_STACK_ALT, CP_STACK_MAPPING, CP_STACK_NONE };
+enum { CP_STACK_UNKNOWN, CP_STACK_ALT, CP_STACK_MAPPING, CP_STACK_NONE, CP_STACK_OWN };
 struct cp_stack_range {
 	uintptr_t lo, hi;
 	uintptr_t kind;		/* CP_STACK_*: not looked up yet, sigaltstack, ... */
@@ -558,6 +558,17 @@ void cp_stack_own_from_maps(struct cp_thread *t, uintptr_t sp) CP_HIDDEN;
 void cp_stack_own_here(void) CP_HIDDEN;
 int cp_slot_live(struct cp_thread *t, const struct cp_frame *f, uintptr_t sp,
 		 struct cp_stack_range *cur) CP_HIDDEN;
+/*
+ * For a stack walk (unwind.c, in the thread's own signal handler): the
+ * stack holding `sp` (the thread's own, its alternate signal stack while
+ * on it, or the mapping holding sp), its lower bound raised to sp less the
+ * red zone (a live frame's data is at or above it): 0, or -1 when sp is on
+ * none.  cp_stack_read(): the word at `addr`, only when it lies in `r`,
+ * read directly on the thread's own and alternate stacks, through
+ * process_vm_readv on a mapping (which may go away meanwhile): 0, or -1.
+ */
+int cp_stack_find(struct cp_thread *t, uintptr_t sp, struct cp_stack_range *r) CP_HIDDEN;
+int cp_stack_read(const struct cp_stack_range *r, uintptr_t addr, uintptr_t *val) CP_HIDDEN;
 extern int cp_pid CP_HIDDEN;	/* this process's id (set again in a fork child) */
 
 /*
@@ -569,6 +580,18 @@ extern int cp_pid CP_HIDDEN;	/* this process's id (set again in a fork child) */
  * it runs C library code.
  */
 void cp_start_early(void) CP_HIDDEN;
+
+/*
+ * Sampling mode (sampled.c, doc/dev/runtime.md "Sampling mode"): a thread's
+ * state made in normal context (its tree filled by its SIGPROF handler
+ * from stack walks, never by calls; NULL: retired, or no memory), and a
+ * tree's child (call_site, callee) created when new with `flags`: its
+ * index, or CP_NONE at the node bound or out of memory (raw system calls
+ * only: signal context).
+ */
+struct cp_thread *cp_thread_begin(uintptr_t sp) CP_HIDDEN;
+uint32_t cp_tree_child(struct cp_tree *tr, uint32_t parent, uint64_t call_site,
+		       uint64_t callee, uint32_t flags) CP_HIDDEN;
 
 /* Stop recording and keep the first failure code. */
 void cp_fail(uint32_t code) CP_HIDDEN;

@@ -40,6 +40,7 @@
 #include <ucontext.h>
 
 #include "runtime.h"
+#include "sampled.h"
 #include "sys.h"
 #include "utils/banned.h"
 
@@ -140,6 +141,11 @@ static void credit(uintptr_t pc, uintptr_t sp, const greg_t *g, uint64_t weight,
 	struct cp_leaf *last = NULL;
 
 	__atomic_fetch_add(&taken, 1, __ATOMIC_RELAXED);
+	if (cp_sampling) {
+		/* no -pg: the path is the stack's, walked (sampled.c) */
+		cp_sampled_credit(g, weight, metric, timer);
+		return;
+	}
 	if (!t || t == CP_RETIRED) {
 		__atomic_fetch_add(&unplaced_early, weight, __ATOMIC_RELAXED);
 		return;

@@ -226,6 +226,15 @@ static void head(struct out *o, const struct sidecar *h, uint64_t file_size,
 	u64(o, h->time_taken);
 	for (uint32_t i = 0; i < h->nr_extra; i++)
 		u64(o, h->extra_metrics[i].taken);
+
+	if (sidecar_v4_has_unwind(h)) {
+		section(o, SIDECAR_SECT_UNWIND, SIDECAR_SECT_REQUIRED, sidecar_v4_unwind_size(h));
+		u32(o, SIDECAR_UNWIND_END_NR);
+		u32(o, h->unwind.max_frames);
+		u64(o, h->unwind.walked);
+		for (int i = 0; i < SIDECAR_UNWIND_END_NR; i++)
+			u64(o, h->unwind.ends[i]);
+	}
 }
 
 static void put_le64(unsigned char *p, uint64_t v)
@@ -264,7 +273,7 @@ int sidecar_stream_write(int fd, const struct sidecar *h,
 	if (buflen < 64 || h->nr_extra + 1 > SIDECAR_METRICS_MAX)
 		return -EINVAL;
 	head(&o, h, sidecar_stream_size(h, t, nt),
-	     SIDECAR_V4_SECTIONS_BEFORE_NODES + (uint32_t)nt);
+	     sidecar_v4_sections_before_nodes(h) + (uint32_t)nt);
 	for (size_t k = 0; k < nt && !o.err; k++) {
 		section(&o, SIDECAR_SECT_NODES, SIDECAR_SECT_REQUIRED,
 			sidecar_v4_table_size(h, t[k].count) - SIDECAR_V4_SECT_HDR);

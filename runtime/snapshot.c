@@ -30,9 +30,11 @@
 #include "counters.h"
 #include "ends.h"
 #include "gmon_out.h"
+#include "gmon_start.h"
 #include "gmon_takeover.h"
 #include "gmonfile.h"
 #include "own_thread.h"
+#include "sampled.h"
 #include "sidecar_stream.h"
 #include "utils/banned.h"
 
@@ -176,7 +178,7 @@ static int main_text(struct dl_phdr_info *info, size_t size, void *data)
 
 int cp_snap_init(int histogram)
 {
-	const char *prefix = secure_getenv("GMON_OUT_PREFIX");
+	const char *prefix = gmon_prefix();
 	void *p;
 
 	if (snap.ready)
@@ -724,7 +726,8 @@ static int snap_name(char *buf, size_t len, int with_prefix, uint32_t k)
 		    cat_uint(buf, len, &n, (uint64_t)getpid()) < 0)
 			return -1;
 	} else if (cat(buf, len, &n, "gmon.out") < 0 ||
-		   (cp_parent_pid() && (cat(buf, len, &n, ".") < 0 ||
+		   ((cp_parent_pid() || __atomic_load_n(&gmon_own_names, __ATOMIC_RELAXED)) &&
+		    (cat(buf, len, &n, ".") < 0 ||
 					cat_uint(buf, len, &n, (uint64_t)getpid()) < 0))) {
 		return -1;
 	}
@@ -801,6 +804,11 @@ out:
 	return r;
 }
 
+int cp_snap_empty(void)
+{
+	return cp_sampling && !cp_sample_taken();
+}
+
 int cp_snap_busy(void)
 {
 	return __atomic_load_n(&writing, __ATOMIC_ACQUIRE);
@@ -847,6 +855,10 @@ void cp_snap_end(int sig)
 	(void)sig;
 	if (!snap.ready)
 		return;
+	if (cp_snap_empty()) {
+		cp_sampled_killed_empty();
+		return;
+	}
 	/* a snapshot being written (another thread) stops, without a file */
 	__atomic_store_n(&snap.abort, 1, __ATOMIC_RELEASE);
 	for (int i = 0; i < 5000 && __atomic_exchange_n(&writing, 1, __ATOMIC_ACQUIRE); i++)

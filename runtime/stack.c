@@ -250,3 +250,37 @@ int cp_slot_live(struct cp_thread *t, const struct cp_frame *f, uintptr_t sp,
 		return *(const uintptr_t *)slot == f->node->call_site;
 	return read_safely(slot, &v) == 0 && v == f->node->call_site;
 }
+
+int cp_stack_find(struct cp_thread *t, uintptr_t sp, struct cp_stack_range *r)
+{
+	if (cp_tls.stack_span && in_own(sp)) {
+		r->lo = cp_tls.stack_lo;
+		r->hi = cp_tls.stack_lo + cp_tls.stack_span + 8;
+		r->kind = CP_STACK_OWN;
+	} else {
+		stack_current(t, sp, r);
+		if (r->kind == CP_STACK_NONE)
+			return -1;
+	}
+	/*
+	 * A frame's data is at or above its stack pointer, but for the
+	 * x86-64 red zone: the 128 bytes below it, which a function's
+	 * epilogue leaves its popped registers in (and which its unwind rules
+	 * still name) and which the kernel leaves alone when it delivers a
+	 * signal.
+	 */
+	if (sp - 128 > r->lo && sp > 128)
+		r->lo = sp - 128;
+	return 0;
+}
+
+int cp_stack_read(const struct cp_stack_range *r, uintptr_t addr, uintptr_t *val)
+{
+	if (addr < r->lo || r->hi - r->lo < sizeof(*val) || addr > r->hi - sizeof(*val))
+		return -1;
+	if (r->kind == CP_STACK_OWN || r->kind == CP_STACK_ALT) {
+		__builtin_memcpy(val, (const void *)addr, sizeof(*val));
+		return 0;
+	}
+	return read_safely(addr, val);
+}

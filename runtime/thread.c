@@ -40,6 +40,7 @@
 
 #include "counters.h"
 #include "runtime.h"
+#include "sampled.h"
 #include "utils/banned.h"
 
 #define CP_EXPORT __attribute__((visibility("default")))
@@ -57,6 +58,7 @@ static void retire_destructor(void *v)
 		return;
 	cp_counters_thread_end();
 	cp_thread_retire();
+	cp_sampled_thread_end();
 }
 
 /* The calling thread's own stack, for stack.c (the main thread: it mallocs). */
@@ -143,13 +145,25 @@ static void start_put(struct start *s)
 static void *wrapped_start(void *p)
 {
 	struct start s = *(struct start *)p;
+	void *r;
 
 	start_put(p);
 	/* on the thread's own stack still: whatever it switches to later */
 	cp_stack_own_here();
 	pthread_setspecific(retire_key, KEY_FIRST);
 	cp_counters_thread_begin();
-	return s.fn(s.arg);
+	cp_sampled_thread_begin();
+	r = s.fn(s.arg);
+	/* no tail call: a sampled thread's stack walks end at this frame */
+	__asm__ volatile("" : : : "memory");
+	return r;
+}
+
+/* Where a sampled thread's walks end: its start routine's caller. */
+uintptr_t cp_thread_root(void) CP_HIDDEN;
+uintptr_t cp_thread_root(void)
+{
+	return (uintptr_t)wrapped_start;
 }
 
 CP_EXPORT int pthread_create(pthread_t *thread, const pthread_attr_t *attr,

@@ -385,13 +385,14 @@
 			var up = doc.parent[i] < 0 ? root : at[doc.parent[i]];
 			if (doc.folded[i]) {
 				/* its calls are recursive calls of the parent's function */
-				up.calls[side] += doc.recursive_calls[i];
+				if (doc.recursive_calls) up.calls[side] += doc.recursive_calls[i];
 				at[i] = up;
 				continue;
 			}
 			var n = up.child(doc.names[doc['function'][i]], nsides);
 			n.self[side] += doc.self_samples[i];
-			n.calls[side] += doc.calls[i];
+			/* sampled paths (no -pg) have no calls: null */
+			if (doc.calls) n.calls[side] += doc.calls[i];
 			/* a sampled frame outside the program's calls (a library's):
 			 * its calls were never counted */
 			if (doc.leaf && doc.leaf[i]) n.uncounted = true;
@@ -412,9 +413,10 @@
 		});
 	}
 
-	function Flame(parent, root, nsides, hz, timed, pathVerdict) {
+	function Flame(parent, root, nsides, hz, timed, pathVerdict, counted) {
 		var self = this;
 		this.root = root;
+		this.counted = counted;
 		this.nsides = nsides;
 		this.hz = hz;
 		this.metric = timed ? 'time' : 'calls';
@@ -427,7 +429,7 @@
 			el('option', { value: 'time', text: 'width: time' }),
 			el('option', { value: 'calls', text: 'width: calls' })]);
 		metric.value = this.metric;
-		if (!timed) metric.disabled = true;
+		if (!timed || !counted) metric.disabled = true;
 		metric.addEventListener('change', function () { self.metric = metric.value; self.draw(); });
 		controls.appendChild(metric);
 		if (nsides === 2) {
@@ -511,14 +513,16 @@
 		for (var s = 0; s < this.nsides; s++) {
 			var side = this.nsides === 2 ? (s ? 'B: ' : 'A: ') : '';
 			lines.push(side + 'self ' + self.amount(n.self[s], s) + ', total ' +
-				self.amount(n.inclSelf[s], s) + ', calls ' + (n.uncounted ? '-' : n.calls[s]));
+				self.amount(n.inclSelf[s], s) +
+				(self.counted ? ', calls ' + (n.uncounted ? '-' : n.calls[s]) : ''));
 		}
 		if (this.nsides === 2) {
 			var ch = self.seconds(n.self[1], 1) - self.seconds(n.self[0], 0);
 			var v = this.pathVerdict.get(n.path);
 			lines.push('self change B \u2212 A: ' + (ch > 0 ? '+' : '') + ch.toFixed(digits) + ' ' + unit +
 				(ch === 0 ? '' : v === true ? ' (~ within noise)' : v === false ? ' (beyond noise)' : '') +
-				', calls ' + (n.calls[1] - n.calls[0] >= 0 ? '+' : '') + (n.calls[1] - n.calls[0]));
+				(self.counted ? ', calls ' + (n.calls[1] - n.calls[0] >= 0 ? '+' : '') +
+				 (n.calls[1] - n.calls[0]) : ''));
 		}
 		return lines.join('\n');
 	};
@@ -624,6 +628,8 @@
 								   : data.profile.hz;
 		});
 		var timed = root.inclSelf.some(function (v) { return v > 0; });
+		/* sampled paths (a build without -pg) counted no calls */
+		var counted = cpDocs.every(function (d) { return d.calls_measured !== false; });
 		/* each changed path's verdict, as the text's time table marks it */
 		var pathVerdict = new Map();
 		if (data.pathdiff)
@@ -635,7 +641,7 @@
 				'(the text\'s ~), beige = equal.'
 				: 'Icicle graph of the calling contexts: width = time (or calls) in a frame and below it.') +
 			' Click a frame to zoom, the top bar to zoom out.');
-		flame = new Flame(fs, root, nsides, hz, timed, pathVerdict);
+		flame = new Flame(fs, root, nsides, hz, timed, pathVerdict, counted);
 	} else if (kind !== 'rank-stats') {
 		section('callpaths', 'Call paths', 'No call paths: run the program with libcallpath ' +
 			'(LD_PRELOAD=libcallpath.so, or link with -lcallpath) to record them beside gmon.out' +

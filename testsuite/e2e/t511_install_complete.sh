@@ -22,7 +22,7 @@ bindir=$(sed -n 's/^bindir = //p' "$BUILDDIR/Makefile")
 mandir=$(sed -n 's/^mandir = //p' "$BUILDDIR/Makefile")
 libdir=$(sed -n 's/^libdir = //p' "$BUILDDIR/Makefile")
 B="$dest$bindir"
-want="gprof egprof cpdump"
+want="gprof egprof cpdump egprof-record"
 # the MPI tools when built (the sanitizer build has egprof-sum only)
 [ -x "$BUILDDIR/mpi/egprof-sum" ] && want="$want egprof-sum"
 [ $mpi_built = 1 ] && want="$want egprof-rankstats"

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # LD_PRELOAD and CALLPATH_SNAPSHOT set for a whole shell script reach every
-# process of it, but only the -pg program is profiled: the shell and
-# `sleep` get nothing of the runtime's (no snapshot thread, no handler, no
-# file), so the program's snapshots gmon.out.snapK are its own, each a
-# pair (they were overwritten by the shell's and sleep's, empty).  A fork
+# process of it, and the program's snapshots gmon.out.snapK are its own,
+# each a pair (they were overwritten by the shell's and sleep's, empty):
+# the shell and `sleep` are sampled (no -pg) but write nothing before
+# their first sample, and under their pids once they started a process.
+# In instrumenting mode they are not profiled and get nothing of the
+# runtime's (no snapshot thread, no handler, no file).  A fork
 # child's snapshots carry its pid (gmon.out.<pid>.snapK), so the parent's
 # series stays whole.
 . "$SRCDIR/callpath/examples/testlib.sh"
@@ -76,15 +78,19 @@ for s in script/gmon.out.snap*.callpath; do
 done
 cp_check "a script's snapshots: the program wrote some ($n)" test "$n" -ge 3
 cp_check "a script's snapshots: every one is the program's, a pair${bad:+; not:$bad}" test -z "$bad"
-cp_check "a script's snapshots: no other file" \
-	test -z "$(grep -vE '^(gmon\.out(\.snap[0-9]+)?(\.callpath)?|pid|err)$' script.ls)"
+others=$(grep -vE '^(gmon\.out(\.snap[0-9]+)?(\.callpath)?|pid|err)$' script.ls |
+	grep -vE '^gmon\.out\.[0-9]+(\.snap[0-9]+)?(\.callpath)?$')
+cp_check "a script's snapshots: no other file than the pid-named ones of the shell's, if sampled" \
+	test -z "$others"
 cp_check "a script's snapshots: nothing on stderr" test ! -s script/err
 "$EGPROF" -b --callpath ./prog script/gmon.out > script/report 2> script/report.err
 cp_check "a script's snapshots: the program's own pair at exit" test -s script/report
 
-# processes that are not profiled, alone: nothing at all
+# processes that are not profiled, alone: nothing at all (a program
+# without -pg is sampled by default, so profiled: instrumenting mode is
+# asked for here, in which it is not)
 mkdir -p alone && cd alone || exit 1
-CALLPATH_SNAPSHOT=0.05 LD_PRELOAD="$CP_SO" sleep 1 &
+CALLPATH_MODE=instrument CALLPATH_SNAPSHOT=0.05 LD_PRELOAD="$CP_SO" sleep 1 2> /dev/null &
 spid=$!
 sleep 0.5
 threads=$(ls /proc/$spid/task 2> /dev/null | wc -l)
@@ -96,8 +102,8 @@ killed() { # SIG [VAR=VALUE...]
 	shift
 	env "$@" sh -c 'sh -c "kill -'"$sig"' \$\$"; echo $?' 2> /dev/null
 }
-rc0=$(killed TERM) rc1=$(killed TERM CALLPATH_SNAPSHOT=0.05 LD_PRELOAD="$CP_SO")
-rc2=$(killed USR1) rc3=$(killed USR1 CALLPATH_SNAPSHOT_SIGNAL=USR1 LD_PRELOAD="$CP_SO")
+rc0=$(killed TERM) rc1=$(killed TERM CALLPATH_MODE=instrument CALLPATH_SNAPSHOT=0.05 LD_PRELOAD="$CP_SO")
+rc2=$(killed USR1) rc3=$(killed USR1 CALLPATH_MODE=instrument CALLPATH_SNAPSHOT_SIGNAL=USR1 LD_PRELOAD="$CP_SO")
 cp_check "sh, not profiled: SIGTERM and the snapshot signal end it as without the runtime ($rc0 $rc1, $rc2 $rc3)" \
 	test "$rc0" = "$rc1" -a "$rc2" = "$rc3"
 cp_check "sh and sleep, not profiled: no file" test -z "$(ls)"

@@ -69,9 +69,9 @@ check "the JSON schemas are installed" \
 	bash -c "for s in '$S'/doc/schema/*.json; do cmp -s \"\$s\" '$d/schema/'\$(basename \"\$s\") || exit 1; done"
 check "doc/dev/ is not installed" bash -c "[ ! -e $d/dev ] && [ ! -e $d/HACKING.md ] && [ ! -e $d/runtime.md ]"
 men=$(cd "$inst/opt/eg/man/man1" && ls | sort | tr '\n' ' ')
-want_men="cpdump.1 egprof.1 gprof.1 "
-[ -x "$BUILDDIR/mpi/egprof-sum" ] && want_men="cpdump.1 egprof-sum.1 egprof.1 gprof.1 "
-[ -x "$BUILDDIR/mpi/egprof-rankstats" ] && want_men="cpdump.1 egprof-rankstats.1 egprof-sum.1 egprof.1 gprof.1 "
+want_men="cpdump.1 egprof-record.1 egprof.1 gprof.1 "
+[ -x "$BUILDDIR/mpi/egprof-sum" ] && want_men="cpdump.1 egprof-record.1 egprof-sum.1 egprof.1 gprof.1 "
+[ -x "$BUILDDIR/mpi/egprof-rankstats" ] && want_men="cpdump.1 egprof-rankstats.1 egprof-record.1 egprof-sum.1 egprof.1 gprof.1 "
 check "the man pages ($men)" [ "$men" = "$want_men" ]
 c="$inst/opt/eg/share/bash-completion/completions"
 check "bash completion for every program" \

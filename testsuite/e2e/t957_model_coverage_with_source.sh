@@ -26,7 +26,10 @@ done
 rc=$?
 "$EGPROF" --diff --format json a r1/gmon.out a r2/gmon.out > d.json 2>> err.txt
 "$EGPROF" a r1/gmon.out --html s.html > /dev/null 2>> err.txt
-check "the views are written (exit $rc), nothing on stderr" bash -c "[ $rc = 0 ] && [ ! -s err.txt ]"
+# (the graph's line on what its thresholds pruned depends on the run's
+# samples: a function near 0.5% of the time; it is no warning)
+check "the views are written (exit $rc), nothing else on stderr" \
+	bash -c "[ $rc = 0 ] && ! grep -v ': graph: pruned ' err.txt"
 python3 - > checks.txt 2>&1 <<'PY'
 import html.parser, json, re
 

@@ -156,7 +156,7 @@ static void test_model__with_lines_call_sites_are_file_and_line_of_the_call(void
 {
 	struct profile *p = fixture_profile();
 	struct sidecar *sc = fixture_sidecar(0);
-	struct callpath_symopts so = { 1, 0, fake_line, NULL, NULL };
+	struct callpath_symopts so = { 1, 0, fake_line, NULL, NULL, NULL };
 	struct callpath_model *m;
 
 	(void)state;

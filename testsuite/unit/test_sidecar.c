@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "callpath/sidecar.h"
+#include "callpath/sidecar_layout.h"
 #include "bench/callpath/collide.h"
 #include "utils/banned.h"
 
@@ -219,6 +220,151 @@ static void test_sidecar__leaves_round_trip_and_move_with_their_objects(void **s
 	sidecar_free(back);
 	sidecar_free(a);
 	sidecar_free(b);
+}
+
+
+/*
+ * A process's sampled paths (sampling mode, no -pg): frames of the program
+ * and of libm, no calls counted, the walks' ends.
+ *
+ *   main (0x400100)
+ *   ├── work (0x400200) <- main+0x9
+ *   │   └── sin [libm] (lib + 0x500) <- work+0x36, leaf at lib + 0x520
+ *   └── [truncated] is a top-level sibling: callee 0, leaf at 0x4001f0
+ */
+static struct sidecar *sampled_process(uint64_t shift, uint64_t lib)
+{
+	struct sidecar *sc = sidecar_new();
+	uint32_t m, w, s, t, x;
+
+	assert_non_null(sc);
+	sc->flags = SIDECAR_F_SAMPLED;
+	sc->load_address = 0x400000 + shift;
+	sc->program_start = 0x400000 + shift;
+	sc->program_end = 0x401000 + shift;
+	assert_int_equal(sidecar_add_object(sc, "/proc/self/exe", 0x400000 + shift,
+					    0x401000 + shift, 0x400000 + shift,
+					    SIDECAR_OBJECT_MAIN, NULL, 0), 0);
+	assert_int_equal(sidecar_add_object(sc, "/lib/libm.so.6", 0x7f000000 + lib,
+					    0x7f100000 + lib, 0x7f000000 + lib, 0,
+					    (const unsigned char *)"\x12\x34", 2), 0);
+	assert_int_equal(sidecar_add(sc, SIDECAR_ROOT, 0, 0x400100 + shift, 0, &m), 0);
+	assert_int_equal(sidecar_add(sc, m, 0x400109 + shift, 0x400200 + shift, 0, &w), 0);
+	assert_int_equal(sidecar_add(sc, w, 0x400236 + shift, 0x7f000500 + lib, 0, &s), 0);
+	assert_int_equal(sidecar_add_leaf(sc, s, SIDECAR_LEAF_PC, 0x7f000520 + lib, &x), 0);
+	sc->nodes[x].self_samples = 40;
+	assert_int_equal(sidecar_add(sc, SIDECAR_ROOT, 0, 0, 0, &t), 0);
+	assert_int_equal(sidecar_add_leaf(sc, t, SIDECAR_LEAF_PC, 0x4001f0 + shift, &x), 0);
+	sc->nodes[x].self_samples = 2;
+	sc->sampling = SIDECAR_SAMPLING_SELF;
+	sc->unwind.max_frames = 512;
+	sc->unwind.walked = 11;
+	sc->unwind.ends[SIDECAR_UNWIND_COMPLETE] = 10;
+	sc->unwind.ends[SIDECAR_UNWIND_NO_OBJECT] = 1;
+	return sc;
+}
+
+static void test_sidecar__sampled_paths_round_trip_with_their_walks(void **state)
+{
+	struct sidecar *sc = sampled_process(0, 0), *back = NULL;
+	char err[256] = "";
+	size_t len;
+	unsigned char *buf;
+
+	(void)state;
+	buf = encode(sc, &len);
+	assert_int_equal(sidecar_decode(buf, len, "mem", &back, err, sizeof(err)), 0);
+	assert_true(back->flags & SIDECAR_F_SAMPLED);
+	assert_false(SIDECAR_CALLS_MEASURED(back->flags));
+	assert_int_equal(back->unwind.max_frames, 512);
+	assert_int_equal(back->unwind.walked, 11);
+	assert_int_equal(back->unwind.ends[SIDECAR_UNWIND_COMPLETE], 10);
+	assert_int_equal(back->unwind.ends[SIDECAR_UNWIND_NO_OBJECT], 1);
+	assert_int_equal(back->nr_nodes, sc->nr_nodes);
+	assert_int_equal(sidecar_total(back), 0);
+	assert_int_equal(sidecar_total_samples(back), 42);
+	free(buf);
+	sidecar_free(back);
+	sidecar_free(sc);
+}
+
+/* An old reader knows no sampled section: it is required, so such a
+ * reader refuses the file rather than show its zeros as calls. */
+static void test_sidecar__sampled_section_is_required(void **state)
+{
+	struct sidecar *sc = sampled_process(0, 0), *back = NULL;
+	char err[256] = "";
+	size_t len, at = SIDECAR_V4_FILE_HDR;
+	unsigned char *buf;
+
+	(void)state;
+	buf = encode(sc, &len);
+	/* find the section; its flags say required */
+	while (at < len && get32le(buf + at) != SIDECAR_SECT_UNWIND) {
+		uint64_t slen = 0;
+
+		for (int i = 7; i >= 0; i--)
+			slen = slen << 8 | buf[at + 8 + i];
+		at += SIDECAR_V4_SECT_HDR + slen;
+	}
+	assert_true(at < len);
+	assert_int_equal(get32le(buf + at + 4), SIDECAR_SECT_REQUIRED);
+	/* as a reader that does not know the tag sees it */
+	put32le(buf + at, 99);
+	assert_int_equal(sidecar_decode(buf, len, "mem", &back, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "unsupported section 99"));
+	free(buf);
+	sidecar_free(sc);
+}
+
+/* The header says sampled: the section must be there, and no node may
+ * count a call. */
+static void test_sidecar__sampled_file_must_be_consistent(void **state)
+{
+	struct sidecar *sc = sampled_process(0, 0), *back = NULL;
+	char err[256] = "";
+	size_t len;
+	unsigned char *buf;
+
+	(void)state;
+	sc->nodes[1].count = 3;
+	buf = encode(sc, &len);
+	assert_int_equal(sidecar_decode(buf, len, "mem", &back, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "has calls in a file of sampled paths"));
+	free(buf);
+	sc->nodes[1].count = 0;
+	/* a sampled section in a file whose header does not say sampled */
+	buf = encode(sc, &len);
+	put32le(buf + 16, get32le(buf + 16) & ~(uint32_t)SIDECAR_F_SAMPLED);
+	assert_int_equal(sidecar_decode(buf, len, "mem", &back, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "bad sampled section"));
+	free(buf);
+	sidecar_free(sc);
+}
+
+/* Two processes' sampled paths sum path by path, the library's frames
+ * moved with the library; a file of counted calls is not summed in. */
+static void test_sidecar__merge_of_sampled_paths_moves_library_frames(void **state)
+{
+	struct sidecar *a = sampled_process(0, 0), *b = sampled_process(0x10000, 0x200000);
+	struct sidecar *pg = fixture();
+	char err[256] = "";
+
+	(void)state;
+	assert_int_equal(sidecar_merge(a, b, err, sizeof(err)), 0);
+	/* the same six nodes, samples summed: sin's frame lined up */
+	assert_int_equal(a->nr_nodes, 6);
+	assert_int_equal(sidecar_total_samples(a), 84);
+	assert_int_equal(a->nodes[2].callee, 0x7f000500);
+	assert_int_equal(a->unwind.walked, 22);
+	assert_int_equal(a->unwind.ends[SIDECAR_UNWIND_COMPLETE], 20);
+	assert_true(a->flags & SIDECAR_F_SAMPLED);
+	assert_int_equal(sidecar_merge(a, pg, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "sampled paths"));
+	assert_int_equal(sidecar_merge(pg, b, err, sizeof(err)), -1);
+	sidecar_free(a);
+	sidecar_free(b);
+	sidecar_free(pg);
 }
 
 static void test_sidecar__round_trip_keeps_header_and_tree(void **state)
@@ -696,6 +842,28 @@ static void test_sidecar__reads_version_2_without_recursion_or_samples(void **st
 	assert_int_equal(sidecar_total(back), 23);
 	sidecar_free(back);
 	free(v2);
+	sidecar_free(sc);
+}
+
+/*
+ * Sampled paths came with version 4's sampled section: a version 3 file
+ * with the sampled flag is refused (it decoded with its calls, and its
+ * encoding, a sampled version 4 file with calls, did not: the fuzzer).
+ */
+static void test_sidecar__a_sampled_flag_before_version_4_is_refused(void **state)
+{
+	struct sidecar *sc = fixture(), *back = NULL;
+	char err[256] = "";
+	size_t len;
+	unsigned char *buf;
+
+	(void)state;
+	sc->flags |= SIDECAR_F_SAMPLED;
+	buf = encode_v3(sc, &len);
+	assert_int_equal(sidecar_decode(buf, len, "old.callpath", &back, err, sizeof(err)), -1);
+	assert_null(back);
+	assert_non_null(strstr(err, "old.callpath: header flag 0x10 (sampled paths) in a version 3 file"));
+	free(buf);
 	sidecar_free(sc);
 }
 
@@ -1806,8 +1974,13 @@ int main(void)
 		cmocka_unit_test(test_sidecar__hash_is_fixed_and_piecewise),
 		cmocka_unit_test(test_sidecar__hash_file_reads_a_regular_file_only),
 		cmocka_unit_test(test_sidecar__write_atomic_refuses_symlinks_writes_into_fifos),
+		cmocka_unit_test(test_sidecar__sampled_paths_round_trip_with_their_walks),
+		cmocka_unit_test(test_sidecar__sampled_section_is_required),
+		cmocka_unit_test(test_sidecar__sampled_file_must_be_consistent),
+		cmocka_unit_test(test_sidecar__merge_of_sampled_paths_moves_library_frames),
 		cmocka_unit_test(test_sidecar__a_load_address_not_the_main_objects_is_refused),
 		cmocka_unit_test(test_sidecar__a_folded_node_with_calls_is_refused),
+		cmocka_unit_test(test_sidecar__a_sampled_flag_before_version_4_is_refused),
 	};
 
 	return cmocka_run_group_tests_name("sidecar", tests, NULL, NULL);

@@ -162,6 +162,22 @@ static void test_sidecar_stream__same_bytes_with_a_nul_inside_the_host(void **st
 	same_bytes_of(sc, 64);
 }
 
+/* Sampling mode's file: its sampled section streamed as encoded. */
+static void test_sidecar_stream__same_bytes_for_sampled_paths(void **state)
+{
+	struct sidecar *sc = fixture(1);
+
+	(void)state;
+	sc->flags |= SIDECAR_F_SAMPLED;
+	for (uint32_t i = 0; i < sc->nr_nodes; i++)
+		sc->nodes[i].count = sc->nodes[i].recursive = 0;
+	sc->unwind.max_frames = 512;
+	sc->unwind.walked = 1000;
+	sc->unwind.ends[SIDECAR_UNWIND_COMPLETE] = 990;
+	sc->unwind.ends[SIDECAR_UNWIND_BAD_RETURN] = 10;
+	same_bytes_of(sc, 64);
+}
+
 static void test_sidecar_stream__same_bytes_with_an_extra_metric(void **state)
 {
 	(void)state;
@@ -295,6 +311,7 @@ int main(void)
 		cmocka_unit_test(test_sidecar_stream__one_table_is_the_encoders_bytes),
 		cmocka_unit_test(test_sidecar_stream__same_bytes_through_a_small_buffer),
 		cmocka_unit_test(test_sidecar_stream__same_bytes_with_an_extra_metric),
+		cmocka_unit_test(test_sidecar_stream__same_bytes_for_sampled_paths),
 		cmocka_unit_test(test_sidecar_stream__same_bytes_with_a_nul_inside_the_host),
 		cmocka_unit_test(test_sidecar_stream__two_tables_read_back_as_the_sum),
 		cmocka_unit_test(test_sidecar_stream__a_table_of_values_only_adds_them_to_the_same_paths),

@@ -2,8 +2,9 @@
 # case studies (source it).  The programs are read-only copies of public
 # projects in $REAL (default /work/real: lua, LULESH, CoMD, XSBench); every
 # build copies the source into $WORK first, applies the case's patch there
-# (sed scripts in this folder's cases.sh), and compiles with -pg.  Nothing
-# of the fetched code is in this repository.
+# (sed scripts in this folder's cases.sh), and compiles with -pg (PG= :
+# release builds, run with libcallpath preloaded, sampled).  Nothing of the
+# fetched code is in this repository.
 #
 #   . bench/diff/real/lib.sh
 #   real_build PROG VARIANT [PATCH_FUNCTION [EXTRA_CFLAGS...]]
@@ -30,6 +31,12 @@ export OMPI_MCA_btl_vader_single_copy_mechanism=none
 MPIRUN=(mpirun --oversubscribe -np 2)
 [ "$(id -u)" = 0 ] && MPIRUN+=(--allow-run-as-root)
 OPT=${OPT:--O2}
+# PG=-pg (the default): instrumented builds.  PG= (empty): release builds,
+# run with libcallpath preloaded (sampling mode: the paths of the samples,
+# no call counts; doc/modes.md).
+PG=${PG--pg}
+PRELOAD=()
+[ -z "$PG" ] && PRELOAD=(env LD_PRELOAD="$CALLPATH_DIR/libcallpath.so")
 
 lua_srcs="lapi.c lcode.c lctype.c ldebug.c ldo.c ldump.c lfunc.c lgc.c llex.c lmem.c
 lobject.c lopcodes.c lparser.c lstate.c lstring.c ltable.c ltm.c lundump.c lvm.c lzio.c
@@ -63,12 +70,12 @@ real_build() {
 	( cd "$top" || exit 1
 	  if [ -n "$patch" ]; then "$patch" || { echo "patch $patch failed" >&2; exit 1; }; fi
 	  case $prog in
-	  lua) gcc $OPT -g -pg -std=c99 -DLUA_USE_LINUX "$@" -o prog $lua_srcs -lm -ldl -Wl,-E ;;
-	  lulesh) g++ -DUSE_MPI=0 $OPT -g -pg -fopenmp -I. "$@" -o prog lulesh.cc lulesh-comm.cc \
+	  lua) gcc $OPT -g $PG -std=c99 -DLUA_USE_LINUX "$@" -o prog $lua_srcs -lm -ldl -Wl,-E ;;
+	  lulesh) g++ -DUSE_MPI=0 $OPT -g $PG -fopenmp -I. "$@" -o prog lulesh.cc lulesh-comm.cc \
 			lulesh-viz.cc lulesh-util.cc lulesh-init.cc ;;
-	  xsbench) gcc -std=gnu99 $OPT -g -pg -fopenmp -DOPENMP "$@" -o prog *.c -lm ;;
+	  xsbench) gcc -std=gnu99 $OPT -g $PG -fopenmp -DOPENMP "$@" -o prog *.c -lm ;;
 	  comd) ./generate_info_header CoMD-mpi mpicc "$OPT" "" >/dev/null 2>&1
-		mpicc -std=c99 -DDOUBLE -DDO_MPI $OPT -g -pg "$@" -o prog *.c -lm \
+		mpicc -std=c99 -DDOUBLE -DDO_MPI $OPT -g $PG "$@" -o prog *.c -lm \
 			-L"$CALLPATH_DIR" -lcallpath -Wl,-rpath,"$CALLPATH_DIR" ;;
 	  esac ) > "$dir/build.log" 2>&1 || { cat "$dir/build.log" >&2; return 1; }
 	BIN=$top/prog
@@ -89,11 +96,12 @@ real_run() {
 	rm -rf "$out" && mkdir -p "$out" || return 1
 	( cd "$out" || exit 1
 	  case $prog in
-	  lua) "$bin" "$LIB_HERE/work.lua" "${LUA_N:-20}" ;;
-	  lulesh) OMP_NUM_THREADS=2 OMP_WAIT_POLICY=passive "$bin" -s "${LULESH_S:-30}" -i "${LULESH_I:-60}" ;;
+	  lua) "${PRELOAD[@]}" "$bin" "$LIB_HERE/work.lua" "${LUA_N:-20}" ;;
+	  lulesh) OMP_NUM_THREADS=2 OMP_WAIT_POLICY=passive "${PRELOAD[@]}" "$bin" \
+			-s "${LULESH_S:-30}" -i "${LULESH_I:-60}" ;;
 	  xsbench) # its checksum is only checked for the default sizes: a
 		   # "WARNING - INVALID CHECKSUM" exits 1, with the profile written
-		   OMP_WAIT_POLICY=passive "$bin" -t 2 -s small -p "${XS_P:-8000}"
+		   OMP_WAIT_POLICY=passive "${PRELOAD[@]}" "$bin" -t 2 -s small -p "${XS_P:-8000}"
 		   [ -e gmon.out ] ;;
 	  comd) mkdir -p ranks
 		GMON_OUT_PREFIX=$out/ranks/gmon "${MPIRUN[@]}" -x GMON_OUT_PREFIX \
