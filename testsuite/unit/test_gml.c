@@ -33,6 +33,7 @@ static struct profile *make_profile_named(const char *const names[3])
 	assert_non_null(p);
 	p->hz = 100;
 	p->print_ticks = p->total_ticks = 100;
+	p->input = PROFILE_HAS_CG;	/* its arcs were counted */
 	for (i = 0; i < 3; i++) {
 		struct profile_sym s = { 0 };
 
