@@ -4,6 +4,7 @@
  * byte; see doc/dev/HACKING.md for how upstream is wrapped.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -192,8 +193,11 @@ int main(int argc, char **argv)
 	if (o.mode == MODE_RANK_STATS)
 		upstream_load_prefork();
 	/* plain gprof's exports may read the profile again (GCC clones:
-	 * cmd_gprof.c), from a loader forked before upstream runs here */
-	if (o.mode == MODE_GPROF &&
+	 * cmd_gprof.c), from a loader forked before upstream runs here; not
+	 * when a standard descriptor is closed (the loader's pipes would take
+	 * its number: outfile.c reports the closed stdout itself) */
+	if (o.mode == MODE_GPROF && fcntl(STDIN_FILENO, F_GETFD) >= 0 &&
+	    fcntl(STDOUT_FILENO, F_GETFD) >= 0 && fcntl(STDERR_FILENO, F_GETFD) >= 0 &&
 	    (o.gml_path || o.dot_path || o.graphml_path || o.svg_path || o.png_path ||
 	     o.pprof_path || o.html_path || o.callpath || o.folded_path || o.folded_calls_path))
 		upstream_load_prefork();
