@@ -27,7 +27,7 @@ testsuite/unit/test_derived: testsuite/unit/test_derived.o callpath/derived.o ca
 UNIT_TESTS += testsuite/unit/test_pathrank
 testsuite/unit/test_pathrank: testsuite/unit/test_pathrank.o callpath/pathrank.o
 UNIT_TESTS += testsuite/unit/test_shortname
-testsuite/unit/test_shortname: testsuite/unit/test_shortname.o callpath/shortname.o
+testsuite/unit/test_shortname: testsuite/unit/test_shortname.o callpath/shortname.o utils/names.o
 UNIT_TESTS += testsuite/unit/test_elide testsuite/unit/test_recursion
 testsuite/unit/test_elide: testsuite/unit/test_elide.o callpath/elide.o
 testsuite/unit/test_recursion: testsuite/unit/test_recursion.o callpath/recursion.o

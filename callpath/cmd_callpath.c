@@ -106,7 +106,7 @@ int callpath_cmd_gprof(const struct egprof_opts *o, const struct analysis *a)
 	if ((o->folded_path || o->folded_calls_path || (o->callpath && o->format != TABLE_TEXT)) &&
 	    filter_active(&f) && filter_callpath(&f, r->paths, &fm) < 0)
 		goto out;
-	if (o->short_names && callpath_model_shorten(fm ? fm : r->paths, &shown) < 0)
+	if (o->short_names && callpath_model_shorten(fm ? fm : r->paths, o->names, &shown) < 0)
 		goto out;
 	out_model = shown ? shown : fm ? fm : r->paths;
 	if (o->callpath && o->format != TABLE_TEXT) {
@@ -114,10 +114,11 @@ int callpath_cmd_gprof(const struct egprof_opts *o, const struct analysis *a)
 				    r->paths_source) < 0)
 			goto out;
 	} else if (o->callpath) {
-		if (o->short_names && callpath_model_shorten(r->paths, &all) < 0)
+		if (o->short_names && callpath_model_shorten(r->paths, o->names, &all) < 0)
 			goto out;
 		fflush(stdout);
-		if (callpath_report_print(stdout, all ? all : r->paths, r->paths_source) < 0)
+		if (callpath_report_write(stdout, all ? all : r->paths, r->paths_source,
+					  o->all_paths) < 0)
 			goto out;
 		if (columns && print_columns(o, r) < 0)
 			goto out;

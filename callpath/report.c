@@ -16,6 +16,7 @@
 
 #include "callpath/arcs.h"
 #include "callpath/elfsyms.h"
+#include "utils/names.h"
 #include "callpath/elide.h"
 #include "callpath/leaves.h"
 #include "callpath/pathrank.h"
@@ -321,7 +322,7 @@ uint32_t callpath_model_path(const struct callpath_model *m, uint32_t idx,
 	return depth;
 }
 
-int callpath_model_shorten(const struct callpath_model *m,
+int callpath_model_shorten(const struct callpath_model *m, struct name_map *nm,
 			   struct callpath_model **out)
 {
 	struct callpath_model *s = callpath_model_new();
@@ -332,11 +333,12 @@ int callpath_model_shorten(const struct callpath_model *m,
 	*out = NULL;
 	if (!s || !name || !map)
 		goto out;
+	if (name_map_add_all(nm, (const char *const *)m->names, m->nr_names) < 0)
+		goto out;
 	for (uint32_t i = 0; i < m->nr_names; i++) {
-		char *sn = short_name(m->names[i]);
+		const char *sn = name_map_short(nm, m->names[i]);
 
 		name[i] = sn ? callpath_model_intern(s, sn) : CALLPATH_NONE;
-		free(sn);
 		if (name[i] == CALLPATH_NONE)
 			goto out;
 	}
@@ -993,7 +995,22 @@ struct report_ctx {
 				   touches 4 bytes a frame */
 	size_t *name_len;	/* per name index: strlen */
 	struct path_elider *elider;	/* deep paths' printed frames */
+	int all_paths;		/* --all-paths: no path or node left out */
 };
+
+/*
+ * The paths that matter (pprof's -nodefraction and -nodecount, perf
+ * report's --percent-limit): a function's paths, most time first, until
+ * they cover PATHS_COVER percent of its time (of its calls, untimed), at
+ * most PATHS_MAX of them; the tree's nodes of at least TREE_MIN_PERMILLE
+ * of the run's time (calls).  What is left out is counted on a line of
+ * its own, so that nothing disappears unsaid; --all-paths prints all.  A
+ * program of two mutually recursive functions has a million paths each:
+ * 430 MB of text nobody reads.
+ */
+#define PATHS_COVER 95
+#define PATHS_MAX 20
+#define TREE_MIN_PERMILLE 5
 
 /* " %W.2f" of v, as printf writes it, without printf (utils/line.h): a
  * million-row report spends a third of its time in printf's exact decimal
@@ -1310,6 +1327,57 @@ static void index_frames_by_func(const struct callpath_model *m, uint32_t *first
 	first[0] = 0;
 }
 
+/* How many of a function's n paths, in `order`, the report prints
+ * (PATHS_COVER, PATHS_MAX). */
+static uint32_t paths_shown(const struct report_ctx *c, const struct path_key *keys,
+			    const uint32_t *order, uint32_t n, uint64_t calls,
+			    uint64_t samples)
+{
+	double s = 0, k = 0;
+	uint32_t j;
+
+	if (c->all_paths)
+		return n;
+	/* both the time and the calls covered (the rows come most time
+	 * first, so a path of many calls and no sample is not dropped) */
+	for (j = 0; j < n && j < PATHS_MAX; j++) {
+		if (s * 100.0 >= (double)samples * PATHS_COVER &&
+		    k * 100.0 >= (double)calls * PATHS_COVER)
+			break;
+		s += (double)keys[order[j]].samples;
+		k += (double)keys[order[j]].calls;
+	}
+	return j ? j : (n ? 1 : 0);
+}
+
+/* "       ... 12 more paths: 3.1% of the time, 0.40% of the calls (--all-paths)" */
+static int line_left_out(struct line *l, const struct report_ctx *c,
+			 const struct path_key *keys, const uint32_t *order, uint32_t k,
+			 uint64_t calls, uint64_t samples)
+{
+	uint64_t s = 0, n = 0;
+	int ret = 0;
+
+	for (uint32_t j = 0; j < k; j++) {
+		s += keys[order[j]].samples;
+		n += keys[order[j]].calls;
+	}
+	ret |= line_str(l, "       ... ");
+	ret |= line_uint(l, k, 0);
+	ret |= line_str(l, k == 1 ? " more path left out: " : " more paths left out: ");
+	if (c->timed) {
+		ret |= line_fixed(l, seconds(c, s), 0, 2);
+		ret |= line_str(l, " s (");
+		ret |= line_fixed(l, samples ? 100.0 * (double)s / (double)samples : 0.0, 0, 1);
+		ret |= line_str(l, "% of its time), ");
+	}
+	ret |= line_uint(l, n, 0);
+	ret |= line_str(l, n == 1 ? " call (" : " calls (");
+	ret |= line_fixed(l, calls ? 100.0 * (double)n / (double)calls : 0.0, 0, 1);
+	ret |= line_str(l, "% of its calls); --all-paths shows them\n");
+	return ret;
+}
+
 static int print_profile(FILE *out, struct report_ctx *c, const uint32_t *funcs,
 			 uint32_t nfuncs, const uint32_t *first, uint32_t *frames_by_func)
 {
@@ -1318,7 +1386,7 @@ static int print_profile(FILE *out, struct report_ctx *c, const uint32_t *funcs,
 	struct pathcache pc = { NULL, NULL, 0, LINE_INIT };
 	struct path_key *keys = NULL;	/* one function's paths at a time */
 	struct radix_item *ra = NULL, *rb = NULL;	/* room to sort them */
-	uint32_t most = 0;
+	uint32_t most = 0, shown;
 	int ret = 0;
 
 	pc.frames = malloc((ELIDE_FRAMES + 1) * sizeof(*pc.frames));
@@ -1368,9 +1436,10 @@ static int print_profile(FILE *out, struct report_ctx *c, const uint32_t *funcs,
 		} else {
 			ret |= line_str(&l, "\n       calls  %calls  path\n");
 		}
+		shown = paths_shown(c, keys, by_func, n, calls, samples);
 		/* the row's numbers from its key: the frames, in path order
 		 * now, would be read at random */
-		for (uint32_t j = 0; j < n; j++) {
+		for (uint32_t j = 0; j < shown; j++) {
 			const struct path_key *pk = &keys[by_func[j]];
 
 			ret |= line_calls_of(&l, m, pk->calls - pk->rec, pk->rec);
@@ -1394,6 +1463,9 @@ static int print_profile(FILE *out, struct report_ctx *c, const uint32_t *funcs,
 				goto out;
 			line_flush_over(&l, out, LINE_FLUSH_BYTES);
 		}
+		if (shown < n)
+			ret |= line_left_out(&l, c, keys, by_func + shown, n - shown, calls,
+					     samples);
 		ret |= line_put(&l, "\n", 1);
 	}
 	line_flush(&l, out);
@@ -1449,12 +1521,29 @@ static int print_tree(FILE *out, struct report_ctx *c)
 {
 	const struct callpath_model *m = c->m;
 	uint32_t *stack = malloc(((size_t)m->nr_frames + 1) * sizeof(*stack));
+	uint64_t *icalls = malloc(((size_t)m->nr_frames + 1) * sizeof(*icalls));
+	uint64_t total = 0, total_calls = 0, cut_nodes = 0, cut_samples = 0, cut_calls = 0;
 	uint32_t sp = 0;
 	struct line l = LINE_INIT;
 	int ret = 0;
 
-	if (!stack)
+	if (!stack || !icalls) {
+		free(stack);
+		free(icalls);
 		return -1;
+	}
+	/* a node's calls, in it and below it (parents come first) */
+	for (uint32_t i = 0; i < m->nr_frames; i++)
+		icalls[i] = sat_add_u64(m->frames[i].count, c->rec[i]);
+	for (uint32_t i = m->nr_frames; i-- > 0;)
+		if (m->frames[i].parent != CALLPATH_NONE && !m->frames[i].folded)
+			icalls[m->frames[i].parent] =
+				sat_add_u64(icalls[m->frames[i].parent], icalls[i]);
+	for (uint32_t k = c->first[0]; k < c->first[1]; k++) {
+		total_calls = sat_add_u64(total_calls, icalls[c->kids[k]]);
+		if (c->timed)
+			total = sat_add_u64(total, c->incl[c->kids[k]]);
+	}
 	fputs("\t\t\tCalling-context tree\n\n"
 	      "Every path as a tree, callees indented under their callers; a '*'\n"
 	      "marks a function reached along more than one path.\n", out);
@@ -1472,6 +1561,19 @@ static int print_tree(FILE *out, struct report_ctx *c)
 		const struct callpath_frame *f = &m->frames[i];
 		uint32_t depth = c->depth[i];
 		const char *site = m->names[f->site];
+
+		if (!c->all_paths &&
+		    (!c->timed ||
+		     (double)c->incl[i] * 1000.0 < (double)total * TREE_MIN_PERMILLE) &&
+		    (m->calls_unmeasured || !total_calls ||
+		     (double)icalls[i] * 1000.0 < (double)total_calls * TREE_MIN_PERMILLE)) {
+			/* its subtree weighs no more than it: all left out */
+			cut_nodes++;
+			cut_calls = sat_add_u64(cut_calls, icalls[i]);
+			if (c->timed)
+				cut_samples = sat_add_u64(cut_samples, c->incl[i]);
+			continue;
+		}
 
 		ret |= line_calls_of(&l, m, f->count, c->rec[i]);
 		if (c->timed) {
@@ -1507,10 +1609,27 @@ static int print_tree(FILE *out, struct report_ctx *c)
 		for (uint32_t k = c->first[i + 2]; k > c->first[i + 1]; k--)
 			stack[sp++] = c->kids[k - 1];
 	}
+	if (!ret && cut_nodes) {
+		/* "... 1234 subtrees under 0.5% of the time and of the calls
+		 * left out: 1.20 s, 5678 calls" */
+		ret |= line_str(&l, "\n... ");
+		ret |= line_uint(&l, cut_nodes, 0);
+		ret |= line_str(&l, cut_nodes == 1 ? " subtree" : " subtrees");
+		ret |= line_str(&l, c->timed ? " under 0.5% of the time and of the calls left out: "
+					     : " under 0.5% of the calls left out: ");
+		if (c->timed) {
+			ret |= line_fixed(&l, seconds(c, cut_samples), 0, 2);
+			ret |= line_str(&l, " s, ");
+		}
+		ret |= line_uint(&l, cut_calls, 0);
+		ret |= line_str(&l, cut_calls == 1 ? " call" : " calls");
+		ret |= line_str(&l, "; --all-paths shows them\n");
+	}
 	if (!ret)
 		line_flush(&l, out);
 	free(l.s);
 	free(stack);
+	free(icalls);
 	return ret ? -1 : 0;
 }
 
@@ -1762,7 +1881,13 @@ static void print_sampling(FILE *out, const struct report_ctx *c)
 int callpath_report_print(FILE *out, const struct callpath_model *m,
 			  const char *source)
 {
-	struct report_ctx c = { .m = m };
+	return callpath_report_write(out, m, source, 1);
+}
+
+int callpath_report_write(FILE *out, const struct callpath_model *m,
+			  const char *source, int all_paths)
+{
+	struct report_ctx c = { .m = m, .all_paths = all_paths };
 	struct path_elider elider = { 0 };
 	uint32_t *funcs = NULL, *buf = NULL, *first = NULL;
 	uint32_t nfuncs = 0, npaths = 0;

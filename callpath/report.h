@@ -202,12 +202,14 @@ int callpath_model_build(const struct sidecar *sc, const struct profile *p,
 			 struct callpath_model **out);
 
 /*
- * A copy of m with every name in its short form (shortname.h: C++ template
- * arguments left out), for `--short-names`; frames whose paths then read
- * alike are one, their counts summed (as pprof and perf show such names).
+ * A copy of m with every name in its short form as `nm` gives it
+ * (utils/names.h: C++ template arguments left out, distinct functions kept
+ * distinct), for `--short-names`: the command's one map, so that the
+ * call paths name a function as its other outputs do.
  * 0 or -1 (out of memory, reported with error()).
  */
-int callpath_model_shorten(const struct callpath_model *m,
+struct name_map;
+int callpath_model_shorten(const struct callpath_model *m, struct name_map *nm,
 			   struct callpath_model **out);
 
 /* Depth of frame `idx` (1 for top level); fills up to `max` frame indices
@@ -237,6 +239,15 @@ void callpath_model_inclusive(const struct callpath_model *m, uint64_t *incl);
  */
 int callpath_report_print(FILE *out, const struct callpath_model *m,
 			  const char *source);
+/*
+ * The same, where each function's paths stop once they cover 95% of its
+ * time (its calls when the sidecar has no samples), at 20 at most, and the
+ * tree leaves out subtrees under 0.5% of the run's: each cut is counted on
+ * a line of its own.  With all_paths nothing is left out (what
+ * callpath_report_print prints).
+ */
+int callpath_report_write(FILE *out, const struct callpath_model *m,
+			  const char *source, int all_paths);
 
 /*
  * The "Time:" paragraph: the samples, their rate and kind, and how the

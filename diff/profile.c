@@ -6,6 +6,7 @@
 #include "utils/array.h"
 #include "utils/bigalloc.h"
 #include "utils/error.h"
+#include "utils/names.h"
 #include "utils/banned.h"
 
 struct profile *profile_new(void)
@@ -103,6 +104,36 @@ void profile_free(struct profile *p)
 	for (i = 0; i < PROFILE_MAX_POOLS; i++)
 		profile_pool_release(p->pools[i]);
 	free(p);
+}
+
+int profile_shorten_names(struct profile *p, struct name_map *nm)
+{
+	const char **names = malloc((p->nsyms + 1) * sizeof(*names));
+	size_t n = 0, i;
+
+	if (!names)
+		return error("out of memory");
+	for (i = 0; i < p->nsyms; i++)
+		if (p->syms[i].print_name && !(p->syms[i].flags & PSYM_CYCLE))
+			names[n++] = p->syms[i].print_name;
+	if (name_map_add_all(nm, names, n) < 0) {
+		free(names);
+		return error("out of memory");
+	}
+	free(names);
+	for (i = 0; i < p->nsyms; i++) {
+		struct profile_sym *s = &p->syms[i];
+		const char *sn;
+		char *dup;
+
+		if (!s->print_name || (s->flags & PSYM_CYCLE))
+			continue;
+		if (!(sn = name_map_short(nm, s->print_name)) || !(dup = strdup(sn)))
+			return error("out of memory");
+		profile_str_free(p, s->print_name);
+		s->print_name = dup;
+	}
+	return 0;
 }
 
 long profile_add_sym(struct profile *p, const struct profile_sym *s)

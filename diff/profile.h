@@ -153,6 +153,11 @@ struct profile {
 
 struct profile *profile_new(void);
 void profile_free(struct profile *p);
+struct name_map;
+/* --short-names: every symbol's print_name as `nm` shortens it
+ * (utils/names.h), the names made distinct together.  0, or -1 when out
+ * of memory (reported). */
+int profile_shorten_names(struct profile *p, struct name_map *nm);
 
 /* A pool for size bytes of strings, with one reference (the caller's);
  * NULL when out of memory. */

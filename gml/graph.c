@@ -15,6 +15,7 @@
 #include "utils/error.h"
 #include "utils/outfile.h"
 #include "utils/printable.h"
+#include "utils/names.h"
 #include "utils/banned.h"
 
 const char *const graph_node_kind_names[GNODE__COUNT] = {
@@ -116,7 +117,7 @@ static const char *relative_change(char *buf, size_t n, double a, double b)
 	return buf;
 }
 
-static char *node_label(const struct graph *g, const struct graph_node *n)
+static char *node_label(const struct graph *g, const struct graph_node *n, const char *name)
 {
 	char *s = NULL, rel[32];
 	const char *side = n->presence == GPRES_BASE_ONLY ? "\nonly in the first run" :
@@ -126,26 +127,72 @@ static char *node_label(const struct graph *g, const struct graph_node *n)
 	if (g->metric && !g->is_diff)
 		/* estimates (overflows times the period): whole numbers */
 		r = asprintf(&s, "%s\nself %.0f %s (%.1f%%)\ntotal %.0f %s (%.1f%%)",
-			     n->name, n->self[0], g->unit, n->self_pct, n->total[0], g->unit,
+			     name, n->self[0], g->unit, n->self_pct, n->total[0], g->unit,
 			     n->total_pct);
 	else if (g->metric)
 		r = asprintf(&s, "%s\nself %.0f | %.0f %s, diff %+.0f (%s, %.1f%% of change)%s\n"
 			     "total %.0f | %.0f %s, diff %+.0f%s",
-			     n->name, n->self[0], n->self[1], g->unit, n->self_diff,
+			     name, n->self[0], n->self[1], g->unit, n->self_diff,
 			     relative_change(rel, sizeof(rel), n->self[0], n->self[1]), n->self_pct,
 			     n->noise ? " ~noise" : "", n->total[0], n->total[1], g->unit,
 			     n->total_diff, side);
 	else if (!g->is_diff)
 		r = asprintf(&s, "%s\nself %.2f s (%.1f%%)\ntotal %.2f s (%.1f%%)",
-			     n->name, n->self[0], n->self_pct, n->total[0], n->total_pct);
+			     name, n->self[0], n->self_pct, n->total[0], n->total_pct);
 	else
 		r = asprintf(&s, "%s\nself %.2f | %.2f s, diff %+.2f (%s, %.1f%% of change)%s\n"
 			     "total %.2f | %.2f s, diff %+.2f%s",
-			     n->name, n->self[0], n->self[1], n->self_diff,
+			     name, n->self[0], n->self[1], n->self_diff,
 			     relative_change(rel, sizeof(rel), n->self[0], n->self[1]), n->self_pct,
 			     n->noise ? " ~noise" : "", n->total[0], n->total[1],
 			     n->total_diff, side);
 	return r < 0 ? NULL : s;
+}
+
+/*
+ * Nodes' labels name their function shortly (utils/names.h: template
+ * arguments left out, distinct functions still distinct), in lines of
+ * LABEL_WIDTH characters, at most LABEL_LINES: a C++ program's names run
+ * to a thousand characters, and a graph of them to 14,000 pixels wide.
+ * The full name is the node's tooltip (DOT, SVG) and its name attribute
+ * (GML, GraphML).
+ */
+enum { LABEL_WIDTH = 40, LABEL_LINES = 4 };
+
+static int label_nodes(struct graph *g)
+{
+	const char **names = malloc((g->nnodes + 1) * sizeof(*names));
+	struct name_map *nm = name_map_new();
+	size_t i, k = 0;
+	int ret = -1;
+
+	if (!names || !nm)
+		goto out;
+	for (i = 0; i < g->nnodes; i++)
+		if (!g->nodes[i].label)
+			names[k++] = g->nodes[i].name;
+	if (name_map_add_all(nm, names, k) < 0)
+		goto out;
+	for (i = 0; i < g->nnodes; i++) {
+		struct graph_node *n = &g->nodes[i];
+		const char *sn;
+		char *wrapped;
+
+		if (n->label)
+			continue;
+		if (!(sn = name_map_short(nm, n->name)) ||
+		    !(wrapped = name_wrap(sn, LABEL_WIDTH, LABEL_LINES)))
+			goto out;
+		n->label = node_label(g, n, wrapped);
+		free(wrapped);
+		if (!n->label)
+			goto out;
+	}
+	ret = 0;
+out:
+	free(names);
+	name_map_free(nm);
+	return ret;
 }
 
 /* An edge's calls on side s, "-" where they were not counted. */
@@ -598,12 +645,8 @@ int graph_finish(struct graph *g, const struct graph_opts *opts)
 			return error("out of memory");
 		}
 	}
-	for (i = 0; i < g->nnodes; i++) {
-		struct graph_node *n = &g->nodes[i];
-
-		if (!n->label && !(n->label = node_label(g, n)))
-			return error("out of memory");
-	}
+	if (label_nodes(g) < 0)
+		return error("out of memory");
 	for (i = 0; i < g->nedges; i++) {
 		struct graph_edge *e = &g->edges[i];
 

@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include "gprof-ext/commands.h"
+#include "gprof-ext/upstream.h"
 #include "gprof-ext/cmdline.h"
 #include "gprof-ext/gate_cli.h"
 #include "diff/diff.h"
@@ -225,8 +226,12 @@ int cmd_diff(struct egprof_opts *o)
 	lo.each = o->noise_sigmas > 0;
 	lo.metric = o->metric;
 	lo.paths_required = o->callpath;
-	lo.clones = 1;
-	if (run_load(runs, DIFF_NSIDES, &lo) < 0)
+	lo.clones = UPSTREAM_CLONES_FOLD;
+	/* --short-names: both runs through one map (utils/names.h), the rows
+	 * matched by their symbols' names as before */
+	if (run_load(runs, DIFF_NSIDES, &lo) < 0 ||
+	    (o->names && (run_shorten_names(&runs[0], o->names) < 0 ||
+			  run_shorten_names(&runs[1], o->names) < 0)))
 		goto out;
 	/* build: once, for every view */
 	ao.diff = (struct diff_opts)DIFF_OPTS_INIT;
@@ -235,6 +240,7 @@ int cmd_diff(struct egprof_opts *o)
 	ao.filter = filter_opts_of(o);
 	ao.metric = o->metric;
 	ao.short_names = o->short_names;
+	ao.names = o->names;
 	ao.path_diffs = o->callpath || o->extended || o->folded_path || o->folded_calls_path ||
 			o->html_path;
 	if (analysis_build(&a, (const struct run *const[2]){ &runs[0], &runs[1] }, 2, &ao) < 0)

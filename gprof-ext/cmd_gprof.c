@@ -51,6 +51,65 @@ static int add_gmon_names(struct profile *p, const struct egprof_opts *o)
 }
 
 /*
+ * The profile of the exports.  Upstream drops GCC clones from its table
+ * (foo.isra.0, foo.cold: names with a '.' it does not know) and gives
+ * their samples and calls to the function before them in memory, so an
+ * export of its table would show a C++ program's norm2<float> clone as
+ * frame_dummy, or fold it into norm2<double>.  gprof's own text, printed
+ * first, stays GNU gprof's; when the image has such clones the exports
+ * read the profile again with the clones as functions of their own
+ * ("float norm2<float>(Point<float> const&) [clone .isra.0]"), the one
+ * naming every export shares.  Not with -s (upstream would write
+ * gmon.sum a second time): then upstream's view is kept.
+ */
+static int exports_profile(const struct egprof_opts *o, struct profile **p)
+{
+	struct upstream_load req;
+	struct upstream_job *job;
+	struct profile **got = NULL;
+	struct cmdline cl;
+	size_t n = 0, i;
+	char *none[] = { (char *)"gmon.out" };
+	int ret = -1;
+
+	if (!upstream_has_dropped_clones() || !upstream_load_preforked())
+		return 0;
+	if (cmdline_split(&cl, o->argc, o->argv) < 0)
+		return -1; /* reported */
+	for (i = 0; i < cl.nopts; i++)
+		if (cl.opts[i].val == 's')
+			break;
+	if (i < cl.nopts || cl.noperands < 1) {
+		ret = 0;
+		goto out;
+	}
+	memset(&req, 0, sizeof(req));
+	req.argv0 = o->argv[0];
+	req.gprof_args = cl.args;
+	req.nargs = cl.nargs;
+	req.binary = cl.operands[0];
+	req.gmon_files = cl.noperands > 1 ? cl.operands + 1 : none;
+	req.ngmon = cl.noperands > 1 ? cl.noperands - 1 : 1;
+	req.force = 1; /* checked with upstream's own read */
+	req.clones = UPSTREAM_CLONES_OWN;
+	if (upstream_load_start(&req, &job) < 0 || upstream_load_finish(job, &got, &n) < 0)
+		goto out;
+	if (n == 1) {
+		profile_free(*p);
+		*p = got[0];
+		ret = 0;
+	} else {
+		for (i = 0; i < n; i++)
+			profile_free(got[i]);
+		ret = error("internal error: %zu profiles read for one", n);
+	}
+	free(got);
+out:
+	cmdline_release(&cl);
+	return ret;
+}
+
+/*
  * With --format json|csv the call-path results are the whole of stdout, so
  * a program can parse it: upstream's text goes to /dev/null (its errors
  * still reach stderr).
@@ -126,7 +185,7 @@ int cmd_gprof(struct egprof_opts *o)
 	fflush(stdout);
 	if (upstream_current_profile(&p) < 0)
 		return 1;
-	if (add_gmon_names(p, o) < 0) {
+	if (exports_profile(o, &p) < 0 || add_gmon_names(p, o) < 0) {
 		profile_free(p);
 		return 1;
 	}
@@ -151,7 +210,7 @@ int cmd_gprof(struct egprof_opts *o)
 			    o->callpath_file;
 	run_init(&r, p->binary, NULL);
 	status = 1;
-	if (run_adopt(&r, p, &lo) < 0)
+	if (run_adopt(&r, p, &lo) < 0 || (o->names && run_shorten_names(&r, o->names) < 0))
 		goto out;
 	/* build, once for every view */
 	memset(&ao, 0, sizeof(ao));
@@ -159,6 +218,7 @@ int cmd_gprof(struct egprof_opts *o)
 	ao.filter = filter_opts_of(o);
 	ao.metric = lo.metric;
 	ao.short_names = o->short_names;
+	ao.names = o->names;
 	if (analysis_build(&a, (const struct run *const[1]){ &r }, 1, &ao) < 0)
 		goto out;
 	have_analysis = 1;

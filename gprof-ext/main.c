@@ -4,6 +4,7 @@
  * byte; see doc/dev/HACKING.md for how upstream is wrapped.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,7 @@
 #include "export/table.h"
 #include "utils/error.h"
 #include "utils/outfile.h"
+#include "utils/names.h"
 #include "utils/banned.h"
 
 static void version_line(FILE *out)
@@ -190,6 +192,15 @@ int main(int argc, char **argv)
 	 * small process (upstream.h) */
 	if (o.mode == MODE_RANK_STATS)
 		upstream_load_prefork();
+	/* plain gprof's exports may read the profile again (GCC clones:
+	 * cmd_gprof.c), from a loader forked before upstream runs here; not
+	 * when a standard descriptor is closed (the loader's pipes would take
+	 * its number: outfile.c reports the closed stdout itself) */
+	if (o.mode == MODE_GPROF && fcntl(STDIN_FILENO, F_GETFD) >= 0 &&
+	    fcntl(STDOUT_FILENO, F_GETFD) >= 0 && fcntl(STDERR_FILENO, F_GETFD) >= 0 &&
+	    (o.gml_path || o.dot_path || o.graphml_path || o.svg_path || o.png_path ||
+	     o.pprof_path || o.html_path || o.callpath || o.folded_path || o.folded_calls_path))
+		upstream_load_prefork();
 	if (o.mode == MODE_GPROF && !uses_extensions(&o))
 		check_here = precheck_plain(&o);
 	if (check_here < 0 || (check_here && drop_sidecar_operands(&o) < 0)) {
@@ -209,9 +220,14 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	if (o.short_names && !o.callpath && !o.folded_path && !o.folded_calls_path &&
-	    !(o.mode == MODE_DIFF && o.extended)) {
-		error("--short-names shortens call-path names: it needs --callpath, "
-		      "--folded or --folded-calls");
+	    !o.gml_path && !o.dot_path && !o.graphml_path && !o.svg_path && !o.png_path &&
+	    !o.pprof_path && !o.html_path && !(o.mode == MODE_DIFF)) {
+		error("--short-names shortens the names of egprof's outputs: it needs "
+		      "--callpath, --folded, --folded-calls, a graph, --pprof, --html or --diff");
+		goto out;
+	}
+	if (o.short_names && !(o.names = name_map_new())) {
+		error("out of memory");
 		goto out;
 	}
 	ours = uses_extensions(&o);
@@ -268,6 +284,7 @@ int main(int argc, char **argv)
 		status = GATE_EXIT_STATUS;
 out:
 	upstream_load_prefork_cancel();
+	name_map_free(o.names);
 	outset_release(&outs);
 	sum_plan_release(&sum);
 	options_release(&o);

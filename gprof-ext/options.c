@@ -36,6 +36,7 @@ enum option_id {
 	OPT_FOLDED,
 	OPT_FOLDED_CALLS,
 	OPT_SHORT_NAMES,
+	OPT_ALL_PATHS,
 	OPT_RANK_STATS,
 	OPT_INTERVAL,
 	OPT_FOLLOW,
@@ -142,8 +143,14 @@ static const struct option_spec table[] = {
 	{ OPT_FOLDED_CALLS, "folded-calls", ARG_REQUIRED, "FILE",
 	  "write folded stacks of call counts", NULL, NULL },
 	{ OPT_SHORT_NAMES, "short-names", ARG_NONE, NULL,
-	  "C++ names without template arguments in call\n"
-	  "paths (std::vector<\xe2\x80\xa6>::push_back)", NULL, NULL },
+	  "C++ names without template arguments in every\n"
+	  "output (std::vector<\xe2\x80\xa6>::push_back); distinct\n"
+	  "functions stay distinct", NULL, NULL },
+	{ OPT_ALL_PATHS, "all-paths", ARG_NONE, NULL,
+	  "--callpath: every path and calling context\n"
+	  "(by default each function's paths covering 95%\n"
+	  "of its time, at most 20, and the tree's nodes\n"
+	  "over 0.5%; the rest counted)", NULL, NULL },
 	{ OPT_METRIC, "metric", ARG_REQUIRED, "NAME",
 	  "show time (the default) or an event the run\n"
 	  "counted (CALLPATH_EVENTS), e.g. PAPI_L1_DCM", NULL, NULL },
@@ -286,6 +293,9 @@ static int apply(struct egprof_opts *o, const struct option_spec *s, const char 
 		return 0;
 	case OPT_SHORT_NAMES:
 		o->short_names = 1;
+		return 0;
+	case OPT_ALL_PATHS:
+		o->all_paths = 1;
 		return 0;
 	case OPT_METRIC:
 		o->metric = arg;

@@ -50,8 +50,13 @@ struct egprof_opts {
 	const char *callpath_file; /* explicit sidecar, else GMON.callpath */
 	const char *folded_path;   /* --folded FILE: time per path */
 	const char *folded_calls_path; /* --folded-calls FILE: calls per path */
+	int all_paths;             /* --all-paths: --callpath cuts nothing */
 	int short_names;           /* --short-names: C++ template arguments left
-				      out of call-path names */
+				      out of every output's names */
+	/* Not an option: with --short-names, the command's one map of short
+	 * names (utils/names.h), so that every output names a function
+	 * alike; NULL without */
+	struct name_map *names;
 	const char *metric;        /* --metric NAME: what call-path outputs
 				      show (callpath/metric.h); NULL: time */
 	double noise_sigmas;       /* --noise K: |d| < K*sqrt(nA+nB) is noise */

@@ -76,6 +76,7 @@ static struct {
 	int sidecars_checked; /* ... but not their sidecars: upstream_load */
 	const char *binary;
 	int clones;          /* add GCC clones to the symbol table (once) */
+	int fold_clones;     /* then fold them into their base (the diff) */
 	struct loader_watch *watch; /* which file is being read (for stalls) */
 	int counts;          /* workers send counts only (upstream_load_counts) */
 	int own_file;        /* the loader reads files[worker_index] itself
@@ -513,7 +514,8 @@ static int serialize_current(char **buf, size_t *len)
 
 	if (upstream_current_profile(&p) < 0)
 		return -1;
-	if (loader.active && loader.clones == 2 && profile_merge_clones(p) < 0) {
+	if (loader.active && loader.clones == 2 && loader.fold_clones &&
+	    profile_merge_clones(p) < 0) {
 		profile_free(p);
 		return -1;
 	}
@@ -878,6 +880,20 @@ static int is_dropped_clone(const asymbol *b)
 	return !(sym_lookup(&symtab, addr) && sym_lookup(&symtab, addr)->addr == addr);
 }
 
+int upstream_has_dropped_clones(void)
+{
+	asymbol **bsyms;
+	long nb, i;
+
+	if (line_granularity || !core_bfd || !symtab.len)
+		return 0;
+	bsyms = core_bfd_syms(&nb);
+	for (i = 0; i < nb; i++)
+		if (is_dropped_clone(bsyms[i]))
+			return 1;
+	return 0;
+}
+
 /*
  * The diff's view of GCC clones (diff/clones.h): upstream's core_sym_class
  * drops foo.isra.0, foo.part.0, foo.cold and the like, so their samples and
@@ -1055,7 +1071,8 @@ static void ATTRIBUTE_NORETURN loader_main(const struct upstream_load *req, int 
 	loader.check = !req->force;
 	loader.sidecars_checked = req->sidecars_checked;
 	loader.binary = req->binary;
-	loader.clones = req->clones;
+	loader.clones = req->clones ? 1 : 0;
+	loader.fold_clones = req->clones == UPSTREAM_CLONES_FOLD;
 	loader.counts = req->each && req->counts;
 
 	/* Upstream's output goes nowhere; its errors still reach the user. */
@@ -1455,6 +1472,11 @@ fail:
 	return 0;
 }
 
+int upstream_load_preforked(void)
+{
+	return pre.pid != 0;
+}
+
 void upstream_load_prefork_cancel(void)
 {
 	if (!pre.pid)
@@ -1526,7 +1548,7 @@ int upstream_load_start(const struct upstream_load *req, struct upstream_job **j
 	job->nexpected = req->each ? req->ngmon : 1;
 	job->counts_only = req->each && req->counts;
 	job->each = req->each;
-	job->fold_clones = req->each && req->clones;
+	job->fold_clones = req->each && req->clones == UPSTREAM_CLONES_FOLD;
 	job->binary = strdup(req->binary);
 	job->files = calloc(req->ngmon + 1, sizeof(char *));
 	if (!job->binary || !job->files)
@@ -1534,8 +1556,10 @@ int upstream_load_start(const struct upstream_load *req, struct upstream_job **j
 	for (i = 0; i < req->ngmon; i++)
 		if (!(job->files[i] = strdup(req->gmon_files[i])))
 			goto oom;
-	if (pre.pid && req->each) {
-		/* the loader is there, small: send it the request */
+	if (pre.pid) {
+		/* the loader is there, small: send it the request (a process
+		 * where upstream already ran cannot run it again: plain
+		 * gprof's exports, cmd_gprof.c) */
 		if (prefork_send(req) < 0) {
 			error("cannot send the rank files to the loader: %s", strerror(errno));
 			upstream_load_prefork_cancel();

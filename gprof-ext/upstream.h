@@ -34,6 +34,8 @@ int upstream_main(int argc, char **argv);
  * will.  The pointers are upstream's static data: do not free. */
 int upstream_option_spec(const char **optstring, const struct option **longopts);
 
+enum { UPSTREAM_CLONES_FOLD = 1, UPSTREAM_CLONES_OWN = 2 };
+
 struct upstream_load {
 	const char *argv0;         /* program name for upstream's messages */
 	char *const *gprof_args;   /* the user's gprof options, no operands */
@@ -45,8 +47,13 @@ struct upstream_load {
 	int jobs;                  /* with each: files read at once (>= 1) */
 	int force;                 /* --force: read gmon files that do not
 				      belong to the binary (gmon_owner.h) */
-	int clones;                /* the diff's view: GCC clones as parts of
-				      their base function (diff/clones.h) */
+	int clones;                /* GCC clones upstream drops (foo.isra.0,
+				      foo.cold): 0 upstream's view (their
+				      time on the function before them),
+				      UPSTREAM_CLONES_FOLD the diff's view
+				      (parts of their base, diff/clones.h),
+				      UPSTREAM_CLONES_OWN functions of their
+				      own ("foo [clone .isra.0]") */
 	int counts;                /* with each: read with upstream_load_counts */
 	int sidecars_checked;      /* the caller reads the sidecar beside each
 				      gmon file and checks its build-id
@@ -113,6 +120,14 @@ void upstream_load_free(struct upstream_job *job);
 /* The profile upstream computed in this process, after upstream_main
  * returned (for exports of a single profile next to gprof's own output). */
 int upstream_current_profile(struct profile **out);
+/* Whether the image upstream read in this process has GCC clones that
+ * upstream left out of its table (their time went to the function before
+ * them): exports then read the profile again with UPSTREAM_CLONES_OWN,
+ * through a loader preforked before upstream ran here (upstream's globals
+ * cannot be run twice in one process); upstream_load_preforked() says
+ * whether one waits. */
+int upstream_has_dropped_clones(void);
+int upstream_load_preforked(void);
 
 /* The source position of a link-time text address in the image upstream
  * read (after upstream_main returned), from its debug info.  *file is owned

@@ -186,7 +186,7 @@ static int build_paths(struct analysis *a, const struct analysis_opts *o)
 	for (size_t s = 0; o->short_names && s < a->nsides; s++) {
 		struct callpath_model *sh;
 
-		if (callpath_model_shorten(a->paths[s], &sh) < 0)
+		if (callpath_model_shorten(a->paths[s], o->names, &sh) < 0)
 			goto out;
 		if (a->owned_paths[s])
 			callpath_model_free(a->paths[s]);

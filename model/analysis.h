@@ -44,8 +44,9 @@ struct analysis_opts {
 	struct diff_opts diff;      /* noise, sort */
 	struct filter_opts filter;  /* --focus, --root, --depth, --exclude */
 	const char *metric;         /* --metric NAME: an event; NULL: time */
-	int short_names;            /* --short-names: the paths' names short
-				       (callpath/shortname.h) */
+	int short_names;            /* --short-names: the paths' names short */
+	struct name_map *names;     /* ... through the command's one map
+				       (utils/names.h) */
 	int path_diffs;             /* a diff: compare the paths (the views
 				       asked for need it) */
 };

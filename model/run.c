@@ -34,6 +34,35 @@ void run_init(struct run *r, const char *binary, const char *operand)
 	r->operand = operand;
 }
 
+/* One model's names through nm, in place (callpath_model_shorten copies). */
+static int shorten_model(struct callpath_model **m, struct name_map *nm)
+{
+	struct callpath_model *sh;
+
+	if (!*m)
+		return 0;
+	if (callpath_model_shorten(*m, nm, &sh) < 0)
+		return -1;
+	callpath_model_free(*m);
+	*m = sh;
+	return 0;
+}
+
+int run_shorten_names(struct run *r, struct name_map *nm)
+{
+	if (r->gmon && profile_shorten_names(r->gmon, nm) < 0)
+		return -1;
+	for (size_t i = 0; i < r->neach; i++)
+		if (profile_shorten_names(r->gmon_each[i], nm) < 0)
+			return -1;
+	if (shorten_model(&r->paths, nm) < 0)
+		return -1;
+	for (size_t i = 0; r->paths_each && i < r->nfiles; i++)
+		if (shorten_model(&r->paths_each[i], nm) < 0)
+			return -1;
+	return 0;
+}
+
 void run_release(struct run *r)
 {
 	struct upstream_job *jobs[2] = { r->job_sum, r->job_each };

@@ -113,6 +113,15 @@ struct callpath_symopts run_symopts(const struct run *r, int lines, const char *
  * taken and placed in its calling contexts. */
 int run_paths_timed(const struct run *r);
 
+/*
+ * --short-names: the run's functions and calling contexts named through
+ * nm (utils/names.h), the one map of the command, so that every view
+ * names a function alike and the views still join the gmon profile's
+ * names with the paths'.  0, or -1 (reported).
+ */
+struct name_map;
+int run_shorten_names(struct run *r, struct name_map *nm);
+
 void run_release(struct run *r);
 
 /*

@@ -152,7 +152,7 @@
 				var td = el('td', { cls: cls, 'data-key': c.key });
 				if (shown instanceof Node) td.appendChild(shown);
 				else td.textContent = shown === null || shown === undefined ? '' : shown;
-				if (c.key === 'name') td.title = r.name + (r.file ? ' (' + r.file + ')' : '');
+				if (c.key === 'name') td.title = r.name + (r.file ? ' (' + r.file + (r.line > 0 ? ':' + r.line : '') + ')' : '');
 				row.appendChild(td);
 			});
 			body.appendChild(row);

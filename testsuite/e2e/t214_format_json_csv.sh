@@ -112,7 +112,7 @@ gcc -pg -O0 -o cp "$SRCDIR/callpath/examples/acceptance.c" &&
 	{ echo "Bail out! cannot run the call-path example"; exit 1; }
 "$EGPROF" --callpath --format json cp gmon.out >c.json 2>c.err; rc=$?
 check "--callpath --format json exits 0" [ $rc = 0 ]
-"$EGPROF" -b --callpath cp gmon.out >c.txt
+"$EGPROF" -b --callpath --all-paths cp gmon.out >c.txt
 check "callpath JSON: stdout is only JSON; the tree of the text report" py c.json c.txt <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))

@@ -42,7 +42,7 @@ if [ -x /usr/bin/time ] && ! nm "$EGPROF" 2> /dev/null | grep -q __asan_init; th
 	cp_check "--folded-calls: peak RSS ${rss} KB, under 256 MB" test "${rss:-999999999}" -lt 262144
 fi
 
-timeout 60 "$EGPROF" -b --folded-calls calls.folded --callpath ./recurse gmon.out > report.txt
+timeout 60 "$EGPROF" -b --folded-calls calls.folded --callpath --all-paths ./recurse gmon.out > report.txt
 cp_check "the report and the folded stacks are written" test -s calls.folded -a -s report.txt
 # every call is there: 1 main, 20,001 calls of down, one line each
 cp_check "--folded-calls: 20,002 lines" test "$(wc -l < calls.folded)" -eq 20002

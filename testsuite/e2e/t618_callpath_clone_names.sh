@@ -77,5 +77,5 @@ cp_check "--short-names: calls are the same in all" \
 	test "$(awk '{ s += $NF } END { print s }' short.folded)" = "$(awk '{ s += $NF } END { print s }' calls.folded)"
 "$EGPROF" -b --short-names ./isra gmon.out > /dev/null 2> err.txt; rc=$?
 cp_check "--short-names without a call-path output: refused (exit $rc)" \
-	bash -c "[ $rc = 1 ] && grep -qF -- '--short-names shortens call-path names' err.txt"
+	bash -c "[ $rc = 1 ] && grep -qF -- '--short-names shortens the names of egprof' err.txt"
 cp_done

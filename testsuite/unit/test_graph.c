@@ -36,6 +36,7 @@ static struct profile *make_profile(void)
 	assert_non_null(p);
 	p->binary = strdup("fig1");
 	p->hz = 100;
+	p->input = PROFILE_HAS_CG;	/* its arcs were counted */
 	p->total_ticks = p->print_ticks = 950;
 	for (i = 0; i < NSYMS; i++) {
 		struct profile_sym s = { 0 };
@@ -314,6 +315,7 @@ static void test_graph__cycle_node_links_its_members(void **state)
 
 	(void)state;
 	p->hz = 100;
+	p->input = PROFILE_HAS_CG;	/* its arcs were counted */
 	p->print_ticks = 10;
 	for (i = 0; i < 4; i++) {
 		struct profile_sym s = { 0 };
@@ -606,6 +608,7 @@ static struct profile *make_metric_profile(double scale)
 	assert_non_null(p);
 	p->binary = strdup("fig1");
 	p->hz = 1;
+	p->input = PROFILE_HAS_CG;	/* its arcs were counted */
 	p->measure.source = PROFILE_FROM_SIDECARS;
 	snprintf(p->measure.metric, sizeof(p->measure.metric), "PAPI_L1_DCM");
 	snprintf(p->measure.unit, sizeof(p->measure.unit), "events");
