@@ -160,8 +160,8 @@ int main(void)
 	return v[0] != 1;
 }
 END
-if (cd "$d" && gcc -pg -O1 -o q q.c && LD_PRELOAD="$CP_SO" GMON_OUT_PREFIX=g ./q &&
-    LD_PRELOAD="$CP_SO" GMON_OUT_PREFIX=g ./q); then
+if (cd "$d" && gcc -pg -O1 -o q q.c && CALLPATH_HZ=10 LD_PRELOAD="$CP_SO" GMON_OUT_PREFIX=g ./q &&
+    CALLPATH_HZ=10 LD_PRELOAD="$CP_SO" GMON_OUT_PREFIX=g ./q); then
 	set -- "$d"/g.[0-9]*.callpath
 	(cd "$d" && "$EG" -b --callpath q "${1%.callpath}" >report.txt 2>err.txt)
 	cp_check "qsort callback: main's call site left out, the callback's is [external]" \
