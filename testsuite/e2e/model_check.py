@@ -102,9 +102,13 @@ def text_flat(path):
         e = t[t.index("Evidence for the significant rows"):]
         e = e[:e.index("\n\n", e.index("\n\n") + 2)]
         for line in e.splitlines():
-            m = re.match(r"^  (.+?): \S+ ([-+][0-9.]+) \S+", line)
+            # "  NAME: time +0.05 s, ...": a row whose time did not change
+            # (two histograms of equal ticks) starts at its calls clause
+            # and has no time clause: its time difference is 0
+            m = re.match(r"^  (.+?): (.*)$", line)
             if m and not line.startswith("  Within noise") and not line.startswith("  none:"):
-                ev.append((m.group(1), float(m.group(2))))
+                t = re.match(r"^\S+ ([-+][0-9.]+) \S+", m.group(2))
+                ev.append((m.group(1), float(t.group(1)) if t else 0.0))
     return rows, nsig, ev
 
 
