@@ -7,8 +7,8 @@
 #include <sys/types.h>
 #include <unistd.h>
 #include "gprof-ext/gmon_owner.h"
-#include "callpath/buildid.h"
-#include "callpath/sidecar.h"
+#include "format/buildid.h"
+#include "format/sidecar.h"
 #include "utils/error.h"
 #include "utils/banned.h"
 

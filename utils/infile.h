@@ -12,7 +12,7 @@
  * growing cannot keep a reader going either.
  *
  * No error() here: the call-path runtime links this too (through
- * callpath/sidecar.c), so messages go into the caller's buffer, naming the
+ * format/sidecar.c), so messages go into the caller's buffer, naming the
  * file, in our usual form "cannot read 'x': why".
  *
  *   int fd = infile_open(path, &size, err, sizeof(err));   fd or -1

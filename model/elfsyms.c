@@ -1,7 +1,7 @@
 /*
  * elfsyms.c - function symbols of an ELF64 little-endian image.
  */
-#include "callpath/elfsyms.h"
+#include "model/elfsyms.h"
 
 #include <elf.h>
 #include <stddef.h>
