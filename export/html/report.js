@@ -7,9 +7,17 @@
  * verdicts as the diff model gives them: `significant`, `within_noise`;
  * rank statistics' `imbalanced`), an icicle graph of the call paths (click
  * a frame to zoom; in a diff each path's colour follows its verdict from
- * the egprof-pathdiff document), the call graph graphviz drew, the rank
- * heat map.  '/' focuses the search by function name; Enter zooms the
- * icicle graph to the first match; Esc clears.
+ * the egprof-pathdiff document) and its bottom-up form (a root per
+ * function where samples fell, its callers below), the callers and callees
+ * of the selected function (the call graph of the page's source), the
+ * call graph graphviz drew, the rank heat map.  '/' focuses the search by
+ * function name; Enter selects the first match and zooms the icicle graph
+ * to it; Esc clears.  Boxes hide library and instrumentation frames (their
+ * time to their callers).  The URL's fragment names the view and the
+ * function (#view=butterfly&fn=NAME): deep links, back and forward.
+ *
+ * One block per view ("View: ..." banners) and one per shared state
+ * (hiding, the call graph, deep links): doc/dev/html-views.md.
  *
  * For tests: window.egprof holds the data and a few entry points, and
  * <html data-egprof-ready> is set when everything is drawn, with
@@ -103,7 +111,7 @@
 	}
 
 	/* ------------------------------------------------------------------ */
-	/* Tables                                                              */
+	/* View: the table of functions                                        */
 
 	/* cols: {key, label, text (left-aligned), value(row), show(row),
 	 * cls(row)}; the first column is the function's name. */
@@ -352,7 +360,7 @@
 	mark('table');
 
 	/* ------------------------------------------------------------------ */
-	/* The icicle graph of the call paths                                  */
+	/* View: the call paths' icicle graph (its tree and drawing)           */
 
 	/* A tree of names: frames that differ only in call sites are one node
 	 * (as folded stacks merge them); folded recursion counts its calls on
