@@ -1307,8 +1307,10 @@
 		if (hideBoxes.library) hideBoxes.library.checked = hide.library;
 		if (hideBoxes.instrumentation) hideBoxes.instrumentation.checked = hide.instrumentation;
 		if ($('hide-kinds')) $('hide-kinds').checked = hide.library && hide.instrumentation;
-		hideNote.textContent = !hiding() ? '' : pathsAreSource ?
+		hideNote.textContent = !hiding() ? '' : pathsAreSource && kind === 'profile' ?
 			'hidden frames\' time is their callers\' (table, callers and callees, call paths)' :
+			pathsAreSource ? 'hidden frames\' time is their callers\' in the callers and callees and the ' +
+			'call paths; the table leaves their rows out (its numbers and verdicts are the diff\'s)' :
 			'hidden rows are left out; the numbers are ' + (cpDocs ? 'gmon.out\'s (the call paths\': ' +
 			'hidden frames\' time is their callers\')' : 'gmon.out\'s');
 		if (lastQuery) runSearch();
