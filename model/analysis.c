@@ -11,10 +11,10 @@
 #include <unistd.h>
 
 #include "callpath/folded.h"
-#include "callpath/metric.h"
+#include "model/metric.h"
 #include "callpath/pathdiff.h"
-#include "callpath/report.h"
-#include "callpath/sidecar.h"
+#include "model/callpath_model.h"
+#include "format/sidecar.h"
 #include "diff/noise.h"
 #include "diff/profile.h"
 #include "filter/filter_models.h"

@@ -15,7 +15,7 @@
 # (a false failure needs the second run's leaf to measure under 0.26 s of
 # its 0.34 s of CPU, a 23% loss a per-thread CPU clock does not show; its
 # chance under the Poisson noise alone is below 1e-9).
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 . "$SRCDIR/testsuite/e2e/lib.sh"
 cd "$WORKDIR" || exit 1
 JS="$SRCDIR/scripts/json_schema.py"
