@@ -42,14 +42,18 @@ assert ev["title"] == "hub", ev["title"]
 assert "gmon.out" in ev["source"], ev["source"]
 # gprof's entry of hub: callers above its [N] line, callees below
 entry = None
-for e in text.split("-----------------------------------------------"):
+# the call graph from its column header on (the first entry follows it)
+graph = text[text.index("\n", text.index("\nindex ") + 1):]
+# ... to the index by function name (hub may be the first or the last entry)
+graph = graph.split("\nIndex by function name")[0]
+for e in graph.split("-----------------------------------------------"):
     if re.search(r"^\[\d+\].*\shub \[\d+\]$", e, re.M):
         entry = e
 assert entry, text
 line = re.compile(r"^\s+(\d+\.\d\d)\s+(\d+\.\d\d)\s+(\d+)/(\d+)\s+(\S+) \[\d+\]$")
 prim = re.compile(r"^\[\d+\]\s+\S+\s+(\d+\.\d\d)\s+(\d+\.\d\d)\s+(\d+)(?:\+(\d+))?\s+hub \[\d+\]$")
 want, role = [], "caller"
-for l in entry.strip("\n").split("\n"):
+for l in [x for x in entry.split("\n") if x.strip()]:
     m = prim.match(l)
     if m:
         want.append(("function", "hub", float(m.group(1)), float(m.group(2)), int(m.group(3)), None))

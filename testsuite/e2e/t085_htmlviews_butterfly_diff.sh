@@ -43,13 +43,17 @@ for (role, n), v in rows.items():
         assert (ca, cb) == (a["calls_base"], a["calls_second"]), (v, a)
     assert abs(td - (ta - tb)) < 1e-9 and cd == ca - cb, v
 # the text's call graph: baseline - second
-entry = [e for e in text.split("-----------------------------------------------")
+# the call graph from its column header on (the first entry follows it)
+graph = text[text.index("\n", text.index("\nindex ") + 1):]
+# ... to the index by function name (hub may be the first or the last entry)
+graph = graph.split("\nIndex by function name")[0]
+entry = [e for e in graph.split("-----------------------------------------------")
          if re.search(r"^\[\d+\].*\shub \[\d+\]$", e, re.M)][0]
 N = r"(-?\d+\.\d\d)"
 line = re.compile(r"^\s+" + N + r"\s+" + N + r"\s+(-?\d+)/(-?\d+)\s+(\S+) [\[(]\d+[\])]$")
 prim = re.compile(r"^\[\d+\]\s+\S+\s+" + N + r"\s+" + N + r"\s+(-?\d+)\s+hub \[\d+\]$")
 role, seen = "caller", 0
-for l in entry.strip("\n").split("\n"):
+for l in [x for x in entry.split("\n") if x.strip()]:
     m = prim.match(l)
     if m:
         v, role = rows[("function", "hub")], "callee"
