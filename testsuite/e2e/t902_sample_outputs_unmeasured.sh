@@ -86,6 +86,8 @@ cp_check "--html: the paths' document says calls_measured false and holds no cal
 # --diff of two release builds
 "$EGPROF" --diff ./rel a/gmon.out ./rel b/gmon.out > d.txt 2> d.err
 cp_check "--diff: no call evidence, said" grep -q '^No call evidence: neither run counted calls' d.txt
+cp_check "--diff: its source says the calls were not counted (not the sidecars')" \
+	bash -c "tr '\n' ' ' < d.txt | grep -q 'calls: not counted (sampled without -pg)'"
 cp_check "--diff: leaf's time doubled beyond noise, by time" \
 	grep -qE '^  leaf: time -[0-9.]+ s from call-path samples' d.txt
 cp_check "--diff: the flat table's calls column is blank" \
