@@ -81,7 +81,15 @@ static double indep_hz(const struct profile *p)
 	return p->hz / profile_weight(p);
 }
 
-/* The speed a scatter measured, when it is clear enough to apply. */
+/*
+ * The speed a scatter measured, when it is clear enough to apply: most
+ * functions ran at it, and so did most of the time.  A speed that the
+ * functions holding most of the samples contradict is no machine's: an
+ * A/A pair of a release build of an MPI code on a loaded machine had its
+ * few-sample functions (setup, sorting) at 0.65x and its one big function
+ * (eamForce, 1.1 s) at 1.02x, and judged at 0.65x that function's
+ * unchanged time was a false change of -0.41 s.
+ */
 static void speed_of(const struct signif_scatter *sc, size_t min_items, double *g, double *var)
 {
 	double lg = sc->log_ratio;
@@ -90,6 +98,8 @@ static void speed_of(const struct signif_scatter *sc, size_t min_items, double *
 	*var = 0;
 	if (sc->n < min_items || fabs(exp(lg) - 1) < SPEED_MIN_CHANGE ||
 	    fabs(lg) < 3 * sqrt(sc->log_var))
+		return;
+	if (fabs(sc->log_ratio_time - lg) > fmax(3 * sqrt(sc->log_var), log(1 + SPEED_MIN_CHANGE)))
 		return;
 	*g = exp(lg);
 	*var = *g * *g * sc->log_var;

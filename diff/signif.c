@@ -229,6 +229,44 @@ static double median(double *v, size_t n)
 	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+struct weighted {
+	double r, w;
+};
+
+static int cmp_weighted(const void *l, const void *r)
+{
+	double a = ((const struct weighted *)l)->r, b = ((const struct weighted *)r)->r;
+
+	return (a > b) - (a < b);
+}
+
+/* The median of the m items' log ratios r weighted by w: the ratio at
+ * which most of the sampled time ran.  NAN when out of memory. */
+static double weighted_median(const double *r, const double *w, size_t m)
+{
+	struct weighted *v = malloc((m + 1) * sizeof(*v));
+	double total = 0, acc = 0, med = 0;
+	size_t i;
+
+	if (!v)
+		return NAN;
+	for (i = 0; i < m; i++) {
+		v[i].r = r[i];
+		v[i].w = w[i];
+		total += w[i];
+	}
+	qsort(v, m, sizeof(*v), cmp_weighted);
+	for (i = 0; i < m; i++) {
+		acc += v[i].w;
+		if (acc >= total / 2) {
+			med = v[i].r;
+			break;
+		}
+	}
+	free(v);
+	return med;
+}
+
 /* The median of (r - med)^2 / (s + v) over the m items (scratch: dev). */
 static double std_median(const double *r, const double *s, size_t m, double med,
 			 double *dev, double v)
@@ -271,12 +309,13 @@ int signif_scatter(const double *a_sec, const double *b_sec, const double *a_n,
 	double *r = malloc((n + 1) * sizeof(*r)), *s = malloc((n + 1) * sizeof(*s));
 	double *dev = malloc((n + 1) * sizeof(*dev));
 	double *kr = malloc((n + 1) * sizeof(*kr)), *ks = malloc((n + 1) * sizeof(*ks));
+	double *wt = malloc((n + 1) * sizeof(*wt));
 	double v0 = fmax(2 * prior * prior, 1e-6), v = 2 * prior * prior, vhat = 0, w = 0;
 	size_t i, m = 0, iter;
 	int ret = 0;
 
-	*out = (struct signif_scatter){ 0, 0, 0, 0, prior, prior, 0 };
-	if (!r || !s || !dev || !kr || !ks) {
+	*out = (struct signif_scatter){ 0, 0, 0, 0, 0, prior, prior, 0 };
+	if (!r || !s || !dev || !kr || !ks || !wt) {
 		ret = -1;
 		goto out;
 	}
@@ -286,6 +325,7 @@ int signif_scatter(const double *a_sec, const double *b_sec, const double *a_n,
 			continue;
 		r[m] = log(b_sec[i] / a_sec[i]);
 		s[m] = 1 / a_n[i] + 1 / b_n[i];
+		wt[m] = a_n[i] + b_n[i];
 		m++;
 	}
 	out->n = m;
@@ -302,6 +342,11 @@ int signif_scatter(const double *a_sec, const double *b_sec, const double *a_n,
 			dev[i] = s[i];
 		samp = median(dev, m);
 		out->log_ratio = med;
+		out->log_ratio_time = weighted_median(r, wt, m);
+		if (isnan(out->log_ratio_time)) {
+			ret = -1;
+			goto out;
+		}
 		out->sigma = 1.4826 * mad;
 		out->log_var = pow(1.2533 * fmax(out->sigma, sqrt(samp)), 2) / (double)m;
 		/* the jitter: found again until it holds still, starting at
@@ -360,5 +405,6 @@ out:
 	free(dev);
 	free(kr);
 	free(ks);
+	free(wt);
 	return ret;
 }

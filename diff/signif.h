@@ -131,6 +131,8 @@ double signif_share_z(uint64_t k, uint64_t n, double g);
 struct signif_scatter {
 	size_t n;          /* items used */
 	double log_ratio;  /* median of log(b / a) (0 when n == 0) */
+	double log_ratio_time; /* the same weighted by the items' samples:
+				  the ratio most of the time ran at */
 	double log_var;    /* variance of that median */
 	double sigma;      /* robust standard deviation of the log ratios */
 	double jitter;     /* relative run-to-run noise of one side, shrunk */

@@ -126,6 +126,7 @@ static int copy_frame(struct callpath_model *out, const struct callpath_model *m
 		return -1;
 	nf = &out->frames[*idx];
 	nf->attributed = attr;
+	nf->code = fr->code;
 	if (values)
 		callpath_model_add_samples(out, *idx, fr->samples);
 	if (fr->folded && values) {

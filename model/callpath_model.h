@@ -105,7 +105,12 @@ struct callpath_frame {
 	 * frame of a recorded call, else 1 + its enum leaf_class (leaves.h).
 	 * Count 0, no children.
 	 */
-	uint32_t leaf;
+	uint16_t leaf;
+	/* A frame of a call in sampled paths: where its function's code is,
+	 * 1 + its enum leaf_class (a library's function, met as a frame of a
+	 * call when it called another); 0 for the program's code and for
+	 * leaves (`leaf` says theirs). */
+	uint16_t code;
 };
 
 struct callpath_model {

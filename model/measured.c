@@ -162,7 +162,7 @@ out:
 /* The kind of a name the paths hold and gmon.out does not. */
 static unsigned extra_kind(const struct callpath_model *m, const struct callpath_frame *f)
 {
-	switch (f->leaf ? (int)f->leaf - 1 : -1) {
+	switch (f->leaf ? (int)f->leaf - 1 : f->code ? (int)f->code - 1 : -1) {
 	case LEAF_LIBRARY:
 		return PSYM_LIBRARY;
 	case LEAF_INSTRUMENTATION:
@@ -204,7 +204,7 @@ static int own_symbols(struct profile *out, const struct callpath_model *m,
 {
 	struct by_name ix;
 	struct profile_pool *pool = NULL;
-	size_t bytes = 0;
+	size_t bytes = 0, first_extra;
 	int ret = -1;
 
 	if (by_name_build(&ix, gmon) < 0)
@@ -249,9 +249,24 @@ static int own_symbols(struct profile *out, const struct callpath_model *m,
 	free(ix.slots);
 	if (by_name_build(&ix, out) < 0)
 		goto out;
+	first_extra = out->nsyms;
 	for (uint32_t i = 0; i < m->nr_frames; i++) {
 		long at = by_name_find(&ix, fn[i]);
 
+		/*
+		 * A name the paths brought takes its kind from any of its
+		 * frames that knows it (a leaf, or a sampled frame of a
+		 * library's code): a library function of sampled paths first
+		 * met as a frame of no kind was read as one of the program's
+		 * functions (its speed, noise and moves the program's).
+		 */
+		if (at >= 0 && (size_t)at >= first_extra &&
+		    !(out->syms[at].flags & PSYM_KINDS)) {
+			unsigned k = extra_kind(m, &m->frames[i]);
+
+			if (k)
+				out->syms[at].flags = (out->syms[at].flags & ~PSYM_FUNC) | k;
+		}
 		if (at < 0) {
 			struct profile_sym y;
 

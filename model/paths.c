@@ -37,6 +37,7 @@ int paths_merge(struct callpath_model *into, const struct callpath_model *m)
 		t = &into->frames[frame[i]];
 		t->attributed = name[f->attributed];
 		t->leaf = f->leaf;
+		t->code = f->code;
 		if (f->folded) {
 			t->folded = 1;
 			t->caller = f->caller == CALLPATH_NONE ? CALLPATH_NONE : name[f->caller];
@@ -50,6 +51,9 @@ int paths_merge(struct callpath_model *into, const struct callpath_model *m)
 	sat_add_u64_flag(&into->time_taken, m->time_taken, &into->saturated);
 	into->sampling |= m->sampling;
 	into->saturated |= m->saturated;
+	/* a sum with a sampled run's paths holds calls some run never
+	 * counted (a directory of sampled ranks: none of them) */
+	into->calls_unmeasured |= m->calls_unmeasured;
 	if (!(into->hz > 0))
 		into->hz = m->hz;
 	if (!into->metric.name[0] && m->metric.name[0])
@@ -104,6 +108,7 @@ int paths_as_functions(const struct callpath_model *m, const struct profile *gmo
 	c->hz = m->hz;
 	c->metric = m->metric;
 	c->sampling = m->sampling;
+	c->calls_unmeasured = m->calls_unmeasured;
 	c->unplaced_samples = m->unplaced_samples;
 	c->time_taken = m->time_taken;
 	c->saturated = m->saturated;
@@ -124,6 +129,7 @@ int paths_as_functions(const struct callpath_model *m, const struct profile *gmo
 		t = &c->frames[frame[i]];
 		sat_add_u64_flag(&t->samples, f->samples, &c->saturated);
 		t->leaf = f->leaf;
+		t->code = f->code;
 		if (f->folded) {
 			t->folded = 1;
 			t->caller = f->caller == CALLPATH_NONE ? CALLPATH_NONE

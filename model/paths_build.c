@@ -356,6 +356,7 @@ int callpath_model_shorten(const struct callpath_model *m, struct name_map *nm,
 		g = &s->frames[map[i]];
 		g->attributed = name[f->attributed];
 		g->leaf = f->leaf;
+		g->code = f->code;
 		if (f->folded) {
 			g->folded = 1;
 			sat_add_u64_flag(&g->recursive, f->recursive, &s->saturated);
@@ -917,6 +918,8 @@ int callpath_model_build(const struct sidecar *sc, const struct profile *p,
 		sat_add_u64_flag(&m->class_samples[cls], samples_of(sc, metric, offk, i),
 				 &m->saturated);
 		m->frames[map[i]].attributed = gprof_func;
+		if (cls != LEAF_PROGRAM)
+			m->frames[map[i]].code = (uint16_t)(1 + cls);
 		if (n->flags & SIDECAR_NODE_FOLDED) {
 			struct callpath_frame *f = &m->frames[map[i]];
 
