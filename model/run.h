@@ -52,6 +52,9 @@ struct run_load_opts {
 	 * without call paths */
 	int paths_required;
 	int clones;                 /* GCC clones folded (the diff's view) */
+	/* keep the sidecars' sampled program counters (model/lines.h) as
+	 * they are read: a view asks for source lines */
+	int line_pcs;
 };
 
 struct run {
@@ -79,6 +82,9 @@ struct run {
 	struct callpath_model *paths;
 	struct callpath_model **paths_each;
 	char *paths_source;
+	/* The sidecars' sampled program counters, summed (opts.line_pcs),
+	 * for the run's source lines (model/lines.h); NULL otherwise */
+	struct line_pcs *pcs;
 
 	/* private: the loader jobs (gprof-ext/upstream.h) */
 	struct upstream_job *job_sum, *job_each;

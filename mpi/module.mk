@@ -57,7 +57,7 @@ RANKSTATS_MPI_OBJS = gprof-ext/cmd_rank_stats.o gprof-ext/cmdline.o gprof-ext/op
 	gprof-ext/upstream.o gprof-ext/loader_watch.o gprof-ext/upstream_gprof.o \
 	model/run.o model/paths.o model/measured.o callpath/report.o callpath/elfsyms.o \
 	callpath/leaves.o callpath/elide.o callpath/recursion.o callpath/shortname.o callpath/pathrank.o \
-	callpath/stale.o callpath/sum.o callpath/arcs.o diff/signif.o
+	callpath/stale.o callpath/sum.o callpath/arcs.o diff/signif.o model/lines.o gprof-ext/srcmap.o
 mpi/egprof-rankstats.o: $(srcdir)/mpi/egprof-rankstats.c
 	@mkdir -p $(@D)
 	@echo "  MPICC    $@"

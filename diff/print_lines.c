@@ -1,0 +1,292 @@
+/*
+ * print_lines.c - `--diff -l` and `--diff -A` (print_lines.h).
+ */
+#include "diff/print_lines.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/lines.h"
+#include "utils/banned.h"
+
+static const char *shown_file(const char *file, int full)
+{
+	const char *slash = file ? strrchr(file, '/') : NULL;
+
+	if (!file)
+		return "??";
+	return full || !slash ? file : slash + 1;
+}
+
+/* A paragraph, wrapped at 76 columns. */
+static void print_wrapped(FILE *out, const char *text)
+{
+	size_t col = 0;
+
+	while (*text) {
+		size_t w = strcspn(text, " ");
+
+		if (col && col + 1 + w > 76) {
+			fputc('\n', out);
+			col = 0;
+		} else if (col) {
+			fputc(' ', out);
+			col++;
+		}
+		fwrite(text, 1, w, out);
+		col += w;
+		text += w;
+		text += strspn(text, " ");
+	}
+	fputc('\n', out);
+}
+
+static void print_about(FILE *out, const struct line_diff *d, const struct print_lines_opts *o,
+			const char *what)
+{
+	fprintf(out, "%s; A is '%s', B is '%s'.\n", what, o->label[0], o->label[1]);
+	fprintf(out, "Source: %s.\n", o->source);
+	fprintf(out,
+		"change = A - B, baseline minus second as in every table of the diff.\n"
+		"%zu lines changed, %zu beyond the noise; self time %.2f -> %.2f seconds.\n"
+		"~ marks a change within the noise: sampling and a run-to-run jitter of\n"
+		"%.0f%% of a line's time, corrected for the %zu lines that could show a\n"
+		"change (--noise %g).  Lines are matched by function, file name and line\n"
+		"number (and the function inlined there).\n",
+		d->changed, d->nsig, d->total_s[0], d->total_s[1], 100 * d->jitter, d->counted,
+		d->k);
+	char buf[2048];
+
+	if (d->warning[0]) {
+		snprintf(buf, sizeof(buf), "Warning: %s.", d->warning);
+		print_wrapped(out, buf);
+	}
+	for (int s = 0; s < 2; s++)
+		if (o->skipped[s] && o->skipped[s][0]) {
+			snprintf(buf, sizeof(buf), "%s: libraries sampled without line information "
+				 "(their time is on no line, shown as '?" "?'): %s.", s ? "B" : "A",
+				 o->skipped[s]);
+			print_wrapped(out, buf);
+		}
+}
+
+static void print_where(FILE *out, const struct line_diff_row *r, int full)
+{
+	char where[4096];
+
+	if (r->file)
+		snprintf(where, sizeof(where), "%s:%d", shown_file(r->file, full), r->line);
+	else
+		snprintf(where, sizeof(where), "??");
+	fprintf(out, "%-24s %s", where, r->func);
+	if (r->inlined)
+		fprintf(out, " [inlined: %s]", r->inlined);
+	fputc('\n', out);
+}
+
+int print_lines_diff(FILE *out, const struct line_diff *d, const struct print_lines_opts *o)
+{
+	size_t same = 0;
+
+	fprintf(out, "\t\t\tLine-level differences\n\n");
+	print_about(out, d, o, "Self seconds of each source line");
+	fprintf(out, "\n       A s        B s     change    line                     function\n");
+	for (size_t i = 0; i < d->n; i++) {
+		const struct line_diff_row *r = &d->rows[i];
+
+		if (r->a == r->b) {
+			same++;
+			continue;
+		}
+		fprintf(out, "%10.2f %10.2f %+10.2f %c  ", r->a_s, r->b_s, r->change,
+			r->significant ? ' ' : '~');
+		print_where(out, r, o->full_paths);
+	}
+	if (same)
+		fprintf(out, "\n%zu lines with the same samples in both runs are not listed.\n",
+			same);
+	return ferror(out) ? -1 : 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Annotated source                                                    */
+
+struct func_change {
+	const char *func;
+	double score;		/* its largest |change| beyond the noise */
+	double any;		/* its largest |change| */
+};
+
+static int cmp_func_change(const void *l, const void *r)
+{
+	const struct func_change *a = l, *b = r;
+
+	if (a->score != b->score)
+		return a->score > b->score ? -1 : 1;
+	if (a->any != b->any)
+		return a->any > b->any ? -1 : 1;
+	return strcmp(a->func, b->func);
+}
+
+/* The functions to annotate: with -A FUNC that one; else those with a line
+ * beyond the noise, most changed first.  n of them in *out (malloc'd). */
+static int changed_funcs(const struct line_diff *d, const char *only, struct func_change **out,
+			 size_t *nout)
+{
+	struct func_change *f = malloc((d->n + 1) * sizeof(*f));
+	size_t n = 0;
+
+	if (!f)
+		return -1;
+	for (size_t i = 0; i < d->n; i++) {
+		const struct line_diff_row *r = &d->rows[i];
+		size_t k;
+
+		for (k = 0; k < n && strcmp(f[k].func, r->func); k++)
+			;
+		if (k == n)
+			f[n++] = (struct func_change){ r->func, 0, 0 };
+		if (r->significant && fabs(r->change) > f[k].score)
+			f[k].score = fabs(r->change);
+		if (fabs(r->change) > f[k].any)
+			f[k].any = fabs(r->change);
+	}
+	qsort(f, n, sizeof(*f), cmp_func_change);
+	if (only) {
+		size_t k;
+
+		for (k = 0; k < n && strcmp(f[k].func, only); k++)
+			;
+		if (k < n)
+			f[0] = f[k];
+		n = k < n;
+	} else {
+		size_t k;
+
+		for (k = 0; k < n && f[k].score > 0; k++)
+			;
+		n = k;
+	}
+	*out = f;
+	*nout = n;
+	return 0;
+}
+
+struct src_line {
+	int line;
+	double a, b;
+	int significant, any;
+};
+
+/* The file holding most of function's time (its own code first). */
+static const char *main_file(const struct line_diff *d, const char *func)
+{
+	const char *best = NULL;
+	double most = -1;
+
+	for (size_t i = 0; i < d->n; i++) {
+		const struct line_diff_row *r = &d->rows[i];
+		double t = r->a_s + r->b_s + (r->inlined ? 0 : 1e9);
+
+		if (r->file && !strcmp(r->func, func) && t > most) {
+			most = t;
+			best = r->file;
+		}
+	}
+	return best;
+}
+
+static void annotate_func(FILE *out, const struct line_diff *d, const char *func,
+			  const struct print_lines_opts *o)
+{
+	const char *file = main_file(d, func);
+	struct src_line *sl = malloc((d->n + 1) * sizeof(*sl));
+	size_t n = 0;
+	int lo = 0, hi = 0;
+	FILE *src;
+
+	fprintf(out, "\n%s (%s):\n", func, file ? shown_file(file, o->full_paths) : "no line information");
+	if (!sl || !file) {
+		free(sl);
+		return;
+	}
+	/* the function's lines in that file, inlined code at its line summed */
+	for (size_t i = 0; i < d->n; i++) {
+		const struct line_diff_row *r = &d->rows[i];
+		size_t k;
+
+		if (!r->file || strcmp(r->func, func) || strcmp(r->file, file))
+			continue;
+		for (k = 0; k < n && sl[k].line != r->line; k++)
+			;
+		if (k == n)
+			sl[n++] = (struct src_line){ r->line, 0, 0, 0, 0 };
+		sl[k].a += r->a_s;
+		sl[k].b += r->b_s;
+		sl[k].significant |= r->significant;
+		sl[k].any |= r->a != r->b;
+		if (!lo || r->line < lo)
+			lo = r->line;
+		if (r->line > hi)
+			hi = r->line;
+	}
+	fprintf(out, "       A s        B s     change    line  source\n");
+	src = fopen(file, "r");
+	if (!src) {
+		fprintf(out, "(the source file %s cannot be read: %s; its lines' times alone)\n",
+			file, strerror(errno));
+		for (int l = lo; l <= hi; l++)
+			for (size_t k = 0; k < n; k++)
+				if (sl[k].line == l)
+					fprintf(out, "%10.2f %10.2f %+10.2f %c %6d\n", sl[k].a, sl[k].b,
+						sl[k].a - sl[k].b,
+						sl[k].any && !sl[k].significant ? '~' : ' ', l);
+	} else {
+		char text[4096];
+		int l = 0;
+
+		/* a few lines before the first sampled one: the loop's head */
+		lo = lo > 3 ? lo - 3 : 1;
+		while (fgets(text, sizeof(text), src) && ++l <= hi) {
+			size_t len = strlen(text), k;
+
+			if (len && text[len - 1] == '\n')
+				text[--len] = 0;
+			if (l < lo)
+				continue;
+			for (k = 0; k < n && sl[k].line != l; k++)
+				;
+			if (k < n)
+				fprintf(out, "%10.2f %10.2f %+10.2f %c %6d  %s\n", sl[k].a, sl[k].b,
+					sl[k].a - sl[k].b,
+					sl[k].any && !sl[k].significant ? '~' : ' ', l, text);
+			else
+				fprintf(out, "%34s   %6d  %s\n", "", l, text);
+		}
+		fclose(src);
+	}
+	free(sl);
+}
+
+int print_lines_annotated(FILE *out, const struct line_diff *d,
+			  const struct print_lines_opts *o)
+{
+	struct func_change *f = NULL;
+	size_t n = 0;
+
+	if (changed_funcs(d, o->only, &f, &n) < 0)
+		return -1;
+	fprintf(out, "\t\t\tAnnotated source differences\n\n");
+	print_about(out, d, o, "Self seconds of each source line");
+	if (!n && o->only)
+		fprintf(out, "\nNo sampled line of function '%s' in either run.\n", o->only);
+	else if (!n)
+		fprintf(out, "\nNo line changed beyond the noise: no function is annotated "
+			"(-A FUNCTION annotates one).\n");
+	for (size_t i = 0; i < n; i++)
+		annotate_func(out, d, f[i].func, o);
+	free(f);
+	return ferror(out) ? -1 : 0;
+}
