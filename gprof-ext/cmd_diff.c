@@ -194,6 +194,7 @@ static int write_views(const struct egprof_opts *o, const struct analysis *a,
 	if (o->pprof_path &&
 	    (pprof_from_diff(&a->diff, a->in,
 			     (const struct callpath_model *const[2]){ a->paths[0], a->paths[1] },
+			     (const struct line_profile *const[2]){ a->lines[0], a->lines[1] },
 			     &pp) < 0 ||
 	     pprof_save(o->outs, o->pprof_path, pp) < 0))
 		goto out;
@@ -303,7 +304,8 @@ int cmd_diff(struct egprof_opts *o)
 		goto out;
 	lo.gprof_args = largs;
 	lo.nargs = nlargs;
-	lo.line_pcs = lay.lines || lay.annotate;
+	/* lines: -l, -A, and --pprof's locations (of time only) */
+	lo.line_pcs = lay.lines || lay.annotate || (o->pprof_path && !o->metric);
 	lo.force = o->force;
 	lo.jobs = o->jobs;
 	lo.each = o->noise_sigmas > 0;

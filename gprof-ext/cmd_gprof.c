@@ -148,7 +148,7 @@ static int write_views(const struct egprof_opts *o, const struct analysis *a,
 	int ret = -1;
 
 	if (o->pprof_path &&
-	    ((a->paths[0] ? pprof_from_callpath(a->funcs[0], a->in, a->paths[0], &pp)
+	    ((a->paths[0] ? pprof_from_callpath(a->funcs[0], a->in, a->paths[0], a->lines[0], &pp)
 			  : pprof_from_profile(a->funcs[0], a->in, &pp)) < 0 ||
 	     pprof_save(o->outs, o->pprof_path, pp) < 0))
 		goto out;
@@ -208,6 +208,8 @@ int cmd_gprof(struct egprof_opts *o)
 	lo.sidecar = o->callpath_file;
 	lo.paths_required = o->callpath || o->folded_path || o->folded_calls_path ||
 			    o->callpath_file;
+	/* --pprof's locations carry lines (model/lines.h), of time only */
+	lo.line_pcs = o->pprof_path && !lo.metric;
 	run_init(&r, p->binary, NULL);
 	status = 1;
 	if (run_adopt(&r, p, &lo) < 0 || (o->names && run_shorten_names(&r, o->names) < 0))
@@ -219,6 +221,7 @@ int cmd_gprof(struct egprof_opts *o)
 	ao.metric = lo.metric;
 	ao.short_names = o->short_names;
 	ao.names = o->names;
+	ao.lines = lo.line_pcs;
 	if (analysis_build(&a, (const struct run *const[1]){ &r }, 1, &ao) < 0)
 		goto out;
 	have_analysis = 1;
