@@ -4,3 +4,11 @@
 # source, the diff assessed once, path differences, the filters).
 MODEL_OBJS = model/run.o model/paths.o model/measured.o model/analysis.o model/lines.o
 EGPROF_OBJS += $(MODEL_OBJS)
+
+# Source lines (lines.h) on a fixture binary built by the test; BFD from
+# upstream's build maps its addresses (gprof-ext/srcmap.c).
+UNIT_TESTS += testsuite/unit/test_lines
+testsuite/unit/test_lines: testsuite/unit/test_lines.o model/lines.o gprof-ext/srcmap.o \
+	callpath/leaves.o callpath/sidecar.o callpath/buildid.o diff/signif.o diff/profile.o \
+	$(UTILS_OBJS) | $(UP)/stamp-build
+testsuite/unit/test_lines: UNIT_LIBS += $(UP_LIBS)
