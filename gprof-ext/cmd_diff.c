@@ -21,6 +21,7 @@
 #include "diff/print_lines.h"
 #include "gml/graph_cli.h"
 #include "export/diff_export.h"
+#include "export/lines_export.h"
 #include "export/pprof_export.h"
 #include "export/html_views.h"
 #include "callpath/cmd_callpath.h"
@@ -342,8 +343,10 @@ int cmd_diff(struct egprof_opts *o)
 	} else if (o->format != TABLE_TEXT) {
 		/* the results instead of the text, on stdout (doc/formats.md),
 		 * as far as --focus/--root/--depth/--exclude keep them */
-		if (diff_export(stdout, (enum table_format)o->format, &a.view, label,
-				o->noise_sigmas, a.source) < 0)
+		if (lay.lines ? lines_export(stdout, (enum table_format)o->format, a.line_diff,
+					     label, a.lines[0]->source) < 0
+			      : diff_export(stdout, (enum table_format)o->format, &a.view, label,
+					    o->noise_sigmas, a.source) < 0)
 			goto out;
 	} else if (print_text(&a, &lay, o->extended, o->noise_sigmas, o->ratio_column) < 0) {
 		goto out;

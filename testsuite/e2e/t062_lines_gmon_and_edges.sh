@@ -51,6 +51,17 @@ check "-A main: main has no sampled line, said" \
 "$EGPROF" --diff -Awork ./base a/gmon.out ./base a/gmon.out >ann_work.txt 2>err.txt
 check "-A work of a run against itself: work annotated, no change" \
 	bash -c "grep -q '^work (twoloops.c):\$' ann_work.txt && grep -qE '^ +[0-9.]+ +[0-9.]+ +[-+]0\\.00 +$slow  .*SLOW_LOOP' ann_work.txt"
+# JSON and CSV: the table's rows and verdicts (the same order as the text)
+"$EGPROF" --diff -l --format json ./base a/gmon.out ./slower b/gmon.out >l.json 2>err.txt
+check "--diff -l --format json: the lines' document, the slow line first" \
+	python3 -c "import json, sys; d = json.load(open('l.json')); r = d['lines'][0]
+sys.exit(not (d['schema'] == 'egprof-lines-diff' and r['line'] == $slow and r['function'] == 'work'
+	and r['second_samples'] > r['baseline_samples'] and isinstance(r['significant'], bool)
+	and d['warning'].startswith('the runs are of two builds')))"
+"$EGPROF" --diff -l --format csv ./base a/gmon.out ./slower b/gmon.out >l.csv 2>err.txt
+check "--diff -l --format csv: one record per line, its header first" \
+	bash -c "head -1 l.csv | grep -q '^record,function,file,line,inlined,baseline_samples' &&
+		[ \$(grep -c '^lines,work,' l.csv) = \$(python3 -c \"import json; print(len(json.load(open('l.json'))['lines']))\") ]"
 mv src src.gone
 "$EGPROF" --diff -A ./base a/gmon.out ./slower b/gmon.out >gone.txt 2>err.txt
 check "-A with the source gone: exits 0, says the file cannot be read" \
