@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "model/lines.h"
@@ -288,5 +289,107 @@ int print_lines_annotated(FILE *out, const struct line_diff *d,
 	for (size_t i = 0; i < n; i++)
 		annotate_func(out, d, f[i].func, o);
 	free(f);
+	return ferror(out) ? -1 : 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* One run's lines                                                     */
+
+struct func_span {
+	size_t lo, hi;		/* its rows in lp (rows are by function) */
+	uint64_t samples;
+};
+
+static int cmp_span(const void *l, const void *r)
+{
+	const struct func_span *a = l, *b = r;
+
+	if (a->samples != b->samples)
+		return a->samples > b->samples ? -1 : 1;
+	return a->lo < b->lo ? -1 : a->lo > b->lo;
+}
+
+static int cmp_row_samples(const void *l, const void *r)
+{
+	const struct line_row *a = *(const struct line_row *const *)l;
+	const struct line_row *b = *(const struct line_row *const *)r;
+
+	if (a->samples != b->samples)
+		return a->samples > b->samples ? -1 : 1;
+	return a->line - b->line;
+}
+
+int print_lines_profile(FILE *out, const struct line_profile *lp, int full_paths,
+			size_t max_lines)
+{
+	struct func_span *f = malloc((lp->n + 1) * sizeof(*f));
+	const struct line_row **rows = malloc((lp->n + 1) * sizeof(*rows));
+	size_t nf = 0;
+	char buf[2048];
+
+	if (!f || !rows) {
+		free(f);
+		free(rows);
+		return -1;
+	}
+	for (size_t i = 0; i < lp->n;) {
+		size_t k = i;
+
+		f[nf] = (struct func_span){ i, i, 0 };
+		for (; k < lp->n && !strcmp(lp->rows[k].func, lp->rows[i].func); k++)
+			f[nf].samples += lp->rows[k].samples;
+		f[nf++].hi = k;
+		i = k;
+	}
+	qsort(f, nf, sizeof(*f), cmp_span);
+	fprintf(out, "\f\n\t\t\tSelf time by source line\n\n");
+	snprintf(buf, sizeof(buf), "Each function's self seconds by source line (%s), "
+		 "functions by self time; a line's share is of its function's time.  "
+		 "\"[inlined: F]\" marks the code of function F inlined there.", lp->source);
+	print_wrapped(out, buf);
+	if (lp->skipped[0]) {
+		snprintf(buf, sizeof(buf), "Libraries sampled without line information (their "
+			 "time is on no line, shown as '?" "?'): %s.", lp->skipped);
+		print_wrapped(out, buf);
+	}
+	for (size_t i = 0; i < nf; i++) {
+		size_t n = 0, shown;
+		uint64_t rest = 0;
+
+		if (!f[i].samples)
+			continue;
+		for (size_t k = f[i].lo; k < f[i].hi; k++)
+			if (lp->rows[k].samples)
+				rows[n++] = &lp->rows[k];
+		qsort(rows, n, sizeof(*rows), cmp_row_samples);
+		fprintf(out, "\n%s: %.2f seconds\n    seconds   share  line\n",
+			lp->rows[f[i].lo].func, lp->hz > 0 ? (double)f[i].samples / lp->hz : 0);
+		shown = max_lines && n > max_lines ? max_lines : n;
+		for (size_t k = 0; k < n; k++) {
+			const struct line_row *r = rows[k];
+			char where[4096];
+
+			if (k >= shown) {
+				rest += r->samples;
+				continue;
+			}
+			if (r->file)
+				snprintf(where, sizeof(where), "%s:%d", shown_file(r->file, full_paths),
+					 r->line);
+			else
+				snprintf(where, sizeof(where), "?" "?");
+			fprintf(out, "%11.2f %6.1f%%  %s", lp->hz > 0 ? (double)r->samples / lp->hz : 0,
+				100.0 * (double)r->samples / (double)f[i].samples, where);
+			if (r->inlined)
+				fprintf(out, " [inlined: %s]", r->inlined);
+			fputc('\n', out);
+		}
+		if (rest)
+			fprintf(out, "%11.2f %6.1f%%  (%zu more lines)\n",
+				lp->hz > 0 ? (double)rest / lp->hz : 0,
+				100.0 * (double)rest / (double)f[i].samples, n - shown);
+	}
+	free(f);
+	free(rows);
 	return ferror(out) ? -1 : 0;
 }

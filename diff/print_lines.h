@@ -22,6 +22,15 @@ struct print_lines_opts {
 	const char *only;	/* -A's function, NULL: the changed ones */
 };
 
+/*
+ * `--callpath -l`: each function's self time by source line (one run's
+ * lines), functions by self time, each function's lines by time, at most
+ * max_lines each (0: all) with a line counting the rest.  0, or -1 on a
+ * stream error or out of memory.
+ */
+int print_lines_profile(FILE *out, const struct line_profile *lp, int full_paths,
+			size_t max_lines);
+
 /* 0, or -1 on a stream error. */
 int print_lines_diff(FILE *out, const struct line_diff *d, const struct print_lines_opts *o);
 int print_lines_annotated(FILE *out, const struct line_diff *d,

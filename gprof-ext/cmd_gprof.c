@@ -176,7 +176,7 @@ int cmd_gprof(struct egprof_opts *o)
 	struct run_load_opts lo;
 	struct analysis_opts ao;
 	char *graph_svg = NULL;
-	int status, have_analysis = 0;
+	int status, have_analysis = 0, up_lines = 0, up_full_paths = 0;
 
 	status = o->format != TABLE_TEXT ? upstream_main_quiet(o->argc, o->argv)
 					 : upstream_main(o->argc, o->argv);
@@ -208,8 +208,12 @@ int cmd_gprof(struct egprof_opts *o)
 	lo.sidecar = o->callpath_file;
 	lo.paths_required = o->callpath || o->folded_path || o->folded_calls_path ||
 			    o->callpath_file;
-	/* --pprof's locations carry lines (model/lines.h), of time only */
-	lo.line_pcs = o->pprof_path && !lo.metric;
+	/* lines (model/lines.h), of time only: --pprof's locations carry
+	 * them, and --callpath -l (upstream parsed -l) shows each function's
+	 * self time by line */
+	upstream_line_options(&up_lines, &up_full_paths);
+	lo.line_pcs = !lo.metric && (o->pprof_path ||
+				     (o->callpath && up_lines && o->format == TABLE_TEXT));
 	run_init(&r, p->binary, NULL);
 	status = 1;
 	if (run_adopt(&r, p, &lo) < 0 || (o->names && run_shorten_names(&r, o->names) < 0))
