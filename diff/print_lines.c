@@ -64,6 +64,13 @@ static void print_about(FILE *out, const struct line_diff *d, const struct print
 		snprintf(buf, sizeof(buf), "Warning: %s.", d->warning);
 		print_wrapped(out, buf);
 	}
+	if (o->unplaced[0] || o->unplaced[1]) {
+		snprintf(buf, sizeof(buf), "Left out: %.2f and %.2f seconds of samples in the "
+			 "instrumentation, in no known object or without a program counter.",
+			 o->hz[0] > 0 ? (double)o->unplaced[0] / o->hz[0] : 0,
+			 o->hz[1] > 0 ? (double)o->unplaced[1] / o->hz[1] : 0);
+		print_wrapped(out, buf);
+	}
 	for (int s = 0; s < 2; s++)
 		if (o->skipped[s] && o->skipped[s][0]) {
 			snprintf(buf, sizeof(buf), "%s: libraries sampled without line information "
@@ -347,6 +354,12 @@ int print_lines_profile(FILE *out, const struct line_profile *lp, int full_paths
 		 "functions by self time; a line's share is of its function's time.  "
 		 "\"[inlined: F]\" marks the code of function F inlined there.", lp->source);
 	print_wrapped(out, buf);
+	if (lp->unplaced) {
+		snprintf(buf, sizeof(buf), "Left out: %.2f seconds of samples in the "
+			 "instrumentation, in no known object or without a program counter.",
+			 lp->hz > 0 ? (double)lp->unplaced / lp->hz : 0);
+		print_wrapped(out, buf);
+	}
 	if (lp->skipped[0]) {
 		snprintf(buf, sizeof(buf), "Libraries sampled without line information (their "
 			 "time is on no line, shown as '?" "?'): %s.", lp->skipped);

@@ -17,6 +17,8 @@ struct print_lines_opts {
 	const char *label[2];	/* the runs, as the diff names them */
 	const char *source;	/* where the lines come from, in words */
 	const char *skipped[2];	/* libraries sampled without lines ("" none) */
+	unsigned long long unplaced[2];	/* samples on no function's line */
+	double hz[2];
 	int full_paths;		/* -L: files as the debug information names
 				   them, else their last component */
 	const char *only;	/* -A's function, NULL: the changed ones */

@@ -174,6 +174,10 @@ static int print_lines_text(const struct analysis *a, const struct layout *lay, 
 	po.source = a->lines[0]->source;
 	po.skipped[0] = a->lines[0]->skipped;
 	po.skipped[1] = a->lines[1]->skipped;
+	for (int s = 0; s < 2; s++) {
+		po.unplaced[s] = a->lines[s]->unplaced;
+		po.hz[s] = a->lines[s]->hz;
+	}
 	po.full_paths = lay->po.print_path;
 	po.only = lay->annotate_only;
 	if (table && print_lines_diff(stdout, a->line_diff, &po) < 0)

@@ -37,4 +37,13 @@ check "work's lines' shares add up to 100%" \
 check "-L: the file named in full" grep -qE " $SRCDIR/testsuite/fixtures/lines/twoloops\\.c:$slow\$" cpL.txt
 "$EGPROF" -b --callpath ./slower gmon.out >cpnol.txt 2>/dev/null
 check "without -l: no section of lines" bash -c "! grep -q 'Self time by source line' cpnol.txt"
+
+# the sampling mode (a build without -pg): the same lines from its leaves
+mkdir -p sampled && gcc -O2 -g -DSLOW=4 -o sampled/slower "$SRC" &&
+	(cd sampled && LD_PRELOAD="$CP_SO" ./slower >/dev/null) || { echo "Bail out! cannot run the sampled build"; exit 1; }
+"$EGPROF" -l -b --callpath sampled/slower sampled/gmon.out >sampled.txt 2>err.txt
+sfirst=$(sed -n '/^work: /,/^$/p' sampled.txt | grep -E '^ +[0-9.]+ +[0-9.]+%' | head -1)
+echo "# sampled: $sfirst"
+check "sampled build: work's first line is the slow loop's" \
+	bash -c "echo '$sfirst' | grep -qE ' twoloops\\.c:$slow\$'"
 done_testing
