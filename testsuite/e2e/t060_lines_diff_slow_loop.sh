@@ -74,5 +74,7 @@ check "-A prints the lines before it (the function's source)" \
 check "A/A: --diff -l exits 0" bash -c "[ -s aa.txt ] && [ ! -s err.txt ]"
 check "A/A: one build, no warning" bash -c "! grep -q '^Warning' aa.txt"
 echo "# A/A: $(grep 'beyond the noise;' aa.txt)"
-check "A/A: no line beyond the noise" grep -q ' 0 beyond the noise;' aa.txt
+check "A/A: no line beyond the noise (header)" grep -q ' 0 beyond the noise;' aa.txt
+sig=$(rows aa.txt | awk '$4 != "~"' | wc -l)
+check "A/A: every changed row is marked ~ ($sig are not)" test "$sig" = 0
 done_testing
