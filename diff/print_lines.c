@@ -206,6 +206,11 @@ static const char *main_file(const struct line_diff *d, const char *func)
 	return best;
 }
 
+/* A function's source is printed whole up to this many lines; longer, its
+ * sampled lines with this many lines of context each. */
+#define ANNOTATE_ALL 60
+#define ANNOTATE_CONTEXT 2
+
 static void annotate_func(FILE *out, const struct line_diff *d, const char *func,
 			  const struct print_lines_opts *o)
 {
@@ -255,15 +260,30 @@ static void annotate_func(FILE *out, const struct line_diff *d, const char *func
 		char text[4096];
 		int l = 0;
 
-		/* a few lines before the first sampled one: the loop's head */
+		int gap = 0;
+
+		/* a few lines before the first sampled one: the loop's head; a
+		 * long function (an interpreter's loop) by its sampled lines
+		 * with CONTEXT lines around each, the rest elided */
 		lo = lo > 3 ? lo - 3 : 1;
 		while (fgets(text, sizeof(text), src) && ++l <= hi) {
 			size_t len = strlen(text), k;
+			int near = hi - lo <= ANNOTATE_ALL;
 
 			if (len && text[len - 1] == '\n')
 				text[--len] = 0;
 			if (l < lo)
 				continue;
+			for (k = 0; k < n && !near; k++)
+				near = sl[k].line >= l - ANNOTATE_CONTEXT &&
+				       sl[k].line <= l + ANNOTATE_CONTEXT;
+			if (!near) {
+				if (!gap)
+					fprintf(out, "%34s   %6s\n", "", "...");
+				gap = 1;
+				continue;
+			}
+			gap = 0;
 			for (k = 0; k < n && sl[k].line != l; k++)
 				;
 			if (k < n)
