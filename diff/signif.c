@@ -372,7 +372,7 @@ int signif_counts_decide(const uint64_t *a, const uint64_t *b, size_t n, double 
 			 double hz_b, double k, double prior, double *z, unsigned char *pass,
 			 double *jitter, size_t *counted)
 {
-	double *v = malloc((4 * n + 1) * sizeof(double)), c = prior;
+	double *v = calloc(4 * n + 1, sizeof(double)), c = prior;
 	struct signif_scatter sc;
 	struct signif_family f;
 
