@@ -3,13 +3,13 @@
  */
 #include "diff/print_lines.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "model/lines.h"
+#include "utils/infile.h"
 #include "utils/banned.h"
 
 static const char *shown_file(const char *file, int full)
@@ -218,6 +218,7 @@ static void annotate_func(FILE *out, const struct line_diff *d, const char *func
 	struct src_line *sl = malloc((d->n + 1) * sizeof(*sl));
 	size_t n = 0;
 	int lo = 0, hi = 0;
+	char why[4200];
 	FILE *src;
 
 	fprintf(out, "\n%s (%s):\n", func, file ? shown_file(file, o->full_paths) : "no line information");
@@ -246,10 +247,11 @@ static void annotate_func(FILE *out, const struct line_diff *d, const char *func
 			hi = r->line;
 	}
 	fprintf(out, "       A s        B s     change    line  source\n");
-	src = fopen(file, "r");
+	/* regular files only (utils/infile.h): never a FIFO's wait */
+	src = infile_fopen(file, why, sizeof(why));
 	if (!src) {
 		fprintf(out, "(the source file %s cannot be read: %s; its lines' times alone)\n",
-			file, strerror(errno));
+			file, why);
 		for (int l = lo; l <= hi; l++)
 			for (size_t k = 0; k < n; k++)
 				if (sl[k].line == l)

@@ -11,6 +11,7 @@
 
 #include "gprof-ext/srcmap.h"
 #include "callpath/report.h"	/* struct callpath_inline */
+#include "utils/infile.h"
 #include "utils/banned.h"
 
 struct srcmap {
@@ -22,12 +23,21 @@ struct srcmap {
 struct srcmap *srcmap_open(const char *path)
 {
 	struct srcmap *sm = calloc(1, sizeof(*sm));
+	char err[512];
+	uint64_t fsize;
 	long size;
+	int fd;
 
 	if (!sm)
 		return NULL;
+	/* regular files only (utils/infile.h): a path that is now a FIFO
+	 * would wait for a writer for ever */
+	if ((fd = infile_open(path, &fsize, err, sizeof(err))) < 0) {
+		free(sm);
+		return NULL;
+	}
 	bfd_init();
-	sm->abfd = bfd_openr(path, NULL);
+	sm->abfd = bfd_fdopenr(path, NULL, fd);	/* closes fd, now or at bfd_close */
 	if (!sm->abfd || !bfd_check_format(sm->abfd, bfd_object)) {
 		srcmap_close(sm);
 		return NULL;

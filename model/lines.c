@@ -4,7 +4,6 @@
  */
 #include "model/lines.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +19,7 @@
 #include "gprof-ext/srcmap.h"
 #include "gprof-ext/upstream.h"	/* upstream_demangle */
 #include "utils/error.h"
+#include "utils/infile.h"
 #include "utils/satmath.h"
 #include "utils/banned.h"
 
@@ -503,13 +503,13 @@ static int read_u(FILE *fp, size_t size, uint64_t *v)
 static int gmon_hist(struct builder *b, const char *path, struct srcmap *sm,
 		     const struct functab *ft, double *hz)
 {
-	FILE *fp = fopen(path, "rb");
-	char magic[4];
+	char magic[4], err[4200];
+	FILE *fp = infile_fopen(path, err, sizeof(err));
 	uint64_t v;
 	int tag, ret = -1;
 
 	if (!fp)
-		return error("%s: %s", path, strerror(errno));
+		return error("%s", err);
 	if (fread(magic, 1, 4, fp) != 4 || memcmp(magic, "gmon", 4) || fseek(fp, 16, SEEK_CUR))
 		goto bad;
 	while ((tag = fgetc(fp)) != EOF) {
@@ -741,8 +741,8 @@ static int same_build(const char *x, const char *y)
 		return 1;
 	if (sx.st_size != sy.st_size)
 		return 0;
-	fx = fopen(x, "rb");
-	fy = fopen(y, "rb");
+	fx = infile_fopen(x, NULL, 0);
+	fy = infile_fopen(y, NULL, 0);
 	if (!fx || !fy) {
 		same = 0;
 	} else {
