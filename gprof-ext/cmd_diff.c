@@ -139,28 +139,53 @@ static int check_options(const struct cmdline *cl, struct layout *lay)
 /*
  * -l and -A are ours in a diff (the analysis's lines, model/lines.h):
  * upstream's loaders get the other options only, so that their profiles
- * stay the functions' (gprof -l would make its symbols lines).
+ * stay the functions' (gprof -l would make its symbols lines).  Without
+ * them the loaders get the user's arguments as they are; with them, the
+ * other options are written again one by one from the parse ("-bl" and
+ * "--line" as well as "-l"): "-c" or "-cARG", "--name" or "--name=ARG",
+ * which getopt reads as the user's.  *owned: the strings are ours to free.
  */
-static int loader_args(const struct cmdline *cl, char **argv, char ***out, size_t *nout)
+static int loader_args(const struct cmdline *cl, char ***out, size_t *nout, int *owned)
 {
-	char **args = malloc((cl->nargs + 1) * sizeof(*args));
-	size_t n = 0;
+	char **args = calloc(cl->nargs + cl->nopts + 1, sizeof(*args));
+	size_t n = 0, k;
 
+	*owned = 0;
 	if (!args)
 		return error("out of memory");
-	for (size_t i = 0; i < cl->nargs; i++) {
-		int ours = 0;
+	for (k = 0; k < cl->nopts && cl->opts[k].val != 'l' && cl->opts[k].val != 'A'; k++)
+		;
+	if (k == cl->nopts) {
+		memcpy(args, cl->args, cl->nargs * sizeof(*args));
+		*out = args;
+		*nout = cl->nargs;
+		return 0;
+	}
+	*owned = 1;
+	for (k = 0; k < cl->nopts; k++) {
+		const struct cmdline_opt *co = &cl->opts[k];
+		const char *arg = co->arg ? co->arg : "";
+		size_t len;
 
-		for (size_t k = 0; k < cl->nopts; k++)
-			if ((cl->opts[k].val == 'l' || cl->opts[k].val == 'A') && !cl->opts[k].name &&
-			    cl->args[i] == argv[cl->opts[k].argi])
-				ours = 1;
-		if (!ours)
-			args[n++] = cl->args[i];
+		if (co->val == 'l' || co->val == 'A')
+			continue;
+		len = (co->name ? strlen(co->name) : 1) + strlen(arg) + 4;
+		if (!(args[n] = malloc(len)))
+			goto oom;
+		if (co->name)
+			snprintf(args[n], len, "--%s%s%s", co->name, co->arg ? "=" : "", arg);
+		else
+			snprintf(args[n], len, "-%c%s", co->val, arg);
+		n++;
 	}
 	*out = args;
 	*nout = n;
 	return 0;
+oom:
+	for (k = 0; k < n; k++)
+		free(args[k]);
+	free(args);
+	return error("out of memory");
 }
 
 /* --diff -l and -A: the lines' table and the annotated source. */
@@ -280,7 +305,7 @@ int cmd_diff(struct egprof_opts *o)
 	char *graph_svg = NULL;    /* the call graph drawn for --html */
 	char **largs = NULL;
 	size_t nlargs = 0;
-	int status = 1, have_analysis = 0;
+	int status = 1, have_analysis = 0, largs_owned = 0;
 
 	memset(&lay, 0, sizeof(lay));
 	memset(&lo, 0, sizeof(lo));
@@ -305,7 +330,7 @@ int cmd_diff(struct egprof_opts *o)
 	/* load: both runs at once; a directory also file by file when the
 	 * noise rule needs the spread across its runs */
 	lo.argv0 = o->argv[0];
-	if (loader_args(&cl, o->argv, &largs, &nlargs) < 0)
+	if (loader_args(&cl, &largs, &nlargs, &largs_owned) < 0)
 		goto out;
 	lo.gprof_args = largs;
 	lo.nargs = nlargs;
@@ -368,6 +393,8 @@ int cmd_diff(struct egprof_opts *o)
 	status = 0;
 out:
 	free(graph_svg);
+	for (size_t i = 0; largs_owned && i < nlargs; i++)
+		free(largs[i]);
 	free(largs);
 	if (have_analysis)
 		analysis_release(&a);

@@ -51,6 +51,12 @@ check "-A main: main has no sampled line, said" \
 "$EGPROF" --diff -Awork ./base a/gmon.out ./base a/gmon.out >ann_work.txt 2>err.txt
 check "-A work of a run against itself: work annotated, no change" \
 	bash -c "grep -q '^work (twoloops.c):\$' ann_work.txt && grep -qE '^ +[0-9.]+ +[0-9.]+ +[-+]0\\.00 +$slow  .*SLOW_LOOP' ann_work.txt"
+# -l however it is spelled: in a cluster ("-bl") or long ("--line")
+"$EGPROF" --diff -bl ./base a/gmon.out ./slower b/gmon.out >bl.txt 2>err.txt
+check "-bl: the lines' table, no message" bash -c "[ ! -s err.txt ] && grep -q 'Line-level differences' bl.txt"
+"$EGPROF" --diff --line -b ./base a/gmon.out ./slower b/gmon.out >long.txt 2>err.txt
+check "--line: the same table" bash -c "[ ! -s err.txt ] && grep -q 'Line-level differences' long.txt"
+
 # JSON and CSV: the table's rows and verdicts (the same order as the text)
 "$EGPROF" --diff -l --format json ./base a/gmon.out ./slower b/gmon.out >l.json 2>err.txt
 check "--diff -l --format json: the lines' document, the slow line first" \
