@@ -24,7 +24,7 @@
 #include "export/lines_export.h"
 #include "export/pprof_export.h"
 #include "export/html_views.h"
-#include "callpath/cmd_callpath.h"
+#include "gprof-ext/cmd_callpath.h"
 #include "model/analysis.h"
 #include "model/lines.h"
 #include "model/run.h"

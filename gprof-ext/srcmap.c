@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "gprof-ext/srcmap.h"
-#include "callpath/report.h"	/* struct callpath_inline */
+#include "model/callpath_model.h"	/* struct callpath_inline */
 #include "utils/infile.h"
 #include "utils/banned.h"
 

@@ -31,7 +31,7 @@
 #include <unistd.h>
 
 #include "gprof-ext/upstream.h"
-#include "callpath/report.h"
+#include "model/callpath_model.h"
 #include "gprof-ext/gmon_owner.h"
 #include "diff/clones.h"
 #include "diff/match.h"

@@ -10,14 +10,14 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "callpath/leaves.h"
-#include "callpath/report.h"	/* struct callpath_inline */
-#include "callpath/sidecar.h"
 #include "diff/diff.h"		/* DIFF_JITTER_PRIOR */
 #include "diff/profile.h"
 #include "diff/signif.h"
+#include "format/sidecar.h"
 #include "gprof-ext/srcmap.h"
 #include "gprof-ext/upstream.h"	/* upstream_demangle */
+#include "model/callpath_model.h"	/* struct callpath_inline */
+#include "model/leaves.h"
 #include "utils/error.h"
 #include "utils/infile.h"
 #include "utils/satmath.h"

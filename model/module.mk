@@ -9,6 +9,6 @@ EGPROF_OBJS += $(MODEL_OBJS)
 # upstream's build maps its addresses (gprof-ext/srcmap.c).
 UNIT_TESTS += testsuite/unit/test_lines
 testsuite/unit/test_lines: testsuite/unit/test_lines.o model/lines.o gprof-ext/srcmap.o \
-	callpath/leaves.o callpath/sidecar.o callpath/buildid.o diff/signif.o diff/profile.o \
+	model/leaves.o format/sidecar.o format/buildid.o diff/signif.o diff/profile.o \
 	$(UTILS_OBJS) | $(UP)/stamp-build
 testsuite/unit/test_lines: UNIT_LIBS += $(UP_LIBS)

@@ -13,7 +13,7 @@
 # short: it takes the profiling timer's ticks it causes while SIGPROF is
 # the runtime's (blocked there, they went to the sleeping thread, whose
 # nanosleep returned EINTR 25 to 32 times in 100).
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 cd "$WORKDIR" || exit 1
 gcc -pg -O1 -o ownprof "$CP_EX/stress/ownprof.c" || exit 1
 

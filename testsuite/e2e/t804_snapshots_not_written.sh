@@ -4,7 +4,7 @@
 # write in (EACCES: the failure was silent) and a full disk (ENOSPC: said
 # at every period).  The program's output and status are its own; the
 # exit's messages are glibc's and the runtime's as without snapshots.
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 cd "$WORKDIR" || exit 1
 cat > phases.c <<'EOF'
 #include <stdio.h>

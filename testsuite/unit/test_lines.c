@@ -19,8 +19,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "callpath/report.h"
-#include "callpath/sidecar.h"
+#include "model/callpath_model.h"
+#include "format/sidecar.h"
 #include "diff/profile.h"
 #include "gprof-ext/srcmap.h"
 #include "model/lines.h"
