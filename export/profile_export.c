@@ -113,8 +113,8 @@ static int get_arc_time(const void *c, size_t row, const struct table_column *co
 	const struct ctx *x = c;
 	const struct profile_arc *a = &x->p->arcs[table_row(&x->a, row)];
 
-	(void)col;
-	v->f = profile_seconds(x->p, a->time + a->child_time);
+	v->f = profile_seconds(x->p, col->arg == 1 ? a->time : col->arg == 2 ? a->child_time
+							   : a->time + a->child_time);
 	return 1;
 }
 
@@ -139,6 +139,10 @@ static const struct table_column arc_cols[] = {
 	{ "callee", TCOL_STR, get_end, 1 },
 	{ "calls", TCOL_U64, get_arc_calls, 0 },
 	{ "time_sec", TCOL_F64, get_arc_time, 0 },
+	/* the two columns of gprof's caller and callee lines (the HTML
+	 * report's callers and callees of a function print them) */
+	{ "self_sec", TCOL_F64, get_arc_time, 1 },
+	{ "children_sec", TCOL_F64, get_arc_time, 2 },
 };
 
 #define NCOLS(t) (sizeof(t) / sizeof((t)[0]))

@@ -7,9 +7,17 @@
  * verdicts as the diff model gives them: `significant`, `within_noise`;
  * rank statistics' `imbalanced`), an icicle graph of the call paths (click
  * a frame to zoom; in a diff each path's colour follows its verdict from
- * the egprof-pathdiff document), the call graph graphviz drew, the rank
- * heat map.  '/' focuses the search by function name; Enter zooms the
- * icicle graph to the first match; Esc clears.
+ * the egprof-pathdiff document) and its bottom-up form (a root per
+ * function where samples fell, its callers below), the callers and callees
+ * of the selected function (the call graph of the page's source), the
+ * call graph graphviz drew, the rank heat map.  '/' focuses the search by
+ * function name; Enter selects the first match and zooms the icicle graph
+ * to it; Esc clears.  Boxes hide library and instrumentation frames (their
+ * time to their callers).  The URL's fragment names the view and the
+ * function (#view=butterfly&fn=NAME): deep links, back and forward.
+ *
+ * One block per view ("View: ..." banners) and one per shared state
+ * (hiding, the call graph, deep links): doc/dev/html-views.md.
  *
  * For tests: window.egprof holds the data and a few entry points, and
  * <html data-egprof-ready> is set when everything is drawn, with
@@ -77,6 +85,7 @@
 			el('input', { id: 'search', type: 'search', placeholder: 'function name (press /)',
 				'aria-label': 'search functions' }),
 			el('span', { id: 'search-info' }),
+			el('span', { id: 'hide-controls' }),
 			el('nav', { id: 'nav' })
 		])
 	]);
@@ -86,16 +95,23 @@
 	var tip = el('div', { id: 'tip' });
 	document.body.appendChild(tip);
 
+	/* A view's section; the navigation links to it by a deep link
+	 * (#view=ID, below), which keeps the selected function. */
 	function section(id, title, note) {
 		var s = el('section', { id: id }, [el('h2', { text: title })]);
 		if (note) s.appendChild(el('p', { cls: 'note', text: note }));
 		main.appendChild(s);
-		$('nav').appendChild(el('a', { href: '#' + id, text: title }));
+		var a = el('a', { href: '#view=' + id, text: title, 'data-view': id });
+		a.addEventListener('click', function (ev) {
+			ev.preventDefault();
+			navigate({ view: id });
+		});
+		$('nav').appendChild(a);
 		return s;
 	}
 
 	/* ------------------------------------------------------------------ */
-	/* Tables                                                              */
+	/* View: the table of functions                                        */
 
 	/* cols: {key, label, text (left-aligned), value(row), show(row),
 	 * cls(row)}; the first column is the function's name. */
@@ -108,6 +124,12 @@
 		this.query = '';
 		this.wrap = el('div', { cls: 'tablewrap' });
 		this.more = el('div', { cls: 'more-rows' });
+		this.onName = null;	/* a click on a name: its function */
+		var self0 = this;
+		this.wrap.addEventListener('click', function (ev) {
+			var td = ev.target.closest('td.name');
+			if (td && self0.onName) self0.onName(td.textContent);
+		});
 		parent.appendChild(this.wrap);
 		parent.appendChild(this.more);
 		this.render();
@@ -203,7 +225,7 @@
 		return { text: '', cls: '', order: 2 };
 	}
 
-	var table = null, summary = el('div', { cls: 'summary' });
+	var table = null, allRows = null, summary = el('div', { cls: 'summary' });
 	function card(label, value) {
 		summary.appendChild(el('div', {}, [el('b', { text: value }), label]));
 	}
@@ -213,9 +235,9 @@
 		var n = all.filter(function (f) { return f.kind !== 'function'; }).length;
 		if (!n) return;
 		var box = el('input', { type: 'checkbox', id: 'hide-kinds' });
+		/* both of the header's boxes at once (Hiding, below) */
 		box.addEventListener('change', function () {
-			table.rows = all.filter(function (f) { return !box.checked || f.kind === 'function'; });
-			table.render();
+			navigate({ hide: box.checked ? 'library,instrumentation' : '' });
 		});
 		parent.appendChild(el('label', { cls: 'controls' }, [box,
 			' hide the ' + n + ' rows outside the program\'s functions (libraries, the ' +
@@ -248,6 +270,7 @@
 			numCol('samples', 'samples', 0),
 			textCol('file', 'file')
 		], fns, 'self_sec', true);
+		allRows = fns;
 	} else if (kind === 'diff') {
 		var d = data.diff;
 		var dfns = d.functions.filter(function (f) { return f.kind !== 'cycle'; });
@@ -287,6 +310,7 @@
 			textCol('matched_by', 'matched by'),
 			textCol('file', 'file')
 		], dfns, 'verdict_order', true);
+		allRows = dfns;
 	} else if (kind === 'rank-stats') {
 		var rs = data.rankstats;
 		var nimb = rs.functions.filter(function (f) { return f.imbalanced; }).length;
@@ -336,7 +360,7 @@
 	mark('table');
 
 	/* ------------------------------------------------------------------ */
-	/* The icicle graph of the call paths                                  */
+	/* View: the call paths' icicle graph (its tree and drawing)           */
 
 	/* A tree of names: frames that differ only in call sites are one node
 	 * (as folded stacks merge them); folded recursion counts its calls on
@@ -413,8 +437,12 @@
 		});
 	}
 
-	function Flame(parent, root, nsides, hz, timed, pathVerdict, counted) {
-		var self = this;
+	/* opts.ids: the element ids of its box, crumbs and selectors;
+	 * opts.inverted: a bottom-up tree (a root is where the time was spent,
+	 * its children its callers); opts.onClick(node) after a zoom. */
+	function Flame(parent, root, nsides, hz, timed, pathVerdict, counted, opts) {
+		var self = this, ids = opts.ids;
+		this.inverted = !!opts.inverted;
 		this.root = root;
 		this.counted = counted;
 		this.nsides = nsides;
@@ -425,15 +453,15 @@
 		this.query = '';
 		this.focus = root;
 		var controls = el('div', { cls: 'controls' });
-		var metric = el('select', { id: 'flame-metric' }, [
+		var metric = el('select', { id: ids.metric }, [
 			el('option', { value: 'time', text: 'width: time' }),
 			el('option', { value: 'calls', text: 'width: calls' })]);
 		metric.value = this.metric;
-		if (!timed || !counted) metric.disabled = true;
+		if (!timed || !counted || this.inverted) metric.disabled = true;
 		metric.addEventListener('change', function () { self.metric = metric.value; self.draw(); });
 		controls.appendChild(metric);
 		if (nsides === 2) {
-			var width = el('select', { id: 'flame-sides' }, [
+			var width = el('select', { id: ids.sides }, [
 				el('option', { value: 'both', text: 'A + B' }),
 				el('option', { value: 'a', text: 'A (baseline)' }),
 				el('option', { value: 'b', text: 'B (second)' })]);
@@ -443,12 +471,18 @@
 		var reset = el('button', { text: 'reset zoom' });
 		reset.addEventListener('click', function () { self.zoom(self.root); });
 		controls.appendChild(reset);
+		(opts.controls || []).forEach(function (c) { controls.appendChild(c); });
 		parent.appendChild(controls);
-		this.crumbs = el('div', { id: 'crumbs' });
+		this.crumbs = el('div', { id: ids.crumbs, cls: 'crumbs' });
 		parent.appendChild(this.crumbs);
-		this.box = el('div', { id: 'flame' });
+		this.box = el('div', { id: ids.box, cls: 'flame' });
 		parent.appendChild(this.box);
-		if (nsides === 2)
+		if (nsides === 2 && this.inverted)
+			parent.appendChild(el('div', { cls: 'legend' }, [
+				el('span', {}, [el('i', { style: 'background:#d04040' }), 'more time in B below this frame']),
+				el('span', {}, [el('i', { style: 'background:#4080d0' }), 'less time in B']),
+				el('span', {}, [el('i', { style: 'background:#e6e1d3' }), 'equal'])]));
+		else if (nsides === 2)
 			parent.appendChild(el('div', { cls: 'legend' }, [
 				el('span', {}, [el('i', { style: 'background:#d04040' }), 'more time in B']),
 				el('span', {}, [el('i', { style: 'background:#4080d0' }), 'less time in B']),
@@ -456,7 +490,10 @@
 				el('span', {}, [el('i', { style: 'background:#e6e1d3' }), 'equal'])]));
 		this.box.addEventListener('click', function (ev) {
 			var t = ev.target.closest('.fn');
-			if (t && t._node) self.zoom(t._node === self.focus && t._node.parent ? t._node.parent : t._node);
+			if (t && t._node) {
+				self.zoom(t._node === self.focus && t._node.parent ? t._node.parent : t._node);
+				if (opts.onClick) opts.onClick(self.focus);
+			}
 		});
 		this.box.addEventListener('mousemove', function (ev) {
 			var t = ev.target.closest('.fn');
@@ -485,6 +522,14 @@
 	/* red/blue by the change of the path's self time (or calls), grey when
 	 * the verdict is noise; a single profile's colours are warm, by name */
 	Flame.prototype.colour = function (n) {
+		if (this.nsides === 2 && this.inverted) {
+			/* no path verdicts bottom-up: the change of the time below */
+			var c = this.seconds(n.inclSelf[1], 1) - this.seconds(n.inclSelf[0], 0);
+			if (c === 0) return '#e6e1d3';
+			var u = Math.min(1, Math.abs(c) / (this.maxInclChange || 1));
+			return c > 0 ? 'hsl(0,65%,' + (88 - 38 * Math.sqrt(u)) + '%)'
+				     : 'hsl(215,65%,' + (88 - 38 * Math.sqrt(u)) + '%)';
+		}
 		if (this.nsides === 1) {
 			var h = 0;
 			for (var i = 0; i < n.name.length; i++) h = (h * 31 + n.name.charCodeAt(i)) >>> 0;
@@ -506,7 +551,8 @@
 		return change > 0 ? 'hsl(0,65%,' + light + '%)' : 'hsl(215,65%,' + light + '%)';
 	};
 	Flame.prototype.describe = function (n) {
-		var self = this, lines = [n.path === 'all' ? 'all call paths' : n.path.split(';').join(' \u2192 ')];
+		var self = this, lines = [n.path === 'all' ? 'all call paths' :
+			n.path.split(';').join(this.inverted ? ' \u2190 ' : ' \u2192 ')];
 		var total = this.value(this.root) || 1;
 		lines.push((this.metric === 'time' ? 'width ' : 'calls in frame and below: ') +
 			(100 * this.value(n) / total).toFixed(2) + '% of all');
@@ -516,7 +562,7 @@
 				self.amount(n.inclSelf[s], s) +
 				(self.counted ? ', calls ' + (n.uncounted ? '-' : n.calls[s]) : ''));
 		}
-		if (this.nsides === 2) {
+		if (this.nsides === 2 && !this.inverted) {
 			var ch = self.seconds(n.self[1], 1) - self.seconds(n.self[0], 0);
 			var v = this.pathVerdict.get(n.path);
 			lines.push('self change B \u2212 A: ' + (ch > 0 ? '+' : '') + ch.toFixed(digits) + ' ' + unit +
@@ -533,7 +579,14 @@
 	Flame.prototype.draw = function () {
 		var self = this, W = this.box.clientWidth || 1000, H = 18, frag = document.createDocumentFragment();
 		var focus = this.focus, fv = this.value(focus), maxDepth = 0, drawn = 0;
-		if (this.nsides === 2 && this.maxTimeChange === undefined) {
+		if (this.nsides === 2 && this.inverted && this.maxInclChange === undefined) {
+			this.maxInclChange = 0;
+			this.root.kids.forEach(function (k) {
+				self.maxInclChange = Math.max(self.maxInclChange,
+					Math.abs(self.seconds(k.inclSelf[1], 1) - self.seconds(k.inclSelf[0], 0)));
+			});
+		}
+		if (this.nsides === 2 && !this.inverted && this.maxTimeChange === undefined) {
 			this.maxTimeChange = 0;
 			this.maxCallsChange = 0;
 			(function walk(n) {
@@ -601,37 +654,477 @@
 		return q ? (100 * this.matched / total).toFixed(1) + '% of the ' +
 			(this.metric === 'time' ? 'time' : 'calls') + ' in matching frames' : '';
 	};
+	/* the first frame (depth first) of the function named q, else of a
+	 * function whose name contains q */
 	Flame.prototype.zoomToName = function (q) {
-		var found = null;
+		var found = null, exact = null;
 		(function f(n) {
-			if (found) return;
-			if (n.parent && matches(n.name, q)) { found = n; return; }
+			if (exact) return;
+			if (n.parent && n.name === q) { exact = n; return; }
+			if (!found && n.parent && matches(n.name, q)) found = n;
 			n.kids.forEach(f);
 		})(this.root);
-		if (found) this.zoom(found);
-		return found;
+		if (exact || found) this.zoom(exact || found);
+		return exact || found;
+	};
+	/* a new tree (hidden frames changed): drawn from its root */
+	Flame.prototype.setRoot = function (root) {
+		this.root = root;
+		this.focus = root;
+		this.maxTimeChange = this.maxInclChange = undefined;
+		this.draw();
 	};
 
-	var flame = null;
+	/* ------------------------------------------------------------------ */
+	/* Hiding frames: libraries', the instrumentation's, unknown code's     */
+
+	/* each name's kind, as the table gives it ("function", "library",
+	 * "instrumentation", "unknown") */
+	var kindOf = new Map();
+	(kind === 'profile' ? data.profile.functions : kind === 'diff' ? data.diff.functions : [])
+		.forEach(function (f) { kindOf.set(f.name, f.kind); });
+	var hide = { library: false, instrumentation: false };
+	function hiddenKind(k) {
+		return (hide.library && k === 'library') ||
+			(hide.instrumentation && (k === 'instrumentation' || k === 'unknown'));
+	}
+	function hiding() { return hide.library || hide.instrumentation; }
+	function hideText() {
+		return [hide.library ? 'library' : null, hide.instrumentation ? 'instrumentation' : null]
+			.filter(function (x) { return x; }).join(',');
+	}
+
+	/*
+	 * doc's frames without the hidden ones, as pprof's hide: a hidden
+	 * frame's samples go to its nearest shown caller, and its callees hang
+	 * from that caller (main -> qsort -> cmp becomes main -> cmp).  A
+	 * top-level frame stays: nothing above it would take its time.  The
+	 * same columns as doc ("egprof-callpath-columns"); doc itself when
+	 * nothing is hidden.
+	 */
+	function visibleFrames(doc) {
+		if (!hiding()) return doc;
+		var n = doc.parent.length, at = new Int32Array(n), gone = new Uint8Array(n);
+		var hid = doc.names.map(function (nm) { return hiddenKind(kindOf.get(nm)); });
+		var out = { names: doc.names, hz: doc.hz, calls_measured: doc.calls_measured,
+			parent: [], 'function': [], calls: doc.calls ? [] : null, self_samples: [],
+			folded: [], recursive_calls: doc.recursive_calls ? [] : null, leaf: doc.leaf ? [] : null };
+		for (var i = 0; i < n; i++) {
+			var p = doc.parent[i];
+			if (p >= 0 && (hid[doc['function'][i]] || (doc.folded[i] && gone[p]))) {
+				gone[i] = 1;
+				at[i] = at[p];
+				out.self_samples[at[p]] += doc.self_samples[i];
+				continue;
+			}
+			at[i] = out.parent.length;
+			out.parent.push(p < 0 ? -1 : at[p]);
+			out['function'].push(doc['function'][i]);
+			if (out.calls) out.calls.push(doc.calls[i]);
+			out.self_samples.push(doc.self_samples[i]);
+			out.folded.push(doc.folded[i]);
+			if (out.recursive_calls) out.recursive_calls.push(doc.recursive_calls[i]);
+			if (out.leaf) out.leaf.push(doc.leaf[i]);
+		}
+		return out;
+	}
+
+	/* ------------------------------------------------------------------ */
+	/* The call graph the views read: functions and arcs                   */
+
+	/*
+	 * One call graph for the callers-and-callees view: fns (name -> self,
+	 * children, calls, recursive calls per side, seconds), arcs into and
+	 * out of each function (calls, self and children along the arc, or
+	 * their sum, time, where only that is known).  From the page's own
+	 * documents (the numbers of the text's call graph: gprof's, or the
+	 * model's when the sidecars measured the time), or computed from the
+	 * call paths below when frames are hidden.
+	 */
+	function CallGraph(nsides) {
+		this.nsides = nsides;
+		this.fns = new Map();
+		this.into = new Map();
+		this.out = new Map();
+		this.split = true;	/* arcs carry self and children */
+	}
+	CallGraph.prototype.fn = function (name) {
+		var f = this.fns.get(name), z = function () { return this.nsides === 1 ? [0] : [0, 0]; }.bind(this);
+		if (!f) {
+			f = { name: name, self: z(), children: z(), calls: z(), selfCalls: z() };
+			this.fns.set(name, f);
+		}
+		return f;
+	};
+	CallGraph.prototype.addArc = function (a) {
+		(this.into.get(a.callee) || this.into.set(a.callee, []).get(a.callee)).push(a);
+		(this.out.get(a.caller) || this.out.set(a.caller, []).get(a.caller)).push(a);
+	};
+
+	function graphOfProfile(p) {
+		var g = new CallGraph(1);
+		p.functions.forEach(function (f) {
+			if (f.kind === 'cycle') return;
+			var x = g.fn(f.name);
+			x.self = [f.self_sec || 0];
+			x.children = [f.children_sec || 0];
+			x.calls = [f.calls];
+			x.selfCalls = [f.self_calls];
+		});
+		p.arcs.forEach(function (a) {
+			g.addArc({ caller: a.caller, callee: a.callee, calls: [a.calls],
+				self: [a.self_sec], children: [a.children_sec], time: [a.time_sec] });
+		});
+		g.split = p.arcs.every(function (a) { return a.self_sec !== undefined; });
+		return g;
+	}
+
+	function graphOfDiff(d) {
+		var g = new CallGraph(2);
+		g.split = false;
+		d.functions.forEach(function (f) {
+			if (f.kind === 'cycle') return;
+			var x = g.fn(f.name);
+			x.self = [f.self_base, f.self_second];
+			x.children = [f.children_base, f.children_second];
+			x.calls = [f.calls_base, f.calls_second];
+			x.selfCalls = [f.self_calls_base, f.self_calls_second];
+		});
+		(d.arcs || []).forEach(function (a) {
+			g.addArc({ caller: a.caller, callee: a.callee, calls: [a.calls_base, a.calls_second],
+				time: [a.time_base, a.time_second] });
+		});
+		return g;
+	}
+
+	/*
+	 * The call graph of call paths, as the model builds a run's functions
+	 * and arcs from them (model/measured.c): a function's self time is
+	 * its frames' samples, its total the inclusive samples of its
+	 * outermost frames (a recursion once); an arc caller -> callee holds
+	 * the calls of the callee's frames under the caller and, of its
+	 * outermost ones, their samples: the callee's own (self) and its
+	 * callees' (children).  Folded recursion and calls of a function by
+	 * itself are its recursive calls.  docs: one columns document per side.
+	 */
+	function graphOfPaths(docs, hz) {
+		var nsides = docs.length, g = new CallGraph(nsides), arcs = new Map();
+		docs.forEach(function (doc, s) {
+			var n = doc.parent.length, fn = doc['function'], par = doc.parent, i, k;
+			var first = new Int32Array(n + 2), kids = new Int32Array(n), pos;
+			for (i = 0; i < n; i++) first[par[i] + 2]++;
+			for (i = 1; i < n + 2; i++) first[i] += first[i - 1];
+			pos = first.slice();
+			for (i = 0; i < n; i++) kids[pos[par[i] + 1]++] = i;
+			/* kids of frame i: kids[first[i + 1] .. first[i + 2]) */
+			var incl = new Float64Array(n);
+			for (i = 0; i < n; i++) incl[i] = doc.self_samples[i];
+			for (i = n - 1; i >= 0; i--) if (par[i] >= 0) incl[par[i]] += incl[i];
+			/* depth first: outer[i] when no frame above is of the same
+			 * function; own[i] of an outermost frame: its function's
+			 * samples in its subtree */
+			var active = new Int32Array(doc.names.length).fill(-1);
+			var outer = new Uint8Array(n), own = new Float64Array(n), entered = new Uint8Array(n);
+			var stack = [], sp;
+			for (k = first[1] - 1; k >= first[0]; k--) stack.push(kids[k]);
+			while ((sp = stack.length)) {
+				i = stack[sp - 1];
+				var a = fn[i];
+				if (entered[i]) {
+					if (outer[i]) active[a] = -1;
+					stack.pop();
+					continue;
+				}
+				entered[i] = 1;
+				outer[i] = active[a] < 0 ? 1 : 0;
+				if (outer[i]) active[a] = i;
+				own[active[a]] += doc.self_samples[i];
+				for (k = first[i + 2] - 1; k >= first[i + 1]; k--) stack.push(kids[k]);
+			}
+			var rate = hz[s] > 0 ? hz[s] : 1, calls = doc.calls, rec = doc.recursive_calls;
+			for (i = 0; i < n; i++) {
+				var c = doc.names[fn[i]], f = g.fn(c);
+				f.self[s] += doc.self_samples[i] / rate;
+				if (outer[i]) f.children[s] += (incl[i] - doc.self_samples[i]) / rate;
+				if (doc.folded[i]) {
+					if (rec) f.selfCalls[s] += rec[i];
+					continue;
+				}
+				/* an inner frame's self time is in its outermost
+				 * frame's total already */
+				if (!outer[i]) f.children[s] -= doc.self_samples[i] / rate;
+				if (par[i] < 0) {
+					if (calls) f.calls[s] += calls[i];
+					continue;
+				}
+				var pn = doc.names[fn[par[i]]];
+				if (pn === c) {
+					if (calls) f.selfCalls[s] += calls[i];
+					continue;
+				}
+				if (calls) f.calls[s] += calls[i];
+				var key = pn + '\u0000' + c, arc = arcs.get(key);
+				if (!arc) {
+					var z = function () { return nsides === 1 ? [0] : [0, 0]; };
+					arc = { caller: pn, callee: c, calls: z(), self: z(), children: z(), time: z() };
+					arcs.set(key, arc);
+					g.addArc(arc);
+				}
+				if (calls) arc.calls[s] += calls[i];
+				if (outer[i]) {
+					arc.self[s] += own[i] / rate;
+					arc.children[s] += (incl[i] - own[i]) / rate;
+					arc.time[s] += incl[i] / rate;
+				}
+			}
+			if (!calls) g.fns.forEach(function (f) { f.calls[s] = null; f.selfCalls[s] = null; });
+		});
+		if (docs.some(function (d) { return !d.calls; }))
+			arcs.forEach(function (a) { a.calls = null; });
+		/* a library's or the instrumentation's calls were never counted */
+		g.fns.forEach(function (f) {
+			var k = kindOf.get(f.name);
+			if (k && k !== 'function') {
+				f.calls = f.calls.map(function () { return null; });
+				f.selfCalls = f.selfCalls.map(function () { return null; });
+			}
+		});
+		arcs.forEach(function (a) {
+			var k = kindOf.get(a.callee);
+			if (k && k !== 'function') a.calls = null;
+		});
+		return g;
+	}
+
+	/* ------------------------------------------------------------------ */
+	/* The call paths: the documents, and what their views share           */
+
+	var flame = null, inverted = null;
 	var cpDocs = kind === 'diff' ? (data.callpath_base && data.callpath_second ?
 		[data.callpath_base, data.callpath_second] : null) : (data.callpath ? [data.callpath] : null);
-	if (cpDocs) {
-		var nsides = cpDocs.length;
+	var nsides = kind === 'diff' ? 2 : 1;
+	/* each paths document's own rate (the samples' own), never another
+	 * document's */
+	var hz = cpDocs ? cpDocs.map(function (doc, s) {
+		return doc.hz > 0 ? doc.hz : kind === 'diff' ? (s ? data.diff.second.hz : data.diff.base.hz)
+							   : data.profile.hz;
+	}) : [];
+	/* the page's numbers are the call paths' (the sidecars measured the
+	 * time: the analysis's source, said on the page) */
+	var pathsAreSource = !!cpDocs && /call-path samples/.test(source);
+
+	function topDownTree() {
 		var root = new Frame('all', null, nsides);
-		cpDocs.forEach(function (doc, s) { addFrames(root, doc, s, nsides); });
-		mark('paths');
+		cpDocs.forEach(function (doc, s) { addFrames(root, visibleFrames(doc), s, nsides); });
 		totals(root, nsides);
-		/* each paths document's own rate (the samples' own), never another
-		 * document's */
-		var hz = cpDocs.map(function (doc, s) {
-			return doc.hz > 0 ? doc.hz : kind === 'diff' ? (s ? data.diff.second.hz : data.diff.base.hz)
-								   : data.profile.hz;
+		return root;
+	}
+
+	/* Bottom-up: a root per function where samples fell, its total that
+	 * function's self time; below it its callers, outward to the top. */
+	function bottomUpTree() {
+		var root = new Frame('all', null, nsides);
+		cpDocs.forEach(function (doc0, s) {
+			var doc = visibleFrames(doc0), fn = doc['function'], par = doc.parent;
+			for (var i = 0; i < par.length; i++) {
+				var v = doc.self_samples[i];
+				if (!v) continue;
+				var n = root;
+				for (var j = i; j >= 0; j = par[j])
+					if (!doc.folded[j]) n = n.child(doc.names[fn[j]], nsides);
+				n.self[s] += v;
+			}
 		});
-		var timed = root.inclSelf.some(function (v) { return v > 0; });
+		totals(root, nsides);
+		return root;
+	}
+
+	/* the call graph of the page's numbers, with the hidden frames'
+	 * time moved to their callers where the call paths are the source */
+	var graphCache = null;
+	function callGraph() {
+		if (graphCache) return graphCache;
+		if (hiding() && pathsAreSource)
+			graphCache = graphOfPaths(cpDocs.map(visibleFrames), hz);
+		else if (kind === 'profile')
+			graphCache = graphOfProfile(data.profile);
+		else if (kind === 'diff')
+			graphCache = graphOfDiff(data.diff);
+		return graphCache;
+	}
+
+	/* ------------------------------------------------------------------ */
+	/* View: callers and callees of the selected function                  */
+
+	var butterfly = null;
+	function Butterfly(parent) {
+		var self = this;
+		this.name = null;
+		this.query = '';
+		this.title = el('div', { cls: 'bf-title', id: 'bf-title', text: 'Select a function: click its name in the table, ' +
+			'a frame of the call paths, or type its name and press Enter.' });
+		this.box = el('div', { cls: 'tablewrap', id: 'bf' });
+		parent.appendChild(this.title);
+		parent.appendChild(this.box);
+		this.box.addEventListener('click', function (ev) {
+			var td = ev.target.closest('td.name');
+			if (td && td.parentNode.dataset.name && td.parentNode.dataset.role !== 'function')
+				navigate({ view: 'butterfly', fn: td.parentNode.dataset.name });
+		});
+	}
+	Butterfly.prototype.select = function (name) {
+		this.name = name;
+		this.draw();
+	};
+	Butterfly.prototype.draw = function () {
+		var self = this, g = callGraph(), name = this.name;
+		if (!g || name === null) return;
+		var f = g.fns.get(name), two = g.nsides === 2;
+		if (!f) {
+			this.title.textContent = 'No function ' + name + (hiding() ? ' shown (hidden)' : '') + '.';
+			this.box.replaceChildren();
+			return;
+		}
+		this.title.textContent = name;
+		var callers = (g.into.get(name) || []).filter(function (a) { return a.caller !== name; });
+		var callees = (g.out.get(name) || []).filter(function (a) { return a.callee !== name; });
+		function along(a, s) {
+			return a.time ? a.time[s] : a.self[s] + a.children[s];
+		}
+		function order(key) {
+			return function (x, y) {
+				var u = along(x, 0) + (two ? along(x, 1) : 0), v = along(y, 0) + (two ? along(y, 1) : 0);
+				return v - u || (x[key] < y[key] ? -1 : x[key] > y[key] ? 1 : 0);
+			};
+		}
+		callers.sort(order('caller'));
+		callees.sort(order('callee'));
+		var calledOf = function (s) {
+			return f.calls[s] === null || f.calls[s] === undefined ? null : f.calls[s];
+		};
+		var cols = two ?
+			['function', 'time A ' + unit, 'time B ' + unit, 'A \u2212 B', 'calls A', 'calls B', 'calls A \u2212 B'] :
+			g.split ? ['function', 'self ' + unit, 'children ' + unit, 'called', '% of total'] :
+			['function', 'time ' + unit, 'called', '% of total'];
+		var table = el('table', { cls: 'data butterfly' });
+		table.appendChild(el('thead', {}, [el('tr', {}, cols.map(function (c, i) {
+			return el('th', { cls: i ? '' : 'text', text: c });
+		}))]));
+		var body = el('tbody');
+		function cell(v, d) {
+			return el('td', { 'data-v': v === null || v === undefined ? '' : String(v),
+				text: v === null || v === undefined ? '-' : d === undefined ? String(v) : num(v, d) });
+		}
+		function row(role, nm, vals) {
+			var tr = el('tr', { cls: 'bf-' + role + (self.query && matches(nm, self.query) ? ' match' : ''),
+				'data-role': role, 'data-name': nm });
+			tr.appendChild(el('td', { cls: 'text name', text: (role === 'function' ? '' : '\u2003') + nm,
+				title: nm }));
+			vals.forEach(function (v) { tr.appendChild(v); });
+			body.appendChild(tr);
+		}
+		function group(text) {
+			body.appendChild(el('tr', { cls: 'bf-group' }, [el('td', { cls: 'text', colspan: String(cols.length),
+				text: text })]));
+		}
+		var total = f.self[0] + f.children[0];
+		function arcRow(role, a, other) {
+			if (two)
+				row(role, other, [cell(along(a, 0), digits), cell(along(a, 1), digits),
+					cell(along(a, 0) - along(a, 1), digits),
+					cell(a.calls ? a.calls[0] : null), cell(a.calls ? a.calls[1] : null),
+					cell(a.calls && a.calls[0] !== null && a.calls[1] !== null ? a.calls[0] - a.calls[1] : null)]);
+			else {
+				/* gprof's "called": along the arc / the callee's calls */
+				var to = role === 'caller' ? f : g.fns.get(a.callee);
+				var c = a.calls && a.calls[0] !== null && a.calls[0] !== undefined ? a.calls[0] : null;
+				var of = to && to.calls[0] !== null && to.calls[0] !== undefined ? to.calls[0] : null;
+				var called = el('td', { 'data-v': c === null ? '' : String(c), 'data-of': of === null ? '' : String(of),
+					text: c === null ? '-' : c + (of === null ? '' : '/' + of) });
+				var share = total > 0 && role === 'caller' ? 100 * along(a, 0) / total : null;
+				row(role, other, (g.split ? [cell(a.self[0], digits), cell(a.children[0], digits)]
+							  : [cell(along(a, 0), digits)])
+					.concat([called, cell(share, 1)]));
+			}
+		}
+		group(callers.length ? 'called by (' + callers.length + ')' : 'called by: nothing recorded');
+		callers.forEach(function (a) { arcRow('caller', a, a.caller); });
+		if (two)
+			row('function', name, [cell(f.self[0] + f.children[0], digits), cell(f.self[1] + f.children[1], digits),
+				cell(f.self[0] + f.children[0] - f.self[1] - f.children[1], digits),
+				cell(calledOf(0)), cell(calledOf(1)),
+				cell(calledOf(0) !== null && calledOf(1) !== null ? calledOf(0) - calledOf(1) : null)]);
+		else {
+			var c0 = calledOf(0), r0 = f.selfCalls[0];
+			var called = el('td', { 'data-v': c0 === null ? '' : String(c0), 'data-recursive': r0 ? String(r0) : '',
+				text: c0 === null ? '-' : c0 + (r0 ? '+' + r0 : '') });
+			row('function', name, (g.split ? [cell(f.self[0], digits), cell(f.children[0], digits)]
+						      : [cell(total, digits)]).concat([called, cell(total > 0 ? 100 : null, 1)]));
+		}
+		group(callees.length ? 'calls (' + callees.length + ')' : 'calls: nothing recorded');
+		callees.forEach(function (a) { arcRow('callee', a, a.callee); });
+		table.appendChild(body);
+		this.box.replaceChildren(table);
+	};
+	Butterfly.prototype.search = function (q) {
+		this.query = q;
+		this.draw();
+	};
+
+	if (kind === 'profile' || kind === 'diff') {
+		var bs = section('butterfly', 'Callers and callees',
+			'The selected function\'s callers (above it) and callees (below), each with the time spent ' +
+			'along that call and its calls, over all the function\'s calling contexts; a recursion counts ' +
+			'once. The numbers are the call graph of the page\'s source' + (source ? ' (' + source + ')' : '') +
+			(kind === 'diff' ? ': both runs and A \u2212 B, time along the arc being self + children.' :
+			 ': gprof\'s layout, a caller\'s line the self and children time it passes on, "called" ' +
+			 'its calls of the function over the function\'s calls (+ recursive calls).') +
+			' Click a caller or callee to move to it.');
+		butterfly = new Butterfly(bs);
+		if (table) table.onName = function (n) { navigate({ view: 'butterfly', fn: n }); };
+	}
+
+	/* ------------------------------------------------------------------ */
+	/* View: the call paths, top-down (icicle) and bottom-up (inverted)    */
+
+	var pathMode = 'top-down', pathBox = null, upBox = null, counted = true, timed = false;
+	var pathVerdict = new Map();
+	function modeSelect(id, value) {
+		var s = el('select', { id: id, 'aria-label': 'direction' }, [
+			el('option', { value: 'top-down', text: 'top-down (callers above)' }),
+			el('option', { value: 'bottom-up', text: 'bottom-up (where time was spent, callers below)' })]);
+		s.value = value;
+		s.addEventListener('change', function () {
+			navigate({ view: s.value === 'bottom-up' ? 'inverted' : 'callpaths' });
+		});
+		return s;
+	}
+	function showPaths(mode) {
+		if (!cpDocs || mode === pathMode) return;
+		pathMode = mode;
+		if (mode === 'bottom-up' && !inverted) {
+			var t = performance.now();
+			inverted = new Flame(upBox, bottomUpTree(), nsides, hz, timed, pathVerdict, counted, {
+				inverted: true, controls: [modeSelect('inverted-mode', 'bottom-up')],
+				ids: { box: 'flame-inverted', crumbs: 'crumbs-inverted', metric: 'inverted-metric',
+				       sides: 'inverted-sides' },
+				onClick: function (n) { if (n.parent) select(n.name); } });
+			timing.inverted = Math.round((performance.now() - t) * 10) / 10;
+			if (lastQuery) inverted.search(lastQuery);
+		}
+		pathBox.style.display = mode === 'top-down' ? '' : 'none';
+		upBox.style.display = mode === 'bottom-up' ? '' : 'none';
+		if (mode === 'bottom-up') inverted.draw();
+		else flame.draw();
+	}
+
+	if (cpDocs) {
+		var root = topDownTree();
+		mark('paths');
+		timed = root.inclSelf.some(function (v) { return v > 0; });
 		/* sampled paths (a build without -pg) counted no calls */
-		var counted = cpDocs.every(function (d) { return d.calls_measured !== false; });
+		counted = cpDocs.every(function (d) { return d.calls_measured !== false; });
 		/* each changed path's verdict, as the text's time table marks it */
-		var pathVerdict = new Map();
 		if (data.pathdiff)
 			data.pathdiff.paths.forEach(function (p) { pathVerdict.set(p.stack, p.within_noise); });
 		var fs = section('callpaths', 'Call paths',
@@ -640,12 +1133,33 @@
 				'path\'s self time, red = more time in B, blue = less, grey = within the sampling noise ' +
 				'(the text\'s ~), beige = equal.'
 				: 'Icicle graph of the calling contexts: width = time (or calls) in a frame and below it.') +
-			' Click a frame to zoom, the top bar to zoom out.');
-		flame = new Flame(fs, root, nsides, hz, timed, pathVerdict, counted);
+			' Click a frame to zoom (and to show its function\'s callers and callees), the top bar to ' +
+			'zoom out. Bottom-up: a root per function where samples fell, its width the function\'s self ' +
+			'time, its callers below it.');
+		pathBox = el('div', { id: 'topdown' });
+		upBox = el('div', { id: 'bottomup', style: 'display:none' });
+		fs.appendChild(pathBox);
+		fs.appendChild(upBox);
+		flame = new Flame(pathBox, root, nsides, hz, timed, pathVerdict, counted, {
+			controls: [modeSelect('flame-mode', 'top-down')],
+			ids: { box: 'flame', crumbs: 'crumbs', metric: 'flame-metric', sides: 'flame-sides' },
+			onClick: function (n) { if (n.parent) select(n.name); } });
+		/* the inverted view's place in the navigation */
+		var inv = el('a', { href: '#view=inverted', text: 'Bottom-up', 'data-view': 'inverted' });
+		inv.addEventListener('click', function (ev) { ev.preventDefault(); navigate({ view: 'inverted' }); });
+		$('nav').appendChild(inv);
 	} else if (kind !== 'rank-stats') {
 		section('callpaths', 'Call paths', 'No call paths: run the program with libcallpath ' +
 			'(LD_PRELOAD=libcallpath.so, or link with -lcallpath) to record them beside gmon.out' +
 			(kind === 'diff' ? ', for both runs.' : '.'));
+	}
+
+	/* a frame clicked selects its function in the callers-and-callees view
+	 * (without moving there) */
+	function select(name) {
+		if (butterfly) butterfly.select(name);
+		state.fn = name;
+		replaceHash();
 	}
 
 	mark('icicle');
@@ -706,26 +1220,43 @@
 	/* ------------------------------------------------------------------ */
 	/* Search                                                              */
 
-	var search = $('search');
+	var search = $('search'), lastQuery = '';
 	function runSearch() {
 		var q = search.value.trim(), info = [];
+		lastQuery = q;
 		if (table) {
 			table.search(q);
 			if (q) info.push(table.shown + ' function' + (table.shown === 1 ? '' : 's'));
 		}
 		if (flame && q) info.push(flame.search(q));
 		else if (flame) flame.search('');
+		if (inverted) inverted.search(q);
+		if (butterfly) butterfly.search(q);
 		var ng = markSvg(graphSvg, q, 'g.node', graphName);
 		if (q && graphSvg) info.push(ng + ' in the call graph');
 		var nh = markSvg(heatSvg, q, 'g.row', function (g) { return g.getAttribute('data-function') || ''; });
 		if (q && heatSvg) info.push(nh + ' in the heat map');
 		$('search-info').textContent = info.join(', ');
 	}
+	/* the function a search names: its exact name, else the table's first
+	 * match */
+	function searched(q) {
+		if (!q) return null;
+		if (kindOf.has(q)) return q;
+		var r = table && table.rows.filter(function (x) { return matches(x.name, q); });
+		return r && r.length ? r[0].name : null;
+	}
 	search.addEventListener('input', runSearch);
 	search.addEventListener('keydown', function (ev) {
-		if (ev.key === 'Enter' && flame && search.value.trim()) {
-			if (flame.zoomToName(search.value.trim()))
-				$('callpaths').scrollIntoView();
+		var q = search.value.trim();
+		if (ev.key === 'Enter' && q) {
+			var fnName = searched(q);
+			if (flame) {
+				var f = pathMode === 'bottom-up' ? inverted : flame;
+				if (f.zoomToName(fnName || q))
+					$('callpaths').scrollIntoView();
+			}
+			if (fnName && butterfly) select(fnName);
 		} else if (ev.key === 'Escape') {
 			search.value = '';
 			runSearch();
@@ -744,11 +1275,143 @@
 		 el('kbd', { text: 'Esc' }), ' clear']));
 
 	/* ------------------------------------------------------------------ */
+	/* Hiding: the header's boxes                                          */
+
+	/* the table's rows without the hidden kinds; where the call paths are
+	 * the source, each row's seconds with the hidden callees' time */
+	function tableRowsShown() {
+		var rows = allRows.filter(function (r) { return !hiddenKind(r.kind); });
+		if (!hiding() || !pathsAreSource || kind !== 'profile') return rows;
+		var g = callGraph(), all = data.profile.total_sec;
+		return rows.map(function (r) {
+			var f = g.fns.get(r.name), c;
+			if (!f) return r;
+			c = Object.assign({}, r);
+			c.self_sec = f.self[0];
+			c.children_sec = f.children[0];
+			c.total_sec = f.self[0] + f.children[0];
+			c.self_pct = all > 0 ? 100 * f.self[0] / all : r.self_pct;
+			return c;
+		});
+	}
+	var hideBoxes = {}, hideNote = el('span', { id: 'hide-note', cls: 'note' });
+	function applyHide() {
+		graphCache = null;
+		if (flame) flame.setRoot(topDownTree());
+		if (inverted) inverted.setRoot(bottomUpTree());
+		if (butterfly) butterfly.draw();
+		if (table && allRows) {
+			table.rows = tableRowsShown();
+			table.render();
+		}
+		if (hideBoxes.library) hideBoxes.library.checked = hide.library;
+		if (hideBoxes.instrumentation) hideBoxes.instrumentation.checked = hide.instrumentation;
+		if ($('hide-kinds')) $('hide-kinds').checked = hide.library && hide.instrumentation;
+		hideNote.textContent = !hiding() ? '' : pathsAreSource && kind === 'profile' ?
+			'hidden frames\' time is their callers\' (table, callers and callees, call paths)' :
+			pathsAreSource ? 'hidden frames\' time is their callers\' in the callers and callees and the ' +
+			'call paths; the table leaves their rows out (its numbers and verdicts are the diff\'s)' :
+			'hidden rows are left out; the numbers are ' + (cpDocs ? 'gmon.out\'s (the call paths\': ' +
+			'hidden frames\' time is their callers\')' : 'gmon.out\'s');
+		if (lastQuery) runSearch();
+	}
+	if (kind === 'profile' || kind === 'diff') {
+		[['library', 'libraries'], ['instrumentation', 'instrumentation, unknown code']].forEach(function (k) {
+			var box = el('input', { type: 'checkbox', id: 'hide-' + k[0] });
+			box.addEventListener('change', function () {
+				hide[k[0]] = box.checked;
+				var h = hideText();
+				hide[k[0]] = !box.checked;
+				navigate({ hide: h });
+			});
+			hideBoxes[k[0]] = box;
+			$('hide-controls').appendChild(el('label', { title: 'hide these frames: their time goes to ' +
+				'their callers' }, [box, ' ' + k[1]]));
+		});
+		$('hide-controls').insertBefore(document.createTextNode('hide: '), $('hide-controls').firstChild);
+		$('hide-controls').appendChild(hideNote);
+	}
+
+	/* ------------------------------------------------------------------ */
+	/* Deep links: #view=VIEW&fn=NAME&hide=library,instrumentation         */
+
+	/*
+	 * The fragment names the view (a section's id, or "inverted" for the
+	 * bottom-up call paths), the selected function and the hidden kinds.
+	 * A user's choice is a new history entry (navigate), so back and
+	 * forward step through them; a frame clicked replaces the entry.
+	 */
+	var state = { view: null, fn: null };
+	function hashOf(st) {
+		var parts = [];
+		if (st.view) parts.push('view=' + encodeURIComponent(st.view));
+		if (st.fn) parts.push('fn=' + encodeURIComponent(st.fn));
+		if (st.hide) parts.push('hide=' + encodeURIComponent(st.hide));
+		return '#' + parts.join('&');
+	}
+	function readHash() {
+		var o = {};
+		location.hash.replace(/^#/, '').split('&').forEach(function (kv) {
+			var i = kv.indexOf('=');
+			if (i > 0) o[decodeURIComponent(kv.slice(0, i))] = decodeURIComponent(kv.slice(i + 1));
+			else if (kv) o.view = decodeURIComponent(kv);	/* "#functions": a section */
+		});
+		return o;
+	}
+	function navigate(change) {
+		var st = { view: state.view, fn: state.fn, hide: hideText() };
+		for (var k in change) st[k] = change[k];
+		var h = hashOf(st);
+		/* applied now (a test or a script reads the page next), then
+		 * remembered; the hashchange it makes finds it applied */
+		apply(st, true);
+		if (h !== location.hash) location.hash = h;
+	}
+	function replaceHash() {
+		history.replaceState(null, '', hashOf({ view: state.view, fn: state.fn, hide: hideText() }));
+	}
+	function apply(st, scroll) {
+		var h = st.hide || '', lib = /library/.test(h), ins = /instrumentation/.test(h);
+		if (lib !== hide.library || ins !== hide.instrumentation) {
+			hide.library = lib;
+			hide.instrumentation = ins;
+			applyHide();
+		}
+		state.view = st.view || null;
+		state.fn = st.fn || null;
+		if (state.fn && butterfly && butterfly.name !== state.fn) butterfly.select(state.fn);
+		if (cpDocs && state.view === 'inverted') {
+			showPaths('bottom-up');
+			if (state.fn && (inverted.focus.name !== state.fn || inverted.focus.depth !== 1)) {
+				var r = inverted.root.kids.filter(function (k) { return k.name === state.fn; })[0];
+				if (r) inverted.zoom(r);
+			}
+		} else if (cpDocs && state.view === 'callpaths') {
+			showPaths('top-down');
+			if (state.fn && flame.focus.name !== state.fn) flame.zoomToName(state.fn);
+		}
+		document.querySelectorAll('#nav a').forEach(function (a) {
+			a.classList.toggle('current', a.dataset.view === state.view);
+		});
+		var sec = $(state.view === 'inverted' ? 'callpaths' : state.view);
+		if (sec && scroll) sec.scrollIntoView();
+	}
+	window.addEventListener('hashchange', function () { apply(readHash(), true); });
+	if (location.hash.length > 1) apply(readHash(), true);
+
+	/* ------------------------------------------------------------------ */
 
 	mark('search');
 	window.egprof = {
 		data: data, table: table, flame: flame, timing: timing,
-		search: function (q) { search.value = q; runSearch(); return $('search-info').textContent; }
+		search: function (q) { search.value = q; runSearch(); return $('search-info').textContent; },
+		/* for tests: the views of this page as objects */
+		inverted: function () { return inverted; },
+		butterfly: butterfly,
+		callGraph: callGraph,
+		pathGraph: function () { return cpDocs ? graphOfPaths(cpDocs.map(visibleFrames), hz) : null; },
+		navigate: navigate,
+		state: function () { return { view: state.view, fn: state.fn, hide: hideText(), mode: pathMode }; }
 	};
 	var ms = performance.now() - t0;
 	document.documentElement.setAttribute('data-egprof-render-ms', ms.toFixed(1));

@@ -11,12 +11,15 @@ exports=$(nm -D --defined-only "$CP_SO" | awk '{ print $3 }' | sort | tr '\n' ' 
 # gmon.out's arcs itself (runtime/gmon_interpose.c); MPI_Abort and
 # PMPI_Abort to write the profile before the MPI library ends the rank
 # without exit (runtime/ends_mpi.c); the exec family, to stop the thread's
-# counters and timer before the new program starts (runtime/exec.c);
+# counters and timer before the new program starts, and posix_spawn,
+# posix_spawnp, system and popen, which start a program without a fork
+# handler, so that a sampled process then writes its files under its pid
+# (runtime/exec.c);
 # __libc_start_main, dlopen and dlclose for sampling mode: main's caller is
 # where stack walks end, and the walks' table of objects follows dlopen and
 # dlclose (runtime/sampled.c).
 cp_check "libcallpath.so exports only the entry points, the SIGPROF watchers and the thread, exec, exit and abort hooks" \
-	test "$exports" = "MPI_Abort PMPI_Abort __fentry__ __libc_start_main __monstartup _mcleanup _mcount dlclose dlopen execl execle execlp execv execve execveat execvp execvpe fexecve mcount moncontrol monstartup pthread_create setitimer sigaction signal "
+	test "$exports" = "MPI_Abort PMPI_Abort __fentry__ __libc_start_main __monstartup _mcleanup _mcount dlclose dlopen execl execle execlp execv execve execveat execvp execvpe fexecve mcount moncontrol monstartup popen posix_spawn posix_spawnp pthread_create setitimer sigaction signal system "
 cp_check "libcallpath.so is not built with -pg" \
 	bash -c "! nm -D '$CP_SO' | grep -q ' U \\(__gmon_start__\\|__monstartup\\)'"
 cp_check "libcallpath.a has mcount" bash -c "nm '$CP_A' | grep -q ' T mcount$'"
