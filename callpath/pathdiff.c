@@ -273,75 +273,54 @@ static double per_second(uint64_t samples, double hz)
 	return hz > 0 ? (double)samples / hz : 0.0;
 }
 
-/* The paths' jitter (signif_scatter over the paths both sides sampled). */
-static double paths_jitter(const struct pathdiff *d, const struct pathdiff_time_opts *t,
-			   double prior)
-{
-	double *v = malloc((4 * d->nr + 1) * sizeof(double));
-	struct signif_scatter sc;
-	size_t i, n = d->nr;
-
-	if (!v)
-		return prior;
-	for (i = 0; i < n; i++) {
-		v[i] = per_second(d->rows[i].a, t->hz_a);
-		v[n + i] = per_second(d->rows[i].b, t->hz_b);
-		v[2 * n + i] = (double)d->rows[i].a;
-		v[3 * n + i] = (double)d->rows[i].b;
-	}
-	if (signif_scatter(v, v + n, v + 2 * n, v + 3 * n, n, prior, &sc) < 0)
-		sc.jitter = prior;
-	free(v);
-	return sc.jitter;
-}
-
 /*
  * The time table's rows (every path whose samples differ) with their
- * verdicts: *rows malloc'd, *n of them, in d->rows' order; *jitter the
- * run-to-run jitter used and *counted the tests the family corrected for.
+ * verdicts by the one rule for counts of samples (signif_counts_decide):
+ * *rows malloc'd, *n of them, in d->rows' order; *jitter the run-to-run
+ * jitter used and *counted the tests the family corrected for.
  */
 static int time_rows_decide(const struct pathdiff *d, const struct pathdiff_time_opts *t,
 			    struct time_row **out, size_t *nout, double *jitter,
 			    size_t *counted)
 {
 	struct time_row *rows = malloc((d->changed + 1) * sizeof(*rows));
-	double prior = t->jitter_prior > 0 ? t->jitter_prior : DIFF_JITTER_PRIOR, c;
-	struct signif_family f;
+	double prior = t->jitter_prior > 0 ? t->jitter_prior : DIFF_JITTER_PRIOR;
+	uint64_t *cnt = malloc((2 * d->nr + 1) * sizeof(*cnt));
+	double *z = malloc((d->nr + 1) * sizeof(*z));
+	unsigned char *pass = malloc(d->nr + 1);
 	size_t n = 0;
+	int ret = -1;
 
-	if (!rows)
-		return error("out of memory while comparing call-path times");
-	c = paths_jitter(d, t, prior);
-	signif_family_init(&f, t->noise_sigmas);
+	if (!rows || !cnt || !z || !pass)
+		goto out;
+	for (size_t i = 0; i < d->nr; i++) {
+		cnt[i] = d->rows[i].a;
+		cnt[d->nr + i] = d->rows[i].b;
+	}
+	if (signif_counts_decide(cnt, cnt + d->nr, d->nr, t->hz_a, t->hz_b, t->noise_sigmas,
+				 prior, z, pass, jitter, counted) < 0)
+		goto out;
 	for (size_t i = 0; i < d->nr; i++) {
 		const struct pathdiff_row *r = &d->rows[i];
-		double sa, sb, var;
 
 		if (r->a == r->b)
 			continue;
-		sa = per_second(r->a, t->hz_a);
-		sb = per_second(r->b, t->hz_b);
-		/* each side's count is Poisson: its variance in seconds is
-		 * n/hz^2; and a path's time varies from run to run by c */
-		var = (t->hz_a > 0 ? (double)r->a / (t->hz_a * t->hz_a) : 0) +
-		      (t->hz_b > 0 ? (double)r->b / (t->hz_b * t->hz_b) : 0) +
-		      c * c * (sa * sa + sb * sb);
 		rows[n].r = r;
-		rows[n].change = sa - sb;
-		rows[n].z = var > 0 ? (sa - sb) / sqrt(var) : 0;
-		signif_add(&f, rows[n].z, signif_time_zmax((double)r->a, t->hz_a, (double)r->b,
-							   t->hz_b, c, 1));
+		rows[n].change = per_second(r->a, t->hz_a) - per_second(r->b, t->hz_b);
+		rows[n].z = z[i];
+		rows[n].significant = pass[i];
 		n++;
 	}
-	signif_decide(&f);
-	for (size_t i = 0; i < n; i++)
-		rows[i].significant = signif_pass(&f, rows[i].z);
-	*counted = f.counted;
-	signif_family_release(&f);
 	*out = rows;
 	*nout = n;
-	*jitter = c;
-	return 0;
+	rows = NULL;
+	ret = 0;
+out:
+	free(rows);
+	free(cnt);
+	free(z);
+	free(pass);
+	return ret < 0 ? error("out of memory while comparing call-path times") : 0;
 }
 
 int pathdiff_time_verdicts(const struct pathdiff *d, const struct pathdiff_time_opts *t,

@@ -408,3 +408,50 @@ out:
 	free(wt);
 	return ret;
 }
+
+static double count_seconds(uint64_t n, double hz)
+{
+	return hz > 0 ? (double)n / hz : 0.0;
+}
+
+int signif_counts_decide(const uint64_t *a, const uint64_t *b, size_t n, double hz_a,
+			 double hz_b, double k, double prior, double *z, unsigned char *pass,
+			 double *jitter, size_t *counted)
+{
+	double *v = calloc(4 * n + 1, sizeof(double)), c = prior;
+	struct signif_scatter sc;
+	struct signif_family f;
+
+	if (!v)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		v[i] = count_seconds(a[i], hz_a);
+		v[n + i] = count_seconds(b[i], hz_b);
+		v[2 * n + i] = (double)a[i];
+		v[3 * n + i] = (double)b[i];
+	}
+	if (signif_scatter(v, v + n, v + 2 * n, v + 3 * n, n, prior, &sc) == 0)
+		c = sc.jitter;
+	free(v);
+	signif_family_init(&f, k);
+	for (size_t i = 0; i < n; i++) {
+		double sa = count_seconds(a[i], hz_a), sb = count_seconds(b[i], hz_b), var;
+
+		z[i] = 0;
+		if (a[i] == b[i])
+			continue;
+		/* each side's count is Poisson: its variance in seconds is
+		 * n/hz^2; and an item's time varies from run to run by c */
+		var = (hz_a > 0 ? (double)a[i] / (hz_a * hz_a) : 0) +
+		      (hz_b > 0 ? (double)b[i] / (hz_b * hz_b) : 0) + c * c * (sa * sa + sb * sb);
+		z[i] = var > 0 ? (sa - sb) / sqrt(var) : 0;
+		signif_add(&f, z[i], signif_time_zmax((double)a[i], hz_a, (double)b[i], hz_b, c, 1));
+	}
+	signif_decide(&f);
+	for (size_t i = 0; i < n; i++)
+		pass[i] = a[i] != b[i] && signif_pass(&f, z[i]);
+	*counted = f.counted;
+	*jitter = c;
+	signif_family_release(&f);
+	return 0;
+}

@@ -144,4 +144,19 @@ struct signif_scatter {
 int signif_scatter(const double *a_sec, const double *b_sec, const double *a_n,
 		   const double *b_n, size_t n, double prior, struct signif_scatter *out);
 
+/*
+ * Items whose time is a count of samples on each side, each side at its
+ * own rate (the call paths of two profiles, the source lines of two
+ * runs): each count Poisson, and the item's seconds jittering from run to
+ * run by a relative c, measured over the items both sides sampled well
+ * (signif_scatter, shrunk towards `prior`).  Every item whose counts
+ * differ is a test of one family (K = k): z[i] its change in seconds
+ * (a - b) over its noise, pass[i] its verdict; items with a[i] == b[i]
+ * get z 0 and pass 0.  *jitter gets c, *counted the tests the family was
+ * corrected for.  0, or -1 when out of memory.
+ */
+int signif_counts_decide(const uint64_t *a, const uint64_t *b, size_t n, double hz_a,
+			 double hz_b, double k, double prior, double *z, unsigned char *pass,
+			 double *jitter, size_t *counted);
+
 #endif

@@ -10,6 +10,8 @@ testsuite/unit/test_table: testsuite/unit/test_table.o export/table.o $(UTILS_OB
 # --pprof: profile.proto written by a small encoder of ours, gzipped with
 # zlib (which BFD links already); read back by pprof itself in the tests.
 EXPORT_OBJS += export/pprof.o export/pprof_export.o
+# --diff -l --format json|csv: the lines' comparison
+EXPORT_OBJS += export/lines_export.o
 
 # --html: the page (html.c), its data from the exporters (html_views.c), and
 # its script and style, kept as source files in export/html/ and embedded

@@ -10,6 +10,7 @@
 #include "format/sidecar.h"
 #include "diff/diff.h"
 #include "diff/profile.h"
+#include "model/lines.h"
 #include "utils/array.h"
 #include "utils/error.h"
 #include "utils/outfile.h"
@@ -119,6 +120,81 @@ static uint64_t sym_location(struct pprof *pp, const struct binary *b, long sym,
 				      pprof_function(pp, name, name, NULL, 0), 0);
 	fn = pprof_function(pp, name ? name : print_name(s), s->name, s->file, s->line);
 	return pprof_location(pp, b->mapping, s->addr, fn, s->line);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Source lines (model/lines.h): a function's self time split by line        */
+
+/* The rows of function `name` in lp (sorted by function): [*lo, *hi). */
+static void func_rows(const struct line_profile *lp, const char *name, size_t *lo, size_t *hi)
+{
+	size_t a = 0, b = lp ? lp->n : 0;
+
+	while (a < b) {
+		size_t mid = a + (b - a) / 2;
+
+		if (strcmp(lp->rows[mid].func, name) < 0)
+			a = mid + 1;
+		else
+			b = mid;
+	}
+	*lo = a;
+	while (b < (lp ? lp->n : 0) && !strcmp(lp->rows[b].func, name))
+		b++;
+	*hi = a < b ? b : a;
+}
+
+/*
+ * A frame's self values (v, the columns `split` marks: time and samples,
+ * not calls) as samples of its function's lines, in the shares the run's
+ * lines give the function (over all its calling contexts: the lines are
+ * per function), under stack `up`; each line a location of its own, in a
+ * function of the line's file (code inlined from a header is in that
+ * file), so that pprof -list shows the time on the lines.  The shares
+ * are rounded so that each column's sum stays the frame's.  Returns
+ * whether the values were placed (v's split columns are then zeroed);
+ * 0 when the function has no line with samples.
+ */
+static int add_line_samples(struct pprof *pp, const struct binary *b,
+			    const struct line_profile *lp, const char *name, uint64_t up,
+			    int64_t *v, const int *split, int ncols, const char *label)
+{
+	size_t lo, hi;
+	uint64_t total = 0, cum = 0;
+	int64_t done[PPROF_MAX_METRICS] = { 0 };
+
+	func_rows(lp, name, &lo, &hi);
+	for (size_t r = lo; r < hi; r++)
+		if (lp->rows[r].file)
+			total += lp->rows[r].samples;
+	if (!total)
+		return 0;
+	for (size_t r = lo; r < hi; r++) {
+		const struct line_row *row = &lp->rows[r];
+		int64_t lv[PPROF_MAX_METRICS] = { 0 };
+		uint64_t fn, loc, st;
+
+		if (!row->file || !row->samples)
+			continue;
+		cum += row->samples;
+		for (int c = 0; c < ncols; c++) {
+			int64_t want;
+
+			if (!split[c])
+				continue;
+			want = (int64_t)llround((double)v[c] * (double)cum / (double)total);
+			lv[c] = want - done[c];
+			done[c] = want;
+		}
+		fn = pprof_function(pp, name, name, row->file, 0);
+		loc = pprof_location(pp, b->mapping, 0, fn, row->line);
+		st = pprof_stack(pp, up, loc);
+		pprof_sample_stack(pp, st, lv, label ? BASE_LABEL : NULL, label);
+	}
+	for (int c = 0; c < ncols; c++)
+		if (split[c])
+			v[c] = 0;
+	return 1;
 }
 
 static int64_t nanoseconds(double seconds)
@@ -308,8 +384,10 @@ static int callpath_types(struct pprof *pp, const struct callpath_model *m, int 
  */
 static int add_callpath(struct pprof *pp, const struct binary *b,
 			const struct callpath_model *m, const char *const *names, int ncols,
-			int paths_time, int sign, const char *label)
+			int paths_time, int sign, const char *label, const struct line_profile *lp)
 {
+	int split[PPROF_MAX_METRICS] = { 0 };
+
 	struct pprof_metric met[PPROF_MAX_METRICS];
 	int col[PPROF_MAX_METRICS];
 	size_t nmet = pprof_metrics(m, met, PPROF_MAX_METRICS), use = 0, k;
@@ -328,6 +406,9 @@ static int add_callpath(struct pprof *pp, const struct binary *b,
 			}
 	if (!stack || !loc)
 		goto out;
+	/* the columns a function's lines share: its time, not its calls */
+	for (k = 0; k < use; k++)
+		split[col[k]] = strcmp(met[k].type, "calls") != 0;
 	/* parents come before their children (report.h) */
 	for (i = 0; i < m->nr_frames; i++) {
 		const struct callpath_frame *f = &m->frames[i];
@@ -348,6 +429,11 @@ static int add_callpath(struct pprof *pp, const struct binary *b,
 			goto out;
 		for (k = 0; k < use; k++)
 			v[col[k]] = sign * met[k].value(m, i);
+		/* (the builder keeps an error until pprof_write) */
+		if (lp && !f->folded && f->samples)
+			add_line_samples(pp, b, lp, name,
+					 f->parent == CALLPATH_NONE ? 0 : stack[f->parent], v, split,
+					 ncols, label);
 		pprof_sample_stack(pp, stack[i], v, label ? BASE_LABEL : NULL, label);
 	}
 	ret = 0;
@@ -361,7 +447,8 @@ fail:
 }
 
 int pprof_from_callpath(const struct profile *p, const char *in,
-			const struct callpath_model *m, struct pprof **out)
+			const struct callpath_model *m, const struct line_profile *lp,
+			struct pprof **out)
 {
 	struct pprof *pp = pprof_new();
 	const char *names[PPROF_MAX_METRICS];
@@ -385,7 +472,7 @@ int pprof_from_callpath(const struct profile *p, const char *in,
 			 (unsigned long long)m->unplaced_samples);
 		pprof_comment(pp, buf);
 	}
-	if (add_callpath(pp, &b, m, names, ncols, timed(m), 1, NULL) < 0)
+	if (add_callpath(pp, &b, m, names, ncols, timed(m), 1, NULL, timed(m) ? lp : NULL) < 0)
 		goto fail;
 	if (!timed(m))
 		add_profile(pp, &b, in, 1, NULL, 0, 1);
@@ -439,7 +526,8 @@ static void add_diff_side(struct pprof *pp, const struct diff *d, const char *in
 }
 
 int pprof_from_diff(const struct diff *d, const char *in,
-		    const struct callpath_model *const m[2], struct pprof **out)
+		    const struct callpath_model *const m[2],
+		    const struct line_profile *const lp[2], struct pprof **out)
 {
 	struct pprof *pp = pprof_new();
 	struct binary b[DIFF_NSIDES];
@@ -468,7 +556,8 @@ int pprof_from_diff(const struct diff *d, const char *in,
 				       d->prof[DIFF_SECOND]->hz, names);
 	for (s = DIFF_NSIDES; s-- > 0;) {
 		if (paths && add_callpath(pp, &b[s], m[s], names, ncols, both_timed,
-					  s == DIFF_BASE ? -1 : 1, s == DIFF_BASE ? "true" : NULL) < 0)
+					  s == DIFF_BASE ? -1 : 1, s == DIFF_BASE ? "true" : NULL,
+					  both_timed && lp ? lp[s] : NULL) < 0)
 			goto fail;
 		if (!both_timed)
 			add_diff_side(pp, d, in, &b[s], s, paths);

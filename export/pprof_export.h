@@ -48,12 +48,19 @@ size_t pprof_metrics(const struct callpath_model *m, struct pprof_metric *out, s
 
 int pprof_from_profile(const struct profile *p, const char *in, struct pprof **out);
 /* in: for the time a model without samples takes from gmon.out */
+struct line_profile;
+/* lp: the run's source lines (model/lines.h), NULL: none; each frame's
+ * self time is then split over its function's lines, each line a
+ * location with its line number (shares of the function's lines over all
+ * its contexts), calls staying on the function's location */
 int pprof_from_callpath(const struct profile *p, const char *in,
-			const struct callpath_model *m, struct pprof **out);
+			const struct callpath_model *m, const struct line_profile *lp,
+			struct pprof **out);
 /* m[s]: side s's call paths, or NULL when either side has none (then
  * both sides come from their gmon files). */
 int pprof_from_diff(const struct diff *d, const char *in,
-		    const struct callpath_model *const m[2], struct pprof **out);
+		    const struct callpath_model *const m[2],
+		    const struct line_profile *const lp[2], struct pprof **out);
 
 /* Write pp to path (utils/outfile.h), with the command's other outputs. */
 struct outset;

@@ -15,10 +15,12 @@
 #include "callpath/metric_columns.h"
 #include "callpath/pathdiff.h"
 #include "callpath/report.h"
+#include "diff/print_lines.h"
 #include "format/sidecar.h"
 #include "export/callpath_export.h"
 #include "filter/filter.h"
 #include "gprof-ext/options.h"
+#include "gprof-ext/upstream.h"
 #include "model/analysis.h"
 #include "model/run.h"
 #include "utils/error.h"
@@ -112,6 +114,16 @@ int callpath_cmd_gprof(const struct egprof_opts *o, const struct analysis *a)
 			goto out;
 		if (columns && print_columns(o, r) < 0)
 			goto out;
+		/* -l: each function's self time by line (model/lines.h), the
+		 * files named as -L says */
+		if (a->lines[0]) {
+			int lines, full_paths;
+
+			upstream_line_options(&lines, &full_paths);
+			if (print_lines_profile(stdout, a->lines[0], full_paths,
+						o->all_paths ? 0 : 20) < 0)
+				goto out;
+		}
 		fflush(stdout);
 	}
 	/* both built before either is written: all outputs or none */

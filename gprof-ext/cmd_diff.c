@@ -18,12 +18,15 @@
 #include "gprof-ext/gate_cli.h"
 #include "diff/diff.h"
 #include "diff/print.h"
+#include "diff/print_lines.h"
 #include "gml/graph_cli.h"
 #include "export/diff_export.h"
+#include "export/lines_export.h"
 #include "export/pprof_export.h"
 #include "export/html_views.h"
 #include "gprof-ext/cmd_callpath.h"
 #include "model/analysis.h"
+#include "model/lines.h"
 #include "model/run.h"
 #include "utils/error.h"
 #include "utils/outfile.h"
@@ -40,8 +43,7 @@ static const struct cmdline_rule rules[] = {
 	{ 'a', NULL, NULL }, { 'L', NULL, NULL },
 	{ 0, "demangle", NULL }, { 0, "no-demangle", NULL },
 	{ 0, "inline-file-names", NULL },
-	{ 'l', NULL, "line-level profiles are not compared" },
-	{ 'A', NULL, "annotated source is not compared" },
+	{ 'l', NULL, NULL }, { 'A', NULL, NULL },
 	{ 'J', NULL, "annotated source is not compared" },
 	{ 'C', NULL, "basic-block counts are not compared" },
 	{ 'Z', NULL, "basic-block counts are not compared" },
@@ -64,6 +66,9 @@ static const struct cmdline_rule rules[] = {
 struct layout {
 	int flat, graph;
 	struct diff_print_opts po;
+	int lines;                 /* -l: the lines' table for the flat one */
+	int annotate;              /* -A: annotated source */
+	const char *annotate_only; /* -A's function */
 };
 
 static int check_options(const struct cmdline *cl, struct layout *lay)
@@ -113,6 +118,13 @@ static int check_options(const struct cmdline *cl, struct layout *lay)
 		case 'L':
 			lay->po.print_path = 1;
 			break;
+		case 'l':
+			lay->lines = 1;
+			break;
+		case 'A':
+			lay->annotate = 1;
+			lay->annotate_only = co->arg;
+			break;
 		}
 	}
 	if (!style_flat && !style_graph) {
@@ -121,6 +133,84 @@ static int check_options(const struct cmdline *cl, struct layout *lay)
 	}
 	lay->flat = style_flat;
 	lay->graph = style_graph;
+	return 0;
+}
+
+/*
+ * -l and -A are ours in a diff (the analysis's lines, model/lines.h):
+ * upstream's loaders get the other options only, so that their profiles
+ * stay the functions' (gprof -l would make its symbols lines).  Without
+ * them the loaders get the user's arguments as they are; with them, the
+ * other options are written again one by one from the parse ("-bl" and
+ * "--line" as well as "-l"): "-c" or "-cARG", "--name" or "--name=ARG",
+ * which getopt reads as the user's.  *owned: the strings are ours to free.
+ */
+static int loader_args(const struct cmdline *cl, char ***out, size_t *nout, int *owned)
+{
+	char **args = calloc(cl->nargs + cl->nopts + 1, sizeof(*args));
+	size_t n = 0, k;
+
+	*owned = 0;
+	if (!args)
+		return error("out of memory");
+	for (k = 0; k < cl->nopts && cl->opts[k].val != 'l' && cl->opts[k].val != 'A'; k++)
+		;
+	if (k == cl->nopts) {
+		memcpy(args, cl->args, cl->nargs * sizeof(*args));
+		*out = args;
+		*nout = cl->nargs;
+		return 0;
+	}
+	*owned = 1;
+	for (k = 0; k < cl->nopts; k++) {
+		const struct cmdline_opt *co = &cl->opts[k];
+		const char *arg = co->arg ? co->arg : "";
+		size_t len;
+
+		if (co->val == 'l' || co->val == 'A')
+			continue;
+		len = (co->name ? strlen(co->name) : 1) + strlen(arg) + 4;
+		if (!(args[n] = malloc(len)))
+			goto oom;
+		if (co->name)
+			snprintf(args[n], len, "--%s%s%s", co->name, co->arg ? "=" : "", arg);
+		else
+			snprintf(args[n], len, "-%c%s", co->val, arg);
+		n++;
+	}
+	*out = args;
+	*nout = n;
+	return 0;
+oom:
+	for (k = 0; k < n; k++)
+		free(args[k]);
+	free(args);
+	return error("out of memory");
+}
+
+/* --diff -l and -A: the lines' table and the annotated source. */
+static int print_lines_text(const struct analysis *a, const struct layout *lay, int table)
+{
+	struct print_lines_opts po;
+
+	memset(&po, 0, sizeof(po));
+	po.label[0] = a->run[0]->label;
+	po.label[1] = a->run[1]->label;
+	po.source = a->lines[0]->source;
+	po.skipped[0] = a->lines[0]->skipped;
+	po.skipped[1] = a->lines[1]->skipped;
+	for (int s = 0; s < 2; s++) {
+		po.unplaced[s] = a->lines[s]->unplaced;
+		po.hz[s] = a->lines[s]->hz;
+	}
+	po.full_paths = lay->po.print_path;
+	po.only = lay->annotate_only;
+	if (table && print_lines_diff(stdout, a->line_diff, &po) < 0)
+		return -1;
+	if (table && lay->annotate)
+		printf("\f\n");
+	if (lay->annotate && print_lines_annotated(stdout, a->line_diff, &po) < 0)
+		return -1;
 	return 0;
 }
 
@@ -134,6 +224,7 @@ static int write_views(const struct egprof_opts *o, const struct analysis *a,
 	if (o->pprof_path &&
 	    (pprof_from_diff(&a->diff, a->in,
 			     (const struct callpath_model *const[2]){ a->paths[0], a->paths[1] },
+			     (const struct line_profile *const[2]){ a->lines[0], a->lines[1] },
 			     &pp) < 0 ||
 	     pprof_save(o->outs, o->pprof_path, pp) < 0))
 		goto out;
@@ -165,9 +256,27 @@ static int print_text(const struct analysis *a, struct layout *lay, int extended
 	for (int s = 0; s < DIFF_NSIDES; s++)
 		lay->po.label[s] = a->run[s]->label;
 	/* the flat table's rows, sorted once for it and its evidence */
+	if (lay->annotate && !lay->lines) {
+		/* gprof -A: the annotated source alone */
+		if (print_lines_text(a, lay, 0) < 0)
+			goto out;
+		ret = outfile_close_stdout();
+		goto out;
+	}
 	if (lay->flat && print_flat_order(d, &lay->po, &flat_order, &lay->po.nflat) < 0)
 		goto out;
 	lay->po.flat_order = flat_order;
+	if (lay->lines) {
+		/* gprof -l: the flat profile is the lines' */
+		if (lay->flat && print_lines_text(a, lay, 1) < 0)
+			goto out;
+		if (lay->flat && lay->graph)
+			printf("\f\n");
+		if (lay->graph && print_cg(stdout, d, &lay->po) < 0)
+			goto out;
+		ret = outfile_close_stdout();
+		goto out;
+	}
 	print_convention(stdout, d, &lay->po);
 	if (lay->flat && (extended ? print_extended_flat(stdout, d, &lay->po)
 				   : print_classic_flat(stdout, d, &lay->po)) < 0)
@@ -194,7 +303,9 @@ int cmd_diff(struct egprof_opts *o)
 	struct analysis_opts ao;
 	const char *label[2];
 	char *graph_svg = NULL;    /* the call graph drawn for --html */
-	int status = 1, have_analysis = 0;
+	char **largs = NULL;
+	size_t nlargs = 0;
+	int status = 1, have_analysis = 0, largs_owned = 0;
 
 	memset(&lay, 0, sizeof(lay));
 	memset(&lo, 0, sizeof(lo));
@@ -219,8 +330,12 @@ int cmd_diff(struct egprof_opts *o)
 	/* load: both runs at once; a directory also file by file when the
 	 * noise rule needs the spread across its runs */
 	lo.argv0 = o->argv[0];
-	lo.gprof_args = cl.args;
-	lo.nargs = cl.nargs;
+	if (loader_args(&cl, &largs, &nlargs, &largs_owned) < 0)
+		goto out;
+	lo.gprof_args = largs;
+	lo.nargs = nlargs;
+	/* lines: -l, -A, and --pprof's locations (of time only) */
+	lo.line_pcs = lay.lines || lay.annotate || (o->pprof_path && !o->metric);
 	lo.force = o->force;
 	lo.jobs = o->jobs;
 	lo.each = o->noise_sigmas > 0;
@@ -241,6 +356,7 @@ int cmd_diff(struct egprof_opts *o)
 	ao.metric = o->metric;
 	ao.short_names = o->short_names;
 	ao.names = o->names;
+	ao.lines = lo.line_pcs;
 	ao.path_diffs = o->callpath || o->extended || o->folded_path || o->folded_calls_path ||
 			o->html_path;
 	if (analysis_build(&a, (const struct run *const[2]){ &runs[0], &runs[1] }, 2, &ao) < 0)
@@ -256,8 +372,10 @@ int cmd_diff(struct egprof_opts *o)
 	} else if (o->format != TABLE_TEXT) {
 		/* the results instead of the text, on stdout (doc/formats.md),
 		 * as far as --focus/--root/--depth/--exclude keep them */
-		if (diff_export(stdout, (enum table_format)o->format, &a.view, label,
-				o->noise_sigmas, a.source) < 0)
+		if (lay.lines ? lines_export(stdout, (enum table_format)o->format, a.line_diff,
+					     label, a.lines[0]->source) < 0
+			      : diff_export(stdout, (enum table_format)o->format, &a.view, label,
+					    o->noise_sigmas, a.source) < 0)
 			goto out;
 	} else if (print_text(&a, &lay, o->extended, o->noise_sigmas, o->ratio_column) < 0) {
 		goto out;
@@ -275,6 +393,9 @@ int cmd_diff(struct egprof_opts *o)
 	status = 0;
 out:
 	free(graph_svg);
+	for (size_t i = 0; largs_owned && i < nlargs; i++)
+		free(largs[i]);
+	free(largs);
 	if (have_analysis)
 		analysis_release(&a);
 	run_release(&runs[0]);

@@ -148,7 +148,7 @@ static int write_views(const struct egprof_opts *o, const struct analysis *a,
 	int ret = -1;
 
 	if (o->pprof_path &&
-	    ((a->paths[0] ? pprof_from_callpath(a->funcs[0], a->in, a->paths[0], &pp)
+	    ((a->paths[0] ? pprof_from_callpath(a->funcs[0], a->in, a->paths[0], a->lines[0], &pp)
 			  : pprof_from_profile(a->funcs[0], a->in, &pp)) < 0 ||
 	     pprof_save(o->outs, o->pprof_path, pp) < 0))
 		goto out;
@@ -176,7 +176,7 @@ int cmd_gprof(struct egprof_opts *o)
 	struct run_load_opts lo;
 	struct analysis_opts ao;
 	char *graph_svg = NULL;
-	int status, have_analysis = 0;
+	int status, have_analysis = 0, up_lines = 0, up_full_paths = 0;
 
 	status = o->format != TABLE_TEXT ? upstream_main_quiet(o->argc, o->argv)
 					 : upstream_main(o->argc, o->argv);
@@ -210,6 +210,12 @@ int cmd_gprof(struct egprof_opts *o)
 	lo.sidecar = o->callpath_file;
 	lo.paths_required = o->callpath || o->folded_path || o->folded_calls_path ||
 			    o->callpath_file;
+	/* lines (model/lines.h), of time only: --pprof's locations carry
+	 * them, and --callpath -l (upstream parsed -l) shows each function's
+	 * self time by line */
+	upstream_line_options(&up_lines, &up_full_paths);
+	lo.line_pcs = !lo.metric && (o->pprof_path ||
+				     (o->callpath && up_lines && o->format == TABLE_TEXT));
 	run_init(&r, p->binary, NULL);
 	status = 1;
 	if (run_adopt(&r, p, &lo) < 0 || (o->names && run_shorten_names(&r, o->names) < 0))
@@ -221,6 +227,7 @@ int cmd_gprof(struct egprof_opts *o)
 	ao.metric = lo.metric;
 	ao.short_names = o->short_names;
 	ao.names = o->names;
+	ao.lines = lo.line_pcs;
 	if (analysis_build(&a, (const struct run *const[1]){ &r }, 1, &ao) < 0)
 		goto out;
 	have_analysis = 1;

@@ -34,6 +34,15 @@ gprof-ext/upstream.o: $(srcdir)/gprof-ext/upstream.c $(UP)/stamp-build
 	@$(CC) $(UP_CPPFLAGS) $(EG_CFLAGS) -Wno-unused-parameter -MMD -MP \
 	  -c $(srcdir)/gprof-ext/upstream.c -o $@
 
+# Source positions through BFD (srcmap.h): upstream's headers too, none of
+# upstream gprof's state.
+EGPROF_OBJS += gprof-ext/srcmap.o
+gprof-ext/srcmap.o: $(srcdir)/gprof-ext/srcmap.c $(UP)/stamp-build
+	@mkdir -p $(@D)
+	@echo "  CC       $@"
+	@$(CC) $(UP_CPPFLAGS) $(EG_CFLAGS) -Wno-unused-parameter -MMD -MP \
+	  -c $(srcdir)/gprof-ext/srcmap.c -o $@
+
 
 
 UNIT_TESTS += testsuite/unit/test_input_check

@@ -81,7 +81,9 @@ static const struct option_spec table[] = {
 	{ OPT_DIFF, "diff", ARG_NONE, NULL,
 	  "APP1 GMON1 APP2 GMON2 (or APP GMON1 GMON2): the\n"
 	  "first run minus the second, its differences\n"
-	  "judged against noise; a GMON may be a directory",
+	  "judged against noise; a GMON may be a directory;\n"
+	  "with -l line by line, with -A[FUNCTION] the\n"
+	  "changed functions' annotated source",
 	  "Comparing two runs", NULL },
 	{ OPT_EXTENDED, "extended", ARG_NONE, NULL,
 	  "with --diff: both runs side by side, then the\n"

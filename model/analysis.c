@@ -18,6 +18,7 @@
 #include "diff/noise.h"
 #include "diff/profile.h"
 #include "filter/filter_models.h"
+#include "model/lines.h"
 #include "model/measured.h"
 #include "model/paths.h"
 #include "model/run.h"
@@ -248,6 +249,32 @@ out:
 	return ret;
 }
 
+/* Each run's source lines from one source, and their comparison. */
+static int build_lines(struct analysis *a, const struct analysis_opts *o)
+{
+	int pcs = 1;
+
+	for (size_t s = 0; s < a->nsides; s++)
+		if (!line_pcs_size(a->run[s]->pcs) || !a->run[s]->paths)
+			pcs = 0;
+	for (size_t s = 0; s < a->nsides; s++) {
+		const struct run *r = a->run[s];
+		struct lines_input in = { r->binary, r->gmon, r->files, r->nfiles,
+					  pcs ? r->pcs : NULL, pcs ? r->paths->hz : 0 };
+
+		if (lines_build(&in, &a->lines[s]) < 0)
+			return -1;
+	}
+	if (a->nsides == 2) {
+		struct line_diff_opts lo = { o->diff.noise_sigmas, o->diff.jitter_prior,
+					     { a->run[0]->binary, a->run[1]->binary } };
+
+		if (lines_diff(a->lines[0], a->lines[1], &lo, &a->line_diff) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 int analysis_build(struct analysis *a, const struct run *const *runs, size_t n,
 		   const struct analysis_opts *o)
 {
@@ -279,7 +306,9 @@ int analysis_build(struct analysis *a, const struct run *const *runs, size_t n,
 		if (filter_profile(&o->filter, a->funcs[0], a->in) < 0)
 			return -1;
 	}
-	return build_paths(a, o);
+	if (build_paths(a, o) < 0)
+		return -1;
+	return o->lines ? build_lines(a, o) : 0;
 }
 
 void analysis_release(struct analysis *a)
@@ -300,6 +329,9 @@ void analysis_release(struct analysis *a)
 	}
 	pathdiff_free(a->paths_calls);
 	pathdiff_free(a->paths_time);
+	lines_diff_free(a->line_diff);
+	lines_free(a->lines[0]);
+	lines_free(a->lines[1]);
 	free(a->paths_time_noise);
 	free(a->in);
 	free(a->filters);

@@ -49,6 +49,9 @@ struct analysis_opts {
 				       (utils/names.h) */
 	int path_diffs;             /* a diff: compare the paths (the views
 				       asked for need it) */
+	int lines;                  /* source lines (model/lines.h): the
+				       runs kept their program counters
+				       (run_load_opts.line_pcs) */
 };
 
 struct analysis {
@@ -88,6 +91,13 @@ struct analysis {
 	struct pathdiff *paths_calls, *paths_time;
 	unsigned char *paths_time_noise;
 	char *filters;              /* the filters in words, NULL: none */
+
+	/* Source lines (opts.lines, model/lines.h): each run's, from one
+	 * source for both (the sidecars' program counters when every run
+	 * kept some, else gmon.out's histograms), and for a diff their
+	 * comparison line by line with its verdicts; NULL otherwise */
+	struct line_profile *lines[2];
+	struct line_diff *line_diff;
 
 	/* private */
 	int owned[2], have_diff, have_view, owned_paths[2];

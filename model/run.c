@@ -22,6 +22,7 @@
 #include "gprof-ext/input_check.h"
 #include "gprof-ext/operands.h"
 #include "gprof-ext/upstream.h"
+#include "model/lines.h"
 #include "model/measured.h"
 #include "model/paths.h"
 #include "utils/error.h"
@@ -83,6 +84,7 @@ void run_release(struct run *r)
 		profile_free(r->gmon_each[i]);
 	free(r->gmon_each);
 	callpath_model_free(r->paths);
+	line_pcs_free(r->pcs);
 	sidecar_free(r->sidecar);
 	for (size_t i = 0; r->paths_each && i < r->nfiles; i++)
 		callpath_model_free(r->paths_each[i]);
@@ -337,7 +339,7 @@ static int foreign_sidecar(const char *gmon, const char *binary)
 static int read_one(const char *binary, const struct profile *gp, size_t nfiles,
 		    const char *path, const char *gmon, int force,
 		    const struct callpath_symopts *so, struct callpath_model **m, int *rank,
-		    uint64_t *time_ns, struct sidecar **keep)
+		    uint64_t *time_ns, struct sidecar **keep, struct line_pcs *pcs)
 {
 	struct sidecar *sc = NULL;
 	char err[4200], why[1024];
@@ -360,6 +362,9 @@ static int read_one(const char *binary, const struct profile *gp, size_t nfiles,
 		goto out;
 	}
 	if (callpath_model_build(sc, gp, so, m) < 0)
+		goto out;
+	/* the same read gives the source lines their program counters */
+	if (pcs && line_pcs_add(pcs, sc) < 0)
 		goto out;
 	if ((*m)->saturated)
 		warning("%s: %s", path, CALLPATH_SATURATED);
@@ -437,6 +442,8 @@ static int read_paths(struct run *r, const struct run_load_opts *o)
 
 	if (!(r->rank = malloc((r->nfiles + 1) * sizeof(*r->rank))))
 		return error("out of memory");
+	if (o->line_pcs && !r->pcs && !(r->pcs = line_pcs_new()))
+		return error("out of memory");
 	for (size_t i = 0; i < r->nfiles; i++) {
 		r->rank[i] = -1;
 		if (sidecar_name_for(r->files[i], name, sizeof(name)) < 0)
@@ -453,7 +460,7 @@ static int read_paths(struct run *r, const struct run_load_opts *o)
 		 * file when there is one */
 		if (read_one(r->binary, r->gmon, r->nfiles, o->sidecar,
 			     r->nfiles == 1 ? r->files[0] : NULL, o->force, &so, &r->paths, NULL,
-			     NULL, o->keep_sidecars ? &r->sidecar : NULL) < 0)
+			     NULL, o->keep_sidecars ? &r->sidecar : NULL, r->pcs) < 0)
 			return -1;
 		return (r->paths_source = strdup(o->sidecar)) ? 0 : error("out of memory");
 	}
@@ -482,7 +489,7 @@ static int read_paths(struct run *r, const struct run_load_opts *o)
 
 		sidecar_name_for(r->files[i], name, sizeof(name));
 		if (read_one(r->binary, r->gmon, r->nfiles, name, r->files[i], o->force, &so, &m,
-			     &r->rank[i], NULL, o->keep_sidecars ? &sc : NULL) < 0)
+			     &r->rank[i], NULL, o->keep_sidecars ? &sc : NULL, r->pcs) < 0)
 			goto out;
 		if (sc && keep_sidecar(r, sc, name, first) < 0) {
 			callpath_model_free(m);
@@ -622,7 +629,7 @@ int run_file_functions(const struct profile *gmon, const char *binary, const cha
 		return error("%s: file name too long", file);
 	if (access(name, F_OK) != 0)
 		return 0;
-	if (read_one(binary, gmon, 1, name, file, force, &so, &m, NULL, written_ns, NULL) < 0)
+	if (read_one(binary, gmon, 1, name, file, force, &so, &m, NULL, written_ns, NULL, NULL) < 0)
 		return -1;
 	ret = measured_profile(m, gmon, like, out);
 	callpath_model_free(m);

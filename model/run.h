@@ -52,6 +52,9 @@ struct run_load_opts {
 	 * without call paths */
 	int paths_required;
 	int clones;                 /* GCC clones folded (the diff's view) */
+	/* keep the sidecars' sampled program counters (model/lines.h) as
+	 * they are read: a view asks for source lines */
+	int line_pcs;
 	/* the sum of the sidecars themselves is kept (run.sidecar), for a
 	 * view of metrics the paths do not hold (--callpath --metric LIST) */
 	int keep_sidecars;
@@ -82,6 +85,9 @@ struct run {
 	struct callpath_model *paths;
 	struct callpath_model **paths_each;
 	char *paths_source;
+	/* The sidecars' sampled program counters, summed (opts.line_pcs),
+	 * for the run's source lines (model/lines.h); NULL otherwise */
+	struct line_pcs *pcs;
 	/* with opts.keep_sidecars: the files' sidecars summed as read (every
 	 * metric they recorded, unnamed), NULL otherwise */
 	struct sidecar *sidecar;

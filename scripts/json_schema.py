@@ -20,7 +20,7 @@ import sys
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCHEMAS = os.path.join(TOP, "doc", "schema")
 DOC = os.path.join(TOP, "doc", "formats.md")
-NAMES = ("egprof-diff", "egprof-rank-stats", "egprof-callpath")
+NAMES = ("egprof-diff", "egprof-rank-stats", "egprof-callpath", "egprof-lines-diff")
 
 
 def load_schema(name):

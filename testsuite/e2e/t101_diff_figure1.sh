@@ -57,10 +57,10 @@ check "without -b the sign convention is printed" \
 check "with -b it is not" bash -c "! grep -q 'positive difference' classic.txt"
 check "no Figure 1 difference is within sampling noise" bash -c "! grep -q ' ~\$' ext.txt"
 
-"$EGPROF" -l --diff "$F/demo" "$A" "$B" > /dev/null 2> opt.err
+"$EGPROF" -C --diff "$F/demo" "$A" "$B" > /dev/null 2> opt.err
 rc=$?
-check "-l is refused with a reason" \
-	bash -c "[ $rc -ne 0 ] && grep -q \"option '-l' cannot be used with --diff (line-level profiles are not compared)\" opt.err"
+check "-C is refused with a reason" \
+	bash -c "[ $rc -ne 0 ] && grep -q \"option '-C' cannot be used with --diff (basic-block counts are not compared)\" opt.err"
 "$EGPROF" --diff "$F/demo" "$A" > /dev/null 2> ops.err
 rc=$?
 check "two operands are refused" bash -c "[ $rc -ne 0 ] && grep -q 'APP1 GMON1 APP2 GMON2' ops.err"

@@ -1,0 +1,23 @@
+#ifndef EGPROF_LINES_EXPORT_H
+#define EGPROF_LINES_EXPORT_H
+/*
+ * lines_export.h - `--diff -l --format json|csv`: the line-by-line
+ * comparison of two runs (model/lines.h) as a table (export/table.h),
+ * schema "egprof-lines-diff": header fields baseline, second, source,
+ * noise_sigmas, jitter, tests, warning; one record per line in the text
+ * table's order, with both runs' samples and seconds, the change (baseline
+ * minus second), its z and the verdict.  doc/formats.md describes it.
+ */
+#include <stdio.h>
+
+#include "export/table.h"
+
+#define LINES_EXPORT_VERSION 1
+
+struct line_diff;
+
+/* 0, or -1 on a write error (reported). */
+int lines_export(FILE *fp, enum table_format fmt, const struct line_diff *d,
+		 const char *const label[2], const char *source);
+
+#endif
