@@ -165,7 +165,7 @@ static int extended(const struct egprof_opts *o)
 {
 	return o->gml_path || o->dot_path || o->graphml_path || o->svg_path || o->png_path ||
 	       o->pprof_path || o->html_path || o->callpath || o->folded_path ||
-	       o->folded_calls_path;
+	       o->folded_calls_path || o->flamegraph_path;
 }
 
 int cmd_gprof(struct egprof_opts *o)
@@ -207,7 +207,7 @@ int cmd_gprof(struct egprof_opts *o)
 	lo.lines = o->callpath && o->format == TABLE_TEXT;
 	lo.sidecar = o->callpath_file;
 	lo.paths_required = o->callpath || o->folded_path || o->folded_calls_path ||
-			    o->callpath_file;
+			    o->flamegraph_path || o->callpath_file;
 	run_init(&r, p->binary, NULL);
 	status = 1;
 	if (run_adopt(&r, p, &lo) < 0 || (o->names && run_shorten_names(&r, o->names) < 0))
