@@ -512,8 +512,13 @@ static void head(struct writer *w)
 		xml_text(fp, o->title, 0);
 	}
 	fprintf(fp, "</text>\n<text id=\"subtitle\" x=\"%d\" y=\"38\">", W / 2);
-	if (o->subtitle)
+	/* cut to the width (its whole text in the tooltip) */
+	if (o->subtitle) {
+		fputs("<title>", fp);
 		xml_text(fp, o->subtitle, 0);
+		fputs("</title>", fp);
+		xml_text(fp, o->subtitle, (size_t)(W / (0.59 * 11)) - 4);
+	}
 	fprintf(fp, "</text>\n<text id=\"key\" x=\"%d\" y=\"52\">", W / 2);
 	if (o->diff) {
 		fputs("Widths: ", fp);
@@ -549,11 +554,11 @@ static void head(struct writer *w)
 	fprintf(fp, "<text id=\"unzoom\" class=\"button off\" x=\"%d\" y=\"22\">Reset Zoom</text>\n"
 		"<text id=\"search\" class=\"button\" x=\"%d\" y=\"22\" "
 		"style=\"text-anchor: end\">Search</text>\n"
-		"<text id=\"clear\" class=\"button off\" x=\"%d\" y=\"38\" "
+		"<text id=\"clear\" class=\"button off\" x=\"%d\" y=\"22\" "
 		"style=\"text-anchor: end\">Clear search</text>\n"
 		"<text id=\"matched\" x=\"%d\" y=\"%d\" style=\"text-anchor: end\"></text>\n"
 		"<text id=\"details\" x=\"%d\" y=\"%d\"> </text>\n",
-		PAD_X, W - PAD_X, W - PAD_X, W - PAD_X, w->height - 12, PAD_X, w->height - 12);
+		PAD_X, W - PAD_X, W - PAD_X - 60, W - PAD_X, w->height - 12, PAD_X, w->height - 12);
 }
 
 static int write_svg(struct writer *w)
