@@ -110,6 +110,7 @@ static int flamegraph_profile(const struct egprof_opts *o, const struct analysis
 	/* FOLDED_WEIGHTED: time samples, or the event's own count */
 	fo.hz[0] = m->metric.name[0] ? 0 : m->hz;
 	fo.unit = m->metric.name[0] ? m->metric.name : "samples";
+	fo.min_width_px = o->flamegraph_min_width;
 	ret = flamegraph_save(o->outs, o->flamegraph_path, st, f->nr, &fo);
 	free(st);
 	return ret;
@@ -146,6 +147,7 @@ static int flamegraph_diff(const struct egprof_opts *o, const struct analysis *a
 	fo.hz[0] = events ? 0 : a->paths[0]->hz;
 	fo.hz[1] = events ? 0 : a->paths[1]->hz;
 	fo.unit = events ? o->metric : "samples";
+	fo.min_width_px = o->flamegraph_min_width;
 	ret = flamegraph_save(o->outs, o->flamegraph_path, st, d->nr, &fo);
 	free(st);
 	return ret;

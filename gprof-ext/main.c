@@ -228,6 +228,11 @@ int main(int argc, char **argv)
 		      "or --diff");
 		goto out;
 	}
+	if (o.flamegraph_min_width > 0 && !o.flamegraph_path) {
+		error("--flamegraph-min-width sets what --flamegraph merges: it needs "
+		      "--flamegraph FILE");
+		goto out;
+	}
 	if (o.short_names && !(o.names = name_map_new())) {
 		error("out of memory");
 		goto out;
