@@ -48,11 +48,11 @@ static int graphviz_message(char *msg)
  * through every rank, each taking its place (and its label's) in the
  * ranks it crosses: 87 inches, 8,400 pixels, where the narrowest labels
  * and a spread of the wide ranks still left 55 inches.  Drawn left to
- * right, the ranks are columns and the fan-out goes down the page: 28
- * inches.  So a graph wider than GRAPH_WIDE_INCHES top-down is laid out
- * again left to right, its nodes turned with it (the size along the calls
- * is the inclusive time, across them the self time, as the top-down
- * drawing's height and width), and kept when that is narrower.
+ * right, the ranks are columns and the fan-out goes down the page.  So a
+ * graph wider than GRAPH_WIDE_INCHES top-down is laid out again left to
+ * right, kept when that is narrower: 27 inches.  Its nodes are then as
+ * wide as their labels (a width by self time would widen every column),
+ * their height still the inclusive time.
  */
 #define GRAPH_WIDE_INCHES 30.0
 
@@ -68,45 +68,31 @@ static double laid_out_width(Agraph_t *G)
 	return (urx - llx) / 72.0;
 }
 
-/* Turn every node a quarter: its width becomes its height. */
-static void turn_nodes(Agraph_t *G)
+/* Lay *G out with dot, left to right when top-down is too wide (*G is
+ * then read again from text to go back).  0 or -1. */
+static int lay_out(GVC_t *gvc, Agraph_t **G, char *text)
 {
-	Agsym_t *w = agattr(G, AGNODE, "width", NULL), *h = agattr(G, AGNODE, "height", NULL);
+	Agsym_t *w;
+	double tb;
 
-	if (!w || !h)
-		return;
-	for (Agnode_t *v = agfstnode(G); v; v = agnxtnode(G, v)) {
-		char *ws = strdup(agxget(v, w)), *hs = strdup(agxget(v, h));
-
-		if (ws && hs) {
-			agxset(v, w, hs);
-			agxset(v, h, ws);
-		}
-		free(ws);
-		free(hs);
-	}
-}
-
-/* Lay G out with dot, left to right when top-down is too wide.  0 or -1. */
-static int lay_out(GVC_t *gvc, Agraph_t *G)
-{
-	double tb, lr;
-
-	if (gvLayout(gvc, G, "dot") != 0)
+	if (gvLayout(gvc, *G, "dot") != 0)
 		return -1;
-	if ((tb = laid_out_width(G)) <= GRAPH_WIDE_INCHES)
+	if ((tb = laid_out_width(*G)) <= GRAPH_WIDE_INCHES)
 		return 0;
-	gvFreeLayout(gvc, G);
-	agsafeset(G, "rankdir", "LR", "TB");
-	turn_nodes(G);
-	if (gvLayout(gvc, G, "dot") != 0)
+	gvFreeLayout(gvc, *G);
+	agsafeset(*G, "rankdir", "LR", "TB");
+	if ((w = agattr(*G, AGNODE, "width", NULL)) != NULL)
+		for (Agnode_t *v = agfstnode(*G); v; v = agnxtnode(*G, v))
+			agxset(v, w, "0");
+	if (gvLayout(gvc, *G, "dot") != 0)
 		return -1;
-	if ((lr = laid_out_width(G)) < tb)
+	if (laid_out_width(*G) < tb)
 		return 0;
-	gvFreeLayout(gvc, G);
-	agsafeset(G, "rankdir", "TB", "TB");
-	turn_nodes(G);
-	return gvLayout(gvc, G, "dot") != 0 ? -1 : 0;
+	gvFreeLayout(gvc, *G);
+	agclose(*G);
+	if (!(*G = agmemread(text)))
+		return -1;
+	return gvLayout(gvc, *G, "dot") != 0 ? -1 : 0;
 }
 
 /* Draw the laid-out G into one file. */
@@ -178,7 +164,7 @@ int graph_render(const struct graph *g, struct outset *outs,
 		error("%s: graphviz cannot read the graph", pics[0].path ? pics[0].path : "the report");
 		goto out;
 	}
-	if (lay_out(gvc, G) != 0) {
+	if (lay_out(gvc, &G, text) != 0) {
 		error("%s: graphviz's dot layout failed", pics[0].path ? pics[0].path : "the report");
 		goto out;
 	}
