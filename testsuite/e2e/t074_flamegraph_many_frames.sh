@@ -7,9 +7,10 @@
 # runtime's timer signals each stand for several samples (a weight): a
 # one-second run never holds a frame that narrow.  So the test asks for
 # 20 px (--flamegraph-min-width), about 170 of the run's 10,000 samples:
-# the 3,000 leaves share about 3,000 samples (a third of the work), so
-# some are narrower whatever the sampling (all would have to fall on 17
-# leaves of the 3,000).
+# the 3,000 leaves share a third of the work, taken by some 75 timer
+# signals of about 40 samples each, each on a leaf at random: no leaf
+# narrower than 170 samples would need every signal on the leaves to fall
+# four or more to a leaf.
 . "$SRCDIR/testsuite/e2e/graph_lib.sh"
 . "$SRCDIR/testsuite/e2e/views_lib.sh"
 python3 - >many.c <<'PY'
@@ -43,7 +44,7 @@ fr, root = fc.frames("f.svg")
 stacks = fc.folded("f.txt")
 n, merged = fc.check_widths(fr, stacks, fc.min_px(root))
 incl = fc.inclusive(stacks)
-narrow = [s for s in stacks if s.count(";") == 2 and s.startswith("main;leaves;leaf") and
+narrow = [s for s in incl if s.count(";") == 2 and s.startswith("main;leaves;leaf") and
           incl[s] * fc.PLOT_PX / incl[""] < 20]
 assert narrow, "no narrow leaf"
 assert fc.min_px(root) == 20
