@@ -59,7 +59,10 @@ static int add_gmon_names(struct profile *p, const struct egprof_opts *o)
  * first, stays GNU gprof's; when the image has such clones the exports
  * read the profile again with the clones as functions of their own
  * ("float norm2<float>(Point<float> const&) [clone .isra.0]"), the one
- * naming every export shares.  Not with -s (upstream would write
+ * naming every export shares.  So they do when upstream gave samples to
+ * the padding after a function (frame_dummy's share of the first
+ * function's entry: upstream.c, padding_credit), which the loader gives
+ * to the code.  Not with -s (upstream would write
  * gmon.sum a second time): then upstream's view is kept.
  */
 static int exports_profile(const struct egprof_opts *o, struct profile **p)
@@ -72,7 +75,8 @@ static int exports_profile(const struct egprof_opts *o, struct profile **p)
 	char *none[] = { (char *)"gmon.out" };
 	int ret = -1;
 
-	if (!upstream_has_dropped_clones() || !upstream_load_preforked())
+	if (!(upstream_has_dropped_clones() || upstream_has_padding_samples()) ||
+	    !upstream_load_preforked())
 		return 0;
 	if (cmdline_split(&cl, o->argc, o->argv) < 0)
 		return -1; /* reported */
