@@ -4,7 +4,8 @@
 # same command; each frame's self samples of both runs are that file's;
 # its colour follows the sign of the change of its self time, baseline
 # minus second (red: more time in the second run, blue: less, grey: none
-# or within the noise), and the image says so.  The changed build's
+# or within the noise, the verdict --callpath's time table prints), and
+# the image says so.  The changed build's
 # kernel_b does four times the work (81 against 268 samples in a run here,
 # glibc's timer and the machine's load aside): a change of some 10 standard
 # deviations of the samples' Poisson noise, so red whatever the load.
@@ -14,7 +15,7 @@ views_build v >build.log 2>&1 || { cat build.log; echo "Bail out! cannot build a
 cd v || exit 1
 
 "$EGPROF" -b --diff base/views base/gmon.out changed/views changed/gmon.out \
-	--flamegraph d.svg --folded d.txt >diff.txt 2>err.txt
+	--flamegraph d.svg --folded d.txt --callpath >diff.txt 2>err.txt
 check "--diff --flamegraph exits 0" [ $? = 0 ]
 check "xmllint reads a well-formed SVG" xmllint --noout d.svg
 check "the key says the convention and the colours" \
@@ -46,6 +47,18 @@ for f in fr[1:]:
     else:
         assert f["c"] == "0" and r == g == bl, f
 assert signs["+"] >= 1, signs
+# grey where the path diff's time table (the same command's --callpath)
+# marks the change '~', coloured where it does not: one verdict
+table = {}
+for line in open("diff.txt"):
+    m = re.match(r"\s+-?[\d.]+\s+-?[\d.]+\s+[+-][\d.]+\s+(~\s+)?(\S.*;.*)$", line)
+    if m:
+        table[m.group(2).strip()] = m.group(1) is not None
+assert table, "no time table in --callpath's output"
+for f in fr[1:]:
+    if f["merged"] or f["sa"] == f["sb"] or f["stack"] not in table:
+        continue
+    assert (f["c"] == "0") == table[f["stack"]], (f["stack"], f["c"], table[f["stack"]])
 kb = [f for f in fr if f["name"] == "kernel_b"]
 assert kb and all(f["c"] == "+" for f in kb), kb
 print("# colours %s" % signs)
