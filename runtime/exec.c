@@ -16,12 +16,16 @@
  * an internal name, so each public function is interposed, and the
  * variadic ones are made into their vector forms as glibc makes them.
  * posix_spawn, system and popen run the exec in a child made by clone,
- * which has neither our counters nor our timers.  A static link
- * (libcallpath.a) cannot interpose these: doc/counters.md.
+ * which has neither our counters nor our timers; they are interposed only
+ * to tell a sampled process that it started another program (below).  A
+ * static link (libcallpath.a) cannot interpose these: doc/counters.md.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <string.h>
@@ -58,8 +62,12 @@ static void pause_all(struct exec_pause *p)
 	 * the parent died of SIGPROF at its exit.  Nothing of ours runs in
 	 * the child: it goes to exec as it is.
 	 */
-	if (pid && (int)cp_syscall0(SYS_getpid) != pid)
+	if (pid && (int)cp_syscall0(SYS_getpid) != pid) {
+		/* one thing is the parent's to know: it started a program,
+		 * whose gmon.out its own files must not replace */
+		cp_sampled_started_other();
 		return;
+	}
 	p->counters = cp_counters_pause();
 	p->timer = 0;
 	/*
@@ -186,3 +194,66 @@ static size_t count_args(va_list ap)
 EXEC_VARIADIC(execl, 0, execv(file, argv))
 EXEC_VARIADIC(execlp, 0, execvp(file, argv))
 EXEC_VARIADIC(execle, 1, execve(file, argv, envp))
+
+/*
+ * A sampled process that starts a program writes its files under its pid
+ * from then on (sampled.c): the program may be a -pg program, whose
+ * gmon.out, written when it ends, would replace the parent's, or be
+ * replaced by it.  fork tells it through pthread_atfork and a vfork
+ * child's exec above; posix_spawn, system and popen clone a child that
+ * runs no fork handler and calls glibc's execve by an internal name, so
+ * they tell it here, before the child exists (a spawn that then fails
+ * only leaves the files under the pid).
+ */
+CP_EXPORT int posix_spawn(pid_t *restrict pid, const char *restrict path,
+			  const posix_spawn_file_actions_t *actions,
+			  const posix_spawnattr_t *restrict attr, char *const argv[restrict],
+			  char *const envp[restrict])
+{
+	int (*f)(pid_t *, const char *, const posix_spawn_file_actions_t *,
+		 const posix_spawnattr_t *, char *const[], char *const[]) =
+		(int (*)(pid_t *, const char *, const posix_spawn_file_actions_t *,
+			 const posix_spawnattr_t *, char *const[], char *const[]))next("posix_spawn");
+
+	if (!f)
+		return ENOSYS;
+	cp_sampled_started_other();
+	return f(pid, path, actions, attr, argv, envp);
+}
+
+CP_EXPORT int posix_spawnp(pid_t *restrict pid, const char *restrict file,
+			   const posix_spawn_file_actions_t *actions,
+			   const posix_spawnattr_t *restrict attr, char *const argv[restrict],
+			   char *const envp[restrict])
+{
+	int (*f)(pid_t *, const char *, const posix_spawn_file_actions_t *,
+		 const posix_spawnattr_t *, char *const[], char *const[]) =
+		(int (*)(pid_t *, const char *, const posix_spawn_file_actions_t *,
+			 const posix_spawnattr_t *, char *const[], char *const[]))next("posix_spawnp");
+
+	if (!f)
+		return ENOSYS;
+	cp_sampled_started_other();
+	return f(pid, file, actions, attr, argv, envp);
+}
+
+CP_EXPORT int system(const char *command)
+{
+	int (*f)(const char *) = (int (*)(const char *))next("system");
+
+	if (!f)
+		return -1;
+	cp_sampled_started_other();
+	return f(command);
+}
+
+CP_EXPORT FILE *popen(const char *command, const char *type)
+{
+	FILE *(*f)(const char *, const char *) =
+		(FILE * (*)(const char *, const char *)) next("popen");
+
+	if (!f)
+		return NULL;
+	cp_sampled_started_other();
+	return f(command, type);
+}

@@ -355,6 +355,12 @@ static void fork_parent(void)
 	__atomic_store_n(&gmon_own_names, 1, __ATOMIC_RELAXED);
 }
 
+void cp_sampled_started_other(void)
+{
+	if (__atomic_load_n(&cp_sampling, __ATOMIC_RELAXED))
+		fork_parent();
+}
+
 /* The walks' table rebuilt, and the objects in it noted (normal context). */
 static int objects_changed(void)
 {

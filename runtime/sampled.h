@@ -64,6 +64,13 @@ void cp_sampled_thread_end(void) CP_HIDDEN;
  * In instrumenting mode 1, and nothing done.
  */
 int cp_sampled_finish(void) CP_HIDDEN;
+
+/*
+ * The process is starting another program (posix_spawn, system, popen, a
+ * vfork child's exec, which runs on the parent's memory): a sampled
+ * process writes its files under its pid from then on.  Async-signal-safe.
+ */
+void cp_sampled_started_other(void) CP_HIDDEN;
 /*
  * The process is being killed before its first sample (ends.c's end
  * handler): nothing is written, and the process the user ran (not a
