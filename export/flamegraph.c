@@ -28,7 +28,7 @@ extern const char flamegraph_js[];
 
 #define FRAME_H 16              /* px per level */
 #define PAD_X 10                /* px left and right of the frames */
-#define HEAD_H 68               /* title, subtitle, key, buttons */
+#define HEAD_H 80               /* title, subtitle, key, runs, buttons */
 #define FOOT_H 36               /* the details line */
 #define FONT_PX 12
 #define CHAR_W (0.59 * FONT_PX) /* Verdana's mean width, as flamegraph.pl */
@@ -501,7 +501,8 @@ static void head(struct writer *w)
 	      ".button { cursor: pointer; fill: #333; text-decoration: underline; }\n"
 	      ".button.off { display: none; }\n"
 	      "#title { font-size: 17px; text-anchor: middle; }\n"
-	      "#subtitle, #key, #note { font-size: 11px; fill: #444; text-anchor: middle; }\n"
+	      "#subtitle, #key, #runs, #note { font-size: 11px; fill: #444; "
+	      "text-anchor: middle; }\n"
 	      "</style>\n", fp);
 	fprintf(fp, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#f8f8f4\"/>\n",
 		W, w->height);
@@ -520,22 +521,34 @@ static void head(struct writer *w)
 		xml_text(fp, o->subtitle, (size_t)(W / (0.59 * 11)) - 4);
 	}
 	fprintf(fp, "</text>\n<text id=\"key\" x=\"%d\" y=\"52\">", W / 2);
-	if (o->diff) {
-		fputs("Widths: ", fp);
-		xml_text(fp, o->label[1], 0);
-		fputs("'s samples. Colour: the change of a frame's self time, ", fp);
-		xml_text(fp, o->label[0], 0);
-		fputs(" minus ", fp);
-		xml_text(fp, o->label[1], 0);
-		fputs(": red = more time in ", fp);
-		xml_text(fp, o->label[1], 0);
-		fputs(", blue = less, deeper = larger; grey = no change or within noise", fp);
-	} else {
+	if (o->diff)
+		fputs("Width: the second run's samples. Colour: self time, first run minus "
+		      "second: red = more time in the second run, blue = less (deeper: "
+		      "larger), grey = none or within noise", fp);
+	else
 		fputs("Width: samples of the frame and its callees; colour: by name. "
 		      "Click a frame to zoom, Ctrl-F or / to search", fp);
+	fputs("</text>\n", fp);
+	/* the runs' names, cut to the width (whole in the tooltip) */
+	fprintf(fp, "<text id=\"runs\" x=\"%d\" y=\"64\">", W / 2);
+	if (o->diff) {
+		char *runs = NULL;
+		size_t len = 0;
+		FILE *m = open_memstream(&runs, &len);
+
+		if (m) {
+			fprintf(m, "first run: %s; second run: %s", o->label[0], o->label[1]);
+			if (fclose(m) == 0 && runs) {
+				fputs("<title>", fp);
+				xml_text(fp, runs, 0);
+				fputs("</title>", fp);
+				xml_text(fp, runs, (size_t)(W / (0.59 * 11)) - 4);
+			}
+			free(runs);
+		}
 	}
 	fputs("</text>\n", fp);
-	fprintf(fp, "<text id=\"note\" x=\"%d\" y=\"64\">", W / 2);
+	fprintf(fp, "<text id=\"note\" x=\"%d\" y=\"76\">", W / 2);
 	if (l->merged_frames)
 		fprintf(fp, "%zu frames narrower than %.2f px merged into %zu frames; "
 			"%llu %s in groups too narrow to draw", l->merged_frames,
@@ -544,11 +557,8 @@ static void head(struct writer *w)
 	if (o->diff && l->gone) {
 		fputs(l->merged_frames ? ". " : "", fp);
 		amount(fp, o, 0, l->gone);
-		fputs(" of ", fp);
-		xml_text(fp, o->label[0], 0);
-		fputs(" in frames that ", fp);
-		xml_text(fp, o->label[1], 0);
-		fputs(" does not have: not drawn (no width)", fp);
+		fputs(" of the first run in frames the second does not have: not drawn "
+		      "(no width)", fp);
 	}
 	fputs("</text>\n", fp);
 	fprintf(fp, "<text id=\"unzoom\" class=\"button off\" x=\"%d\" y=\"22\">Reset Zoom</text>\n"

@@ -260,7 +260,8 @@ static void test_flamegraph__diff_colours_follow_the_change(void **state)
 	assert_int_equal(find(f, n, "main;faster")->c, '-');
 	assert_int_equal(find(f, n, "main;noisy")->c, '0');
 	assert_int_equal(find(f, n, "main")->c, '0');
-	assert_non_null(strstr(svg, "red = more time in B"));
+	assert_non_null(strstr(svg, "red = more time in the second run"));
+	assert_non_null(strstr(svg, "first run: A; second run: B"));
 	free(f);
 	free(svg);
 }
