@@ -11,12 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "callpath/elide.h"
+#include "model/elide.h"
 #include "callpath/pathdiff.h"
 #include "callpath/pathrank.h"
-#include "callpath/recursion.h"
-#include "callpath/report.h"
-#include "callpath/sidecar.h"
+#include "model/recursion.h"
+#include "model/callpath_model.h"
+#include "format/sidecar.h"
 #include "utils/error.h"
 #include "utils/outfile.h"
 #include "utils/printable.h"

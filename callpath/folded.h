@@ -59,7 +59,7 @@ enum folded_value {
 	 */
 	FOLDED_CALLS_GPROF,
 	/*
-	 * The samples in the metric's own unit (callpath/metric.h): events
+	 * The samples in the metric's own unit (model/metric.h): events
 	 * for an event counted by overflow (samples times the period), the
 	 * samples themselves for time.  What `--folded` writes.
 	 */

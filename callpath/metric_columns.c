@@ -15,10 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "callpath/derived.h"
-#include "callpath/metric.h"
-#include "callpath/report.h"
-#include "callpath/sidecar.h"
+#include "model/derived.h"
+#include "model/metric.h"
+#include "model/callpath_model.h"
+#include "format/sidecar.h"
 #include "utils/error.h"
 #include "utils/banned.h"
 

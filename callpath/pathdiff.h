@@ -67,7 +67,7 @@ struct pathdiff_time_opts {
 	double noise_sigmas;
 	double jitter_prior;
 	/* --metric: the event the samples are overflows of (hz: 1/period,
-	 * so "seconds" are events; callpath/metric.h); NULL for time */
+	 * so "seconds" are events; model/metric.h); NULL for time */
 	const char *metric;
 };
 

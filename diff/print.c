@@ -2,7 +2,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "callpath/sidecar.h"
+#include "format/sidecar.h"
 #include "diff/print.h"
 #include "utils/error.h"
 #include "utils/line.h"

@@ -4,8 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "callpath/sidecar.h"
+#include "format/sidecar.h"
 #include "diff/ranks.h"
+#include "ranks/rankpaths.h"
 #include "utils/error.h"
 #include "utils/banned.h"
 
@@ -85,6 +86,8 @@ static void identify_one(struct rank_id *id)
 	id->sidecar = path;
 	id->rank = sc->rank;
 	id->pid = sc->pid;
+	if (rankpaths_where(sc, &id->lib_s, &id->instr_s, &id->sampled_s) < 0)
+		id->lib_s = id->instr_s = id->sampled_s = -1;
 	sidecar_free(sc);
 }
 
@@ -100,6 +103,7 @@ int ranks_identify(char *const *files, size_t n, struct rank_id **out)
 		struct rank_id *id = &ids[i];
 
 		id->rank = -1;
+		id->lib_s = id->instr_s = id->sampled_s = -1;
 		id->gmon = strdup(files[i]);
 		if (!id->gmon)
 			goto oom;

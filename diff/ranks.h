@@ -5,7 +5,7 @@
  *
  * glibc writes one gmon file per process ("$GMON_OUT_PREFIX.<pid>"), and
  * libcallpath writes "<gmon file>.callpath" beside it, recording the pid and
- * the MPI rank (callpath/sidecar.h).  A file with a readable sidecar takes
+ * the MPI rank (format/sidecar.h).  A file with a readable sidecar takes
  * the rank from it; a file without one is labelled by its name, and its pid
  * is taken from a numeric last suffix when there is one.
  *
@@ -16,7 +16,7 @@
  *   ranks_free(ids, n);
  *
  * Summing the sidecars of rank files (gprof -s, --diff of rank directories)
- * is callpath/sum.h's job, not this module's.
+ * is model/sum.h's job, not this module's.
  *
  * Ownership: a struct rank_id owns its strings; ranks_free() releases an
  * array of them.
@@ -32,6 +32,10 @@ struct rank_id {
 	uint64_t pid;     /* from the sidecar or the file name, 0 when unknown */
 	char *label;      /* "rank 3", or the file's base name */
 	char *tag;        /* short column form: "3", or "#5" (index in files) */
+	/* where its sampled time went, from the sidecar as it was read here
+	 * (ranks/rankpaths.h's rankpaths_where): seconds in libraries, in
+	 * the instrumentation, in all; -1 each when unknown */
+	double lib_s, instr_s, sampled_s;
 };
 
 /* One rank_id per file.  Unreadable sidecars are warned about and the file

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "export/callpath_export.h"
-#include "callpath/elide.h"
+#include "model/elide.h"
 #include "utils/error.h"
 #include "utils/banned.h"
 

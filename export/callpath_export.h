@@ -9,7 +9,7 @@
  * memory.
  */
 #include <stdio.h>
-#include "callpath/report.h"
+#include "model/callpath_model.h"
 #include "export/table.h"
 
 #define CALLPATH_EXPORT_VERSION 1

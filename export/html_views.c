@@ -14,7 +14,7 @@
 #include "export/profile_export.h"
 #include "callpath/folded.h"
 #include "callpath/pathdiff.h"
-#include "callpath/report.h"
+#include "model/callpath_model.h"
 #include "diff/diff.h"
 #include "gml/graph.h"
 #include "model/analysis.h"
@@ -84,7 +84,7 @@ static uint64_t get_recursive(const struct callpath_frame *f, const uint32_t *ma
 }
 
 /* 0 for a frame of a call, else 1 + where the sampled code ran (a
- * library's, the instrumentation's: callpath/leaves.h); no calls counted */
+ * library's, the instrumentation's: model/leaves.h); no calls counted */
 static uint64_t get_leaf(const struct callpath_frame *f, const uint32_t *map)
 {
 	(void)map;

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "export/pprof_export.h"
-#include "callpath/buildid.h"
-#include "callpath/report.h"
-#include "callpath/sidecar.h"
+#include "format/buildid.h"
+#include "model/callpath_model.h"
+#include "format/sidecar.h"
 #include "diff/diff.h"
 #include "diff/profile.h"
 #include "utils/array.h"

@@ -7,7 +7,7 @@
 #include <string.h>
 #include "filter/filter.h"
 #include "filter/filter_private.h"
-#include "callpath/report.h"
+#include "model/callpath_model.h"
 #include "utils/error.h"
 #include "utils/banned.h"
 

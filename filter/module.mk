@@ -5,5 +5,5 @@ FILTER_OBJS = filter/filter.o filter/filter_ctt.o filter/filter_models.o
 EGPROF_OBJS += $(FILTER_OBJS)
 
 UNIT_TESTS += testsuite/unit/test_filter
-testsuite/unit/test_filter: testsuite/unit/test_filter.o $(FILTER_OBJS) callpath/report.o callpath/metric.o callpath/elide.o callpath/recursion.o callpath/shortname.o callpath/arcs.o callpath/elfsyms.o callpath/leaves.o callpath/buildid.o callpath/pathrank.o callpath/sidecar.o \
+testsuite/unit/test_filter: testsuite/unit/test_filter.o $(FILTER_OBJS) model/paths_build.o callpath/report.o model/metric.o model/elide.o model/recursion.o model/shortname.o model/arcs.o model/elfsyms.o model/leaves.o format/buildid.o callpath/pathrank.o format/sidecar.o \
 	diff/profile.o diff/signif.o $(UTILS_OBJS) -lm

@@ -22,7 +22,7 @@
 #include "export/diff_export.h"
 #include "export/pprof_export.h"
 #include "export/html_views.h"
-#include "callpath/cmd_callpath.h"
+#include "gprof-ext/cmd_callpath.h"
 #include "model/analysis.h"
 #include "model/run.h"
 #include "utils/error.h"

@@ -14,10 +14,10 @@
 #include "gprof-ext/cmdline.h"
 #include "diff/profile.h"
 #include "gml/graph_cli.h"
-#include "callpath/cmd_callpath.h"
+#include "gprof-ext/cmd_callpath.h"
 #include "callpath/folded.h"
-#include "callpath/report.h"
-#include "callpath/sidecar.h"
+#include "model/callpath_model.h"
+#include "format/sidecar.h"
 #include "export/table.h"
 #include "export/pprof_export.h"
 #include "export/html_views.h"
@@ -208,6 +208,8 @@ int cmd_gprof(struct egprof_opts *o)
 	lo.force = o->force;
 	/* --metric LIST: the report shows time, then the columns */
 	lo.metric = metric_columns_wanted(o->metric) ? NULL : o->metric;
+	/* and the columns come from the sidecars as read, kept for them */
+	lo.keep_sidecars = o->callpath && metric_columns_wanted(o->metric);
 	lo.lines = o->callpath && o->format == TABLE_TEXT;
 	lo.sidecar = o->callpath_file;
 	lo.paths_required = o->callpath || o->folded_path || o->folded_calls_path ||
@@ -229,7 +231,7 @@ int cmd_gprof(struct egprof_opts *o)
 	/* emit */
 	if (graph_export_profile_cli(o, a.funcs[0], o->html_path ? &graph_svg : NULL) < 0)
 		goto out;
-	/* call paths: --callpath[=FILE], --folded FILE (callpath/cmd_callpath.h) */
+	/* call paths: --callpath[=FILE], --folded FILE (gprof-ext/cmd_callpath.h) */
 	if (callpath_cmd_gprof(o, &a) != 0)
 		goto out;
 	if ((o->pprof_path || o->html_path) && r.paths) {

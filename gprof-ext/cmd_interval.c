@@ -25,7 +25,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#include "callpath/sidecar.h"
+#include "format/sidecar.h"
 #include "diff/profile.h"
 #include "gprof-ext/cmdline.h"
 #include "gprof-ext/commands.h"
@@ -113,7 +113,8 @@ static void free_profiles(struct profile **p, size_t n)
  * libraries' included), in the last file's symbols (the files are
  * cumulative: the last holds every function); else gmon.out's, as read.
  * *measured says which; written[k], when not NULL, when file k's sidecar
- * says it was written (each sidecar read once).  0, or -1 after reporting.
+ * says it was written, 0 without one (each sidecar read once, whichever
+ * source).  0, or -1 after reporting.
  */
 static int one_source(const struct egprof_opts *o, const char *binary, char *const *files,
 		      size_t n, struct profile **p, int *measured, uint64_t *written)
@@ -122,7 +123,7 @@ static int one_source(const struct egprof_opts *o, const char *binary, char *con
 
 	*measured = 0;
 	if (!run_files_have_sidecars(files, n))
-		return 0;
+		return written ? run_files_written(files, n, written) : 0;
 	if (!(m = calloc(n, sizeof(*m))))
 		return error("out of memory");
 	for (size_t k = n; k-- > 0;)
@@ -173,21 +174,6 @@ static uint64_t calls(const struct profile *p, size_t i)
 	return p ? p->syms[i].ncalls + p->syms[i].self_calls : 0;
 }
 
-/* When the sidecar beside `gmon` says it was written (ns), else 0. */
-static uint64_t written_ns(const char *gmon)
-{
-	char path[4096];
-	struct sidecar *sc = NULL;
-	uint64_t t = 0;
-
-	if (sidecar_name_for(gmon, path, sizeof(path)) < 0 ||
-	    sidecar_read(path, &sc, NULL, 0) < 0)
-		return 0;
-	t = sc->id.time_ns;
-	sidecar_free(sc);
-	return t;
-}
-
 static int is_real(const struct profile *p, size_t i)
 {
 	return !(p->syms[i].flags & PSYM_CYCLE);
@@ -215,13 +201,13 @@ static size_t top(const struct profile *last, const double *key, size_t *idx)
 	return n;
 }
 
-/* written: when each file's sidecar was written, read with its functions
- * (one_source), or NULL: read here */
+/* written: when each file's sidecar was written (0: unknown), read when
+ * the files were loaded (one_source) */
 static int interval_table(FILE *out, struct profile **p, char *const *files, size_t n,
 			  int measured, const uint64_t *written)
 {
 	double *total = calloc(p[n - 1]->nsyms, sizeof(double));
-	uint64_t t0 = written ? written[0] : written_ns(files[0]), tprev = 0;
+	uint64_t t0 = written[0], tprev = 0;
 	size_t idx[TOP], k;
 	int fewer = 0;
 
@@ -234,7 +220,7 @@ static int interval_table(FILE *out, struct profile **p, char *const *files, siz
 		"interval is a file minus the one before it; the first, the first file).\n\n",
 		n, n);
 	for (size_t c = 0; c < n; c++) {
-		uint64_t t = written ? written[c] : written_ns(files[c]);
+		uint64_t t = written[c];
 
 		fprintf(out, "  interval %2zu: %s", c + 1, files[c]);
 		if (t && t0 && c > 0 && tprev)
@@ -340,7 +326,7 @@ int cmd_interval(struct egprof_opts *o)
 	}
 	if (one_source(o, cl.operands[0], files, n, p, &measured, written) < 0)
 		goto out;
-	if (interval_table(stdout, p, files, n, measured, measured ? written : NULL) == 0)
+	if (interval_table(stdout, p, files, n, measured, written) == 0)
 		status = 0;
 out:
 	if (p)

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "diff/ranks.h"
-#include "callpath/metric.h"
+#include "model/metric.h"
 #include "ranks/heatmap.h"
 #include "ranks/rankpaths.h"
 #include "ranks/rankstate.h"
@@ -285,6 +285,11 @@ int cmd_rank_stats(struct egprof_opts *o)
 	    rankstate_pass2(st, st, spill, &pass) < 0 ||
 	    rankstate_report(st, &pass, tags, &rs) < 0)
 		goto out;
+	for (i = 0; i < nfiles; i++) {
+		rs->ranks[i].lib_s = ids[order[i]].lib_s;
+		rs->ranks[i].instr_s = ids[order[i]].instr_s;
+		rs->ranks[i].sampled_s = ids[order[i]].sampled_s;
+	}
 	rank_stats_title(title, sizeof(title), cl.operands[0], ids, nfiles);
 	if (metric)
 		rank_stats_metric_title(title, sizeof(title), metric);

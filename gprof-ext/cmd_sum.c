@@ -7,7 +7,7 @@
  * and the exit status are upstream's own.  main() plans before running the
  * command (upstream's option tables say whether -s is there and which
  * operands are gmon files) and, only when the command succeeded (so
- * upstream wrote gmon.sum), writes the sidecar sum (callpath/sum.h:
+ * upstream wrote gmon.sum), writes the sidecar sum (model/sum.h:
  * nothing when no input has a sidecar, a warning and nothing when only some
  * have one; when nothing is written, a gmon.sum.callpath of an earlier run
  * is removed, since it would not match the new gmon.sum).  The sidecars
@@ -17,8 +17,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "callpath/sidecar.h"
-#include "callpath/sum.h"
+#include "format/sidecar.h"
+#include "model/sum.h"
 #include "gprof-ext/commands.h"
 #include "utils/error.h"
 #include "utils/outfile.h"

@@ -41,7 +41,7 @@ struct sum_plan {
 int sum_plan_init(struct sum_plan *plan, const struct egprof_opts *o);
 /* gmon.sum.callpath is written (or an old one removed) as one of `set`'s
  * outputs, with upstream's staged gmon.sum, whose size and hash it records
- * (callpath/sum.h, callpath_sum_identify); at once when set is NULL. */
+ * (model/sum.h, callpath_sum_identify); at once when set is NULL. */
 int sum_plan_finish(struct sum_plan *plan, struct outset *set);
 void sum_plan_release(struct sum_plan *plan);
 

@@ -7,9 +7,10 @@
 #include <sys/types.h>
 #include <unistd.h>
 #include "gprof-ext/gmon_owner.h"
-#include "callpath/buildid.h"
-#include "callpath/sidecar.h"
+#include "format/buildid.h"
+#include "format/sidecar.h"
 #include "utils/error.h"
+#include "utils/infile.h"
 #include "utils/banned.h"
 
 /* glibc's histogram granularity: HISTFRACTION * sizeof(HISTCOUNTER). */
@@ -237,20 +238,6 @@ static int cmp_u64(const void *l, const void *r)
 }
 
 /* `len` bytes of `f` at `off`, or NULL. */
-static void *read_at(FILE *f, uint64_t off, uint64_t len)
-{
-	void *p;
-
-	if (len > (1u << 30))
-		return NULL; /* no symbol table is that big: a bad file */
-	p = malloc(len ? len : 1);
-	if (p && (fseeko(f, (off_t)off, SEEK_SET) || fread(p, 1, len, f) != len)) {
-		free(p);
-		p = NULL;
-	}
-	return p;
-}
-
 /*
  * As upstream.c's check reads BFD's symbols: __executable_start and etext
  * bound the text, every function symbol of an executable section is an
@@ -272,7 +259,7 @@ int gmon_image_read(const char *binary, struct gmon_image *img)
 	if (!f || fread(&eh, sizeof(eh), 1, f) != 1 || memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
 	    eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_ident[EI_DATA] != ELFDATA2LSB ||
 	    eh.e_shentsize != sizeof(Elf64_Shdr) ||
-	    !(sh = read_at(f, eh.e_shoff, (uint64_t)eh.e_shnum * sizeof(*sh))))
+	    !(sh = infile_read_range(f, eh.e_shoff, (uint64_t)eh.e_shnum * sizeof(*sh))))
 		goto out;
 	for (i = 0; i < eh.e_shnum; i++) {
 		uint64_t nsyms, k, strsize;
@@ -281,8 +268,8 @@ int gmon_image_read(const char *binary, struct gmon_image *img)
 			continue;
 		nsyms = sh[i].sh_size / sizeof(Elf64_Sym);
 		strsize = sh[sh[i].sh_link].sh_size;
-		syms = read_at(f, sh[i].sh_offset, nsyms * sizeof(Elf64_Sym));
-		str = read_at(f, sh[sh[i].sh_link].sh_offset, strsize);
+		syms = infile_read_range(f, sh[i].sh_offset, nsyms * sizeof(Elf64_Sym));
+		str = infile_read_range(f, sh[sh[i].sh_link].sh_offset, strsize);
 		if (!syms || !str || !strsize || !(img->owned = malloc((nsyms + 1) * 8)))
 			goto out;
 		str[strsize - 1] = 0;

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "callpath/sidecar.h"
+#include "format/sidecar.h"
 #include "gprof-ext/operands.h"
 #include "utils/array.h"
 #include "utils/error.h"

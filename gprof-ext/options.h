@@ -60,7 +60,7 @@ struct egprof_opts {
 	 * alike; NULL without */
 	struct name_map *names;
 	const char *metric;        /* --metric NAME: what call-path outputs
-				      show (callpath/metric.h); NULL: time */
+				      show (model/metric.h); NULL: time */
 	double noise_sigmas;       /* --noise K: |d| < K*sqrt(nA+nB) is noise */
 	int jobs;                  /* --jobs N: files read at once (>= 1) */
 	int progress;              /* --progress: progress on stderr also when

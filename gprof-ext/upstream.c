@@ -31,8 +31,8 @@
 #include <unistd.h>
 
 #include "gprof-ext/upstream.h"
-#include "callpath/elfsyms.h"
-#include "callpath/report.h"
+#include "model/callpath_model.h"
+#include "model/elfsyms.h"
 #include "gprof-ext/gmon_owner.h"
 #include "diff/clones.h"
 #include "diff/match.h"

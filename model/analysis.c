@@ -11,10 +11,10 @@
 #include <unistd.h>
 
 #include "callpath/folded.h"
-#include "callpath/metric.h"
+#include "model/metric.h"
 #include "callpath/pathdiff.h"
-#include "callpath/report.h"
-#include "callpath/sidecar.h"
+#include "model/callpath_model.h"
+#include "format/sidecar.h"
 #include "diff/noise.h"
 #include "diff/profile.h"
 #include "filter/filter_models.h"
@@ -73,6 +73,23 @@ static void describe_coverage(struct analysis *a)
 			a->coverage_low = 1;
 }
 
+/* Where the sidecars' calls come from: "the call-path sidecars'", or
+ * that a sampled run (no -pg) counted none. */
+static const char *sidecar_calls(const struct analysis *a)
+{
+	int none0 = a->funcs[0]->measure.calls_unmeasured;
+	int none1 = a->nsides > 1 ? a->funcs[1]->measure.calls_unmeasured : none0;
+
+	if (none0 && none1)
+		return "not counted (sampled without -pg)";
+	if (none0 || none1)
+		return none0 ? "the second run's sidecars' (the baseline, sampled without -pg, "
+			       "counted none)"
+			     : "the baseline's sidecars' (the second run, sampled without -pg, "
+			       "counted none)";
+	return "the call-path sidecars'";
+}
+
 /* "call-path samples of each thread, 1000 Hz" and the like. */
 static void describe_source(struct analysis *a)
 {
@@ -89,12 +106,13 @@ static void describe_source(struct analysis *a)
 			 "(the program's own code); calls: gmon.out's", rate);
 	else if (p->measure.metric[0])
 		snprintf(a->source, sizeof(a->source), "%s: call-path samples of each thread, "
-			 "one per %g %s (period); calls: the call-path sidecars'",
-			 p->measure.metric, hz0 > 0 ? 1 / hz0 : 0.0, p->measure.unit);
+			 "one per %g %s (period); calls: %s",
+			 p->measure.metric, hz0 > 0 ? 1 / hz0 : 0.0, p->measure.unit,
+			 sidecar_calls(a));
 	else
 		snprintf(a->source, sizeof(a->source), "time: call-path samples of each thread, "
 			 "%s Hz (libraries, the instrumentation and unknown code in rows of "
-			 "their own); calls: the call-path sidecars'", rate);
+			 "their own); calls: %s", rate, sidecar_calls(a));
 	describe_coverage(a);
 }
 

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "callpath/leaves.h"
-#include "callpath/report.h"
-#include "callpath/sidecar.h"
+#include "model/leaves.h"
+#include "model/callpath_model.h"
+#include "format/sidecar.h"
 #include "diff/match.h"
 #include "diff/profile.h"
 #include "utils/array.h"

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "callpath/report.h"
+#include "model/callpath_model.h"
 #include "model/measured.h"
 #include "utils/error.h"
 #include "utils/satmath.h"

@@ -11,12 +11,12 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
-#include "callpath/buildid.h"
-#include "callpath/metric.h"
-#include "callpath/report.h"
-#include "callpath/sidecar.h"
-#include "callpath/stale.h"
-#include "callpath/sum.h"
+#include "format/buildid.h"
+#include "model/metric.h"
+#include "model/callpath_model.h"
+#include "format/sidecar.h"
+#include "model/stale.h"
+#include "model/sum.h"
 #include "diff/profile.h"
 #include "gprof-ext/gmon_check.h"
 #include "gprof-ext/input_check.h"
@@ -83,6 +83,7 @@ void run_release(struct run *r)
 		profile_free(r->gmon_each[i]);
 	free(r->gmon_each);
 	callpath_model_free(r->paths);
+	sidecar_free(r->sidecar);
 	for (size_t i = 0; r->paths_each && i < r->nfiles; i++)
 		callpath_model_free(r->paths_each[i]);
 	free(r->paths_each);
@@ -336,7 +337,7 @@ static int foreign_sidecar(const char *gmon, const char *binary)
 static int read_one(const char *binary, const struct profile *gp, size_t nfiles,
 		    const char *path, const char *gmon, int force,
 		    const struct callpath_symopts *so, struct callpath_model **m, int *rank,
-		    uint64_t *time_ns)
+		    uint64_t *time_ns, struct sidecar **keep)
 {
 	struct sidecar *sc = NULL;
 	char err[4200], why[1024];
@@ -370,6 +371,10 @@ static int read_one(const char *binary, const struct profile *gp, size_t nfiles,
 			"read, but a sidecar of this version cannot tell", path,
 			gmon ? gmon : "gmon.out", why);
 	ret = 0;
+	if (keep) {
+		*keep = sc;	/* the caller's now */
+		sc = NULL;
+	}
 out:
 	if (ret < 0) {
 		callpath_model_free(*m);
@@ -377,6 +382,27 @@ out:
 	}
 	sidecar_free(sc);
 	return ret;
+}
+
+/* The run's sum of its sidecars themselves (opts.keep_sidecars): `sc`,
+ * read from `path`, added to it (and freed).  0, or -1 after reporting. */
+static int keep_sidecar(struct run *r, struct sidecar *sc, const char *path,
+			const char *first)
+{
+	char err[4200];
+	int k;
+
+	if (!r->sidecar) {
+		r->sidecar = sc;
+		return 0;
+	}
+	k = sidecar_merge(r->sidecar, sc, err, sizeof(err));
+	sidecar_free(sc);
+	if (k < 0)
+		return error("%s: cannot sum with '%s': %s", path, first, err);
+	if (k > 0)
+		warning("%s: %s", path, SIDECAR_SATURATED);
+	return 0;
 }
 
 /* The rank a sidecar records (-1 when unreadable), after its build-id
@@ -405,7 +431,7 @@ static int sidecar_rank(const char *binary, const char *gmon, const char *path, 
 static int read_paths(struct run *r, const struct run_load_opts *o)
 {
 	struct callpath_symopts so = run_symopts(r, o->lines, o->metric);
-	char name[4096];
+	char name[4096], first[4096];
 	size_t missing = r->nfiles, any = 0;
 	int ret = -1;
 
@@ -427,7 +453,7 @@ static int read_paths(struct run *r, const struct run_load_opts *o)
 		 * file when there is one */
 		if (read_one(r->binary, r->gmon, r->nfiles, o->sidecar,
 			     r->nfiles == 1 ? r->files[0] : NULL, o->force, &so, &r->paths, NULL,
-			     NULL) < 0)
+			     NULL, o->keep_sidecars ? &r->sidecar : NULL) < 0)
 			return -1;
 		return (r->paths_source = strdup(o->sidecar)) ? 0 : error("out of memory");
 	}
@@ -449,13 +475,19 @@ static int read_paths(struct run *r, const struct run_load_opts *o)
 	if (o->each && r->nfiles > 1 &&
 	    !(r->paths_each = calloc(r->nfiles, sizeof(*r->paths_each))))
 		return error("out of memory");
+	sidecar_name_for(r->files[0], first, sizeof(first));
 	for (size_t i = 0; i < r->nfiles; i++) {
 		struct callpath_model *m = NULL;
+		struct sidecar *sc = NULL;
 
 		sidecar_name_for(r->files[i], name, sizeof(name));
 		if (read_one(r->binary, r->gmon, r->nfiles, name, r->files[i], o->force, &so, &m,
-			     &r->rank[i], NULL) < 0)
+			     &r->rank[i], NULL, o->keep_sidecars ? &sc : NULL) < 0)
 			goto out;
+		if (sc && keep_sidecar(r, sc, name, first) < 0) {
+			callpath_model_free(m);
+			goto out;
+		}
 		if (!r->paths) {
 			r->paths = m;
 			if (r->paths_each && paths_copy(m, &r->paths) < 0) {
@@ -560,6 +592,22 @@ int run_paths_timed(const struct run *r)
 	       r->paths->total_samples > 0;
 }
 
+int run_files_written(char *const *files, size_t n, uint64_t *written)
+{
+	for (size_t k = 0; k < n; k++) {
+		char path[4096];
+		struct sidecar *sc = NULL;
+
+		written[k] = 0;
+		if (sidecar_name_for(files[k], path, sizeof(path)) < 0 || access(path, F_OK) != 0 ||
+		    sidecar_read(path, &sc, NULL, 0) < 0)
+			continue;
+		written[k] = sc->id.time_ns;
+		sidecar_free(sc);
+	}
+	return 0;
+}
+
 int run_file_functions(const struct profile *gmon, const char *binary, const char *file,
 		       const char *metric, int force, const struct profile *like,
 		       struct profile **out, uint64_t *written_ns)
@@ -574,7 +622,7 @@ int run_file_functions(const struct profile *gmon, const char *binary, const cha
 		return error("%s: file name too long", file);
 	if (access(name, F_OK) != 0)
 		return 0;
-	if (read_one(binary, gmon, 1, name, file, force, &so, &m, NULL, written_ns) < 0)
+	if (read_one(binary, gmon, 1, name, file, force, &so, &m, NULL, written_ns, NULL) < 0)
 		return -1;
 	ret = measured_profile(m, gmon, like, out);
 	callpath_model_free(m);

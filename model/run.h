@@ -4,7 +4,7 @@
  * run.h - one run of a program, loaded once: what gprof computed from its
  * gmon files (through the adapter, gprof-ext/upstream.h), the calling
  * contexts its call-path sidecars recorded (each sidecar read once, through
- * the one sidecar reader, callpath/sidecar.h, and named once through the
+ * the one sidecar reader, format/sidecar.h, and named once through the
  * binary's symbols), its files' MPI ranks, and its functions in the metric
  * the views show (model/measured.h).  A run is one side of --diff, or the
  * profile of plain gprof with extension outputs; the analysis
@@ -26,7 +26,7 @@
  */
 #include <stddef.h>
 
-#include "callpath/report.h"	/* struct callpath_symopts */
+#include "model/callpath_model.h"	/* struct callpath_symopts */
 
 struct profile;
 struct callpath_model;
@@ -52,6 +52,9 @@ struct run_load_opts {
 	 * without call paths */
 	int paths_required;
 	int clones;                 /* GCC clones folded (the diff's view) */
+	/* the sum of the sidecars themselves is kept (run.sidecar), for a
+	 * view of metrics the paths do not hold (--callpath --metric LIST) */
+	int keep_sidecars;
 };
 
 struct run {
@@ -79,6 +82,9 @@ struct run {
 	struct callpath_model *paths;
 	struct callpath_model **paths_each;
 	char *paths_source;
+	/* with opts.keep_sidecars: the files' sidecars summed as read (every
+	 * metric they recorded, unnamed), NULL otherwise */
+	struct sidecar *sidecar;
 
 	/* private: the loader jobs (gprof-ext/upstream.h) */
 	struct upstream_job *job_sum, *job_each;
@@ -138,6 +144,11 @@ void run_release(struct run *r);
 int run_file_functions(const struct profile *gmon, const char *binary, const char *file,
 		       const char *metric, int force, const struct profile *like,
 		       struct profile **out, uint64_t *written_ns);
+/* When each file's sidecar says it was written (ns; 0 for a file without
+ * a readable one), for files whose functions come from gmon.out: the
+ * sidecars beside some of them read for that alone.  0 (never fails). */
+int run_files_written(char *const *files, size_t n, uint64_t *written);
+
 /* Whether every one of the files has a sidecar beside it (n > 0). */
 int run_files_have_sidecars(char *const *files, size_t n);
 

@@ -184,9 +184,14 @@ static unsigned char *broadcast(const struct mpi_ctx *m, unsigned char *b, size_
  * The list process 0 makes: the title line, then per rank (in rank order)
  * its gmon file and its tag, as NUL-terminated strings.
  */
+/* The room for a rank's "LIB INSTR SAMPLED" seconds in the list ("%a"
+ * thrice, with its spaces and the NUL). */
+#define WHERE_MAX 96
+
 struct job_list {
 	char *title;
 	char **files, **tags;   /* point into blob */
+	char **where;           /* "LIB INSTR SAMPLED" seconds, into blob */
 	size_t n;
 	int measured;           /* every file has its own sidecar */
 	char *blob;
@@ -195,6 +200,7 @@ struct job_list {
 static void job_list_release(struct job_list *jl)
 {
 	free(jl->files);
+	free(jl->where);
 	free(jl->tags);
 	free(jl->blob);
 	memset(jl, 0, sizeof(*jl));
@@ -226,7 +232,7 @@ static unsigned char *make_list(const struct cmdline *cl, size_t *len)
 	 * one source of every process's ranks), '1' or '0' */
 	total = strlen(title) + 3;
 	for (i = 0; i < n; i++)
-		total += strlen(ids[i].gmon) + strlen(ids[i].tag) + 2;
+		total += strlen(ids[i].gmon) + strlen(ids[i].tag) + 2 + WHERE_MAX;
 	if (!(blob = malloc(total))) {
 		error("out of memory");
 		goto out;
@@ -242,6 +248,9 @@ static unsigned char *make_list(const struct cmdline *cl, size_t *len)
 		at += strlen(id->gmon) + 1;
 		memcpy(blob + at, id->tag, strlen(id->tag) + 1);
 		at += strlen(id->tag) + 1;
+		/* where its time went, from its sidecar as identify read it */
+		at += (size_t)snprintf((char *)blob + at, WHERE_MAX, "%a %a %a", id->lib_s,
+				       id->instr_s, id->sampled_s) + 1;
 	}
 	*len = at;
 out:
@@ -252,6 +261,14 @@ out:
 	return blob;
 }
 
+/* A rank's seconds in libraries, the instrumentation and all, as
+ * make_list wrote them; -1 each when the text is not three numbers. */
+static void where_parse(const char *text, struct rankstats_rank *k)
+{
+	if (sscanf(text, "%la %la %la", &k->lib_s, &k->instr_s, &k->sampled_s) != 3)
+		k->lib_s = k->instr_s = k->sampled_s = -1;
+}
+
 static int parse_list(char *blob, size_t len, struct job_list *jl)
 {
 	size_t at, n = 0, i;
@@ -260,12 +277,13 @@ static int parse_list(char *blob, size_t len, struct job_list *jl)
 	jl->blob = blob;
 	for (at = 0; at < len; at++)
 		n += blob[at] == 0;
-	if (len < 2 || blob[len - 1] != 0 || n % 2 != 0 || blob[1] != 0)
+	if (len < 2 || blob[len - 1] != 0 || (n - 2) % 3 != 0 || blob[1] != 0)
 		return error("the list of rank files is corrupt");
-	n = (n - 2) / 2;
+	n = (n - 2) / 3;
 	jl->files = calloc(n ? n : 1, sizeof(char *));
 	jl->tags = calloc(n ? n : 1, sizeof(char *));
-	if (!jl->files || !jl->tags)
+	jl->where = calloc(n ? n : 1, sizeof(char *));
+	if (!jl->files || !jl->tags || !jl->where)
 		return error("out of memory");
 	jl->measured = blob[0] == '1';
 	jl->title = blob + 2;
@@ -274,6 +292,8 @@ static int parse_list(char *blob, size_t len, struct job_list *jl)
 		jl->files[i] = blob + at;
 		at += strlen(blob + at) + 1;
 		jl->tags[i] = blob + at;
+		at += strlen(blob + at) + 1;
+		jl->where[i] = blob + at;
 		at += strlen(blob + at) + 1;
 	}
 	jl->n = n;
@@ -405,7 +425,10 @@ static int run(const struct mpi_ctx *m, int argc, char **argv, int jobs, const c
 		else if (jl.measured)
 			rank_stats_source_title(title, sizeof(title), global->hz);
 		ropts.unit = metric;
-		if (rankstate_report(global, &pass, jl.tags, &rs) < 0 ||
+		if (rankstate_report(global, &pass, jl.tags, &rs) == 0)
+			for (size_t k = 0; k < jl.n; k++)
+				where_parse(jl.where[k], &rs->ranks[k]);
+		if (!rs ||
 		    rankpaths_fill(rs, jl.files, &syms, ropts.summary_items) < 0 ||
 		    rank_stats_heatmaps(global, &pass, NULL, svg, png, title) < 0 ||
 		    write_html(global, &pass, rs, &jl, html) < 0)

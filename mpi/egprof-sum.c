@@ -8,7 +8,7 @@
  * the P partial sums then meet in a binomial tree (log2 P rounds, each
  * process sending once), and process 0 writes OUT (default gmon.sum).
  * Call-path sidecars beside the files are summed the same way into
- * OUT.callpath, under `gprof -s`'s policy (callpath/sum.h): only when every
+ * OUT.callpath, under `gprof -s`'s policy (model/sum.h): only when every
  * file has one; the processes first agree on the first file without one, so
  * with any missing, none is read.  Every process reports its own errors;
  * they agree on failure before the tree, so a bad file cannot leave the
@@ -22,8 +22,8 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
-#include "callpath/sidecar.h"
-#include "callpath/sum.h"
+#include "format/sidecar.h"
+#include "model/sum.h"
 #include "gprof-ext/operands.h"
 #include "mpi/gmonsum.h"
 #include "utils/array.h"

@@ -16,12 +16,12 @@ CAIRO_CFLAGS := $(shell pkg-config --cflags cairo)
 ranks/heatmap.o: OBJ_CFLAGS += $(CAIRO_CFLAGS)
 # The sidecar reader is shared with --callpath; whichever fragment lists it
 # first links it.
-RANK_SIDECAR_OBJ := $(filter-out $(EGPROF_OBJS),callpath/sidecar.o)
+RANK_SIDECAR_OBJ := $(filter-out $(EGPROF_OBJS),format/sidecar.o)
 EGPROF_OBJS += $(RANK_SIDECAR_OBJ)
 
 UNIT_TESTS += testsuite/unit/test_rankstats
 testsuite/unit/test_rankstats: testsuite/unit/test_rankstats.o $(RANK_OBJS) \
-	diff/profile.o callpath/sidecar.o callpath/metric.o $(UTILS_OBJS)
+	diff/profile.o format/sidecar.o model/metric.o $(UTILS_OBJS)
 
 # egprof-sum's sums need no MPI: unit-tested alone
 UNIT_TESTS += testsuite/unit/test_gmonsum
@@ -32,11 +32,11 @@ ifneq ($(MPICC),)
 # mpicc compiles with our flags; the sanitizers stay out, since OpenMPI's
 # own allocations would drown their reports.
 MPI_CFLAGS = $(filter-out -fsanitize%,$(EG_CFLAGS))
-EGPROF_SUM_SRCS = mpi/egprof-sum.c mpi/gmonsum.c callpath/sidecar.c \
-	callpath/sum.c gprof-ext/operands.c utils/error.c utils/array.c \
+EGPROF_SUM_SRCS = mpi/egprof-sum.c mpi/gmonsum.c format/sidecar.c \
+	model/sum.c gprof-ext/operands.c utils/error.c utils/array.c \
 	utils/outfile.c utils/infile.c
 mpi/egprof-sum: $(addprefix $(srcdir)/,$(EGPROF_SUM_SRCS)) $(srcdir)/mpi/gmonsum.h \
-	$(srcdir)/callpath/sidecar.h $(srcdir)/callpath/sum.h $(srcdir)/gprof-ext/operands.h
+	$(srcdir)/format/sidecar.h $(srcdir)/model/sum.h $(srcdir)/gprof-ext/operands.h
 	@mkdir -p $(@D)
 	@echo "  MPICC    $@"
 	@$(MPICC) $(MPI_CFLAGS) -o $@ $(addprefix $(srcdir)/,$(EGPROF_SUM_SRCS))
@@ -51,13 +51,13 @@ ifneq ($(MPICC),)
 ifeq ($(SAN_CFLAGS),)
 RANKSTATS_MPI_OBJS = gprof-ext/cmd_rank_stats.o gprof-ext/cmdline.o gprof-ext/operands.o \
 	gprof-ext/gmon_check.o gprof-ext/input_check.o gprof-ext/input_check_args.o \
-	gprof-ext/gmon_owner.o callpath/buildid.o \
+	gprof-ext/gmon_owner.o format/buildid.o \
 	export/rankstats_export.o export/table.o export/html.o export/html_rank.o export/html_assets.o \
-	$(RANK_OBJS) callpath/sidecar.o callpath/metric.o diff/profile.o diff/profile_io.o diff/clones.o diff/match.o $(UTILS_OBJS) \
+	$(RANK_OBJS) format/sidecar.o model/metric.o diff/profile.o diff/profile_io.o diff/clones.o diff/match.o $(UTILS_OBJS) \
 	gprof-ext/upstream.o gprof-ext/loader_watch.o gprof-ext/upstream_gprof.o \
-	model/run.o model/paths.o model/measured.o callpath/report.o callpath/elfsyms.o \
-	callpath/leaves.o callpath/elide.o callpath/recursion.o callpath/shortname.o callpath/pathrank.o \
-	callpath/stale.o callpath/sum.o callpath/arcs.o diff/signif.o
+	model/run.o model/paths.o model/measured.o model/paths_build.o callpath/report.o model/elfsyms.o \
+	model/leaves.o model/elide.o model/recursion.o model/shortname.o callpath/pathrank.o \
+	model/stale.o model/sum.o model/arcs.o diff/signif.o
 mpi/egprof-rankstats.o: $(srcdir)/mpi/egprof-rankstats.c
 	@mkdir -p $(@D)
 	@echo "  MPICC    $@"
@@ -73,7 +73,7 @@ endif
 
 UNIT_TESTS += testsuite/unit/test_rankstate
 testsuite/unit/test_rankstate: testsuite/unit/test_rankstate.o $(RANK_OBJS) \
-	diff/profile.o callpath/sidecar.o callpath/metric.o $(UTILS_OBJS)
+	diff/profile.o format/sidecar.o model/metric.o $(UTILS_OBJS)
 
 # make install / uninstall: egprof-rankstats when it was built, and the man
 # pages of the MPI tools built (egprof-sum itself is installed with the

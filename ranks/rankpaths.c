@@ -1,7 +1,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "callpath/sidecar.h"
+#include "format/sidecar.h"
 #include "ranks/rankpaths.h"
 #include "utils/array.h"
 #include "utils/error.h"
@@ -193,22 +193,15 @@ static int cmp_gap(const void *pa, const void *pb)
 	return strcmp(a->path, b->path);
 }
 
-int rankpaths_where(const char *gmon, double *libraries, double *instrumentation,
+int rankpaths_where(const struct sidecar *sc, double *libraries, double *instrumentation,
 		    double *total)
 {
-	char path[4096], err[512];
-	struct sidecar *sc;
 	uint64_t lib = 0, instr = 0, all = 0;
 	int leaves = 0, offk = -1;
 	double period;
 
-	if (sidecar_name_for(gmon, path, sizeof(path)) < 0 ||
-	    sidecar_read(path, &sc, err, sizeof(err)) < 0)
+	if (!sc->time_period)
 		return -1;
-	if (!sidecar_belongs_to(sc, gmon, err, sizeof(err)) || !sc->time_period) {
-		sidecar_free(sc);
-		return -1;
-	}
 	/* CALLPATH_CLOCK=wall: the off-CPU samples are time too (MPI waits) */
 	for (uint32_t k = 0; k < sc->nr_extra; k++)
 		if (sc->extra_metrics[k].kind == SIDECAR_METRIC_WALL_SAMPLES &&
@@ -241,7 +234,6 @@ int rankpaths_where(const char *gmon, double *libraries, double *instrumentation
 			lib += v;
 	}
 	period = (double)sc->time_period / 1e9;
-	sidecar_free(sc);
 	if (!leaves)
 		return -1;
 	*libraries = (double)lib * period;

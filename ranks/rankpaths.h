@@ -38,16 +38,17 @@ int rankpaths_fill(struct rankstats *rs, char *const *files,
 		   const struct rankpaths_syms *syms, size_t items);
 
 /*
- * Where rank file `gmon`'s sampled time went, from the sidecar beside it
- * (issue 22): seconds in shared libraries (leaf frames in an object other
- * than the program: for MPI codes the time a rank spends in libmpi, much
- * of it waiting) and in the instrumentation (the runtime's leaves), and
- * all its sampled seconds.  0 with the three set; -1 (nothing set) when
- * there is no sidecar, it belongs to another run or has no leaves (a
- * runtime before issue 22).  glibc's mcount counts as library time here:
+ * Where a rank's sampled time went, from its sidecar `sc` (read once, where
+ * the rank files are identified: diff/ranks.h): seconds in shared
+ * libraries (leaf frames in an object other than the program: for MPI
+ * codes the time a rank spends in libmpi, much of it waiting) and in the
+ * instrumentation (the runtime's leaves), and all its sampled seconds.  0
+ * with the three set; -1 (nothing set) when the sidecar has no time or no
+ * leaves (an old runtime's).  glibc's mcount counts as library time here:
  * naming it needs the library's symbols (--callpath's report does).
  */
-int rankpaths_where(const char *gmon, double *libraries, double *instrumentation,
+struct sidecar;
+int rankpaths_where(const struct sidecar *sc, double *libraries, double *instrumentation,
 		    double *total);
 
 #endif

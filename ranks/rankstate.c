@@ -996,9 +996,11 @@ int rankstate_report(const struct rankstate *st, const struct rankpass *pass,
 	if (!rs->ranks || !rs->outliers || !rs->fns)
 		goto oom;
 	rs->hz = st->hz;
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		if (!(rs->ranks[i].tag = strdup(tags[i])))
 			goto oom;
+		rs->ranks[i].lib_s = rs->ranks[i].instr_s = rs->ranks[i].sampled_s = -1;
+	}
 	if (!(seen = calloc(n, 1)))
 		goto oom;
 	for (i = 0; i < n; i++) {

@@ -68,6 +68,10 @@ struct rankstats_rank {
 	size_t nran;        /* functions that ran here */
 	size_t nunique;     /* functions that ran here and on < half the ranks */
 	size_t ncalls_differ; /* functions whose calls differ from the median */
+	/* where its sampled time went, from its sidecar (diff/ranks.h's
+	 * rank_id, read once where the files are identified): seconds in
+	 * libraries, in the instrumentation, in all; -1 when unknown */
+	double lib_s, instr_s, sampled_s;
 };
 
 struct rankstats {

@@ -62,26 +62,17 @@ static void print_ranks(FILE *fp, const struct rankstats *rs, char *const *files
 {
 	double mean = rs->total_self / (double)rs->nranks;
 	int tw = tag_width(rs), where = 0;
-	double *lib = NULL, *instr = NULL, *all = NULL;
 	size_t i;
 
 	/*
-	 * With sidecars that place every sample (issue 22): each rank's time
-	 * in libraries (MPI's waits among it) and in the instrumentation, as
-	 * a share of its sampled time, which gmon.out's self seconds cannot
-	 * show (the histogram covers the program's code only).
+	 * With sidecars that place every sample: each rank's time in
+	 * libraries (MPI's waits among it) and in the instrumentation, as a
+	 * share of its sampled time, which gmon.out's self seconds cannot
+	 * show (the histogram covers the program's code only).  Read with
+	 * the rank's sidecar where the files were identified.
 	 */
-	if (files && rs->nranks) {
-		lib = calloc(rs->nranks, sizeof(*lib));
-		instr = calloc(rs->nranks, sizeof(*instr));
-		all = calloc(rs->nranks, sizeof(*all));
-		for (i = 0; lib && instr && all && i < rs->nranks; i++) {
-			if (files[i] && rankpaths_where(files[i], &lib[i], &instr[i], &all[i]) == 0)
-				where = 1;
-			else
-				lib[i] = instr[i] = all[i] = -1;
-		}
-	}
+	for (i = 0; i < rs->nranks; i++)
+		where |= rs->ranks[i].sampled_s > 0;
 	fprintf(fp, "\nPer rank:\n");
 	fprintf(fp, "%*s %9s %7s %12s %6s %9s %9s %8s", tw, "rank", unit ? "self ev" : "self s",
 		"x mean", "calls", "funcs", "time mix", "call mix", "calls");
@@ -105,9 +96,9 @@ static void print_ranks(FILE *fp, const struct rankstats *rs, char *const *files
 			fprintf(fp, "%*s %9.2f %7.2f %12s %6zu %9.3f %9s %8s", tw, k->tag,
 				k->self, mean > 0 ? k->self / mean : 0, "-", k->nran,
 				k->time_dist, "-", "-");
-		if (where && all[i] > 0)
-			fprintf(fp, " %9.2f %7.1f %7.1f", all[i], 100.0 * lib[i] / all[i],
-				100.0 * instr[i] / all[i]);
+		if (where && k->sampled_s > 0)
+			fprintf(fp, " %9.2f %7.1f %7.1f", k->sampled_s,
+				100.0 * k->lib_s / k->sampled_s, 100.0 * k->instr_s / k->sampled_s);
 		else if (where)
 			fprintf(fp, " %9s %7s %7s", "-", "-", "-");
 		fprintf(fp, "  %s\n", files && files[i] ? files[i] : "");
@@ -116,9 +107,6 @@ static void print_ranks(FILE *fp, const struct rankstats *rs, char *const *files
 		fprintf(fp, "(sampled s: each rank's time measured by its call-path sidecar, "
 			"every sample placed;\nlibs %%, instr %%: its share in shared "
 			"libraries and in the instrumentation)\n");
-	free(lib);
-	free(instr);
-	free(all);
 }
 
 /* The time the other ranks wait for the slowest at a barrier after this

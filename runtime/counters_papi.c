@@ -58,7 +58,7 @@
 #include "runtime.h"
 #include "sampled.h"
 #include "sys.h"
-#include "callpath/sidecar.h"
+#include "format/sidecar.h"
 #include "utils/banned.h"
 
 #ifndef CP_PAPI_SONAME

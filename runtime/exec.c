@@ -205,37 +205,25 @@ EXEC_VARIADIC(execle, 1, execve(file, argv, envp))
  * they tell it here, before the child exists (a spawn that then fails
  * only leaves the files under the pid).
  */
-CP_EXPORT int posix_spawn(pid_t *restrict pid, const char *restrict path,
-			  const posix_spawn_file_actions_t *actions,
-			  const posix_spawnattr_t *restrict attr, char *const argv[restrict],
-			  char *const envp[restrict])
-{
-	int (*f)(pid_t *, const char *, const posix_spawn_file_actions_t *,
-		 const posix_spawnattr_t *, char *const[], char *const[]) =
-		(int (*)(pid_t *, const char *, const posix_spawn_file_actions_t *,
-			 const posix_spawnattr_t *, char *const[], char *const[]))next("posix_spawn");
+typedef int (*spawn_fn)(pid_t *, const char *, const posix_spawn_file_actions_t *,
+			const posix_spawnattr_t *, char *const[], char *const[]);
 
-	if (!f)
-		return ENOSYS;
-	cp_sampled_started_other();
-	return f(pid, path, actions, attr, argv, envp);
-}
+#define SPAWN_INTERPOSER(name)                                                         \
+	CP_EXPORT int name(pid_t *restrict pid, const char *restrict path,                 \
+			   const posix_spawn_file_actions_t *actions,                      \
+			   const posix_spawnattr_t *restrict attr, char *const argv[restrict], \
+			   char *const envp[restrict])                                     \
+	{                                                                                  \
+		spawn_fn f = (spawn_fn)next(#name);                                        \
+										   \
+		if (!f)                                                                    \
+			return ENOSYS;                                                     \
+		cp_sampled_started_other();                                                \
+		return f(pid, path, actions, attr, argv, envp);                            \
+	}
 
-CP_EXPORT int posix_spawnp(pid_t *restrict pid, const char *restrict file,
-			   const posix_spawn_file_actions_t *actions,
-			   const posix_spawnattr_t *restrict attr, char *const argv[restrict],
-			   char *const envp[restrict])
-{
-	int (*f)(pid_t *, const char *, const posix_spawn_file_actions_t *,
-		 const posix_spawnattr_t *, char *const[], char *const[]) =
-		(int (*)(pid_t *, const char *, const posix_spawn_file_actions_t *,
-			 const posix_spawnattr_t *, char *const[], char *const[]))next("posix_spawnp");
-
-	if (!f)
-		return ENOSYS;
-	cp_sampled_started_other();
-	return f(pid, file, actions, attr, argv, envp);
-}
+SPAWN_INTERPOSER(posix_spawn)
+SPAWN_INTERPOSER(posix_spawnp)
 
 CP_EXPORT int system(const char *command)
 {

@@ -3,7 +3,7 @@
 # analysis (callpath/, linked into gprof) because it runs inside other
 # programs: position independent, hidden visibility, never -pg, never
 # sanitizers, calling nothing of ours but the sidecar writer
-# (callpath/sidecar.c, the one module both sides use; compiled here a second
+# (format/sidecar.c, the one module both sides use; compiled here a second
 # time with the runtime's flags).  record.c, the per-call path, is also built
 # -mgeneral-regs-only so the trampolines need not save vector registers.
 #
@@ -106,7 +106,7 @@ runtime/rt/sampled.o: $(srcdir)/runtime/sampled.c
 	@echo "  CC       $@ (runtime, sampling mode)"
 	@$(CC) $(CALLPATH_RT_CFLAGS) -fno-tree-loop-distribute-patterns -MMD -MP -c $< -o $@
 
-runtime/rt/sidecar.o: $(srcdir)/callpath/sidecar.c
+runtime/rt/sidecar.o: $(srcdir)/format/sidecar.c
 	@mkdir -p $(@D)
 	@echo "  CC       $@ (runtime)"
 	@$(CC) $(CALLPATH_RT_CFLAGS) -MMD -MP -c $< -o $@
@@ -204,7 +204,7 @@ install-callpath: all
 	$(INSTALL) -m 644 callpath/libcallpath.a "$(DESTDIR)$(libdir)/libcallpath.a"
 	$(srcdir)/scripts/libdir-runtime pc runtime/callpath.pc \
 	  "$(DESTDIR)$(CALLPATH_PCDIR)/callpath.pc" "$(libdir)"
-	$(INSTALL) -m 755 callpath/cpdump "$(DESTDIR)$(bindir)/cpdump"
+	$(INSTALL) -m 755 tools/cpdump/cpdump "$(DESTDIR)$(bindir)/cpdump"
 	if [ -f mpi/egprof-sum ]; then \
 	  $(INSTALL) -m 755 mpi/egprof-sum "$(DESTDIR)$(bindir)/egprof-sum"; fi
 	@$(srcdir)/scripts/libdir-runtime ldconfig "$(libdir)" "$(DESTDIR)"
@@ -232,7 +232,7 @@ UNIT_TESTS += testsuite/unit/test_gmon_out testsuite/unit/test_gmon_start
 testsuite/unit/test_gmon_out: UNIT_LIBS += -lpthread
 
 # Abnormal ends and snapshots (issue 26): the signal-safe sidecar encoder,
-# checked byte for byte against callpath/sidecar.c's.
+# checked byte for byte against format/sidecar.c's.
 testsuite/unit/test_sidecar_stream: testsuite/unit/test_sidecar_stream.o \
-	runtime/sidecar_stream.o callpath/sidecar.o utils/infile.o
+	runtime/sidecar_stream.o format/sidecar.o utils/infile.o
 UNIT_TESTS += testsuite/unit/test_sidecar_stream

@@ -82,7 +82,7 @@
 
 #include <stdint.h>
 
-#include "callpath/sidecar.h"
+#include "format/sidecar.h"
 
 #define CP_HIDDEN __attribute__((visibility("hidden")))
 #define CP_NONE UINT32_MAX	/* no node; equal to SIDECAR_ROOT */

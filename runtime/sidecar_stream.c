@@ -1,12 +1,12 @@
 /*
  * sidecar_stream.c - the sidecar's version-4 bytes, streamed from a signal
  * handler (sidecar_stream.h).  The layout's names and sizes are
- * callpath/sidecar_layout.h's, callpath/sidecar.c's encoder's too;
+ * format/sidecar_layout.h's, format/sidecar.c's encoder's too;
  * test_sidecar_stream compares the two writers byte for byte, so a change
  * to the fields one writes that the other misses fails there.
  */
 #include "sidecar_stream.h"
-#include "callpath/sidecar_layout.h"
+#include "format/sidecar_layout.h"
 
 #include <errno.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /*
  * sidecar_stream.h - the sidecar written from a signal handler: the bytes
- * of callpath/sidecar.c's encoder, streamed to a file descriptor from node
+ * of format/sidecar.c's encoder, streamed to a file descriptor from node
  * sources read in place, with no malloc, no stdio and no locks.
  *
  * The runtime's exit writer sums every thread's tree into a struct sidecar
@@ -29,11 +29,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "callpath/sidecar.h"
-#include "callpath/sidecar_layout.h"
+#include "format/sidecar.h"
+#include "format/sidecar_layout.h"
 
 struct sidecar_stream_table {
-	uint32_t kind;		/* SIDECAR_NODES_* (callpath/sidecar_layout.h) */
+	uint32_t kind;		/* SIDECAR_NODES_* (format/sidecar_layout.h) */
 	uint32_t threads;	/* thread trees in this table */
 	uint64_t tid;		/* the thread's id for a thread's table, else 0 */
 	uint64_t count;		/* records it yields, exactly */

@@ -129,3 +129,17 @@ int infile_read_all(const char *path, unsigned char **bufp, size_t *lenp,
 	*lenp = len;
 	return 0;
 }
+
+void *infile_read_range(FILE *f, uint64_t off, uint64_t len)
+{
+	void *p;
+
+	if (len > (1u << 30) || off > (uint64_t)INT64_MAX)
+		return NULL;
+	p = malloc(len ? len : 1);
+	if (p && (fseeko(f, (off_t)off, SEEK_SET) || fread(p, 1, len, f) != len)) {
+		free(p);
+		p = NULL;
+	}
+	return p;
+}

@@ -12,7 +12,7 @@
  * growing cannot keep a reader going either.
  *
  * No error() here: the call-path runtime links this too (through
- * callpath/sidecar.c), so messages go into the caller's buffer, naming the
+ * format/sidecar.c), so messages go into the caller's buffer, naming the
  * file, in our usual form "cannot read 'x': why".
  *
  *   int fd = infile_open(path, &size, err, sizeof(err));   fd or -1
@@ -31,6 +31,12 @@ int infile_read_all(const char *path, unsigned char **buf, size_t *len,
 /* The same as a stdio stream ("rb"), for readers that seek (ELF files):
  * NULL when it cannot be opened or is not a regular file (err says why). */
 FILE *infile_fopen(const char *path, char *err, size_t errlen);
+/* `len` bytes at offset `off` of a stream opened so (an ELF file's
+ * section headers, symbol and string tables), in a malloc'd buffer (1
+ * byte for 0); NULL when out of memory, when the stream ends before, or
+ * when len is over 1 GiB: no table of a program is, a corrupt header's
+ * is. */
+void *infile_read_range(FILE *f, uint64_t off, uint64_t len);
 /* What a file that is not a regular one is, for those messages: "a
  * directory", "a character device", "a FIFO or pipe"... */
 const char *infile_kind(mode_t mode);

@@ -4,7 +4,7 @@
 #   bench/callpath/ends.sh [--builddir DIR] [--depths "9 16 19"] [--snaps K]
 #
 # Prints figures only.  For each depth D, a program with 2^(D+1) - 1
-# calling contexts (callpath/examples/ends.c `nodes D`, recursion kept
+# calling contexts (testsuite/fixtures/callpath/ends.c `nodes D`, recursion kept
 # full: 1,023, 131,071 and 1,048,575 nodes by default) times a loop of
 # instrumented calls and reports its longest gaps:
 #   - USR2 snapshots (CALLPATH_SNAPSHOT_SIGNAL: the handler asks the
@@ -37,7 +37,7 @@ so="$builddir/callpath/libcallpath.so"
 work=$(mktemp -d /tmp/egprof-ends.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
-gcc -pg -O1 -o ends "$srcdir/callpath/examples/ends.c" || exit 1
+gcc -pg -O1 -o ends "$srcdir/testsuite/fixtures/callpath/ends.c" || exit 1
 export CALLPATH_RECURSION=full CALLPATH_MAX_NODES=4194304
 
 wait_for() {
@@ -70,7 +70,7 @@ for k in range(1, n + 1):
 EOF2
 	touch stop
 	wait $pid
-	nodes=$("$builddir/callpath/cpdump" -H gmon.out.snap$snaps.callpath | awk '$1 == "nodes" { print $2 }')
+	nodes=$("$builddir/tools/cpdump/cpdump" -H gmon.out.snap$snaps.callpath | awk '$1 == "nodes" { print $2 }')
 	size=$(stat -c %s gmon.out.snap$snaps.callpath)
 	echo "depth $d: $nodes nodes, sidecar $size bytes"
 	echo "  USR2 snapshot pause ($snaps):    $(gaps "$snaps" gaps.usr2)"

@@ -4,7 +4,7 @@
 #   bench/callpath/exitkill.sh [--builddir DIR] [--runs N] [--depth D]
 #                              [--threads T] [--snapshot SECONDS] [--seed S]
 #
-# Prints figures only.  callpath/examples/endwrite.c with 2^(D+1) - 1
+# Prints figures only.  testsuite/fixtures/callpath/endwrite.c with 2^(D+1) - 1
 # calling contexts (D = 17 by default: a 12 MB sidecar) is run once
 # without a signal, then N times (200) killed by SIGTERM at moments chosen
 # from what its exit is seen doing (testsuite/fixtures/exitkill.py: as
@@ -34,12 +34,12 @@ while [ $# -gt 0 ]; do
 done
 so="$builddir/callpath/libcallpath.so"
 gprof="$builddir/gprof-ext/gprof"
-cpdump="$builddir/callpath/cpdump"
+cpdump="$builddir/tools/cpdump/cpdump"
 [ -e "$so" ] || { echo "no $so: run make first" >&2; exit 1; }
 work=$(mktemp -d /tmp/egprof-exitkill.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
-gcc -pg -O1 -o endwrite "$srcdir/callpath/examples/endwrite.c" -lpthread || exit 1
+gcc -pg -O1 -o endwrite "$srcdir/testsuite/fixtures/callpath/endwrite.c" -lpthread || exit 1
 nm -nS endwrite > endwrite.nm
 
 folded() {

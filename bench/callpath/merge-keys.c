@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "callpath/sidecar.h"
+#include "format/sidecar.h"
 #include "bench/callpath/collide.h"
 
 static int write_tree(const char *path, uint32_t n, int colliding)

@@ -26,7 +26,7 @@ while [ $# -gt 0 ]; do
 	*) echo "usage: $0 [--builddir DIR] [--nodes N] [--reps R]" >&2; exit 2 ;;
 	esac
 done
-dump="$builddir/callpath/cpdump"
+dump="$builddir/tools/cpdump/cpdump"
 [ -x "$dump" ] || { echo "no $dump: run make first" >&2; exit 1; }
 work=$(mktemp -d /tmp/egprof-merge.XXXXXX)
 trap 'rm -rf "$work"' EXIT
@@ -34,7 +34,7 @@ cd "$work" || exit 1
 export LC_ALL=C
 
 # the writer is this source tree's (the file format is the same for both)
-gcc -O2 -I"$srcdir" -o merge-keys "$here/merge-keys.c" "$srcdir/callpath/sidecar.c" \
+gcc -O2 -I"$srcdir" -o merge-keys "$here/merge-keys.c" "$srcdir/format/sidecar.c" \
 	"$srcdir/utils/infile.c" || exit 1
 ./merge-keys "$nodes" colliding.callpath random.callpath || exit 1
 

@@ -5,7 +5,7 @@
 #   bench/callpath/report.sh [--builddir DIR] [--against GPROF] [--reps N]
 #
 # Prints figures only (never a pass/fail).  The sidecar comes from
-# callpath/examples/manypaths.c run with CALLPATH_RECURSION=full: a full
+# testsuite/fixtures/callpath/manypaths.c run with CALLPATH_RECURSION=full: a full
 # binary tree of depth 20 cut at the runtime's node limit (1,048,576
 # nodes, every path ~20 frames deep: the call-path profile alone is about
 # 430 MB of text); a second run at depth 19 (2^20 - 1 nodes) is the other
@@ -32,7 +32,7 @@ while [ $# -gt 0 ]; do
 done
 gprof="$builddir/gprof-ext/gprof"
 so="$builddir/callpath/libcallpath.so"
-dump="$builddir/callpath/cpdump"
+dump="$builddir/tools/cpdump/cpdump"
 for f in "$gprof" "$so" "$dump"; do
 	[ -e "$f" ] || { echo "no $f: run make first" >&2; exit 1; }
 done
@@ -41,7 +41,7 @@ trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
 export LC_ALL=C
 
-gcc -pg -O1 -o manypaths "$srcdir/callpath/examples/manypaths.c" || exit 1
+gcc -pg -O1 -o manypaths "$srcdir/testsuite/fixtures/callpath/manypaths.c" || exit 1
 mkdir a b
 (cd a && CALLPATH_RECURSION=full LD_PRELOAD="$so" ../manypaths 20) || exit 1
 (cd b && CALLPATH_RECURSION=full LD_PRELOAD="$so" ../manypaths 19) || exit 1

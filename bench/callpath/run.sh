@@ -49,7 +49,7 @@ while [ $# -gt 0 ]; do
 done
 so="$builddir/callpath/libcallpath.so"
 noop="$builddir/callpath/libcallpath-noop.so"
-dump="$builddir/callpath/cpdump"
+dump="$builddir/tools/cpdump/cpdump"
 for f in "$so" "$noop" "$dump"; do
 	[ -e "$f" ] || { echo "no $f: run make first" >&2; exit 1; }
 done
@@ -63,7 +63,7 @@ gcc -pg -O2 -fno-optimize-sibling-calls -o fib-pure "$here/fib.c"
 gcc -pg -O2 -o ptrtable "$here/ptrtable.c"
 gcc -pg -O2 -DFIXED_ORDER -o ptrtable-fixed "$here/ptrtable.c"
 gcc -pg -O2 -o exprtree "$here/exprtree.c"
-gcc -pg -O1 -o manypaths "$srcdir/callpath/examples/manypaths.c"
+gcc -pg -O1 -o manypaths "$srcdir/testsuite/fixtures/callpath/manypaths.c"
 gcc -pg -O2 -fno-optimize-sibling-calls -o sample "$here/sample.c"
 # The floor of any mcount: one that returns at once (the calls -pg adds,
 # through the PLT, and nothing else).  A runtime's ratio can approach it,

@@ -29,7 +29,7 @@ so="$builddir/callpath/libcallpath.so"
 work=$(mktemp -d /tmp/egprof-threads.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
-gcc -pg -O1 -o churn "$srcdir/callpath/examples/stress/churn.c" -lpthread || exit 1
+gcc -pg -O1 -o churn "$srcdir/testsuite/fixtures/callpath/stress/churn.c" -lpthread || exit 1
 
 run() { # LABEL PRELOAD
 	rm -f gmon.out*
@@ -42,5 +42,5 @@ echo "$n threads created and joined in turn"
 run plain ""
 run libcallpath "$so"
 [ -n "$baseline" ] && run baseline "$baseline"
-[ -e gmon.out.callpath ] && "$builddir/callpath/cpdump" -H gmon.out.callpath |
+[ -e gmon.out.callpath ] && "$builddir/tools/cpdump/cpdump" -H gmon.out.callpath |
 	awk '$1 == "threads" || $1 == "nodes" || $1 == "calls" { printf "%s %s  ", $1, $2 } END { print "(the last run\x27s sidecar)" }'

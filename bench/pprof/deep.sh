@@ -25,7 +25,7 @@ so=$build/callpath/libcallpath.so
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
-gcc -pg -O2 -fno-optimize-sibling-calls -o recurse "$here/../../callpath/examples/recurse.c"
+gcc -pg -O2 -fno-optimize-sibling-calls -o recurse "$here/../../testsuite/fixtures/callpath/recurse.c"
 
 # measure OUT ARGS...: "KB seconds" of one run of gprof ARGS (output to OUT)
 measure() {

@@ -22,7 +22,7 @@ done
 here=$(cd "$(dirname "$0")" && pwd)
 so="$builddir/callpath/libcallpath.so"
 gprof="$builddir/gprof-ext/gprof"
-dump="$builddir/callpath/cpdump"
+dump="$builddir/tools/cpdump/cpdump"
 export LC_ALL=C
 tmp=$(mktemp -d /tmp/egprof-acc.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT

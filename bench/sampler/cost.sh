@@ -29,7 +29,7 @@ while [ $# -gt 0 ]; do
 	esac
 done
 so="$builddir/callpath/libcallpath.so"
-dump="$builddir/callpath/cpdump"
+dump="$builddir/tools/cpdump/cpdump"
 [ -e "$so" ] || { echo "no $so: run make first" >&2; exit 1; }
 [ $# -ge 3 ] || { echo "usage: $0 [--reps N] [--hz HZ] NAME DIR CMD... [-- NAME DIR CMD...]" >&2; exit 2; }
 export LC_ALL=C

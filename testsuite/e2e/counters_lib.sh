@@ -1,5 +1,5 @@
 # counters_lib.sh - the page-touching program of the counter tests (t704,
-# t705): source it after callpath/examples/testlib.sh, in $WORKDIR.
+# t705): source it after testsuite/fixtures/callpath/testlib.sh, in $WORKDIR.
 #
 #   counters_need_papi            skip the whole script in a build without PAPI
 #   counters_pages_runs N...      build pages.c and run it with

@@ -12,7 +12,7 @@ export LC_ALL=C
 unset GMON_OUT_PREFIX LD_PRELOAD
 OUT_FIX="$SRCDIR/testsuite/fixtures/outputs"
 CP_SO="$BUILDDIR/callpath/libcallpath.so"
-CPDUMP="$BUILDDIR/callpath/cpdump"
+CPDUMP="$BUILDDIR/tools/cpdump/cpdump"
 EGSUM="$BUILDDIR/mpi/egprof-sum"
 cd "$WORKDIR" || exit 1
 

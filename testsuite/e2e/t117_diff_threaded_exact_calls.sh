@@ -9,7 +9,7 @@
 # /1.7.  With libcallpath sidecars on both sides, the evidence compares the
 # exact counts: batch is flagged "calls x2 (sidecar: 2000000 -> 4000000)",
 # steady is not flagged.  The gprof columns keep gmon's counts.
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 
 cp_cc threadcalls threadcalls.c -O1 -g || exit 1
 cd "$WORKDIR" || exit 1

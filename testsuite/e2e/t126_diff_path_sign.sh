@@ -4,7 +4,7 @@
 # flat profile, the call graph and the call-count table: c() made slower
 # on b's path (timing mis 1, then mis 2) is a negative change there, as it
 # is in the flat profile; a path's change within its noise is marked "~".
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 
 cp_cc timing timing.c -O1 -g || exit 1
 cd "$WORKDIR" || exit 1

@@ -5,7 +5,7 @@
 # pong recurse into each other has a "<cycle 1 as a whole>" the other runs
 # lack; the runs' functions still line up, index for index, and the diff
 # goes on, its cycle's noise from the pair as for one run per side.
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 cd "$WORKDIR" || exit 1
 cat > cyc.c <<'C'
 #include <stdlib.h>

@@ -28,7 +28,7 @@
 # counted the significant rows of the table alone.
 # testsuite: alone (measures CPU time: see testsuite/run)
 . "$SRCDIR/testsuite/e2e/diff_lib.sh"
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 cd "$WORKDIR" || exit 1
 src="$SRCDIR/testsuite/fixtures/libm/libwork.c"
 gcc -pg -O2 -o a "$src" -lm && gcc -pg -O2 -DLIBM_ROUNDS=450 -o b "$src" -lm || exit 1

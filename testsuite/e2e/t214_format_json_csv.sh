@@ -107,7 +107,7 @@ print("ok")
 PY
 
 # --- --callpath -------------------------------------------------------------
-gcc -pg -O0 -o cp "$SRCDIR/callpath/examples/acceptance.c" &&
+gcc -pg -O0 -o cp "$SRCDIR/testsuite/fixtures/callpath/acceptance.c" &&
 	LD_PRELOAD="$BUILDDIR/callpath/libcallpath.so" ./cp >/dev/null ||
 	{ echo "Bail out! cannot run the call-path example"; exit 1; }
 "$EGPROF" --callpath --format json cp gmon.out >c.json 2>c.err; rc=$?

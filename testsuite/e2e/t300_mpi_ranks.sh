@@ -28,6 +28,7 @@ if ! command -v mpirun >/dev/null || ! command -v mpicc >/dev/null; then
 fi
 
 CP="$BUILDDIR/callpath"
+CPDUMP="$BUILDDIR/tools/cpdump/cpdump"
 MPIRUN=(mpirun --oversubscribe)
 [ "$(id -u)" = 0 ] && MPIRUN+=(--allow-run-as-root)
 export OMPI_MCA_btl_vader_single_copy_mechanism=none  # containers without CMA
@@ -76,10 +77,10 @@ for d in run1 run2; do
 		not_ok "$d: four gmon files and four sidecars (found $ng and $ns)"
 		ls $d | diag
 	fi
-	ranks=$(for s in $d/*.callpath; do "$CP/cpdump" -H "$s" | sed -n 's/^rank //p'; done | sort -n | tr '\n' ' ')
+	ranks=$(for s in $d/*.callpath; do "$CPDUMP" -H "$s" | sed -n 's/^rank //p'; done | sort -n | tr '\n' ' ')
 	pids_ok=1
 	for s in $d/*.callpath; do
-		pid=$("$CP/cpdump" -H "$s" | sed -n 's/^pid //p')
+		pid=$("$CPDUMP" -H "$s" | sed -n 's/^pid //p')
 		[ "$s" = "$d/gmon.$pid.callpath" ] || pids_ok=0
 	done
 	if [ "$ranks" = "0 1 2 3 " ] && [ $pids_ok = 1 ]; then
@@ -89,7 +90,7 @@ for d in run1 run2; do
 	fi
 done
 # Without randomisation the rebasing checks below would prove nothing.
-nload=$(for s in run1/*.callpath; do "$CP/cpdump" -H "$s" | sed -n 's/^load-address //p'; done |
+nload=$(for s in run1/*.callpath; do "$CPDUMP" -H "$s" | sed -n 's/^load-address //p'; done |
 	sort -u | wc -l)
 if [ "$nload" -gt 1 ]; then
 	ok "run1: the ranks loaded the PIE at $nload different addresses"
@@ -102,18 +103,18 @@ fi
 # relative to each file's load address), summed by path: the same for the
 # ranks one by one as for a summed sidecar, when the sum lined them up.
 folded_by_name() { # FILE... -> "path count" lines, summed per path, sorted
-	for f in "$@"; do "$CP/cpdump" -f -s ranks.nm "$f"; done |
+	for f in "$@"; do "$CPDUMP" -f -s ranks.nm "$f"; done |
 		awk '{ c[$1] += $2 } END { for (p in c) print p, c[p] }' | sort
 }
-total() { "$CP/cpdump" -H "$1" | sed -n 's/^calls //p'; }
+total() { "$CPDUMP" -H "$1" | sed -n 's/^calls //p'; }
 # nodes of calls: the time samples' leaves (issue 22) are at library
 # addresses each rank loaded elsewhere, moved into the sum's address space
 # by the objects they lie in, so they are left out of both counts
-nodes() { "$CP/cpdump" -H "$1" | awk '$1 == "nodes" { n = $2 } $1 == "leaves" { l = $2 } END { print n - l }'; }
+nodes() { "$CPDUMP" -H "$1" | awk '$1 == "nodes" { n = $2 } $1 == "leaves" { l = $2 } END { print n - l }'; }
 # Distinct (callee, call site) paths, named, over the files one by one: the
 # node count of a sum that lines the ranks up (the union of their trees).
 union_nodes() { # FILE...
-	for f in "$@"; do "$CP/cpdump" -s ranks.nm "$f" | sed -n '/^dropped-stopped/,$p' | sed 1d |
+	for f in "$@"; do "$CPDUMP" -s ranks.nm "$f" | sed -n '/^dropped-stopped/,$p' | sed 1d |
 		grep -v ' <- \[sample\]'; done |
 		awk '{ match($0, /^ */); d = RLENGTH / 2; sub(/^ *[0-9]+ /, "");
 		       key[d] = (d ? key[d - 1] ";" : "") $0; print key[d] }' | sort -u | wc -l
@@ -254,11 +255,11 @@ all_nodes=0
 for s in run1/*.callpath; do all_nodes=$((all_nodes + $(nodes "$s"))); done
 got_nodes=$(nodes sum.ours/gmon.sum.callpath)
 if [ "$got_nodes" = "$want_nodes" ] && [ "$got_nodes" -lt "$all_nodes" ] &&
-   [ "$("$CP/cpdump" sum.ours/gmon.sum.callpath | grep -c ' <- \[external\]$')" = 1 ]; then
+   [ "$("$CPDUMP" sum.ours/gmon.sum.callpath | grep -c ' <- \[external\]$')" = 1 ]; then
 	ok "-s: the sum has $got_nodes nodes, the union of the ranks' trees (not $all_nodes), one external root"
 else
 	not_ok "-s: the sum has the union of the ranks' nodes (want $want_nodes, got $got_nodes; $all_nodes in all)"
-	"$CP/cpdump" -s ranks.nm sum.ours/gmon.sum.callpath | diag
+	"$CPDUMP" -s ranks.nm sum.ours/gmon.sum.callpath | diag
 fi
 
 # -s with --callpath runs through gprof with extensions: the same gmon.sum,
@@ -269,7 +270,7 @@ rc=$?
 head -c 12 /dev/zero | dd of=sum.cp/gmon.sum bs=1 seek=8 conv=notrunc status=none 2>/dev/null
 # (the sidecars record the hash of their gmon.sum, whose spare header bytes
 # upstream leaves uninitialised: compared as cpdump prints all but that)
-sum_of() { "$CP/cpdump" "$1" | grep -v '^gmon-hash \|^written-ns '; }
+sum_of() { "$CPDUMP" "$1" | grep -v '^gmon-hash \|^written-ns '; }
 if [ $rc = 0 ] && cmp -s sum.cp/gmon.sum sum.sys/gmon.sum &&
    cmp -s <(sum_of sum.cp/gmon.sum.callpath) <(sum_of sum.ours/gmon.sum.callpath) &&
    grep -q 'work_unit' sum.cp/out; then

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The runtime library as built: only the entry points exported, never built
 # with -pg, and a per-call path that touches no vector register.
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 
 exports=$(nm -D --defined-only "$CP_SO" | awk '{ print $3 }' | sort | tr '\n' ' ')
 # sigaction, signal and setitimer are interposed to notice a program that

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# The acceptance program (callpath/examples/acceptance.c) through every way
+# The acceptance program (testsuite/fixtures/callpath/acceptance.c) through every way
 # of using the runtime: LD_PRELOAD, -lcallpath (.so) and libcallpath.a, PIE
 # and not, -mfentry; gmon.out's call graph must not change.
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 
 cp_acceptance_expected > "$WORKDIR/expected"
 

@@ -2,7 +2,7 @@
 # Environment: GMON_OUT_PREFIX names the sidecar after glibc's gmon file,
 # CALLPATH_DEPTH keeps the last k frames, CALLPATH_MAX_NODES bounds memory
 # and counts what it drops; MPI rank variables land in the header.
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 
 cp_cc acc acceptance.c -O1 || exit 1
 cp_cc many manypaths.c -O1 || exit 1

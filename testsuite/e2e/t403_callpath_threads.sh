@@ -2,7 +2,7 @@
 # Threads hammering tiny functions: the per-thread trees merged at exit hold
 # every call; glibc's own mcount loses arcs when threads collide (reported,
 # not asserted: it depends on timing).
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 
 cp_cc threads threads.c -O1 || exit 1
 cd "$WORKDIR" || exit 1

@@ -2,7 +2,7 @@
 # Frames left without returning (longjmp, C++ exceptions) and signal
 # handlers that run instrumented code: no crash, and the paths recorded
 # after them are right.
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 
 cp_cc unwind unwind.c -O1 || exit 1
 cp_cc exc exception.cc -O1 || exit 1

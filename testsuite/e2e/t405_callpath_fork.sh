@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # fork: the child writes its own sidecar (named after its own gmon file),
 # holding what it inherited plus its own calls, as gmon.out does.
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 
 cp_cc fork fork.c -O1 || exit 1
 cd "$WORKDIR" || exit 1

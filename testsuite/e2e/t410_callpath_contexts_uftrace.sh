@@ -6,7 +6,7 @@
 # into the program), each checked against uftrace: the calls per (caller,
 # callee) pair summed from our folded stacks, and the root frames, equal
 # what `uftrace record --no-libcall` shows for the same binary.
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 command -v uftrace > /dev/null || { echo "1..0 # SKIP uftrace not installed"; exit 0; }
 CORPUS="$CP_EX/corpus"
 cd "$WORKDIR" || exit 1

@@ -3,7 +3,7 @@
 # recursion 100,000 deep record every call in a handful of nodes, and the
 # reports print recursive calls as gprof does ("1+2692536"), never a line
 # per depth.  CALLPATH_RECURSION=full keeps the unfolded paths.
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 cp_cc recurse recurse.c -O2 -fno-optimize-sibling-calls || exit 1
 cp_cc acc acceptance.c -O1 || exit 1
 cd "$WORKDIR" || exit 1

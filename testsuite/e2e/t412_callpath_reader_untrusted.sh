@@ -5,7 +5,7 @@
 # are refused in a version-3 file, summed in a version-4 one, and neither is
 # quadratic; /dev/zero and FIFOs are refused at once, with the output file
 # left as it was.
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 cp_cc recurse recurse.c -O2 -fno-optimize-sibling-calls || exit 1
 cp_cc acc acceptance.c -O1 || exit 1
 cd "$WORKDIR" || exit 1

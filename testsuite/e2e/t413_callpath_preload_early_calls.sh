@@ -3,7 +3,7 @@
 # calling into the program, libcallpath preloaded: its constructor runs
 # later) still reach glibc's counter, gmon.out says what it says without the
 # runtime, and the sidecar records them too, with main still a root.
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 cd "$WORKDIR" || exit 1
 gcc -O1 -fPIC -shared -o libearly.so "$CP_EX/earlylib.c" || exit 1
 gcc -pg -O0 -o early "$CP_EX/early.c" -Wl,--no-as-needed -L. -learly \

@@ -2,7 +2,7 @@
 # Static links: `gcc -static -pg ... -lcallpath` keeps gmon.out's call graph
 # (glibc's counter is still called: libcallpath.a names glibc's _mcount) and
 # records the call paths; linked dynamically, libcallpath.a still works.
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 cd "$WORKDIR" || exit 1
 cp_acceptance_expected > expected
 if ! echo 'int main(void){return 0;}' | gcc -static -x c -o /dev/null - 2>/dev/null; then

@@ -2,7 +2,7 @@
 # make install into a DESTDIR: libcallpath.so with a versioned soname,
 # libcallpath.a, callpath.pc (gcc -pg prog.c $(pkg-config --libs callpath)
 # links and records), cpdump; make uninstall removes them all.
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 command -v pkg-config > /dev/null || { echo "1..0 # SKIP no pkg-config"; exit 0; }
 dest="$WORKDIR/dest"
 prefix=$(sed -n 's/^prefix = //p' "$BUILDDIR/Makefile")

@@ -2,7 +2,7 @@
 # gprof -l on -O2 code: a callee whose first line is inlined code of
 # another function is still named by its own symbol, and every call site is
 # file:line (never name+0x0).
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 cp_cc inlined inlined.c -O2 -g -fno-optimize-sibling-calls || exit 1
 cd "$WORKDIR" || exit 1
 # at CALLPATH_HZ=10 the short run takes no time sample: the tree has no

@@ -4,7 +4,7 @@
 # attributes to the function before it), never at another function or a
 # static initialiser; gprof's own output and the stale-sidecar check are
 # unaffected.
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 cd "$WORKDIR" || exit 1
 for lang in c c++; do
 	gcc -pg -O1 -fopenmp -x $lang -o omp-$lang "$CP_EX/corpus/omp.c" || exit 1

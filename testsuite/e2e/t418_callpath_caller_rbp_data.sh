@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Callbacks from a caller that keeps data in %rbp (callpath/examples/
+# Callbacks from a caller that keeps data in %rbp (testsuite/fixtures/callpath/
 # rbpdata.c): walk() is not instrumented and calls cb() with %rbp above
 # every frame, once after a 24-deep recursion has returned (24 stale
 # entries on the shadow stack) and then from every level of that recursion
@@ -8,7 +8,7 @@
 # and record.c places each call under the innermost live instrumented frame.
 # Every path's count is exact, folded and full, and gmon.out's calls are
 # plain -pg's.
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 cd "$WORKDIR" || exit 1
 for opt in O1 O2; do
 	cp_cc rbp-$opt rbpdata.c -$opt || exit 1

@@ -12,7 +12,7 @@
 # for the thread's own (it crashed once the runtime learnt a thread's stack
 # from its first call).  Each runs as it does without the runtime (same
 # output, exit 0), and its profile reads back.
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 cd "$WORKDIR" || exit 1
 S="$CP_EX/stress"
 gcc -pg -O0 -o coro "$S/coro.c" -lpthread &&

@@ -7,7 +7,7 @@
 # a library constructor calling back into the program with the runtime
 # preloaded, and a .preinit_array function, preloaded or linked with
 # -lcallpath.
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 cd "$WORKDIR" || exit 1
 S="$CP_EX/stress"
 gcc -pg -O0 -o preinit "$S/early3.c" &&

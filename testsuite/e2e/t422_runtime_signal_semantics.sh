@@ -8,7 +8,7 @@
 # `which` for setitimer, old values returned.  Each line of the program's
 # report is compared with a run without the runtime, with -pg and -mfentry,
 # preloaded and linked.
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 cd "$WORKDIR" || exit 1
 gcc -pg -O0 -o sigsem "$CP_EX/stress/sigsem.c" &&
 gcc -pg -mfentry -O0 -o sigsem-fentry "$CP_EX/stress/sigsem.c" &&

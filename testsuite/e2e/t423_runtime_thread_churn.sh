@@ -8,7 +8,7 @@
 # pthread_create failing past about 65,000).  bench/callpath/threads.sh runs
 # 100,000 (too long for every check).  And every thread's calls are in the
 # profile, exactly: 5,000 work and 10,000 leaf under the thread roots.
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 cd "$WORKDIR" || exit 1
 N=5000
 gcc -pg -O1 -o churn "$CP_EX/stress/churn.c" -lpthread || exit 1

@@ -4,7 +4,7 @@
 # that does not allocate grow a malloc arena (64 MiB of address space):
 # 32 threads that call instrumented code while the main thread allocates
 # 1000 MB fit under `ulimit -v 1600000` with the runtime as without it.
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 cd "$WORKDIR" || exit 1
 gcc -pg -O1 -o ulimitv "$CP_EX/stress/ulimitv.c" -lpthread || exit 1
 (ulimit -v 1600000 && ./ulimitv) > plain.out 2>&1

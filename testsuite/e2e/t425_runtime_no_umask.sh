@@ -3,7 +3,7 @@
 # set the umask to 0 and back at exit (to give the sidecar gmon.out's mode)
 # while other threads may still run.  strace sees no umask() call, and the
 # sidecar still gets 0666 less the umask, as gmon.out does.
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 command -v strace > /dev/null || { echo "1..0 # SKIP no strace"; exit 0; }
 cd "$WORKDIR" || exit 1
 cp_cc acc acceptance.c -O1 || exit 1

@@ -13,7 +13,7 @@
 # (Before, moncontrol(0) alone was refused: "counted: 21 calls in the
 # sidecar, 11 in the gmon file", and --diff --callpath of lua built -O2
 # with itself.)
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 cd "$WORKDIR" || exit 1
 S="$CP_EX/stress"
 gcc -pg -O1 -o sighammer "$S/sighammer.c" &&

@@ -11,7 +11,7 @@
 # write its sidecar (a full disk) removes the old one rather than leave it
 # beside the new gmon.out.  Before, each of these was accepted silently or
 # left an older run's sidecar to be read.
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 gcc -pg -O1 -o "$WORKDIR/busy" "$CP_EX/stress/busy.c" || exit 1
 cp_cc acc acceptance.c -O1 || exit 1
 cd "$WORKDIR" || exit 1

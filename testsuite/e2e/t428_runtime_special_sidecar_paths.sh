@@ -4,7 +4,7 @@
 # O_NOFOLLOW), left as it is, its target untouched, and the refusal said
 # on stderr; a FIFO is written into (a reader gets the sidecar's bytes)
 # and stays a FIFO.  Before, both were replaced by a regular file.
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 cp_cc acc acceptance.c -O1 || exit 1
 cd "$WORKDIR" || exit 1
 

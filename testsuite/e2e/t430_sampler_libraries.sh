@@ -14,7 +14,7 @@
 # thread's CPU time, so a count strays by a tick or two plus overruns; the
 # 5% band (20 samples of 400) holds ten such ticks.  As Poisson draws, which
 # overstate them, each check's 3 standard deviations fail with 0.27%.
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 
 gcc -pg -O1 -g -o "$WORKDIR/placed" "$CP_EX/placed.c" -lm -lpthread || exit 1
 cd "$WORKDIR" || exit 1

@@ -10,7 +10,7 @@
 # bounds at 1 kHz.  Also at 250 Hz (the kernel's tick, where overruns
 # begin to weigh) and at 5 kHz (every signal stands for about 20 periods).
 # testsuite: alone (measures CPU time: see testsuite/run)
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 
 gcc -pg -O1 -g -o "$WORKDIR/placed" "$CP_EX/placed.c" -lm -lpthread || exit 1
 cd "$WORKDIR" || exit 1

@@ -14,7 +14,7 @@
 # before this credited 0%: some 500 samples at 1000 Hz, of which
 # long_entry's path takes about 96%, so a binomial share under 80% has a
 # chance below 1e-12 (gprof's histogram: 26 of 26 ticks, below 1e-6).
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 
 gcc -pg -O1 -g -o "$WORKDIR/placed" "$CP_EX/placed.c" -lm -lpthread || exit 1
 cd "$WORKDIR" || exit 1

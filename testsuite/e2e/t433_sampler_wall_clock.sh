@@ -15,7 +15,7 @@
 # this test).  Without CALLPATH_CLOCK the sidecar has no off-CPU metric
 # and the sleeps take no time (CPU time only).
 # testsuite: alone (measures CPU time: see testsuite/run)
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 
 gcc -pg -O1 -g -o "$WORKDIR/placed" "$CP_EX/placed.c" -lm -lpthread || exit 1
 cd "$WORKDIR" || exit 1

@@ -7,7 +7,7 @@
 # "sampled s", "libs %" and "instr %": rank 0 under 10% in libraries,
 # ranks 1 and 2 over 50%, each rank's sampled seconds within 5% + 3 sd of
 # the CPU time it measured.  Without sidecars the table is as before.
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 
 gcc -pg -O1 -g -o "$WORKDIR/placed" "$CP_EX/placed.c" -lm -lpthread || exit 1
 cd "$WORKDIR" || exit 1

@@ -7,7 +7,7 @@
 # (CALLPATH_ARCS=glibc).  The sampler's handler goes back in front after
 # each moncontrol; a SIGPROF of the program's own while profiling is off
 # still gets the default action, as without the runtime.
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 cd "$WORKDIR" || exit 1
 cat > mc.c <<'C'
 #include <signal.h>

@@ -21,7 +21,7 @@
 # (and at most 1/0.6 of it).  Where the ticks went to main they were 5% to
 # 57% of it (t436 on the build before the fix failed 3 runs of 3).
 # testsuite: alone (measures CPU time: see testsuite/run)
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 
 gcc -pg -O1 -g -o "$WORKDIR/placed" "$CP_EX/placed.c" -lm -lpthread || exit 1
 cd "$WORKDIR" || exit 1

@@ -15,7 +15,7 @@
 # samples where the runtime before this gave 0% or 100%: each lies more than
 # 6 binomial standard deviations from what the placement gives, a chance
 # below 1e-8.
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 
 gcc -pg -O1 -g -o "$WORKDIR/placed" "$CP_EX/placed.c" -lm -lpthread || exit 1
 cd "$WORKDIR" || exit 1

@@ -2,7 +2,7 @@
 # gprof --callpath / --folded-calls on the acceptance program (the issue's
 # acceptance test): folded stacks give exactly the drawn counts, gprof's own
 # output comes first byte for byte, and the report names every path.
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 EG=$EGPROF
 
 cp_acceptance_expected > "$WORKDIR/expected"

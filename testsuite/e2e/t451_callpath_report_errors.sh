@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Bad call-path input: a clear message naming the file, a non-zero exit, no
 # crash and no --folded file (not even half of one).
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 EG=$EGPROF
 d="$WORKDIR"
 

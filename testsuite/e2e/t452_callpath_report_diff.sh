@@ -2,7 +2,7 @@
 # --diff with sidecars on both sides: paths matched by function names
 # (two different binaries), the change table with --extended, and the
 # two-column folded file (difffolded.pl's format).
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 EG=$EGPROF
 d="$WORKDIR"
 

@@ -13,7 +13,7 @@
 # overstate periodic ticks over alternating 1 and 8 ms calls) 3.8 standard
 # deviations, a chance of 1.4e-4; gprof's 50% stays far outside it.
 # testsuite: alone (measures CPU time: see testsuite/run)
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 # glibc's ticks as the time samples (CALLPATH_HZ=0), one for one with
 # gmon.out's histogram, which is what this compares against; the runtime's
 # own per-thread timers are t430's and t431's.

@@ -9,7 +9,7 @@
 # the histogram's counts of the same ticks, and differ only by ticks the
 # runtime misplaces (what the test is about), not by sampling.
 # testsuite: alone (measures CPU time: see testsuite/run)
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 # glibc's ticks as the time samples (CALLPATH_HZ=0), one for one with
 # gmon.out's histogram, which is what this compares against; the runtime's
 # own per-thread timers are t430's and t431's.

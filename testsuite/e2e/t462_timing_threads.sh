@@ -9,7 +9,7 @@
 # own CPU time is within 4 binomial standard deviations plus 2%
 # (cp_share_within): 6.3e-5 a check, 1.3e-4 for the two.
 # testsuite: alone (measures CPU time: see testsuite/run)
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 # glibc's ticks as the time samples (CALLPATH_HZ=0), one for one with
 # gmon.out's histogram, which is what this compares against; the runtime's
 # own per-thread timers are t430's and t431's.

@@ -8,7 +8,7 @@
 # deviations of the Poisson noise of the sample counts plus 2%
 # (testlib.sh, cp_rates_within): a runtime that kept ticks from glibc's
 # handler, or counted them twice, fails it.
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 # glibc's ticks as the time samples (CALLPATH_HZ=0), one for one with
 # gmon.out's histogram, which is what this compares against; the runtime's
 # own per-thread timers are t430's and t431's.

@@ -2,7 +2,7 @@
 # A program that replaces the SIGPROF handler or the profiling timer
 # (issue 10): crediting stops, the sidecar records it (sampling bit 1), the
 # report warns; the samples before the replacement are kept.
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 
 cp_cc timing timing.c -O1 -g || exit 1
 cd "$WORKDIR" || exit 1

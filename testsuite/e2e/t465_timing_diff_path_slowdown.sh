@@ -15,7 +15,7 @@
 # verdict is not asserted; a;c's seconds must then follow the reference
 # instead.  Either way, time of b's path put on a's path fails the test.
 # testsuite: alone (measures CPU time: see testsuite/run)
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 
 cp_cc timing timing.c -O1 -g || exit 1
 cd "$WORKDIR" || exit 1

@@ -7,7 +7,7 @@
 # run's sidecar and report (the same samples), not with expected times; the
 # split of c's change between its callers is the measured paths', whatever
 # the sampling gave.
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 PY=/usr/bin/python3
 
 cp_cc timing timing.c -O1 -g || exit 1

@@ -8,7 +8,7 @@
 # No sampling: every assertion is an exact call count (a time table, when
 # samples land, comes before the part compared).
 # testsuite: alone (measures CPU time: see testsuite/run)
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 EG=$EGPROF
 d="$WORKDIR"
 

@@ -23,7 +23,7 @@
 #   `sleep` are not profiled); nanosleep, poll, select, usleep and sleep(1)
 #   with CALLPATH_EVENTS=perf::CONTEXT-SWITCHES, whose overflows ended
 #   every one of them with EINTR (none may be interrupted).
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 cd "$WORKDIR" || exit 1
 S="$CP_EX/stress"
 build() { # OUT SRC FLAGS...

@@ -26,7 +26,7 @@ bounds() {
 	shift 2
 	mkdir -p $d && (cd $d && env "$@" LD_PRELOAD="$CP_SO" $NOASLR ../$prog > out) || exit 1
 	cp_check "$prog, $*: calls were dropped from the trees" \
-		bash -c "'$BUILDDIR/callpath/cpdump' $d/gmon.out.callpath | grep -q '^dropped.* [1-9]'"
+		bash -c "'$BUILDDIR/tools/cpdump/cpdump' $d/gmon.out.callpath | grep -q '^dropped.* [1-9]'"
 	gm_compare "$prog-$*" $prog $prog.p $d
 }
 bounds recur depth CALLPATH_MAX_DEPTH=16

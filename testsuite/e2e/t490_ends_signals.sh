@@ -7,7 +7,7 @@
 # handler that prints and exit(3)s: the line, status 3, the profile.  What
 # sigaction()/signal() report for SIGTERM is the same with and without
 # the runtime (its handler is held behind the program's view).  (issue 26)
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 
 cp_cc ends ends.c -O1 || exit 1
 cd "$WORKDIR" || exit 1

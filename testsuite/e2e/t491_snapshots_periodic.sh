@@ -10,7 +10,7 @@
 # first snapshots, whose second phase is a whole second of one function
 # (some 100 ticks against none): beyond noise with a chance of failing
 # below 1e-9.
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 
 cp_cc ends ends.c -O1 || exit 1
 cd "$WORKDIR" || exit 1

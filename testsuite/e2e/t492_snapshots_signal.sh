@@ -3,7 +3,7 @@
 # the program's output and exit status are as without the runtime (and
 # without the signal).  A bad signal name is refused with one line.
 # (issue 26)
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 
 cp_cc ends ends.c -O1 || exit 1
 cd "$WORKDIR" || exit 1

@@ -6,7 +6,7 @@
 # them; mpirun's status is as without the runtime.  Snapshots are named
 # per rank (GMON_OUT_PREFIX) and --rank-stats takes a set of them.
 # (issue 26)
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 if ! command -v mpirun > /dev/null || ! command -v mpicc > /dev/null; then
 	echo "ok 1 - # SKIP mpirun or mpicc missing (OpenMPI)"
 	echo "1..1"

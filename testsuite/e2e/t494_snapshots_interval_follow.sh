@@ -7,7 +7,7 @@
 # leaves snapshots out (they would count the run twice), a quoted pattern
 # takes a set of them (one side of --diff), a pattern matching nothing is
 # an error naming it.
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 
 cp_cc ends ends.c -O1 || exit 1
 cd "$WORKDIR" || exit 1

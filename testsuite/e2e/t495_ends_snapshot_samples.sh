@@ -5,7 +5,7 @@
 # and in the instrumentation) and described the time as glibc's 100 Hz
 # ticks while the samples were each thread's CPU time at CALLPATH_HZ:
 # "988 samples (9.88 seconds at 100 Hz)" for a second of work.
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 cd "$WORKDIR" || exit 1
 cat > s.c <<'C'
 #include <math.h>

@@ -12,7 +12,7 @@
 # twice: within 10% of 6,000 and 2,000.  The snapshot and the exit (or the
 # kill) that follow it see the same state (nothing faults under touch_*
 # after the snapshot): their counts on those paths must be equal exactly.
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 cd "$WORKDIR" || exit 1
 . "$SRCDIR/testsuite/e2e/counters_lib.sh"
 counters_need_papi

@@ -13,7 +13,7 @@
 # the metric the files have none).  A snapshot and the exit after it see
 # the same sleeps: within 2 samples (the sampler may credit the run-queue
 # wait of the last wake-up to the sleep after the snapshot).
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 cd "$WORKDIR" || exit 1
 cat > sl.c <<'C'
 #include <signal.h>

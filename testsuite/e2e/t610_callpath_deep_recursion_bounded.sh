@@ -4,12 +4,12 @@
 # sidecar) made a 4.4 GB --callpath report, 1.0 GB of --folded-calls at
 # 2 GB of RSS, 0.4 GB of cpdump and 1.0 GB of JSON.  A path of more than 32
 # frames is printed as its first 16, "…(N frames)…" and its last 16
-# (callpath/elide.h), and trees are indented 32 levels at most: each output
+# (model/elide.h), and trees are indented 32 levels at most: each output
 # here stays under 32 bytes per byte of the sidecar (measured: report 16x,
 # folded 3.8x, cpdump 2.3x, JSON 7.4x), the numbers are all there, and a
 # deep line says how much it left out.  Outputs are read through `head -c`
 # so that a regression fails in seconds instead of writing gigabytes.
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 cp_cc recurse recurse.c -O2 -fno-optimize-sibling-calls || exit 1
 cd "$WORKDIR" || exit 1
 nm -nS recurse > recurse.nm

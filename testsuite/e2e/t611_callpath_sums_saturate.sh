@@ -5,7 +5,7 @@
 # 153722867280912908288.0%".  Every sum now saturates at
 # 18446744073709551615 (utils/satmath.h) with a warning naming the file;
 # shares stay within 100%.
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 . "$SRCDIR/testsuite/e2e/lib.sh" > /dev/null 2>&1 || true
 cp_cc acc acceptance.c -O1 || exit 1
 cd "$WORKDIR" || exit 1

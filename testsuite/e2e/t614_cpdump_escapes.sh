@@ -4,7 +4,7 @@
 # ("rank 0" from a host name), and a NUL cut the name.  They are written as
 # \xNN now (utils/printable.h), as every writer of ours writes such bytes
 # (doc/outputs.md), and so are names from -s NMFILE.
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 cp_cc acc acceptance.c -O1 || exit 1
 cd "$WORKDIR" || exit 1
 LD_PRELOAD="$CP_SO" ./acc > /dev/null

@@ -8,7 +8,7 @@
 # ("use(Big const&) [clone .isra.0]"), and kept mangled with --no-demangle
 # as gprof's are.  --short-names leaves C++ template arguments out
 # (std::vector<…>), as pprof and perf show them.
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 cd "$WORKDIR" || exit 1
 cat > isra.cc <<'CC'
 #include <map>

@@ -4,13 +4,13 @@
 # to a are folded into a's frame, and the folded line was a's path, c, a:
 # "main;a;c;a", a call a -> c that never happened, which flame graphs
 # drew.  Now the line is the path of the frame that made the calls:
-# "main;a;b;c;a" (callpath/recursion.h); when several frames of c could
+# "main;a;b;c;a" (model/recursion.h); when several frames of c could
 # have (a reaches c through b and through d), the calls count on a's own
 # line, as gprof counts a recursive function's calls.  In --folded-calls
 # and cpdump -f; every prefix of every line is a line too (--folded-calls
 # writes every frame of the tree), so no line names a frame that is not
 # one.
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 cd "$WORKDIR" || exit 1
 cat > ind.c <<'C'
 #include <stdlib.h>

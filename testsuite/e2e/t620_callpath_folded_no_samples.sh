@@ -6,7 +6,7 @@
 # output and the sidecar, and no file is written (all or nothing); the
 # diff says so when neither side has a sample, and warns when one side
 # has none (its column is zeros).  --folded-calls is not affected.
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 cd "$WORKDIR" || exit 1
 cat > spin.c <<'C'
 #include <stdlib.h>

@@ -15,7 +15,7 @@
 # attribution to the wrong function (touch_small holds a quarter).
 # yielder() sleeps 1 µs 1,000 times: each sleep blocks, one switch each;
 # preemption under load adds a few; 10% again.
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 cd "$WORKDIR" || exit 1
 if ! grep -qa "libpapi\.so\." "$CP_SO"; then
 	echo "ok 1 # SKIP this build has no PAPI (configure found no libpapi-dev)"

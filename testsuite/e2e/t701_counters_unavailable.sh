@@ -4,7 +4,7 @@
 # own static libraries): one line on stderr naming the event and why, the
 # program's output and exit status unchanged, and the time profile and
 # call paths complete (issue 27, item 3).
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 cd "$WORKDIR" || exit 1
 cat > work.c <<'C'
 #include <stdio.h>

@@ -5,7 +5,7 @@
 # code path as the software events (t700) but for the event's name and
 # default period; virtual machines usually have no PMU, and there the test
 # says that it skipped and why.
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 cd "$WORKDIR" || exit 1
 if ! grep -qa "libpapi\.so\." "$CP_SO"; then
 	echo "ok 1 # SKIP this build has no PAPI (configure found no libpapi-dev)"

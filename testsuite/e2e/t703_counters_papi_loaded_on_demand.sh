@@ -6,7 +6,7 @@
 # libpapi that lacks a function the runtime uses (a different PAPI): one
 # line on stderr, and the run goes on with time, output and status
 # unchanged.
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 cd "$WORKDIR" || exit 1
 soname=$(grep -ao 'libpapi\.so\.[0-9.]*[0-9]' "$CP_SO" | head -n 1)
 if [ -z "$soname" ]; then

@@ -11,7 +11,7 @@
 # mapping, one fault each: 6,000 (or 12,000) under touch_big, 2,000 under
 # touch_small, counted every 10 faults: within 10%.  Overflows instead of
 # events would be a tenth of that, far outside.
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 cd "$WORKDIR" || exit 1
 . "$SRCDIR/testsuite/e2e/counters_lib.sh"
 counters_need_papi

@@ -10,7 +10,7 @@
 # 20 standard deviations even with the rule's 8% jitter), under
 # touch_small they stay at 2,000 (200 overflows each side): touch is the
 # one significant row, and its callers clause names touch_big's change.
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 cd "$WORKDIR" || exit 1
 . "$SRCDIR/testsuite/e2e/counters_lib.sh"
 counters_need_papi

@@ -15,7 +15,7 @@
 # event in heavy: a derived value within 10% of its rate's ratio.  A
 # derived value from overflows instead of events would be off by the
 # periods' ratio (IPC 0.5 instead of 2, CI 1, /KI 12.5).
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 cd "$WORKDIR" || exit 1
 soname=$(grep -ao 'libpapi\.so\.[0-9.]*[0-9]' "$CP_SO" | head -n 1)
 if [ -z "$soname" ]; then

@@ -9,7 +9,7 @@
 #
 # Noise bounds: t700's, faults counted every 10: within 10% (the 1,000 of
 # rank 0 is the tightest: a handful of page-table faults besides).
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 cd "$WORKDIR" || exit 1
 if ! grep -qa "libpapi\.so\." "$CP_SO"; then
 	echo "ok 1 # SKIP this build has no PAPI (configure found no libpapi-dev)"

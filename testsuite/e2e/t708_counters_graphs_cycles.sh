@@ -9,7 +9,7 @@
 # Exact: the graph and --folded sum the same overflows times the period,
 # so they are compared for equality, not within a noise bound; the pages
 # (ping 100, pong 300 per call, outside 1000) only make the numbers large.
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 cd "$WORKDIR" || exit 1
 . "$SRCDIR/testsuite/e2e/counters_lib.sh"
 counters_need_papi

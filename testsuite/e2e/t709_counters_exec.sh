@@ -13,7 +13,7 @@
 # reach the shell; SIGPROF ignored first, since glibc's ITIMER_PROF outlives
 # exec and ends a plain -pg program's child too); one exec that fails (ENOENT, the program goes on, its
 # later touch_after's 1000 pages still counted, within t700's 10%).
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 . "$SRCDIR/testsuite/e2e/counters_lib.sh"
 counters_need_papi
 cd "$WORKDIR" || exit 1

@@ -12,7 +12,7 @@
 # for a program with one thread), the status of SIGTERM or of the exit.
 # The same for 115 threads alive at the exit, with snapshots every 0.05 s.
 # bench/callpath/exitkill.sh does 200 kills of a 12 MB sidecar.
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 
 cp_cc endwrite endwrite.c -O1 || exit 1
 cd "$WORKDIR" || exit 1

@@ -6,7 +6,7 @@
 # gmon.out and its sidecar, paired; CALLPATH_SNAPSHOT=0.05 leaves
 # snapshots.  The archive member that holds them used to stay out of such
 # a link: no snapshots, nothing written for a killed run, and not a word.
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 cd "$WORKDIR" || exit 1
 if ! echo 'int main(void){return 0;}' | gcc -static -x c -o /dev/null - 2>/dev/null; then
 	echo "1..0 # SKIP no static C library"

@@ -13,7 +13,7 @@
 # short: it takes the profiling timer's ticks it causes while SIGPROF is
 # the runtime's (blocked there, they went to the sleeping thread, whose
 # nanosleep returned EINTR 25 to 32 times in 100).
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 cd "$WORKDIR" || exit 1
 gcc -pg -O1 -o ownprof "$CP_EX/stress/ownprof.c" || exit 1
 
@@ -55,19 +55,7 @@ cat > sleepy.c <<'EOF'
 #include <stdio.h>
 #include <time.h>
 volatile unsigned long sink;
-__attribute__((noinline)) void p(int d, unsigned x)
-{
-	if (!d)
-		return;
-	if (x & 1) {
-		p(d - 1, x >> 1);
-		sink++;
-	} else {
-		sink--;
-		p(d - 1, x >> 1);
-		sink += 2;
-	}
-}
+#include "contexts.h"
 int main(void)
 {
 	int cut = 0;
@@ -84,7 +72,7 @@ int main(void)
 	return 0;
 }
 EOF
-gcc -pg -O1 -o sleepy sleepy.c || exit 1
+gcc -pg -O1 -I"$CP_EX" -o sleepy sleepy.c || exit 1
 mkdir -p sleep && (cd sleep && CALLPATH_SNAPSHOT=0.05 CALLPATH_RECURSION=full \
 	LD_PRELOAD="$CP_SO" ../sleepy > out 2> err)
 n=$(ls sleep | grep -cE '^gmon\.out\.snap[0-9]+$')

@@ -10,7 +10,7 @@
 # to do, so also: a handler of the program's that raises SIGTERM again
 # from inside (the usual clean-up pattern) ends the process with the
 # profile written.
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 cd "$WORKDIR" || exit 1
 gcc -pg -O1 -o resethand "$CP_EX/stress/resethand.c" || exit 1
 

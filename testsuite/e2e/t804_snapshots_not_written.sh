@@ -4,25 +4,13 @@
 # write in (EACCES: the failure was silent) and a full disk (ENOSPC: said
 # at every period).  The program's output and status are its own; the
 # exit's messages are glibc's and the runtime's as without snapshots.
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 cd "$WORKDIR" || exit 1
 cat > phases.c <<'EOF'
 #include <stdio.h>
 #include <time.h>
 volatile unsigned long sink;
-__attribute__((noinline)) void p(int d, unsigned x)
-{
-	if (!d)
-		return;
-	if (x & 1) {
-		p(d - 1, x >> 1);
-		sink++;
-	} else {
-		sink--;
-		p(d - 1, x >> 1);
-		sink += 2;
-	}
-}
+#include "contexts.h"
 int main(void)
 {
 	struct timespec t0, t;
@@ -37,7 +25,7 @@ int main(void)
 	return 0;
 }
 EOF
-gcc -pg -O1 -o phases phases.c || exit 1
+gcc -pg -O1 -I"$CP_EX" -o phases phases.c || exit 1
 chmod 755 phases
 
 # EACCES: a folder the process may not write in (as an unprivileged user

@@ -8,7 +8,7 @@
 # runtime's (no snapshot thread, no handler, no file).  A fork
 # child's snapshots carry its pid (gmon.out.<pid>.snapK), so the parent's
 # series stays whole.
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 cd "$WORKDIR" || exit 1
 cat > prog.c <<'EOF'
 #include <signal.h>

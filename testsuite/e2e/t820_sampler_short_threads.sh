@@ -21,7 +21,7 @@
 # (both scale).  Without the runtime's accounting (each thread's timer
 # alone) it fails: 5 to 9%; with the unsignalled periods dropped, 10%.
 # testsuite: alone (measures CPU time: see testsuite/run)
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 unset CALLPATH_HZ CALLPATH_CLOCK CALLPATH_EVENTS
 
 cd "$WORKDIR" || exit 1

@@ -18,7 +18,7 @@
 #    metric flagged user-only (0x10) and --callpath --metric warning.  Run as
 #    the user `nobody` through setpriv when we are root; skipped where
 #    neither can be done or users may count in kernel mode.
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 if ! grep -qa "libpapi\.so\." "$CP_SO"; then
 	echo "ok 1 # SKIP this build has no PAPI (configure found no libpapi-dev)"
 	echo "1..1"

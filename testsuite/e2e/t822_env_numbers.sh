@@ -4,7 +4,7 @@
 # value out of range are refused alike, each with the same words,
 #   callpath: ignoring NAME='VALUE': not a number in [LO, HI]
 # and the default kept; CALLPATH_HZ=" 10" was accepted and "10 " refused.
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 cd "$WORKDIR" || exit 1
 cp_cc acc acceptance.c -O1 || exit 1
 ./acc > plain.out

@@ -6,7 +6,7 @@
 # "0x1" and "1e3" as seconds and " 10" or "+10" as a signal, where
 # CALLPATH_HZ and the others refuse those forms.  A refused value is said
 # in the variable's own words and nothing is started for it.
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 cp_cc ends ends.c -O1 || exit 1
 cd "$WORKDIR" || exit 1
 

@@ -8,7 +8,7 @@
 # report's line; the share itself is only checked to lie in (0, 100]
 # (samples are counted from each thread's own CPU time, so a loaded
 # machine moves neither side; a 0.3 s busy run has some 300 samples).
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 unset CALLPATH_HZ CALLPATH_CLOCK CALLPATH_EVENTS
 cp_cc ends ends.c -O1 || exit 1
 cd "$WORKDIR" || exit 1

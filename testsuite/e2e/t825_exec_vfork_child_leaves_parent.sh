@@ -9,7 +9,7 @@
 # 5 to 20).  Checked without waiting for that tick: strace shows which
 # process deletes the timer.  The child deletes nothing; the parent
 # deletes its timer, successfully, before it puts SIGPROF's default back.
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 command -v strace > /dev/null || { echo "1..0 # SKIP no strace"; exit 0; }
 cd "$WORKDIR" || exit 1
 cat > vf.c <<'C'

@@ -9,7 +9,7 @@
 # alone, and nothing was left of the starter's 0.2 s of samples.
 # Exact: which files exist and whose they are; the starter's work is about
 # 200 samples at the default rate, which cannot all be missed.
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 cd "$WORKDIR" || exit 1
 F="$SRCDIR/testsuite/fixtures/spawn"
 gcc -O1 -g -o starter "$F/starter.c" && gcc -pg -O1 -o waiter "$F/waiter.c" ||

@@ -11,7 +11,7 @@
 # any machine; --pprof runs under a 1 GB address-space limit so that a
 # regression fails at once instead of taking the machine's memory.
 # pprof itself reads a deep profile back with every call on its path.
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 . "$SRCDIR/testsuite/e2e/graph_lib.sh"	# py
 . "$SRCDIR/testsuite/e2e/views_lib.sh"	# pprof_find
 cd "$WORKDIR" || exit 1

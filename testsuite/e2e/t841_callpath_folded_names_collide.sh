@@ -15,7 +15,7 @@
 # - the same damage in a file without objects (version 3) cannot be seen:
 #   its addresses name other functions, and every output is written, every
 #   call counted.
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 cd "$WORKDIR" || exit 1
 
 # ---- a recursion inside a -pg shared library

@@ -5,7 +5,7 @@
 # (UBSan: -9223372036854771808 - 6000 with --diff --metric ... --callpath)
 # and wrong in print: 2^64 - 1 calls against 3 were "-4".  A sidecar of a
 # real run with a's calls set to 2^64 - 1 and b's to 2^63 + 4000.
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 cd "$WORKDIR" || exit 1
 cp_cc acc acceptance.c -O0 || exit 1
 mkdir -p one two

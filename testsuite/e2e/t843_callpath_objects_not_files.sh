@@ -5,7 +5,7 @@
 # ever.  The objects' files are read only when they are regular files (the
 # one input module, utils/infile.h); a library that cannot be read leaves
 # its samples unnamed, as a library that is gone does.
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 cd "$WORKDIR" || exit 1
 cat > spin.c <<'C'
 #include <stdlib.h>

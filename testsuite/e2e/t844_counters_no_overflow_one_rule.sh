@@ -8,7 +8,7 @@
 # tick of the timer for time); --folded, all of whose lines would be gone,
 # refuses; --pprof and --html, which show the calls too, are written and
 # say it.  The same for time in a run shorter than a tick.
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 . "$SRCDIR/testsuite/e2e/counters_lib.sh"
 counters_need_papi
 cd "$WORKDIR" || exit 1

@@ -7,7 +7,7 @@
 # at the failed file, closed the pipe the other files' profiles were
 # still being sent on.  The failure reported is the file's, with each
 # number of workers; no word of memory or of sending.
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 cd "$WORKDIR" || exit 1
 cp_cc acc acceptance.c -O1 || exit 1
 for i in 1 2 3 4 5 6; do

@@ -8,7 +8,7 @@
 # pipe whose reader is gone (SIGPIPE ignored, as a shell's `trap '' PIPE`
 # leaves it).  Plain gprof (no option of ours) is untouched: stock gprof
 # exits 0 into /dev/full, and so does ours.
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 cd "$WORKDIR" || exit 1
 cp_cc acc acceptance.c -O1 || exit 1
 (LD_PRELOAD="$CP_SO" ./acc) || exit 1

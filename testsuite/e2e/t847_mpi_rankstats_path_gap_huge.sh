@@ -23,7 +23,7 @@ C
 gcc -pg -O1 -o prog prog.c -L"$CP" -lcallpath -Wl,-rpath,"$CP" >build.log 2>&1 && mkdir run &&
 	for r in 0 1 2 3; do PMI_RANK=$r GMON_OUT_PREFIX=$PWD/run/gmon ./prog $r || exit 1; done
 side=$(grep -l . run/*.callpath | while read -r f; do
-	"$BUILDDIR/callpath/cpdump" -H "$f" | grep -qx 'rank 2' && echo "$f"; done)
+	"$BUILDDIR/tools/cpdump/cpdump" -H "$f" | grep -qx 'rank 2' && echo "$f"; done)
 if [ -z "$side" ]; then
 	not_ok "rank 2's sidecar"
 	diag <build.log

@@ -16,7 +16,7 @@
 # from generated code without unwind information.  There the walk must
 # stop, never crash, and put what it could not finish under [truncated],
 # never under a caller it read from garbage.
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 cd "$WORKDIR" || exit 1
 S="$CP_EX/stress"
 build() { # OUT SRC FLAGS...

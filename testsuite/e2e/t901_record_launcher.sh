@@ -5,7 +5,7 @@
 # writes its own pair, the command it prints at the end reads the profile,
 # an earlier run is moved aside, and under mpirun each rank names its
 # files with its rank.
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 . "$SRCDIR/testsuite/e2e/lib.sh"
 cd "$WORKDIR" || exit 1
 REC="$BUILDDIR/record/egprof-record"

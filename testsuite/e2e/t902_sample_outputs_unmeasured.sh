@@ -15,7 +15,7 @@
 # (a false failure needs the second run's leaf to measure under 0.26 s of
 # its 0.34 s of CPU, a 23% loss a per-thread CPU clock does not show; its
 # chance under the Poisson noise alone is below 1e-9).
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 . "$SRCDIR/testsuite/e2e/lib.sh"
 cd "$WORKDIR" || exit 1
 JS="$SRCDIR/scripts/json_schema.py"
@@ -86,6 +86,8 @@ cp_check "--html: the paths' document says calls_measured false and holds no cal
 # --diff of two release builds
 "$EGPROF" --diff ./rel a/gmon.out ./rel b/gmon.out > d.txt 2> d.err
 cp_check "--diff: no call evidence, said" grep -q '^No call evidence: neither run counted calls' d.txt
+cp_check "--diff: its source says the calls were not counted (not the sidecars')" \
+	bash -c "tr '\n' ' ' < d.txt | grep -q 'calls: not counted (sampled without -pg)'"
 cp_check "--diff: leaf's time doubled beyond noise, by time" \
 	grep -qE '^  leaf: time -[0-9.]+ s from call-path samples' d.txt
 cp_check "--diff: the flat table's calls column is blank" \

@@ -5,7 +5,7 @@
 # at), from its debug information, after the run; its time is the inlined
 # function's.  Without -g the same program's paths name only the real
 # functions, and the time is theirs (the sum does not change).
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 cd "$WORKDIR" || exit 1
 cat > inl.cc <<'EOF'
 #include <cstdio>

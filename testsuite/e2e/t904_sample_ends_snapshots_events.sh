@@ -6,7 +6,7 @@
 # routine; a program that ran too briefly to be sampled says so once; and
 # the stack walk calls nothing of the C library in the handler (its
 # object: only its table, in normal context, uses dl_iterate_phdr).
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 cd "$WORKDIR" || exit 1
 cat > app.c <<'EOF'
 #include <pthread.h>

@@ -13,7 +13,7 @@
 # start) here.  At CALLPATH_HZ=10 (100 ms) a run gets a sample with
 # probability about 1e-5, and under 1 in 1,000 for the two runs together
 # even on a machine 20 times slower.
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 cd "$WORKDIR" || exit 1
 cat > wait.c <<'EOF'
 #include <time.h>

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Each call-path sidecar is read once: the model reads it (its paths, its
-# rank, when it was written) and checks there that it belongs to the
+# rank, when it was written; the sum of the sidecars themselves where a
+# view reads metrics its paths do not hold, --callpath --metric LIST) and
+# checks there that it belongs to the
 # binary (its build-id), so the loader's check that each gmon file belongs
 # to the binary leaves the sidecars to it.  A sidecar of another build is
 # still refused, naming both files.  strace counts the opens.
@@ -48,6 +50,16 @@ once "--diff --format json" "$EGPROF" --diff --format json ./work a/gmon.out ./w
 once "--html of one run" "$EGPROF" ./work a/gmon.out --html one.html
 once "--dot of one run" "$EGPROF" ./work a/gmon.out --dot one.dot
 once "--interval" "$EGPROF" --interval ./work s1/gmon.out s2/gmon.out
+# --callpath --metric LIST: its columns come from the sidecars as the run
+# read them (an event, where this build counts them: PAPI)
+if grep -qa "libpapi\.so\." "$CP/libcallpath.so"; then
+	mkdir -p ev && (cd ev && CALLPATH_EVENTS=perf::PAGE-FAULTS ../work) ||
+		{ echo "Bail out! run with an event"; exit 1; }
+	once "--callpath --metric LIST" "$EGPROF" ./work ev/gmon.out --callpath \
+		--metric time,perf::PAGE-FAULTS
+	grep -q "^Call-path metrics: time,perf::PAGE-FAULTS" out.txt &&
+		ok "... and its columns are printed" || { not_ok "... and its columns are printed"; diag < err.txt; }
+fi
 
 # the identity is still checked: the other build's sidecar is refused
 "$EGPROF" --diff ./work a/gmon.out ./work o/gmon.out > foreign.txt 2> foreign.err

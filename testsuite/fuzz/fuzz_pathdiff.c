@@ -21,8 +21,8 @@
 #include <string.h>
 #include "callpath/folded.h"
 #include "callpath/pathdiff.h"
-#include "callpath/report.h"
-#include "callpath/sidecar.h"
+#include "model/callpath_model.h"
+#include "format/sidecar.h"
 #include "testsuite/fuzz/count_stream.h"
 #include "testsuite/fuzz/fuzz.h"
 #include "testsuite/fuzz/named_model.h"

@@ -4,7 +4,7 @@
  * site's, so no two nodes merge) and printed as the call-path report
  * (callpath/report.c) and folded stacks of calls and of samples
  * (callpath/folded.c).  Their bytes must stay within REPORT_K times the
- * input's: a line holds at most ELIDE_FRAMES names (callpath/elide.h), so
+ * input's: a line holds at most ELIDE_FRAMES names (model/elide.h), so
  * the output is linear in the nodes, where whole paths made it quadratic
  * in the depth (a chain of 200 nodes, one of the seeds, printed 1.5 MB
  * from 9.7 KB).  REPORT_K covers, per 48-byte node, a path line of 32
@@ -29,7 +29,7 @@
 #include <string.h>
 #include "callpath/folded.h"
 #include "callpath/report.h"
-#include "callpath/sidecar.h"
+#include "format/sidecar.h"
 #include "testsuite/fuzz/count_stream.h"
 #include "testsuite/fuzz/fuzz.h"
 #include "testsuite/fuzz/named_model.h"

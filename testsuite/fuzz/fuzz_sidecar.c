@@ -1,4 +1,4 @@
-/* The sidecar reader (callpath/sidecar.c): any bytes decode or are refused,
+/* The sidecar reader (format/sidecar.c): any bytes decode or are refused,
  * and what decodes encodes to bytes that decode to the same encoding (in
  * version 4, several node tables and repeated keys are summed by the first
  * decode: the encoding of the sum is stable); what decodes can be summed
@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "callpath/sidecar.h"
+#include "format/sidecar.h"
 #include "testsuite/fuzz/fuzz.h"
 #include "testsuite/fuzz/sidecar_mutate.h"
 

@@ -32,7 +32,7 @@
 #include "gml/dot_write.h"
 #include "gml/graphml_write.h"
 #include "callpath/folded.h"
-#include "callpath/report.h"
+#include "model/callpath_model.h"
 #include "utils/printable.h"
 #include "testsuite/fuzz/dot_reader.h"
 #include "testsuite/fuzz/fuzz_graphs.h"

@@ -27,13 +27,13 @@ fuzz/obj/gml/%.o fuzz/obj/testsuite/fuzz/fuzz_writers.o \
 	fuzz/obj/testsuite/fuzz/fuzz_names.o: FUZZ_OBJ_CFLAGS = $(XML2_CFLAGS) $(CGRAPH_CFLAGS)
 
 FUZZ_UTILS = $(addprefix fuzz/obj/,$(UTILS_OBJS))
-fuzz/fuzz_sidecar: fuzz/obj/callpath/sidecar.o $(FUZZ_UTILS)
+fuzz/fuzz_sidecar: fuzz/obj/format/sidecar.o $(FUZZ_UTILS)
 # reports and path diffs of sidecars named through a made-up program's
 # symbols (testsuite/fuzz/named_model.h)
-fuzz/fuzz_reports fuzz/fuzz_pathdiff: fuzz/obj/callpath/sidecar.o fuzz/obj/callpath/report.o fuzz/obj/callpath/metric.o \
-	fuzz/obj/callpath/folded.o fuzz/obj/callpath/arcs.o fuzz/obj/callpath/elfsyms.o fuzz/obj/callpath/leaves.o fuzz/obj/callpath/buildid.o \
-	fuzz/obj/callpath/pathdiff.o fuzz/obj/callpath/pathrank.o fuzz/obj/callpath/elide.o \
-	fuzz/obj/callpath/recursion.o fuzz/obj/callpath/shortname.o fuzz/obj/diff/signif.o \
+fuzz/fuzz_reports fuzz/fuzz_pathdiff: fuzz/obj/format/sidecar.o fuzz/obj/model/paths_build.o fuzz/obj/callpath/report.o fuzz/obj/model/metric.o \
+	fuzz/obj/callpath/folded.o fuzz/obj/model/arcs.o fuzz/obj/model/elfsyms.o fuzz/obj/model/leaves.o fuzz/obj/format/buildid.o \
+	fuzz/obj/callpath/pathdiff.o fuzz/obj/callpath/pathrank.o fuzz/obj/model/elide.o \
+	fuzz/obj/model/recursion.o fuzz/obj/model/shortname.o fuzz/obj/diff/signif.o \
 	fuzz/obj/diff/profile.o $(FUZZ_UTILS)
 fuzz/fuzz_profile_io: fuzz/obj/diff/profile.o fuzz/obj/diff/profile_io.o $(FUZZ_UTILS)
 fuzz/fuzz_gmonsum: fuzz/obj/mpi/gmonsum.o $(FUZZ_UTILS)
@@ -41,14 +41,14 @@ fuzz/fuzz_operands: fuzz/obj/gprof-ext/operands.o $(FUZZ_UTILS)
 fuzz/fuzz_options: fuzz/obj/gprof-ext/options.o fuzz/obj/gprof-ext/cmdline.o \
 	fuzz/obj/gprof-ext/upstream.o fuzz/obj/gprof-ext/loader_watch.o $(addprefix fuzz/obj/,$(DIFF_OBJS)) \
 	fuzz/obj/export/table.o fuzz/obj/gprof-ext/gmon_owner.o fuzz/obj/diff/gate.o \
-	fuzz/obj/callpath/buildid.o fuzz/obj/callpath/sidecar.o fuzz/obj/callpath/elfsyms.o \
+	fuzz/obj/format/buildid.o fuzz/obj/format/sidecar.o fuzz/obj/model/elfsyms.o \
 	$(FUZZ_UTILS) gprof-ext/upstream_gprof.o
 fuzz/fuzz_options: FUZZ_LIBS = $(UP_GPROF_OBJS) $(UP_LIBS)
 fuzz/fuzz_writers fuzz/fuzz_names: $(addprefix fuzz/obj/,$(GML_OBJS)) fuzz/obj/filter/filter.o fuzz/obj/diff/profile.o fuzz/obj/diff/signif.o \
-	fuzz/obj/callpath/folded.o fuzz/obj/callpath/report.o fuzz/obj/callpath/metric.o fuzz/obj/callpath/arcs.o \
-	fuzz/obj/callpath/elfsyms.o fuzz/obj/callpath/leaves.o fuzz/obj/callpath/buildid.o fuzz/obj/callpath/pathdiff.o fuzz/obj/callpath/pathrank.o \
-	fuzz/obj/callpath/elide.o fuzz/obj/callpath/recursion.o fuzz/obj/callpath/shortname.o \
-	fuzz/obj/callpath/sidecar.o fuzz/obj/testsuite/fuzz/dot_reader.o $(FUZZ_UTILS)
+	fuzz/obj/callpath/folded.o fuzz/obj/model/paths_build.o fuzz/obj/callpath/report.o fuzz/obj/model/metric.o fuzz/obj/model/arcs.o \
+	fuzz/obj/model/elfsyms.o fuzz/obj/model/leaves.o fuzz/obj/format/buildid.o fuzz/obj/callpath/pathdiff.o fuzz/obj/callpath/pathrank.o \
+	fuzz/obj/model/elide.o fuzz/obj/model/recursion.o fuzz/obj/model/shortname.o \
+	fuzz/obj/format/sidecar.o fuzz/obj/testsuite/fuzz/dot_reader.o $(FUZZ_UTILS)
 fuzz/fuzz_writers fuzz/fuzz_names: FUZZ_LIBS = $(XML2_LIBS) $(GVC_LIBS) $(CGRAPH_LIBS)
 # names through the views' writers: the heat map's SVG, pprof, the HTML
 # report's JSON (its script and style: the generated export/html_assets.c)
@@ -74,7 +74,7 @@ fuzz: fuzz-build
 # Seed maker for the loader pipe format (testsuite/fuzz/mkcorpus).
 fuzz/mkseed_profile: fuzz/obj/testsuite/fuzz/mkseed_profile.o \
 	fuzz/obj/gprof-ext/upstream.o fuzz/obj/gprof-ext/loader_watch.o fuzz/obj/diff/profile.o fuzz/obj/diff/profile_io.o \
-	fuzz/obj/diff/clones.o fuzz/obj/diff/match.o fuzz/obj/callpath/elfsyms.o \
+	fuzz/obj/diff/clones.o fuzz/obj/diff/match.o fuzz/obj/model/elfsyms.o \
 	$(FUZZ_UTILS) gprof-ext/upstream_gprof.o
 	@echo "  FUZZLD   $@"
 	@$(FUZZ_CC) $(FUZZ_SAN) -o $@ $^ \

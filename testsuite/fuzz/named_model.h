@@ -18,8 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "callpath/folded.h"
-#include "callpath/report.h"
-#include "callpath/sidecar.h"
+#include "model/callpath_model.h"
+#include "format/sidecar.h"
 #include "diff/profile.h"
 #include "testsuite/fuzz/fuzz.h"
 #include "utils/satmath.h"

@@ -10,7 +10,7 @@
 #       histogram header, arc records in order: gmoncmp.py), gprof -b -q with
 #       the bins zeroed (the call graph then depends on the arcs alone, not
 #       on timer luck), and the calls column of gprof -b -p.
-. "$SRCDIR/callpath/examples/testlib.sh"
+. "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 GM_SRC="$SRCDIR/testsuite/gmon"
 GM_CMP="python3 $GM_SRC/gmoncmp.py"
 # the runtime's flags (runtime/module.mk), without the build's sanitizers

@@ -16,8 +16,8 @@
 
 #include "callpath/folded.h"
 #include "callpath/report.h"
-#include "callpath/sidecar.h"
-#include "callpath/sum.h"
+#include "format/sidecar.h"
+#include "model/sum.h"
 #include "diff/profile.h"
 #include "utils/banned.h"
 

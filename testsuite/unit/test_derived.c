@@ -1,5 +1,5 @@
 /*
- * test_derived.c - metrics derived from counted events (callpath/derived.c):
+ * test_derived.c - metrics derived from counted events (model/derived.c):
  * which events each needs, the ratio of two estimates and its Poisson
  * error.
  */
@@ -12,8 +12,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "callpath/derived.h"
-#include "callpath/sidecar.h"
+#include "model/derived.h"
+#include "format/sidecar.h"
 #include "utils/banned.h"
 
 static struct sidecar_metric metrics[6];

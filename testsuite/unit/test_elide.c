@@ -1,5 +1,5 @@
 /* test_elide.c - deep paths printed with their middle left out
- * (callpath/elide.c). */
+ * (model/elide.c). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "callpath/elide.h"
+#include "model/elide.h"
 #include "utils/banned.h"
 
 #define NONE UINT32_MAX

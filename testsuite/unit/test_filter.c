@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "callpath/report.h"
+#include "model/callpath_model.h"
 #include "filter/filter.h"
 #include "utils/banned.h"
 

@@ -14,7 +14,7 @@
 
 #include "callpath/folded.h"
 #include "callpath/pathdiff.h"
-#include "callpath/report.h"
+#include "model/callpath_model.h"
 #include "utils/banned.h"
 
 /* A model from folded-style paths, every frame at call site "s". */

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
-#include "callpath/sidecar.h"
+#include "format/sidecar.h"
 #include "diff/ranks.h"
 #include "ranks/rankstats.h"
 #include "utils/banned.h"

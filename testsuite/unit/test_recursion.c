@@ -1,12 +1,12 @@
 /* test_recursion.c - the frame that made a folded node's recursive calls
- * (callpath/recursion.c). */
+ * (model/recursion.c). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "callpath/recursion.h"
+#include "model/recursion.h"
 #include "utils/banned.h"
 
 #define NONE UINT32_MAX

@@ -1,5 +1,5 @@
 /* test_shortname.c - C++ names with their template arguments left out
- * (callpath/shortname.c). */
+ * (model/shortname.c). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "callpath/shortname.h"
+#include "model/shortname.h"
 #include "utils/banned.h"
 
 #define E "\xe2\x80\xa6"

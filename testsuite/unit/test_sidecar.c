@@ -1,5 +1,5 @@
 /*
- * test_sidecar.c - the call-path sidecar format (callpath/sidecar.c).
+ * test_sidecar.c - the call-path sidecar format (format/sidecar.c).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,8 +16,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "callpath/sidecar.h"
-#include "callpath/sidecar_layout.h"
+#include "format/sidecar.h"
+#include "format/sidecar_layout.h"
 #include "bench/callpath/collide.h"
 #include "utils/banned.h"
 

@@ -1,6 +1,6 @@
 /*
  * test_sidecar_stream.c - the signal-safe sidecar encoder
- * (runtime/sidecar_stream.c) writes callpath/sidecar.c's bytes.
+ * (runtime/sidecar_stream.c) writes format/sidecar.c's bytes.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,8 +14,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "callpath/sidecar.h"
-#include "callpath/sidecar_layout.h"
+#include "format/sidecar.h"
+#include "format/sidecar_layout.h"
 #include "runtime/sidecar_stream.h"
 #include "utils/banned.h"
 
@@ -295,7 +295,7 @@ static void test_sidecar_stream__a_table_of_values_only_adds_them_to_the_same_pa
 	sidecar_free(sc);
 }
 
-/* The layout's sizes (callpath/sidecar_layout.h), one definition for the
+/* The layout's sizes (format/sidecar_layout.h), one definition for the
  * two writers, add up to the encoder's file. */
 static void test_sidecar_stream__layout_sizes_are_the_encoders(void **state)
 {

@@ -1111,7 +1111,7 @@ int sidecar_hash_file(const char *path, uint64_t *size, uint64_t *hash)
 
 /* ---- encoding (version 4) ---- */
 
-/* Version 4: callpath/sidecar_layout.h has the layout's names and sizes. */
+/* Version 4: format/sidecar_layout.h has the layout's names and sizes. */
 static const char *const sect_names[] = {
 	[SIDECAR_SECT_PROCESS] = "process section", [SIDECAR_SECT_IDENTITY] = "identity section",
 	[SIDECAR_SECT_METRICS] = "metrics section", [SIDECAR_SECT_OBJECTS] = "objects section",

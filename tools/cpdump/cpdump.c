@@ -23,9 +23,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sidecar.h"
-#include "callpath/elide.h"
-#include "callpath/recursion.h"
+#include "format/sidecar.h"
+#include "model/elide.h"
+#include "model/recursion.h"
 #include "utils/addrsearch.h"
 #include "utils/array.h"
 #include "utils/infile.h"

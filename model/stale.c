@@ -1,15 +1,15 @@
 /*
  * stale.c - a hint from the counts that an old sidecar (no identity) is
- * left from another run (callpath/stale.h).
+ * left from another run (model/stale.h).
  */
-#include "callpath/stale.h"
+#include "model/stale.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "callpath/report.h"
-#include "callpath/sidecar.h"
+#include "model/callpath_model.h"
+#include "format/sidecar.h"
 #include "diff/profile.h"
 #include "utils/error.h"
 #include "utils/satmath.h"

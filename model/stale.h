@@ -5,7 +5,7 @@
  * left from another run.
  *
  * A sidecar of version 4 records which gmon file it belongs to, and
- * callpath/sum.h's callpath_pair_check() refuses it beside any other.
+ * model/sum.h's callpath_pair_check() refuses it beside any other.
  * Older sidecars (versions 1 to 3) record nothing of the kind; for them
  * the counts give a hint, and only a warning: per called function, the
  * calls the sidecar records from call sites inside the program (count +

@@ -1,7 +1,7 @@
 /*
- * sum.c - sum the sidecars of several gmon files (callpath/sum.h).
+ * sum.c - sum the sidecars of several gmon files (model/sum.h).
  */
-#include "callpath/sum.h"
+#include "model/sum.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "callpath/sidecar.h"
+#include "format/sidecar.h"
 #include "utils/error.h"
 #include "utils/outfile.h"
 #include "utils/banned.h"

@@ -8,7 +8,7 @@
  * --folded, and each side of --diff, where a directory side is its rank
  * files), and `gprof -s` writes gmon.sum.callpath beside gmon.sum.
  *
- * Summing itself is sidecar_merge() (callpath/sidecar.h): sidecars of one
+ * Summing itself is sidecar_merge() (format/sidecar.h): sidecars of one
  * PIE program, recorded at different load addresses, are rebased to the
  * first one's, and sidecars of another binary (build-id) are refused.  This
  * module adds the file names, the messages naming them, and the policy for

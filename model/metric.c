@@ -1,12 +1,12 @@
 /*
  * metric.c - which per-node value the call-path outputs show; see metric.h.
  */
-#include "callpath/metric.h"
+#include "model/metric.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "callpath/sidecar.h"
+#include "format/sidecar.h"
 #include "utils/error.h"
 #include "utils/banned.h"
 

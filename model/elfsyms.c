@@ -1,7 +1,7 @@
 /*
  * elfsyms.c - function symbols of an ELF64 little-endian image.
  */
-#include "callpath/elfsyms.h"
+#include "model/elfsyms.h"
 
 #include <elf.h>
 #include <stddef.h>
@@ -21,20 +21,6 @@ static int cmp_func(const void *a, const void *b)
 }
 
 /* `len` bytes of `f` at `off` into a new buffer, or NULL. */
-static void *read_at(FILE *f, uint64_t off, uint64_t len)
-{
-	void *p;
-
-	if (len > (1u << 30))
-		return NULL;	/* no symbol table is that big: a bad file */
-	p = malloc(len ? len : 1);
-	if (p && (fseek(f, (long)off, SEEK_SET) || fread(p, 1, len, f) != len)) {
-		free(p);
-		p = NULL;
-	}
-	return p;
-}
-
 int elf_funcs_read(const char *path, struct elf_funcs **out)
 {
 	struct elf_funcs *ef = calloc(1, sizeof(*ef));
@@ -53,7 +39,7 @@ int elf_funcs_read(const char *path, struct elf_funcs **out)
 	    memcmp(eh.e_ident, ELFMAG, SELFMAG) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
 	    eh.e_ident[EI_DATA] != ELFDATA2LSB || eh.e_shentsize != sizeof(Elf64_Shdr))
 		goto done;
-	sh = read_at(f, eh.e_shoff, (uint64_t)eh.e_shnum * sizeof(*sh));
+	sh = infile_read_range(f, eh.e_shoff, (uint64_t)eh.e_shnum * sizeof(*sh));
 	if (!sh)
 		goto done;
 	for (unsigned i = 0; i < eh.e_shnum; i++) {
@@ -62,8 +48,8 @@ int elf_funcs_read(const char *path, struct elf_funcs **out)
 		if (sh[i].sh_type != SHT_SYMTAB || sh[i].sh_link >= eh.e_shnum)
 			continue;
 		nsyms = sh[i].sh_size / sizeof(Elf64_Sym);
-		syms = read_at(f, sh[i].sh_offset, nsyms * sizeof(Elf64_Sym));
-		str = read_at(f, sh[sh[i].sh_link].sh_offset, sh[sh[i].sh_link].sh_size);
+		syms = infile_read_range(f, sh[i].sh_offset, nsyms * sizeof(Elf64_Sym));
+		str = infile_read_range(f, sh[sh[i].sh_link].sh_offset, sh[sh[i].sh_link].sh_size);
 		if (!syms || !str || !sh[sh[i].sh_link].sh_size)
 			goto done;
 		str[sh[sh[i].sh_link].sh_size - 1] = '\0';

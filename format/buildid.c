@@ -1,12 +1,12 @@
 /*
- * buildid.c - does a sidecar come from this binary?  (callpath/buildid.h)
+ * buildid.c - does a sidecar come from this binary?  (format/buildid.h)
  */
 #include <elf.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "callpath/buildid.h"
-#include "callpath/sidecar.h"
+#include "format/buildid.h"
+#include "format/sidecar.h"
 #include "utils/error.h"
 #include "utils/infile.h"
 #include "utils/banned.h"

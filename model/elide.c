@@ -1,7 +1,7 @@
 /*
  * elide.c - deep call paths printed with their middle left out (elide.h).
  */
-#include "callpath/elide.h"
+#include "model/elide.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -2,13 +2,13 @@
  * arcs.c - measured time per arc (caller function -> callee function).
  */
 #define _GNU_SOURCE /* qsort_r */
-#include "callpath/arcs.h"
+#include "model/arcs.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "callpath/report.h"
-#include "callpath/sidecar.h"
+#include "model/callpath_model.h"
+#include "format/sidecar.h"
 #include "utils/error.h"
 #include "utils/satmath.h"
 #include "utils/banned.h"

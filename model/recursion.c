@@ -2,7 +2,7 @@
  * recursion.c - the frame that made a folded node's recursive calls
  * (recursion.h).
  */
-#include "callpath/recursion.h"
+#include "model/recursion.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -2,7 +2,7 @@
  * shortname.c - C++ names with their template arguments left out
  * (shortname.h): every level, as names.h's name_shorten with keep 0.
  */
-#include "callpath/shortname.h"
+#include "model/shortname.h"
 
 #include "utils/names.h"
 #include "utils/banned.h"

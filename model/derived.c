@@ -1,14 +1,14 @@
 /*
  * derived.c - metrics derived from counted events; see derived.h.
  */
-#include "callpath/derived.h"
+#include "model/derived.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "callpath/metric.h"
-#include "callpath/sidecar.h"
+#include "model/metric.h"
+#include "format/sidecar.h"
 #include "utils/error.h"
 #include "utils/banned.h"
 

@@ -1,9 +1,9 @@
 /*
  * leaves.c - name sampled program counters in the objects a sidecar lists
- * (callpath/leaves.h).
+ * (model/leaves.h).
  */
 #define _GNU_SOURCE
-#include "callpath/leaves.h"
+#include "model/leaves.h"
 
 #include <elf.h>
 #include <stdio.h>
@@ -11,8 +11,8 @@
 #include <string.h>
 #include <sys/utsname.h>
 
-#include "callpath/buildid.h"
-#include "callpath/sidecar.h"
+#include "format/buildid.h"
+#include "format/sidecar.h"
 #include "utils/addrsearch.h"
 #include "utils/infile.h"
 #include "utils/banned.h"

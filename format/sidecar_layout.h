@@ -1,6 +1,6 @@
 /*
  * sidecar_layout.h - the byte layout of the sidecar's version 4, written
- * once for its two writers: callpath/sidecar.c's encoder (and reader) and
+ * once for its two writers: format/sidecar.c's encoder (and reader) and
  * runtime/sidecar_stream.c, which streams the same bytes from a signal
  * handler.  doc/dev/sidecar-format.md has the layout; these are its names:
  * the fixed parts of the file, section and record headers, the section
@@ -20,7 +20,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "callpath/sidecar.h"
+#include "format/sidecar.h"
 
 #define SIDECAR_V4_FILE_HDR 32u
 #define SIDECAR_V4_SECT_HDR 16u

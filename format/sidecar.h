@@ -18,7 +18,7 @@
  *            header fields; sidecar_write_atomic(sc, path, ...); sidecar_free(sc);
  *   reader:  sidecar_read(path, &sc, err, sizeof(err)); ...; sidecar_free(sc);
  *   summing: total = the first file read; sidecar_merge(total, one, ...) for
- *            each further file (callpath/sum.h does this for gmon files).
+ *            each further file (model/sum.h does this for gmon files).
  *
  * Ownership: a struct sidecar owns its nodes, strings and index.  Nothing
  * returned by these functions points into another sidecar.  Library code
@@ -116,7 +116,7 @@ enum {
  * its `call_site` its kind (SIDECAR_LEAF_*, so that a leaf never shares a
  * key with a call's node), count and recursive 0, metrics only, no
  * children.  The runtime records every sample so; the reader decides what
- * the program counter is (callpath/leaves.h): the context's own function
+ * the program counter is (model/leaves.h): the context's own function
  * (its self time), another function's first bytes before its mcount call
  * (that function's), an uninstrumented function of the program, a
  * library function, the instrumentation.
@@ -136,7 +136,7 @@ enum {
 /*
  * Which gmon file a sidecar belongs to (version 4): recorded by the writer
  * once the gmon file is complete, checked by every reader against the gmon
- * file it pairs the sidecar with (callpath/sum.h), so that a sidecar left
+ * file it pairs the sidecar with (model/sum.h), so that a sidecar left
  * from another run is refused whatever the counts say.
  */
 enum {
@@ -550,7 +550,7 @@ int sidecar_read(const char *path, struct sidecar **out,
  * regular file or cannot be read: its reader reports that); 0 when it does
  * not, `why` then saying what differs ("recorded with a gmon file of 2966
  * bytes, hash ..., and 'gmon.out' has 3012 bytes, hash ...").  The one
- * test of every reader (callpath/sum.h's callpath_pair_check() reports it).
+ * test of every reader (model/sum.h's callpath_pair_check() reports it).
  */
 int sidecar_belongs_to(const struct sidecar *sc, const char *gmon,
 		       char *why, size_t whylen);

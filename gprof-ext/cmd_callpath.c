@@ -4,19 +4,18 @@
  * analysis filtered and compared the paths; here they are printed and
  * written as the options ask.
  */
-#include "callpath/cmd_callpath.h"
+#include "gprof-ext/cmd_callpath.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "callpath/folded.h"
-#include "callpath/metric.h"
+#include "model/metric.h"
 #include "callpath/metric_columns.h"
 #include "callpath/pathdiff.h"
 #include "callpath/report.h"
-#include "callpath/sidecar.h"
-#include "callpath/sum.h"
+#include "format/sidecar.h"
 #include "export/callpath_export.h"
 #include "export/flamegraph.h"
 #include "filter/filter.h"
@@ -57,24 +56,15 @@ static int check_calls(const struct callpath_model *m, const char *source,
 static int print_columns(const struct egprof_opts *o, const struct run *r)
 {
 	struct callpath_symopts so = run_symopts(r, 1, NULL);
-	struct sidecar *sc = NULL;
-	size_t missing;
-	char err[4200];
-	int ret = -1;
 
-	if (o->callpath_file ? sidecar_read(o->callpath_file, &sc, err, sizeof(err)) < 0
-			     : callpath_sum_read(r->files, r->nfiles, o->force, &sc, &missing) < 0 ||
-			       !sc) {
-		if (o->callpath_file)
-			error("%s", err);
-		goto out;
-	}
-	if (metric_columns_check(sc, o->metric, r->paths_source) == 0 &&
-	    metric_columns_print(stdout, sc, r->gmon, &so, o->metric, r->paths_source) == 0)
-		ret = 0;
-out:
-	sidecar_free(sc);
-	return ret;
+	/* the run kept its sidecars summed as it read them (keep_sidecars) */
+	if (!r->sidecar)
+		return error("internal error: no sidecars kept for --metric's columns");
+	if (metric_columns_check(r->sidecar, o->metric, r->paths_source) < 0 ||
+	    metric_columns_print(stdout, r->sidecar, r->gmon, &so, o->metric,
+				 r->paths_source) < 0)
+		return -1;
+	return 0;
 }
 
 /*
