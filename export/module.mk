@@ -30,3 +30,16 @@ CLEANFILES += export/html_assets.c
 UNIT_TESTS += testsuite/unit/test_pprof
 testsuite/unit/test_pprof: testsuite/unit/test_pprof.o export/pprof.o $(UTILS_OBJS)
 testsuite/unit/test_pprof: UNIT_LIBS += -lz
+
+# --flamegraph: the SVG writer (flamegraph.c) and its script, kept as a
+# source file and embedded at build time as the HTML report's are.
+EXPORT_OBJS += export/flamegraph.o export/flamegraph_assets.o
+export/flamegraph_assets.c: $(srcdir)/export/flamegraph/flamegraph.js $(srcdir)/scripts/embed
+	@mkdir -p $(@D)
+	@echo "  EMBED    $@"
+	@$(srcdir)/scripts/embed $@ flamegraph_js $(srcdir)/export/flamegraph/flamegraph.js
+CLEANFILES += export/flamegraph_assets.c
+
+UNIT_TESTS += testsuite/unit/test_flamegraph
+testsuite/unit/test_flamegraph: testsuite/unit/test_flamegraph.o export/flamegraph.o \
+	export/flamegraph_assets.o $(UTILS_OBJS)

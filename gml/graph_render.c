@@ -40,6 +40,61 @@ static int graphviz_message(char *msg)
 	return 0;
 }
 
+/*
+ * A call graph drawn top-down is as wide as its widest rank, and a C++
+ * program's is wide: a JSON library's calls fan out from main to 14
+ * callees with 40-column labels, and a few functions called from
+ * everywhere (libc's allocator, the instrumentation) draw long edges down
+ * through every rank, each taking its place (and its label's) in the
+ * ranks it crosses: 87 inches, 8,400 pixels, where the narrowest labels
+ * and a spread of the wide ranks still left 55 inches.  Drawn left to
+ * right, the ranks are columns and the fan-out goes down the page.  So a
+ * graph wider than GRAPH_WIDE_INCHES top-down is laid out again left to
+ * right, kept when that is narrower: 27 inches.  Its nodes are then as
+ * wide as their labels (a width by self time would widen every column),
+ * their height still the inclusive time.
+ */
+#define GRAPH_WIDE_INCHES 30.0
+
+/* The laid-out width of G in inches (its bounding box), 0 if unknown. */
+static double laid_out_width(Agraph_t *G)
+{
+	double llx, lly, urx, ury;
+	const char *bb = agget(G, "bb");
+
+	/* "llx lly urx ury" after gvLayout (commas once written as DOT) */
+	if (!bb || sscanf(bb, "%lf%*[ ,]%lf%*[ ,]%lf%*[ ,]%lf", &llx, &lly, &urx, &ury) != 4)
+		return 0;
+	return (urx - llx) / 72.0;
+}
+
+/* Lay *G out with dot, left to right when top-down is too wide (*G is
+ * then read again from text to go back).  0 or -1. */
+static int lay_out(GVC_t *gvc, Agraph_t **G, char *text)
+{
+	Agsym_t *w;
+	double tb;
+
+	if (gvLayout(gvc, *G, "dot") != 0)
+		return -1;
+	if ((tb = laid_out_width(*G)) <= GRAPH_WIDE_INCHES)
+		return 0;
+	gvFreeLayout(gvc, *G);
+	agsafeset(*G, "rankdir", "LR", "TB");
+	if ((w = agattr(*G, AGNODE, "width", NULL)) != NULL)
+		for (Agnode_t *v = agfstnode(*G); v; v = agnxtnode(*G, v))
+			agxset(v, w, "0");
+	if (gvLayout(gvc, *G, "dot") != 0)
+		return -1;
+	if (laid_out_width(*G) < tb)
+		return 0;
+	gvFreeLayout(gvc, *G);
+	agclose(*G);
+	if (!(*G = agmemread(text)))
+		return -1;
+	return gvLayout(gvc, *G, "dot") != 0 ? -1 : 0;
+}
+
 /* Draw the laid-out G into one file. */
 static int render_one(GVC_t *gvc, Agraph_t *G, struct outset *outs,
 		      const struct graph_picture *pic)
@@ -109,7 +164,7 @@ int graph_render(const struct graph *g, struct outset *outs,
 		error("%s: graphviz cannot read the graph", pics[0].path ? pics[0].path : "the report");
 		goto out;
 	}
-	if (gvLayout(gvc, G, "dot") != 0) {
+	if (lay_out(gvc, &G, text) != 0) {
 		error("%s: graphviz's dot layout failed", pics[0].path ? pics[0].path : "the report");
 		goto out;
 	}

@@ -5,7 +5,8 @@
  * that dot_write_fp() writes, read back by cgraph (agmemread), laid out by
  * graphviz's own dot layout and rendered by its renderers (libgvc:
  * gvLayout, gvRender), so the picture is what `dot -Tsvg` draws of the
- * --dot file.
+ * --dot file; a graph wider than 30 inches top-down is drawn left to
+ * right when that is narrower (graph_render.c, lay_out).
  *
  * dot's layout time grows much faster than the graph: a graph over
  * GRAPH_RENDER_MAX_NODES nodes or GRAPH_RENDER_MAX_EDGES edges is not laid

@@ -18,6 +18,7 @@
 #include "diff/print_lines.h"
 #include "format/sidecar.h"
 #include "export/callpath_export.h"
+#include "export/flamegraph.h"
 #include "filter/filter.h"
 #include "gprof-ext/options.h"
 #include "gprof-ext/upstream.h"
@@ -69,6 +70,82 @@ static int print_columns(const struct egprof_opts *o, const struct run *r)
 }
 
 /*
+ * The subtitle of a flame graph: the source in words, and the filters.
+ */
+static void flamegraph_subtitle(char *buf, size_t n, const struct analysis *a)
+{
+	snprintf(buf, n, "%s%s%s", a->source, a->filters ? "; " : "",
+		 a->filters ? a->filters : "");
+}
+
+/*
+ * --flamegraph of a profile: drawn from the very stacks --folded writes
+ * (its frames as wide as their folded counts add up to), named alike.
+ */
+static int flamegraph_profile(const struct egprof_opts *o, const struct analysis *a,
+			      const struct callpath_model *m, const struct folded *f)
+{
+	struct flamegraph_opts fo = FLAMEGRAPH_OPTS_INIT;
+	struct flamegraph_stack *st = calloc(f->nr ? f->nr : 1, sizeof(*st));
+	char sub[1024];
+	int ret;
+
+	if (!st)
+		return error("out of memory");
+	for (size_t i = 0; i < f->nr; i++) {
+		st[i].stack = f->stacks[i].stack;
+		st[i].a = f->stacks[i].count;
+	}
+	flamegraph_subtitle(sub, sizeof(sub), a);
+	fo.title = a->run[0]->binary;
+	fo.subtitle = sub;
+	/* FOLDED_WEIGHTED: time samples, or the event's own count */
+	fo.hz[0] = m->metric.name[0] ? 0 : m->hz;
+	fo.unit = m->metric.name[0] ? m->metric.name : "samples";
+	fo.min_width_px = o->flamegraph_min_width;
+	ret = flamegraph_save(o->outs, o->flamegraph_path, st, f->nr, &fo);
+	free(st);
+	return ret;
+}
+
+/*
+ * --flamegraph of a diff: the path diff --folded writes (both columns),
+ * each stack with the diff's verdict on its change of self time (none for
+ * an event's counts, whose verdicts count overflows).
+ */
+static int flamegraph_diff(const struct egprof_opts *o, const struct analysis *a,
+			   const struct pathdiff *d, int events, const char *la,
+			   const char *lb)
+{
+	struct flamegraph_opts fo = FLAMEGRAPH_OPTS_INIT;
+	struct flamegraph_stack *st = calloc(d->nr ? d->nr : 1, sizeof(*st));
+	char sub[1024];
+	int ret;
+
+	if (!st)
+		return error("out of memory");
+	for (size_t i = 0; i < d->nr; i++) {
+		st[i].stack = d->rows[i].stack;
+		st[i].a = d->rows[i].a;
+		st[i].b = d->rows[i].b;
+		st[i].within_noise = !events && a->paths_time_noise && a->paths_time_noise[i];
+	}
+	flamegraph_subtitle(sub, sizeof(sub), a);
+	fo.diff = 1;
+	fo.title = a->run[0]->binary;
+	fo.subtitle = sub;
+	fo.label[0] = la;
+	fo.label[1] = lb;
+	fo.hz[0] = events ? 0 : a->paths[0]->hz;
+	fo.hz[1] = events ? 0 : a->paths[1]->hz;
+	fo.unit = events ? o->metric : "samples";
+	fo.min_width_px = o->flamegraph_min_width;
+	ret = flamegraph_save(o->outs, o->flamegraph_path, st, d->nr, &fo);
+	free(st);
+	return ret;
+}
+
+/*
  * The call-path outputs of a profile name each frame by its own symbol, as
  * the report does (an OpenMP region as main._omp_fn.0; the tables and
  * pictures name it by its function): the run's paths, as far as the
@@ -85,17 +162,22 @@ int callpath_cmd_gprof(const struct egprof_opts *o, const struct analysis *a)
 	struct folded *ft = NULL, *fc = NULL;
 	int ret = 1;
 
-	if (!o->callpath && !o->folded_path && !o->folded_calls_path)
+	if (!o->callpath && !o->folded_path && !o->folded_calls_path && !o->flamegraph_path)
 		return 0;
-	if (columns && (o->folded_path || !o->callpath || o->format != TABLE_TEXT))
+	if (columns && (o->folded_path || o->flamegraph_path || !o->callpath ||
+			o->format != TABLE_TEXT))
 		return metric_columns_refuse(o->metric), 1;
 	if (!r->paths)
 		return error("internal error: no call paths for --callpath"), 1;
 	if (o->folded_path && check_samples(r->paths, r->paths_source, o->folded_path) < 0)
 		goto out;
+	if (o->flamegraph_path &&
+	    check_samples(r->paths, r->paths_source, o->flamegraph_path) < 0)
+		goto out;
 	if (o->folded_calls_path && check_calls(r->paths, r->paths_source, o->folded_calls_path) < 0)
 		goto out;
-	if ((o->folded_path || o->folded_calls_path || (o->callpath && o->format != TABLE_TEXT)) &&
+	if ((o->folded_path || o->folded_calls_path || o->flamegraph_path ||
+	     (o->callpath && o->format != TABLE_TEXT)) &&
 	    filter_active(&f) && filter_callpath(&f, r->paths, &fm) < 0)
 		goto out;
 	if (o->short_names && callpath_model_shorten(fm ? fm : r->paths, o->names, &shown) < 0)
@@ -127,11 +209,13 @@ int callpath_cmd_gprof(const struct egprof_opts *o, const struct analysis *a)
 		fflush(stdout);
 	}
 	/* both built before either is written: all outputs or none */
-	if ((o->folded_path && folded_build(out_model, FOLDED_WEIGHTED, &ft) < 0) ||
+	if (((o->folded_path || o->flamegraph_path) &&
+	     folded_build(out_model, FOLDED_WEIGHTED, &ft) < 0) ||
 	    (o->folded_calls_path && folded_build(out_model, FOLDED_CALLS, &fc) < 0))
 		goto out;
-	if ((ft && folded_save(o->outs, o->folded_path, ft) < 0) ||
-	    (fc && folded_save(o->outs, o->folded_calls_path, fc) < 0))
+	if ((o->folded_path && folded_save(o->outs, o->folded_path, ft) < 0) ||
+	    (fc && folded_save(o->outs, o->folded_calls_path, fc) < 0) ||
+	    (o->flamegraph_path && flamegraph_profile(o, a, out_model, ft) < 0))
 		goto out;
 	ret = 0;
 out:
@@ -173,8 +257,15 @@ int callpath_cmd_diff(const struct egprof_opts *o, const struct analysis *a)
 	char why[2][4800] = { "", "" };
 	int ret = 1;
 
-	if (!o->callpath && !o->folded_path && !o->folded_calls_path && !o->extended)
+	if (!o->callpath && !o->folded_path && !o->folded_calls_path && !o->flamegraph_path &&
+	    !o->extended)
 		return 0;
+	if (o->flamegraph_path && (!a->paths[0] || !a->paths[1] || !dt)) {
+		/* the plan checked the sidecars exist: these hold no time */
+		error("%s: cannot write: both profiles' call-path sidecars need time "
+		      "samples", o->flamegraph_path);
+		goto out;
+	}
 	if (!a->paths[0] || !a->paths[1] || !d) {
 		if (o->folded_path)
 			warning("not writing '%s': both profiles need call-path "
@@ -205,6 +296,12 @@ int callpath_cmd_diff(const struct egprof_opts *o, const struct analysis *a)
 				 a->run[s]->paths_source ? a->run[s]->paths_source
 							 : "gmon.out" SIDECAR_SUFFIX, w);
 	}
+	if (o->flamegraph_path && !dt->total_a && !dt->total_b) {
+		error("%s: cannot write: neither profile's call-path sidecars hold "
+		      "%s %s (%s; %s)", o->flamegraph_path, noun[0] == 'o' ? "an" : "a", noun,
+		      why[0][0] ? why[0] : la, why[1][0] ? why[1] : lb);
+		goto out;
+	}
 	if (o->folded_path && !dt->total_a && !dt->total_b) {
 		error("%s: cannot write: neither profile's call-path sidecars hold "
 		      "%s %s (%s; %s); --folded-calls writes call counts", o->folded_path,
@@ -230,10 +327,13 @@ int callpath_cmd_diff(const struct egprof_opts *o, const struct analysis *a)
 		fflush(stdout);
 	}
 	/* --metric EV: the file holds events, not overflows */
-	if (o->folded_path && a->paths[0]->metric.name[0] && events_diff(a, &events) < 0)
+	if ((o->folded_path || o->flamegraph_path) && a->paths[0]->metric.name[0] &&
+	    events_diff(a, &events) < 0)
 		goto out;
 	if ((o->folded_path && folded_save_diff(o->outs, o->folded_path, events ? events : dt) < 0) ||
-	    (o->folded_calls_path && folded_save_diff(o->outs, o->folded_calls_path, d) < 0))
+	    (o->folded_calls_path && folded_save_diff(o->outs, o->folded_calls_path, d) < 0) ||
+	    (o->flamegraph_path &&
+	     flamegraph_diff(o, a, events ? events : dt, events != NULL, la, lb) < 0))
 		goto out;
 	ret = 0;
 out:

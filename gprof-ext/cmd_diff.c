@@ -358,7 +358,7 @@ int cmd_diff(struct egprof_opts *o)
 	ao.names = o->names;
 	ao.lines = lo.line_pcs;
 	ao.path_diffs = o->callpath || o->extended || o->folded_path || o->folded_calls_path ||
-			o->html_path;
+			o->flamegraph_path || o->html_path;
 	if (analysis_build(&a, (const struct run *const[2]){ &runs[0], &runs[1] }, 2, &ao) < 0)
 		goto out;
 	have_analysis = 1;

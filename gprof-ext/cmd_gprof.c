@@ -59,7 +59,10 @@ static int add_gmon_names(struct profile *p, const struct egprof_opts *o)
  * first, stays GNU gprof's; when the image has such clones the exports
  * read the profile again with the clones as functions of their own
  * ("float norm2<float>(Point<float> const&) [clone .isra.0]"), the one
- * naming every export shares.  Not with -s (upstream would write
+ * naming every export shares.  So they do when upstream gave samples to
+ * the padding after a function (frame_dummy's share of the first
+ * function's entry: upstream.c, padding_credit), which the loader gives
+ * to the code.  Not with -s (upstream would write
  * gmon.sum a second time): then upstream's view is kept.
  */
 static int exports_profile(const struct egprof_opts *o, struct profile **p)
@@ -72,7 +75,8 @@ static int exports_profile(const struct egprof_opts *o, struct profile **p)
 	char *none[] = { (char *)"gmon.out" };
 	int ret = -1;
 
-	if (!upstream_has_dropped_clones() || !upstream_load_preforked())
+	if (!(upstream_has_dropped_clones() || upstream_has_padding_samples()) ||
+	    !upstream_load_preforked())
 		return 0;
 	if (cmdline_split(&cl, o->argc, o->argv) < 0)
 		return -1; /* reported */
@@ -165,7 +169,7 @@ static int extended(const struct egprof_opts *o)
 {
 	return o->gml_path || o->dot_path || o->graphml_path || o->svg_path || o->png_path ||
 	       o->pprof_path || o->html_path || o->callpath || o->folded_path ||
-	       o->folded_calls_path;
+	       o->folded_calls_path || o->flamegraph_path;
 }
 
 int cmd_gprof(struct egprof_opts *o)
@@ -209,7 +213,7 @@ int cmd_gprof(struct egprof_opts *o)
 	lo.lines = o->callpath && o->format == TABLE_TEXT;
 	lo.sidecar = o->callpath_file;
 	lo.paths_required = o->callpath || o->folded_path || o->folded_calls_path ||
-			    o->callpath_file;
+			    o->flamegraph_path || o->callpath_file;
 	/* lines (model/lines.h), of time only: --pprof's locations carry
 	 * them, and --callpath -l (upstream parsed -l) shows each function's
 	 * self time by line */

@@ -275,8 +275,8 @@ static int interval_table(FILE *out, struct profile **p, char *const *files, siz
 static int check_ours(const struct egprof_opts *o, const char *mode)
 {
 	if (o->extended || o->gml_path || o->dot_path || o->graphml_path ||
-	    o->callpath || o->folded_path || o->folded_calls_path || o->pprof_path ||
-	    o->html_path || o->svg_path || o->png_path || o->format)
+	    o->callpath || o->folded_path || o->folded_calls_path || o->flamegraph_path ||
+	    o->pprof_path || o->html_path || o->svg_path || o->png_path || o->format)
 		return error("%s prints its own report: it takes no other report option",
 			     mode);
 	return 0;

@@ -74,7 +74,8 @@ static int check_ours(const struct egprof_opts *o)
 	const char *opt = o->extended ? "--extended" : o->gml_path ? "--gml" :
 			  o->dot_path ? "--dot" : o->graphml_path ? "--graphml" :
 			  o->callpath ? "--callpath" : o->folded_path ? "--folded" :
-			  o->folded_calls_path ? "--folded-calls" : o->pprof_path ? "--pprof" : NULL;
+			  o->folded_calls_path ? "--folded-calls" :
+			  o->flamegraph_path ? "--flamegraph" : o->pprof_path ? "--pprof" : NULL;
 	struct filter_opts f = filter_opts_of(o);
 
 	if (opt)

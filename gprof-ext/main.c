@@ -84,7 +84,7 @@ static int uses_extensions(const struct egprof_opts *o)
 {
 	return o->mode != MODE_GPROF || o->gml_path || o->dot_path ||
 	       o->graphml_path || o->svg_path || o->png_path || o->callpath || o->folded_path ||
-	       o->folded_calls_path || o->pprof_path || o->html_path;
+	       o->folded_calls_path || o->flamegraph_path || o->pprof_path || o->html_path;
 }
 
 /* `gprof --diff --help` asks for help as `gprof --help` does: upstream
@@ -199,7 +199,8 @@ int main(int argc, char **argv)
 	if (o.mode == MODE_GPROF && fcntl(STDIN_FILENO, F_GETFD) >= 0 &&
 	    fcntl(STDOUT_FILENO, F_GETFD) >= 0 && fcntl(STDERR_FILENO, F_GETFD) >= 0 &&
 	    (o.gml_path || o.dot_path || o.graphml_path || o.svg_path || o.png_path ||
-	     o.pprof_path || o.html_path || o.callpath || o.folded_path || o.folded_calls_path))
+	     o.pprof_path || o.html_path || o.callpath || o.folded_path || o.folded_calls_path ||
+	     o.flamegraph_path))
 		upstream_load_prefork();
 	if (o.mode == MODE_GPROF && !uses_extensions(&o))
 		check_here = precheck_plain(&o);
@@ -220,10 +221,16 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	if (o.short_names && !o.callpath && !o.folded_path && !o.folded_calls_path &&
-	    !o.gml_path && !o.dot_path && !o.graphml_path && !o.svg_path && !o.png_path &&
+	    !o.flamegraph_path && !o.gml_path && !o.dot_path && !o.graphml_path && !o.svg_path && !o.png_path &&
 	    !o.pprof_path && !o.html_path && !(o.mode == MODE_DIFF)) {
 		error("--short-names shortens the names of egprof's outputs: it needs "
-		      "--callpath, --folded, --folded-calls, a graph, --pprof, --html or --diff");
+		      "--callpath, --folded, --folded-calls, --flamegraph, a graph, --pprof, --html "
+		      "or --diff");
+		goto out;
+	}
+	if (o.flamegraph_min_width > 0 && !o.flamegraph_path) {
+		error("--flamegraph-min-width sets what --flamegraph merges: it needs "
+		      "--flamegraph FILE");
 		goto out;
 	}
 	if (o.short_names && !(o.names = name_map_new())) {

@@ -18,7 +18,8 @@ gprof-ext/options.o: OBJ_CFLAGS += -DEGPROF_DOCDIR='"$(docdir)"'
 gprof-ext/options.o: Makefile
 
 UPSTREAM_RENAMES = -Dmain=gprof_upstream_main -Dgetopt_long=egprof_getopt_long \
-	-Dgmon_out_read=egprof_gmon_out_read -Dgmon_out_write=egprof_gmon_out_write
+	-Dgmon_out_read=egprof_gmon_out_read -Dgmon_out_write=egprof_gmon_out_write \
+	-Dhist_assign_samples=egprof_hist_assign_samples
 
 # (module.mk too: a change of the renames must recompile it)
 gprof-ext/upstream_gprof.o: $(UP)/stamp-build $(srcdir)/gprof-ext/module.mk

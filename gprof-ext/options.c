@@ -35,6 +35,8 @@ enum option_id {
 	OPT_CALLPATH,
 	OPT_FOLDED,
 	OPT_FOLDED_CALLS,
+	OPT_FLAMEGRAPH,
+	OPT_FLAMEGRAPH_MIN_WIDTH,
 	OPT_SHORT_NAMES,
 	OPT_ALL_PATHS,
 	OPT_RANK_STATS,
@@ -144,6 +146,12 @@ static const struct option_spec table[] = {
 	  "flamegraph.pl)", NULL, NULL },
 	{ OPT_FOLDED_CALLS, "folded-calls", ARG_REQUIRED, "FILE",
 	  "write folded stacks of call counts", NULL, NULL },
+	{ OPT_FLAMEGRAPH, "flamegraph", ARG_REQUIRED, "FILE",
+	  "write an interactive flame graph (SVG: search,\n"
+	  "zoom; a diff coloured by change)", NULL, NULL },
+	{ OPT_FLAMEGRAPH_MIN_WIDTH, "flamegraph-min-width", ARG_REQUIRED, "PX",
+	  "--flamegraph: merge frames narrower than PX\n"
+	  "pixels of 1200 (default 0.1)", NULL, NULL },
 	{ OPT_SHORT_NAMES, "short-names", ARG_NONE, NULL,
 	  "C++ names without template arguments in every\n"
 	  "output (std::vector<\xe2\x80\xa6>::push_back); distinct\n"
@@ -293,6 +301,11 @@ static int apply(struct egprof_opts *o, const struct option_spec *s, const char 
 	case OPT_FOLDED_CALLS:
 		o->folded_calls_path = arg;
 		return 0;
+	case OPT_FLAMEGRAPH:
+		o->flamegraph_path = arg;
+		return 0;
+	case OPT_FLAMEGRAPH_MIN_WIDTH:
+		return parse_number(s->name, arg, 0.001, 1200, &o->flamegraph_min_width);
 	case OPT_SHORT_NAMES:
 		o->short_names = 1;
 		return 0;

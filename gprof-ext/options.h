@@ -50,6 +50,8 @@ struct egprof_opts {
 	const char *callpath_file; /* explicit sidecar, else GMON.callpath */
 	const char *folded_path;   /* --folded FILE: time per path */
 	const char *folded_calls_path; /* --folded-calls FILE: calls per path */
+	const char *flamegraph_path; /* --flamegraph FILE: the SVG flame graph */
+	double flamegraph_min_width; /* --flamegraph-min-width PX, 0: default */
 	int all_paths;             /* --all-paths: --callpath cuts nothing */
 	int short_names;           /* --short-names: C++ template arguments left
 				      out of every output's names */

@@ -213,9 +213,11 @@ static int need_sidecars(const char *operand)
 }
 
 /* The call-path reports read the sidecars of every gmon file (an explicit
- * --callpath=FILE aside): gprof's --callpath, --folded and --folded-calls,
- * and --diff --callpath (a diff's folded files are left out, with a
- * warning, when a side has none). */
+ * --callpath=FILE aside): gprof's --callpath, --folded, --folded-calls and
+ * --flamegraph, and --diff --callpath and --flamegraph (a diff's folded
+ * files are left out, with a warning, when a side has none; its flame
+ * graph, a picture of the paths alone, is refused: gmon.out's call graph
+ * holds no stacks to draw). */
 static int check_sidecars(const struct egprof_opts *o, const struct cmdline *cl)
 {
 	size_t i, first = o->mode == MODE_DIFF ? 0 : 1;
@@ -223,8 +225,9 @@ static int check_sidecars(const struct egprof_opts *o, const struct cmdline *cl)
 	if (o->callpath_file)
 		return 0; /* the sidecar named is the one read */
 	if (o->mode == MODE_GPROF
-	    ? !((o->callpath && !o->callpath_file) || o->folded_path || o->folded_calls_path)
-	    : o->mode != MODE_DIFF || !o->callpath || o->callpath_file)
+	    ? !((o->callpath && !o->callpath_file) || o->folded_path || o->folded_calls_path ||
+		o->flamegraph_path)
+	    : o->mode != MODE_DIFF || !(o->callpath || o->flamegraph_path) || o->callpath_file)
 		return 0;
 	if (o->mode == MODE_GPROF && cl->noperands < 2)
 		return need_sidecars("gmon.out");
@@ -257,6 +260,7 @@ int plan_outputs(const struct egprof_opts *o, struct outset *set)
 	    plan_output(set, o->graphml_path, "--graphml") < 0 ||
 	    plan_output(set, o->folded_path, "--folded") < 0 ||
 	    plan_output(set, o->folded_calls_path, "--folded-calls") < 0 ||
+	    plan_output(set, o->flamegraph_path, "--flamegraph") < 0 ||
 	    plan_output(set, o->svg_path, "--svg") < 0 ||
 	    plan_output(set, o->png_path, "--png") < 0 ||
 	    plan_output(set, o->pprof_path, "--pprof") < 0 ||

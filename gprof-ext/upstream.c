@@ -32,6 +32,7 @@
 
 #include "gprof-ext/upstream.h"
 #include "model/callpath_model.h"
+#include "model/elfsyms.h"
 #include "gprof-ext/gmon_owner.h"
 #include "diff/clones.h"
 #include "diff/match.h"
@@ -47,6 +48,7 @@ int gprof_upstream_main(int argc, char **argv);
 int egprof_getopt_long(int argc, char *const *argv, const char *shortopts,
 		       const struct option *longopts, int *longind);
 void egprof_gmon_out_read(const char *filename);
+void egprof_hist_assign_samples(void);
 void egprof_gmon_out_write(const char *filename);
 
 /*
@@ -892,6 +894,143 @@ int upstream_has_dropped_clones(void)
 		if (is_dropped_clone(bsyms[i]))
 			return 1;
 	return 0;
+}
+
+/*
+ * Samples in padding.  glibc's histogram bins are a little under 4 bytes
+ * when the text's size is not a multiple of their number (3.993 bytes for
+ * a small program), and hist.c, which reads each bin's range rounded down
+ * to 2-byte units and gives it to every symbol the range overlaps in
+ * proportion (a symbol's range ending where the next begins), gives the
+ * bin that holds a function's first instruction (the one every call
+ * samples: the prologue, the call to mcount) to the padding before it:
+ * crt's frame_dummy, before the program's first function in memory, read
+ * 10% of a program's time.  A sample is an instruction's address, never
+ * padding.  So the views (not gprof's own text, which stays upstream's)
+ * give each bin's samples to the code in its exact range: a symbol's code
+ * ends at its ELF size; a symbol without a size (hand-written startup
+ * code: frame_dummy, register_tm_clones) is taken to end before a function
+ * that starts inside the bin, whose first instruction is the one sampled.
+ * A bin with no code by these rules stays as upstream assigned it, and so
+ * do the bins inside one function: only bins at a function's boundary
+ * change.
+ *
+ * Returns 1 when some credit moved (moves it when `apply`), 0 none, -1
+ * when out of memory.  Skipped with -l (bins by line) and with -f/-F/-e/-E
+ * specs of the flat profile (upstream credits only the symbols they keep).
+ */
+static int padding_credit(int apply)
+{
+	struct elf_funcs *ef = NULL;
+	double *code_high = NULL;
+	unsigned int h, i, j, jj;
+	int moved = 0;
+
+	if (line_granularity || !symtab.len || !num_histograms || syms[INCL_FLAT].len ||
+	    syms[EXCL_FLAT].len || !a_out_name)
+		return 0;
+	if (elf_funcs_read(a_out_name, &ef) < 0)
+		return -1;
+	if (!(code_high = malloc(symtab.len * sizeof(*code_high)))) {
+		elf_funcs_free(ef);
+		return -1;
+	}
+	/* where each symbol's code ends, in units; -1: no size known */
+	for (j = 0; j < symtab.len; j++) {
+		const struct elf_func *f = ef ? elf_funcs_find(ef, symtab.base[j].addr) : NULL;
+
+		code_high[j] = -1;
+		if (f && f->addr == symtab.base[j].addr && f->size)
+			code_high[j] = MIN((double)(f->addr + f->size) / sizeof(UNIT),
+					   (double)symtab.base[j + 1].hist.scaled_addr);
+	}
+	for (h = 0; h < num_histograms; h++) {
+		const histogram *r = &histograms[h];
+		bfd_vma lowpc = r->lowpc / sizeof(UNIT);
+
+		for (i = 0, jj = 0; i < r->num_bins; i++) {
+			double xl = (double)lowpc + hist_scale * i, xh = (double)lowpc + hist_scale * (i + 1);
+			bfd_vma bin_low = lowpc + (bfd_vma)(hist_scale * i);
+			bfd_vma bin_high = lowpc + (bfd_vma)(hist_scale * (i + 1));
+			double was_sum = 0, code_sum = 0;
+			int starts_inside = 0;
+
+			if (!r->sample[i])
+				continue;
+			while (jj + 1 < symtab.len && symtab.base[jj + 1].hist.scaled_addr <= bin_low &&
+			       (double)symtab.base[jj + 1].hist.scaled_addr <= xl)
+				jj++;
+			/* what upstream gave, and the code in the exact range */
+			for (j = jj; j < symtab.len && (double)symtab.base[j].hist.scaled_addr < xh; j++) {
+				bfd_vma lo = symtab.base[j].hist.scaled_addr;
+				bfd_vma hi = symtab.base[j + 1].hist.scaled_addr;
+				double end;
+
+				if (bin_high >= lo && bin_low < hi && MIN(bin_high, hi) > MAX(bin_low, lo))
+					was_sum += (double)(MIN(bin_high, hi) - MAX(bin_low, lo));
+				if ((double)lo > xl)
+					starts_inside = 1;
+				end = code_high[j] >= 0 ? code_high[j] : (double)hi;
+				if (MIN(xh, end) > MAX(xl, (double)lo))
+					code_sum += MIN(xh, end) - MAX(xl, (double)lo);
+			}
+			if (!starts_inside && code_sum > 0)
+				continue; /* inside one function, or sizes agree */
+			/* again: an unsized symbol ends where a function starts
+			 * inside the bin */
+			code_sum = 0;
+			for (j = jj; j < symtab.len && (double)symtab.base[j].hist.scaled_addr < xh; j++) {
+				double lo = (double)symtab.base[j].hist.scaled_addr, end = code_high[j];
+
+				if (end < 0)
+					end = j + 1 < symtab.len &&
+					      (double)symtab.base[j + 1].hist.scaled_addr < xh &&
+					      (double)symtab.base[j + 1].hist.scaled_addr > xl
+					      ? xl : (double)symtab.base[j + 1].hist.scaled_addr;
+				if (MIN(xh, end) > MAX(xl, lo))
+					code_sum += MIN(xh, end) - MAX(xl, lo);
+			}
+			if (code_sum <= 0 || was_sum <= 0)
+				continue;
+			for (j = jj; j < symtab.len && (double)symtab.base[j].hist.scaled_addr < xh; j++) {
+				bfd_vma lo = symtab.base[j].hist.scaled_addr;
+				bfd_vma hi = symtab.base[j + 1].hist.scaled_addr;
+				double was = 0, now = 0, end = code_high[j];
+
+				if (bin_high >= lo && bin_low < hi && MIN(bin_high, hi) > MAX(bin_low, lo))
+					was = (double)(MIN(bin_high, hi) - MAX(bin_low, lo));
+				if (end < 0)
+					end = j + 1 < symtab.len && (double)hi < xh && (double)hi > xl
+					      ? xl : (double)hi;
+				if (MIN(xh, end) > MAX(xl, (double)lo))
+					now = (MIN(xh, end) - MAX(xl, (double)lo)) * was_sum / code_sum;
+				if (now - was > 1e-9 || was - now > 1e-9) {
+					moved = 1;
+					if (apply)
+						symtab.base[j].hist.time +=
+							(now - was) * r->sample[i] / hist_scale;
+				}
+			}
+		}
+	}
+	free(code_high);
+	elf_funcs_free(ef);
+	return moved;
+}
+
+int upstream_has_padding_samples(void)
+{
+	return padding_credit(0) > 0;
+}
+
+/* gprof.c's call, renamed (gprof-ext/module.mk): upstream's assignment,
+ * then, in a load for the views, the padding's share moved to code, before
+ * the call graph propagates the times. */
+void egprof_hist_assign_samples(void)
+{
+	hist_assign_samples();
+	if (loader.active && padding_credit(1) < 0)
+		error("out of memory reading the symbols of '%s'", a_out_name);
 }
 
 /*

@@ -127,6 +127,12 @@ int upstream_current_profile(struct profile **out);
  * cannot be run twice in one process); upstream_load_preforked() says
  * whether one waits. */
 int upstream_has_dropped_clones(void);
+/* Whether upstream gave some histogram bin's samples to the padding after
+ * a function's code (upstream.c, padding_credit: crt's frame_dummy read
+ * the share of the first function's entry): every load for the views
+ * gives that share to the code, so exports then read the profile again,
+ * as for clones. */
+int upstream_has_padding_samples(void);
 int upstream_load_preforked(void);
 
 /* The source position of a link-time text address in the image upstream

@@ -41,7 +41,7 @@ fuzz/fuzz_operands: fuzz/obj/gprof-ext/operands.o $(FUZZ_UTILS)
 fuzz/fuzz_options: fuzz/obj/gprof-ext/options.o fuzz/obj/gprof-ext/cmdline.o \
 	fuzz/obj/gprof-ext/upstream.o fuzz/obj/gprof-ext/loader_watch.o $(addprefix fuzz/obj/,$(DIFF_OBJS)) \
 	fuzz/obj/export/table.o fuzz/obj/gprof-ext/gmon_owner.o fuzz/obj/diff/gate.o \
-	fuzz/obj/format/buildid.o fuzz/obj/format/sidecar.o \
+	fuzz/obj/format/buildid.o fuzz/obj/format/sidecar.o fuzz/obj/model/elfsyms.o \
 	$(FUZZ_UTILS) gprof-ext/upstream_gprof.o
 fuzz/fuzz_options: FUZZ_LIBS = $(UP_GPROF_OBJS) $(UP_LIBS)
 fuzz/fuzz_writers fuzz/fuzz_names: $(addprefix fuzz/obj/,$(GML_OBJS)) fuzz/obj/filter/filter.o fuzz/obj/diff/profile.o fuzz/obj/diff/signif.o \
@@ -74,7 +74,7 @@ fuzz: fuzz-build
 # Seed maker for the loader pipe format (testsuite/fuzz/mkcorpus).
 fuzz/mkseed_profile: fuzz/obj/testsuite/fuzz/mkseed_profile.o \
 	fuzz/obj/gprof-ext/upstream.o fuzz/obj/gprof-ext/loader_watch.o fuzz/obj/diff/profile.o fuzz/obj/diff/profile_io.o \
-	fuzz/obj/diff/clones.o fuzz/obj/diff/match.o \
+	fuzz/obj/diff/clones.o fuzz/obj/diff/match.o fuzz/obj/model/elfsyms.o \
 	$(FUZZ_UTILS) gprof-ext/upstream_gprof.o
 	@echo "  FUZZLD   $@"
 	@$(FUZZ_CC) $(FUZZ_SAN) -o $@ $^ \
