@@ -145,7 +145,7 @@ static void test_noise__a_run_slowed_as_a_whole_is_judged_at_its_speed(void **st
 static void test_noise__a_speed_the_time_contradicts_is_not_applied(void **state)
 {
 	struct profile *a = fx_new(100), *b = fx_new(100);
-	char name[16];
+	char name[32];
 	struct diff d;
 	int i;
 
