@@ -11,9 +11,12 @@
 #include "utils/xmltext.h"
 #include "utils/banned.h"
 
-/* export/html/report.js and report.css, embedded by scripts/embed */
+/* export/html/report.js and report.css, and the source view's
+ * source.js and source.css, embedded by scripts/embed */
 extern const char html_report_js[];
 extern const char html_report_css[];
+extern const char html_source_js[];
+extern const char html_source_css[];
 
 int html_add_doc(struct html_page *pg, const char *key, char *json)
 {
@@ -96,6 +99,7 @@ int html_write(FILE *fp, const struct html_page *pg)
 	xml_text(fp, pg->title, 0);
 	fputs("</title>\n<style>\n", fp);
 	fputs(html_report_css, fp);
+	fputs(html_source_css, fp);
 	fputs("</style>\n</head>\n<body class=\"kind-", fp);
 	xml_text(fp, pg->kind, 0);
 	fputs("\">\n<noscript><p>This report draws its tables and graphs with "
@@ -134,7 +138,10 @@ int html_write(FILE *fp, const struct html_page *pg)
 		svg_inline(fp, pg->heatmap_svg);
 		fputs("</template>\n", fp);
 	}
+	/* the source view first: report.js calls it when the page has lines */
 	fputs("<script>\n", fp);
+	fputs(html_source_js, fp);
+	fputs("</script>\n<script>\n", fp);
 	fputs(html_report_js, fp);
 	fputs("</script>\n</body>\n</html>\n", fp);
 	return ferror(fp) ? -1 : 0;

@@ -9,6 +9,7 @@
 #include <string.h>
 #include "export/html_views.h"
 #include "export/html.h"
+#include "export/html_source.h"
 #include "export/table.h"
 #include "export/diff_export.h"
 #include "export/profile_export.h"
@@ -284,7 +285,8 @@ int html_profile(struct outset *set, const char *path, const struct analysis *a,
 	if (add(&pg, "profile", profile_doc_fp, &(struct profile_doc){ p, a->in, a->source }) < 0 ||
 	    (a->paths[0] && a->paths[0]->nr_frames &&
 	     add(&pg, "callpath", callpath_doc_fp,
-		 &(struct callpath_doc){ a->paths[0], r->paths_source }) < 0))
+		 &(struct callpath_doc){ a->paths[0], r->paths_source }) < 0) ||
+	    html_add_lines(&pg, a, (const char *const[2]){ NULL, NULL }) < 0)
 		goto out;
 	ret = html_save(set, path, &pg);
 out:
@@ -317,6 +319,8 @@ int html_diff(struct outset *set, const char *path, const struct analysis *a,
 	     add(&pg, "callpath_second", callpath_doc_fp,
 		 &(struct callpath_doc){ a->paths[1], label[1] }) < 0 ||
 	     (a->paths_time && add_pathdiff(&pg, a, noise_sigmas) < 0)))
+		goto out;
+	if (html_add_lines(&pg, a, label) < 0)
 		goto out;
 	ret = html_save(set, path, &pg);
 out:

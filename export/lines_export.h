@@ -15,9 +15,20 @@
 #define LINES_EXPORT_VERSION 1
 
 struct line_diff;
+struct line_profile;
 
 /* 0, or -1 on a write error (reported). */
 int lines_export(FILE *fp, enum table_format fmt, const struct line_diff *d,
 		 const char *const label[2], const char *source);
+
+/*
+ * One run's lines (the HTML report's source view), schema "egprof-lines":
+ * header fields source, hz, total_samples, no_line_samples (of code
+ * without line information), unplaced_samples (left out), skipped (the
+ * libraries without line information, in words); one record per row of
+ * the model (by function, file, line, inlined) with its samples, seconds
+ * and whether it is a library's code.  0, or -1 on a write error.
+ */
+int lines_profile_export(FILE *fp, enum table_format fmt, const struct line_profile *lp);
 
 #endif

@@ -18,14 +18,22 @@ EXPORT_OBJS += export/lines_export.o
 # at build time as C strings (scripts/embed) so the page needs no file of
 # its own beside it.
 EXPORT_OBJS += export/profile_export.o export/html.o export/html_views.o export/html_rank.o \
-	export/html_assets.o
-HTML_ASSETS = $(srcdir)/export/html/report.js $(srcdir)/export/html/report.css
+	export/html_assets.o export/html_source.o
+HTML_ASSETS = $(srcdir)/export/html/report.js $(srcdir)/export/html/report.css \
+	$(srcdir)/export/html/source.js $(srcdir)/export/html/source.css
 export/html_assets.c: $(HTML_ASSETS) $(srcdir)/scripts/embed
 	@mkdir -p $(@D)
 	@echo "  EMBED    $@"
 	@$(srcdir)/scripts/embed $@ html_report_js $(srcdir)/export/html/report.js \
-	  html_report_css $(srcdir)/export/html/report.css
+	  html_report_css $(srcdir)/export/html/report.css \
+	  html_source_js $(srcdir)/export/html/source.js \
+	  html_source_css $(srcdir)/export/html/source.css
 CLEANFILES += export/html_assets.c
+
+# the source view's bounded text (html_source.c), with small limits
+UNIT_TESTS += testsuite/unit/test_html_source
+testsuite/unit/test_html_source: testsuite/unit/test_html_source.o export/html_source.o \
+	export/table.o export/lines_export.o export/html.o export/html_assets.o $(UTILS_OBJS)
 
 UNIT_TESTS += testsuite/unit/test_pprof
 testsuite/unit/test_pprof: testsuite/unit/test_pprof.o export/pprof.o $(UTILS_OBJS)

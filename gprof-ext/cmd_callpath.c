@@ -197,13 +197,14 @@ int callpath_cmd_gprof(const struct egprof_opts *o, const struct analysis *a)
 		if (columns && print_columns(o, r) < 0)
 			goto out;
 		/* -l: each function's self time by line (model/lines.h), the
-		 * files named as -L says */
+		 * files named as -L says (the lines are also built for --html
+		 * and --pprof, which do not ask for this section) */
 		if (a->lines[0]) {
 			int lines, full_paths;
 
 			upstream_line_options(&lines, &full_paths);
-			if (print_lines_profile(stdout, a->lines[0], full_paths,
-						o->all_paths ? 0 : 20) < 0)
+			if (lines && print_lines_profile(stdout, a->lines[0], full_paths,
+							 o->all_paths ? 0 : 20) < 0)
 				goto out;
 		}
 		fflush(stdout);

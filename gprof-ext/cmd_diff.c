@@ -334,8 +334,9 @@ int cmd_diff(struct egprof_opts *o)
 		goto out;
 	lo.gprof_args = largs;
 	lo.nargs = nlargs;
-	/* lines: -l, -A, and --pprof's locations (of time only) */
-	lo.line_pcs = lay.lines || lay.annotate || (o->pprof_path && !o->metric);
+	/* lines: -l, -A, and --pprof's locations and --html's source view
+	 * (of time only) */
+	lo.line_pcs = lay.lines || lay.annotate || ((o->pprof_path || o->html_path) && !o->metric);
 	lo.force = o->force;
 	lo.jobs = o->jobs;
 	lo.each = o->noise_sigmas > 0;

@@ -215,10 +215,10 @@ int cmd_gprof(struct egprof_opts *o)
 	lo.paths_required = o->callpath || o->folded_path || o->folded_calls_path ||
 			    o->flamegraph_path || o->callpath_file;
 	/* lines (model/lines.h), of time only: --pprof's locations carry
-	 * them, and --callpath -l (upstream parsed -l) shows each function's
-	 * self time by line */
+	 * them, --html's source view shows them, and --callpath -l (upstream
+	 * parsed -l) shows each function's self time by line */
 	upstream_line_options(&up_lines, &up_full_paths);
-	lo.line_pcs = !lo.metric && (o->pprof_path ||
+	lo.line_pcs = !lo.metric && (o->pprof_path || o->html_path ||
 				     (o->callpath && up_lines && o->format == TABLE_TEXT));
 	run_init(&r, p->binary, NULL);
 	status = 1;

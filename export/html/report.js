@@ -1084,6 +1084,10 @@
 		if (table) table.onName = function (n) { navigate({ view: 'butterfly', fn: n }); };
 	}
 
+	/* View: source lines (source.js), when the command embedded them */
+	var sourceView = data.lines && window.egprofSourceView ?
+		window.egprofSourceView({ section: section, el: el, data: data, navigate: navigate }) : null;
+
 	/* ------------------------------------------------------------------ */
 	/* View: the call paths, top-down (icicle) and bottom-up (inverted)    */
 
@@ -1158,6 +1162,7 @@
 	 * (without moving there) */
 	function select(name) {
 		if (butterfly) butterfly.select(name);
+		if (sourceView) sourceView.select(name);
 		state.fn = name;
 		replaceHash();
 	}
@@ -1380,6 +1385,7 @@
 		state.view = st.view || null;
 		state.fn = st.fn || null;
 		if (state.fn && butterfly && butterfly.name !== state.fn) butterfly.select(state.fn);
+		if (state.fn && sourceView) sourceView.select(state.fn);
 		if (cpDocs && state.view === 'inverted') {
 			showPaths('bottom-up');
 			if (state.fn && (inverted.focus.name !== state.fn || inverted.focus.depth !== 1)) {
