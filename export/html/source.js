@@ -214,7 +214,9 @@ window.egprofSourceView = function (api) {
 		var table = el('table', { cls: 'data', id: 'src-rows' }), body = el('tbody');
 		var cols = diff ? ['line', 'inlined', 'A samples', 'B samples', 'A s', 'B s', 'change', 'z', 'verdict']
 				: ['line', 'inlined', 'samples', 'seconds'];
-		table.appendChild(el('thead', {}, [el('tr', {}, cols.map(function (t) { return el('th', { text: t }); }))]));
+		table.appendChild(el('thead', {}, [el('tr', {}, cols.map(function (t, i) {
+			return el('th', { text: t, cls: i < 2 ? 'text' : '' });
+		}))]));
 		list.slice().sort(function (p, q) { return weight(q) - weight(p) || (p.line || 0) - (q.line || 0); })
 			.forEach(function (r) {
 				var where = r.file ? baseName(r.file) + ':' + r.line : '??';
