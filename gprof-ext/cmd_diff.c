@@ -358,6 +358,7 @@ int cmd_diff(struct egprof_opts *o)
 	ao.short_names = o->short_names;
 	ao.names = o->names;
 	ao.lines = lo.line_pcs;
+	ao.lines_optional = !lay.lines && !lay.annotate && !o->pprof_path;
 	ao.path_diffs = o->callpath || o->extended || o->folded_path || o->folded_calls_path ||
 			o->flamegraph_path || o->html_path;
 	if (analysis_build(&a, (const struct run *const[2]){ &runs[0], &runs[1] }, 2, &ao) < 0)

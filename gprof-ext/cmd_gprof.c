@@ -232,6 +232,7 @@ int cmd_gprof(struct egprof_opts *o)
 	ao.short_names = o->short_names;
 	ao.names = o->names;
 	ao.lines = lo.line_pcs;
+	ao.lines_optional = !o->pprof_path && !(o->callpath && up_lines);
 	if (analysis_build(&a, (const struct run *const[1]){ &r }, 1, &ao) < 0)
 		goto out;
 	have_analysis = 1;

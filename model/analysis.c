@@ -308,7 +308,23 @@ int analysis_build(struct analysis *a, const struct run *const *runs, size_t n,
 	}
 	if (build_paths(a, o) < 0)
 		return -1;
-	return o->lines ? build_lines(a, o) : 0;
+	if (!o->lines)
+		return 0;
+	if (build_lines(a, o) < 0) {
+		if (!o->lines_optional)
+			return -1;
+		/* the page is written without its source view, as before
+		 * there was one (a gmon file of a format upstream reads and
+		 * the lines' reader does not: the error said which) */
+		warning("the HTML report has no source view");
+		for (s = 0; s < n; s++) {
+			lines_free(a->lines[s]);
+			a->lines[s] = NULL;
+		}
+		lines_diff_free(a->line_diff);
+		a->line_diff = NULL;
+	}
+	return 0;
 }
 
 void analysis_release(struct analysis *a)

@@ -52,6 +52,10 @@ struct analysis_opts {
 	int lines;                  /* source lines (model/lines.h): the
 				       runs kept their program counters
 				       (run_load_opts.line_pcs) */
+	int lines_optional;         /* only a view that can do without them
+				       asked (--html's source view): lines
+				       that cannot be built are a warning,
+				       and a->lines stay NULL */
 };
 
 struct analysis {
