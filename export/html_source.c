@@ -299,16 +299,16 @@ static int notes_doc_fp(FILE *fp, const void *ctx)
 		char buf[1200];
 
 		if (lp->unplaced) {
-			snprintf(buf, sizeof(buf), "%sleft out: %.2f seconds of samples in the "
+			snprintf(buf, sizeof(buf), "%s%seft out: %.2f seconds of samples in the "
 				 "instrumentation, in no known object or without a program counter.",
-				 side, lp->hz > 0 ? (double)lp->unplaced / lp->hz : 0);
+				 side, side[0] ? "l" : "L", lp->hz > 0 ? (double)lp->unplaced / lp->hz : 0);
 			fputs(first ? "" : ",", fp);
 			table_json_string(fp, buf);
 			first = 0;
 		}
 		if (lp->skipped[0]) {
-			snprintf(buf, sizeof(buf), "%slibraries sampled without line information "
-				 "(their time is on no line): %s.", side, lp->skipped);
+			snprintf(buf, sizeof(buf), "%s%sibraries sampled without line information "
+				 "(their time is on no line): %s.", side, side[0] ? "l" : "L", lp->skipped);
 			fputs(first ? "" : ",", fp);
 			table_json_string(fp, buf);
 			first = 0;

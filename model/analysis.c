@@ -264,6 +264,10 @@ static int build_lines(struct analysis *a, const struct analysis_opts *o)
 
 		if (lines_build(&in, &a->lines[s]) < 0)
 			return -1;
+		/* --short-names: the lines read as every other output */
+		if (o->short_names && o->names &&
+		    lines_shorten_names(a->lines[s], o->names) < 0)
+			return -1;
 	}
 	if (a->nsides == 2) {
 		struct line_diff_opts lo = { o->diff.noise_sigmas, o->diff.jitter_prior,

@@ -20,6 +20,7 @@
 #include "model/leaves.h"
 #include "utils/error.h"
 #include "utils/infile.h"
+#include "utils/names.h"
 #include "utils/satmath.h"
 #include "utils/banned.h"
 
@@ -662,6 +663,78 @@ void lines_free(struct line_profile *lp)
 	free(lp->strs);
 	free(lp->rows);
 	free(lp);
+}
+
+/* The short name of `name` (an interned string of lp) as a string of lp:
+ * each name shortened once (pairs: the names done before, old and new). */
+static const char *short_of(struct line_profile *lp, struct name_map *nm, const char *name,
+			    const char ***pairs, size_t *npairs, size_t *alloc)
+{
+	const char *s;
+	char *copy;
+
+	for (size_t i = 0; i < *npairs; i++)
+		if ((*pairs)[2 * i] == name)
+			return (*pairs)[2 * i + 1];
+	if (!(s = name_map_short(nm, name)))
+		return NULL;
+	if (strcmp(s, name)) {
+		if (lp->nstrs == lp->alloc_strs || !lp->alloc_strs) {
+			size_t n = lp->nstrs ? 2 * lp->nstrs : 16;
+			char **strs = realloc(lp->strs, n * sizeof(*strs));
+
+			if (!strs)
+				return NULL;
+			lp->strs = strs;
+			lp->alloc_strs = n;
+		}
+		if (!(copy = strdup(s)))
+			return NULL;
+		lp->strs[lp->nstrs++] = copy;
+		s = copy;
+	} else {
+		s = name;
+	}
+	if (*npairs == *alloc) {
+		size_t n = *alloc ? 2 * *alloc : 64;
+		const char **p = realloc(*pairs, 2 * n * sizeof(*p));
+
+		if (!p)
+			return NULL;
+		*pairs = p;
+		*alloc = n;
+	}
+	(*pairs)[2 * *npairs] = name;
+	(*pairs)[2 * *npairs + 1] = s;
+	(*npairs)++;
+	return s;
+}
+
+int lines_shorten_names(struct line_profile *lp, struct name_map *nm)
+{
+	const char **pairs = NULL, *prev = NULL, *prev_short = NULL;
+	size_t npairs = 0, alloc = 0;
+	int ret = 0;
+
+	/* lp->alloc_strs is what lines_build left: the interner's; keep
+	 * growing from the count */
+	lp->alloc_strs = lp->nstrs;
+	for (size_t i = 0; i < lp->n && !ret; i++) {
+		struct line_row *r = &lp->rows[i];
+
+		/* rows are by function: one look-up per function */
+		if (r->func != prev) {
+			prev = r->func;
+			if (!(prev_short = short_of(lp, nm, r->func, &pairs, &npairs, &alloc)))
+				ret = -1;
+		}
+		r->func = prev_short;
+		if (!ret && r->inlined &&
+		    !(r->inlined = short_of(lp, nm, r->inlined, &pairs, &npairs, &alloc)))
+			ret = -1;
+	}
+	free(pairs);
+	return ret < 0 ? error("out of memory shortening the lines' names") : 0;
 }
 
 uint64_t lines_func_samples(const struct line_profile *lp, const char *func)

@@ -96,6 +96,12 @@ struct lines_input {
 int lines_build(const struct lines_input *in, struct line_profile **out);
 void lines_free(struct line_profile *lp);
 
+/* --short-names: each row's function and inlined function named as the
+ * command's one map names them (utils/names.h), so the lines read as every
+ * other output.  0, or -1 when out of memory (reported). */
+struct name_map;
+int lines_shorten_names(struct line_profile *lp, struct name_map *nm);
+
 /* The samples of function `func` (0 when none). */
 uint64_t lines_func_samples(const struct line_profile *lp, const char *func);
 
