@@ -279,6 +279,48 @@ static uint64_t *thread_sums(const struct sidecar *sc, uint32_t *over)
 	return sum;
 }
 
+/* Order of the entries: the main thread first, then by samples, then calls. */
+struct thread_rank {
+	struct sidecar_thread t;
+	uint64_t samples, calls;
+};
+
+static int thread_rank_cmp(const void *a, const void *b)
+{
+	const struct thread_rank *x = a, *y = b;
+	int mx = (x->t.flags & SIDECAR_THREAD_MAIN) != 0, my = (y->t.flags & SIDECAR_THREAD_MAIN) != 0;
+
+	if (mx != my)
+		return my - mx;
+	if (x->samples != y->samples)
+		return x->samples > y->samples ? -1 : 1;
+	if (x->calls != y->calls)
+		return x->calls > y->calls ? -1 : 1;
+	return x->t.tid < y->t.tid ? -1 : x->t.tid > y->t.tid;
+}
+
+/* The entries in thread_rank_cmp's order: what a reader lists first. */
+static int threads_order(struct sidecar *sc)
+{
+	struct thread_rank *r = malloc((size_t)sc->nr_thread_views * sizeof(*r));
+
+	if (!r)
+		return -1;
+	for (uint32_t i = 0; i < sc->nr_thread_views; i++) {
+		r[i].t = sc->thread_views[i];
+		r[i].samples = r[i].calls = 0;
+		for (uint32_t k = 0; k < r[i].t.nr_values; k++) {
+			r[i].samples = sat_add_u64(r[i].samples, r[i].t.values[k].samples);
+			r[i].calls = sat_add_u64(r[i].calls, r[i].t.values[k].calls);
+		}
+	}
+	qsort(r, sc->nr_thread_views, sizeof(*r), thread_rank_cmp);
+	for (uint32_t i = 0; i < sc->nr_thread_views; i++)
+		sc->thread_views[i] = r[i].t;
+	free(r);
+	return 0;
+}
+
 int sidecar_threads_finish(struct sidecar *sc, uint32_t other_threads)
 {
 	uint32_t over;
@@ -289,6 +331,10 @@ int sidecar_threads_finish(struct sidecar *sc, uint32_t other_threads)
 		return 0;
 	for (uint32_t i = 0; i < sc->nr_thread_views; i++)
 		thread_values_normalise(&sc->thread_views[i]);
+	if (threads_order(sc) < 0) {
+		sidecar_threads_clear(sc);
+		return -1;
+	}
 	sum = thread_sums(sc, &over);
 	if (!sum || over != SIDECAR_ROOT) {
 		free(sum);
