@@ -279,7 +279,8 @@ static uint64_t *thread_sums(const struct sidecar *sc, uint32_t *over)
 	return sum;
 }
 
-/* Order of the entries: the main thread first, then by samples, then calls. */
+/* Order of the entries: the main thread first, then by samples, then
+ * calls, the threads summed last. */
 struct thread_rank {
 	struct sidecar_thread t;
 	uint64_t samples, calls;
@@ -289,9 +290,12 @@ static int thread_rank_cmp(const void *a, const void *b)
 {
 	const struct thread_rank *x = a, *y = b;
 	int mx = (x->t.flags & SIDECAR_THREAD_MAIN) != 0, my = (y->t.flags & SIDECAR_THREAD_MAIN) != 0;
+	int ox = (x->t.flags & SIDECAR_THREAD_OTHER) != 0, oy = (y->t.flags & SIDECAR_THREAD_OTHER) != 0;
 
 	if (mx != my)
 		return my - mx;
+	if (ox != oy)
+		return ox - oy;
 	if (x->samples != y->samples)
 		return x->samples > y->samples ? -1 : 1;
 	if (x->calls != y->calls)
@@ -2028,6 +2032,9 @@ struct v4_reader {
 	int seen_cpu;		/* the process CPU section */
 	int seen_threads;	/* the threads section */
 	uint32_t tables;	/* node tables read */
+	/* tables of the whole process (kind 0): no per-thread values then
+	 * but a threads section's */
+	uint32_t process_tables;
 	/* the last node table's record indices in the tree (the threads
 	 * section's node indices are its) */
 	uint32_t *map;
@@ -2314,7 +2321,7 @@ static int v4_nodes(struct v4_reader *r, const unsigned char *p, uint64_t len)
 	struct sidecar *sc = r->sc;
 	uint32_t nsize, nm, *map = NULL;
 	uint64_t count;
-	int ret = -1;
+	int ret = -1, view = -1;
 
 	if (len < SIDECAR_V4_NODES_FIXED)
 		return v4_bad(r, p, "node table header (too short)");
@@ -2332,6 +2339,25 @@ static int v4_nodes(struct v4_reader *r, const unsigned char *p, uint64_t len)
 		return v4_bad(r, p + 8, "node count (more than 2^32 - 2 in all)");
 	if (count && !(map = malloc((size_t)count * sizeof(*map))))
 		return v4_oom(r);
+	/*
+	 * A table per live thread and one of the threads that ended (a
+	 * snapshot, a killed run): each an entry of the per-thread values,
+	 * kept where the file has no table of the whole process.
+	 */
+	if (get32(p + 16) == SIDECAR_NODES_PROCESS || get32(p + 16) > SIDECAR_NODES_RETIRED) {
+		r->process_tables++;
+	} else if (!r->seen_threads) {
+		int retired = get32(p + 16) == SIDECAR_NODES_RETIRED;
+
+		view = sidecar_thread_new(sc, retired ? 0 : get64(p + 24),
+					  retired ? SIDECAR_THREAD_OTHER
+					  : get64(p + 24) == sc->pid ? SIDECAR_THREAD_MAIN : 0,
+					  get32(p + 20), retired ? "ended threads" : "");
+		if (view < 0) {
+			free(map);
+			return v4_oom(r);
+		}
+	}
 	p += SIDECAR_V4_NODES_FIXED;
 	for (uint32_t i = 0; i < count; i++, p += nsize) {
 		uint32_t parent = get32(p), flags = get32(p + 4), before = sc->nr_nodes, at;
@@ -2395,6 +2421,13 @@ static int v4_nodes(struct v4_reader *r, const unsigned char *p, uint64_t len)
 		n->flags |= flags;
 		n->count += get64(p + 24);
 		n->recursive += get64(p + 32);
+		if (view >= 0 &&
+		    sidecar_thread_add(sc, (uint32_t)view, at,
+				       sat_add_u64(get64(p + 24), get64(p + 32)),
+				       r->time_first ? get64(p + 40) : 0) < 0) {
+			v4_oom(r);
+			goto out;
+		}
 		for (uint32_t k = 0; k < nm; k++) {
 			uint64_t v = get64(p + 40 + 8 * k);
 
@@ -2431,6 +2464,8 @@ static int v4_threads(struct v4_reader *r, const unsigned char *p, uint64_t len)
 	if (r->seen_threads)
 		return v4_bad(r, p, "threads section (a second one)");
 	r->seen_threads = 1;
+	/* the writer's values, not the tables' */
+	sidecar_threads_clear(sc);
 	if (r->tables != 1)
 		return v4_bad(r, p, "threads section (not after exactly one node table)");
 	if (len < SIDECAR_V4_THREADS_FIXED)
@@ -2533,7 +2568,7 @@ static int v4_main_object_check(struct v4_reader *r)
 static int decode_v4(const unsigned char *buf, size_t len, const char *name,
 		     struct sidecar **out, char *err, size_t errlen)
 {
-	struct v4_reader r = { buf, len, name, err, errlen, NULL, { 0 }, 0, 0, 0, 0, 0, NULL, 0 };
+	struct v4_reader r = { buf, len, name, err, errlen, NULL, { 0 }, 0, 0, 0, 0, 0, 0, NULL, 0 };
 	uint32_t hsize, nsect;
 	size_t at;
 
@@ -2667,6 +2702,30 @@ static int decode_v4(const unsigned char *buf, size_t len, const char *name,
 	if (r.seen_threads && r.tables != 1) {
 		set_err(err, errlen, "%s: a node table after the threads section", name);
 		goto fail;
+	}
+	if (!r.seen_threads && (r.process_tables || !r.time_first)) {
+		sidecar_threads_clear(r.sc);
+	} else if (!r.seen_threads) {
+		struct sidecar *sc = r.sc;
+		uint32_t o = 0;
+
+		for (uint32_t i = 0; i < sc->nr_thread_views; i++) {
+			struct sidecar_thread *t = &sc->thread_views[i];
+
+			thread_values_normalise(t);
+			/* no thread had ended */
+			if (!t->nr_values && !t->threads) {
+				free(t->name);
+				free(t->values);
+				continue;
+			}
+			sc->thread_views[o++] = *t;
+		}
+		sc->nr_thread_views = o;
+		if (o && threads_order(sc) < 0) {
+			v4_oom(&r);
+			goto fail;
+		}
 	}
 	free(r.map);
 	*out = r.sc;
