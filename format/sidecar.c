@@ -1377,9 +1377,14 @@ static const char *const sect_names[] = {
 };
 
 /* Everything before the node records (headers included). */
+static size_t threads_size(const struct sidecar *sc);
+
+/* Everything before the node records: the sections (the threads section
+ * last of them), then the node table's headers. */
 static size_t head_size(const struct sidecar *sc)
 {
-	return sidecar_v4_head_size(sc) + SIDECAR_V4_SECT_HDR + SIDECAR_V4_NODES_FIXED;
+	return sidecar_v4_head_size(sc) + threads_size(sc) + SIDECAR_V4_SECT_HDR +
+	       SIDECAR_V4_NODES_FIXED;
 }
 
 /* One entry of the threads section (its name and records included). */
@@ -1403,8 +1408,7 @@ static size_t threads_size(const struct sidecar *sc)
 
 size_t sidecar_encoded_size(const struct sidecar *sc)
 {
-	return head_size(sc) + (size_t)sc->nr_nodes * sidecar_v4_node_size(sc) +
-	       threads_size(sc);
+	return head_size(sc) + (size_t)sc->nr_nodes * sidecar_v4_node_size(sc);
 }
 
 double sidecar_cpu_coverage(const struct sidecar *sc, uint64_t samples)
@@ -1457,6 +1461,40 @@ static void encode_cpu(const struct sidecar *sc, unsigned char *p)
 	put32(p, 1);
 	put64(p + 8, sc->process_cpu.user_ns);
 	put64(p + 16, sc->process_cpu.sys_ns);
+}
+
+/* Thread entry `t`'s bytes at p (thread_entry_size(t) of them). */
+static unsigned char *encode_thread(const struct sidecar_thread *t, unsigned char *p)
+{
+	size_t nl = sidecar_v4_len16(t->name);
+
+	memset(p, 0, SIDECAR_V4_THREAD_FIXED + sidecar_v4_pad8(nl));
+	put64(p, t->tid);
+	put32(p + 8, t->flags);
+	put32(p + 12, t->threads);
+	put64(p + 16, t->nr_values);
+	put16(p + 24, (uint16_t)nl);
+	put_str(p + SIDECAR_V4_THREAD_FIXED, t->name, nl);
+	p += SIDECAR_V4_THREAD_FIXED + sidecar_v4_pad8(nl);
+	for (uint32_t k = 0; k < t->nr_values; k++) {
+		put32(p, t->values[k].node);
+		put32(p + 4, 0);
+		put64(p + 8, t->values[k].calls);
+		put64(p + 16, t->values[k].samples);
+		p += SIDECAR_V4_THREAD_RECORD(SIDECAR_V4_THREAD_VALUES);
+	}
+	return p;
+}
+
+/* The threads section's headers (SIDECAR_V4_SECT_HDR + _THREADS_FIXED bytes). */
+static unsigned char *encode_threads_head(const struct sidecar *sc, unsigned char *p)
+{
+	p = put_section(p, SIDECAR_SECT_THREADS, 0, threads_size(sc) - SIDECAR_V4_SECT_HDR);
+	put32(p, sc->nr_thread_views);
+	put32(p + 4, SIDECAR_V4_THREAD_VALUES);
+	put32(p + 8, sc->thread_limit);
+	put32(p + 12, 0);
+	return p + SIDECAR_V4_THREADS_FIXED;
 }
 
 /* Everything before the node records; `buf` has head_size(sc) bytes. */
@@ -1566,6 +1604,11 @@ static void encode_head(const struct sidecar *sc, unsigned char *buf)
 		p += sidecar_v4_unwind_size(sc);
 	}
 
+	if (sc->nr_thread_views) {
+		p = encode_threads_head(sc, p);
+		for (uint32_t i = 0; i < sc->nr_thread_views; i++)
+			p = encode_thread(&sc->thread_views[i], p);
+	}
 	q = put_section(p, SIDECAR_SECT_NODES, SIDECAR_SECT_REQUIRED,
 			SIDECAR_V4_NODES_FIXED + (uint64_t)sc->nr_nodes * sidecar_v4_node_size(sc));
 	put32(q, (uint32_t)sidecar_v4_node_size(sc));
@@ -1596,52 +1639,10 @@ static void encode_nodes(const struct sidecar *sc, uint32_t first, uint32_t n,
 	}
 }
 
-/* Thread entry `t`'s bytes at p (thread_entry_size(t) of them). */
-static unsigned char *encode_thread(const struct sidecar_thread *t, unsigned char *p)
-{
-	size_t nl = sidecar_v4_len16(t->name);
-
-	memset(p, 0, SIDECAR_V4_THREAD_FIXED + sidecar_v4_pad8(nl));
-	put64(p, t->tid);
-	put32(p + 8, t->flags);
-	put32(p + 12, t->threads);
-	put64(p + 16, t->nr_values);
-	put16(p + 24, (uint16_t)nl);
-	put_str(p + SIDECAR_V4_THREAD_FIXED, t->name, nl);
-	p += SIDECAR_V4_THREAD_FIXED + sidecar_v4_pad8(nl);
-	for (uint32_t k = 0; k < t->nr_values; k++) {
-		put32(p, t->values[k].node);
-		put32(p + 4, 0);
-		put64(p + 8, t->values[k].calls);
-		put64(p + 16, t->values[k].samples);
-		p += SIDECAR_V4_THREAD_RECORD(SIDECAR_V4_THREAD_VALUES);
-	}
-	return p;
-}
-
-/* The threads section's headers (SIDECAR_V4_SECT_HDR + _THREADS_FIXED bytes). */
-static unsigned char *encode_threads_head(const struct sidecar *sc, unsigned char *p)
-{
-	p = put_section(p, SIDECAR_SECT_THREADS, 0, threads_size(sc) - SIDECAR_V4_SECT_HDR);
-	put32(p, sc->nr_thread_views);
-	put32(p + 4, SIDECAR_V4_THREAD_VALUES);
-	put32(p + 8, sc->thread_limit);
-	put32(p + 12, 0);
-	return p + SIDECAR_V4_THREADS_FIXED;
-}
-
 void sidecar_encode(const struct sidecar *sc, unsigned char *buf)
 {
-	unsigned char *p;
-
 	encode_head(sc, buf);
 	encode_nodes(sc, 0, sc->nr_nodes, buf + head_size(sc));
-	if (!sc->nr_thread_views)
-		return;
-	p = encode_threads_head(sc, buf + head_size(sc) +
-				    (size_t)sc->nr_nodes * sidecar_v4_node_size(sc));
-	for (uint32_t i = 0; i < sc->nr_thread_views; i++)
-		p = encode_thread(&sc->thread_views[i], p);
 }
 
 static int write_all(int fd, const unsigned char *buf, size_t len)
@@ -1688,27 +1689,6 @@ static int write_encoded(const struct sidecar *sc,
 
 		encode_nodes(sc, i, n, buf);
 		ret = put(ctx, buf, (size_t)n * nsize);
-	}
-	if (ret == 0 && sc->nr_thread_views) {
-		unsigned char head[SIDECAR_V4_SECT_HDR + SIDECAR_V4_THREADS_FIXED];
-
-		encode_threads_head(sc, head);
-		ret = put(ctx, head, sizeof(head));
-		/* an entry at a time: a thread's records may outgrow the buffer */
-		for (uint32_t i = 0; i < sc->nr_thread_views && ret == 0; i++) {
-			size_t tl = thread_entry_size(&sc->thread_views[i]);
-			unsigned char *tb = tl <= buflen ? buf : malloc(tl);
-
-			if (!tb) {
-				errno = ENOMEM;
-				ret = -1;
-				break;
-			}
-			encode_thread(&sc->thread_views[i], tb);
-			ret = put(ctx, tb, tl);
-			if (tb != buf)
-				free(tb);
-		}
 	}
 	free(buf);
 	return ret;
@@ -2031,6 +2011,8 @@ struct v4_reader {
 	int time_first;		/* the file's first metric is the time samples */
 	int seen_cpu;		/* the process CPU section */
 	int seen_threads;	/* the threads section */
+	const unsigned char *threads_at;	/* its payload, read last */
+	uint64_t threads_len;
 	uint32_t tables;	/* node tables read */
 	/* tables of the whole process (kind 0): no per-thread values then
 	 * but a threads section's */
@@ -2461,13 +2443,10 @@ static int v4_threads(struct v4_reader *r, const unsigned char *p, uint64_t len)
 	uint32_t count, nvalues, others = 0;
 	char why[256];
 
-	if (r->seen_threads)
-		return v4_bad(r, p, "threads section (a second one)");
-	r->seen_threads = 1;
 	/* the writer's values, not the tables' */
 	sidecar_threads_clear(sc);
 	if (r->tables != 1)
-		return v4_bad(r, p, "threads section (not after exactly one node table)");
+		return v4_bad(r, p, "threads section (in a file of more than one node table)");
 	if (len < SIDECAR_V4_THREADS_FIXED)
 		return v4_bad(r, p, "threads section header (too short)");
 	count = get32(p);
@@ -2568,7 +2547,8 @@ static int v4_main_object_check(struct v4_reader *r)
 static int decode_v4(const unsigned char *buf, size_t len, const char *name,
 		     struct sidecar **out, char *err, size_t errlen)
 {
-	struct v4_reader r = { buf, len, name, err, errlen, NULL, { 0 }, 0, 0, 0, 0, 0, 0, NULL, 0 };
+	struct v4_reader r = { buf, len, name, err, errlen, NULL, { 0 }, 0, 0, 0, 0, NULL, 0,
+			       0, 0, NULL, 0 };
 	uint32_t hsize, nsect;
 	size_t at;
 
@@ -2621,8 +2601,14 @@ static int decode_v4(const unsigned char *buf, size_t len, const char *name,
 			continue;
 		}
 		if (tag == SIDECAR_SECT_THREADS) {
-			if (v4_threads(&r, buf + at + SIDECAR_V4_SECT_HDR, slen) < 0)
+			/* read once the node table is: its indices are the table's */
+			if (r.threads_at) {
+				v4_bad(&r, buf + at, "threads section (a second one)");
 				goto fail;
+			}
+			r.threads_at = buf + at + SIDECAR_V4_SECT_HDR;
+			r.threads_len = slen;
+			r.seen_threads = 1;
 			at += SIDECAR_V4_SECT_HDR + slen;
 			continue;
 		}
@@ -2698,11 +2684,8 @@ static int decode_v4(const unsigned char *buf, size_t len, const char *name,
 			name, (unsigned long long)get64(buf + 24), len);
 		goto fail;
 	}
-	/* a node table after the threads section changed the sums */
-	if (r.seen_threads && r.tables != 1) {
-		set_err(err, errlen, "%s: a node table after the threads section", name);
+	if (r.threads_at && v4_threads(&r, r.threads_at, r.threads_len) < 0)
 		goto fail;
-	}
 	if (!r.seen_threads && (r.process_tables || !r.time_first)) {
 		sidecar_threads_clear(r.sc);
 	} else if (!r.seen_threads) {
