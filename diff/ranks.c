@@ -6,7 +6,6 @@
 #include <sys/stat.h>
 #include "format/sidecar.h"
 #include "diff/ranks.h"
-#include "ranks/rankpaths.h"
 #include "utils/error.h"
 #include "utils/banned.h"
 
@@ -70,7 +69,7 @@ static void identify_one(struct rank_id *id)
 		free(path);
 		return;
 	}
-	if (sidecar_read(path, &sc, err, sizeof(err)) < 0) {
+	if (sidecar_read_head(path, &sc, err, sizeof(err)) < 0) {
 		warning("%s; labelling '%s' by its name", err, id->gmon);
 		free(path);
 		return;
@@ -86,8 +85,6 @@ static void identify_one(struct rank_id *id)
 	id->sidecar = path;
 	id->rank = sc->rank;
 	id->pid = sc->pid;
-	if (rankpaths_where(sc, &id->lib_s, &id->instr_s, &id->sampled_s) < 0)
-		id->lib_s = id->instr_s = id->sampled_s = -1;
 	sidecar_free(sc);
 }
 
@@ -103,7 +100,6 @@ int ranks_identify(char *const *files, size_t n, struct rank_id **out)
 		struct rank_id *id = &ids[i];
 
 		id->rank = -1;
-		id->lib_s = id->instr_s = id->sampled_s = -1;
 		id->gmon = strdup(files[i]);
 		if (!id->gmon)
 			goto oom;

@@ -32,13 +32,11 @@ struct rank_id {
 	uint64_t pid;     /* from the sidecar or the file name, 0 when unknown */
 	char *label;      /* "rank 3", or the file's base name */
 	char *tag;        /* short column form: "3", or "#5" (index in files) */
-	/* where its sampled time went, from the sidecar as it was read here
-	 * (ranks/rankpaths.h's rankpaths_where): seconds in libraries, in
-	 * the instrumentation, in all; -1 each when unknown */
-	double lib_s, instr_s, sampled_s;
 };
 
-/* One rank_id per file.  Unreadable sidecars are warned about and the file
+/* One rank_id per file, from its sidecar's head (format/sidecar.h's
+ * sidecar_read_head: the contexts are read once, by the pass over the
+ * files).  Unreadable sidecars are warned about and the file
  * is labelled by name; two files claiming one rank are warned about.
  * 0, or -1 when out of memory. */
 int ranks_identify(char *const *files, size_t n, struct rank_id **out);

@@ -2002,6 +2002,7 @@ oom:
 struct v4_reader {
 	const unsigned char *buf;
 	size_t len;
+	size_t base;		/* the file offset of buf[0] (sidecar_read_head) */
 	const char *name;
 	char *err;
 	size_t errlen;
@@ -2034,7 +2035,7 @@ static char *v4_string(const unsigned char *p, size_t n, const unsigned char *en
 static int v4_bad(struct v4_reader *r, const unsigned char *at, const char *what)
 {
 	set_err(r->err, r->errlen, "%s: bad %s at byte %zu", r->name, what,
-		(size_t)(at - r->buf));
+		r->base + (size_t)(at - r->buf));
 	return -1;
 }
 
@@ -2547,8 +2548,8 @@ static int v4_main_object_check(struct v4_reader *r)
 static int decode_v4(const unsigned char *buf, size_t len, const char *name,
 		     struct sidecar **out, char *err, size_t errlen)
 {
-	struct v4_reader r = { buf, len, name, err, errlen, NULL, { 0 }, 0, 0, 0, 0, NULL, 0,
-			       0, 0, NULL, 0 };
+	struct v4_reader r = { .buf = buf, .len = len, .name = name, .err = err,
+			       .errlen = errlen };
 	uint32_t hsize, nsect;
 	size_t at;
 
@@ -2765,6 +2766,124 @@ int sidecar_read(const char *path, struct sidecar **out, char *err, size_t errle
 		return -1;
 	ret = sidecar_decode(buf, len, path, out, err, errlen);
 	free(buf);
+	return ret;
+}
+
+/* `len` bytes at `off` of fd into buf: 0, or -1 (short: the file ended) */
+static int pread_all(int fd, void *buf, size_t len, uint64_t off)
+{
+	size_t got = 0;
+
+	while (got < len) {
+		ssize_t r = pread(fd, (char *)buf + got, len - got, (off_t)(off + got));
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return -1;
+		got += (size_t)r;
+	}
+	return 0;
+}
+
+/* Version 4: the chain of section headers to the end of the file, and the
+ * process and identity sections' payloads; no other section is read. */
+static int read_head_v4(int fd, uint64_t size, const unsigned char *hdr, const char *path,
+			struct sidecar **out, char *err, size_t errlen)
+{
+	struct v4_reader r = { .name = path, .err = err, .errlen = errlen };
+	uint32_t hsize = get32(hdr + 12), nsect = get32(hdr + 20);
+	uint64_t at = hsize;
+
+	if (hsize < SIDECAR_V4_FILE_HDR || hsize % 8) {
+		set_err(err, errlen, "%s: bad header size %u", path, hsize);
+		return -1;
+	}
+	if (get64(hdr + 24) != size) {
+		set_err(err, errlen, "%s: bad file size %llu (the file has %llu bytes)", path,
+			(unsigned long long)get64(hdr + 24), (unsigned long long)size);
+		return -1;
+	}
+	if (!(r.sc = sidecar_new()))
+		return v4_oom(&r);
+	r.sc->version = 4;
+	r.sc->flags = get32(hdr + 16);
+	for (uint32_t s = 0; s < nsect; s++) {
+		unsigned char sh[SIDECAR_V4_SECT_HDR], *payload;
+		uint32_t tag;
+		uint64_t slen;
+		int rc;
+
+		if (size - at < SIDECAR_V4_SECT_HDR || pread_all(fd, sh, sizeof(sh), at) < 0) {
+			set_err(err, errlen, "%s: truncated after %u of %u sections at byte %llu",
+				path, s, nsect, (unsigned long long)size);
+			goto fail;
+		}
+		tag = get32(sh);
+		slen = get64(sh + 8);
+		if (slen % 8 || slen > size - at - SIDECAR_V4_SECT_HDR) {
+			set_err(err, errlen, "%s: bad section length at byte %llu", path,
+				(unsigned long long)(at + 8));
+			goto fail;
+		}
+		at += SIDECAR_V4_SECT_HDR;
+		if ((tag == SIDECAR_SECT_PROCESS || tag == SIDECAR_SECT_IDENTITY) &&
+		    !r.seen[tag]) {
+			if (!(payload = malloc(slen ? slen : 1)))
+				goto oom;
+			if (pread_all(fd, payload, slen, at) < 0) {
+				free(payload);
+				set_err(err, errlen, "%s: truncated %s at byte %llu", path,
+					sect_names[tag], (unsigned long long)size);
+				goto fail;
+			}
+			r.buf = payload;
+			r.len = slen;
+			r.base = at;
+			rc = tag == SIDECAR_SECT_PROCESS ? v4_process(&r, payload, slen)
+							 : v4_identity(&r, payload, slen);
+			free(payload);
+			if (rc < 0)
+				goto fail;
+			r.seen[tag] = 1;
+		}
+		at += slen;
+	}
+	if (at != size) {
+		set_err(err, errlen, "%s: trailing data at byte %llu", path, (unsigned long long)at);
+		goto fail;
+	}
+	if (!r.seen[SIDECAR_SECT_PROCESS]) {
+		set_err(err, errlen, "%s: no process section", path);
+		goto fail;
+	}
+	*out = r.sc;
+	return 0;
+oom:
+	v4_oom(&r);
+fail:
+	sidecar_free(r.sc);
+	return -1;
+}
+
+int sidecar_read_head(const char *path, struct sidecar **out, char *err, size_t errlen)
+{
+	unsigned char hdr[SIDECAR_V4_FILE_HDR];
+	uint64_t size;
+	int fd, ret;
+
+	*out = NULL;
+	if ((fd = infile_open(path, &size, err, errlen)) < 0)
+		return -1;
+	if (size < sizeof(hdr) || pread_all(fd, hdr, sizeof(hdr), 0) < 0 ||
+	    memcmp(hdr, SIDECAR_MAGIC, 8) != 0 || get32(hdr + 8) != 4) {
+		/* too short, not a sidecar, or a version before sections:
+		 * the whole reader says what it is */
+		close(fd);
+		return sidecar_read(path, out, err, errlen);
+	}
+	ret = read_head_v4(fd, size, hdr, path, out, err, errlen);
+	close(fd);
 	return ret;
 }
 

@@ -609,6 +609,17 @@ int sidecar_read(const char *path, struct sidecar **out,
 		 char *err, size_t errlen);
 
 /*
+ * What identifies a run, without its contexts: a version-4 file's header,
+ * its chain of section headers (to the file's size) and its process and
+ * identity sections (rank, pid, program range, build-id, the gmon file it
+ * belongs to); no node, metric or object is read or checked, so a reader
+ * that goes on to the contexts reads the file whole (sidecar_read) once.
+ * A file of an older version, or not a sidecar, is read by sidecar_read.
+ * The sidecar's nr_nodes is 0.  0, or -1 with `err` naming the file.
+ */
+int sidecar_read_head(const char *path, struct sidecar **out, char *err, size_t errlen);
+
+/*
  * Does `sc` belong to the gmon file `gmon`?  A sidecar of version 4 records
  * the size and hash of the gmon file it was written with; another file's
  * bytes are another run's.  1 when it belongs, or nothing can tell (a

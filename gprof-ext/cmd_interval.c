@@ -126,13 +126,20 @@ static int one_source(const struct egprof_opts *o, const char *binary, char *con
 		return written ? run_files_written(files, n, written) : 0;
 	if (!(m = calloc(n, sizeof(*m))))
 		return error("out of memory");
-	for (size_t k = n; k-- > 0;)
+	for (size_t k = n; k-- > 0;) {
+		struct run_file rf;
+
 		if (run_file_functions(p[k], binary, files[k], NULL, o->force,
-				       k + 1 < n ? m[n - 1] : NULL, &m[k],
-				       written ? &written[k] : NULL) < 0 || !m[k]) {
+				       k + 1 < n ? m[n - 1] : NULL, &rf) < 0 || !rf.functions) {
+			if (rf.unreadable[0])
+				error("%s", rf.unreadable);
 			free_profiles(m, n);
 			return -1;
 		}
+		m[k] = rf.functions;
+		if (written)
+			written[k] = rf.written_ns;
+	}
 	for (size_t k = 0; k < n; k++) {
 		profile_free(p[k]);
 		p[k] = m[k];

@@ -167,10 +167,9 @@ fail:
  * workers send one profile at a time, folded into the state and freed, so
  * memory is O(functions) (plus the spill on disk) for any number of ranks.
  */
-int rank_stats_read(const struct cmdline *cl, const char *argv0, int jobs, int force,
-		    int progress, const char *metric, int measured, char *const *files,
-		    const uint64_t *rank_of, size_t nfiles,
-		    struct rankstate *st, FILE *spill, struct rankpaths_syms *syms)
+int rank_stats_read(const struct cmdline *cl, const struct rank_stats_read_opts *o,
+		    char *const *files, const uint64_t *rank_of, size_t nfiles,
+		    struct rankstate *st, FILE *spill)
 {
 	struct upstream_job *job;
 	struct upstream_load req;
@@ -182,43 +181,59 @@ int rank_stats_read(const struct cmdline *cl, const char *argv0, int jobs, int f
 	int r;
 
 	memset(&req, 0, sizeof(req));
-	req.argv0 = argv0;
+	req.argv0 = o->argv0;
 	req.gprof_args = cl->args;
 	req.nargs = cl->nargs;
 	req.binary = cl->operands[0];
 	req.gmon_files = files;
 	req.ngmon = nfiles;
 	req.each = 1;
-	req.jobs = jobs;
-	req.force = force;
+	req.jobs = o->jobs;
+	req.force = o->force;
 	req.counts = 1; /* rankstate_add reads no arc, no propagated time */
 	/* run_file_functions checks each sidecar's build-id as it reads it */
-	req.sidecars_checked = measured || metric;
+	req.sidecars_checked = o->measured || o->metric;
 	memset(&memo, 0, sizeof(memo));
 	if (upstream_load_start(&req, &job) < 0)
 		return -1;
-	progress_start(&pg, progress ? &asked : NULL, "rank files read", nfiles);
+	progress_start(&pg, o->progress ? &asked : NULL, "rank files read", nfiles);
 	while ((r = upstream_load_counts(job, &index, &p)) > 0) {
-		if (measured || metric) {
+		uint64_t rank = rank_of ? rank_of[index] : index;
+
+		if (o->measured || o->metric) {
 			/* the rank's functions as its sidecar measured them
 			 * (model/measured.h), each sidecar read once */
-			struct profile *fp = NULL;
+			struct run_file rf;
 
-			r = run_file_functions(p, cl->operands[0], files[index], metric, force, NULL,
-					       &fp, NULL);
-			if (r == 0 && !fp)
+			r = run_file_functions(p, cl->operands[0], files[index], o->metric,
+					       o->force, NULL, &rf);
+			if (r == 0 && rf.unreadable[0] && o->measured && !o->metric) {
+				/* one source for every rank: gmon.out's */
+				warning("%s; every rank's functions from its gmon file",
+					rf.unreadable);
+				r = 1;
+				break;
+			}
+			if (r == 0 && rf.unreadable[0])
+				r = error("%s", rf.unreadable);
+			else if (r == 0 && !rf.functions)
 				r = error("--metric %s: %s has no call-path sidecar (--rank-stats "
-					  "--metric reads each rank's)", metric, files[index]);
+					  "--metric reads each rank's)", o->metric, files[index]);
 			if (r == 0)
-				r = rankstate_add(st, fp, rank_of ? rank_of[index] : index, spill);
-			profile_free(fp);
+				r = rankstate_add(st, rf.functions, rank, spill);
+			if (o->where)
+				o->where[rank] = rf.where;
+			profile_free(rf.functions);
 		} else {
-			r = rankstate_add_memo(st, p, rank_of ? rank_of[index] : index, spill,
-					       &memo);
+			r = rankstate_add_memo(st, p, rank, spill, &memo);
+			/* the functions are gmon.out's: the sidecar, where the
+			 * file has one, read for its where-numbers alone */
+			if (o->where)
+				o->where[rank] = run_file_where(files[index]);
 		}
 		/* one rank's symbols name the nodes of every rank's sidecar */
-		if (r == 0 && syms && !syms->names)
-			r = rankpaths_syms_init(syms, p);
+		if (r == 0 && o->syms && !o->syms->names)
+			r = rankpaths_syms_init(o->syms, p);
 		if (r < 0)
 			break;
 		progress_update(&pg, ++done);
@@ -226,7 +241,7 @@ int rank_stats_read(const struct cmdline *cl, const char *argv0, int jobs, int f
 	progress_end(&pg);
 	rankstate_memo_release(&memo);
 	upstream_load_free(job);
-	return r < 0 ? -1 : 0;
+	return r < 0 ? -1 : r;
 }
 
 int cmd_rank_stats(struct egprof_opts *o)
@@ -242,13 +257,16 @@ int cmd_rank_stats(struct egprof_opts *o)
 	FILE *spill = NULL;
 	struct rankpaths_syms syms;
 	char title[1024];
-	int status = 1, measured;
+	struct rank_stats_read_opts ro;
+	struct time_where *where = NULL;
+	int status = 1, r;
 
 	/* --metric EV: statistics of the sidecars' events, not time */
 	const char *metric = callpath_metric_is_time(o->metric) ? NULL : o->metric;
 
 	memset(&pass, 0, sizeof(pass));
 	memset(&syms, 0, sizeof(syms));
+	memset(&ro, 0, sizeof(ro));
 	if (check_ours(o) < 0 || rank_stats_split(o->argc, o->argv, &cl) < 0)
 		return 1;
 	if (gmon_operand_expand_all(cl.operands + 1, cl.noperands - 1, &files, &nfiles) < 0)
@@ -261,13 +279,15 @@ int cmd_rank_stats(struct egprof_opts *o)
 	order = malloc(nfiles * sizeof(*order));
 	sorted = calloc(nfiles, sizeof(*sorted));
 	tags = calloc(nfiles, sizeof(*tags));
+	where = malloc(nfiles * sizeof(*where));
 	st = rankstate_new(nfiles);
-	if (!order || !sorted || !tags || !st) {
+	if (!order || !sorted || !tags || !where || !st) {
 		error("out of memory");
 		goto out;
 	}
 	ranks_sort(ids, nfiles, order);
 	for (i = 0; i < nfiles; i++) {
+		where[i] = TIME_WHERE_UNKNOWN;
 		sorted[i] = ids[order[i]].gmon;   /* borrowed from ids */
 		tags[i] = ids[order[i]].tag;
 	}
@@ -278,22 +298,41 @@ int cmd_rank_stats(struct egprof_opts *o)
 	/* one source for every rank: the sidecars' samples where every file
 	 * has its own (libraries' time, the MPI library's wait, measured per
 	 * rank), gmon.out's histogram otherwise */
-	measured = ranks_paired(ids, nfiles);
-	if (rank_stats_read(&cl, o->argv[0], o->jobs, o->force, o->progress, metric, measured,
-			    sorted, NULL, nfiles, st, spill, &syms) < 0 ||
-	    rankstate_finish(st) < 0 || rankpass_init(&pass, st) < 0 ||
+	ro.argv0 = o->argv[0];
+	ro.jobs = o->jobs;
+	ro.force = o->force;
+	ro.progress = o->progress;
+	ro.measured = ranks_paired(ids, nfiles);
+	ro.metric = metric;
+	ro.syms = &syms;
+	ro.where = where;
+	r = rank_stats_read(&cl, &ro, sorted, NULL, nfiles, st, spill);
+	if (r > 0) {
+		/* a rank's sidecar cannot be read (said): the pass again, every
+		 * rank from its gmon file */
+		rankstate_free(st);
+		fclose(spill);
+		spill = NULL;
+		ro.measured = 0;
+		if (!(st = rankstate_new(nfiles)) || !(spill = tmpfile())) {
+			error("cannot create a temporary file: %s", strerror(errno));
+			goto out;
+		}
+		r = rank_stats_read(&cl, &ro, sorted, NULL, nfiles, st, spill);
+	}
+	if (r < 0 || rankstate_finish(st) < 0 || rankpass_init(&pass, st) < 0 ||
 	    rankstate_pass2(st, st, spill, &pass) < 0 ||
 	    rankstate_report(st, &pass, tags, &rs) < 0)
 		goto out;
 	for (i = 0; i < nfiles; i++) {
-		rs->ranks[i].lib_s = ids[order[i]].lib_s;
-		rs->ranks[i].instr_s = ids[order[i]].instr_s;
-		rs->ranks[i].sampled_s = ids[order[i]].sampled_s;
+		rs->ranks[i].lib_s = where[i].libraries;
+		rs->ranks[i].instr_s = where[i].instrumentation;
+		rs->ranks[i].sampled_s = where[i].total;
 	}
 	rank_stats_title(title, sizeof(title), cl.operands[0], ids, nfiles);
 	if (metric)
 		rank_stats_metric_title(title, sizeof(title), metric);
-	else if (measured)
+	else if (ro.measured)
 		rank_stats_source_title(title, sizeof(title), st->hz);
 	ropts.unit = metric;
 	if (rankpaths_fill(rs, sorted, &syms, ropts.summary_items) < 0 ||
@@ -328,6 +367,7 @@ out:
 	free(order);
 	free(sorted);
 	free(tags);
+	free(where);
 	ranks_free(ids, nfiles);
 	operands_free(files, nfiles);
 	cmdline_release(&cl);

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include "diff/ranks.h"
 #include "gprof-ext/cmdline.h"
+#include "model/where.h"
 #include "ranks/rankpaths.h"
 #include "ranks/rankstate.h"
 
@@ -20,21 +21,33 @@
  * the caller releases *cl. */
 int rank_stats_split(int argc, char **argv, struct cmdline *cl);
 
+/* How rank_stats_read reads the files. */
+struct rank_stats_read_opts {
+	const char *argv0;
+	int jobs;                 /* loader workers (--jobs) */
+	int force;                /* read files that do not belong to the binary */
+	int progress;             /* --progress: a progress line whatever stderr is */
+	/* every file has its own sidecar (diff/ranks.h's ranks_paired): each
+	 * rank's functions are its sidecar's (model/run.h's
+	 * run_file_functions: libraries' time measured per rank) */
+	int measured;
+	const char *metric;       /* --metric EV (NULL: time): its events,
+				     whatever `measured` */
+	/* zeroed by the caller, or NULL: the first profile's symbols kept
+	 * there (ranks/rankpaths.h) */
+	struct rankpaths_syms *syms;
+	/* or NULL: where each rank's time went (model/where.h), at
+	 * where[rank], from its sidecar as this pass reads it (each sidecar
+	 * read once); TIME_WHERE_UNKNOWN for a file without one */
+	struct time_where *where;
+};
+
 /* Read files[0..nfiles) (file i is rank rank_of[i], or i when rank_of is
- * NULL) with `jobs` workers and fold each into st, its sparse vector into
- * spill.  Shows a progress line on a terminal, and with `progress`
- * (--progress) whatever stderr is (utils/progress.h).  With syms (zeroed
- * by the caller), the first profile's symbols are kept there
- * (ranks/rankpaths.h). */
-/* force: read files that do not belong to the binary (--force).
- * measured (every file has its own sidecar, diff/ranks.h's ranks_paired):
- * each rank's functions are its sidecar's (model/run.h's
- * run_file_functions: libraries' time measured per rank); with metric
- * (--metric EV, NULL for time) its events EV, whatever `measured`. */
-int rank_stats_read(const struct cmdline *cl, const char *argv0, int jobs, int force,
-		    int progress, const char *metric, int measured,
+ * NULL) and fold each into st, its sparse vector into spill.  Shows a
+ * progress line on a terminal (utils/progress.h). */
+int rank_stats_read(const struct cmdline *cl, const struct rank_stats_read_opts *o,
 		    char *const *files, const uint64_t *rank_of, size_t nfiles,
-		    struct rankstate *st, FILE *spill, struct rankpaths_syms *syms);
+		    struct rankstate *st, FILE *spill);
 
 /* Append to a rank-stats title that its values are `metric`'s events, or
  * the sidecars' time samples at hz. */

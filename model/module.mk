@@ -2,7 +2,8 @@
 # sidecars through the one reader, each read once) and the analysis every
 # extension view reads (analysis.h: the functions in one metric from one
 # source, the diff assessed once, path differences, the filters).
-MODEL_OBJS = model/run.o model/paths.o model/measured.o model/analysis.o model/lines.o
+MODEL_OBJS = model/run.o model/paths.o model/measured.o model/analysis.o model/lines.o \
+	model/where.o
 EGPROF_OBJS += $(MODEL_OBJS)
 
 # Source lines (lines.h) on a fixture binary built by the test; BFD from

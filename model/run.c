@@ -336,18 +336,37 @@ static int foreign_sidecar(const char *gmon, const char *binary)
  * (build-id).  A sidecar without identity (versions 1 to 3) gets the
  * counts' hint as a warning only, when it is the run's one file.
  */
+static int read_decoded(struct sidecar *sc, const char *binary, const struct profile *gp,
+			size_t nfiles, const char *path, const char *gmon, int force,
+			const struct callpath_symopts *so, struct callpath_model **m, int *rank,
+			uint64_t *time_ns, struct sidecar **keep, struct line_pcs *pcs);
+
 static int read_one(const char *binary, const struct profile *gp, size_t nfiles,
 		    const char *path, const char *gmon, int force,
 		    const struct callpath_symopts *so, struct callpath_model **m, int *rank,
 		    uint64_t *time_ns, struct sidecar **keep, struct line_pcs *pcs)
 {
 	struct sidecar *sc = NULL;
-	char err[4200], why[1024];
-	int stale = 0, k, ret = -1;
+	char err[4200];
 
 	*m = NULL;
 	if (sidecar_read(path, &sc, err, sizeof(err)) < 0)
 		return error("%s", err);
+	return read_decoded(sc, binary, gp, nfiles, path, gmon, force, so, m, rank, time_ns, keep,
+			    pcs);
+}
+
+/* read_one's work once `sc` (the caller's, freed here unless kept) was
+ * read from `path` */
+static int read_decoded(struct sidecar *sc, const char *binary, const struct profile *gp,
+			size_t nfiles, const char *path, const char *gmon, int force,
+			const struct callpath_symopts *so, struct callpath_model **m, int *rank,
+			uint64_t *time_ns, struct sidecar **keep, struct line_pcs *pcs)
+{
+	char why[1024];
+	int stale = 0, k, ret = -1;
+
+	*m = NULL;
 	if (rank)
 		*rank = sc->rank;
 	if (time_ns)
@@ -617,23 +636,53 @@ int run_files_written(char *const *files, size_t n, uint64_t *written)
 
 int run_file_functions(const struct profile *gmon, const char *binary, const char *file,
 		       const char *metric, int force, const struct profile *like,
-		       struct profile **out, uint64_t *written_ns)
+		       struct run_file *out)
 {
 	struct callpath_symopts so = symopts_of(gmon, 0, metric);
 	struct callpath_model *m = NULL;
+	struct sidecar *sc = NULL;
 	char name[4096];
 	int ret;
 
-	*out = NULL;
+	out->functions = NULL;
+	out->written_ns = 0;
+	out->where = TIME_WHERE_UNKNOWN;
+	out->unreadable[0] = 0;
 	if (sidecar_name_for(file, name, sizeof(name)) < 0)
 		return error("%s: file name too long", file);
 	if (access(name, F_OK) != 0)
 		return 0;
-	if (read_one(binary, gmon, 1, name, file, force, &so, &m, NULL, written_ns, NULL, NULL) < 0)
+	/* a damaged sidecar is the caller's to judge (--rank-stats reads
+	 * every rank from gmon.out then) */
+	if (sidecar_read(name, &sc, out->unreadable, sizeof(out->unreadable)) < 0) {
+		if (!out->unreadable[0])
+			snprintf(out->unreadable, sizeof(out->unreadable), "%s: cannot be read", name);
+		return 0;
+	}
+	if (read_decoded(sc, binary, gmon, 1, name, file, force, &so, &m, NULL, &out->written_ns,
+			 &sc, NULL) < 0)
 		return -1;
-	ret = measured_profile(m, gmon, like, out);
+	time_where_of(sc, &out->where);
+	sidecar_free(sc);
+	ret = measured_profile(m, gmon, like, &out->functions);
 	callpath_model_free(m);
 	return ret;
+}
+
+struct time_where run_file_where(const char *file)
+{
+	struct time_where w = TIME_WHERE_UNKNOWN;
+	struct sidecar *sc = NULL;
+	char name[4096];
+
+	if (sidecar_name_for(file, name, sizeof(name)) < 0 || access(name, F_OK) != 0 ||
+	    sidecar_read(name, &sc, NULL, 0) < 0)
+		return w;
+	/* another run's sidecar says nothing of this run */
+	if (sidecar_belongs_to(sc, file, NULL, 0))
+		time_where_of(sc, &w);
+	sidecar_free(sc);
+	return w;
 }
 
 int run_files_have_sidecars(char *const *files, size_t n)

@@ -27,6 +27,7 @@
 #include <stddef.h>
 
 #include "model/callpath_model.h"	/* struct callpath_symopts */
+#include "model/where.h"
 
 struct profile;
 struct callpath_model;
@@ -142,14 +143,27 @@ void run_release(struct run *r);
  * (model/measured.h, in `metric`, NULL for time), named through `gmon`,
  * the profile upstream computed for that file of `binary`; with `like`,
  * in like's symbols and order (measured.h: files of one run compared
- * symbol by symbol, --interval's cumulative snapshots).  *out NULL when
- * the file has no sidecar; *written_ns (when not NULL) when its sidecar
- * says it was written.  0, or -1 after reporting (a sidecar that cannot
- * be read or belongs to another run or binary, a metric it lacks).
+ * symbol by symbol, --interval's cumulative snapshots).  out->functions
+ * NULL when the file has no sidecar or (out->unreadable says) one that
+ * cannot be read.  0, or -1 after reporting (a sidecar that belongs to
+ * another run or binary, a metric it lacks).
  */
+struct run_file {
+	struct profile *functions;  /* the caller's to free */
+	uint64_t written_ns;        /* when the runtime wrote it; 0: unknown */
+	struct time_where where;    /* where its time went (model/where.h) */
+	/* "" or, with functions NULL and 0 returned, why its sidecar could
+	 * not be read (damaged, truncated), naming it: not reported */
+	char unreadable[4200];
+};
 int run_file_functions(const struct profile *gmon, const char *binary, const char *file,
 		       const char *metric, int force, const struct profile *like,
-		       struct profile **out, uint64_t *written_ns);
+		       struct run_file *out);
+/* Where the time of `file`'s run went, from its sidecar alone, for files
+ * whose functions come from gmon.out (run_file_functions gives it
+ * otherwise): TIME_WHERE_UNKNOWN without a readable sidecar of that gmon
+ * file.  Never fails. */
+struct time_where run_file_where(const char *file);
 /* When each file's sidecar says it was written (ns; 0 for a file without
  * a readable one), for files whose functions come from gmon.out: the
  * sidecars beside some of them read for that alone.  0 (never fails). */

@@ -13,7 +13,9 @@
  *     binary's symbols once per process) into its O(functions) state, and
  *     spills each rank's sparse vector to a local temporary file;
  *  3. the states meet in a binomial tree (log2 P rounds); process 0 sends
- *     the merged state back to all (MPI_Bcast);
+ *     the merged state back to all (MPI_Bcast); where each rank's time
+ *     went (model/where.h), from the sidecars as step 2 read them, meets
+ *     at process 0 (MPI_Reduce);
  *  4. each process places its ranks against the merged state (pass 2, from
  *     its spill) and the per-rank results meet in a second tree;
  *  5. process 0 prints.
@@ -22,6 +24,7 @@
  * they agree on failure before each tree, so none waits for a dead one.
  */
 #include <errno.h>
+#include <limits.h>
 #include <mpi.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -184,14 +187,9 @@ static unsigned char *broadcast(const struct mpi_ctx *m, unsigned char *b, size_
  * The list process 0 makes: the title line, then per rank (in rank order)
  * its gmon file and its tag, as NUL-terminated strings.
  */
-/* The room for a rank's "LIB INSTR SAMPLED" seconds in the list ("%a"
- * thrice, with its spaces and the NUL). */
-#define WHERE_MAX 96
-
 struct job_list {
 	char *title;
 	char **files, **tags;   /* point into blob */
-	char **where;           /* "LIB INSTR SAMPLED" seconds, into blob */
 	size_t n;
 	int measured;           /* every file has its own sidecar */
 	char *blob;
@@ -200,7 +198,6 @@ struct job_list {
 static void job_list_release(struct job_list *jl)
 {
 	free(jl->files);
-	free(jl->where);
 	free(jl->tags);
 	free(jl->blob);
 	memset(jl, 0, sizeof(*jl));
@@ -232,7 +229,7 @@ static unsigned char *make_list(const struct cmdline *cl, size_t *len)
 	 * one source of every process's ranks), '1' or '0' */
 	total = strlen(title) + 3;
 	for (i = 0; i < n; i++)
-		total += strlen(ids[i].gmon) + strlen(ids[i].tag) + 2 + WHERE_MAX;
+		total += strlen(ids[i].gmon) + strlen(ids[i].tag) + 2;
 	if (!(blob = malloc(total))) {
 		error("out of memory");
 		goto out;
@@ -248,9 +245,6 @@ static unsigned char *make_list(const struct cmdline *cl, size_t *len)
 		at += strlen(id->gmon) + 1;
 		memcpy(blob + at, id->tag, strlen(id->tag) + 1);
 		at += strlen(id->tag) + 1;
-		/* where its time went, from its sidecar as identify read it */
-		at += (size_t)snprintf((char *)blob + at, WHERE_MAX, "%a %a %a", id->lib_s,
-				       id->instr_s, id->sampled_s) + 1;
 	}
 	*len = at;
 out:
@@ -261,14 +255,6 @@ out:
 	return blob;
 }
 
-/* A rank's seconds in libraries, the instrumentation and all, as
- * make_list wrote them; -1 each when the text is not three numbers. */
-static void where_parse(const char *text, struct rankstats_rank *k)
-{
-	if (sscanf(text, "%la %la %la", &k->lib_s, &k->instr_s, &k->sampled_s) != 3)
-		k->lib_s = k->instr_s = k->sampled_s = -1;
-}
-
 static int parse_list(char *blob, size_t len, struct job_list *jl)
 {
 	size_t at, n = 0, i;
@@ -277,13 +263,12 @@ static int parse_list(char *blob, size_t len, struct job_list *jl)
 	jl->blob = blob;
 	for (at = 0; at < len; at++)
 		n += blob[at] == 0;
-	if (len < 2 || blob[len - 1] != 0 || (n - 2) % 3 != 0 || blob[1] != 0)
+	if (len < 2 || blob[len - 1] != 0 || (n - 2) % 2 != 0 || blob[1] != 0)
 		return error("the list of rank files is corrupt");
-	n = (n - 2) / 3;
+	n = (n - 2) / 2;
 	jl->files = calloc(n ? n : 1, sizeof(char *));
 	jl->tags = calloc(n ? n : 1, sizeof(char *));
-	jl->where = calloc(n ? n : 1, sizeof(char *));
-	if (!jl->files || !jl->tags || !jl->where)
+	if (!jl->files || !jl->tags)
 		return error("out of memory");
 	jl->measured = blob[0] == '1';
 	jl->title = blob + 2;
@@ -292,8 +277,6 @@ static int parse_list(char *blob, size_t len, struct job_list *jl)
 		jl->files[i] = blob + at;
 		at += strlen(blob + at) + 1;
 		jl->tags[i] = blob + at;
-		at += strlen(blob + at) + 1;
-		jl->where[i] = blob + at;
 		at += strlen(blob + at) + 1;
 	}
 	jl->n = n;
@@ -314,11 +297,17 @@ static int usage(const struct mpi_ctx *m)
 	return 2;
 }
 
-/* Pass 1 over this process's share: files rank, rank + P, ... */
+/* where[] meets at process 0 as 3 doubles a rank (MPI_Reduce) */
+_Static_assert(sizeof(struct time_where) == 3 * sizeof(double), "time_where is 3 doubles");
+
+/* Pass 1 over this process's share: files rank, rank + P, ...; where[i]
+ * (jl->n of them) set for those files, TIME_WHERE_UNKNOWN for the others */
 static int read_share(const struct mpi_ctx *m, const struct cmdline *cl, const char *argv0,
 		      int jobs, const char *metric, const struct job_list *jl,
-		      struct rankstate *st, FILE *spill, struct rankpaths_syms *syms)
+		      struct rankstate *st, FILE *spill, struct rankpaths_syms *syms,
+		      struct time_where *where)
 {
+	struct rank_stats_read_opts ro;
 	size_t k = 0, i;
 	char **files = malloc((jl->n / (size_t)m->nprocs + 1) * sizeof(char *));
 	uint64_t *rank_of = malloc((jl->n / (size_t)m->nprocs + 1) * sizeof(uint64_t));
@@ -332,9 +321,15 @@ static int read_share(const struct mpi_ctx *m, const struct cmdline *cl, const c
 		files[k] = jl->files[i];
 		rank_of[k++] = i;
 	}
+	memset(&ro, 0, sizeof(ro));
+	ro.argv0 = argv0;
+	ro.jobs = jobs;
+	ro.measured = jl->measured;
+	ro.metric = metric;
+	ro.syms = m->rank == 0 ? syms : NULL;
+	ro.where = where;
 	if (k)
-		r = rank_stats_read(cl, argv0, jobs, 0, 0, metric, jl->measured, files, rank_of,
-				    k, st, spill, m->rank == 0 ? syms : NULL);
+		r = rank_stats_read(cl, &ro, files, rank_of, k, st, spill);
 out:
 	free(files);
 	free(rank_of);
@@ -371,7 +366,8 @@ static int run(const struct mpi_ctx *m, int argc, char **argv, int jobs, const c
 	size_t len = 0;
 	FILE *spill = NULL;
 	struct rankpaths_syms syms;
-	int failed = 0, status = 1;
+	struct time_where *where = NULL;
+	int failed = 0, status = 1, r = 0;
 
 	memset(&syms, 0, sizeof(syms));
 	memset(&jl, 0, sizeof(jl));
@@ -391,13 +387,42 @@ static int run(const struct mpi_ctx *m, int argc, char **argv, int jobs, const c
 			free(b);
 		goto out;
 	}
-	failed = !(st = rankstate_new(jl.n)) || !(spill = tmpfile());
+	failed = !(where = malloc((jl.n ? jl.n : 1) * sizeof(*where))) ||
+		 !(st = rankstate_new(jl.n)) || !(spill = tmpfile());
 	if (failed)
 		error("cannot create a temporary file: %s", strerror(errno));
-	else
-		failed = read_share(m, &cl, argv[0], jobs, metric, &jl, st, spill, &syms) < 0;
+	else {
+		for (size_t k = 0; k < jl.n; k++)
+			where[k] = TIME_WHERE_UNKNOWN;
+		r = read_share(m, &cl, argv[0], jobs, metric, &jl, st, spill, &syms, where);
+		failed = r < 0;
+	}
 	if (any_failed(failed))
 		goto out;
+	if (any_failed(r > 0)) {
+		/* a rank's sidecar cannot be read (its reader said which):
+		 * every process reads its share again, every rank from its
+		 * gmon file, as gprof --rank-stats does */
+		rankstate_free(st);
+		fclose(spill);
+		spill = NULL;
+		jl.measured = 0;
+		failed = !(st = rankstate_new(jl.n)) || !(spill = tmpfile());
+		if (failed)
+			error("cannot create a temporary file: %s", strerror(errno));
+		else
+			failed = read_share(m, &cl, argv[0], jobs, metric, &jl, st, spill, &syms,
+					    where) < 0;
+		if (any_failed(failed))
+			goto out;
+	}
+	/* each rank's numbers were set by the one process that read it, -1
+	 * (unknown) everywhere else; seconds are never negative: the maximum
+	 * is the reader's */
+	if (jl.n > (size_t)INT_MAX / 3 ||
+	    MPI_Reduce(m->rank == 0 ? MPI_IN_PLACE : where, where, (int)(3 * jl.n), MPI_DOUBLE,
+		       MPI_MAX, 0, MPI_COMM_WORLD) != MPI_SUCCESS)
+		MPI_Abort(MPI_COMM_WORLD, 1);
 
 	if (tree_reduce(m, st, &state_ops, 0) < 0)
 		failed = 1;
@@ -426,8 +451,11 @@ static int run(const struct mpi_ctx *m, int argc, char **argv, int jobs, const c
 			rank_stats_source_title(title, sizeof(title), global->hz);
 		ropts.unit = metric;
 		if (rankstate_report(global, &pass, jl.tags, &rs) == 0)
-			for (size_t k = 0; k < jl.n; k++)
-				where_parse(jl.where[k], &rs->ranks[k]);
+			for (size_t k = 0; k < jl.n; k++) {
+				rs->ranks[k].lib_s = where[k].libraries;
+				rs->ranks[k].instr_s = where[k].instrumentation;
+				rs->ranks[k].sampled_s = where[k].total;
+			}
 		if (!rs ||
 		    rankpaths_fill(rs, jl.files, &syms, ropts.summary_items) < 0 ||
 		    rank_stats_heatmaps(global, &pass, NULL, svg, png, title) < 0 ||
@@ -447,6 +475,7 @@ out:
 	rankpass_release(&pass);
 	rankstate_free(global);
 	rankstate_free(st);
+	free(where);
 	if (spill)
 		fclose(spill);
 	job_list_release(&jl);

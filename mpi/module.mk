@@ -57,7 +57,8 @@ RANKSTATS_MPI_OBJS = gprof-ext/cmd_rank_stats.o gprof-ext/cmdline.o gprof-ext/op
 	gprof-ext/upstream.o gprof-ext/loader_watch.o gprof-ext/upstream_gprof.o \
 	model/run.o model/paths.o model/measured.o model/paths_build.o callpath/report.o model/elfsyms.o \
 	model/leaves.o model/elide.o model/recursion.o model/shortname.o callpath/pathrank.o \
-	model/stale.o model/sum.o model/arcs.o diff/signif.o model/lines.o gprof-ext/srcmap.o
+	model/stale.o model/sum.o model/arcs.o diff/signif.o model/lines.o gprof-ext/srcmap.o \
+	model/where.o
 mpi/egprof-rankstats.o: $(srcdir)/mpi/egprof-rankstats.c
 	@mkdir -p $(@D)
 	@echo "  MPICC    $@"

@@ -37,18 +37,4 @@ void rankpaths_syms_release(struct rankpaths_syms *syms);
 int rankpaths_fill(struct rankstats *rs, char *const *files,
 		   const struct rankpaths_syms *syms, size_t items);
 
-/*
- * Where a rank's sampled time went, from its sidecar `sc` (read once, where
- * the rank files are identified: diff/ranks.h): seconds in shared
- * libraries (leaf frames in an object other than the program: for MPI
- * codes the time a rank spends in libmpi, much of it waiting) and in the
- * instrumentation (the runtime's leaves), and all its sampled seconds.  0
- * with the three set; -1 (nothing set) when the sidecar has no time or no
- * leaves (an old runtime's).  glibc's mcount counts as library time here:
- * naming it needs the library's symbols (--callpath's report does).
- */
-struct sidecar;
-int rankpaths_where(const struct sidecar *sc, double *libraries, double *instrumentation,
-		    double *total);
-
 #endif

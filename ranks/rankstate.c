@@ -251,6 +251,8 @@ int rankstate_add_memo(struct rankstate *st, const struct profile *p, uint64_t r
 	if (rank >= st->nranks)
 		return error("%s: rank index %llu out of range", what,
 			     (unsigned long long)rank);
+	if (profile_weight(p) > st->weight)
+		st->weight = profile_weight(p);
 	if (st->hz == 0)
 		st->hz = p->hz;
 	else if (p->hz != st->hz)
@@ -342,6 +344,8 @@ int rankstate_merge(struct rankstate *into, const struct rankstate *from)
 		return error("rank files with sampling rates %g Hz and %g Hz cannot be "
 			     "compared", into->hz, from->hz);
 	into->nread += from->nread;
+	if (from->weight > into->weight)
+		into->weight = from->weight;
 	for (i = 0; i < from->nfns; i++) {
 		const struct rankstate_fn *s = &from->fns[i];
 		struct rankstate_fn *f = fn_get(into, s->name, s->file, s->print_name);
@@ -491,6 +495,7 @@ int rankstate_pack(const struct rankstate *st, unsigned char **out, size_t *len)
 	put_u64(&b, st->nranks);
 	put_u64(&b, st->nread);
 	put_u64(&b, double_bits(st->hz));
+	put_u64(&b, double_bits(st->weight));
 	put_u64(&b, st->nfns);
 	for (i = 0; i < st->nfns; i++) {
 		const struct rankstate_fn *f = &st->fns[i];
@@ -534,6 +539,7 @@ int rankstate_unpack(const unsigned char *buf, size_t len, const char *what,
 		return error("out of memory");
 	st->nread = get_u64(&r);
 	st->hz = bits_double(get_u64(&r));
+	st->weight = bits_double(get_u64(&r));
 	nfns = get_u64(&r);
 	for (i = 0; i < nfns && !r.bad; i++) {
 		char *name = get_str(&r), *file = get_str(&r), *pname = get_str(&r);
@@ -996,6 +1002,7 @@ int rankstate_report(const struct rankstate *st, const struct rankpass *pass,
 	if (!rs->ranks || !rs->outliers || !rs->fns)
 		goto oom;
 	rs->hz = st->hz;
+	rs->weight = st->weight > 1 ? st->weight : 1;
 	for (i = 0; i < n; i++) {
 		if (!(rs->ranks[i].tag = strdup(tags[i])))
 			goto oom;

@@ -79,6 +79,10 @@ struct rankstate {
 	uint64_t nranks;     /* ranks in the job */
 	uint64_t nread;      /* ranks folded in */
 	double hz;           /* samples per second, 0 until a rank is read */
+	/* the largest mean weight of a sample over the ranks read (>= 1; a
+	 * timer signal may stand for several periods: diff/profile.h's
+	 * profile_weight), for the noise of their counts */
+	double weight;
 	struct rankstate_fn *fns;
 	size_t nfns, cap;
 	size_t *slots;       /* hash of fns by key: index + 1, 0 empty */

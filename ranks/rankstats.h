@@ -68,9 +68,9 @@ struct rankstats_rank {
 	size_t nran;        /* functions that ran here */
 	size_t nunique;     /* functions that ran here and on < half the ranks */
 	size_t ncalls_differ; /* functions whose calls differ from the median */
-	/* where its sampled time went, from its sidecar (diff/ranks.h's
-	 * rank_id, read once where the files are identified): seconds in
-	 * libraries, in the instrumentation, in all; -1 when unknown */
+	/* where its sampled time went (model/where.h), from its sidecar as
+	 * the pass over the files read it: seconds in libraries, in the
+	 * instrumentation, in all; -1 when unknown */
 	double lib_s, instr_s, sampled_s;
 };
 
@@ -82,6 +82,7 @@ struct rankstats {
 	size_t *outliers;           /* rank indices, most distant first */
 	double total_self;          /* seconds, all ranks */
 	double hz;                  /* samples per second */
+	double weight;              /* a sample's weight, >= 1 (rankstate.h) */
 };
 
 struct rankstats_opts {

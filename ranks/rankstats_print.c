@@ -68,8 +68,8 @@ static void print_ranks(FILE *fp, const struct rankstats *rs, char *const *files
 	 * With sidecars that place every sample: each rank's time in
 	 * libraries (MPI's waits among it) and in the instrumentation, as a
 	 * share of its sampled time, which gmon.out's self seconds cannot
-	 * show (the histogram covers the program's code only).  Read with
-	 * the rank's sidecar where the files were identified.
+	 * show (the histogram covers the program's code only), from the
+	 * rank's sidecar as the pass over the files read it.
 	 */
 	for (i = 0; i < rs->nranks; i++)
 		where |= rs->ranks[i].sampled_s > 0;
@@ -121,10 +121,16 @@ static double wait_of(const struct rankstats *rs, const struct rankstats_fn *f)
  * samples are Poisson, so a count of m has a standard deviation of sqrt(m);
  * the excess must be at least RANKSTATS_IMBALANCE_Z of them.  A function
  * with one sample on one rank of four has max/mean = 4 but says nothing.
+ * A sample of weight w (a timer signal standing for w periods: a 1 kHz
+ * CPU-time timer on a kernel ticking at 250 Hz gives w = 4) is one Poisson
+ * event counted w times: m samples are m / w events, a standard deviation
+ * of sqrt(m w) samples.
  */
-static int significant(const struct rankstats_fn *f)
+static int significant(const struct rankstats *rs, const struct rankstats_fn *f)
 {
-	return f->max_ticks - f->mean_ticks >= RANKSTATS_IMBALANCE_Z * sqrt(f->max_ticks) &&
+	double w = rs->weight > 1 ? rs->weight : 1;
+
+	return f->max_ticks - f->mean_ticks >= RANKSTATS_IMBALANCE_Z * sqrt(f->max_ticks * w) &&
 	       f->max_ticks > 0;
 }
 
@@ -153,7 +159,7 @@ int rankstats_imbalanced(const struct rankstats *rs, size_t **idxp, size_t *np)
 		return -1;
 	}
 	for (i = 0; i < rs->nfns; i++)
-		if (rs->fns[i].imbalance > 0 && significant(&rs->fns[i]))
+		if (rs->fns[i].imbalance > 0 && significant(rs, &rs->fns[i]))
 			sel[n++] = &rs->fns[i];
 	if (n)
 		qsort_r(sel, n, sizeof(*sel), cmp_wait, (void *)rs);

@@ -233,6 +233,59 @@ static void test_rankstats__summary_needs_samples_and_orders_by_waiting_time(voi
 	rankstats_free(rs);
 }
 
+/*
+ * Two ranks, `hot` 16 samples on rank 0 and none on rank 1: the excess over
+ * the mean (8) is 2 standard deviations of 16 Poisson samples, so it is
+ * beyond noise.  Samples of weight 4 (a 1 kHz timer on a 250 Hz kernel:
+ * each signal stands for 4 periods) are 4 events: the same 16 samples are
+ * 8 / sqrt(16 x 4) = 1 standard deviation, within noise.
+ */
+static struct rankstats *two_ranks_weighted(double weight)
+{
+	struct profile *p[2];
+	char t0[] = "0", t1[] = "1";
+	char *tags[] = { t0, t1 };
+	struct rankstats *rs;
+
+	for (int r = 0; r < 2; r++) {
+		struct profile_sym s = { 0 };
+
+		assert_non_null(p[r] = profile_new());
+		p[r]->hz = 1000;
+		p[r]->measure.weight = weight;
+		s.name = strdup("hot");
+		s.print_name = strdup("hot");
+		s.addr = 0x1000;
+		s.flags = PSYM_FUNC | PSYM_IN_FLAT;
+		s.self_ticks = r == 0 ? 16 : 0;
+		s.ncalls = 10;
+		assert_int_not_equal(profile_add_sym(p[r], &s), -1);
+	}
+	assert_int_equal(rankstats_compute(p, tags, 2, &rs), 0);
+	profile_free(p[0]);
+	profile_free(p[1]);
+	return rs;
+}
+
+static void test_rankstats__weighted_samples_are_fewer_events_so_more_noise(void **state)
+{
+	struct rankstats *rs;
+	size_t *idx = NULL, n = 99;
+
+	(void)state;
+	rs = two_ranks_weighted(1);
+	assert_int_equal(rankstats_imbalanced(rs, &idx, &n), 0);
+	assert_int_equal(n, 1);
+	free(idx);
+	rankstats_free(rs);
+	rs = two_ranks_weighted(4);
+	assert_true(rs->weight == 4);
+	assert_int_equal(rankstats_imbalanced(rs, &idx, &n), 0);
+	assert_int_equal(n, 0);
+	free(idx);
+	rankstats_free(rs);
+}
+
 /* ------------------------------------------------------------------------ */
 /* ranks.h, with sidecars written in a scratch directory */
 
@@ -320,6 +373,7 @@ int main(void)
 		cmocka_unit_test(test_rankstats__same_name_in_two_files_are_two_functions),
 		cmocka_unit_test(test_rankstats__report_shows_1_of_4_and_outlier_rank),
 		cmocka_unit_test(test_rankstats__summary_needs_samples_and_orders_by_waiting_time),
+		cmocka_unit_test(test_rankstats__weighted_samples_are_fewer_events_so_more_noise),
 		cmocka_unit_test(test_ranks__sidecar_gives_rank_else_file_name_and_pid),
 	};
 

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "format/sidecar.h"
+#include "utils/infile.h"
 #include "format/sidecar_layout.h"
 #include "bench/callpath/collide.h"
 #include "utils/banned.h"
@@ -1351,6 +1352,55 @@ static int count_entries(const char *dir)
 	return n;
 }
 
+/* The head of a file: its rank, pid and identity without its contexts;
+ * a file cut short or with a bad section length is refused, named. */
+static void test_sidecar__head_identifies_without_contexts_and_refuses_damage(void **state)
+{
+	char dir[] = "/tmp/test_sidecar.XXXXXX", path[128], err[256];
+	struct sidecar *sc = fixture(), *back = NULL;
+	unsigned char *buf;
+	size_t len;
+	FILE *fp;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/gmon.7.callpath", dir);
+	sc->rank = 7;
+	sc->pid = 4242;
+	sc->id.flags = SIDECAR_ID_HASHED;
+	sc->id.gmon_size = 1234;
+	sc->id.gmon_hash = 0xabcdef;
+	assert_int_equal(sidecar_write_atomic(sc, path, err, sizeof(err)), 0);
+	assert_int_equal(sidecar_read_head(path, &back, err, sizeof(err)), 0);
+	assert_int_equal(back->rank, 7);
+	assert_int_equal(back->pid, 4242);
+	assert_int_equal(back->id.gmon_size, 1234);
+	assert_int_equal(back->id.gmon_hash, 0xabcdef);
+	assert_int_equal(back->nr_nodes, 0);
+	sidecar_free(back);
+
+	/* cut short by 8 bytes: the header's size says so */
+	assert_int_equal(infile_read_all(path, &buf, &len, err, sizeof(err)), 0);
+	assert_non_null(fp = fopen(path, "wb"));
+	assert_int_equal(fwrite(buf, 1, len - 8, fp), len - 8);
+	fclose(fp);
+	assert_int_equal(sidecar_read_head(path, &back, err, sizeof(err)), -1);
+	assert_null(back);
+	assert_non_null(strstr(err, "gmon.7.callpath: bad file size"));
+
+	/* the first section's length made odd */
+	buf[32 + 8] ^= 1;
+	assert_non_null(fp = fopen(path, "wb"));
+	assert_int_equal(fwrite(buf, 1, len, fp), len);
+	fclose(fp);
+	assert_int_equal(sidecar_read_head(path, &back, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "gmon.7.callpath: bad section length at byte 40"));
+	free(buf);
+	unlink(path);
+	rmdir(dir);
+	sidecar_free(sc);
+}
+
 static void test_sidecar__write_atomic_then_read_from_a_file(void **state)
 {
 	char dir[] = "/tmp/test_sidecar.XXXXXX", path[128], err[256];
@@ -2166,6 +2216,7 @@ int main(void)
 		cmocka_unit_test(test_sidecar__canonical_site_is_0_outside_the_program),
 		cmocka_unit_test(test_sidecar__path_lists_nodes_from_the_root),
 		cmocka_unit_test(test_sidecar__write_atomic_then_read_from_a_file),
+		cmocka_unit_test(test_sidecar__head_identifies_without_contexts_and_refuses_damage),
 		cmocka_unit_test(test_sidecar__empty_tree_round_trips),
 		cmocka_unit_test(test_sidecar__name_for_appends_the_suffix),
 		cmocka_unit_test(test_sidecar__identity_round_trips),
