@@ -157,6 +157,31 @@ static void put_addr(FILE *out, const struct symtab *st, uint64_t bias,
 		fprintf(out, "+0x%" PRIx64, addr - bias - s->addr);
 }
 
+/* The per-thread entries (the threads section): before the objects and
+ * dropped counters, so that the tree still follows "dropped-stopped". */
+static void print_threads(FILE *out, const struct sidecar *sc)
+{
+	if (!sc->nr_thread_views)
+		return;
+	fprintf(out, "thread-views %u limit %u\n", sc->nr_thread_views, sc->thread_limit);
+	for (uint32_t i = 0; i < sc->nr_thread_views; i++) {
+		const struct sidecar_thread *t = &sc->thread_views[i];
+		uint64_t calls = 0, samples = 0;
+
+		for (uint32_t k = 0; k < t->nr_values; k++) {
+			calls = sat_add_u64(calls, t->values[k].calls);
+			samples = sat_add_u64(samples, t->values[k].samples);
+		}
+		fprintf(out, "thread %u tid %" PRIu64 " %s threads %u nodes %u calls %" PRIu64
+			" samples %" PRIu64 " name ", i, t->tid,
+			t->flags & SIDECAR_THREAD_OTHER ? "other" :
+			t->flags & SIDECAR_THREAD_MAIN ? "main" : "kept",
+			t->threads, t->nr_values, calls, samples);
+		put_name(out, t->name);
+		fputc('\n', out);
+	}
+}
+
 static void print_header(FILE *out, const struct sidecar *sc)
 {
 	fprintf(out, "version %u\npid %" PRIu64 "\nppid %" PRIu64 "\nrank %d\n",
@@ -215,6 +240,7 @@ static void print_header(FILE *out, const struct sidecar *sc)
 			fprintf(out, "walks-%d %" PRIu64 " %s\n", e, sc->unwind.ends[e],
 				sidecar_unwind_end_names[e]);
 	}
+	print_threads(out, sc);
 	fprintf(out, "objects %u\n", sc->nr_objects);
 	for (uint32_t i = 0; i < sc->nr_objects; i++)
 		fprintf(out, "object 0x%" PRIx64 "-0x%" PRIx64 " bias 0x%" PRIx64 " %s\n",
@@ -224,25 +250,6 @@ static void print_header(FILE *out, const struct sidecar *sc)
 	for (int d = 0; d < SIDECAR_DROP_NR; d++)
 		fprintf(out, "dropped-%s %" PRIu64 "\n", sidecar_drop_names[d],
 			sc->dropped[d]);
-	if (!sc->nr_thread_views)
-		return;
-	fprintf(out, "thread-views %u limit %u\n", sc->nr_thread_views, sc->thread_limit);
-	for (uint32_t i = 0; i < sc->nr_thread_views; i++) {
-		const struct sidecar_thread *t = &sc->thread_views[i];
-		uint64_t calls = 0, samples = 0;
-
-		for (uint32_t k = 0; k < t->nr_values; k++) {
-			calls = sat_add_u64(calls, t->values[k].calls);
-			samples = sat_add_u64(samples, t->values[k].samples);
-		}
-		fprintf(out, "thread %u tid %" PRIu64 " %s threads %u nodes %u calls %" PRIu64
-			" samples %" PRIu64 " name ", i, t->tid,
-			t->flags & SIDECAR_THREAD_OTHER ? "other" :
-			t->flags & SIDECAR_THREAD_MAIN ? "main" : "kept",
-			t->threads, t->nr_values, calls, samples);
-		put_name(out, t->name);
-		fputc('\n', out);
-	}
 }
 
 /* Every per-thread value: "thread-value THREAD NODE CALLS SAMPLES". */
