@@ -62,11 +62,12 @@ static int cmp_desc(const void *l, const void *r)
 }
 
 /* How many tests could pass at the cut of alpha / k: z_max >= that cut
- * (zmax sorted descending), the lost ones among them. */
-static size_t could_pass(const struct signif_family *f, const double *zmax, size_t k)
+ * (zmax, nz of them, sorted descending), the lost ones among them. */
+static size_t could_pass(const struct signif_family *f, const double *zmax, size_t nz,
+			 size_t k)
 {
 	double cut = signif_z(f->alpha / (double)k);
-	size_t lo = 0, hi = f->n;
+	size_t lo = 0, hi = nz;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -82,7 +83,7 @@ static size_t could_pass(const struct signif_family *f, const double *zmax, size
 void signif_decide(struct signif_family *f)
 {
 	double *zmax;
-	size_t i, lo, hi, m;
+	size_t i, lo, hi, m, nz;
 
 	f->counted = 0;
 	if (f->k <= 0) {
@@ -99,9 +100,14 @@ void signif_decide(struct signif_family *f)
 		f->z_cut = signif_z(f->alpha / (double)f->counted);
 		return;
 	}
-	for (i = 0; i < f->n; i++)
-		zmax[i] = f->z[2 * i + 1];
-	qsort(zmax, f->n, sizeof(double), cmp_desc);
+	/* Only a z_max at or above the cut at alpha can pass at any alpha / k
+	 * (the cut only rises with k): the others are never counted, so
+	 * they are left out of the sort (most tests of a large program:
+	 * functions with a few samples). */
+	for (i = nz = 0; i < f->n; i++)
+		if (f->z[2 * i + 1] >= f->z_cut)
+			zmax[nz++] = f->z[2 * i + 1];
+	qsort(zmax, nz, sizeof(double), cmp_desc);
 	/* Tarone: the least k with at most k tests able to pass at alpha/k
 	 * (could_pass(k) - k only falls as k grows) */
 	lo = 1;
@@ -109,13 +115,13 @@ void signif_decide(struct signif_family *f)
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (could_pass(f, zmax, mid) <= mid)
+		if (could_pass(f, zmax, nz, mid) <= mid)
 			hi = mid;
 		else
 			lo = mid + 1;
 	}
 	m = lo;
-	f->counted = could_pass(f, zmax, m);
+	f->counted = could_pass(f, zmax, nz, m);
 	/* Bonferroni over them: a test that could not pass stays below the
 	 * cut (its z_max is).  (Holm's step-down would lower the cut for the
 	 * later tests, but it would let the tests Tarone left out pass.) */

@@ -88,6 +88,9 @@ static struct {
 	 * file_base + file_off[i], instead of `files` */
 	const char *file_base;
 	const uint64_t *file_off;
+	/* The binary's function symbols with their sizes (padding_credit),
+	 * read once before the workers fork, so that they share them */
+	struct elf_funcs *funcs;
 } loader;
 
 static int check_gmon_files(const char *binary, size_t n, char *const *files,
@@ -929,10 +932,13 @@ static int padding_credit(int apply)
 	if (line_granularity || !symtab.len || !num_histograms || syms[INCL_FLAT].len ||
 	    syms[EXCL_FLAT].len || !a_out_name)
 		return 0;
-	if (elf_funcs_read(a_out_name, &ef) < 0)
+	if (loader.funcs)
+		ef = loader.funcs;
+	else if (elf_funcs_read(a_out_name, &ef) < 0)
 		return -1;
 	if (!(code_high = malloc(symtab.len * sizeof(*code_high)))) {
-		elf_funcs_free(ef);
+		if (ef != loader.funcs)
+			elf_funcs_free(ef);
 		return -1;
 	}
 	/* where each symbol's code ends, in units; -1: no size known */
@@ -1014,7 +1020,8 @@ static int padding_credit(int apply)
 		}
 	}
 	free(code_high);
-	elf_funcs_free(ef);
+	if (ef != loader.funcs)
+		elf_funcs_free(ef);
 	return moved;
 }
 
@@ -1140,6 +1147,9 @@ void egprof_gmon_out_read(const char *filename)
 	if (loader.in_worker)
 		return; /* a worker reads its one file, already read */
 	units_load(); /* once, for every worker: see `units` */
+	/* once too (padding_credit); without them, each reads its own */
+	if (!line_granularity && a_out_name && elf_funcs_read(a_out_name, &loader.funcs) < 0)
+		loader.funcs = NULL;
 	if (send_symtab() < 0)
 		_exit(2);
 	run_workers();

@@ -21,7 +21,7 @@ EGPROF_OBJS += $(RANK_SIDECAR_OBJ)
 
 UNIT_TESTS += testsuite/unit/test_rankstats
 testsuite/unit/test_rankstats: testsuite/unit/test_rankstats.o $(RANK_OBJS) \
-	diff/profile.o format/sidecar.o model/metric.o $(UTILS_OBJS)
+	diff/profile.o diff/signif.o format/sidecar.o model/metric.o $(UTILS_OBJS)
 
 # egprof-sum's sums need no MPI: unit-tested alone
 UNIT_TESTS += testsuite/unit/test_gmonsum
@@ -74,7 +74,7 @@ endif
 
 UNIT_TESTS += testsuite/unit/test_rankstate
 testsuite/unit/test_rankstate: testsuite/unit/test_rankstate.o $(RANK_OBJS) \
-	diff/profile.o format/sidecar.o model/metric.o $(UTILS_OBJS)
+	diff/profile.o diff/signif.o format/sidecar.o model/metric.o $(UTILS_OBJS)
 
 # make install / uninstall: egprof-rankstats when it was built, and the man
 # pages of the MPI tools built (egprof-sum itself is installed with the

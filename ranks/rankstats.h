@@ -95,7 +95,10 @@ struct rankstats_opts {
 #define RANKSTATS_OPTS_INIT { 64, 5, NULL, NULL }
 
 /* The summary calls a function imbalanced only when its slowest rank's
- * excess over the mean is this many Poisson deviations (sqrt of its samples). */
+ * excess over the mean is beyond its sampling noise: Poisson deviations
+ * (sqrt of its samples), decided as one family over the functions
+ * (diff/signif.h) at the two-sided tail of this many deviations, so that
+ * the chance of any balanced function being called imbalanced is 4.55%. */
 #define RANKSTATS_IMBALANCE_Z 2.0
 
 int rankstats_compute(struct profile *const *profiles, char *const *tags, size_t n,

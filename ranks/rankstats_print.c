@@ -10,6 +10,7 @@
 #include <string.h>
 #include "ranks/rankstats.h"
 #include "ranks/rankpaths.h"
+#include "diff/signif.h"
 #include "utils/banned.h"
 
 static int tag_width(const struct rankstats *rs)
@@ -117,21 +118,25 @@ static double wait_of(const struct rankstats *rs, const struct rankstats_fn *f)
 }
 
 /*
- * Whether the slowest rank's excess over the mean is beyond sampling noise:
- * samples are Poisson, so a count of m has a standard deviation of sqrt(m);
- * the excess must be at least RANKSTATS_IMBALANCE_Z of them.  A function
+ * How far the slowest rank's excess over the mean is beyond sampling
+ * noise, in standard deviations: samples are Poisson, so a count of m has
+ * a standard deviation of sqrt(m).  A sample of weight w (a timer signal
+ * standing for w periods: a 1 kHz CPU-time timer on a kernel ticking at
+ * 250 Hz gives w = 4) is one Poisson event counted w times: m samples are
+ * m / w events, a standard deviation of sqrt(m w) samples.  *z_max is the
+ * most the function's samples allow (all of them on one rank): a function
  * with one sample on one rank of four has max/mean = 4 but says nothing.
- * A sample of weight w (a timer signal standing for w periods: a 1 kHz
- * CPU-time timer on a kernel ticking at 250 Hz gives w = 4) is one Poisson
- * event counted w times: m samples are m / w events, a standard deviation
- * of sqrt(m w) samples.
+ * NAN when the function has no samples.
  */
-static int significant(const struct rankstats *rs, const struct rankstats_fn *f)
+static double excess_z(const struct rankstats *rs, const struct rankstats_fn *f, double *z_max)
 {
-	double w = rs->weight > 1 ? rs->weight : 1;
+	double w = rs->weight > 1 ? rs->weight : 1, n = (double)rs->nranks;
+	double total = f->mean_ticks * n;
 
-	return f->max_ticks - f->mean_ticks >= RANKSTATS_IMBALANCE_Z * sqrt(f->max_ticks * w) &&
-	       f->max_ticks > 0;
+	if (!(f->max_ticks > 0) || n < 1)
+		return NAN;
+	*z_max = (1 - 1 / n) * sqrt(total / w);
+	return (f->max_ticks - f->mean_ticks) / sqrt(f->max_ticks * w);
 }
 
 static int cmp_wait(const void *pa, const void *pb, void *ctx)
@@ -149,6 +154,7 @@ int rankstats_imbalanced(const struct rankstats *rs, size_t **idxp, size_t *np)
 {
 	const struct rankstats_fn **sel = malloc((rs->nfns + 1) * sizeof(*sel));
 	size_t *idx = malloc((rs->nfns + 1) * sizeof(*idx));
+	struct signif_family fam;
 	size_t i, n = 0;
 
 	*idxp = NULL;
@@ -158,9 +164,25 @@ int rankstats_imbalanced(const struct rankstats *rs, size_t **idxp, size_t *np)
 		free(idx);
 		return -1;
 	}
-	for (i = 0; i < rs->nfns; i++)
-		if (rs->fns[i].imbalance > 0 && significant(rs, &rs->fns[i]))
+	/* One family over the functions (diff/signif.h, the rule of every
+	 * comparison): with many functions, a few would pass any fixed cut
+	 * by chance; the cut rises with the functions whose samples could
+	 * pass it. */
+	signif_family_init(&fam, RANKSTATS_IMBALANCE_Z);
+	for (i = 0; i < rs->nfns; i++) {
+		double z_max = 0, z = excess_z(rs, &rs->fns[i], &z_max);
+
+		if (rs->fns[i].imbalance > 0 && z == z)
+			signif_add(&fam, z, z_max);
+	}
+	signif_decide(&fam);
+	for (i = 0; i < rs->nfns; i++) {
+		double z_max = 0, z = excess_z(rs, &rs->fns[i], &z_max);
+
+		if (rs->fns[i].imbalance > 0 && z == z && z > 0 && signif_pass(&fam, z))
 			sel[n++] = &rs->fns[i];
+	}
+	signif_family_release(&fam);
 	if (n)
 		qsort_r(sel, n, sizeof(*sel), cmp_wait, (void *)rs);
 	for (i = 0; i < n; i++)

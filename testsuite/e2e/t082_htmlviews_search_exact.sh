@@ -9,9 +9,7 @@
 . "$SRCDIR/testsuite/e2e/graph_lib.sh"
 . "$SRCDIR/testsuite/e2e/views_lib.sh"
 chromium_find || skip_all "chromium not installed (apt-get install chromium)"
-HUB="$SRCDIR/testsuite/fixtures/htmlviews/hub.c"
-gcc -pg -O1 -g -o hub "$HUB" -lm >build.log 2>&1 &&
-	LD_PRELOAD="$CALLPATH_SO" ./hub >/dev/null || { cat build.log; echo "Bail out! cannot build and run hub.c"; exit 1; }
+hub_build
 "$EGPROF" -b hub gmon.out --html r.html --node-thres 0 --edge-thres 0 >/dev/null 2>err.txt
 check "--html exits 0" [ $? = 0 ]
 # MARKS: what each view marks and what it draws, after a search

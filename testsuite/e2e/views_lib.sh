@@ -68,3 +68,13 @@ views_build() {
 	(cd "$dir/changed" && LD_PRELOAD="$CALLPATH_SO" ./views ${VIEWS_ARGS:-20} >/dev/null) &&
 	[ -s "$dir/base/gmon.out.callpath" ] && [ -s "$dir/changed/gmon.out.callpath" ]
 }
+
+# hub_build: testsuite/fixtures/htmlviews/hub.c (a hub with three callers
+# and a callee, a libm loop, a recursion) built with -pg into ./hub and run
+# once here with libcallpath (gmon.out and its sidecar); bails out when it
+# cannot.
+hub_build() {
+	gcc -pg -O1 -g -o hub "$SRCDIR/testsuite/fixtures/htmlviews/hub.c" -lm >build.log 2>&1 &&
+		LD_PRELOAD="$CALLPATH_SO" ./hub >/dev/null ||
+		{ cat build.log; echo "Bail out! cannot build and run hub.c"; exit 1; }
+}

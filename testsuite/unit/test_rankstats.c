@@ -234,11 +234,12 @@ static void test_rankstats__summary_needs_samples_and_orders_by_waiting_time(voi
 }
 
 /*
- * Two ranks, `hot` 16 samples on rank 0 and none on rank 1: the excess over
- * the mean (8) is 2 standard deviations of 16 Poisson samples, so it is
- * beyond noise.  Samples of weight 4 (a 1 kHz timer on a 250 Hz kernel:
- * each signal stands for 4 periods) are 4 events: the same 16 samples are
- * 8 / sqrt(16 x 4) = 1 standard deviation, within noise.
+ * Two ranks, `hot` 18 samples on rank 0 and none on rank 1: the excess over
+ * the mean (9) is 2.1 standard deviations of 18 Poisson samples, beyond
+ * noise (one function: the cut is 2).  Samples of weight 4 (a 1 kHz timer
+ * on a 250 Hz kernel: each signal stands for 4 periods) are 4 events: the
+ * same 18 samples are 9 / sqrt(18 x 4) = 1.06 standard deviations, within
+ * noise.
  */
 static struct rankstats *two_ranks_weighted(double weight)
 {
@@ -257,7 +258,7 @@ static struct rankstats *two_ranks_weighted(double weight)
 		s.print_name = strdup("hot");
 		s.addr = 0x1000;
 		s.flags = PSYM_FUNC | PSYM_IN_FLAT;
-		s.self_ticks = r == 0 ? 16 : 0;
+		s.self_ticks = r == 0 ? 18 : 0;
 		s.ncalls = 10;
 		assert_int_not_equal(profile_add_sym(p[r], &s), -1);
 	}
