@@ -226,6 +226,8 @@ static void thread_values_normalise(struct sidecar_thread *t)
 {
 	uint32_t o = 0;
 
+	if (!t->nr_values)
+		return;		/* values may be NULL: qsort's argument must not */
 	qsort(t->values, t->nr_values, sizeof(*t->values), value_cmp);
 	for (uint32_t i = 0; i < t->nr_values; i++) {
 		struct sidecar_thread_value *v = &t->values[i];
