@@ -53,7 +53,7 @@ _egprof_gprof() {
 _egprof_simple() {
 	local cur=${COMP_WORDS[COMP_CWORD]} words
 	case ${1##*/} in
-	cpdump) words='--help --version -H -f -s -t' ;;
+	cpdump) words='--help --version -H -T -f -s -t' ;;
 	egprof-sum) words='-o' ;;
 	egprof-rankstats) words="--html --jobs --metric --png --svg $_egprof_gprof_words" ;;
 	esac

@@ -16,6 +16,7 @@
 #include "callpath/folded.h"
 #include "callpath/pathdiff.h"
 #include "model/callpath_model.h"
+#include "format/sidecar.h"
 #include "diff/diff.h"
 #include "gml/graph.h"
 #include "model/analysis.h"
@@ -93,6 +94,61 @@ static uint64_t get_leaf(const struct callpath_frame *f, const uint32_t *map)
 }
 
 /*
+ * The threads the sidecar kept apart (model/callpath_model.h): "threads",
+ * one record each (index, tid, name, kind: main, thread or other, threads
+ * summed, and its samples and calls in all), and "thread_values", sparse
+ * columns of (frame, thread, calls, samples) in frame order.  Left out
+ * when the run has none.
+ */
+static void thread_columns(FILE *fp, const struct callpath_model *m)
+{
+	const char *col[4] = { "frame", "thread", "calls", "samples" };
+
+	if (!m->nr_threads)
+		return;
+	fputs(",\n\"threads\": [", fp);
+	for (uint32_t t = 0; t < m->nr_threads; t++) {
+		const struct callpath_thread *th = &m->threads[t];
+		uint64_t samples = 0, calls = 0;
+
+		for (size_t k = 0; k < m->nr_thread_values; k++)
+			if (m->thread_values[k].thread == t) {
+				samples += m->thread_values[k].samples;
+				calls += m->thread_values[k].calls;
+			}
+		fprintf(fp, "%s\n{\"index\": %u, \"tid\": %llu, \"name\": ", t ? "," : "", t,
+			(unsigned long long)th->tid);
+		table_json_string(fp, th->name);
+		fprintf(fp, ", \"kind\": \"%s\", \"threads\": %u, \"samples\": %llu, \"calls\": ",
+			th->flags & SIDECAR_THREAD_OTHER ? "other" :
+			th->flags & SIDECAR_THREAD_MAIN ? "main" : "thread", th->threads,
+			(unsigned long long)samples);
+		if (m->calls_unmeasured)
+			fputs("null}", fp);
+		else
+			fprintf(fp, "%llu}", (unsigned long long)calls);
+	}
+	fputs("],\n\"thread_values\": {", fp);
+	for (int c = 0; c < 4; c++) {
+		fprintf(fp, "%s\"%s\": ", c ? ", " : "", col[c]);
+		if (c == 2 && m->calls_unmeasured) {
+			fputs("null", fp);
+			continue;
+		}
+		fputc('[', fp);
+		for (size_t k = 0; k < m->nr_thread_values; k++) {
+			const struct callpath_thread_value *v = &m->thread_values[k];
+			unsigned long long x = c == 0 ? v->frame : c == 1 ? v->thread :
+					       c == 2 ? v->calls : v->samples;
+
+			fprintf(fp, k ? ",%llu" : "%llu", x);
+		}
+		fputc(']', fp);
+	}
+	fputc('}', fp);
+}
+
+/*
  * The calling-context tree as columns ("egprof-callpath-columns",
  * doc/html.md): the records of --callpath --format json's "frames"
  * (frame i is record id i), without their path texts, which grow with the
@@ -150,6 +206,7 @@ static int callpath_doc_fp(FILE *fp, const void *ctx)
 	else
 		u64_array(fp, "recursive_calls", m, get_recursive, map);
 	u64_array(fp, "leaf", m, get_leaf, map);
+	thread_columns(fp, m);
 	fputs("\n}\n", fp);
 	free(map);
 	return ferror(fp) ? -1 : 0;

@@ -184,12 +184,14 @@ static int ctt_filter(const struct filter_opts *f, const struct callpath_model *
 	struct ctt_marks k = { NULL, NULL, NULL, 0 };
 	struct callpath_model *o = callpath_model_new();
 	uint32_t *map = malloc(((size_t)m->nr_frames + 1) * sizeof(uint32_t));
+	/* what each frame's per-thread values give (callpath_model_threads_carry) */
+	unsigned char *what = calloc((size_t)m->nr_frames + 1, 1);
 	uint32_t max = f->depth >= 0 ? (uint32_t)f->depth : FAR - 1;
 	int ret = -1;
 
 	*out = NULL;
 	*missing = NULL;
-	if (!o || !map) {
+	if (!o || !map || !what) {
 		error("out of memory");
 		goto fail;
 	}
@@ -212,6 +214,7 @@ static int ctt_filter(const struct filter_opts *f, const struct callpath_model *
 			if (!k.gone[i] && k.below[i] != FAR && k.below[i] > max &&
 			    p != CALLPATH_NONE) {
 				map[i] = map[p];
+				what[i] = CALLPATH_CARRY_SAMPLES;
 				if (map[i] != CALLPATH_NONE)
 					callpath_model_add_samples(o, map[i], fr->samples);
 			}
@@ -229,8 +232,12 @@ static int ctt_filter(const struct filter_opts *f, const struct callpath_model *
 				error("out of memory");
 				goto fail;
 			}
+			if (fate == CTT_KEEP)
+				what[i] = CALLPATH_CARRY_SAMPLES | CALLPATH_CARRY_CALLS;
 		}
 	}
+	if (callpath_model_threads_carry(o, m, map, what) < 0)
+		goto fail;
 	o->sampling = m->sampling;
 	o->calls_unmeasured = m->calls_unmeasured;
 	o->unwind = m->unwind;
@@ -244,6 +251,7 @@ static int ctt_filter(const struct filter_opts *f, const struct callpath_model *
 fail:
 	ctt_marks_release(&k);
 	free(map);
+	free(what);
 	callpath_model_free(o);
 	return ret;
 }

@@ -151,7 +151,260 @@ void sidecar_free(struct sidecar *sc)
 	free(sc->objects);
 	free(sc->nodes);
 	index_free(sc->index);
+	sidecar_threads_clear(sc);
 	free(sc);
+}
+
+void sidecar_threads_clear(struct sidecar *sc)
+{
+	for (uint32_t i = 0; i < sc->nr_thread_views; i++) {
+		free(sc->thread_views[i].name);
+		free(sc->thread_views[i].values);
+	}
+	free(sc->thread_views);
+	sc->thread_views = NULL;
+	sc->nr_thread_views = 0;
+}
+
+int sidecar_thread_new(struct sidecar *sc, uint64_t tid, uint32_t flags,
+		       uint32_t threads, const char *name)
+{
+	struct sidecar_thread *t;
+	char *n = strdup(name ? name : "");
+
+	if (!n || sc->nr_thread_views >= UINT32_MAX / 2)
+		goto oom;
+	t = realloc(sc->thread_views, (sc->nr_thread_views + 1) * sizeof(*t));
+	if (!t)
+		goto oom;
+	sc->thread_views = t;
+	t += sc->nr_thread_views;
+	memset(t, 0, sizeof(*t));
+	t->tid = tid;
+	t->flags = flags;
+	t->threads = threads;
+	t->name = n;
+	return (int)sc->nr_thread_views++;
+oom:
+	free(n);
+	return -1;
+}
+
+int sidecar_thread_add(struct sidecar *sc, uint32_t ti, uint32_t node,
+		       uint64_t calls, uint64_t samples)
+{
+	struct sidecar_thread *t = &sc->thread_views[ti];
+
+	if (!calls && !samples)
+		return 0;
+	if (t->nr_values == t->alloc_values) {
+		uint32_t cap = t->alloc_values ? t->alloc_values * 2 : 64;
+		struct sidecar_thread_value *v;
+
+		if (cap <= t->alloc_values)
+			return -1;
+		v = realloc(t->values, (size_t)cap * sizeof(*v));
+		if (!v)
+			return -1;
+		t->values = v;
+		t->alloc_values = cap;
+	}
+	t->values[t->nr_values++] = (struct sidecar_thread_value){ node, calls, samples };
+	return 0;
+}
+
+static int value_cmp(const void *a, const void *b)
+{
+	uint32_t x = ((const struct sidecar_thread_value *)a)->node;
+	uint32_t y = ((const struct sidecar_thread_value *)b)->node;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Entry `t`'s values in node order, repeats summed (saturated), zeros out. */
+static void thread_values_normalise(struct sidecar_thread *t)
+{
+	uint32_t o = 0;
+
+	if (!t->nr_values)
+		return;		/* values may be NULL: qsort's argument must not */
+	qsort(t->values, t->nr_values, sizeof(*t->values), value_cmp);
+	for (uint32_t i = 0; i < t->nr_values; i++) {
+		struct sidecar_thread_value *v = &t->values[i];
+
+		if (o && t->values[o - 1].node == v->node) {
+			t->values[o - 1].calls = sat_add_u64(t->values[o - 1].calls, v->calls);
+			t->values[o - 1].samples = sat_add_u64(t->values[o - 1].samples, v->samples);
+		} else if (v->calls || v->samples) {
+			t->values[o++] = *v;
+		}
+	}
+	t->nr_values = o;
+}
+
+/* A node's calls as the threads section counts them. */
+static uint64_t node_calls(const struct sidecar_node *n)
+{
+	return sat_add_u64(n->count, n->recursive);
+}
+
+/*
+ * Per node, the entries' sums (2 values per node in `sum`, calloc'd);
+ * NULL when out of memory.  *over: a node index whose sum passes its
+ * value, else SIDECAR_ROOT.
+ */
+static uint64_t *thread_sums(const struct sidecar *sc, uint32_t *over)
+{
+	uint64_t *sum = calloc((size_t)sc->nr_nodes * 2 + 1, sizeof(*sum));
+
+	*over = SIDECAR_ROOT;
+	if (!sum)
+		return NULL;
+	for (uint32_t i = 0; i < sc->nr_thread_views; i++) {
+		const struct sidecar_thread *t = &sc->thread_views[i];
+
+		for (uint32_t k = 0; k < t->nr_values; k++) {
+			const struct sidecar_thread_value *v = &t->values[k];
+			uint64_t *s = &sum[2 * (size_t)v->node];
+
+			if (v->node >= sc->nr_nodes) {
+				*over = v->node;
+				return sum;
+			}
+			s[0] = sat_add_u64(s[0], v->calls);
+			s[1] = sat_add_u64(s[1], v->samples);
+			if ((s[0] > node_calls(&sc->nodes[v->node]) ||
+			     s[1] > sc->nodes[v->node].self_samples) && *over == SIDECAR_ROOT)
+				*over = v->node;
+		}
+	}
+	return sum;
+}
+
+/* Order of the entries: the main thread first, then by samples, then
+ * calls, the threads summed last. */
+struct thread_rank {
+	struct sidecar_thread t;
+	uint64_t samples, calls;
+};
+
+static int thread_rank_cmp(const void *a, const void *b)
+{
+	const struct thread_rank *x = a, *y = b;
+	int mx = (x->t.flags & SIDECAR_THREAD_MAIN) != 0, my = (y->t.flags & SIDECAR_THREAD_MAIN) != 0;
+	int ox = (x->t.flags & SIDECAR_THREAD_OTHER) != 0, oy = (y->t.flags & SIDECAR_THREAD_OTHER) != 0;
+
+	if (mx != my)
+		return my - mx;
+	if (ox != oy)
+		return ox - oy;
+	if (x->samples != y->samples)
+		return x->samples > y->samples ? -1 : 1;
+	if (x->calls != y->calls)
+		return x->calls > y->calls ? -1 : 1;
+	return x->t.tid < y->t.tid ? -1 : x->t.tid > y->t.tid;
+}
+
+/* The entries in thread_rank_cmp's order: what a reader lists first. */
+static int threads_order(struct sidecar *sc)
+{
+	struct thread_rank *r = malloc((size_t)sc->nr_thread_views * sizeof(*r));
+
+	if (!r)
+		return -1;
+	for (uint32_t i = 0; i < sc->nr_thread_views; i++) {
+		r[i].t = sc->thread_views[i];
+		r[i].samples = r[i].calls = 0;
+		for (uint32_t k = 0; k < r[i].t.nr_values; k++) {
+			r[i].samples = sat_add_u64(r[i].samples, r[i].t.values[k].samples);
+			r[i].calls = sat_add_u64(r[i].calls, r[i].t.values[k].calls);
+		}
+	}
+	qsort(r, sc->nr_thread_views, sizeof(*r), thread_rank_cmp);
+	for (uint32_t i = 0; i < sc->nr_thread_views; i++)
+		sc->thread_views[i] = r[i].t;
+	free(r);
+	return 0;
+}
+
+int sidecar_threads_finish(struct sidecar *sc, uint32_t other_threads)
+{
+	uint32_t over;
+	uint64_t *sum;
+	int other = -1;
+
+	if (!sc->nr_thread_views)
+		return 0;
+	for (uint32_t i = 0; i < sc->nr_thread_views; i++)
+		thread_values_normalise(&sc->thread_views[i]);
+	if (threads_order(sc) < 0) {
+		sidecar_threads_clear(sc);
+		return -1;
+	}
+	sum = thread_sums(sc, &over);
+	if (!sum || over != SIDECAR_ROOT) {
+		free(sum);
+		sidecar_threads_clear(sc);
+		return sum ? 1 : -1;
+	}
+	for (uint32_t n = 0; n < sc->nr_nodes; n++) {
+		uint64_t calls = node_calls(&sc->nodes[n]) - sum[2 * (size_t)n];
+		uint64_t samples = sc->nodes[n].self_samples - sum[2 * (size_t)n + 1];
+
+		if (!calls && !samples)
+			continue;
+		if (other < 0 &&
+		    (other = sidecar_thread_new(sc, 0, SIDECAR_THREAD_OTHER, other_threads,
+						"other threads")) < 0)
+			goto oom;
+		/* node order by construction */
+		if (sidecar_thread_add(sc, (uint32_t)other, n, calls, samples) < 0)
+			goto oom;
+	}
+	if (other < 0 && other_threads &&
+	    sidecar_thread_new(sc, 0, SIDECAR_THREAD_OTHER, other_threads, "other threads") < 0)
+		goto oom;
+	free(sum);
+	return 0;
+oom:
+	free(sum);
+	sidecar_threads_clear(sc);
+	return -1;
+}
+
+int sidecar_threads_check(const struct sidecar *sc, char *err, size_t errlen)
+{
+	uint32_t over;
+	uint64_t *sum;
+
+	if (!sc->nr_thread_views)
+		return 0;
+	sum = thread_sums(sc, &over);
+	if (!sum) {
+		set_err(err, errlen, "out of memory");
+		return -1;
+	}
+	if (over != SIDECAR_ROOT && over >= sc->nr_nodes) {
+		set_err(err, errlen, "per-thread values of node %u, which the tree "
+			"does not have", over);
+		free(sum);
+		return -1;
+	}
+	for (uint32_t n = 0; n < sc->nr_nodes; n++) {
+		const uint64_t *s = &sum[2 * (size_t)n];
+
+		if (s[0] != node_calls(&sc->nodes[n]) || s[1] != sc->nodes[n].self_samples) {
+			set_err(err, errlen, "the threads' values of node %u (%llu calls, "
+				"%llu samples) are not the node's (%llu calls, %llu samples)",
+				n, (unsigned long long)s[0], (unsigned long long)s[1],
+				(unsigned long long)node_calls(&sc->nodes[n]),
+				(unsigned long long)sc->nodes[n].self_samples);
+			free(sum);
+			return -1;
+		}
+	}
+	free(sum);
+	return 0;
 }
 
 int sidecar_set_strings(struct sidecar *sc, const char *host, const char *exe)
@@ -865,6 +1118,12 @@ int sidecar_merge(struct sidecar *dst, const struct sidecar *src,
 			"build without -pg: no call counts), the other counted calls");
 		return -1;
 	}
+	/*
+	 * Per-thread values are one process's: a sum of processes (or a
+	 * file summed with itself) keeps none, rather than values that no
+	 * longer add up to its nodes.
+	 */
+	sidecar_threads_clear(dst);
 	if (!dst->nr_nodes && !sidecar_folds_recursion(src))
 		dst->flags |= SIDECAR_F_RECURSION_FULL;
 	if (!dst->nr_nodes)
@@ -1116,13 +1375,37 @@ static const char *const sect_names[] = {
 	[SIDECAR_SECT_PROCESS] = "process section", [SIDECAR_SECT_IDENTITY] = "identity section",
 	[SIDECAR_SECT_METRICS] = "metrics section", [SIDECAR_SECT_OBJECTS] = "objects section",
 	[SIDECAR_SECT_NODES] = "node table", [SIDECAR_SECT_SAMPLING] = "sampling section",
-	[SIDECAR_SECT_UNWIND] = "sampled section",
+	[SIDECAR_SECT_UNWIND] = "sampled section", [SIDECAR_SECT_THREADS] = "threads section",
 };
 
 /* Everything before the node records (headers included). */
+static size_t threads_size(const struct sidecar *sc);
+
+/* Everything before the node records: the sections (the threads section
+ * last of them), then the node table's headers. */
 static size_t head_size(const struct sidecar *sc)
 {
-	return sidecar_v4_head_size(sc) + SIDECAR_V4_SECT_HDR + SIDECAR_V4_NODES_FIXED;
+	return sidecar_v4_head_size(sc) + threads_size(sc) + SIDECAR_V4_SECT_HDR +
+	       SIDECAR_V4_NODES_FIXED;
+}
+
+/* One entry of the threads section (its name and records included). */
+static size_t thread_entry_size(const struct sidecar_thread *t)
+{
+	return SIDECAR_V4_THREAD_FIXED + sidecar_v4_pad8(sidecar_v4_len16(t->name)) +
+	       (size_t)t->nr_values * SIDECAR_V4_THREAD_RECORD(SIDECAR_V4_THREAD_VALUES);
+}
+
+/* The threads section, its header included; 0 when there is none. */
+static size_t threads_size(const struct sidecar *sc)
+{
+	size_t n = SIDECAR_V4_SECT_HDR + SIDECAR_V4_THREADS_FIXED;
+
+	if (!sc->nr_thread_views)
+		return 0;
+	for (uint32_t i = 0; i < sc->nr_thread_views; i++)
+		n += thread_entry_size(&sc->thread_views[i]);
+	return n;
 }
 
 size_t sidecar_encoded_size(const struct sidecar *sc)
@@ -1182,6 +1465,40 @@ static void encode_cpu(const struct sidecar *sc, unsigned char *p)
 	put64(p + 16, sc->process_cpu.sys_ns);
 }
 
+/* Thread entry `t`'s bytes at p (thread_entry_size(t) of them). */
+static unsigned char *encode_thread(const struct sidecar_thread *t, unsigned char *p)
+{
+	size_t nl = sidecar_v4_len16(t->name);
+
+	memset(p, 0, SIDECAR_V4_THREAD_FIXED + sidecar_v4_pad8(nl));
+	put64(p, t->tid);
+	put32(p + 8, t->flags);
+	put32(p + 12, t->threads);
+	put64(p + 16, t->nr_values);
+	put16(p + 24, (uint16_t)nl);
+	put_str(p + SIDECAR_V4_THREAD_FIXED, t->name, nl);
+	p += SIDECAR_V4_THREAD_FIXED + sidecar_v4_pad8(nl);
+	for (uint32_t k = 0; k < t->nr_values; k++) {
+		put32(p, t->values[k].node);
+		put32(p + 4, 0);
+		put64(p + 8, t->values[k].calls);
+		put64(p + 16, t->values[k].samples);
+		p += SIDECAR_V4_THREAD_RECORD(SIDECAR_V4_THREAD_VALUES);
+	}
+	return p;
+}
+
+/* The threads section's headers (SIDECAR_V4_SECT_HDR + _THREADS_FIXED bytes). */
+static unsigned char *encode_threads_head(const struct sidecar *sc, unsigned char *p)
+{
+	p = put_section(p, SIDECAR_SECT_THREADS, 0, threads_size(sc) - SIDECAR_V4_SECT_HDR);
+	put32(p, sc->nr_thread_views);
+	put32(p + 4, SIDECAR_V4_THREAD_VALUES);
+	put32(p + 8, sc->thread_limit);
+	put32(p + 12, 0);
+	return p + SIDECAR_V4_THREADS_FIXED;
+}
+
 /* Everything before the node records; `buf` has head_size(sc) bytes. */
 static void encode_head(const struct sidecar *sc, unsigned char *buf)
 {
@@ -1195,7 +1512,8 @@ static void encode_head(const struct sidecar *sc, unsigned char *buf)
 	put32(p + 8, SIDECAR_VERSION);
 	put32(p + 12, SIDECAR_V4_FILE_HDR);
 	put32(p + 16, sc->flags);
-	put32(p + 20, sidecar_v4_sections_before_nodes(sc) + 1 + !!sc->process_cpu.valid);
+	put32(p + 20, sidecar_v4_sections_before_nodes(sc) + 1 + !!sc->process_cpu.valid +
+		      !!sc->nr_thread_views);
 	put64(p + 24, sidecar_encoded_size(sc));
 	p += SIDECAR_V4_FILE_HDR;
 
@@ -1288,6 +1606,11 @@ static void encode_head(const struct sidecar *sc, unsigned char *buf)
 		p += sidecar_v4_unwind_size(sc);
 	}
 
+	if (sc->nr_thread_views) {
+		p = encode_threads_head(sc, p);
+		for (uint32_t i = 0; i < sc->nr_thread_views; i++)
+			p = encode_thread(&sc->thread_views[i], p);
+	}
 	q = put_section(p, SIDECAR_SECT_NODES, SIDECAR_SECT_REQUIRED,
 			SIDECAR_V4_NODES_FIXED + (uint64_t)sc->nr_nodes * sidecar_v4_node_size(sc));
 	put32(q, (uint32_t)sidecar_v4_node_size(sc));
@@ -1690,6 +2013,17 @@ struct v4_reader {
 	uint32_t nmetrics;	/* metrics per node record */
 	int time_first;		/* the file's first metric is the time samples */
 	int seen_cpu;		/* the process CPU section */
+	int seen_threads;	/* the threads section */
+	const unsigned char *threads_at;	/* its payload, read last */
+	uint64_t threads_len;
+	uint32_t tables;	/* node tables read */
+	/* tables of the whole process (kind 0): no per-thread values then
+	 * but a threads section's */
+	uint32_t process_tables;
+	/* the last node table's record indices in the tree (the threads
+	 * section's node indices are its) */
+	uint32_t *map;
+	uint32_t map_count;
 };
 
 /* A string of `n` bytes at p, inside [p, end): copied, or NULL. */
@@ -1972,7 +2306,7 @@ static int v4_nodes(struct v4_reader *r, const unsigned char *p, uint64_t len)
 	struct sidecar *sc = r->sc;
 	uint32_t nsize, nm, *map = NULL;
 	uint64_t count;
-	int ret = -1;
+	int ret = -1, view = -1;
 
 	if (len < SIDECAR_V4_NODES_FIXED)
 		return v4_bad(r, p, "node table header (too short)");
@@ -1990,6 +2324,25 @@ static int v4_nodes(struct v4_reader *r, const unsigned char *p, uint64_t len)
 		return v4_bad(r, p + 8, "node count (more than 2^32 - 2 in all)");
 	if (count && !(map = malloc((size_t)count * sizeof(*map))))
 		return v4_oom(r);
+	/*
+	 * A table per live thread and one of the threads that ended (a
+	 * snapshot, a killed run): each an entry of the per-thread values,
+	 * kept where the file has no table of the whole process.
+	 */
+	if (get32(p + 16) == SIDECAR_NODES_PROCESS || get32(p + 16) > SIDECAR_NODES_RETIRED) {
+		r->process_tables++;
+	} else if (!r->seen_threads) {
+		int retired = get32(p + 16) == SIDECAR_NODES_RETIRED;
+
+		view = sidecar_thread_new(sc, retired ? 0 : get64(p + 24),
+					  retired ? SIDECAR_THREAD_OTHER
+					  : get64(p + 24) == sc->pid ? SIDECAR_THREAD_MAIN : 0,
+					  get32(p + 20), retired ? "ended threads" : "");
+		if (view < 0) {
+			free(map);
+			return v4_oom(r);
+		}
+	}
 	p += SIDECAR_V4_NODES_FIXED;
 	for (uint32_t i = 0; i < count; i++, p += nsize) {
 		uint32_t parent = get32(p), flags = get32(p + 4), before = sc->nr_nodes, at;
@@ -2053,6 +2406,13 @@ static int v4_nodes(struct v4_reader *r, const unsigned char *p, uint64_t len)
 		n->flags |= flags;
 		n->count += get64(p + 24);
 		n->recursive += get64(p + 32);
+		if (view >= 0 &&
+		    sidecar_thread_add(sc, (uint32_t)view, at,
+				       sat_add_u64(get64(p + 24), get64(p + 32)),
+				       r->time_first ? get64(p + 40) : 0) < 0) {
+			v4_oom(r);
+			goto out;
+		}
 		for (uint32_t k = 0; k < nm; k++) {
 			uint64_t v = get64(p + 40 + 8 * k);
 
@@ -2064,9 +2424,90 @@ static int v4_nodes(struct v4_reader *r, const unsigned char *p, uint64_t len)
 		}
 	}
 	ret = 0;
+	free(r->map);
+	r->map = map;
+	r->map_count = (uint32_t)count;
+	r->tables++;
+	map = NULL;
 out:
 	free(map);
 	return ret;
+}
+
+/*
+ * The threads section: per-thread values of the one node table's records,
+ * moved to the tree's indices (two records the reader summed into one node
+ * sum there too), then checked to add up to every node's values.
+ */
+static int v4_threads(struct v4_reader *r, const unsigned char *p, uint64_t len)
+{
+	const unsigned char *end = p + len, *at;
+	struct sidecar *sc = r->sc;
+	uint32_t count, nvalues, others = 0;
+	char why[256];
+
+	/* the writer's values, not the tables' */
+	sidecar_threads_clear(sc);
+	if (r->tables != 1)
+		return v4_bad(r, p, "threads section (in a file of more than one node table)");
+	if (len < SIDECAR_V4_THREADS_FIXED)
+		return v4_bad(r, p, "threads section header (too short)");
+	count = get32(p);
+	nvalues = get32(p + 4);
+	if (nvalues < 1 || nvalues > r->nmetrics || !r->time_first)
+		return v4_bad(r, p + 4, "threads section's value count");
+	if (count > (len - SIDECAR_V4_THREADS_FIXED) / SIDECAR_V4_THREAD_FIXED)
+		return v4_bad(r, p, "thread count (more than the section holds)");
+	sc->thread_limit = get32(p + 8);
+	at = p + SIDECAR_V4_THREADS_FIXED;
+	for (uint32_t i = 0; i < count; i++) {
+		size_t rsize = SIDECAR_V4_THREAD_RECORD(nvalues), nl;
+		uint64_t nrec;
+		uint32_t last = 0, flags;
+		char *name;
+		int t;
+
+		if ((size_t)(end - at) < SIDECAR_V4_THREAD_FIXED)
+			return v4_bad(r, at, "thread entry (cut short)");
+		flags = get32(at + 8);
+		nrec = get64(at + 16);
+		nl = get16(at + 24);
+		if (flags & ~(uint32_t)(SIDECAR_THREAD_OTHER | SIDECAR_THREAD_MAIN) ||
+		    ((flags & SIDECAR_THREAD_OTHER) && others++))
+			return v4_bad(r, at + 8, "thread flags");
+		if (sidecar_v4_pad8(nl) > (size_t)(end - at) - SIDECAR_V4_THREAD_FIXED)
+			return v4_bad(r, at + 24, "thread name length");
+		name = dup_bytes(at + SIDECAR_V4_THREAD_FIXED, nl);
+		if (!name)
+			return v4_oom(r);
+		t = sidecar_thread_new(sc, get64(at), flags, get32(at + 12), name);
+		free(name);
+		if (t < 0)
+			return v4_oom(r);
+		at += SIDECAR_V4_THREAD_FIXED + sidecar_v4_pad8(nl);
+		if (nrec > (size_t)(end - at) / rsize)
+			return v4_bad(r, at - SIDECAR_V4_THREAD_FIXED - sidecar_v4_pad8(nl) + 16,
+				      "thread record count (more than the section holds)");
+		for (uint64_t k = 0; k < nrec; k++, at += rsize) {
+			uint32_t node = get32(at);
+
+			if (node >= r->map_count || (k && node <= last))
+				return v4_bad(r, at, "thread record's node (out of range or "
+					      "out of order)");
+			last = node;
+			if (sidecar_thread_add(sc, (uint32_t)t, r->map[node], get64(at + 8),
+					       get64(at + 16)) < 0)
+				return v4_oom(r);
+		}
+		thread_values_normalise(&sc->thread_views[t]);
+	}
+	if (at != end)
+		return v4_bad(r, at, "threads section (bytes after its last thread)");
+	if (sidecar_threads_check(sc, why, sizeof(why)) < 0) {
+		set_err(r->err, r->errlen, "%s: bad threads section: %s", r->name, why);
+		return -1;
+	}
+	return 0;
 }
 
 /*
@@ -2109,7 +2550,8 @@ static int v4_main_object_check(struct v4_reader *r)
 static int decode_v4(const unsigned char *buf, size_t len, const char *name,
 		     struct sidecar **out, char *err, size_t errlen)
 {
-	struct v4_reader r = { buf, len, 0, name, err, errlen, NULL, { 0 }, 0, 0, 0 };
+	struct v4_reader r = { .buf = buf, .len = len, .name = name, .err = err,
+			       .errlen = errlen };
 	uint32_t hsize, nsect;
 	size_t at;
 
@@ -2158,6 +2600,18 @@ static int decode_v4(const unsigned char *buf, size_t len, const char *name,
 		if (tag == SIDECAR_SECT_CPU) {
 			if (v4_cpu(&r, buf + at + SIDECAR_V4_SECT_HDR, slen) < 0)
 				goto fail;
+			at += SIDECAR_V4_SECT_HDR + slen;
+			continue;
+		}
+		if (tag == SIDECAR_SECT_THREADS) {
+			/* read once the node table is: its indices are the table's */
+			if (r.threads_at) {
+				v4_bad(&r, buf + at, "threads section (a second one)");
+				goto fail;
+			}
+			r.threads_at = buf + at + SIDECAR_V4_SECT_HDR;
+			r.threads_len = slen;
+			r.seen_threads = 1;
 			at += SIDECAR_V4_SECT_HDR + slen;
 			continue;
 		}
@@ -2233,9 +2687,37 @@ static int decode_v4(const unsigned char *buf, size_t len, const char *name,
 			name, (unsigned long long)get64(buf + 24), len);
 		goto fail;
 	}
+	if (r.threads_at && v4_threads(&r, r.threads_at, r.threads_len) < 0)
+		goto fail;
+	if (!r.seen_threads && (r.process_tables || !r.time_first)) {
+		sidecar_threads_clear(r.sc);
+	} else if (!r.seen_threads) {
+		struct sidecar *sc = r.sc;
+		uint32_t o = 0;
+
+		for (uint32_t i = 0; i < sc->nr_thread_views; i++) {
+			struct sidecar_thread *t = &sc->thread_views[i];
+
+			thread_values_normalise(t);
+			/* no thread had ended */
+			if (!t->nr_values && !t->threads) {
+				free(t->name);
+				free(t->values);
+				continue;
+			}
+			sc->thread_views[o++] = *t;
+		}
+		sc->nr_thread_views = o;
+		if (o && threads_order(sc) < 0) {
+			v4_oom(&r);
+			goto fail;
+		}
+	}
+	free(r.map);
 	*out = r.sc;
 	return 0;
 fail:
+	free(r.map);
 	sidecar_free(r.sc);
 	return -1;
 }
@@ -2311,7 +2793,7 @@ static int pread_all(int fd, void *buf, size_t len, uint64_t off)
 static int read_head_v4(int fd, uint64_t size, const unsigned char *hdr, const char *path,
 			struct sidecar **out, char *err, size_t errlen)
 {
-	struct v4_reader r = { NULL, 0, 0, path, err, errlen, NULL, { 0 }, 0, 0, 0 };
+	struct v4_reader r = { .name = path, .err = err, .errlen = errlen };
 	uint32_t hsize = get32(hdr + 12), nsect = get32(hdr + 20);
 	uint64_t at = hsize;
 

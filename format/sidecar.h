@@ -259,6 +259,37 @@ struct sidecar_node {
 	uint64_t self_samples;
 };
 
+/*
+ * Per-thread values (the optional threads section, doc/dev/sidecar-format.md):
+ * the tree stays the process's, merged; this says, for each thread kept
+ * apart and for the rest summed as one entry (SIDECAR_THREAD_OTHER), the
+ * calls and time samples it contributed to each node it reached.  Over all
+ * entries, a node's values sum exactly to the node's (calls: count +
+ * recursive; samples: self_samples): the reader refuses a file where they
+ * do not.
+ */
+enum {
+	SIDECAR_THREAD_OTHER = 1u << 0,	/* the threads not kept apart, summed */
+	SIDECAR_THREAD_MAIN = 1u << 1,	/* the process's main thread */
+};
+#define SIDECAR_THREADS_DEFAULT 64u	/* threads kept apart (CALLPATH_THREADS) */
+#define SIDECAR_THREADS_MAX 4096u
+struct sidecar_thread_value {
+	uint32_t node;		/* index in the tree */
+	uint64_t calls;		/* its calls by this thread (count or recursive) */
+	uint64_t samples;	/* its time samples taken on this thread */
+};
+struct sidecar_thread {
+	uint64_t tid;		/* 0 for SIDECAR_THREAD_OTHER */
+	uint32_t flags;		/* SIDECAR_THREAD_* */
+	uint32_t threads;	/* threads summed in this entry (1 unless OTHER) */
+	char *name;		/* owned, NUL-terminated: the thread's name (comm) */
+	/* owned; in node order without repeats once sidecar_threads_finish()
+	 * or the reader has run */
+	struct sidecar_thread_value *values;
+	uint32_t nr_values, alloc_values;
+};
+
 struct sidecar {
 	uint32_t version;
 	uint32_t flags;		/* SIDECAR_F_* */
@@ -315,6 +346,11 @@ struct sidecar {
 
 	struct sidecar_node *nodes;	/* owned; nr_nodes valid entries */
 	uint32_t nr_nodes;
+
+	/* Per-thread values (none: the file has no threads section). */
+	struct sidecar_thread *thread_views;	/* owned */
+	uint32_t nr_thread_views;
+	uint32_t thread_limit;		/* threads the writer kept apart at most */
 
 	/* private: capacity and the (parent, call site, callee) index */
 	uint32_t alloc_nodes;
@@ -509,6 +545,36 @@ static inline int sidecar_folds_recursion(const struct sidecar *sc)
 {
 	return sc->version >= 3 && !(sc->flags & SIDECAR_F_RECURSION_FULL);
 }
+
+/*
+ * Per-thread values.  sidecar_thread_new() adds an entry (name copied;
+ * NULL: none) and returns its index, or -1 (out of memory).
+ * sidecar_thread_add() adds `calls` and `samples` of node `node` to entry
+ * `t` (repeats allowed: summed by sidecar_threads_finish()); 0 or -1.
+ */
+int sidecar_thread_new(struct sidecar *sc, uint64_t tid, uint32_t flags,
+		       uint32_t threads, const char *name);
+int sidecar_thread_add(struct sidecar *sc, uint32_t t, uint32_t node,
+		       uint64_t calls, uint64_t samples);
+
+/*
+ * Put each entry's values in node order, summing repeats and dropping
+ * zeros, and add the SIDECAR_THREAD_OTHER entry: what the tree holds
+ * beyond the entries' sums (the threads not kept apart, `other_threads`
+ * of them), so that the sums are exact.  Where the entries hold more than
+ * a node (a writer's inconsistency) every entry is dropped: 1.  0, 1, or
+ * -1 (out of memory: every entry dropped too).
+ */
+int sidecar_threads_finish(struct sidecar *sc, uint32_t other_threads);
+
+/* Drop every per-thread entry (a sum of files keeps none). */
+void sidecar_threads_clear(struct sidecar *sc);
+
+/*
+ * Do the entries sum to each node's values exactly?  0, or -1 with `err`
+ * naming the first node that does not.
+ */
+int sidecar_threads_check(const struct sidecar *sc, char *err, size_t errlen);
 
 /* Serialised size in bytes (version 4); sidecar_encode fills a buffer of
  * that size. */

@@ -30,6 +30,10 @@
 #define SIDECAR_V4_OBJECT_FIXED 32u	/* per object; then path and build-id */
 #define SIDECAR_V4_NODES_FIXED 32u	/* then the records, SIDECAR_NODE_SIZE_V4 each */
 #define SIDECAR_V4_UNWIND_FIXED 16u	/* then the walks' ends, 8 bytes each */
+#define SIDECAR_V4_THREADS_FIXED 16u	/* then the threads */
+#define SIDECAR_V4_THREAD_FIXED 32u	/* per thread; then its name and records */
+#define SIDECAR_V4_THREAD_VALUES 1u	/* values per record written: the time samples */
+#define SIDECAR_V4_THREAD_RECORD(nvalues) (16u + 8u * (nvalues))
 
 enum sidecar_sect_tag {
 	SIDECAR_SECT_PROCESS = 1,
@@ -45,6 +49,12 @@ enum sidecar_sect_tag {
 	 * that does not know it would show as calls.
 	 */
 	SIDECAR_SECT_UNWIND = 8,
+	/*
+	 * Optional, after the one node table: per-thread values of its
+	 * nodes (struct sidecar_thread).  Readers that do not know it keep
+	 * the merged tree they always read.
+	 */
+	SIDECAR_SECT_THREADS = 9,
 };
 /* a reader that does not know the tag refuses the file */
 #define SIDECAR_SECT_REQUIRED 1u

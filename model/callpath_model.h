@@ -113,6 +113,26 @@ struct callpath_frame {
 	uint16_t code;
 };
 
+/*
+ * The threads of a run whose sidecar kept them apart (sidecar.h's threads
+ * section): entries as the sidecar lists them (the main thread, threads
+ * kept apart, "other threads" summed), and each one's calls and time
+ * samples per frame, sparse.  Over a frame's values of all threads the sums
+ * are exactly the frame's count + recursive and samples.  None when the
+ * sidecar has none, or when the samples shown are not the CPU-time samples
+ * the section splits (wall-clock time, --metric).
+ */
+struct callpath_thread {
+	uint64_t tid;		/* 0 for the other threads */
+	uint32_t flags;		/* SIDECAR_THREAD_* */
+	uint32_t threads;	/* threads summed in this entry */
+	char *name;		/* owned */
+};
+struct callpath_thread_value {
+	uint32_t frame, thread;	/* frames[] and threads[] indices */
+	uint64_t calls, samples;
+};
+
 struct callpath_model {
 	struct callpath_frame *frames;
 	uint32_t nr_frames;
@@ -162,6 +182,12 @@ struct callpath_model {
 	/* what a sample is (model/metric.h): time, or one overflow of an
 	 * event (hz then 1/period: samples / hz is events) */
 	struct callpath_metric_desc metric;
+
+	/* per-thread values (above), in (frame, thread) order, one per pair */
+	struct callpath_thread *threads;	/* owned */
+	uint32_t nr_threads;
+	struct callpath_thread_value *thread_values;	/* owned */
+	size_t nr_thread_values;
 
 	/* private: capacities and the interning and frame indexes */
 	uint32_t alloc_frames, alloc_names;
@@ -216,6 +242,18 @@ int callpath_model_build(const struct sidecar *sc, const struct profile *p,
 struct name_map;
 int callpath_model_shorten(const struct callpath_model *m, struct name_map *nm,
 			   struct callpath_model **out);
+
+/*
+ * The per-thread values of `src` into `dst`, whose frame i of src became
+ * frame map[i] (CALLPATH_NONE: gone, with its values).  `what`, when not
+ * NULL, says per src frame what dst took of it: CALLPATH_CARRY_SAMPLES
+ * and/or CALLPATH_CARRY_CALLS (a filter that gives a cut frame's time to
+ * the frame kept above it, and only its time).  0 or -1 (out of memory,
+ * reported with error()).
+ */
+enum { CALLPATH_CARRY_SAMPLES = 1, CALLPATH_CARRY_CALLS = 2 };
+int callpath_model_threads_carry(struct callpath_model *dst, const struct callpath_model *src,
+				 const uint32_t *map, const unsigned char *what);
 
 /* Depth of frame `idx` (1 for top level); fills up to `max` frame indices
  * of its path, root first, when `path` is not NULL. */

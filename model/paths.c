@@ -139,6 +139,8 @@ int paths_as_functions(const struct callpath_model *m, const struct profile *gmo
 		}
 	}
 	c->total_samples = m->total_samples;
+	if (callpath_model_threads_carry(c, m, frame, NULL) < 0)
+		goto out;
 	*out = c;
 	*copied = 1;
 	c = NULL;

@@ -58,7 +58,130 @@ void callpath_model_free(struct callpath_model *m)
 	free(m->time_name);
 	free(m->name_index);
 	free(m->frame_index);
+	for (uint32_t i = 0; i < m->nr_threads; i++)
+		free(m->threads[i].name);
+	free(m->threads);
+	free(m->thread_values);
 	free(m);
+}
+
+static int thread_value_cmp(const void *a, const void *b)
+{
+	const struct callpath_thread_value *x = a, *y = b;
+
+	if (x->frame != y->frame)
+		return x->frame < y->frame ? -1 : 1;
+	return x->thread < y->thread ? -1 : x->thread > y->thread;
+}
+
+/* (frame, thread) order, one value per pair (several nodes may have
+ * become one frame), the zeros dropped. */
+static void thread_values_sort(struct callpath_model *m)
+{
+	size_t o = 0;
+
+	qsort(m->thread_values, m->nr_thread_values, sizeof(*m->thread_values),
+	      thread_value_cmp);
+	for (size_t i = 0; i < m->nr_thread_values; i++) {
+		const struct callpath_thread_value *v = &m->thread_values[i];
+		struct callpath_thread_value *w = o ? &m->thread_values[o - 1] : NULL;
+
+		if (w && w->frame == v->frame && w->thread == v->thread) {
+			sat_add_u64_flag(&w->calls, v->calls, &m->saturated);
+			sat_add_u64_flag(&w->samples, v->samples, &m->saturated);
+		} else if (v->calls || v->samples) {
+			m->thread_values[o++] = *v;
+		}
+	}
+	m->nr_thread_values = o;
+}
+
+/* dst's thread table, a copy of `nr` entries from `from` */
+static int threads_table_copy(struct callpath_model *dst, const struct callpath_thread *from,
+			      uint32_t nr)
+{
+	if (!nr)
+		return 0;
+	dst->threads = calloc(nr, sizeof(*dst->threads));
+	if (!dst->threads)
+		return -1;
+	dst->nr_threads = nr;
+	for (uint32_t i = 0; i < nr; i++) {
+		dst->threads[i] = from[i];
+		if (!(dst->threads[i].name = strdup(from[i].name ? from[i].name : "")))
+			return -1;
+	}
+	return 0;
+}
+
+int callpath_model_threads_carry(struct callpath_model *dst, const struct callpath_model *src,
+				 const uint32_t *map, const unsigned char *what)
+{
+	size_t o = 0;
+
+	if (!src->nr_threads)
+		return 0;
+	if (threads_table_copy(dst, src->threads, src->nr_threads) < 0 ||
+	    !(dst->thread_values = malloc((src->nr_thread_values + 1) *
+					  sizeof(*dst->thread_values))))
+		return error("out of memory while keeping the threads' values");
+	for (size_t i = 0; i < src->nr_thread_values; i++) {
+		struct callpath_thread_value v = src->thread_values[i];
+
+		unsigned mode = what ? what[v.frame] : CALLPATH_CARRY_SAMPLES | CALLPATH_CARRY_CALLS;
+
+		if (map[v.frame] == CALLPATH_NONE || !mode)
+			continue;
+		if (!(mode & CALLPATH_CARRY_CALLS))
+			v.calls = 0;
+		if (!(mode & CALLPATH_CARRY_SAMPLES))
+			v.samples = 0;
+		v.frame = map[v.frame];
+		dst->thread_values[o++] = v;
+	}
+	dst->nr_thread_values = o;
+	thread_values_sort(dst);
+	return 0;
+}
+
+/*
+ * The sidecar's per-thread values through `map` (node i became frame
+ * map[i]); only where the frames' samples are the CPU-time samples the
+ * section splits.
+ */
+static int threads_from_sidecar(struct callpath_model *m, const struct sidecar *sc,
+				const uint32_t *map)
+{
+	size_t n = 0;
+
+	if (!sc->nr_thread_views)
+		return 0;
+	m->threads = calloc(sc->nr_thread_views, sizeof(*m->threads));
+	if (!m->threads)
+		return -1;
+	m->nr_threads = sc->nr_thread_views;
+	for (uint32_t t = 0; t < sc->nr_thread_views; t++) {
+		const struct sidecar_thread *st = &sc->thread_views[t];
+
+		m->threads[t] = (struct callpath_thread){ st->tid, st->flags, st->threads,
+							  strdup(st->name ? st->name : "") };
+		if (!m->threads[t].name)
+			return -1;
+		n += st->nr_values;
+	}
+	m->thread_values = malloc((n + 1) * sizeof(*m->thread_values));
+	if (!m->thread_values)
+		return -1;
+	for (uint32_t t = 0; t < sc->nr_thread_views; t++) {
+		const struct sidecar_thread *st = &sc->thread_views[t];
+
+		for (uint32_t k = 0; k < st->nr_values; k++)
+			m->thread_values[m->nr_thread_values++] = (struct callpath_thread_value){
+				map[st->values[k].node], t, st->values[k].calls,
+				st->values[k].samples };
+	}
+	thread_values_sort(m);
+	return 0;
 }
 
 static uint32_t str_hash(const char *s)
@@ -364,6 +487,8 @@ int callpath_model_shorten(const struct callpath_model *m, struct name_map *nm,
 			g->caller = f->caller == CALLPATH_NONE ? CALLPATH_NONE : name[f->caller];
 		}
 	}
+	if (callpath_model_threads_carry(s, m, map, NULL) < 0)
+		goto out;
 	s->sampling = m->sampling;
 	s->calls_unmeasured = m->calls_unmeasured;
 	s->unwind = m->unwind;
@@ -934,6 +1059,8 @@ int callpath_model_build(const struct sidecar *sc, const struct profile *p,
 				goto oom;
 		}
 	}
+	if (metric == CALLPATH_METRIC_TIME && offk < 0 && threads_from_sidecar(m, sc, map) < 0)
+		goto oom;
 	m->sampling = sc->sampling;
 	m->calls_unmeasured = sampled;
 	m->unwind = sc->unwind;

@@ -106,6 +106,8 @@ uint64_t cp_retired_dropped[SIDECAR_DROP_NR];
 uint64_t cp_retired_unplaced;
 uint32_t cp_retired_threads;
 uint64_t cp_dropped_late;
+struct cp_kept_thread *cp_kept;
+uint32_t cp_kept_nr;
 int cp_exit_summed;
 static int registry_lock;
 void *cp_mcount_internal = cp_chain_mcount;
@@ -1017,7 +1019,8 @@ void cp_enter_fentry(uintptr_t slot, uintptr_t selfpc)
  * the retired tree cannot take (its bound, no memory) loses its calls,
  * counted as dropped; its children go with it.  Under the registry lock.
  */
-static void retire_tree(const struct cp_tree *src, const struct cp_leaves *leaves)
+static void retire_tree(const struct cp_tree *src, const struct cp_leaves *leaves,
+			struct cp_kept_thread *keep)
 {
 	uint32_t small[1024];	/* normal context, the thread's own stack */
 	size_t len = page_round((size_t)src->nr_nodes * sizeof(uint32_t) + 1);
@@ -1049,10 +1052,75 @@ static void retire_tree(const struct cp_tree *src, const struct cp_leaves *leave
 		if (n->stamp > r->stamp)
 			r->stamp = n->stamp;
 		*cp_tree_samples(&cp_retired, at) += *cp_tree_samples(src, i);
+		if (keep && (n->count || *cp_tree_samples(src, i)))
+			keep->v[keep->n++] = (struct cp_kept_value){
+				at, 0, 0, n->count, *cp_tree_samples(src, i) };
 	}
-	cp_leaves_merge(&cp_retired_leaves, leaves, ix);
+	cp_leaves_merge(&cp_retired_leaves, leaves, ix, keep);
 	if (ix != small)
 		cp_munmap(ix, len);
+}
+
+/*
+ * A record for the retiring thread's values, with room for one per node
+ * and leaf of its tree, or NULL (none kept: CALLPATH_THREADS=0 or 1, no
+ * memory).  Under the registry lock.
+ */
+static struct cp_kept_thread *kept_begin(const struct cp_thread *t, struct cp_kept_thread *k)
+{
+	uint64_t n = t->tree.nr_nodes;
+
+	if (cp_config.threads < 2)
+		return NULL;
+	if (!cp_kept) {
+		cp_kept = map(page_round((size_t)cp_config.threads * sizeof(*cp_kept)));
+		if (!cp_kept)
+			return NULL;
+	}
+	for (uint32_t i = 0; i < t->leaves.ntab; i++)
+		n += t->leaves.tab[i]->used;
+	k->n = 0;
+	k->bytes = page_round((size_t)n * sizeof(*k->v) + 1);
+	k->v = map(k->bytes);
+	if (!k->v)
+		return NULL;
+	k->tid = (uint64_t)cp_syscall0(SYS_gettid);
+	/* PR_GET_NAME: the name pthread_setname_np gave it, else its comm */
+	cp_syscall6(SYS_prctl, 16, (long)k->name, 0, 0, 0, 0);
+	k->name[15] = 0;
+	return k;
+}
+
+/* Is a's weight (samples, then calls) below b's? */
+static int kept_lighter(const struct cp_kept_thread *a, const struct cp_kept_thread *b)
+{
+	return a->samples < b->samples || (a->samples == b->samples && a->calls < b->calls);
+}
+
+/* Keep the record `k` filled by retire_tree(), or drop it (see cp_kept). */
+static void kept_end(struct cp_kept_thread *k)
+{
+	uint32_t room = cp_config.threads - 1, min = 0;
+
+	k->samples = k->calls = 0;
+	for (uint64_t i = 0; i < k->n; i++) {
+		k->samples += k->v[i].samples;
+		k->calls += k->v[i].calls;
+	}
+	if (cp_kept_nr < room) {
+		cp_kept[cp_kept_nr++] = *k;
+		return;
+	}
+	for (uint32_t i = 1; i < cp_kept_nr; i++)
+		if (kept_lighter(&cp_kept[i], &cp_kept[min]))
+			min = i;
+	if (cp_kept_nr && kept_lighter(&cp_kept[min], k)) {
+		/* its values stay in the tree, summed with the others' */
+		cp_munmap(cp_kept[min].v, cp_kept[min].bytes);
+		cp_kept[min] = *k;
+		return;
+	}
+	cp_munmap(k->v, k->bytes);
 }
 
 void cp_thread_retire(void)
@@ -1080,7 +1148,11 @@ void cp_thread_retire(void)
 		t->next->prev = t->prev;
 	/* after the exit writer nobody reads the retired tree */
 	if (!cp_exit_summed) {
-		retire_tree(&t->tree, &t->leaves);
+		struct cp_kept_thread rec, *keep = kept_begin(t, &rec);
+
+		retire_tree(&t->tree, &t->leaves, keep);
+		if (keep)
+			kept_end(keep);
 		for (int d = 0; d < SIDECAR_DROP_NR; d++)
 			cp_retired_dropped[d] += t->dropped[d];
 		cp_retired_unplaced += __atomic_load_n(&t->unplaced, __ATOMIC_RELAXED);

@@ -10,6 +10,7 @@
 #define _GNU_SOURCE
 #include <elf.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <link.h>
 #include <pthread.h>
@@ -20,6 +21,7 @@
 
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 
 #include "counters.h"
@@ -145,6 +147,8 @@ static void start_once(void)
 	cp_config.max_depth = env_u32("CALLPATH_MAX_DEPTH", DEFAULT_MAX_DEPTH,
 				      16, (1u << 24));
 	cp_config.fold = recursion_folded();
+	cp_config.threads = env_u32("CALLPATH_THREADS", SIDECAR_THREADS_DEFAULT, 0,
+				    SIDECAR_THREADS_MAX);
 	cp_arcs_disabled = arcs_to_glibc();
 	cp_chain_init();
 	if (!cp_next_mcount && !cp_next_fentry) {
@@ -337,7 +341,8 @@ struct offcpu_out {
 };
 
 static int add_leaves(struct sidecar *sc, const struct cp_leaves *lv,
-		      const uint32_t *map, uint32_t nr, const struct offcpu_out *off)
+		      const uint32_t *map, uint32_t nr, const struct offcpu_out *off,
+		      int view)
 {
 	uint32_t ntab = __atomic_load_n(&lv->ntab, __ATOMIC_ACQUIRE);
 
@@ -361,6 +366,8 @@ static int add_leaves(struct sidecar *sc, const struct cp_leaves *lv,
 					     kind, e->pc, &at) < 0)
 				return -1;
 			sc->nodes[at].self_samples += cpu;
+			if (view >= 0 && sidecar_thread_add(sc, (uint32_t)view, at, 0, cpu) < 0)
+				return -1;
 			if (offcpu)
 				sc->extra_values[(size_t)at * sc->nr_extra + (uint32_t)off->k] += offcpu;
 		}
@@ -376,7 +383,7 @@ static int add_leaves(struct sidecar *sc, const struct cp_leaves *lv,
  */
 static int add_tree(struct sidecar *sc, const struct cp_tree *tr,
 		    const struct cp_leaves *lv, const struct offcpu_out *off,
-		    uint32_t **map, size_t *map_len, uint32_t *mapped)
+		    uint32_t **map, size_t *map_len, uint32_t *mapped, int view)
 {
 	uint32_t nr = __atomic_load_n(&tr->nr_nodes, __ATOMIC_ACQUIRE);
 
@@ -393,6 +400,7 @@ static int add_tree(struct sidecar *sc, const struct cp_tree *tr,
 		uint32_t parent = n->parent == CP_NONE ? SIDECAR_ROOT : (*map)[n->parent];
 		uint64_t count = __atomic_load_n(&n->count, __ATOMIC_RELAXED);
 		int folded = (n->flags & CP_NODE_FOLDED) != 0;
+		uint64_t samples;
 		uint32_t at;
 
 		/* a folded node's calls are its parent's recursive calls */
@@ -404,11 +412,70 @@ static int add_tree(struct sidecar *sc, const struct cp_tree *tr,
 			sc->nodes[at].flags |= SIDECAR_NODE_FOLDED;
 			sc->nodes[at].recursive += count;
 		}
-		sc->nodes[at].self_samples +=
-			__atomic_load_n(cp_tree_samples(tr, i), __ATOMIC_RELAXED);
+		samples = __atomic_load_n(cp_tree_samples(tr, i), __ATOMIC_RELAXED);
+		sc->nodes[at].self_samples += samples;
+		if (view >= 0 && sidecar_thread_add(sc, (uint32_t)view, at, count, samples) < 0)
+			return -1;
 	}
 	*mapped = nr;
-	return add_leaves(sc, lv, *map, nr, off);
+	return add_leaves(sc, lv, *map, nr, off, view);
+}
+
+/*
+ * The ended threads kept apart (record.c's cp_kept), each an entry of
+ * `sc`'s per-thread values, through the retired tree's `map`.
+ */
+static int add_kept(struct sidecar *sc, const uint32_t *map, uint32_t nr)
+{
+	for (uint32_t k = 0; k < cp_kept_nr; k++) {
+		const struct cp_kept_thread *kt = &cp_kept[k];
+		int view = sidecar_thread_new(sc, kt->tid, 0, 1, kt->name);
+
+		if (view < 0)
+			return -1;
+		for (uint64_t i = 0; i < kt->n; i++) {
+			const struct cp_kept_value *v = &kt->v[i];
+			uint32_t at;
+
+			if (v->node != CP_NONE && v->node >= nr)
+				continue;
+			at = v->node == CP_NONE ? SIDECAR_ROOT : map[v->node];
+			/* a leaf is found where add_leaves() put the tree's */
+			if (v->kind)
+				at = sidecar_find(sc, at, v->kind, v->pc);
+			if (at != SIDECAR_ROOT &&
+			    sidecar_thread_add(sc, (uint32_t)view, at, v->calls, v->samples) < 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+/* A live thread's id (0: unknown: it never started its sampler). */
+static uint64_t live_tid(const struct cp_thread *t)
+{
+	if (!t->tid && t == cp_tls.self)
+		return (uint64_t)syscall(SYS_gettid);
+	return t->tid;
+}
+
+/* A live thread's entry of the per-thread values (its name from /proc). */
+static int live_view(struct sidecar *sc, const struct cp_thread *t)
+{
+	char path[64], name[32] = "";
+	uint64_t tid = live_tid(t);
+	int fd;
+	snprintf(path, sizeof(path), "/proc/self/task/%llu/comm", (unsigned long long)tid);
+	fd = tid ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+	if (fd >= 0) {
+		ssize_t n = read(fd, name, sizeof(name) - 1);
+
+		name[n > 0 ? n : 0] = 0;
+		name[strcspn(name, "\n")] = 0;
+		close(fd);
+	}
+	return sidecar_thread_new(sc, tid, tid == (uint64_t)getpid() ? SIDECAR_THREAD_MAIN : 0,
+				  1, name);
 }
 
 /*
@@ -418,20 +485,33 @@ static int add_tree(struct sidecar *sc, const struct cp_tree *tr,
  */
 static int add_threads(struct sidecar *sc, const struct offcpu_out *off)
 {
-	uint32_t *map = NULL, nr;
+	uint32_t *map = NULL, nr, main_live = 0;
 	size_t map_len = 0;
 	int ret = -1;
 
 	cp_registry_lock();
-	if (add_tree(sc, &cp_retired, &cp_retired_leaves, off, &map, &map_len, &nr) < 0)
+	if (add_tree(sc, &cp_retired, &cp_retired_leaves, off, &map, &map_len, &nr, -1) < 0 ||
+	    add_kept(sc, map, nr) < 0)
 		goto out;
 	for (int d = 0; d < SIDECAR_DROP_NR; d++)
 		sc->dropped[d] += cp_retired_dropped[d];
 	sc->unplaced_samples += cp_retired_unplaced;
 	sc->threads += cp_retired_threads;
+	for (struct cp_thread *t = cp_threads; t; t = t->next)
+		if (live_tid(t) == (uint64_t)getpid())
+			main_live = 1;
 	for (struct cp_thread *t = cp_threads; t; t = t->next) {
+		/* the main thread always kept apart, the others while there is room */
+		int is_main = live_tid(t) == (uint64_t)getpid(), view = -1;
+
+		if (cp_config.threads &&
+		    (is_main || sc->nr_thread_views + main_live < cp_config.threads) &&
+		    (view = live_view(sc, t)) < 0)
+			goto out;
+		if (is_main)
+			main_live = 0;
 		/* the events of its nodes through the same map */
-		if (add_tree(sc, &t->tree, &t->leaves, off, &map, &map_len, &nr) < 0 ||
+		if (add_tree(sc, &t->tree, &t->leaves, off, &map, &map_len, &nr, view) < 0 ||
 		    cp_counters_add_thread(sc, t, map, nr) < 0)
 			goto out;
 		sc->unplaced_samples += __atomic_load_n(&t->unplaced, __ATOMIC_RELAXED);
@@ -440,6 +520,14 @@ static int add_threads(struct sidecar *sc, const struct offcpu_out *off)
 		sc->threads++;
 	}
 	ret = cp_counters_add_retired(sc);
+	if (ret == 0 && cp_config.threads) {
+		uint32_t kept = sc->nr_thread_views;
+
+		sc->thread_limit = cp_config.threads;
+		if (sidecar_threads_finish(sc, sc->threads > kept ? sc->threads - kept : 0))
+			dprintf(2, "callpath: the per-thread values are left out of the "
+				"call paths (they did not add up to the process's)\n");
+	}
 out:
 	cp_exit_summed = 1;
 	cp_registry_unlock();

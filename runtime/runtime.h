@@ -101,6 +101,7 @@ struct cp_config {
 	uint32_t max_nodes;	/* CALLPATH_MAX_NODES: per-thread node bound */
 	uint32_t max_depth;	/* CALLPATH_MAX_DEPTH: shadow stack entries */
 	uint32_t fold;		/* fold recursion (CALLPATH_RECURSION, default) */
+	uint32_t threads;	/* CALLPATH_THREADS: threads kept apart, 0 = none */
 };
 
 /*
@@ -425,6 +426,33 @@ extern uint64_t cp_retired_unplaced CP_HIDDEN;
 extern struct cp_leaves cp_retired_leaves CP_HIDDEN;
 extern uint32_t cp_retired_threads CP_HIDDEN;
 extern uint64_t cp_dropped_late CP_HIDDEN;	/* calls after a thread retired */
+/*
+ * Ended threads kept apart for the per-thread views (the sidecar's threads
+ * section): what each added to the retired tree, as (retired node, calls,
+ * samples) for its nodes and (retired node, kind, pc, samples) for its
+ * leaves.  At most cp_config.threads - 1 of them (a place stays for the
+ * main thread, written at exit): when full, a thread with more samples
+ * (then calls) than the smallest kept one takes its place.  The others'
+ * values are the tree's beyond the kept ones' (sidecar_threads_finish()),
+ * so they need no memory.  Under cp_registry_lock; mapped, never malloc'd
+ * (record.c maps nothing with the C library).
+ */
+struct cp_kept_value {
+	uint32_t node;		/* the retired tree's index, CP_NONE: top-level leaf */
+	uint32_t kind;		/* 0: the node itself; else a leaf's SIDECAR_LEAF_* */
+	uint64_t pc;		/* the leaf's program counter */
+	uint64_t calls, samples;
+};
+struct cp_kept_thread {
+	uint64_t tid;
+	char name[16];		/* its name (comm) when it ended */
+	uint64_t samples, calls;	/* its weight */
+	struct cp_kept_value *v;
+	uint64_t n;
+	size_t bytes;		/* v's mapping */
+};
+extern struct cp_kept_thread *cp_kept CP_HIDDEN;
+extern uint32_t cp_kept_nr CP_HIDDEN;
 extern int cp_exit_summed CP_HIDDEN;	/* the exit writer has read them all */
 void cp_registry_lock(void) CP_HIDDEN;
 void cp_registry_unlock(void) CP_HIDDEN;
@@ -538,8 +566,11 @@ void cp_sampler_fork_child(struct cp_thread *t) CP_HIDDEN;
 int cp_sampler_is_ours(const void *siginfo) CP_HIDDEN;
 int cp_leaf_add(struct cp_leaves *l, uint32_t node, uint32_t kind, uint64_t pc,
 		uint32_t metric, uint64_t weight, struct cp_leaf **at) CP_HIDDEN;
+/* `keep`, when not NULL, is told each time sample the merge placed, by
+ * (node in dst's tree, kind, pc, samples) */
+struct cp_kept_thread;
 void cp_leaves_merge(struct cp_leaves *dst, const struct cp_leaves *src,
-		     const uint32_t *ix) CP_HIDDEN;
+		     const uint32_t *ix, struct cp_kept_thread *keep) CP_HIDDEN;
 void cp_leaves_free(struct cp_leaves *l) CP_HIDDEN;
 /* The handler credited `weight` periods of the thread's timer to leaf `e`
  * (NULL: to its node, no leaf could take it). */

@@ -139,7 +139,7 @@ out:
 }
 
 void cp_leaves_merge(struct cp_leaves *dst, const struct cp_leaves *src,
-		     const uint32_t *ix)
+		     const uint32_t *ix, struct cp_kept_thread *keep)
 {
 	for (uint32_t k = 0; k < src->ntab; k++) {
 		const struct cp_leaftab *tab = src->tab[k];
@@ -159,6 +159,9 @@ void cp_leaves_merge(struct cp_leaves *dst, const struct cp_leaves *src,
 				if ((e->node != CP_NONE && node == CP_NONE) ||
 				    cp_leaf_add(dst, node, e->kind, e->pc, m, e->value[m], NULL) < 0)
 					cp_retired_unplaced += e->value[m];
+				else if (keep && m == CP_LEAF_CPU)
+					keep->v[keep->n++] = (struct cp_kept_value){
+						node, e->kind, e->pc, 0, e->value[m] };
 			}
 		}
 	}

@@ -532,6 +532,7 @@ static int trees_take(struct trees *tr, int wait_ms, int snapshot, struct cp_pro
 			tr->t[tr->n].thread = t;
 			tr->tables[tr->n].kind = SIDECAR_NODES_THREAD;
 			tr->tables[tr->n].threads = 1;
+			tr->tables[tr->n].tid = t->tid;
 		}
 	} else if (self && self != CP_RETIRED) {
 		tr->t[tr->n].tree = &self->tree;
@@ -539,6 +540,7 @@ static int trees_take(struct trees *tr, int wait_ms, int snapshot, struct cp_pro
 		tr->t[tr->n].thread = self;
 		tr->tables[tr->n].kind = SIDECAR_NODES_THREAD;
 		tr->tables[tr->n].threads = 1;
+		tr->tables[tr->n].tid = self->tid;
 		tr->n++;
 		if (others_registered(self))
 			say("a profile without the other threads' trees: their registry "

@@ -695,6 +695,49 @@
 	}
 
 	/*
+	 * Threads (the paths' "threads" and sparse "thread_values", where the
+	 * sidecar kept threads apart): the one shown, an index of "threads",
+	 * or null for the whole process.  threadFrames(doc, t) is doc with
+	 * thread t's calls and samples in place of the process's, and only
+	 * the frames it reached (its values, and their callers).
+	 */
+	var threadList = kind === 'profile' && data.callpath && data.callpath.threads &&
+		data.callpath.thread_values ? data.callpath.threads : null;
+	var threadSel = null, threadMemo = null;
+	function threadText() { return threadSel === null ? '' : String(threadSel); }
+	function threadFrames(doc, t) {
+		if (threadMemo && threadMemo.doc === doc && threadMemo.t === t) return threadMemo.out;
+		var n = doc.parent.length, tv = doc.thread_values, i, f;
+		var calls = new Float64Array(n), own = new Float64Array(n), reached = new Uint8Array(n), at = new Int32Array(n);
+		for (i = 0; i < tv.frame.length; i++) {
+			if (tv.thread[i] !== t) continue;
+			f = tv.frame[i];
+			calls[f] = tv.calls ? tv.calls[i] : 0;
+			own[f] = tv.samples[i];
+			reached[f] = 1;
+		}
+		/* parents precede their children */
+		for (i = n - 1; i >= 0; i--) if (reached[i] && doc.parent[i] >= 0) reached[doc.parent[i]] = 1;
+		var out = { names: doc.names, hz: doc.hz, calls_measured: doc.calls_measured,
+			parent: [], 'function': [], calls: doc.calls ? [] : null, self_samples: [],
+			folded: [], recursive_calls: doc.recursive_calls ? [] : null, leaf: doc.leaf ? [] : null };
+		for (i = 0; i < n; i++) {
+			if (!reached[i]) continue;
+			at[i] = out.parent.length;
+			out.parent.push(doc.parent[i] < 0 ? -1 : at[doc.parent[i]]);
+			out['function'].push(doc['function'][i]);
+			/* a folded frame's calls are recursive calls */
+			if (out.calls) out.calls.push(doc.folded[i] ? 0 : calls[i]);
+			out.self_samples.push(own[i]);
+			out.folded.push(doc.folded[i]);
+			if (out.recursive_calls) out.recursive_calls.push(doc.folded[i] ? calls[i] : 0);
+			if (out.leaf) out.leaf.push(doc.leaf[i]);
+		}
+		threadMemo = { doc: doc, t: t, out: out };
+		return out;
+	}
+
+	/*
 	 * doc's frames without the hidden ones, as pprof's hide: a hidden
 	 * frame's samples go to its nearest shown caller, and its callees hang
 	 * from that caller (main -> qsort -> cmp becomes main -> cmp).  A
@@ -702,7 +745,8 @@
 	 * same columns as doc ("egprof-callpath-columns"); doc itself when
 	 * nothing is hidden.
 	 */
-	function visibleFrames(doc) {
+	function visibleFrames(doc0) {
+		var doc = threadSel !== null && doc0.thread_values ? threadFrames(doc0, threadSel) : doc0;
 		if (!hiding()) return doc;
 		var n = doc.parent.length, at = new Int32Array(n), gone = new Uint8Array(n);
 		var hid = doc.names.map(function (nm) { return hiddenKind(kindOf.get(nm)); });
@@ -944,7 +988,8 @@
 	var graphCache = null;
 	function callGraph() {
 		if (graphCache) return graphCache;
-		if (hiding() && pathsAreSource)
+		/* a thread's numbers are only in its call paths */
+		if ((hiding() && pathsAreSource) || (threadSel !== null && cpDocs))
 			graphCache = graphOfPaths(cpDocs.map(visibleFrames), hz);
 		else if (kind === 'profile')
 			graphCache = graphOfProfile(data.profile);
@@ -1286,8 +1331,15 @@
 	 * the source, each row's seconds with the hidden callees' time */
 	function tableRowsShown() {
 		var rows = allRows.filter(function (r) { return !hiddenKind(r.kind); });
-		if (!hiding() || !pathsAreSource || kind !== 'profile') return rows;
+		var one = threadSel !== null && cpDocs && kind === 'profile';
+		if (!one && (!hiding() || !pathsAreSource || kind !== 'profile')) return rows;
 		var g = callGraph(), all = data.profile.total_sec;
+		/* one thread: its functions only, with its time and calls */
+		if (one) {
+			all = 0;
+			g.fns.forEach(function (f) { all += f.self[0]; });
+			rows = rows.filter(function (r) { return g.fns.has(r.name); });
+		}
 		return rows.map(function (r) {
 			var f = g.fns.get(r.name), c;
 			if (!f) return r;
@@ -1296,6 +1348,11 @@
 			c.children_sec = f.children[0];
 			c.total_sec = f.self[0] + f.children[0];
 			c.self_pct = all > 0 ? 100 * f.self[0] / all : r.self_pct;
+			if (one) {
+				c.calls = f.calls[0];
+				c.self_calls = f.selfCalls[0];
+				c.samples = Math.round(f.self[0] * hz[0]);
+			}
 			return c;
 		});
 	}
@@ -1319,6 +1376,9 @@
 			'hidden rows are left out; the numbers are ' + (cpDocs ? 'gmon.out\'s (the call paths\': ' +
 			'hidden frames\' time is their callers\')' : 'gmon.out\'s');
 		if (lastQuery) runSearch();
+		if (threadBox) threadBox.value = threadText();
+		threadNote.textContent = threadSel === null ? '' : 'one thread\'s calls and time in every view ' +
+			'(the table\'s seconds are its call-path samples)';
 	}
 	if (kind === 'profile' || kind === 'diff') {
 		[['library', 'libraries'], ['instrumentation', 'instrumentation, unknown code']].forEach(function (k) {
@@ -1336,6 +1396,22 @@
 		$('hide-controls').insertBefore(document.createTextNode('hide: '), $('hide-controls').firstChild);
 		$('hide-controls').appendChild(hideNote);
 	}
+	/* the thread selector, beside the hide boxes */
+	var threadBox = null, threadNote = el('span', { id: 'thread-note', cls: 'note' });
+	if (threadList) {
+		threadBox = el('select', { id: 'thread-select' });
+		threadBox.appendChild(el('option', { value: '', text: 'all threads' }));
+		threadList.forEach(function (t) {
+			var secs = num(t.samples / (hz[0] || 1), 2) + ' s';
+			threadBox.appendChild(el('option', { value: String(t.index), text: t.kind === 'other' ?
+				'other threads (' + t.threads + ', summed): ' + secs :
+				(t.name || 'thread') + ' (tid ' + t.tid + (t.kind === 'main' ? ', main' : '') + '): ' + secs }));
+		});
+		threadBox.addEventListener('change', function () { navigate({ thread: threadBox.value }); });
+		$('hide-controls').appendChild(el('label', { title: 'show one thread\'s calls and time' },
+			[' thread: ', threadBox]));
+		$('hide-controls').appendChild(threadNote);
+	}
 
 	/* ------------------------------------------------------------------ */
 	/* Deep links: #view=VIEW&fn=NAME&hide=library,instrumentation         */
@@ -1352,6 +1428,7 @@
 		if (st.view) parts.push('view=' + encodeURIComponent(st.view));
 		if (st.fn) parts.push('fn=' + encodeURIComponent(st.fn));
 		if (st.hide) parts.push('hide=' + encodeURIComponent(st.hide));
+		if (st.thread) parts.push('thread=' + encodeURIComponent(st.thread));
 		return '#' + parts.join('&');
 	}
 	function readHash() {
@@ -1364,7 +1441,7 @@
 		return o;
 	}
 	function navigate(change) {
-		var st = { view: state.view, fn: state.fn, hide: hideText() };
+		var st = { view: state.view, fn: state.fn, hide: hideText(), thread: threadText() };
 		for (var k in change) st[k] = change[k];
 		var h = hashOf(st);
 		/* applied now (a test or a script reads the page next), then
@@ -1373,13 +1450,18 @@
 		if (h !== location.hash) location.hash = h;
 	}
 	function replaceHash() {
-		history.replaceState(null, '', hashOf({ view: state.view, fn: state.fn, hide: hideText() }));
+		history.replaceState(null, '', hashOf({ view: state.view, fn: state.fn, hide: hideText(),
+							thread: threadText() }));
 	}
 	function apply(st, scroll) {
 		var h = st.hide || '', lib = /library/.test(h), ins = /instrumentation/.test(h);
-		if (lib !== hide.library || ins !== hide.instrumentation) {
+		/* thread=INDEX of the paths' threads; anything else: all */
+		var th = threadList && /^[0-9]+$/.test(st.thread || '') && +st.thread < threadList.length
+			? +st.thread : null;
+		if (lib !== hide.library || ins !== hide.instrumentation || th !== threadSel) {
 			hide.library = lib;
 			hide.instrumentation = ins;
+			threadSel = th;
 			applyHide();
 		}
 		state.view = st.view || null;
@@ -1417,7 +1499,8 @@
 		callGraph: callGraph,
 		pathGraph: function () { return cpDocs ? graphOfPaths(cpDocs.map(visibleFrames), hz) : null; },
 		navigate: navigate,
-		state: function () { return { view: state.view, fn: state.fn, hide: hideText(), mode: pathMode }; }
+		state: function () { return { view: state.view, fn: state.fn, hide: hideText(), mode: pathMode,
+					      thread: threadSel }; }
 	};
 	var ms = performance.now() - t0;
 	document.documentElement.setAttribute('data-egprof-render-ms', ms.toFixed(1));

@@ -1973,6 +1973,211 @@ static void test_sidecar__a_folded_node_with_calls_is_refused(void **state)
 	sidecar_free(sc);
 }
 
+
+/*
+ * The fixture with per-thread values: thread 11 (main) called main and a
+ * and c under a once, thread 12 called b three times and c under it twice
+ * with 5 samples there; the rest of every node is "other threads".
+ */
+static struct sidecar *fixture_threads(void)
+{
+	struct sidecar *sc = fixture();
+	int t1, t2;
+
+	sc->nodes[4].self_samples = 9;	/* main;b;c */
+	sc->threads = 4;
+	t1 = sidecar_thread_new(sc, 11, SIDECAR_THREAD_MAIN, 1, "prog");
+	t2 = sidecar_thread_new(sc, 12, 0, 1, "worker-b");
+	assert_true(t1 == 0 && t2 == 1);
+	assert_int_equal(sidecar_thread_add(sc, 0, 0, 1, 0), 0);
+	assert_int_equal(sidecar_thread_add(sc, 0, 1, 1, 0), 0);
+	assert_int_equal(sidecar_thread_add(sc, 0, 2, 1, 0), 0);
+	/* repeats sum, zeros go */
+	assert_int_equal(sidecar_thread_add(sc, 1, 4, 1, 2), 0);
+	assert_int_equal(sidecar_thread_add(sc, 1, 3, 3, 0), 0);
+	assert_int_equal(sidecar_thread_add(sc, 1, 4, 1, 3), 0);
+	assert_int_equal(sidecar_threads_finish(sc, 2), 0);
+	sc->thread_limit = 2;
+	return sc;
+}
+
+static void test_sidecar__threads_round_trip_and_add_up_to_every_node(void **state)
+{
+	struct sidecar *sc = fixture_threads(), *back = NULL;
+	char err[256] = "";
+	size_t len;
+	unsigned char *buf = encode(sc, &len);
+	const struct sidecar_thread *o;
+
+	(void)state;
+	assert_int_equal(sc->nr_thread_views, 3);
+	o = &sc->thread_views[2];
+	assert_true(o->flags & SIDECAR_THREAD_OTHER);
+	assert_int_equal(o->threads, 2);
+	/* main 1-1 (none left), a 3-1, c 3-1, b 9-3, c 7-2 calls, 9-5 samples */
+	assert_int_equal(o->nr_values, 4);
+	assert_int_equal(o->values[0].node, 1);
+	assert_int_equal(o->values[2].node, 3);
+	assert_int_equal(o->values[2].calls, 6);
+	assert_int_equal(o->values[3].calls, 5);
+	assert_int_equal(o->values[3].samples, 4);
+	assert_int_equal(sidecar_decode(buf, len, "mem", &back, err, sizeof(err)), 0);
+	assert_int_equal(back->nr_thread_views, 3);
+	assert_int_equal(back->thread_limit, 2);
+	for (uint32_t i = 0; i < 3; i++) {
+		const struct sidecar_thread *a = &sc->thread_views[i], *b = &back->thread_views[i];
+
+		assert_int_equal(a->tid, b->tid);
+		assert_int_equal(a->flags, b->flags);
+		assert_int_equal(a->threads, b->threads);
+		assert_string_equal(a->name, b->name);
+		assert_int_equal(a->nr_values, b->nr_values);
+		for (uint32_t k = 0; k < a->nr_values; k++) {
+			assert_int_equal(a->values[k].node, b->values[k].node);
+			assert_int_equal(a->values[k].calls, b->values[k].calls);
+			assert_int_equal(a->values[k].samples, b->values[k].samples);
+		}
+	}
+	assert_int_equal(sidecar_threads_check(back, err, sizeof(err)), 0);
+	assert_int_equal(back->thread_views[1].nr_values, 2);
+	assert_int_equal(back->thread_views[1].values[1].calls, 2);
+	assert_int_equal(back->thread_views[1].values[1].samples, 5);
+	free(buf);
+	sidecar_free(back);
+	sidecar_free(sc);
+}
+
+/* The stream writer (sidecar_write_fp, the runtime's) writes what encode does. */
+static void test_sidecar__threads_written_as_encoded(void **state)
+{
+	struct sidecar *sc = fixture_threads();
+	size_t len, got;
+	unsigned char *buf = encode(sc, &len), *file = malloc(len + 1);
+	FILE *fp = tmpfile();
+
+	(void)state;
+	assert_non_null(fp);
+	assert_int_equal(sidecar_write_fp(sc, fp), 0);
+	rewind(fp);
+	got = fread(file, 1, len + 1, fp);
+	assert_int_equal(got, len);
+	assert_memory_equal(file, buf, len);
+	fclose(fp);
+	free(file);
+	free(buf);
+	sidecar_free(sc);
+}
+
+/* Where the threads section starts in an encoding of `sc`. */
+static size_t threads_at(const unsigned char *buf, size_t len)
+{
+	size_t at = SIDECAR_V4_FILE_HDR;
+
+	while (at + SIDECAR_V4_SECT_HDR <= len) {
+		uint32_t tag = (uint32_t)buf[at] | (uint32_t)buf[at + 1] << 8;
+		uint64_t slen = 0;
+
+		for (int i = 7; i >= 0; i--)
+			slen = slen << 8 | buf[at + 8 + i];
+		if (tag == SIDECAR_SECT_THREADS)
+			return at;
+		at += SIDECAR_V4_SECT_HDR + slen;
+	}
+	fail_msg("no threads section");
+	return 0;
+}
+
+static void test_sidecar__threads_that_do_not_add_up_are_refused(void **state)
+{
+	struct sidecar *sc = fixture_threads(), *back = NULL;
+	char err[256] = "";
+	size_t len, at;
+	unsigned char *buf = encode(sc, &len);
+
+	(void)state;
+	at = threads_at(buf, len);
+	/* thread 0's first record (node 0): 1 call becomes 2 */
+	buf[at + SIDECAR_V4_SECT_HDR + SIDECAR_V4_THREADS_FIXED + SIDECAR_V4_THREAD_FIXED + 8 + 8] = 2;
+	assert_int_equal(sidecar_decode(buf, len, "x.callpath", &back, err, sizeof(err)), -1);
+	assert_null(back);
+	assert_string_equal(err, "x.callpath: bad threads section: the threads' values of "
+			    "node 0 (2 calls, 0 samples) are not the node's (1 calls, 0 samples)");
+	free(buf);
+	sidecar_free(sc);
+}
+
+/*
+ * Every byte of the threads section changed, and every cut of the file:
+ * read, or refused naming the file, never a crash (ASan) nor values that
+ * do not add up.
+ */
+static void test_sidecar__threads_section_damaged_anywhere_is_read_or_refused(void **state)
+{
+	struct sidecar *sc = fixture_threads(), *back;
+	char err[256];
+	size_t len, at;
+	unsigned char *buf = encode(sc, &len);
+
+	(void)state;
+	at = threads_at(buf, len);
+	for (size_t i = at + 16; i < len; i++)
+		for (int v = 0; v < 3; v++) {
+			unsigned char *copy = malloc(len), vals[3] = { 0, 0xff, 0x7f };
+
+			memcpy(copy, buf, len);
+			if (copy[i] == vals[v])
+				vals[v] ^= 1;
+			copy[i] = vals[v];
+			err[0] = '\0';
+			back = NULL;
+			if (sidecar_decode(copy, len, "x.callpath", &back, err, sizeof(err)) == 0)
+				assert_int_equal(sidecar_threads_check(back, err, sizeof(err)), 0);
+			else
+				assert_non_null(strstr(err, "x.callpath: "));
+			sidecar_free(back);
+			free(copy);
+		}
+	for (size_t cut = at; cut < len; cut++) {
+		unsigned char *part = malloc(cut);
+
+		memcpy(part, buf, cut);
+		back = (struct sidecar *)1;
+		assert_int_equal(sidecar_decode(part, cut, "x.callpath", &back, err,
+						sizeof(err)), -1);
+		assert_null(back);
+		assert_non_null(strstr(err, "x.callpath: truncated"));
+		free(part);
+	}
+	free(buf);
+	sidecar_free(sc);
+}
+
+/* Per-thread values are one process's: a sum keeps none. */
+static void test_sidecar__merge_drops_per_thread_values(void **state)
+{
+	struct sidecar *a = fixture_threads(), *b = fixture_threads();
+	char err[256];
+
+	(void)state;
+	assert_int_equal(sidecar_merge(a, b, err, sizeof(err)), 0);
+	assert_int_equal(a->nr_thread_views, 0);
+	sidecar_free(a);
+	sidecar_free(b);
+}
+
+/* A writer whose threads hold more than the tree gets no section at all. */
+static void test_sidecar__threads_finish_drops_values_beyond_the_tree(void **state)
+{
+	struct sidecar *sc = fixture();
+
+	(void)state;
+	assert_int_equal(sidecar_thread_new(sc, 5, 0, 1, "t"), 0);
+	assert_int_equal(sidecar_thread_add(sc, 0, 1, 4, 0), 0);	/* a has 3 */
+	assert_int_equal(sidecar_threads_finish(sc, 0), 1);
+	assert_int_equal(sc->nr_thread_views, 0);
+	sidecar_free(sc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -2032,6 +2237,12 @@ int main(void)
 		cmocka_unit_test(test_sidecar__a_load_address_not_the_main_objects_is_refused),
 		cmocka_unit_test(test_sidecar__a_folded_node_with_calls_is_refused),
 		cmocka_unit_test(test_sidecar__a_sampled_flag_before_version_4_is_refused),
+		cmocka_unit_test(test_sidecar__threads_round_trip_and_add_up_to_every_node),
+		cmocka_unit_test(test_sidecar__threads_written_as_encoded),
+		cmocka_unit_test(test_sidecar__threads_that_do_not_add_up_are_refused),
+		cmocka_unit_test(test_sidecar__threads_section_damaged_anywhere_is_read_or_refused),
+		cmocka_unit_test(test_sidecar__merge_drops_per_thread_values),
+		cmocka_unit_test(test_sidecar__threads_finish_drops_values_beyond_the_tree),
 	};
 
 	return cmocka_run_group_tests_name("sidecar", tests, NULL, NULL);

@@ -157,6 +157,31 @@ static void put_addr(FILE *out, const struct symtab *st, uint64_t bias,
 		fprintf(out, "+0x%" PRIx64, addr - bias - s->addr);
 }
 
+/* The per-thread entries (the threads section): before the objects and
+ * dropped counters, so that the tree still follows "dropped-stopped". */
+static void print_threads(FILE *out, const struct sidecar *sc)
+{
+	if (!sc->nr_thread_views)
+		return;
+	fprintf(out, "thread-views %u limit %u\n", sc->nr_thread_views, sc->thread_limit);
+	for (uint32_t i = 0; i < sc->nr_thread_views; i++) {
+		const struct sidecar_thread *t = &sc->thread_views[i];
+		uint64_t calls = 0, samples = 0;
+
+		for (uint32_t k = 0; k < t->nr_values; k++) {
+			calls = sat_add_u64(calls, t->values[k].calls);
+			samples = sat_add_u64(samples, t->values[k].samples);
+		}
+		fprintf(out, "thread %u tid %" PRIu64 " %s threads %u nodes %u calls %" PRIu64
+			" samples %" PRIu64 " name ", i, t->tid,
+			t->flags & SIDECAR_THREAD_OTHER ? "other" :
+			t->flags & SIDECAR_THREAD_MAIN ? "main" : "kept",
+			t->threads, t->nr_values, calls, samples);
+		put_name(out, t->name);
+		fputc('\n', out);
+	}
+}
+
 static void print_header(FILE *out, const struct sidecar *sc)
 {
 	fprintf(out, "version %u\npid %" PRIu64 "\nppid %" PRIu64 "\nrank %d\n",
@@ -215,6 +240,7 @@ static void print_header(FILE *out, const struct sidecar *sc)
 			fprintf(out, "walks-%d %" PRIu64 " %s\n", e, sc->unwind.ends[e],
 				sidecar_unwind_end_names[e]);
 	}
+	print_threads(out, sc);
 	fprintf(out, "objects %u\n", sc->nr_objects);
 	for (uint32_t i = 0; i < sc->nr_objects; i++)
 		fprintf(out, "object 0x%" PRIx64 "-0x%" PRIx64 " bias 0x%" PRIx64 " %s\n",
@@ -224,6 +250,18 @@ static void print_header(FILE *out, const struct sidecar *sc)
 	for (int d = 0; d < SIDECAR_DROP_NR; d++)
 		fprintf(out, "dropped-%s %" PRIu64 "\n", sidecar_drop_names[d],
 			sc->dropped[d]);
+}
+
+/* Every per-thread value: "thread-value THREAD NODE CALLS SAMPLES". */
+static void print_thread_values(FILE *out, const struct sidecar *sc)
+{
+	for (uint32_t i = 0; i < sc->nr_thread_views; i++)
+		for (uint32_t k = 0; k < sc->thread_views[i].nr_values; k++) {
+			const struct sidecar_thread_value *v = &sc->thread_views[i].values[k];
+
+			fprintf(out, "thread-value %u %u %" PRIu64 " %" PRIu64 "\n", i,
+				v->node, v->calls, v->samples);
+		}
 }
 
 /*
@@ -406,12 +444,14 @@ out:
 }
 
 static const char usage_text[] =
-	"usage: cpdump [-f] [-H] [-t] [-s NMFILE] FILE...\n"
+	"usage: cpdump [-f] [-H] [-t] [-T] [-s NMFILE] FILE...\n"
 	"prints call-path sidecars (FILE.callpath, written by libcallpath) raw;\n"
 	"several files are summed.  The report is gprof --callpath.\n"
 	"  -f         folded paths (\"a;b;c COUNT\") instead of the tree\n"
 	"  -H         the header only\n"
 	"  -t         each node's time samples (with -f: folded paths of samples)\n"
+	"  -T         each thread's values per node (\"thread-value THREAD NODE\n"
+	"             CALLS SAMPLES\"; a sum of files has none)\n"
 	"  -s NMFILE  name addresses with `nm -n` output of the executable\n"
 	"  --help     this text;  --version  the version\n"
 	"See cpdump(1).\n";
@@ -425,10 +465,10 @@ int main(int argc, char **argv)
 	};
 	struct symtab st = { 0 };
 	struct sidecar *total = NULL;
-	int folded = 0, header_only = 0, samples = 0, opt, ret = 1;
+	int folded = 0, header_only = 0, samples = 0, per_thread = 0, opt, ret = 1;
 	char err[4096];
 
-	while ((opt = getopt_long(argc, argv, "fHts:", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "fHtTs:", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'h':
 			fputs(usage_text, stdout);
@@ -438,6 +478,9 @@ int main(int argc, char **argv)
 			return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
 		case 't':
 			samples = 1;
+			break;
+		case 'T':
+			per_thread = 1;
 			break;
 		case 'f':
 			folded = 1;
@@ -450,12 +493,12 @@ int main(int argc, char **argv)
 				goto out;
 			break;
 		default:
-			fprintf(stderr, "usage: cpdump [-f] [-H] [-t] [-s NMFILE] FILE... (--help)\n");
+			fprintf(stderr, "usage: cpdump [-f] [-H] [-t] [-T] [-s NMFILE] FILE... (--help)\n");
 			goto out;
 		}
 	}
 	if (optind >= argc) {
-		fprintf(stderr, "usage: cpdump [-f] [-H] [-t] [-s NMFILE] FILE...\n");
+		fprintf(stderr, "usage: cpdump [-f] [-H] [-t] [-T] [-s NMFILE] FILE...\n");
 		goto out;
 	}
 	for (int i = optind; i < argc; i++) {
@@ -483,6 +526,8 @@ int main(int argc, char **argv)
 	}
 	if (!folded)
 		print_header(stdout, total);
+	if (per_thread && !header_only && !folded)
+		print_thread_values(stdout, total);
 	if (!header_only && print_nodes(stdout, total, &st, folded, samples) < 0) {
 		fprintf(stderr, "cpdump: out of memory\n");
 		goto out;
