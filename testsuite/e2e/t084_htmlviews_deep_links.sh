@@ -27,8 +27,11 @@ ev = b["evals"]
 st, title, cur = ev["st"]
 assert st["view"] == "butterfly" and st["fn"] == "hub" and title == "hub" and cur == ["butterfly"], ev["st"]
 assert 0 <= ev["top"] <= 200, ev["top"]          # scrolled to it (below the sticky header)
-assert sorted(ev["rows"]) == sorted(["caller:caller_a", "caller:caller_b", "caller:caller_c",
-                                     "function:hub", "callee:leaf"]), ev["rows"]
+# hub's callees: leaf, and the instrumentation when a sample fell in
+# mcount under hub (the sanitizer build's is slower: it happens there)
+assert sorted(r for r in ev["rows"] if r != "callee:[instrumentation]") == \
+    sorted(["caller:caller_a", "caller:caller_b", "caller:caller_c",
+            "function:hub", "callee:leaf"]), ev["rows"]
 print("ok")
 PY
 check "#view=butterfly&fn=hub opens hub's callers and callees, scrolled there, its link marked" [ $? = 0 ]
