@@ -30,9 +30,10 @@ cp b/gmon.out s2/gmon.out && cp b/gmon.out.callpath s2/gmon.out.callpath
 # opens NAME... : how many times the command's processes opened each
 # sidecar, as "file:count" words
 opens() {
-	strace -f -qq -e trace=openat -o trace.txt "$@" > out.txt 2> err.txt
+	rm -f trace.*
+	strace -ff -qq -e trace=openat -o trace "$@" > out.txt 2> err.txt
 	echo "rc=$?"
-	grep -o '"[^"]*\.callpath"' trace.txt | sort | uniq -c | awk '{ printf "%s:%s\n", $2, $1 }'
+	cat trace.* | grep -o '"[^"]*\.callpath"' | sort | uniq -c | awk '{ printf "%s:%s\n", $2, $1 }'
 }
 once() { # what, then the command
 	local what=$1 got
@@ -87,14 +88,18 @@ mkdir -p ranks mixed
 (cd ranks && GMON_OUT_PREFIX=gmon ../many && GMON_OUT_PREFIX=gmon ../many) ||
 	{ echo "Bail out! run many"; exit 1; }
 # bytes NAME... : the bytes each sidecar gave the command's reads, as
-# "size:bytes" words
+# "size:bytes" words.  One trace file per process (-ff): with one file for
+# all, strace splits a call that another process interrupts into an
+# "<unfinished ...>" line and a "<... resumed>" line, and the pattern would
+# miss the bytes of a read in a worker that raced another.
 bytes() {
-	strace -f -qq -y -e trace=read,pread64 -o trace.txt "$@" > out.txt 2> err.txt
+	rm -f trace.*
+	strace -ff -qq -y -e trace=read,pread64 -o trace "$@" > out.txt 2> err.txt
 	echo "rc=$?"
-	python3 - trace.txt <<'PY'
+	python3 - trace.* <<'PY'
 import os, re, sys
 got = {}
-for line in open(sys.argv[1], errors="replace"):
+for line in (l for f in sys.argv[1:] for l in open(f, errors="replace")):
     m = re.search(r'(?:read|pread64)\(\d+<([^>]*\.callpath)>.*\) = (\d+)$', line)
     if m:
         got[m.group(1)] = got.get(m.group(1), 0) + int(m.group(2))
