@@ -551,6 +551,12 @@ void cp_sampler_thread_retiring(struct cp_thread *t, struct cp_sampler_tail *tai
 uint64_t cp_sampler_tail_end(const struct cp_sampler_tail *tail) CP_HIDDEN;
 void cp_sampler_stop(void) CP_HIDDEN;
 /*
+ * The periods of CPU time credited without a signal so far to the threads
+ * other than the main one (time no timer expiry reached: see sampler.c,
+ * short threads; a main thread without a signal ran too briefly).
+ */
+uint64_t cp_sampler_unsignalled(void) CP_HIDDEN;
+/*
  * The process's CPU time (getrusage RUSAGE_SELF: user and system ns, every
  * thread's, ended ones too) when the timers stopped (the exit, or the
  * program taking SIGPROF): what the time samples are compared with.  0, or

@@ -619,6 +619,13 @@ uint32_t cp_sampled_place(const greg_t *g)
 
 /* ---- the end (normal context) ---- */
 
+/*
+ * Threads' CPU time without a signal beyond which a run without a sample
+ * is not called too brief: two ticks of a kernel at 100 Hz (a few threads
+ * starting and ending take milliseconds in the kernel and the C library).
+ */
+#define UNSIGNALLED_MS 20
+
 /* Did this process wait for children (a wrapper: timeout, env, a shell)? */
 static int had_children(void)
 {
@@ -651,7 +658,23 @@ int cp_sampled_finish(void)
 		 * A process that ran children (timeout, env, a shell, a
 		 * launcher) stays quiet: they were profiled themselves.
 		 */
-		if (is_root && !had_children())
+		uint64_t missed_ms = cp_sampler_unsignalled() * 1000u / cp_sampler_hz();
+
+		if (is_root && !had_children() && missed_ms >= UNSIGNALLED_MS)
+			/*
+			 * Its threads ran that long and no signal reached
+			 * them: they block SIGPROF, or each ran between two of
+			 * the kernel's ticks, the only moments it checks
+			 * CPU-time timers (threads shorter than a tick, run
+			 * one at a time: a loaded machine's scheduler can line
+			 * them up so every time).  Not "too brief".
+			 */
+			dprintf(2, "callpath: no profile written: no timer signal reached the "
+				"program in %llu ms of its threads' CPU time (threads that block "
+				"SIGPROF, or that each ran between two of the kernel's ticks, "
+				"when it checks CPU-time timers)\n",
+				(unsigned long long)missed_ms);
+		else if (is_root && !had_children())
 			dprintf(2, "callpath: no profile written: the program ran too briefly "
 				"to be sampled (one sample per %u us of CPU time)\n",
 				1000000u / cp_sampler_hz());

@@ -220,6 +220,7 @@ static uint64_t thread_cpu_ns(void)
  * Normal context, on the thread itself (clock_gettime of its own clock).
  */
 static uint64_t carry;
+static uint64_t unsignalled;		/* other threads' periods credited without a signal */
 static uint64_t sampler_rusage_ns[2];	/* user, system: when the timers stopped */
 static int sampler_rusage_set;
 
@@ -253,6 +254,8 @@ static void credit_unsignalled(struct cp_thread *t, uint64_t n)
 	const struct cp_frame *base = t->stack + CP_FRAME_POPS, *top = cp_tls.top;
 	uint32_t node = CP_NONE;
 
+	if (t->tid != (uint32_t)cp_syscall0(SYS_getpid))
+		__atomic_fetch_add(&unsignalled, n, __ATOMIC_RELAXED);
 	if (t->timer_last) {
 		__atomic_fetch_add(&t->timer_last->value[CP_LEAF_CPU], n, __ATOMIC_RELAXED);
 		return;
@@ -283,8 +286,11 @@ static void arm_from_birth(struct cp_thread *t)
 
 	if (t->tid != (uint32_t)cp_syscall0(SYS_getpid))
 		ran += t->timer_cpu0;
-	if (ran / p)
+	if (ran / p) {
 		__atomic_fetch_add(&t->unplaced, ran / p, __ATOMIC_RELAXED);
+		if (t->tid != (uint32_t)cp_syscall0(SYS_getpid))
+			__atomic_fetch_add(&unsignalled, ran / p, __ATOMIC_RELAXED);
+	}
 	t->timer_carry = ran % p;
 }
 
@@ -444,7 +450,14 @@ uint64_t cp_sampler_tail_end(const struct cp_sampler_tail *tail)
 	ran = tail->carry + (now - tail->cpu0);
 	if (ran / p > tail->credited)
 		n = ran / p - tail->credited;
-	return n + (uint64_t)carry_put(ran % p);
+	n += (uint64_t)carry_put(ran % p);
+	__atomic_fetch_add(&unsignalled, n, __ATOMIC_RELAXED);
+	return n;
+}
+
+uint64_t cp_sampler_unsignalled(void)
+{
+	return __atomic_load_n(&unsignalled, __ATOMIC_RELAXED);
 }
 
 /* The process's CPU time now (getrusage: every thread's, ended ones too). */

@@ -16,6 +16,16 @@
 # from generated code without unwind information.  There the walk must
 # stop, never crash, and put what it could not finish under [truncated],
 # never under a caller it read from garbage.
+#
+# Noise bound: the checks of paths need samples where the walk is hard, and
+# each such place runs long enough to be signalled whatever the scheduler
+# does: the kernel checks CPU-time timers at its tick on the thread it finds
+# running, and the threads case's threads each run about 12 ms of CPU (a
+# fixed count of additions; longer on a slower machine), more than a tick
+# at 100 Hz, so each is running at a tick after its first period.  Threads
+# of 2 ms took no signal at all in 9 of 100 runs beside a busy loop per core
+# (the scheduler started and ended each between two ticks); 20 threads of
+# 12 ms: 0 of 100.  The other cases run one thread for tens of ticks.
 . "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
 cd "$WORKDIR" || exit 1
 S="$CP_EX/stress"
@@ -106,7 +116,7 @@ case_run "C++ exceptions through deep recursion" "$W/deepthrow"
 case_run "ulimit -v 1600000" bash -c "ulimit -v 1600000 && exec '$W/ulimitv'"
 case_run "a corrupt frame chain" "$W/corrupt" 20
 case_run "generated code without unwind information" "$W/jit" 10
-for m in "coro 40" "altstack 60" "dlchurn 150" "fork 4" "longjmp 60" "threads 60" "deep 1000"; do
+for m in "coro 40" "altstack 60" "dlchurn 150" "fork 4" "longjmp 60" "threads 20" "deep 1000"; do
 	case_run "sampstress $m" "$W/sampstress" $m "$W/sampstress.so"
 done
 
