@@ -49,10 +49,17 @@ for f in fr[1:]:
 assert signs["+"] >= 1, signs
 # grey where the path diff's time table (the same command's --callpath)
 # marks the change '~', coloured where it does not: one verdict
-table = {}
+# (only the time table: the calls tables after it have rows of the same
+# shape, whose '~' is the calls' verdict)
+table, in_time = {}, False
 for line in open("diff.txt"):
+    if re.match(r"\s+A s\s+B s\s+change\s+path$", line):
+        in_time = True
+        continue
+    if in_time and not line.strip():
+        break
     m = re.match(r"\s+-?[\d.]+\s+-?[\d.]+\s+[+-][\d.]+\s+(~\s+)?(\S.*;.*)$", line)
-    if m:
+    if in_time and m:
         table[m.group(2).strip()] = m.group(1) is not None
 assert table, "no time table in --callpath's output"
 for f in fr[1:]:

@@ -100,7 +100,10 @@ name = {i: d["name"] for i, d in g.nodes(data=True)}
 edge = {(name[u], name[v]): d for u, v, d in g.edges(data=True) if d.get("kind") == "call"}
 rows = {(r[0], r[1]): r for r in ev["rows"]}
 assert sorted(n for (k, n) in rows if k == "caller") == ["caller_a", "caller_b", "caller_c"], rows
-assert [n for (k, n) in rows if k == "callee"] == ["leaf"], rows
+# hub's callees: leaf, and the instrumentation when a sample fell in
+# mcount under hub (a loaded machine or the sanitizer build makes that
+# likely: two of five runs beside a busy loop per core)
+assert [n for (k, n) in rows if k == "callee" and n != "[instrumentation]"] == ["leaf"], rows
 for (role, n), r in rows.items():
     if role == "function":
         assert abs(float(r[2][0]) - node[n]["self_sec"]) < 1e-6, (r, node[n])
@@ -109,6 +112,10 @@ for (role, n), r in rows.items():
         continue
     e = edge[(n, "hub") if role == "caller" else ("hub", n)]
     assert abs(float(r[2][0]) + float(r[3][0]) - e["time_sec"]) < 1e-6, (r, e)
+    if n == "[instrumentation]":
+        # time in the instrumentation, not a call: no count on either side
+        assert r[4][0] == "" and "calls" not in e, (r, e)
+        continue
     assert int(r[4][0]) == e["calls"], (r, e)
 # the aggregation in the page over the call paths equals the model's
 p = ev["data"]["profile"]

@@ -22,6 +22,10 @@ check "exports: exit 0, nothing on stderr" [ $rc = 0 -a ! -s err.txt ]
 cat >expected.py <<'PY'
 NAMES = sorted(["main", "semi;colon", "new\\x0aline", "back\\", 'dq"x<&>',
                 "ctl\\x01\\xffx", "sp ace 12"])
+# The program's functions: a sample that falls in mcount (a loaded machine
+# makes that likely) adds the instrumentation as a node of its own.
+def functions(names):
+    return sorted(n for n in names if n != "[instrumentation]")
 PY
 
 check "dot parses the DOT without a word" \
@@ -29,11 +33,11 @@ check "dot parses the DOT without a word" \
 check "the tooltips dot renders are the names" py n.svg <<'PY'
 import sys, xml.etree.ElementTree as ET
 sys.path.insert(0, ".")
-from expected import NAMES
+from expected import NAMES, functions
 t = ET.parse(sys.argv[1])
 XL = "{http://www.w3.org/1999/xlink}title"
-got = sorted({a.get(XL) for a in t.iter("{http://www.w3.org/2000/svg}a")
-              if a.get(XL) is not None})
+got = functions({a.get(XL) for a in t.iter("{http://www.w3.org/2000/svg}a")
+                 if a.get(XL) is not None})
 assert got == NAMES, got
 print("ok")
 PY
@@ -41,18 +45,18 @@ check "xmllint: the GraphML is well-formed" xmllint --noout n.graphml
 check "networkx reads the GraphML names" py n.graphml <<'PY'
 import sys, networkx as nx
 sys.path.insert(0, ".")
-from expected import NAMES
+from expected import NAMES, functions
 g = nx.read_graphml(sys.argv[1])
-got = sorted(d["name"] for _, d in g.nodes(data=True))
+got = functions(d["name"] for _, d in g.nodes(data=True))
 assert got == NAMES, got
 print("ok")
 PY
 check "networkx reads the GML names" py n.gml <<'PY'
 import sys, networkx as nx
 sys.path.insert(0, ".")
-from expected import NAMES
+from expected import NAMES, functions
 g = nx.read_gml(sys.argv[1], label="id")
-got = sorted(d["name"] for _, d in g.nodes(data=True))
+got = functions(d["name"] for _, d in g.nodes(data=True))
 assert got == NAMES, got
 print("ok")
 PY
