@@ -18,7 +18,7 @@
 # compared with plain -pg's, in three interleaved rounds (the load changes
 # between runs, less between rounds of a few seconds): the sums of arith's
 # histogram seconds at 1 kHz and at 5 kHz are each at least 60% of plain's
-# (and at most 1/0.6 of it).  Where the ticks went to main they were 5% to
+# (see below for the upper bound and a machine too loaded to judge).  Where the ticks went to main they were 5% to
 # 57% of it (t436 on the build before the fix failed 3 runs of 3).
 # testsuite: alone (measures CPU time: see testsuite/run)
 . "$SRCDIR/testsuite/fixtures/callpath/testlib.sh"
@@ -40,8 +40,22 @@ for round in 1 2 3; do
 		cd .. || exit 1
 	done
 done
+# The yardstick holds only where plain -pg's histogram counts a fair part
+# of the worker's time.  Three CI runs at once beside a busy loop per core
+# (2 cores) left it 0.03 to 0.07 s of each 0.6 s worker, and the runtime's
+# runs 0.00 to 0.29 s, in both directions of any bound: then the checks are
+# skipped, saying so (below a quarter of the worker's CPU time counted).
+# Above it, the runtime's histogram is at least 60% of plain's, and at
+# most the worker's CPU time (a tick of 10 ms a round aside): a histogram
+# counts CPU time, never more.
+loaded=$(awk -v s="${sum[plain]}" -v c="${cpu[plain]}" 'BEGIN { print (c > 0 && s < 0.25 * c) }')
 for run in 1000 5000; do
-	cp_check "CALLPATH_HZ=$run: arith's histogram ${sum[$run]} s against plain -pg's ${sum[plain]} s (CPU ${cpu[$run]} and ${cpu[plain]} s), 60% or more" \
-		awk -v r="${sum[$run]}" -v p="${sum[plain]}" 'BEGIN { exit !(p > 0 && r >= 0.6 * p && r <= p / 0.6) }'
+	if [ "$loaded" = 1 ]; then
+		CP_N=$((CP_N + 1))
+		echo "ok $CP_N # SKIP CALLPATH_HZ=$run: plain -pg's histogram counted ${sum[plain]} s of the worker's ${cpu[plain]} s of CPU: too loaded a machine for the yardstick"
+		continue
+	fi
+	cp_check "CALLPATH_HZ=$run: arith's histogram ${sum[$run]} s against plain -pg's ${sum[plain]} s (CPU ${cpu[$run]} and ${cpu[plain]} s), 60% or more, no more than the CPU time" \
+		awk -v r="${sum[$run]}" -v p="${sum[plain]}" -v c="${cpu[$run]}" 'BEGIN { exit !(p > 0 && r >= 0.6 * p && r <= c + 0.03) }'
 done
 cp_done
