@@ -46,6 +46,7 @@
 #include "counters.h"
 #include "own_thread.h"
 #include "runtime.h"
+#include "sys.h"
 #include "utils/banned.h"
 
 #define MIN_INTERVAL_NS 5000000u	/* 200 looks a second at most */
@@ -67,10 +68,6 @@ int cp_offcpu_on(void)
 	return __atomic_load_n(&offcpu_running, __ATOMIC_ACQUIRE);
 }
 
-void cp_offcpu_stop(void)
-{
-	__atomic_store_n(&offcpu_stopped, 1, __ATOMIC_RELEASE);
-}
 
 static uint64_t mono_ns(void)
 {
@@ -203,19 +200,38 @@ static uint32_t live_node(struct cp_thread *t, uintptr_t sp)
  * from a sleep on a busy machine, or preempted): its CPU timer does not
  * count that, and its stack cannot be read.  Its run-queue wait since the
  * last look (schedstat) goes where it was last seen: to the blocking call
- * it was woken from, else to its last CPU sample.
+ * it was woken from, else to its last CPU sample, else (no timer signal
+ * has reached it yet: on a busy machine a thread that runs in slices
+ * shorter than the kernel's tick may go seconds without one, its CPU time
+ * credited by sampler.c without a leaf) to the function of the innermost
+ * live entry of its shadow stack, as context_now() finds it.
  */
 static void credit_run_wait(struct cp_thread *t)
 {
 	int64_t rq = run_delay(t->tid);
 	struct cp_leaf *e = t->wall_leaf ? t->wall_leaf : t->timer_last;
+	uint64_t waited;
 
 	if (rq < 0)
 		return;
-	if (t->wall_rq && (uint64_t)rq > t->wall_rq && e)	/* 0: no baseline yet */
-		__atomic_fetch_add(&e->value[CP_LEAF_OFFCPU], (uint64_t)rq - t->wall_rq,
-				   __ATOMIC_RELAXED);
+	if (!t->wall_rq || (uint64_t)rq <= t->wall_rq) {	/* 0: no baseline yet */
+		t->wall_rq = (uint64_t)rq;
+		return;
+	}
+	waited = (uint64_t)rq - t->wall_rq;
 	t->wall_rq = (uint64_t)rq;
+	if (e) {
+		__atomic_fetch_add(&e->value[CP_LEAF_OFFCPU], waited, __ATOMIC_RELAXED);
+		return;
+	}
+	{
+		uint32_t node = live_node(t, 0);
+
+		if (node < CP_NONE - 1)
+			cp_leaf_add(&t->leaves, node, SIDECAR_LEAF_PC,
+				    cp_tree_node(&t->tree, node)->callee, CP_LEAF_OFFCPU, waited,
+				    &e);
+	}
 }
 
 static void look(struct cp_thread *t, uint64_t now)
@@ -255,6 +271,42 @@ static void look(struct cp_thread *t, uint64_t now)
 	}
 	if (cp_leaf_add(&t->leaves, node, kind, pc, CP_LEAF_OFFCPU, elapsed, &e) == 0)
 		t->wall_leaf = e;
+}
+
+/*
+ * Stop, after one last look at every thread: what each waited for a CPU
+ * since the sampler thread last looked is otherwise lost, and on a loaded
+ * machine that thread itself waits long between looks (a CPU-bound
+ * function's last half second of run-queue wait, seen in a test beside a
+ * busy loop per core).  The calling thread is on a CPU, so its own
+ * schedstat is up to date; its /proc syscall file would name the read of
+ * that file, so it is credited its run-queue wait only.  The lock is tried,
+ * not waited on: the exit writer may run in a signal handler that
+ * interrupted its holder; without it the last stretch is lost, as before.
+ */
+void cp_offcpu_stop(void)
+{
+	uint32_t self;
+	uint64_t now;
+
+	if (!cp_offcpu_on() || __atomic_load_n(&offcpu_stopped, __ATOMIC_ACQUIRE) ||
+	    cp_registry_trylock(1000) < 0) {
+		__atomic_store_n(&offcpu_stopped, 1, __ATOMIC_RELEASE);
+		return;
+	}
+	if (!__atomic_exchange_n(&offcpu_stopped, 1, __ATOMIC_ACQ_REL)) {
+		self = (uint32_t)cp_syscall0(SYS_gettid);
+		now = mono_ns();
+		for (struct cp_thread *t = cp_threads; t; t = t->next) {
+			if (!t->tls || !t->tid)
+				continue;
+			if (t->tid == self)
+				credit_run_wait(t);
+			else
+				look(t, now);
+		}
+	}
+	cp_registry_unlock();
 }
 
 /*
