@@ -378,6 +378,43 @@ const char *const diff_sort_names[DIFF_SORT__COUNT] = {
 	[DIFF_SORT_NAME] = "name",
 };
 
+void diff_arc_index_free(struct diff_arc_index *ai)
+{
+	free(ai->in_at);
+	free(ai->in);
+	free(ai->out_at);
+	free(ai->out);
+	memset(ai, 0, sizeof(*ai));
+}
+
+int diff_arc_index_build(const struct diff *d, struct diff_arc_index *ai)
+{
+	size_t n = d->nentries, k;
+
+	/* in_at[e + 2] counts, then starts at e + 1, then (filled) ends at e + 1 */
+	ai->in_at = calloc(n + 2, sizeof(size_t));
+	ai->out_at = calloc(n + 2, sizeof(size_t));
+	ai->in = malloc((d->narcs + 1) * sizeof(size_t));
+	ai->out = malloc((d->narcs + 1) * sizeof(size_t));
+	if (!ai->in_at || !ai->out_at || !ai->in || !ai->out) {
+		diff_arc_index_free(ai);
+		return -1;
+	}
+	for (k = 0; k < d->narcs; k++) {
+		ai->in_at[d->arcs[k].child + 2]++;
+		ai->out_at[d->arcs[k].parent + 2]++;
+	}
+	for (k = 2; k <= n + 1; k++) {
+		ai->in_at[k] += ai->in_at[k - 1];
+		ai->out_at[k] += ai->out_at[k - 1];
+	}
+	for (k = 0; k < d->narcs; k++) {
+		ai->in[ai->in_at[d->arcs[k].child + 1]++] = k;
+		ai->out[ai->out_at[d->arcs[k].parent + 1]++] = k;
+	}
+	return 0;
+}
+
 int diff_sort_parse(const char *name)
 {
 	int k;
@@ -469,45 +506,135 @@ int diff_entry_cmp(const struct diff_entry *l, const struct diff_entry *r,
 	return c ? c : strcmp(l->file ? l->file : "", r->file ? r->file : "");
 }
 
-static int cmp_index(const void *lp, const void *rp, void *ctx)
-{
-	const struct diff *d = ctx;
-	size_t l = *(const size_t *)lp, r = *(const size_t *)rp;
-	int c = diff_entry_cmp(&d->entries[l], &d->entries[r], d->opts.sort);
+/* What diff_entry_cmp compares of one entry (diff_order). */
+struct order_rec {
+	double primary;       /* the key's number (0: none), descending */
+	double self;          /* |self_diff| */
+	double calls;         /* |calls_diff| */
+	uint64_t name_key;    /* diff_name_key(name) */
+	const char *name, *file;
+	size_t idx;
+	int group;            /* DIFF_SORT_IMPACT: 0 significant, 1 not */
+	int by_name;          /* DIFF_SORT_NAME: the name before the numbers */
+};
 
-	return c ? c : (l < r ? -1 : l > r);
+static void order_rec_fill(struct order_rec *r, const struct diff_entry *e,
+			   enum diff_sort_key key, size_t idx)
+{
+	r->primary = 0;
+	r->group = 0;
+	r->by_name = key == DIFF_SORT_NAME;
+	switch (key) {
+	case DIFF_SORT_IMPACT:
+		r->group = !e->significant;
+		if (e->significant)
+			r->primary = e->evidence_sec;
+		break;
+	case DIFF_SORT_RATIO:
+		r->primary = log_ratio(e);
+		break;
+	case DIFF_SORT_CALLS:
+		r->primary = (double)abs64(e->calls_diff);
+		break;
+	case DIFF_SORT_NAME:
+	case DIFF_SORT_ABS:
+	case DIFF_SORT__COUNT:
+		break;
+	}
+	r->self = fabs(e->self_diff);
+	r->calls = (double)abs64(e->calls_diff);
+	r->name = e->print_name;
+	r->name_key = diff_name_key(e->print_name);
+	r->file = e->file ? e->file : "";
+	r->idx = idx;
+}
+
+/* diff_entry_cmp on the records, then the index */
+static int cmp_order_rec(const void *lp, const void *rp)
+{
+	const struct order_rec *l = lp, *r = rp;
+	int c;
+
+	if (l->group != r->group)
+		return l->group < r->group ? -1 : 1;
+	if (l->by_name)
+		c = diff_name_cmp(l->name_key, l->name, r->name_key, r->name);
+	else
+		c = cmp_desc(l->primary, r->primary);
+	if (c || (c = cmp_desc(l->self, r->self)) || (c = cmp_desc(l->calls, r->calls)) ||
+	    (c = diff_name_cmp(l->name_key, l->name, r->name_key, r->name)) ||
+	    (c = strcmp(l->file, r->file)))
+		return c;
+	return l->idx < r->idx ? -1 : l->idx > r->idx;
+}
+
+int diff_order(const struct diff *d, size_t *idx, size_t n)
+{
+	struct order_rec *rec = malloc((n + 1) * sizeof(*rec));
+	size_t i;
+
+	if (!rec)
+		return -1;
+	for (i = 0; i < n; i++)
+		order_rec_fill(&rec[i], &d->entries[idx[i]], d->opts.sort, idx[i]);
+	qsort(rec, n, sizeof(*rec), cmp_order_rec);
+	for (i = 0; i < n; i++)
+		idx[i] = rec[i].idx;
+	free(rec);
+	return 0;
 }
 
 void diff_sort(struct diff *d)
 {
 	size_t *order = malloc((d->nentries + 1) * sizeof(size_t));
 	size_t *newpos = malloc((d->nentries + 1) * sizeof(size_t));
-	struct diff_entry *sorted = malloc((d->nentries + 1) * sizeof(*sorted));
 	size_t i;
 
-	if (!order || !newpos || !sorted) {
+	if (!order || !newpos) {
 		/* Out of memory: leave the (valid) match order. */
 		free(order);
 		free(newpos);
-		free(sorted);
 		return;
 	}
 	for (i = 0; i < d->nentries; i++)
 		order[i] = i;
-	qsort_r(order, d->nentries, sizeof(size_t), cmp_index, d);
-	for (i = 0; i < d->nentries; i++) {
-		sorted[i] = d->entries[order[i]];
+	if (diff_order(d, order, d->nentries) < 0) {
+		free(order);
+		free(newpos);
+		return;
+	}
+	for (i = 0; i < d->nentries; i++)
 		newpos[order[i]] = i;
+	/*
+	 * In place, a cycle of the permutation at a time: a sorted copy
+	 * was megabytes of fresh pages (a fault and a clearing each).
+	 * order[k] is the entry that goes to k; a position is done once
+	 * order[k] == k (set as each is filled).
+	 */
+	for (i = 0; i < d->nentries; i++) {
+		struct diff_entry held;
+		size_t j = i;
+
+		if (order[i] == i)
+			continue;
+		held = d->entries[i];
+		while (order[j] != i) {
+			size_t from = order[j];
+
+			d->entries[j] = d->entries[from];
+			order[j] = j;
+			j = from;
+		}
+		d->entries[j] = held;
+		order[j] = j;
 	}
 	for (i = 0; i < d->narcs; i++) {
 		d->arcs[i].parent = (uint32_t)newpos[d->arcs[i].parent];
 		d->arcs[i].child = (uint32_t)newpos[d->arcs[i].child];
 	}
 	for (i = 0; i < d->nentries; i++)
-		if (sorted[i].moved_peer >= 0)
-			sorted[i].moved_peer = (long)newpos[sorted[i].moved_peer];
-	free(d->entries);
-	d->entries = sorted;
+		if (d->entries[i].moved_peer >= 0)
+			d->entries[i].moved_peer = (long)newpos[d->entries[i].moved_peer];
 	free(order);
 	free(newpos);
 }

@@ -356,8 +356,34 @@ static inline int diff_name_cmp(uint64_t kl, const char *l, uint64_t kr, const c
 	return kl & 0xff ? strcmp(l + 8, r + 8) : 0;
 }
 
+/*
+ * Put the entry indices idx[0..n) in diff_entry_cmp's order with
+ * d->opts.sort, ties by index.  The numbers and names compared are
+ * gathered first into small records: comparing 500-byte entries through
+ * indices missed the cache at every comparison.  0, or -1 when out of
+ * memory (idx as it was).
+ */
+int diff_order(const struct diff *d, size_t *idx, size_t n);
+
+/*
+ * The arcs into and out of each entry, as arc indices in the diff's order:
+ * into entry e, in[in_at[e] .. in_at[e + 1]); out of it, out[out_at[e] ..
+ * out_at[e + 1]).  A counting sort, O(entries + arcs): a view that walks
+ * an entry's callers or callees reads its own list instead of every arc
+ * (a pass over 40,000 arcs per evidence row was a tenth of a 20,000-
+ * function diff's cache misses).  Valid until the arcs change.
+ */
+struct diff_arc_index {
+	size_t *in_at, *in;
+	size_t *out_at, *out;
+};
+
+/* 0, or -1 when out of memory (ai then holds nothing to free). */
+int diff_arc_index_build(const struct diff *d, struct diff_arc_index *ai);
+void diff_arc_index_free(struct diff_arc_index *ai);
+
 /* Sort the entries by diff_entry_cmp with d->opts.sort (ties keep their
- * order).  Remaps arcs and moved_peer. */
+ * order), in place.  Remaps arcs and moved_peer. */
 void diff_sort(struct diff *d);
 
 /* The noise verdicts (diff/noise.h) and the evidence (diff/evidence.h) of

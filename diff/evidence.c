@@ -310,50 +310,9 @@ static void offer(struct moved_pick *p, long peer, int why, double score)
 	}
 }
 
-/* The arcs into and out of every entry (CSR): in[istart[e]..istart[e+1])
- * and out[ostart[e]..ostart[e+1]), arc indices. */
-struct arc_index {
-	size_t *istart, *in, *ostart, *out;
-};
-
-static void arc_index_free(struct arc_index *ai)
-{
-	free(ai->istart);
-	free(ai->in);
-	free(ai->ostart);
-	free(ai->out);
-}
-
-static int arc_index_build(const struct diff *d, struct arc_index *ai)
-{
-	size_t n = d->nentries, k;
-
-	ai->istart = calloc(n + 2, sizeof(size_t));
-	ai->ostart = calloc(n + 2, sizeof(size_t));
-	ai->in = malloc((d->narcs + 1) * sizeof(size_t));
-	ai->out = malloc((d->narcs + 1) * sizeof(size_t));
-	if (!ai->istart || !ai->ostart || !ai->in || !ai->out) {
-		arc_index_free(ai);
-		return -1;
-	}
-	for (k = 0; k < d->narcs; k++) {
-		ai->istart[d->arcs[k].child + 2]++;
-		ai->ostart[d->arcs[k].parent + 2]++;
-	}
-	for (k = 0; k < n; k++) {
-		ai->istart[k + 2] += ai->istart[k + 1];
-		ai->ostart[k + 2] += ai->ostart[k + 1];
-	}
-	for (k = 0; k < d->narcs; k++) {
-		ai->in[ai->istart[d->arcs[k].child + 1]++] = k;
-		ai->out[ai->ostart[d->arcs[k].parent + 1]++] = k;
-	}
-	return 0;
-}
-
 /* The caller x (one side only) was probably inlined into: by its callers
  * on its side, and their callees (x tail-called from one of them). */
-static struct moved_pick moved_caller(const struct diff *d, const struct arc_index *ai,
+static struct moved_pick moved_caller(const struct diff *d, const struct diff_arc_index *ai,
 				      size_t x, int side)
 {
 	const struct diff_entry *ex = &d->entries[x];
@@ -361,7 +320,7 @@ static struct moved_pick moved_caller(const struct diff *d, const struct arc_ind
 	uint64_t total = 0;
 	size_t k, j, ncallers = 0;
 
-	for (k = ai->istart[x]; k < ai->istart[x + 1]; k++) {
+	for (k = ai->in_at[x]; k < ai->in_at[x + 1]; k++) {
 		const struct diff_arc *a = &d->arcs[ai->in[k]];
 
 		if (!a->present[side] || a->parent == x)
@@ -369,7 +328,7 @@ static struct moved_pick moved_caller(const struct diff *d, const struct arc_ind
 		total += a->count[side];
 		ncallers++;
 	}
-	for (k = ai->istart[x]; k < ai->istart[x + 1]; k++) {
+	for (k = ai->in_at[x]; k < ai->in_at[x + 1]; k++) {
 		const struct diff_arc *a = &d->arcs[ai->in[k]];
 		const struct diff_entry *c = &d->entries[a->parent];
 		double share = total ? (double)a->count[side] / (double)total : 0;
@@ -386,7 +345,7 @@ static struct moved_pick moved_caller(const struct diff *d, const struct arc_ind
 			/* too little time to see it move: its only caller */
 			offer(&best, (long)a->parent, MOVED_ONLY, 1);
 		/* a tail call: the callees of this caller that grew */
-		for (j = ai->ostart[a->parent]; j < ai->ostart[a->parent + 1]; j++) {
+		for (j = ai->out_at[a->parent]; j < ai->out_at[a->parent + 1]; j++) {
 			const struct diff_arc *b = &d->arcs[ai->out[j]];
 			const struct diff_entry *h = &d->entries[b->child];
 
@@ -402,13 +361,13 @@ static struct moved_pick moved_caller(const struct diff *d, const struct arc_ind
 
 /* x present in both: a caller whose arc to it went (or came) while the
  * caller stayed, and grew or took the time. */
-static struct moved_pick moved_partial(const struct diff *d, const struct arc_index *ai, size_t x)
+static struct moved_pick moved_partial(const struct diff *d, const struct diff_arc_index *ai, size_t x)
 {
 	const struct diff_entry *ex = &d->entries[x];
 	struct moved_pick best = { -1, MOVED_NONE, 0 };
 	size_t k;
 
-	for (k = ai->istart[x]; k < ai->istart[x + 1]; k++) {
+	for (k = ai->in_at[x]; k < ai->in_at[x + 1]; k++) {
 		const struct diff_arc *a = &d->arcs[ai->in[k]];
 		const struct diff_entry *c = &d->entries[a->parent];
 		int from = a->present[0] && !a->present[1] ? 0 :
@@ -431,14 +390,14 @@ static struct moved_pick moved_partial(const struct diff *d, const struct arc_in
 
 static void moved_cost(struct diff *d)
 {
-	struct arc_index ai;
+	struct diff_arc_index ai;
 	size_t i;
 
 	for (i = 0; i < d->nentries; i++) {
 		d->entries[i].moved_peer = -1;
 		d->entries[i].moved_why = MOVED_NONE;
 	}
-	if (arc_index_build(d, &ai) < 0)
+	if (diff_arc_index_build(d, &ai) < 0)
 		return; /* out of memory: no moved cost, the verdicts stand */
 	for (i = 0; i < d->nentries; i++) {
 		struct diff_entry *e = &d->entries[i];
@@ -463,7 +422,7 @@ static void moved_cost(struct diff *d)
 		e->moved_total_diff = d->entries[p.peer].self_diff + d->entries[p.peer].child_diff;
 		d->entries[p.peer].moved_total_diff = e->moved_total_diff;
 	}
-	arc_index_free(&ai);
+	diff_arc_index_free(&ai);
 }
 
 /* A cycle as a whole: significant when a member is, with its largest

@@ -168,50 +168,26 @@ size_t print_count_significant(const struct diff *d, const struct diff_print_opt
 	return n;
 }
 
-struct flat_sort {
-	const struct diff *d;
-	const uint64_t *key; /* per entry: diff_name_key of its print name */
-};
-
-/* diff_entry_cmp, with the names' keys */
-static int cmp_flat(const void *lp, const void *rp, void *ctx)
-{
-	const struct flat_sort *fs = ctx;
-	size_t l = *(const size_t *)lp, r = *(const size_t *)rp;
-	const struct diff_entry *el = &fs->d->entries[l], *er = &fs->d->entries[r];
-	int c = diff_entry_cmp_numbers(el, er, fs->d->opts.sort);
-
-	if (!c)
-		c = diff_name_cmp(fs->key[l], el->print_name, fs->key[r], er->print_name);
-	if (!c)
-		c = strcmp(el->file ? el->file : "", er->file ? er->file : "");
-	return c ? c : (l < r ? -1 : l > r);
-}
-
 int print_flat_order(const struct diff *d, const struct diff_print_opts *po,
 		     size_t **orderp, size_t *np)
 {
 	size_t *order = malloc((d->nentries + 1) * sizeof(size_t));
-	uint64_t *key = malloc((d->nentries + 1) * sizeof(uint64_t));
 	size_t i, n = 0;
 
 	*orderp = NULL;
 	*np = 0;
-	if (!order || !key) {
-		free(order);
-		free(key);
+	if (!order)
 		return error("out of memory");
-	}
 	for (i = 0; i < d->nentries; i++) {
 		const struct diff_entry *e = &d->entries[i];
 
-		if (e->in_flat && (po->zeros || has_data(e))) {
+		if (e->in_flat && (po->zeros || has_data(e)))
 			order[n++] = i;
-			key[i] = diff_name_key(e->print_name);
-		}
 	}
-	qsort_r(order, n, sizeof(size_t), cmp_flat, &(struct flat_sort){ d, key });
-	free(key);
+	if (diff_order(d, order, n) < 0) {
+		free(order);
+		return error("out of memory");
+	}
 	*orderp = order;
 	*np = n;
 	return 0;

@@ -36,12 +36,9 @@ struct cg_ctx {
 	const struct diff_print_opts *po;
 	int *index;        /* entry -> index; printed entries come first */
 	int nprinted;      /* entries with index <= nprinted are printed */
-	/* The arcs into entry i are in_arc[in_at[i] .. in_at[i + 1]), out of
-	 * it out_arc[out_at[i] ..], each in the diff's order: contiguous, for
-	 * 20,000 entries' lists read in the primary order walked a linked
-	 * list's cache misses. */
-	size_t *in_at, *in_arc;
-	size_t *out_at, *out_arc;
+	/* Each entry's arcs in and out (contiguous lists: for 20,000 entries'
+	 * lists read in the primary order a linked list's cache misses). */
+	struct diff_arc_index ix;
 	long *cycle_entry; /* diff cycle number -> its entry, -1 when none */
 	/* a cycle's members, in entry order (a scan of every entry per cycle
 	 * was most of the call graph's time at 20,000 functions) */
@@ -422,8 +419,8 @@ static int cycle_connected(const struct cg_ctx *c, int n, unsigned char *reach, 
 		while (sp) {
 			size_t at = stack[--sp];
 
-			const size_t *at_of = dir ? c->in_at : c->out_at;
-			const size_t *list = dir ? c->in_arc : c->out_arc;
+			const size_t *at_of = dir ? c->ix.in_at : c->ix.out_at;
+			const size_t *list = dir ? c->ix.in : c->ix.out;
 
 			for (k = at_of[at]; k < at_of[at + 1]; k++) {
 				const struct diff_arc *a = &d->arcs[list[k]];
@@ -718,10 +715,6 @@ int print_cg(FILE *out, const struct diff *d, const struct diff_print_opts *po)
 	c.d = d;
 	c.po = po;
 	c.index = calloc(d->nentries + 1, sizeof(int));
-	c.in_at = calloc(d->nentries + 2, sizeof(size_t));
-	c.out_at = calloc(d->nentries + 2, sizeof(size_t));
-	c.in_arc = malloc((d->narcs + 1) * sizeof(size_t));
-	c.out_arc = malloc((d->narcs + 1) * sizeof(size_t));
 	c.cycle_entry = malloc(((size_t)d->ncycles + 1) * sizeof(long));
 	c.first_member = malloc(((size_t)d->ncycles + 1) * sizeof(size_t));
 	c.next_member = malloc((d->nentries + 1) * sizeof(size_t));
@@ -729,9 +722,8 @@ int print_cg(FILE *out, const struct diff *d, const struct diff_print_opts *po)
 	c.end = malloc((d->nentries + 1) * sizeof(*c.end));
 	order = malloc((d->nentries + 1) * sizeof(size_t));
 	arcs = malloc((d->narcs + 1) * sizeof(size_t));
-	if (!c.index || !c.in_at || !c.out_at || !c.in_arc || !c.out_arc ||
-	    !c.cycle_entry || !c.first_member || !c.next_member || !c.name_key || !c.end ||
-	    !order || !arcs) {
+	if (!c.index || diff_arc_index_build(d, &c.ix) < 0 || !c.cycle_entry ||
+	    !c.first_member || !c.next_member || !c.name_key || !c.end || !order || !arcs) {
 		error("out of memory");
 		goto out;
 	}
@@ -767,22 +759,9 @@ int print_cg(FILE *out, const struct diff *d, const struct diff_print_opts *po)
 		if (!c.end[i].whole && c.end[i].cycle && c.end[i].cycle <= d->ncycles &&
 		    c.cycle_entry[c.end[i].cycle] >= 0)
 			c.end[i].denom = d->entries[c.cycle_entry[c.end[i].cycle]].calls_diff;
-	/* counting sort: in_at[i + 2] counts, then starts, then ends */
-	for (k = 0; k < d->narcs; k++) {
-		c.in_at[d->arcs[k].child + 2]++;
-		c.out_at[d->arcs[k].parent + 2]++;
-	}
-	for (i = 2; i <= d->nentries + 1; i++) {
-		c.in_at[i] += c.in_at[i - 1];
-		c.out_at[i] += c.out_at[i - 1];
-	}
-	for (k = 0; k < d->narcs; k++) {
-		c.in_arc[c.in_at[d->arcs[k].child + 1]++] = k;
-		c.out_arc[c.out_at[d->arcs[k].parent + 1]++] = k;
-	}
 	for (i = 0; i < d->nentries; i++) {
 		const struct diff_entry *e = &d->entries[i];
-		int data = c.in_at[i + 1] > c.in_at[i] || c.out_at[i + 1] > c.out_at[i] || is_cycle(e) ||
+		int data = c.ix.in_at[i + 1] > c.ix.in_at[i] || c.ix.out_at[i + 1] > c.ix.out_at[i] || is_cycle(e) ||
 			   e->side[0].has_samples || e->side[1].has_samples;
 
 		if (e->in_graph && (data || po->zeros))
@@ -820,8 +799,8 @@ int print_cg(FILE *out, const struct diff *d, const struct diff_print_opts *po)
 
 		/* Parents, then the function, then children: gprof's entry. */
 		na = 0;
-		for (k = c.in_at[at]; k < c.in_at[at + 1]; k++)
-			arcs[na++] = c.in_arc[k];
+		for (k = c.ix.in_at[at]; k < c.ix.in_at[at + 1]; k++)
+			arcs[na++] = c.ix.in[k];
 		if (na == 0) { /* "%6.6s %5.5s %7.7s %7.7s %7.7s %7.7s     " of "" */
 			line_spaces(&c.l, po->extended ? 69 : 49);
 			line_str(&c.l, "<spontaneous>\n");
@@ -833,8 +812,8 @@ int print_cg(FILE *out, const struct diff *d, const struct diff_print_opts *po)
 		primary_line(out, &c, at);
 
 		na = 0;
-		for (k = c.out_at[at]; k < c.out_at[at + 1]; k++)
-			arcs[na++] = c.out_arc[k];
+		for (k = c.ix.out_at[at]; k < c.ix.out_at[at + 1]; k++)
+			arcs[na++] = c.ix.out[k];
 		qsort_r(arcs, na, sizeof(size_t), cmp_arc, &c);
 		for (k = 0; k < na; k++) {
 			const struct diff_arc *a = &d->arcs[arcs[k]];
@@ -856,10 +835,7 @@ int print_cg(FILE *out, const struct diff *d, const struct diff_print_opts *po)
 	ret = 0;
 out:
 	free(c.index);
-	free(c.in_at);
-	free(c.out_at);
-	free(c.in_arc);
-	free(c.out_arc);
+	diff_arc_index_free(&c.ix);
 	free(c.cycle_entry);
 	free(c.first_member);
 	free(c.next_member);

@@ -219,23 +219,25 @@ static void ranks_clause(struct line *l, const struct diff *d, const struct diff
  * main 0.01 -> 0.01 s": the callers whose time along the call changed most
  * first.
  */
-static void callers_clause(struct line *l, const struct diff *d, const struct diff_print_opts *po,
-			   size_t entry, const char **sep)
+static void callers_clause(struct line *l, const struct diff *d, const struct diff_arc_index *ix,
+			   const struct diff_print_opts *po, size_t entry, const char **sep)
 {
 	size_t best[CALLERS_SHOWN], nbest = 0, ncallers = 0;
 
-	for (size_t k = 0; k < d->narcs; k++)
-		ncallers += d->arcs[k].child == entry && d->arcs[k].parent != entry;
+	for (size_t j = ix->in_at[entry]; j < ix->in_at[entry + 1]; j++)
+		ncallers += d->arcs[ix->in[j]].parent != entry;
 	if (!(d->entries[entry].flags & PSYM_KINDS) &&
 	    (ncallers < 2 || d->entries[entry].noise != NOISE_NONE || d->entries[entry].self_diff == 0))
 		return;
-	for (size_t k = 0; k < d->narcs; k++) {
+	/* the arcs in the diff's order, as before the index: ties keep it */
+	for (size_t j = ix->in_at[entry]; j < ix->in_at[entry + 1]; j++) {
+		size_t k = ix->in[j];
 		const struct diff_arc *a = &d->arcs[k];
 		double ch = fabs(a->time_sec[0] + a->child_time_sec[0] - a->time_sec[1] -
 				 a->child_time_sec[1]);
 		size_t at;
 
-		if (a->child != entry || a->parent == entry)
+		if (a->parent == entry)
 			continue;
 		for (at = nbest; at > 0; at--) {
 			const struct diff_arc *b = &d->arcs[best[at - 1]];
@@ -274,7 +276,8 @@ static void callers_clause(struct line *l, const struct diff *d, const struct di
  * a row outside the program, its callers' paths.
  */
 static int evidence_line(struct line *l, FILE *out, const struct diff *d,
-			 const struct diff_print_opts *po, size_t entry)
+			 const struct diff_arc_index *ix, const struct diff_print_opts *po,
+			 size_t entry)
 {
 	const struct diff_entry *e = &d->entries[entry];
 	const char *sep = "";
@@ -288,7 +291,7 @@ static int evidence_line(struct line *l, FILE *out, const struct diff *d,
 	calls_clause(l, d, e, &sep);
 	ranks_clause(l, d, e, &sep);
 	moved_clause(l, d, e, &sep);
-	callers_clause(l, d, po, entry, &sep);
+	callers_clause(l, d, ix, po, entry, &sep);
 	line_char(l, '\n');
 	line_flush_over(l, out, LINE_FLUSH_BYTES);
 	return 1;
@@ -299,15 +302,21 @@ int print_evidence(FILE *out, const struct diff *d, const struct diff_print_opts
 	const size_t *order;
 	size_t *owned, n, i, shown = 0;
 	struct line l = LINE_INIT;
+	struct diff_arc_index ix;
 
 	if (!po->noise_marker)
 		return 0;
-	if (print_flat_rows(d, po, &order, &n, &owned) < 0)
+	if (diff_arc_index_build(d, &ix) < 0)
+		return error("out of memory");
+	if (print_flat_rows(d, po, &order, &n, &owned) < 0) {
+		diff_arc_index_free(&ix);
 		return -1;
+	}
 	fprintf(out, "\nEvidence for the significant rows (baseline - second; calls\n"
 		     "baseline -> second):\n\n");
 	for (i = 0; i < n && !l.failed; i++)
-		shown += evidence_line(&l, out, d, po, order[i]);
+		shown += evidence_line(&l, out, d, &ix, po, order[i]);
+	diff_arc_index_free(&ix);
 	if (line_finish(&l, out) < 0) {
 		free(owned);
 		return -1;

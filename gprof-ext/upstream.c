@@ -22,6 +22,7 @@
 #include <poll.h>
 #include <setjmp.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +35,7 @@
 #include "gprof-ext/upstream.h"
 #include "model/callpath_model.h"
 #include "model/elfsyms.h"
+#include "utils/addrsearch.h"
 #include "gprof-ext/gmon_owner.h"
 #include "diff/clones.h"
 #include "diff/match.h"
@@ -1040,6 +1042,7 @@ static int padding_credit(int apply)
 	struct elf_funcs *ef = NULL;
 	double *code_high = NULL;
 	unsigned int h, i, j, jj;
+	size_t k;
 	int moved = 0;
 
 	if (line_granularity || !symtab.len || !num_histograms || syms[INCL_FLAT].len ||
@@ -1054,9 +1057,21 @@ static int padding_credit(int apply)
 			elf_funcs_free(ef);
 		return -1;
 	}
-	/* where each symbol's code ends, in units; -1: no size known */
-	for (j = 0; j < symtab.len; j++) {
-		const struct elf_func *f = ef ? elf_funcs_find(ef, symtab.base[j].addr) : NULL;
+	/* where each symbol's code ends, in units; -1: no size known.  Both
+	 * tables are in address order: one walk finds each symbol's ELF
+	 * function (elf_funcs_find's: the last at or below its address, if
+	 * its size reaches it) */
+	for (j = 0, k = 0; j < symtab.len; j++) {
+		bfd_vma addr = symtab.base[j].addr;
+		const struct elf_func *f = NULL;
+
+		if (ef && j && addr < symtab.base[j - 1].addr)
+			k = addr_search(ef->f, (size_t)ef->n, sizeof(*ef->f),
+					offsetof(struct elf_func, addr), addr);
+		while (ef && k < ef->n && ef->f[k].addr <= addr)
+			k++;
+		if (k && addr < ef->f[k - 1].addr + ef->f[k - 1].size)
+			f = &ef->f[k - 1];
 
 		code_high[j] = -1;
 		if (f && f->addr == symtab.base[j].addr && f->size)

@@ -464,12 +464,116 @@ static void test_diff__name_keys_order_names_as_strcmp(void **state)
 		}
 }
 
+/* The arc index lists each arc once, under its callee (in) and its caller
+ * (out), in the diff's arc order; an entry without arcs has empty lists;
+ * a self-arc is in both of its entry's lists. */
+static void test_diff__arc_index_lists_each_arc_under_its_ends_in_arc_order(void **state)
+{
+	struct profile *a, *b;
+	struct diff d;
+	struct diff_arc_index ix;
+	size_t nin = 0, nout = 0;
+
+	(void)state;
+	figure1(&a, &b);
+	fx_arc(a, "f_d", "f_d", 3);
+	assert_int_equal(diff_compute(&d, a, b, NULL), 0);
+	diff_sort(&d);
+	assert_int_equal(d.narcs, 5);
+	assert_int_equal(diff_arc_index_build(&d, &ix), 0);
+	assert_int_equal(ix.in_at[0], 0);
+	assert_int_equal(ix.out_at[0], 0);
+	for (size_t e = 0; e < d.nentries; e++) {
+		size_t want_in = 0, want_out = 0;
+
+		for (size_t k = 0; k < d.narcs; k++) {
+			want_in += d.arcs[k].child == e;
+			want_out += d.arcs[k].parent == e;
+		}
+		assert_int_equal(ix.in_at[e + 1] - ix.in_at[e], want_in);
+		assert_int_equal(ix.out_at[e + 1] - ix.out_at[e], want_out);
+		for (size_t j = ix.in_at[e]; j < ix.in_at[e + 1]; j++) {
+			assert_int_equal(d.arcs[ix.in[j]].child, e);
+			if (j > ix.in_at[e])
+				assert_true(ix.in[j] > ix.in[j - 1]);
+		}
+		for (size_t j = ix.out_at[e]; j < ix.out_at[e + 1]; j++) {
+			assert_int_equal(d.arcs[ix.out[j]].parent, e);
+			if (j > ix.out_at[e])
+				assert_true(ix.out[j] > ix.out[j - 1]);
+		}
+		nin += want_in;
+		nout += want_out;
+	}
+	assert_int_equal(nin, d.narcs);
+	assert_int_equal(nout, d.narcs);
+	assert_int_equal(ix.in_at[d.nentries], d.narcs);
+	diff_arc_index_free(&ix);
+	assert_null(ix.in);
+	diff_release(&d);
+	profile_free(a);
+	profile_free(b);
+}
+
+/*
+ * A significant row with several callers names the three whose time along
+ * the call changed most, largest first, a tie in the arcs' order:
+ *   hot: 100 -> 3000 ticks, from c1 (+1000 ticks along the arc), c2
+ *   (+200), c3 (+1000, after c1) and c4 (+50); stable functions around
+ *   it keep the noise model's speed at 1.
+ */
+static void test_print__evidence_names_the_three_callers_that_changed_most(void **state)
+{
+	static const char *const callers[] = { "c1", "c2", "c3", "c4" };
+	static const double before[] = { 25, 25, 25, 25 }, after[] = { 1025, 225, 1025, 75 };
+	struct profile *p[2] = { fx_new(100), fx_new(100) };
+	struct diff_print_opts po = { 0 };
+	struct diff d;
+	char *buf = NULL, name[16];
+	size_t len = 0;
+	FILE *mem;
+
+	(void)state;
+	for (int s = 0; s < 2; s++) {
+		fx_sym(p[s], "main", NULL, 0, 0, 1);
+		for (int k = 0; k < 4; k++)
+			fx_sym(p[s], callers[k], NULL, 0, 0, 1);
+		fx_sym(p[s], "hot", NULL, 0, s ? 3000 : 100, 4);
+		for (int k = 0; k < 30; k++) {
+			snprintf(name, sizeof(name), "stable%d", k);
+			fx_sym(p[s], name, NULL, 0, 500, 1);
+			fx_arc(p[s], "main", name, 1);
+		}
+		for (int k = 0; k < 4; k++) {
+			fx_arc(p[s], "main", callers[k], 1);
+			fx_arc(p[s], callers[k], "hot", 1);
+			p[s]->arcs[p[s]->narcs - 1].time = s ? after[k] : before[k];
+		}
+	}
+	assert_int_equal(diff_compute(&d, p[0], p[1], NULL), 0);
+	diff_sort(&d);
+	po.brief = 1;
+	po.noise_marker = 1;
+	mem = open_memstream(&buf, &len);
+	assert_int_equal(print_evidence(mem, &d, &po), 0);
+	fclose(mem);
+	assert_non_null(strstr(buf, "  hot: "));
+	assert_non_null(strstr(buf, "; under c1 0.25 -> 10.25 s, c3 0.25 -> 10.25 s, "
+				    "c2 0.25 -> 2.25 s\n"));
+	assert_null(strstr(buf, "c4 0.25"));
+	free(buf);
+	diff_release(&d);
+	profile_free(p[0]);
+	profile_free(p[1]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_diff__figure1_self_seconds_calls_and_impact),
 		cmocka_unit_test(test_diff__name_keys_order_names_as_strcmp),
 		cmocka_unit_test(test_diff__arcs_on_both_sides_subtract_counts),
+		cmocka_unit_test(test_diff__arc_index_lists_each_arc_under_its_ends_in_arc_order),
 		cmocka_unit_test(test_diff__arc_only_in_second_is_negative_only_in_baseline_positive),
 		cmocka_unit_test(test_diff__sampling_rates_differ_compare_seconds),
 		cmocka_unit_test(test_diff__missing_side_is_a_placeholder_without_samples_or_calls),
@@ -478,6 +582,7 @@ int main(void)
 		cmocka_unit_test(test_diff__header_statics_are_told_apart_and_matched_by_unit),
 		cmocka_unit_test(test_diff__unpartnered_clone_prints_its_base_name),
 		cmocka_unit_test(test_print__extended_marks_missing_side_with_dashes),
+		cmocka_unit_test(test_print__evidence_names_the_three_callers_that_changed_most),
 		cmocka_unit_test(test_diff__cycles_are_entries_numbered_by_the_diff_outside_the_flat),
 		cmocka_unit_test(test_print__cg_cycle_lists_members_and_calls_within_show_counts_only),
 		cmocka_unit_test(test_print__cg_ends_with_an_index_by_name_as_wide_as_w),
