@@ -193,6 +193,63 @@ int rankstats_imbalanced(const struct rankstats *rs, size_t **idxp, size_t *np)
 	return 0;
 }
 
+/*
+ * A rank's time in the program's own code.  With sidecars a rank's self
+ * time holds all it sampled, its libraries' among it: the ranks that wait
+ * for the slowest one wait in MPI, which spins on the CPU, so by self time
+ * a waiting rank can rank first.  Without them (gmon.out's histogram: the
+ * program's code only), or for an event count (--metric), its self.
+ */
+static int own_known(const struct rankstats *rs, const char *unit)
+{
+	if (unit)
+		return 0;
+	for (size_t i = 0; i < rs->nranks; i++)
+		if (!(rs->ranks[i].sampled_s > 0 && rs->ranks[i].lib_s >= 0 &&
+		      rs->ranks[i].instr_s >= 0))
+			return 0;
+	return rs->nranks > 0;
+}
+
+static double own_self(const struct rankstats_rank *k, int known)
+{
+	return known ? fmax(0, k->self - k->lib_s - k->instr_s) : k->self;
+}
+
+/* The slowest and fastest ranks, by their own code where it is known. */
+static void print_slowest(FILE *fp, const struct rankstats *rs, const char *unit, double mean)
+{
+	const char *u = unit ? "events" : "s";
+	int known = own_known(rs, unit);
+	size_t i, slow = 0, fast = 0;
+	double own_mean = 0;
+
+	for (i = 0; i < rs->nranks; i++)
+		own_mean += own_self(&rs->ranks[i], known) / (double)rs->nranks;
+	for (i = 1; i < rs->nranks; i++) {
+		double o = own_self(&rs->ranks[i], known);
+
+		if (o > own_self(&rs->ranks[slow], known))
+			slow = i;
+		if (o < own_self(&rs->ranks[fast], known))
+			fast = i;
+	}
+	if (!known) {
+		fprintf(fp, "  slowest rank %s: %.2f %s self (%.2fx mean); fastest rank %s: %.2f %s (%.2fx)\n",
+			rs->ranks[slow].tag, rs->ranks[slow].self, u,
+			mean > 0 ? rs->ranks[slow].self / mean : 0, rs->ranks[fast].tag,
+			rs->ranks[fast].self, u, mean > 0 ? rs->ranks[fast].self / mean : 0);
+		return;
+	}
+	fprintf(fp, "  slowest rank %s: %.2f s in the program's own code (%.2fx mean); "
+		"fastest rank %s: %.2f s (%.2fx)\n    (its own code: its self seconds "
+		"less those in libraries, MPI's waits among them, and in the instrumentation)\n",
+		rs->ranks[slow].tag, own_self(&rs->ranks[slow], 1),
+		own_mean > 0 ? own_self(&rs->ranks[slow], 1) / own_mean : 0, rs->ranks[fast].tag,
+		own_self(&rs->ranks[fast], 1),
+		own_mean > 0 ? own_self(&rs->ranks[fast], 1) / own_mean : 0);
+}
+
 static void print_summary(FILE *fp, const struct rankstats *rs, size_t items, const char *unit)
 {
 	/* the values' unit: seconds, or --metric EV's events */
@@ -200,7 +257,7 @@ static void print_summary(FILE *fp, const struct rankstats *rs, size_t items, co
 
 	const struct rankstats_fn **sel = malloc((rs->nfns + 1) * sizeof(*sel));
 	double mean = rs->total_self / (double)rs->nranks;
-	size_t i, n = 0, slow = 0, fast = 0, *idx;
+	size_t i, n = 0, *idx;
 
 	fprintf(fp, "\nSummary:\n");
 	if (!sel)
@@ -248,16 +305,7 @@ static void print_summary(FILE *fp, const struct rankstats *rs, size_t items, co
 	}
 	free(sel);
 
-	for (i = 1; i < rs->nranks; i++) {
-		if (rs->ranks[i].self > rs->ranks[slow].self)
-			slow = i;
-		if (rs->ranks[i].self < rs->ranks[fast].self)
-			fast = i;
-	}
-	fprintf(fp, "  slowest rank %s: %.2f %s self (%.2fx mean); fastest rank %s: %.2f %s (%.2fx)\n",
-		rs->ranks[slow].tag, rs->ranks[slow].self, u,
-		mean > 0 ? rs->ranks[slow].self / mean : 0, rs->ranks[fast].tag,
-		rs->ranks[fast].self, u, mean > 0 ? rs->ranks[fast].self / mean : 0);
+	print_slowest(fp, rs, unit, mean);
 
 	if (rs->nranks < 3) {
 		fprintf(fp, "  outlier ranks: need 3 ranks or more\n");

@@ -169,6 +169,36 @@ static void test_rankstats__report_shows_1_of_4_and_outlier_rank(void **state)
 	(void)len;
 }
 
+/* With sidecars a rank's self time holds its libraries' (the MPI waits of
+ * the ranks that wait for the slowest, spinning on the CPU): the summary's
+ * slowest rank is the one with the most time in the program's own code.
+ * Rank 3 has the most self time, but 90% of it in libraries. */
+static void test_rankstats__slowest_rank_by_its_own_code_with_sidecars(void **state)
+{
+	struct rankstats *rs = four_ranks();
+	struct rankstats_opts o = RANKSTATS_OPTS_INIT;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+
+	(void)state;
+	assert_non_null(mem);
+	assert_true(rs->ranks[3].self > rs->ranks[2].self);
+	for (size_t i = 0; i < rs->nranks; i++) {
+		rs->ranks[i].sampled_s = rs->ranks[i].self;
+		rs->ranks[i].lib_s = i == 3 ? 0.9 * rs->ranks[i].self : 0;
+		rs->ranks[i].instr_s = 0;
+	}
+	rankstats_print(mem, rs, &o, "test");
+	fclose(mem);
+	assert_non_null(strstr(buf, "slowest rank 2: "));
+	assert_non_null(strstr(buf, " s in the program's own code ("));
+	assert_null(strstr(buf, "slowest rank 3"));
+	free(buf);
+	rankstats_free(rs);
+	(void)len;
+}
+
 /*
  * Four ranks, hz 100 (issue 11 item 10):
  *   blip  1 tick on rank 0 only: max/mean 4, but one sample says nothing
@@ -373,6 +403,7 @@ int main(void)
 		cmocka_unit_test(test_rankstats__rank_with_a_function_of_its_own_is_the_outlier),
 		cmocka_unit_test(test_rankstats__same_name_in_two_files_are_two_functions),
 		cmocka_unit_test(test_rankstats__report_shows_1_of_4_and_outlier_rank),
+		cmocka_unit_test(test_rankstats__slowest_rank_by_its_own_code_with_sidecars),
 		cmocka_unit_test(test_rankstats__summary_needs_samples_and_orders_by_waiting_time),
 		cmocka_unit_test(test_rankstats__weighted_samples_are_fewer_events_so_more_noise),
 		cmocka_unit_test(test_ranks__sidecar_gives_rank_else_file_name_and_pid),
