@@ -544,6 +544,7 @@ static void *writer(void *arg)
 			break;
 		if (cp_snap_empty())
 			continue;
+		cp_offcpu_catch_up();
 		cp_snap_write(__atomic_add_fetch(&snap_k, 1, __ATOMIC_ACQ_REL), 1000, &writer_gate);
 		if (step_ns) {	/* a period missed while writing is skipped */
 			clock_gettime(CLOCK_MONOTONIC, &now);

@@ -274,27 +274,27 @@ static void look(struct cp_thread *t, uint64_t now)
 }
 
 /*
- * Stop, after one last look at every thread: what each waited for a CPU
- * since the sampler thread last looked is otherwise lost, and on a loaded
- * machine that thread itself waits long between looks (a CPU-bound
- * function's last half second of run-queue wait, seen in a test beside a
- * busy loop per core).  The calling thread is on a CPU, so its own
+ * One look at every thread now, under the registry's lock (tried, not
+ * waited on: the exit writer may run in a signal handler that interrupted
+ * its holder; without it the stretch since the sampler thread's last look
+ * waits for its next).  The calling thread is on a CPU, so its own
  * schedstat is up to date; its /proc syscall file would name the read of
- * that file, so it is credited its run-queue wait only.  The lock is tried,
- * not waited on: the exit writer may run in a signal handler that
- * interrupted its holder; without it the last stretch is lost, as before.
+ * that file, so it is credited its run-queue wait only.  stop: no look
+ * after this one.
  */
-void cp_offcpu_stop(void)
+static void look_all(int stop)
 {
 	uint32_t self;
 	uint64_t now;
 
 	if (!cp_offcpu_on() || __atomic_load_n(&offcpu_stopped, __ATOMIC_ACQUIRE) ||
 	    cp_registry_trylock(1000) < 0) {
-		__atomic_store_n(&offcpu_stopped, 1, __ATOMIC_RELEASE);
+		if (stop)
+			__atomic_store_n(&offcpu_stopped, 1, __ATOMIC_RELEASE);
 		return;
 	}
-	if (!__atomic_exchange_n(&offcpu_stopped, 1, __ATOMIC_ACQ_REL)) {
+	if (stop ? !__atomic_exchange_n(&offcpu_stopped, 1, __ATOMIC_ACQ_REL)
+		 : !__atomic_load_n(&offcpu_stopped, __ATOMIC_ACQUIRE)) {
 		self = (uint32_t)cp_syscall0(SYS_gettid);
 		now = mono_ns();
 		for (struct cp_thread *t = cp_threads; t; t = t->next) {
@@ -307,6 +307,32 @@ void cp_offcpu_stop(void)
 		}
 	}
 	cp_registry_unlock();
+}
+
+/*
+ * Stop, after one last look at every thread: what each waited for a CPU
+ * since the sampler thread last looked is otherwise lost, and on a loaded
+ * machine that thread itself waits long between looks (a CPU-bound
+ * function's last half second of run-queue wait, seen in a test beside a
+ * busy loop per core).
+ */
+void cp_offcpu_stop(void)
+{
+	look_all(1);
+}
+
+/*
+ * Before a snapshot reads the trees: what each thread waited since the
+ * sampler thread's last look goes into the snapshot, as the exit's last
+ * look puts it into the exit's profile.  Else a snapshot and the exit
+ * after it disagree on what came before the snapshot: on a busy machine
+ * the sampler thread's next look, after the snapshot, credited the
+ * run-queue wait of a sleeper's last wake-up (4 ms, beside a busy loop
+ * per core).
+ */
+void cp_offcpu_catch_up(void)
+{
+	look_all(0);
 }
 
 /*

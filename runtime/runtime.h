@@ -528,10 +528,12 @@ int cp_sampler_wanted(void) CP_HIDDEN;	/* 1: CALLPATH_HZ asks for timers */
  * threads spend off the CPU (blocked, sleeping, waiting for a CPU) to the
  * context they are in, as the metric CP_LEAF_OFFCPU, in periods of
  * CALLPATH_HZ, without ever signalling them.  cp_offcpu_on(): it runs;
- * cp_offcpu_stop(): it stops crediting (before the exit writer reads).
+ * cp_offcpu_stop(): it stops crediting (before the exit writer reads);
+ * cp_offcpu_catch_up(): it credits what is due now (before a snapshot).
  */
 int cp_offcpu_on(void) CP_HIDDEN;
 void cp_offcpu_stop(void) CP_HIDDEN;
+void cp_offcpu_catch_up(void) CP_HIDDEN;
 uint32_t cp_sampler_hz(void) CP_HIDDEN;
 void cp_sampler_thread(struct cp_thread *t) CP_HIDDEN;
 void cp_sampler_thread_end(struct cp_thread *t) CP_HIDDEN;
