@@ -107,6 +107,25 @@ static void free_profiles(struct profile **p, size_t n)
 	free(p);
 }
 
+/* Give p the symbols of `to` it lacks at its end, without samples:
+ * from symbol `from` of `to` on. */
+static int pad_symbols(struct profile *p, const struct profile *to, size_t from)
+{
+	for (size_t i = from; i < to->nsyms; i++) {
+		struct profile_sym y;
+
+		memset(&y, 0, sizeof(y));
+		y.flags = to->syms[i].flags;
+		if (!(y.name = strdup(to->syms[i].name)) ||
+		    !(y.print_name = strdup(to->syms[i].print_name)) || profile_add_sym(p, &y) < 0) {
+			free(y.name);
+			free(y.print_name);
+			return error("out of memory");
+		}
+	}
+	return 0;
+}
+
 /*
  * One source for every file: where each has a call-path sidecar, the
  * functions its sidecar measured (model/run.h: every thread's time,
@@ -139,7 +158,23 @@ static int one_source(const struct egprof_opts *o, const char *binary, char *con
 		m[k] = rf.functions;
 		if (written)
 			written[k] = rf.written_ns;
+		/*
+		 * Names the last file lacks (files that are not snapshots of
+		 * one run: a library sampled in an earlier one only) follow
+		 * its symbols in file k's profile; the last takes them too,
+		 * without samples, so that every profile is the last's, or
+		 * the start of it (padded below).
+		 */
+		if (k + 1 < n && pad_symbols(m[n - 1], m[k], m[n - 1]->nsyms) < 0) {
+			free_profiles(m, n);
+			return -1;
+		}
 	}
+	for (size_t k = 0; k + 1 < n; k++)
+		if (pad_symbols(m[k], m[n - 1], m[k]->nsyms) < 0) {
+			free_profiles(m, n);
+			return -1;
+		}
 	for (size_t k = 0; k < n; k++) {
 		profile_free(p[k]);
 		p[k] = m[k];

@@ -298,7 +298,8 @@ static int like_symbols(struct profile *out, const struct callpath_model *m,
 	for (size_t k = 0; k < PROFILE_MAX_POOLS; k++)
 		if (like->pools[k] && profile_use_pool(out, like->pools[k]) < 0)
 			return -1;
-	if (by_name_build(&ix, like) < 0 || profile_reserve(out, like->nsyms, 0) < 0)
+	memset(&ix, 0, sizeof(ix));
+	if (profile_reserve(out, like->nsyms, 0) < 0)
 		goto out;
 	for (size_t i = 0; i < like->nsyms; i++) {
 		struct profile_sym y = like->syms[i];
@@ -308,14 +309,38 @@ static int like_symbols(struct profile *out, const struct callpath_model *m,
 		if (profile_add_sym(out, &y) < 0)
 			goto out;
 	}
+	/* over out's symbols: a name like lacks joins it */
+	if (by_name_build(&ix, out) < 0)
+		goto out;
 	for (uint32_t i = 0; i < m->nr_frames; i++) {
 		long at = by_name_find(&ix, fn[i]);
 
+		/*
+		 * A name like lacks (files that are not one run's: a library,
+		 * or the instrumentation, sampled in this one only): after
+		 * like's symbols, as own_symbols adds the names the paths bring.
+		 */
 		if (at < 0) {
-			ret = -2;
-			error("internal error: '%s' of one run is not among its side's functions",
-			      fn[i]);
-			goto out;
+			struct profile_sym y;
+
+			memset(&y, 0, sizeof(y));
+			y.name = strdup(fn[i]);
+			y.print_name = strdup(fn[i]);
+			y.flags = PSYM_IN_FLAT | PSYM_IN_GRAPH | extra_kind(m, &m->frames[i]);
+			if (!(y.flags & PSYM_KINDS))
+				y.flags |= PSYM_FUNC;
+			if (!y.name || !y.print_name) {
+				free(y.name);
+				free(y.print_name);
+				goto out;
+			}
+			if ((at = profile_add_sym(out, &y)) < 0) {
+				free(y.name);
+				free(y.print_name);
+				goto out;
+			}
+			if (by_name_add(&ix, (size_t)at) < 0)
+				goto out;
 		}
 		sym_of[i] = (uint32_t)at;
 	}
@@ -564,7 +589,7 @@ int measured_profile(const struct callpath_model *m, const struct profile *gmon,
 	free(fn);
 	if (bad) {
 		profile_free(p);
-		return bad == -2 ? -1 : error("out of memory while measuring functions from call paths");
+		return error("out of memory while measuring functions from call paths");
 	}
 	*out = p;
 	return 0;

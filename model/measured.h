@@ -41,8 +41,9 @@
  *
  * `like` (may be NULL): a measured profile whose symbols the result takes,
  * in its order (the noise model compares a side's files symbol by
- * symbol); a name of the model it lacks is an error.  The result shares
- * like's strings (its pool) or owns a pool of its own.
+ * symbol); a name of the model it lacks follows them, as a name the paths
+ * bring follows gmon's.  The result shares like's strings (its pool) or
+ * owns a pool of its own.
  * 0, or -1 (reported) when out of memory.
  */
 

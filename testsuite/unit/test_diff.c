@@ -529,7 +529,7 @@ static void test_print__evidence_names_the_three_callers_that_changed_most(void 
 	struct profile *p[2] = { fx_new(100), fx_new(100) };
 	struct diff_print_opts po = { 0 };
 	struct diff d;
-	char *buf = NULL, name[16];
+	char *buf = NULL, name[32];
 	size_t len = 0;
 	FILE *mem;
 
