@@ -119,15 +119,28 @@ d = json.load(open(sys.argv[1]))
 assert d["schema"] == "egprof-callpath" and d["version"] == 1
 # a folded-recursion frame is printed on its parent's line ("1+3")
 frames = [f for f in d["frames"] if not f["folded"]]
-lines = open(sys.argv[2]).read().split("calls  function (call site)\n")[1].strip("\n").splitlines()
+# The tree's header: "calls  function (call site)", or, when the run
+# took samples (a tick in the runtime's start-up, on a loaded machine),
+# with "incl s" and "self s" columns between; the tree ends at a blank line.
+txt = open(sys.argv[2]).read().splitlines()
+import re
+h = [i for i, l in enumerate(txt) if re.match(r"^ *calls( +incl s +self s)? +function \(call site\)$", l)]
+assert len(h) == 1, h
+ncol = 3 if "incl s" in txt[h[0]] else 1
+at = txt[h[0]].index("function")
+lines = []
+for l in txt[h[0] + 1:]:
+    if not l.strip():
+        break
+    lines.append(l)
 assert len(lines) == len(frames), (len(lines), len(frames))
-# the text tree lists each frame: count, indent 2 per level, name, (site)
-def indent(l):
-    rest = l.lstrip(" ")[len(l.split()[0]):]
-    return len(rest) - len(rest.lstrip(" "))
-tree = sorted((int(l.split()[0].split("+")[0]), indent(l), l.split()[1].lstrip("*")) for l in lines)
-ind0 = min(t[1] for t in tree)
-js = sorted((f["calls"], ind0 + 2 * (f["depth"] - 1), f["function"]) for f in frames)
+# the text tree lists each frame: count, [times,] indent 2 per level, name, (site)
+def row(l):
+    w = l.split()
+    name = w[ncol]
+    return (int(w[0].split("+")[0]), l.index(name, at) - at, name.lstrip("*"))
+tree = sorted(row(l) for l in lines)
+js = sorted((f["calls"], 2 * (f["depth"] - 1), f["function"]) for f in frames)
 assert tree == js, (tree, js)
 byid = {f["id"]: f for f in frames}
 for f in frames:
