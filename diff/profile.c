@@ -144,6 +144,23 @@ long profile_add_sym(struct profile *p, const struct profile_sym *s)
 	return (long)p->nsyms++;
 }
 
+long profile_add_named_sym(struct profile *p, const char *name, const char *print_name,
+			   unsigned flags)
+{
+	struct profile_sym y;
+	long at;
+
+	memset(&y, 0, sizeof(y));
+	y.flags = flags;
+	if (!(y.name = strdup(name)) || !(y.print_name = strdup(print_name ? print_name : name)) ||
+	    (at = profile_add_sym(p, &y)) < 0) {
+		free(y.name);
+		free(y.print_name);
+		return -1;
+	}
+	return at;
+}
+
 /* An empty array's first room, when it is megabytes: in huge pages where
  * the kernel offers them (utils/bigalloc.h): a 20,000-function profile's
  * symbols are 2.4 MB, a fault per 4 KiB otherwise. */

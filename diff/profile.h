@@ -174,6 +174,11 @@ void profile_str_free(struct profile *p, char *s);
  * Return the new index, or -1 when out of memory. */
 long profile_add_sym(struct profile *p, const struct profile_sym *s);
 long profile_add_arc(struct profile *p, const struct profile_arc *a);
+/* Append a symbol with no samples or calls, its names copied (print_name
+ * NULL: name): a function another profile or the call paths hold and p
+ * lacks.  The new index, or -1 when out of memory. */
+long profile_add_named_sym(struct profile *p, const char *name, const char *print_name,
+			   unsigned flags);
 int profile_add_gmon_file(struct profile *p, const char *path);
 /* Room for this many symbols and arcs in all, when the count is known
  * before they are added (each doubling of a large array copied it and

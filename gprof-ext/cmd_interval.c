@@ -111,18 +111,10 @@ static void free_profiles(struct profile **p, size_t n)
  * from symbol `from` of `to` on. */
 static int pad_symbols(struct profile *p, const struct profile *to, size_t from)
 {
-	for (size_t i = from; i < to->nsyms; i++) {
-		struct profile_sym y;
-
-		memset(&y, 0, sizeof(y));
-		y.flags = to->syms[i].flags;
-		if (!(y.name = strdup(to->syms[i].name)) ||
-		    !(y.print_name = strdup(to->syms[i].print_name)) || profile_add_sym(p, &y) < 0) {
-			free(y.name);
-			free(y.print_name);
+	for (size_t i = from; i < to->nsyms; i++)
+		if (profile_add_named_sym(p, to->syms[i].name, to->syms[i].print_name,
+					  to->syms[i].flags) < 0)
 			return error("out of memory");
-		}
-	}
 	return 0;
 }
 

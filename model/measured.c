@@ -174,6 +174,15 @@ static unsigned extra_kind(const struct callpath_model *m, const struct callpath
 	}
 }
 
+/* The flags of a symbol made for a name only the paths bring (frame f):
+ * in both tables, of its kind, else one of the program's functions. */
+static unsigned extra_flags(const struct callpath_model *m, const struct callpath_frame *f)
+{
+	unsigned k = extra_kind(m, f);
+
+	return PSYM_IN_FLAT | PSYM_IN_GRAPH | (k ? k : PSYM_FUNC);
+}
+
 /* Copy s into the pool at *at; NULL stays NULL. */
 static char *pool_copy(struct profile_pool *pool, const char *s)
 {
@@ -272,9 +281,7 @@ static int own_symbols(struct profile *out, const struct callpath_model *m,
 
 			memset(&y, 0, sizeof(y));
 			y.name = y.print_name = pool_copy(pool, fn[i]);
-			y.flags = PSYM_IN_FLAT | PSYM_IN_GRAPH | extra_kind(m, &m->frames[i]);
-			if (!(y.flags & PSYM_KINDS))
-				y.flags |= PSYM_FUNC;
+			y.flags = extra_flags(m, &m->frames[i]);
 			/* indexed: the next frame of this name finds it */
 			if ((at = profile_add_sym(out, &y)) < 0 || by_name_add(&ix, (size_t)at) < 0)
 				goto out;
@@ -320,28 +327,10 @@ static int like_symbols(struct profile *out, const struct callpath_model *m,
 		 * or the instrumentation, sampled in this one only): after
 		 * like's symbols, as own_symbols adds the names the paths bring.
 		 */
-		if (at < 0) {
-			struct profile_sym y;
-
-			memset(&y, 0, sizeof(y));
-			y.name = strdup(fn[i]);
-			y.print_name = strdup(fn[i]);
-			y.flags = PSYM_IN_FLAT | PSYM_IN_GRAPH | extra_kind(m, &m->frames[i]);
-			if (!(y.flags & PSYM_KINDS))
-				y.flags |= PSYM_FUNC;
-			if (!y.name || !y.print_name) {
-				free(y.name);
-				free(y.print_name);
-				goto out;
-			}
-			if ((at = profile_add_sym(out, &y)) < 0) {
-				free(y.name);
-				free(y.print_name);
-				goto out;
-			}
-			if (by_name_add(&ix, (size_t)at) < 0)
-				goto out;
-		}
+		if (at < 0 &&
+		    ((at = profile_add_named_sym(out, fn[i], NULL, extra_flags(m, &m->frames[i]))) < 0 ||
+		     by_name_add(&ix, (size_t)at) < 0))
+			goto out;
 		sym_of[i] = (uint32_t)at;
 	}
 	ret = 0;

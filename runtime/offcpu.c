@@ -68,7 +68,6 @@ int cp_offcpu_on(void)
 	return __atomic_load_n(&offcpu_running, __ATOMIC_ACQUIRE);
 }
 
-
 static uint64_t mono_ns(void)
 {
 	struct timespec ts;

@@ -148,25 +148,33 @@ static void test_rankstats__same_name_in_two_files_are_two_functions(void **stat
 	profile_free(p);
 }
 
-static void test_rankstats__report_shows_1_of_4_and_outlier_rank(void **state)
+/* rankstats_print's report of rs with the default options (free it). */
+static char *report_of(const struct rankstats *rs)
 {
-	struct rankstats *rs = four_ranks();
 	struct rankstats_opts o = RANKSTATS_OPTS_INIT;
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *mem = open_memstream(&buf, &len);
 
-	(void)state;
 	assert_non_null(mem);
 	rankstats_print(mem, rs, &o, "test");
-	fclose(mem);
+	assert_int_equal(fclose(mem), 0);
+	assert_non_null(buf);
+	return buf;
+}
+
+static void test_rankstats__report_shows_1_of_4_and_outlier_rank(void **state)
+{
+	struct rankstats *rs = four_ranks();
+	char *buf = report_of(rs);
+
+	(void)state;
 	assert_non_null(strstr(buf, "1/4  timers"));
 	assert_non_null(strstr(buf, "only rank 0"));
 	assert_non_null(strstr(buf, "    rank 0: distance"));
 	assert_non_null(strstr(buf, "slowest rank 3"));
 	free(buf);
 	rankstats_free(rs);
-	(void)len;
 }
 
 /* With sidecars a rank's self time holds its libraries' (the MPI waits of
@@ -176,27 +184,21 @@ static void test_rankstats__report_shows_1_of_4_and_outlier_rank(void **state)
 static void test_rankstats__slowest_rank_by_its_own_code_with_sidecars(void **state)
 {
 	struct rankstats *rs = four_ranks();
-	struct rankstats_opts o = RANKSTATS_OPTS_INIT;
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *mem = open_memstream(&buf, &len);
+	char *buf;
 
 	(void)state;
-	assert_non_null(mem);
 	assert_true(rs->ranks[3].self > rs->ranks[2].self);
 	for (size_t i = 0; i < rs->nranks; i++) {
 		rs->ranks[i].sampled_s = rs->ranks[i].self;
 		rs->ranks[i].lib_s = i == 3 ? 0.9 * rs->ranks[i].self : 0;
 		rs->ranks[i].instr_s = 0;
 	}
-	rankstats_print(mem, rs, &o, "test");
-	fclose(mem);
+	buf = report_of(rs);
 	assert_non_null(strstr(buf, "slowest rank 2: "));
 	assert_non_null(strstr(buf, " s in the program's own code ("));
 	assert_null(strstr(buf, "slowest rank 3"));
 	free(buf);
 	rankstats_free(rs);
-	(void)len;
 }
 
 /*
@@ -240,15 +242,9 @@ static struct rankstats *waiting_ranks(void)
 static void test_rankstats__summary_needs_samples_and_orders_by_waiting_time(void **state)
 {
 	struct rankstats *rs = waiting_ranks();
-	struct rankstats_opts o = RANKSTATS_OPTS_INIT;
-	char *buf = NULL, *from, *to;
-	size_t len = 0;
-	FILE *mem = open_memstream(&buf, &len);
+	char *buf = report_of(rs), *from, *to;
 
 	(void)state;
-	assert_non_null(mem);
-	rankstats_print(mem, rs, &o, "test");
-	fclose(mem);
 	from = strstr(buf, "most imbalanced");
 	assert_non_null(from);
 	to = strstr(from, "functions that ran on some ranks only");
